@@ -1,0 +1,1 @@
+"""Hangtag Station GUI (PySide6). The only package that imports Qt."""

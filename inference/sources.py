@@ -1,0 +1,142 @@
+"""Frame sources: a folder, one image, a video file, a camera. Bad frames become error records."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+import cv2
+import numpy as np
+
+from inference.errors import HangtagError, SourceError
+from inference.imageio import IMAGE_SUFFIXES, list_images, read_image
+
+VIDEO_SUFFIXES = frozenset({".mp4", ".avi", ".mov", ".mkv", ".m4v", ".webm", ".mpg", ".mpeg"})
+
+
+@dataclass(frozen=True)
+class Frame:
+    index: int
+    name: str
+    path: str | None
+    image: np.ndarray
+    decode_ms: float
+
+
+@dataclass(frozen=True)
+class FrameError:
+    """A frame that could not be read; the run goes on with the next one."""
+
+    index: int
+    name: str
+    path: str | None
+    message: str
+
+
+FrameOrError = Frame | FrameError
+
+
+class FrameSource:
+    """Iterates frames; `live` sources (cameras) may drop frames, others deliver every one."""
+
+    live = False
+    description = "source"
+
+    def frames(self) -> Iterator[FrameOrError]:
+        raise NotImplementedError
+
+    def __len__(self) -> int:  # unknown length → 0
+        return 0
+
+    def close(self) -> None:
+        pass
+
+
+class ImageFilesSource(FrameSource):
+    def __init__(self, paths: list[Path], description: str) -> None:
+        self.paths = list(paths)
+        self.description = description
+
+    def __len__(self) -> int:
+        return len(self.paths)
+
+    def frames(self) -> Iterator[FrameOrError]:
+        for index, path in enumerate(self.paths):
+            start = time.perf_counter_ns()
+            try:
+                image = read_image(path)
+            except HangtagError as exc:
+                yield FrameError(index, path.name, str(path), str(exc))
+                continue
+            yield Frame(index, path.name, str(path), image, (time.perf_counter_ns() - start) / 1e6)
+
+
+def folder_source(folder: Path) -> ImageFilesSource:
+    paths = list_images(folder)
+    if not paths:
+        raise SourceError(f"no images in {folder}", expected=f"files ending in {', '.join(sorted(IMAGE_SUFFIXES))}",
+                          found=f"{sum(1 for _ in folder.iterdir())} other entries",
+                          hint="pick the folder that holds the captured tag images")
+    return ImageFilesSource(paths, f"folder {folder}")
+
+
+class VideoSource(FrameSource):
+    """A video file or a camera (index or URL). Cameras are live: the consumer keeps only the newest."""
+
+    def __init__(self, target: str | int, *, live: bool, resolution: tuple[int, int] | None = None) -> None:
+        self.target = target
+        self.live = live
+        self.description = f"camera {target}" if live else f"video {target}"
+        self._capture = cv2.VideoCapture(target)
+        if not self._capture.isOpened():
+            raise SourceError(f"cannot open {self.description}", expected="a readable video file or camera",
+                              found="OpenCV could not open it",
+                              hint="check the path, the camera index or URL, and that no other program holds it")
+        if resolution:
+            self._capture.set(cv2.CAP_PROP_FRAME_WIDTH, resolution[0])
+            self._capture.set(cv2.CAP_PROP_FRAME_HEIGHT, resolution[1])
+        self._expected = int(self._capture.get(cv2.CAP_PROP_FRAME_COUNT) or 0) if not live else 0
+
+    def __len__(self) -> int:
+        return max(self._expected, 0)
+
+    def frames(self) -> Iterator[FrameOrError]:
+        index = 0
+        name = Path(str(self.target)).name if not self.live else f"camera-{self.target}"
+        while True:
+            start = time.perf_counter_ns()
+            ok, image = self._capture.read()
+            if not ok or image is None:
+                if self._expected and index < self._expected - 1:
+                    yield FrameError(index, f"{name}#{index}", str(self.target),
+                                     f"{self.description} stopped at frame {index} of {self._expected}: "
+                                     "the file is truncated or the stream broke; frames before it were kept")
+                elif self.live:
+                    yield FrameError(index, f"{name}#{index}", str(self.target),
+                                     f"{self.description} stopped delivering frames; check the cable or stream")
+                return
+            yield Frame(index, f"{name}#{index}", str(self.target), image, (time.perf_counter_ns() - start) / 1e6)
+            index += 1
+
+    def close(self) -> None:
+        self._capture.release()
+
+
+def open_source(spec: str | Path) -> FrameSource:
+    """A folder, an image file, a video file, a camera index ('0') or a stream URL."""
+    text = str(spec)
+    if text.isdigit():
+        return VideoSource(int(text), live=True)
+    if "://" in text:
+        return VideoSource(text, live=True)
+    path = Path(text)
+    if path.is_dir():
+        return folder_source(path)
+    if not path.exists():
+        raise SourceError(f"source not found: {path}", expected="a folder, image, video, camera index or URL",
+                          found="nothing at that path", hint="check the spelling; quote paths with spaces")
+    if path.suffix.lower() in VIDEO_SUFFIXES:
+        return VideoSource(str(path), live=False)
+    return ImageFilesSource([path], f"image {path.name}")

@@ -1,0 +1,64 @@
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from inference.errors import ImageDecodeError
+from inference.imageio import header_size, read_image, reduction_for
+from inference.sources import Frame, FrameError, open_source
+from tests.factories import write_image
+
+
+def test_non_ascii_path_reads(tmp_path):
+    folder = tmp_path / "吊牌 样本"
+    folder.mkdir()
+    path = write_image(folder / "货号-001.png", np.full((20, 30, 3), 77, np.uint8))
+    assert read_image(path).shape == (20, 30, 3)
+
+
+@pytest.mark.parametrize(("content", "fragment"), [
+    (b"", "0 bytes"),
+    (b"this is not an image at all", "not a recognised image format"),
+])
+def test_bad_files_say_what_was_found(tmp_path, content, fragment):
+    path = tmp_path / "bad.jpg"
+    path.write_bytes(content)
+    with pytest.raises(ImageDecodeError) as info:
+        read_image(path)
+    assert fragment in str(info.value) and "hint" in str(info.value)
+
+
+def test_truncated_jpeg_is_reported(tmp_path):
+    ok, data = cv2.imencode(".jpg", np.random.default_rng(0).integers(0, 255, (200, 200, 3), dtype=np.uint8))
+    path = tmp_path / "cut.jpg"
+    path.write_bytes(data.tobytes()[:300])
+    try:
+        image = read_image(path)
+    except ImageDecodeError as exc:
+        assert "truncated or corrupt" in str(exc)
+    else:  # libjpeg may return a partial image for a cut stream; it must still be the right size
+        assert image.shape == (200, 200, 3)
+
+
+@pytest.mark.parametrize(("ext", "hw"), [(".png", (37, 91)), (".jpg", (6000, 8000))])
+def test_header_size_without_decoding(ext, hw):
+    ok, data = cv2.imencode(ext, np.zeros((*hw, 3), np.uint8))
+    assert header_size(data.tobytes()) == hw
+
+
+def test_very_large_image_decodes_reduced(tmp_path):
+    ok, data = cv2.imencode(".jpg", np.zeros((6000, 8000, 3), np.uint8))
+    path = tmp_path / "huge.jpg"
+    path.write_bytes(data.tobytes())
+    assert reduction_for((6000, 8000)) == 2
+    assert read_image(path).shape == (3000, 4000, 3)
+
+
+def test_folder_source_yields_errors_and_keeps_going(tmp_path):
+    write_image(tmp_path / "a_1.png", np.zeros((8, 8, 3), np.uint8))
+    (tmp_path / "a_2.png").write_bytes(b"")
+    write_image(tmp_path / "a_10.png", np.zeros((8, 8, 3), np.uint8))
+    items = list(open_source(tmp_path).frames())
+    assert [type(i) for i in items] == [Frame, FrameError, Frame]
+    assert [i.name for i in items] == ["a_1.png", "a_2.png", "a_10.png"]  # natural order
