@@ -38,6 +38,13 @@ class FrameError:
 FrameOrError = Frame | FrameError
 
 
+class Waiting:
+    """Yielded by sources that wait for input (a watched folder): nothing new yet, ask again."""
+
+
+WAITING = Waiting()
+
+
 class FrameSource:
     """Iterates frames; `live` sources (cameras) may drop frames, others deliver every one."""
 
@@ -124,13 +131,71 @@ class VideoSource(FrameSource):
         self._capture.release()
 
 
+class WatchedFolderSource(FrameSource):
+    """Inspects files that appear in a folder after it is opened, in arrival order; never ends by itself.
+
+    A file counts as arrived once its size is the same on two polls, so a half-written capture is
+    not decoded. Every file is inspected (nothing is dropped): the line waits for the station.
+    """
+
+    def __init__(self, folder: Path, poll_s: float = 0.2) -> None:
+        if not folder.is_dir():
+            raise SourceError(f"cannot watch {folder}", expected="an existing folder", found="no such folder",
+                              hint="create the folder the camera software writes into, then watch it")
+        self.folder = folder
+        self.poll_s = poll_s
+        self.description = f"watched folder {folder}"
+        self._seen = {p.name for p in folder.iterdir()}
+
+    def frames(self) -> Iterator[FrameOrError | Waiting]:
+        index = 0
+        sizes: dict[str, int] = {}
+        while True:
+            fresh = []
+            for path in list_images(self.folder):
+                if path.name in self._seen:
+                    continue
+                size = path.stat().st_size
+                if sizes.get(path.name) == size and size > 0:
+                    fresh.append(path)
+                sizes[path.name] = size
+            for path in fresh:
+                self._seen.add(path.name)
+                sizes.pop(path.name, None)
+                start = time.perf_counter_ns()
+                try:
+                    image = read_image(path)
+                except HangtagError as exc:
+                    yield FrameError(index, path.name, str(path), str(exc))
+                else:
+                    yield Frame(index, path.name, str(path), image, (time.perf_counter_ns() - start) / 1e6)
+                index += 1
+            if not fresh:
+                yield WAITING
+                time.sleep(self.poll_s)
+
+
+def _camera(text: str) -> VideoSource:
+    target, _, size = text.partition("@")
+    resolution = None
+    if size:
+        try:
+            w, h = (int(v) for v in size.lower().split("x"))
+            resolution = (w, h)
+        except ValueError as exc:
+            raise SourceError("camera resolution not understood", expected="WIDTHxHEIGHT, e.g. 0@1280x720",
+                              found=size) from exc
+    return VideoSource(int(target) if target.isdigit() else target, live=True, resolution=resolution)
+
+
 def open_source(spec: str | Path) -> FrameSource:
-    """A folder, an image file, a video file, a camera index ('0') or a stream URL."""
+    """A folder, an image file, a video file, a camera index ('0', '0@1280x720'), a stream URL,
+    or 'watch:FOLDER' for new files arriving in a folder."""
     text = str(spec)
-    if text.isdigit():
-        return VideoSource(int(text), live=True)
-    if "://" in text:
-        return VideoSource(text, live=True)
+    if text.startswith("watch:"):
+        return WatchedFolderSource(Path(text[len("watch:"):]))
+    if text.split("@")[0].isdigit() or "://" in text:
+        return _camera(text)
     path = Path(text)
     if path.is_dir():
         return folder_source(path)

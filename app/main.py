@@ -1,0 +1,64 @@
+"""Start the station: a window when there is a display, the same inspection headless when not."""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import sys
+from pathlib import Path
+
+from inference.resources import default_model_path, samples_dir
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="hangtag-station", description="Hangtag Station")
+    parser.add_argument("--source", default=None, help="folder, image, video, camera index or URL")
+    parser.add_argument("--model", type=Path, default=default_model_path())
+    parser.add_argument("--backend", default=None)
+    parser.add_argument("--recipe", type=Path, default=None, help="recipe TOML for verdicts")
+    parser.add_argument("--headless", action="store_true", help="no window: print results")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    multiprocessing.freeze_support()
+    args = parse_args(argv)
+    from app.platform_check import has_display, install_hint, missing_xcb_libraries
+
+    source = args.source or str(samples_dir())
+    if args.headless or not has_display():
+        if not args.headless:
+            print("No display found (DISPLAY/WAYLAND_DISPLAY unset): running the same inspection headless.\n"
+                  "To see the window, run on a desktop session or under `xvfb-run -a make run`.", flush=True)
+        from app.headless import run_headless
+
+        return run_headless(source, args.model, args.backend, args.recipe)
+    missing = missing_xcb_libraries()
+    if missing:
+        print("Qt's xcb platform plugin cannot load: these system libraries are missing:\n  "
+              + "\n  ".join(missing) + f"\nInstall them with:\n  {install_hint(missing)}\n"
+              "Running the same inspection headless instead.", file=sys.stderr, flush=True)
+        from app.headless import run_headless
+
+        return run_headless(source, args.model, args.backend, args.recipe)
+    return run_window(source, args)
+
+
+def run_window(source: str, args: argparse.Namespace) -> int:
+    from PySide6.QtWidgets import QApplication
+
+    from app.main_window import MainWindow
+    from app.theme import apply_theme, register_fonts
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("Hangtag Station")
+    register_fonts()
+    window = MainWindow(model=args.model, source=source, backend=args.backend, recipe=args.recipe)
+    apply_theme(app, window.dark_action.isChecked())
+    window.show()
+    return app.exec()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,406 @@
+"""The station window: source bar, live view with verdict banner and tag crops, text panel, results,
+tuning and plots docks, status bar. Views wrap the worker's results; nothing here runs the engine."""
+
+from __future__ import annotations
+
+import collections
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import QByteArray, Qt, QThread, QTimer, Signal
+from PySide6.QtGui import QAction, QKeySequence, QShortcut
+from PySide6.QtWidgets import (QApplication, QDockWidget, QMainWindow, QMessageBox, QProgressDialog, QTableView,
+                               QVBoxLayout, QWidget)
+
+from app.modes import ModeController
+from app.settings import StationSettings
+from app.theme import apply_theme
+from app.widgets.crops_strip import CropsStrip
+from app.widgets.image_view import ImageView
+from app.widgets.plots_panel import PlotsPanel
+from app.widgets.results_table import ResultsModel
+from app.widgets.source_bar import SourceBar
+from app.widgets.text_panel import TextPanel
+from app.widgets.tuning_panel import TuningPanel
+from app.widgets.verdict_banner import VerdictBanner
+from app.worker import EngineLoader, InspectionWorker
+from inference.engines import list_backends
+from inference.imageio import read_image
+from inference.inspection import Inspector, count_flips, rejudge
+from inference.pipeline import FrameResult
+from inference.postprocess import Thresholds
+from inference.resources import default_model_path
+
+IMAGE_MEMORY = 200  # frames of live sources kept for re-display (files are re-read from disk)
+
+
+class MainWindow(QMainWindow):
+    # Requests to the worker thread (queued connections).
+    _open_source = Signal(str)
+    _start = Signal()
+    _stop = Signal()
+    _step = Signal()
+    _swap = Signal(object)
+    _thresholds = Signal(object)
+    _recipe = Signal(object)
+    _shutdown = Signal()
+    _load_engine = Signal(object)
+
+    def __init__(self, *, model: Path | None = None, source: str | None = None, backend: str | None = None,
+                 recipe: Path | None = None, settings: StationSettings | None = None, read: bool = True) -> None:
+        super().__init__()
+        self.setWindowTitle("Hangtag Station")
+        self.settings = settings or StationSettings()
+        self.model_path = Path(model or default_model_path())
+        self.backend_name = backend or self.settings.get("engine/backend", "") or None
+        self.precision = self.settings.get("engine/precision", "fp32")
+        self.thresholds = self.settings.thresholds
+        self.recipe = None
+        self.recipe_path: Path | None = None
+        self.reading_on = read
+        self.pipeline = None
+        self.results = ResultsModel(self)
+        self.images: collections.OrderedDict[int, np.ndarray] = collections.OrderedDict()
+        self.current: FrameResult | None = None
+        self.current_image: np.ndarray | None = None
+        self.follow_live = True
+        self.errors: list[str] = []
+        self.drops = 0
+        self._build_ui()
+        self.source_bar.reading.blockSignals(True)
+        self.source_bar.reading.setChecked(read)
+        self.source_bar.reading.blockSignals(False)
+        self._start_threads()
+        self.modes = ModeController(self)
+        if recipe:
+            self.load_recipe(Path(recipe))
+        self.request_engine(self.backend_name, self.precision)
+        spec = source or self.settings.last_source
+        if spec:
+            self.source_bar.set_spec(spec)
+            self.open_source(spec)
+
+    # -- construction --------------------------------------------------------------------------------
+    def _build_ui(self) -> None:
+        self.source_bar = SourceBar()
+        self.banner = VerdictBanner()
+        self.view = ImageView()
+        self.crops = CropsStrip()
+        central = QWidget()
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addWidget(self.source_bar)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.view, 1)
+        layout.addWidget(self.crops)
+        self.setCentralWidget(central)
+
+        self.text_panel = TextPanel()
+        self.tuning = TuningPanel(self.thresholds)
+        self.plots = PlotsPanel()
+        self.table = QTableView()
+        self.table.setModel(self.results)
+        self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
+        self.table.verticalHeader().setVisible(False)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.docks = {}
+        for key, title, widget, area in (
+                ("text", "Tag text", self.text_panel, Qt.DockWidgetArea.RightDockWidgetArea),
+                ("tuning", "Tuning", self.tuning, Qt.DockWidgetArea.RightDockWidgetArea),
+                ("results", "Results", self.table, Qt.DockWidgetArea.BottomDockWidgetArea),
+                ("plots", "Latency & memory", self.plots, Qt.DockWidgetArea.BottomDockWidgetArea)):
+            dock = QDockWidget(title, self)
+            dock.setObjectName(f"dock_{key}")
+            dock.setWidget(widget)
+            self.addDockWidget(area, dock)
+            self.docks[key] = dock
+        self.tabifyDockWidget(self.docks["text"], self.docks["tuning"])
+        self.docks["text"].raise_()
+        self.tuning.set_backends(list_backends(), self.backend_name or "")
+        self.tuning.set_precision(self.precision)
+
+        self.status_labels = {}
+        for key in ("model", "backend", "precision", "device", "frames", "fps"):
+            from PySide6.QtWidgets import QLabel
+
+            label = QLabel("")
+            self.statusBar().addPermanentWidget(label)
+            self.status_labels[key] = label
+        self._build_menus()
+
+        self.source_bar.open_requested.connect(self.open_source)
+        self.source_bar.start_requested.connect(self.start)
+        self.source_bar.stop_requested.connect(self.stop)
+        self.source_bar.step_requested.connect(self.step)
+        self.source_bar.reading_changed.connect(self._on_reading_changed)
+        self.source_bar.recipe_requested.connect(lambda p: self.load_recipe(Path(p)))
+        self.tuning.thresholds_changed.connect(self.set_thresholds)
+        self.tuning.engine_requested.connect(self._on_engine_requested)
+        self.table.clicked.connect(lambda index: self.show_result_at(index.row()))
+        self._whatif_timer = QTimer(self)
+        self._whatif_timer.setSingleShot(True)
+        self._whatif_timer.setInterval(250)
+        self._whatif_timer.timeout.connect(self._update_whatif)
+        self._status_timer = QTimer(self)
+        self._status_timer.setInterval(500)
+        self._status_timer.timeout.connect(self._update_status)
+        self._status_timer.start()
+
+        geometry = self.settings.store.value("window/geometry")
+        state = self.settings.store.value("window/state")
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1500, 950)
+        if isinstance(state, QByteArray):
+            self.restoreState(state)
+
+    def _build_menus(self) -> None:
+        file_menu = self.menuBar().addMenu("&File")
+        quit_action = QAction("Quit", self, shortcut=QKeySequence.StandardKey.Quit, triggered=self.close)
+        file_menu.addAction(quit_action)
+        self.file_menu = file_menu
+        view = self.menuBar().addMenu("&View")
+        view.addAction(QAction("Fit (F)", self, triggered=self.view.fit))
+        view.addAction(QAction("Actual size (1:1)", self, triggered=self.view.actual_size))
+        self.dark_action = QAction("Dark theme", self, checkable=True, triggered=self.set_dark)
+        self.dark_action.setChecked(self.settings.get("view/dark", "false") == "true")
+        view.addAction(self.dark_action)
+        for dock in self.docks.values():
+            view.addAction(dock.toggleViewAction())
+        self.mode_menu = self.menuBar().addMenu("&Mode")
+        QShortcut(QKeySequence(Qt.Key.Key_Space), self, activated=self.toggle_run)
+        QShortcut(QKeySequence(Qt.Key.Key_Right), self, activated=self.step)
+        QShortcut(QKeySequence(Qt.Key.Key_F), self, activated=self.view.fit)
+
+    def _start_threads(self) -> None:
+        self.worker_thread = QThread(self)
+        self.worker_thread.setObjectName("inspection-worker")
+        self.worker = InspectionWorker()
+        self.worker.moveToThread(self.worker_thread)
+        self._open_source.connect(self.worker.open_source)
+        self._start.connect(self.worker.start)
+        self._stop.connect(self.worker.stop)
+        self._step.connect(self.worker.step)
+        self._swap.connect(self.worker.swap_inspector)
+        self._thresholds.connect(self.worker.set_thresholds)
+        self._recipe.connect(self.worker.set_recipe)
+        self._shutdown.connect(self.worker.shutdown)
+        self.source_bar.loop_changed.connect(self.worker.set_loop)
+        self.source_bar.fps_cap_changed.connect(self.worker.set_fps_cap)
+        self.worker.frame_done.connect(self._on_frame_done)
+        self.worker.errored.connect(self._on_error)
+        self.worker.state_changed.connect(lambda s: self.source_bar.set_running(s == "running"))
+        self.worker.source_opened.connect(self._on_source_opened)
+        self.worker.source_finished.connect(lambda d: self.statusBar().showMessage(f"Finished {d}", 8000))
+        self.worker.engine_swapped.connect(self._on_engine_swapped)
+        self.worker.drops_changed.connect(self._on_drops)
+        self.worker_thread.start()
+
+        self.loader_thread = QThread(self)
+        self.loader_thread.setObjectName("engine-loader")
+        self.loader = EngineLoader()
+        self.loader.moveToThread(self.loader_thread)
+        self._load_engine.connect(self.loader.load)
+        self.loader.ready.connect(self._on_engine_ready)
+        self.loader.failed.connect(self._on_engine_failed)
+        self.loader.progress.connect(self._on_engine_progress)
+        self.loader_thread.start()
+        self.progress_dialog: QProgressDialog | None = None
+
+    # -- engine ---------------------------------------------------------------------------------------
+    def request_engine(self, backend: str | None, precision: str, input_size: int = 0) -> None:
+        request = {"model": self.model_path, "backend": backend, "precision": precision,
+                   "recipe": self.recipe_path, "read": self.reading_on, "thresholds": self.thresholds,
+                   "input_hw": (input_size, input_size) if input_size else None}
+        if self.pipeline is not None:  # the old engine keeps running; show progress for the new one
+            self.progress_dialog = QProgressDialog("Preparing the engine…", "Cancel", 0, 100, self)
+            self.progress_dialog.setWindowTitle("New engine")
+            self.progress_dialog.setMinimumDuration(300)
+            self.progress_dialog.canceled.connect(self.loader.cancel)
+        self.statusBar().showMessage(f"Loading {self.model_path.name} ({backend or 'best backend'}, "
+                                     f"{precision.upper()})…")
+        self._pending_engine = (backend, precision)
+        self._load_engine.emit(request)
+
+    def _on_engine_requested(self, backend: str, precision: str, input_size: int) -> None:
+        self.request_engine(backend, precision, input_size)
+
+    def _on_engine_progress(self, step: str, fraction: float) -> None:
+        if self.progress_dialog is not None:
+            self.progress_dialog.setLabelText(step)
+            self.progress_dialog.setValue(int(fraction * 100))
+
+    def _on_engine_ready(self, inspector: Inspector) -> None:
+        self._close_progress()
+        self.precision = getattr(inspector, "precision", "fp32")
+        self.settings.set("engine/backend", inspector.pipeline.backend)
+        self.settings.set("engine/precision", self.precision)
+        self._swap.emit(inspector)
+
+    def _on_engine_failed(self, message: str) -> None:
+        self._close_progress()
+        still = "the previous engine stays in use" if self.pipeline is not None else "no engine is loaded"
+        self._on_error(f"Engine not changed ({still}):\n{message}")
+        if self.pipeline is None:
+            self.view.show_message("No engine: " + message.splitlines()[0])
+
+    def _close_progress(self) -> None:
+        if self.progress_dialog is not None:
+            self.progress_dialog.close()
+            self.progress_dialog = None
+
+    def _on_engine_swapped(self, pipeline) -> None:
+        self.pipeline = pipeline
+        self.backend_name = pipeline.backend
+        self.tuning.set_classes(pipeline.class_names, self.thresholds)
+        self.tuning.set_backends(list_backends(), pipeline.backend)
+        self.tuning.set_precision(self.precision)
+        self.statusBar().showMessage(f"Engine ready: {pipeline.backend}, {self.precision.upper()}", 5000)
+        self._update_status()
+
+    # -- sources and running --------------------------------------------------------------------------
+    def open_source(self, spec: str) -> None:
+        self.settings.last_source = spec
+        self._open_source.emit(spec)
+
+    def _on_source_opened(self, description: str, count: int) -> None:
+        self.statusBar().showMessage(f"Opened {description}" + (f" ({count} frames)" if count else ""), 5000)
+
+    def start(self) -> None:
+        self.follow_live = True
+        self._start.emit()
+
+    def stop(self) -> None:
+        self.worker.request_stop()
+        self._stop.emit()
+
+    def step(self) -> None:
+        self.follow_live = True
+        self._step.emit()
+
+    def toggle_run(self) -> None:
+        self.stop() if self.source_bar.running else self.start()
+
+    def _on_drops(self, drops: int) -> None:
+        self.drops = drops
+
+    # -- results -------------------------------------------------------------------------------------
+    def _on_frame_done(self, image: np.ndarray, result: FrameResult) -> None:
+        image = image if image.size else None
+        self.results.append(result)
+        self.plots.add_result(result)
+        if image is not None and not (result.source_path and Path(result.source_path).is_file()):
+            self.images[len(self.results.results) - 1] = image
+            while len(self.images) > IMAGE_MEMORY:
+                self.images.popitem(last=False)
+        if self.follow_live:
+            self._display(image, result)
+            self.table.scrollToBottom()
+        self.frame_handled(result)
+
+    def frame_handled(self, result: FrameResult) -> None:
+        """Hook for the journal (records issue): called once per inspected frame, in order."""
+
+    def _display(self, image: np.ndarray | None, result: FrameResult) -> None:
+        self.current, self.current_image = result, image
+        if not result.ok:
+            self.view.show_message(f"{result.source_name}: could not be inspected — "
+                                   f"{(result.error or '').splitlines()[0]}")
+            self.crops.show_crops(None, None)
+        else:
+            shown = rejudge(result, self.thresholds, self.recipe) if result.thresholds != self.thresholds else result
+            self.view.show_frame(image, shown.detections)
+            self.crops.show_crops(image, shown.detections)
+            result = shown
+        verdict = Inspector.verdict_text(result)
+        reasons = list(getattr(result.verdict, "reasons", ()) or ())
+        if result.verdict is None and result.ok:
+            reasons = [f"{len(result.detections)} detections; load a recipe to get OK / NG / REVIEW"]
+        self.banner.show_verdict(verdict, reasons)
+        self.text_panel.show_result(result, self.reading_on)
+
+    def show_result_at(self, row: int) -> None:
+        if not 0 <= row < len(self.results.results):
+            return
+        self.follow_live = row == len(self.results.results) - 1
+        result = self.results.results[row]
+        image = self.images.get(row)
+        if image is None and result.source_path and Path(result.source_path).is_file():
+            try:
+                image = read_image(result.source_path)
+            except Exception as exc:
+                self._on_error(f"Cannot show {result.source_name} again: {exc}")
+        self._display(image, result)
+
+    # -- tuning ----------------------------------------------------------------------------------------
+    def set_thresholds(self, thresholds: Thresholds) -> None:
+        """Re-filter the frame on screen from its cached candidates at once; no engine call."""
+        self.thresholds = thresholds
+        self.settings.thresholds = thresholds
+        self._thresholds.emit(thresholds)
+        if self.current is not None and self.current.ok:
+            shown = rejudge(self.current, thresholds, self.recipe)
+            self.view.show_detections(shown.detections)
+            self.crops.show_crops(self.current_image, shown.detections)
+            self.banner.show_verdict(Inspector.verdict_text(shown),
+                                     list(getattr(shown.verdict, "reasons", ()) or ()))
+        self._whatif_timer.start()
+
+    def _update_whatif(self) -> None:
+        done = self.results.results[-2000:]
+        if len(done) < 2:
+            self.tuning.whatif.setText("")
+            return
+        flips, compared = count_flips(done, self.thresholds, self.recipe)
+        scope = f"the last {compared}" if len(self.results.results) > 2000 else f"{compared}"
+        self.tuning.whatif.setText(f"What-if: {flips} of {scope} inspected frames would change verdict "
+                                   "at these thresholds (re-filtered from cached outputs, no new inference).")
+
+    def load_recipe(self, path: Path) -> None:
+        try:
+            from inference.reading import load_recipe
+
+            self.recipe = load_recipe(path)
+        except Exception as exc:
+            self._on_error(f"Recipe not loaded:\n{exc}")
+            return
+        self.recipe_path = path
+        self.source_bar.recipe_label.setText(f"Recipe: {getattr(self.recipe, 'name', path.stem)}")
+        self._recipe.emit(self.recipe)
+
+    def _on_reading_changed(self, on: bool) -> None:
+        self.reading_on = on
+        self.request_engine(self.backend_name, self.precision)
+
+    # -- errors, status, settings ----------------------------------------------------------------------
+    def _on_error(self, message: str) -> None:
+        self.errors.append(message)
+        first = message.splitlines()[0]
+        self.statusBar().showMessage(f"⚠ {first}", 15000)
+        print(f"[station] {message}", flush=True)
+
+    def _update_status(self) -> None:
+        p = self.pipeline
+        labels = self.status_labels
+        labels["model"].setText(f"Model: {self.model_path.name}")
+        labels["backend"].setText(f"Backend: {p.backend if p else '—'}")
+        labels["precision"].setText(f"Precision: {self.precision.upper()}")
+        labels["device"].setText(f"Device: {p.engine.device_name if p else '—'}")
+        labels["frames"].setText(f"Frames: {len(self.results.results)}" + (f" (dropped {self.drops})" if self.drops else ""))
+        labels["fps"].setText(f"{self.plots.fps:.1f} fps")
+
+    def set_dark(self, dark: bool) -> None:
+        apply_theme(QApplication.instance(), dark)
+        self.settings.set("view/dark", "true" if dark else "false")
+
+    def closeEvent(self, event) -> None:  # noqa: N802
+        self.settings.store.setValue("window/geometry", self.saveGeometry())
+        self.settings.store.setValue("window/state", self.saveState())
+        self.settings.sync()
+        self.worker.request_stop()
+        self._shutdown.emit()
+        self.worker_thread.wait(3000)
+        self.loader_thread.quit()
+        self.loader_thread.wait(3000)
+        super().closeEvent(event)

@@ -1,0 +1,74 @@
+"""Operator mode (big verdict, minimal controls, tuning locked) and engineer mode (everything,
+behind a PIN set in the settings)."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QAction, QActionGroup
+from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox
+
+OPERATOR, ENGINEER = "operator", "engineer"
+
+
+class ModeController:
+    def __init__(self, window) -> None:
+        self.window = window
+        self.settings = window.settings
+        menu = window.mode_menu
+        group = QActionGroup(window)
+        self.operator_action = QAction("Operator", window, checkable=True, triggered=lambda: self.set_mode(OPERATOR))
+        self.engineer_action = QAction("Engineer…", window, checkable=True, triggered=self._ask_engineer)
+        for action in (self.operator_action, self.engineer_action):
+            group.addAction(action)
+            menu.addAction(action)
+        menu.addSeparator()
+        menu.addAction(QAction("Set engineer PIN…", window, triggered=self.change_pin))
+        self.mode = ENGINEER
+        self.set_mode(self.settings.get("mode/current", ENGINEER) if self.settings.has_pin() else ENGINEER)
+
+    def set_mode(self, mode: str) -> None:
+        self.mode = mode
+        operator = mode == OPERATOR
+        w = self.window
+        w.tuning.set_locked(operator)
+        for key in ("tuning", "plots"):
+            w.docks[key].setVisible(not operator)
+            w.docks[key].toggleViewAction().setEnabled(not operator)
+        w.banner.set_large(operator)
+        w.source_bar.kind.setEnabled(not operator)
+        w.source_bar.path.setEnabled(not operator)
+        w.source_bar.browse.setEnabled(not operator)
+        w.source_bar.recipe_button.setEnabled(not operator)
+        self.operator_action.setChecked(operator)
+        self.engineer_action.setChecked(not operator)
+        self.settings.set("mode/current", mode)
+        w.setWindowTitle(f"Hangtag Station — {mode} mode")
+
+    def unlock(self, pin: str) -> bool:
+        """Engineer mode if the PIN matches; the check the dialog and the tests share."""
+        if self.settings.check_pin(pin):
+            self.set_mode(ENGINEER)
+            return True
+        return False
+
+    def _ask_engineer(self) -> None:
+        if self.mode == ENGINEER:
+            return
+        if not self.settings.has_pin():
+            self.set_mode(ENGINEER)
+            return
+        pin, ok = QInputDialog.getText(self.window, "Engineer mode", "Engineer PIN:", QLineEdit.EchoMode.Password)
+        if not (ok and self.unlock(pin)):
+            self.set_mode(OPERATOR)
+            if ok:
+                QMessageBox.warning(self.window, "Engineer mode", "Wrong PIN: the station stays in operator mode.")
+
+    def change_pin(self) -> None:
+        if self.mode != ENGINEER:
+            QMessageBox.information(self.window, "Engineer PIN", "Switch to engineer mode first.")
+            return
+        pin, ok = QInputDialog.getText(self.window, "Engineer PIN", "New PIN (4 or more digits):",
+                                       QLineEdit.EchoMode.Password)
+        if ok and len(pin) >= 4:
+            self.settings.set_pin(pin)
+        elif ok:
+            QMessageBox.warning(self.window, "Engineer PIN", "The PIN needs at least 4 characters; it was not changed.")

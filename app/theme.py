@@ -1,0 +1,66 @@
+"""Fonts, palettes and colours. The bundled CJK font is registered so Chinese renders anywhere."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QPalette
+from PySide6.QtWidgets import QApplication
+
+from inference.resources import font_path
+
+CLASS_COLORS = {
+    "hangtag": "#2e86de",
+    "barcode": "#f39c12",
+    "qr_code": "#8e44ad",
+}
+FALLBACK_COLORS = ["#16a085", "#c0392b", "#27ae60", "#d35400", "#2c3e50", "#7f8c8d"]
+VERDICT_COLORS = {"OK": "#1e8e3e", "NG": "#d93025", "REVIEW": "#f29900", "ERROR": "#5f6368",
+                  "no recipe": "#5f6368", "—": "#5f6368"}
+
+_family: str | None = None
+
+
+def class_color(name: str, class_id: int = 0) -> QColor:
+    return QColor(CLASS_COLORS.get(name, FALLBACK_COLORS[class_id % len(FALLBACK_COLORS)]))
+
+
+def register_fonts() -> str:
+    """Add the bundled Noto Sans SC and make it the application font; returns its family name."""
+    global _family
+    if _family:
+        return _family
+    families: list[str] = []
+    for weight in ("Regular", "Bold"):
+        path = font_path(weight)
+        if path.is_file():
+            font_id = QFontDatabase.addApplicationFont(str(path))
+            if font_id >= 0:
+                families += QFontDatabase.applicationFontFamilies(font_id)
+    _family = families[0] if families else QApplication.font().family()
+    font = QFont(_family)
+    font.setPointSizeF(max(9.5, QApplication.font().pointSizeF()))
+    QApplication.setFont(font)
+    return _family
+
+
+def apply_theme(app: QApplication, dark: bool) -> None:
+    app.setStyle("Fusion")
+    palette = QPalette()
+    if dark:
+        base, text, window, button = QColor("#1e1f22"), QColor("#e8eaed"), QColor("#2b2d31"), QColor("#3a3c42")
+        palette.setColor(QPalette.ColorRole.Window, window)
+        palette.setColor(QPalette.ColorRole.WindowText, text)
+        palette.setColor(QPalette.ColorRole.Base, base)
+        palette.setColor(QPalette.ColorRole.AlternateBase, window)
+        palette.setColor(QPalette.ColorRole.Text, text)
+        palette.setColor(QPalette.ColorRole.Button, button)
+        palette.setColor(QPalette.ColorRole.ButtonText, text)
+        palette.setColor(QPalette.ColorRole.ToolTipBase, window)
+        palette.setColor(QPalette.ColorRole.ToolTipText, text)
+        palette.setColor(QPalette.ColorRole.Highlight, QColor("#2e86de"))
+        palette.setColor(QPalette.ColorRole.HighlightedText, QColor("#ffffff"))
+        palette.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text, QColor("#7f8185"))
+        palette.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.ButtonText, QColor("#7f8185"))
+        palette.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.WindowText, QColor("#7f8185"))
+    else:
+        palette = app.style().standardPalette()
+    app.setPalette(palette)

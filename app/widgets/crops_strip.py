@@ -1,0 +1,49 @@
+"""Crops of the current frame's hangtags, side by side, so the operator sees each tag up close."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QPixmap
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
+
+from app.widgets.image_view import bgr_to_qimage
+from inference.detections import Detections
+
+MAX_CROPS = 4
+
+
+class CropsStrip(QWidget):
+    def __init__(self, height: int = 110, parent=None) -> None:
+        super().__init__(parent)
+        self.crop_height = height
+        self.labels = [QLabel() for _ in range(MAX_CROPS)]
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        for label in self.labels:
+            label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            layout.addWidget(label)
+        layout.addStretch(1)
+        self.setFixedHeight(height + 6)
+        self.shown = 0
+
+    def show_crops(self, image: np.ndarray | None, detections: Detections | None) -> None:
+        tags = detections.of_class("hangtag") if detections is not None else None
+        self.shown = 0
+        for i, label in enumerate(self.labels):
+            if image is None or tags is None or i >= len(tags):
+                label.clear()
+                label.setVisible(i == 0)
+                if i == 0:
+                    label.setText("no hangtag on this frame")
+                continue
+            x1, y1, x2, y2 = (int(round(v)) for v in tags.xyxy[i])
+            crop = image[max(0, y1):max(y1 + 1, y2), max(0, x1):max(x1 + 1, x2)]
+            if crop.size == 0:
+                continue
+            pixmap = QPixmap.fromImage(bgr_to_qimage(crop)).scaledToHeight(self.crop_height,
+                                                                           Qt.TransformationMode.SmoothTransformation)
+            label.setPixmap(pixmap)
+            label.setToolTip(f"hangtag {i + 1}: {tags.confidence[i]:.2f}")
+            label.setVisible(True)
+            self.shown += 1

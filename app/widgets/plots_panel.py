@@ -1,0 +1,200 @@
+"""Live plots: stacked per-stage latency with the takt line, memory with a drift alarm, and the
+host-side share against the 30 % line. Curves are created once; a 20 Hz timer calls setData on
+fixed ring buffers — never one redraw per frame."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QDoubleSpinBox, QFormLayout, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
+
+from inference.pipeline import FrameResult
+from inference.telemetry import STAGES, RollingStats, drift_per_1000
+
+STAGE_COLORS = {"decode": "#7f8c8d", "preprocess": "#2e86de", "h2d": "#16a085", "infer": "#8e44ad",
+                "d2h": "#27ae60", "postprocess": "#f39c12", "read": "#c0392b"}
+HOST_SHARE_LINE = 0.30
+
+
+class Ring:
+    """Fixed-size ring buffer of float rows; `ordered()` returns the last `n` rows oldest first."""
+
+    def __init__(self, capacity: int, width: int) -> None:
+        self.data = np.full((capacity, width), np.nan)
+        self.capacity = capacity
+        self.count = 0
+
+    def push(self, row: list[float]) -> None:
+        self.data[self.count % self.capacity] = row
+        self.count += 1
+
+    def ordered(self) -> np.ndarray:
+        if self.count <= self.capacity:
+            return self.data[: self.count]
+        start = self.count % self.capacity
+        return np.concatenate([self.data[start:], self.data[:start]])
+
+
+class PlotsPanel(QWidget):
+    def __init__(self, capacity: int = 600, parent=None) -> None:
+        super().__init__(parent)
+        pg.setConfigOptions(antialias=False)
+        self.stats = RollingStats(window=500)
+        self.latency = Ring(capacity, len(STAGES) + 1)  # stages..., frame number
+        self.memory = Ring(capacity, 3)  # rss, vram, frame number
+        self.share = Ring(capacity, 2)
+        self.frames = 0
+        self.takt_violations = 0
+        self._dirty = False
+        self._stamps: list[float] = []
+
+        self.takt = QDoubleSpinBox()
+        self.takt.setRange(10, 5000)
+        self.takt.setValue(250)
+        self.takt.setSuffix(" ms")
+        self.drift_window = QSpinBox()
+        self.drift_window.setRange(20, 10000)
+        self.drift_window.setValue(300)
+        self.drift_limit = QDoubleSpinBox()
+        self.drift_limit.setRange(0.1, 1000)
+        self.drift_limit.setValue(5.0)
+        self.drift_limit.setSuffix(" MiB/1000 frames")
+
+        self.graphs = pg.GraphicsLayoutWidget()
+        self.lat_plot = self.graphs.addPlot(row=0, col=0, title="Latency per stage (ms, stacked)")
+        self.mem_plot = self.graphs.addPlot(row=1, col=0, title="Memory (MiB): host RSS, process VRAM")
+        self.share_plot = self.graphs.addPlot(row=2, col=0, title="Host-side share of detection latency")
+        for plot in (self.lat_plot, self.mem_plot, self.share_plot):
+            plot.setClipToView(True)
+            plot.setDownsampling(mode="peak")
+            plot.showGrid(x=True, y=True, alpha=0.2)
+        self.lat_plot.addLegend(offset=(5, 5))
+        self.mem_plot.addLegend(offset=(5, 5))
+        self.stage_curves = {}
+        previous = None
+        for stage in STAGES:
+            curve = self.lat_plot.plot(pen=pg.mkPen(STAGE_COLORS[stage], width=1), name=stage)
+            if previous is not None:
+                fill = pg.FillBetweenItem(previous, curve, brush=pg.mkBrush(STAGE_COLORS[stage] + "90"))
+                self.lat_plot.addItem(fill)
+            self.stage_curves[stage] = previous = curve
+        self.takt_line = pg.InfiniteLine(pos=250, angle=0, pen=pg.mkPen("#d93025", width=2, style=pg.QtCore.Qt.PenStyle.DashLine),
+                                         label="takt {value:.0f} ms", labelOpts={"position": 0.95, "color": "#d93025"})
+        self.lat_plot.addItem(self.takt_line)
+        self.rss_curve = self.mem_plot.plot(pen=pg.mkPen("#2e86de", width=2), name="host RSS")
+        self.vram_curve = self.mem_plot.plot(pen=pg.mkPen("#8e44ad", width=2), name="VRAM (this process)")
+        self.share_curve = self.share_plot.plot(pen=pg.mkPen("#f39c12", width=2))
+        self.share_plot.setYRange(0, 1)
+        self.share_plot.addItem(pg.InfiniteLine(pos=HOST_SHARE_LINE, angle=0,
+                                                pen=pg.mkPen("#d93025", style=pg.QtCore.Qt.PenStyle.DashLine),
+                                                label="30 %: above it CPU-side work dominates",
+                                                labelOpts={"position": 0.5, "color": "#d93025"}))
+
+        self.summary = QLabel("no frames yet")
+        self.summary.setWordWrap(True)
+        self.alarm = QLabel("")
+        self.alarm.setWordWrap(True)
+        controls = QFormLayout()
+        controls.addRow("Takt budget", self.takt)
+        controls.addRow("Drift window (frames)", self.drift_window)
+        controls.addRow("Drift alarm above", self.drift_limit)
+        top = QHBoxLayout()
+        top.addLayout(controls)
+        top.addWidget(self.summary, 1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.alarm)
+        layout.addWidget(self.graphs, 1)
+        self.takt.valueChanged.connect(self._on_takt_changed)
+
+        self.timer = QTimer(self)
+        self.timer.setInterval(50)  # 20 Hz
+        self.timer.timeout.connect(self.refresh)
+        self.timer.start()
+
+    def _on_takt_changed(self, value: float) -> None:
+        self.takt_line.setValue(value)
+        rows = self.latency.ordered()
+        totals = np.nansum(rows[:, : len(STAGES)], axis=1) if rows.size else np.zeros(0)
+        self.takt_violations = int(np.sum(totals > value))
+        self._dirty = True
+
+    def add_result(self, result: FrameResult) -> None:
+        if not result.ok:
+            return
+        import time
+
+        self.frames += 1
+        t = result.timings
+        self.stats.add(t)
+        self.latency.push([t.get(s) for s in STAGES] + [self.frames])
+        if t.total_ms > self.takt.value():
+            self.takt_violations += 1
+        if result.memory is not None:
+            vram = result.memory.vram_mb if result.memory.vram_mb is not None else np.nan
+            self.memory.push([result.memory.rss_mb, vram, self.frames])
+        self.share.push([t.host_share, self.frames])
+        self._stamps = (self._stamps + [time.perf_counter()])[-30:]
+        self._dirty = True
+
+    @property
+    def fps(self) -> float:
+        if len(self._stamps) < 2:
+            return 0.0
+        span = self._stamps[-1] - self._stamps[0]
+        return (len(self._stamps) - 1) / span if span > 0 else 0.0
+
+    MIN_DRIFT_SAMPLES = 50  # fewer frames than this is warm-up, not drift
+
+    def memory_drift(self) -> tuple[float, float | None]:
+        rows = self.memory.ordered()[-self.drift_window.value():]
+        if rows.shape[0] < self.MIN_DRIFT_SAMPLES:
+            return 0.0, None
+        rss = drift_per_1000(rows[:, 0])
+        vram = rows[:, 1]
+        return rss, (drift_per_1000(vram) if np.all(np.isfinite(vram)) else None)
+
+    def refresh(self) -> None:
+        if not self._dirty:
+            return
+        self._dirty = False
+        rows = self.latency.ordered()
+        if rows.size:
+            x = rows[:, -1]
+            stacked = np.nancumsum(np.nan_to_num(rows[:, : len(STAGES)]), axis=1)
+            for i, stage in enumerate(STAGES):
+                self.stage_curves[stage].setData(x, stacked[:, i])
+        mem = self.memory.ordered()
+        if mem.size:
+            self.rss_curve.setData(mem[:, 2], mem[:, 0])
+            if np.any(np.isfinite(mem[:, 1])):
+                self.vram_curve.setData(mem[:, 2], np.nan_to_num(mem[:, 1]))
+        share = self.share.ordered()
+        if share.size:
+            self.share_curve.setData(share[:, 1], share[:, 0])
+        total = self.stats.percentiles("total")
+        host = self.stats.percentiles("host")
+        infer = self.stats.percentiles("infer")
+        detect_p50 = host.p50 + infer.p50
+        share_p50 = host.p50 / detect_p50 if detect_p50 > 0 else 0.0
+        self.summary.setText(
+            f"total p50 {total.p50:.1f} · p95 {total.p95:.1f} · p99 {total.p99:.1f} ms   |   "
+            f"{self.fps:.1f} fps   |   takt violations {self.takt_violations} of {self.frames}   |   "
+            f"host-side share (p50) {share_p50:.0%}")
+        rss_drift, vram_drift = self.memory_drift()
+        limit = self.drift_limit.value()
+        alarms = []
+        if rss_drift > limit:
+            alarms.append(f"host RSS rising {rss_drift:.1f} MiB per 1000 frames")
+        if vram_drift is not None and vram_drift > limit:
+            alarms.append(f"VRAM rising {vram_drift:.1f} MiB per 1000 frames")
+        samples = min(self.memory.count, self.drift_window.value())
+        if samples < self.MIN_DRIFT_SAMPLES:
+            self.alarm.setText(f"memory drift: measuring ({samples} of {self.MIN_DRIFT_SAMPLES} frames needed)")
+            self.alarm.setStyleSheet("")
+            return
+        vram_text = "VRAM: no NVIDIA GPU in use" if vram_drift is None else f"VRAM drift {vram_drift:+.2f}"
+        self.alarm.setText(("⚠ DRIFT ALARM: " + "; ".join(alarms)) if alarms else
+                           f"memory steady — RSS drift {rss_drift:+.2f} MiB/1000 frames; {vram_text}")
+        self.alarm.setStyleSheet("color: #d93025; font-weight: bold;" if alarms else "")

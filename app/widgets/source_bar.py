@@ -1,0 +1,111 @@
+"""Source bar: what to inspect (folder, image, video, camera) and start / stop / step / loop / fps cap."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog, QHBoxLayout, QLabel, QLineEdit,
+                               QPushButton, QWidget)
+
+KINDS = ("Image folder", "Watch folder", "Single image", "Video file", "Camera")
+
+
+class SourceBar(QWidget):
+    open_requested = Signal(str)  # a source spec as inference.sources.open_source understands it
+    start_requested = Signal()
+    stop_requested = Signal()
+    step_requested = Signal()
+    loop_changed = Signal(bool)
+    fps_cap_changed = Signal(float)
+    reading_changed = Signal(bool)
+    recipe_requested = Signal(str)
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.kind = QComboBox()
+        self.kind.addItems(KINDS)
+        self.path = QLineEdit()
+        self.path.setPlaceholderText("folder, file, camera index (0) or stream URL")
+        self.browse = QPushButton("Browse…")
+        self.resolution = QComboBox()
+        self.resolution.addItems(["camera default", "640×480", "1280×720", "1920×1080"])
+        self.open_button = QPushButton("Open")
+        self.start_button = QPushButton("▶ Start")
+        self.start_button.setToolTip("Start / stop (Space)")
+        self.step_button = QPushButton("Step →")
+        self.step_button.setToolTip("Next image (→)")
+        self.loop = QCheckBox("Loop")
+        self.fps_cap = QDoubleSpinBox()
+        self.fps_cap.setRange(0, 240)
+        self.fps_cap.setSpecialValueText("no fps cap")
+        self.fps_cap.setSuffix(" fps")
+        self.reading = QCheckBox("Read tags")
+        self.reading.setChecked(True)
+        self.recipe_label = QLabel("Recipe: none")
+        self.recipe_button = QPushButton("Recipe…")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(4, 2, 4, 2)
+        for w in (self.kind, self.path, self.browse, self.resolution, self.open_button, self.start_button,
+                  self.step_button, self.loop, self.fps_cap, self.reading, self.recipe_button, self.recipe_label):
+            layout.addWidget(w, 3 if w is self.path else 0)
+        self.kind.currentIndexChanged.connect(self._on_kind)
+        self.browse.clicked.connect(self._browse)
+        self.open_button.clicked.connect(self._open)
+        self.path.returnPressed.connect(self._open)
+        self.start_button.clicked.connect(self._toggle)
+        self.step_button.clicked.connect(self.step_requested)
+        self.loop.toggled.connect(self.loop_changed)
+        self.fps_cap.valueChanged.connect(self.fps_cap_changed)
+        self.reading.toggled.connect(self.reading_changed)
+        self.recipe_button.clicked.connect(self._pick_recipe)
+        self.running = False
+        self._on_kind(0)
+
+    def _on_kind(self, index: int) -> None:
+        camera = KINDS[index] == "Camera"
+        self.resolution.setVisible(camera)
+        self.browse.setVisible(not camera)
+
+    def spec(self) -> str:
+        text = self.path.text().strip()
+        kind = KINDS[self.kind.currentIndex()]
+        if kind == "Watch folder":
+            return f"watch:{text}"
+        if kind == "Camera" and self.resolution.currentIndex() > 0:
+            return f"{text}@{self.resolution.currentText().replace('×', 'x')}"
+        return text
+
+    def set_spec(self, spec: str) -> None:
+        if spec.startswith("watch:"):
+            self.kind.setCurrentIndex(KINDS.index("Watch folder"))
+            spec = spec[len("watch:"):]
+        self.path.setText(spec)
+
+    def _browse(self) -> None:
+        kind = KINDS[self.kind.currentIndex()]
+        if kind in ("Image folder", "Watch folder"):
+            chosen = QFileDialog.getExistingDirectory(self, "Folder of tag images", self.path.text())
+        elif kind == "Video file":
+            chosen, _ = QFileDialog.getOpenFileName(self, "Video", self.path.text(), "Video (*.mp4 *.avi *.mov *.mkv)")
+        else:
+            chosen, _ = QFileDialog.getOpenFileName(self, "Image", self.path.text(),
+                                                    "Images (*.jpg *.jpeg *.png *.bmp *.tif *.tiff *.webp)")
+        if chosen:
+            self.path.setText(chosen)
+            self._open()
+
+    def _pick_recipe(self) -> None:
+        chosen, _ = QFileDialog.getOpenFileName(self, "Recipe", "", "Recipes (*.toml)")
+        if chosen:
+            self.recipe_requested.emit(chosen)
+
+    def _open(self) -> None:
+        if self.path.text().strip():
+            self.open_requested.emit(self.spec())
+
+    def _toggle(self) -> None:
+        (self.stop_requested if self.running else self.start_requested).emit()
+
+    def set_running(self, running: bool) -> None:
+        self.running = running
+        self.start_button.setText("■ Stop" if running else "▶ Start")
+        self.step_button.setEnabled(not running)

@@ -1,0 +1,71 @@
+"""What the reader found on each tag: fields with confidence, barcodes, a summary; raw OCR lines
+one click away. Shows "no reader" when reading is off."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtWidgets import QCheckBox, QTextBrowser, QVBoxLayout, QWidget
+
+from inference.pipeline import FrameResult
+
+LABELS = {"product_name": "品名 Product", "style_number": "货号 Style no.", "color": "颜色 Colour",
+          "size": "尺码 Size", "composition": "成分 Composition", "standard": "执行标准 Standard",
+          "safety_category": "安全类别 Safety cat.", "grade": "等级 Grade", "price": "价格 Price",
+          "ean13": "条码 EAN-13", "brand": "品牌 Brand"}
+
+
+class TextPanel(QWidget):
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.view = QTextBrowser()
+        self.show_raw = QCheckBox("Show raw OCR lines")
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.view, 1)
+        layout.addWidget(self.show_raw)
+        self.show_raw.toggled.connect(lambda _: self.show_result(self._result, self._reader_on))
+        self._result: FrameResult | None = None
+        self._reader_on = True
+        self.view.setHtml("<p>No tag read yet.</p>")
+
+    def show_result(self, result: FrameResult | None, reader_on: bool) -> None:
+        self._result, self._reader_on = result, reader_on
+        if not reader_on:
+            self.view.setHtml("<h3>No reader</h3><p>Reading is off: only detection runs. "
+                              "Turn it on in the Source bar to read the printed fields.</p>")
+            return
+        if result is None:
+            self.view.setHtml("<p>No tag read yet.</p>")
+            return
+        if not result.ok:
+            self.view.setHtml(f"<h3>Frame not inspected</h3><pre>{html.escape(result.error or '')}</pre>")
+            return
+        if not result.readings:
+            self.view.setHtml("<p>No hangtag read on this frame.</p>")
+            return
+        self.view.setHtml("".join(self._tag_html(r) for r in result.readings))
+
+    def _tag_html(self, reading) -> str:
+        e = html.escape
+        rows = []
+        for name, label in LABELS.items():
+            field = reading.fields.get(name)
+            if field is None:
+                rows.append(f"<tr><td>{e(label)}</td><td style='color:#9aa0a6'>not found</td><td></td><td></td></tr>")
+                continue
+            conf = field.confidence
+            color = "#1e8e3e" if conf >= 0.9 else ("#f29900" if conf >= 0.6 else "#d93025")
+            rows.append(f"<tr><td>{e(label)}</td><td><b>{e(field.value)}</b></td>"
+                        f"<td style='color:{color}'>{conf:.0%}</td><td>{e(field.source)}</td></tr>")
+        codes = "".join(f"<li>{e(b.format)}: <b>{e(b.text)}</b>"
+                        f"{'' if b.valid_checksum is None else (' ✓ check digit' if b.valid_checksum else ' ✗ check digit')}</li>"
+                        for b in reading.barcodes) or "<li>none decoded</li>"
+        notes = "".join(f"<li>{e(n)}</li>" for n in reading.notes)
+        raw = ""
+        if self.show_raw.isChecked():
+            raw = "<h4>Raw OCR lines</h4><pre>" + e("\n".join(
+                f"{line.confidence:.2f}  {line.text}" for line in reading.ocr_lines)) + "</pre>"
+        return (f"<h3>Tag {reading.tag_index + 1}</h3><p>{e(reading.summary)}</p>"
+                f"<table cellspacing='0' cellpadding='3' border='1' style='border-collapse:collapse'>"
+                f"<tr><th>Field</th><th>Read</th><th>Conf.</th><th>From</th></tr>{''.join(rows)}</table>"
+                f"<h4>Barcodes</h4><ul>{codes}</ul>{'<h4>Notes</h4><ul>' + notes + '</ul>' if notes else ''}{raw}")

@@ -1,0 +1,275 @@
+"""The inspection worker: owns the Inspector on its own QThread; the UI thread never waits on it.
+
+Each frame is one event on the worker's loop, so queued calls (new thresholds, a new engine, stop)
+are handled between frames. Every exception becomes an `errored` signal; the worker goes on with
+the next frame or back to idle.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import traceback
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
+
+from inference.errors import HangtagError
+from inference.inspection import Inspector
+from inference.live import LatestFrameGrabber
+from inference.postprocess import Thresholds
+from inference.sources import WAITING, Frame, FrameError, FrameSource, open_source
+
+
+NO_IMAGE = np.zeros((0, 0, 3), np.uint8)  # "this frame has no pixels" (a file that failed to decode)
+
+
+def describe_error(exc: BaseException) -> str:
+    if isinstance(exc, HangtagError):
+        return str(exc)
+    return f"{type(exc).__name__}: {exc}"
+
+
+class InspectionWorker(QObject):
+    """Lives in a QThread. Signals carry immutable results; images handed over are owned by the receiver."""
+
+    frame_done = Signal(object, object)  # (image BGR ndarray, empty when none; FrameResult)
+    errored = Signal(str)
+    state_changed = Signal(str)  # "idle" | "running"
+    source_opened = Signal(str, int)  # description, frame count (0 = unknown/live)
+    source_finished = Signal(str)
+    engine_swapped = Signal(object)  # the new Inspector's pipeline (for the status bar)
+    drops_changed = Signal(int)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._inspector: Inspector | None = None
+        self._source: FrameSource | None = None
+        self._iterator = None
+        self._grabber: LatestFrameGrabber | None = None
+        self._running = False
+        self._stop = threading.Event()
+        self._loop = False
+        self._source_spec: str | None = None
+        self._fps_cap = 0.0
+        self._last_tick = 0.0
+        self._timer: QTimer | None = None
+
+    # -- engine ---------------------------------------------------------------------------------------
+    @Slot(object)
+    def swap_inspector(self, inspector: Inspector) -> None:
+        """Take a ready Inspector; the old one is closed here, on the thread that ran it."""
+        old, self._inspector = self._inspector, inspector
+        if old is not None and old is not inspector:
+            old.close()
+        self.engine_swapped.emit(inspector.pipeline)
+
+    @Slot(object)
+    def set_thresholds(self, thresholds: Thresholds) -> None:
+        if self._inspector is not None:
+            self._inspector.pipeline.set_thresholds(thresholds)
+
+    @Slot(object)
+    def set_recipe(self, recipe: object) -> None:
+        if self._inspector is not None:
+            self._inspector.recipe = recipe
+
+    @Slot(float)
+    def set_fps_cap(self, fps: float) -> None:
+        self._fps_cap = max(0.0, float(fps))
+
+    @Slot(bool)
+    def set_loop(self, loop: bool) -> None:
+        self._loop = bool(loop)
+
+    # -- source ---------------------------------------------------------------------------------------
+    @Slot(str)
+    def open_source(self, spec: str) -> None:
+        self._close_source()
+        try:
+            source = open_source(spec)
+        except Exception as exc:  # the window shows it; the station stays idle
+            self.errored.emit(describe_error(exc))
+            return
+        self._source, self._source_spec = source, spec
+        if source.live:
+            self._grabber = LatestFrameGrabber(source)
+        else:
+            self._iterator = source.frames()
+        self.source_opened.emit(source.description, len(source))
+
+    def _close_source(self) -> None:
+        if self._grabber is not None:
+            self._grabber.close()
+        elif self._source is not None:
+            self._source.close()
+        self._grabber, self._source, self._iterator = None, None, None
+
+    @Slot()
+    def start(self) -> None:
+        if self._source is None:
+            if self._source_spec:
+                self.open_source(self._source_spec)
+            if self._source is None:
+                self.errored.emit("No source is open: pick a folder, image, video or camera first.")
+                return
+        self._stop.clear()
+        self._running = True
+        self.state_changed.emit("running")
+        self._schedule(0)
+
+    def request_stop(self) -> None:
+        """Thread-safe: called directly from the UI thread; the loop sees it before the next frame."""
+        self._stop.set()
+
+    @Slot()
+    def stop(self) -> None:
+        self._stop.set()
+        if self._running:
+            self._running = False
+            self.state_changed.emit("idle")
+
+    @Slot()
+    def step(self) -> None:
+        if self._source is None and self._source_spec:
+            self.open_source(self._source_spec)
+        if not self._running:
+            self._process_next()
+
+    @Slot()
+    def shutdown(self) -> None:
+        self.stop()
+        self._close_source()
+        if self._inspector is not None:
+            self._inspector.close()
+            self._inspector = None
+        QThread.currentThread().quit()
+
+    # -- the loop -------------------------------------------------------------------------------------
+    def _schedule(self, delay_ms: int) -> None:
+        QTimer.singleShot(max(0, delay_ms), self._tick)
+
+    @Slot()
+    def _tick(self) -> None:
+        if not self._running:
+            return
+        if self._stop.is_set():
+            self._running = False
+            self.state_changed.emit("idle")
+            return
+        started = time.perf_counter()
+        more = self._process_next()
+        if not more:
+            self._running = False
+            self.state_changed.emit("idle")
+            return
+        delay = 0
+        if self._fps_cap > 0:
+            delay = int(max(0.0, 1.0 / self._fps_cap - (time.perf_counter() - started)) * 1000)
+        self._schedule(delay)
+
+    def _next_item(self) -> Frame | FrameError | None:
+        if self._grabber is not None:
+            item = self._grabber.take(0.2)
+            self.drops_changed.emit(self._grabber.dropped)
+            if item is None and self._grabber.exhausted:
+                return None
+            return item if item is not None else "wait"  # type: ignore[return-value]
+        if self._iterator is None:
+            return None
+        item = next(self._iterator, None)
+        if item is WAITING:
+            return "wait"  # type: ignore[return-value]
+        if item is None and self._loop and self._source_spec:
+            self.open_source(self._source_spec)
+            item = next(self._iterator, None) if self._iterator is not None else None
+        return item
+
+    def _process_next(self) -> bool:
+        """One frame. Returns False when the source is exhausted or nothing can run."""
+        if self._inspector is None:
+            self.errored.emit("The engine is not ready yet; wait for it to load, then start again.")
+            return False
+        try:
+            item = self._next_item()
+        except Exception as exc:
+            self.errored.emit(f"The source failed: {describe_error(exc)}")
+            return False
+        if isinstance(item, str):  # "wait": a live or watched source has nothing new yet
+            return True
+        if item is None:
+            desc = self._source.description if self._source else "source"
+            self._close_source()
+            self.source_finished.emit(desc)
+            return False
+        try:
+            result = self._inspector.inspect(item)
+        except Exception as exc:
+            self.errored.emit(f"{getattr(item, 'name', 'frame')}: {describe_error(exc)}\n"
+                              + "".join(traceback.format_exception_only(type(exc), exc)).strip())
+            return True
+        image = item.image if isinstance(item, Frame) else NO_IMAGE
+        self.frame_done.emit(image, result)
+        if isinstance(item, FrameError):
+            self.errored.emit(f"{item.name}: {item.message.splitlines()[0]}")
+        return True
+
+
+class EngineLoader(QObject):
+    """Builds an Inspector (precision conversion, engine build) off the UI thread; the old one keeps
+    running until this one is ready. Cancel is honoured between steps."""
+
+    progress = Signal(str, float)
+    ready = Signal(object)
+    failed = Signal(str)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._cancel = threading.Event()
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    @Slot(object)
+    def load(self, request: dict) -> None:
+        self._cancel.clear()
+        try:
+            model = Path(request["model"])
+            precision = request.get("precision", "fp32")
+            if precision != "fp32":
+                self.progress.emit(f"Converting the model to {precision.upper()}", 0.05)
+                model = _prepare_precision(model, precision, request.get("backend"), self._report, self._cancel)
+            if self._cancel.is_set():
+                self.failed.emit("Cancelled; the current engine stays in use.")
+                return
+            self.progress.emit(f"Loading {request.get('backend') or 'default'} engine", 0.8)
+            inspector = Inspector.open(model, request.get("backend"), recipe_path=request.get("recipe"),
+                                       read=request.get("read", True), thresholds=request.get("thresholds"),
+                                       input_hw=request.get("input_hw"))
+            inspector.precision = precision  # type: ignore[attr-defined]
+            if self._cancel.is_set():
+                inspector.close()
+                self.failed.emit("Cancelled; the current engine stays in use.")
+                return
+            self.progress.emit("Ready", 1.0)
+            self.ready.emit(inspector)
+        except Exception as exc:
+            self.failed.emit(describe_error(exc))
+
+    def _report(self, step: str, fraction: float) -> None:
+        self.progress.emit(step, 0.05 + 0.7 * float(fraction))
+
+
+def _prepare_precision(model: Path, precision: str, backend: str | None, progress, cancel) -> Path:
+    try:
+        from inference.precision import prepare_model
+    except ImportError as exc:
+        raise HangtagError("precision conversion is not available in this build", expected="inference.precision",
+                           found=str(exc), hint="use FP32") from exc
+    return Path(prepare_model(model, precision, backend or "onnxruntime-cpu", progress=progress,
+                              cancel=cancel.is_set))
+
+
+def owned_copy(image: np.ndarray | None) -> np.ndarray | None:
+    return None if image is None else np.ascontiguousarray(image)

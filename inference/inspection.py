@@ -1,0 +1,160 @@
+"""Detection + reading + verdict for one frame: what the station, the CLI and the self-test share.
+
+The pipeline finds the tags; the reader (optional) reads each one; the recipe (optional) judges.
+Without a recipe there is no verdict to give, and results say so rather than inventing an OK.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import numpy as np
+
+from inference.pipeline import FrameResult, Pipeline, error_result
+from inference.postprocess import Thresholds
+from inference.sources import Frame, FrameError, FrameSource, Waiting
+
+
+class Inspector:
+    def __init__(self, pipeline: Pipeline, *, reader: Any = None, recipe: Any = None) -> None:
+        self.pipeline = pipeline
+        self.reader = reader
+        self.recipe = recipe
+
+    @classmethod
+    def open(cls, model: Path | str, backend: str | None = None, *, recipe_path: Path | None = None,
+             read: bool = True, **pipeline_options: Any) -> Inspector:
+        recipe = None
+        if recipe_path is not None:
+            from inference.reading import load_recipe
+
+            recipe = load_recipe(recipe_path)
+        pipeline = Pipeline.open(model, backend, **pipeline_options)
+        reader = None
+        if read:
+            from inference.reading import TagReader
+
+            reader = TagReader()
+        return cls(pipeline, reader=reader, recipe=recipe)
+
+    def __enter__(self) -> Inspector:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.pipeline.close()
+
+    @property
+    def recipe_name(self) -> str:
+        return getattr(self.recipe, "name", "") if self.recipe is not None else ""
+
+    # -- one frame ---------------------------------------------------------------------------------
+    def inspect(self, item: Frame | FrameError) -> FrameResult:
+        if isinstance(item, FrameError):
+            return error_result(item.index, item.name, item.path, item.message, self.pipeline.thresholds,
+                                self.pipeline.class_names)
+        return self.inspect_image(item.image, source_name=item.name, source_path=item.path, index=item.index,
+                                  decode_ms=item.decode_ms)
+
+    def inspect_image(self, image: np.ndarray, *, source_name: str = "frame", source_path: str | None = None,
+                      index: int | None = None, decode_ms: float = 0.0) -> FrameResult:
+        result = self.pipeline.process(image, source_name=source_name, source_path=source_path, index=index,
+                                       decode_ms=decode_ms)
+        readings: tuple = ()
+        if self.reader is not None:
+            start = time.perf_counter_ns()
+            readings = tuple(self.reader.read(image, result.detections))
+            read_ms = (time.perf_counter_ns() - start) / 1e6
+            stages = dict(result.timings.stages_ms)
+            stages["read"] = read_ms
+            from inference.telemetry import StageTimings
+
+            result = result.with_(timings=StageTimings(stages, result.timings.total_ms + read_ms))
+        verdict = self._judge(result.detections, readings)
+        return result.with_(readings=readings, verdict=verdict)
+
+    def _judge(self, detections, readings):
+        return judge_frame(self.recipe, detections, readings)
+
+    def run(self, source: FrameSource) -> Iterator[FrameResult]:
+        try:
+            for item in source.frames():
+                if not isinstance(item, Waiting):
+                    yield self.inspect(item)
+        finally:
+            source.close()
+
+    def rejudge(self, result: FrameResult, thresholds: Thresholds) -> FrameResult:
+        return rejudge(result, thresholds, self.recipe)
+
+    # -- words ---------------------------------------------------------------------------------------
+    @staticmethod
+    def verdict_text(result: FrameResult) -> str:
+        if not result.ok:
+            return "ERROR"
+        if result.verdict is None:
+            return "no recipe"
+        value = getattr(result.verdict, "verdict", result.verdict)
+        return str(getattr(value, "value", value))
+
+    def describe(self, result: FrameResult) -> str:
+        if not result.ok:
+            return f"{result.source_name}: ERROR {result.error.splitlines()[0]}"
+        counts: dict[str, int] = {}
+        for label in result.detections.labels:
+            counts[label] = counts.get(label, 0) + 1
+        found = ", ".join(f"{n} {name}" for name, n in sorted(counts.items())) or "nothing found"
+        reasons = list(getattr(result.verdict, "reasons", ()) or ())
+        tail = f" — {'; '.join(reasons)}" if reasons else ""
+        return (f"{result.source_name}: {self.verdict_text(result)} | {found} | "
+                f"{result.timings.total_ms:.0f} ms{tail}")
+
+
+def judge_frame(recipe: Any, detections, readings):
+    if recipe is None:
+        return None
+    from inference.reading import judge
+
+    return judge(recipe, detections, readings)
+
+
+def rejudge(result: FrameResult, thresholds: Thresholds, recipe: Any) -> FrameResult:
+    """Re-filter the cached candidates and judge again, without the engine or the reader.
+
+    Readings of tags that vanished at the new thresholds are dropped; a tag that only appears
+    at the new thresholds has no reading, and the verdict treats it as unread.
+    """
+    if not result.ok:
+        return result
+    detections = result.refiltered(thresholds)
+    kept = tuple(r for r in result.readings if _still_present(r.xyxy, detections))
+    return result.with_(detections=detections, thresholds=thresholds, readings=kept,
+                        verdict=judge_frame(recipe, detections, kept))
+
+
+def count_flips(results: list[FrameResult], thresholds: Thresholds, recipe: Any) -> tuple[int, int]:
+    """(verdicts that would change, frames compared) if `thresholds` had been used."""
+    flips = compared = 0
+    for result in results:
+        if not result.ok:
+            continue
+        compared += 1
+        if Inspector.verdict_text(rejudge(result, thresholds, recipe)) != Inspector.verdict_text(result):
+            flips += 1
+    return flips, compared
+
+
+def _still_present(box: tuple[float, float, float, float], detections) -> bool:
+    if len(detections) == 0:
+        return False
+    b = np.asarray(box, dtype=np.float32)
+    d = detections.xyxy
+    ix = np.clip(np.minimum(b[2], d[:, 2]) - np.maximum(b[0], d[:, 0]), 0, None)
+    iy = np.clip(np.minimum(b[3], d[:, 3]) - np.maximum(b[1], d[:, 1]), 0, None)
+    inter = ix * iy
+    union = (b[2] - b[0]) * (b[3] - b[1]) + (d[:, 2] - d[:, 0]) * (d[:, 3] - d[:, 1]) - inter
+    return bool(np.any(inter / np.maximum(union, 1e-9) > 0.5))

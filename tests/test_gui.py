@@ -1,0 +1,176 @@
+"""The station window, offscreen: results arrive, tuning re-filters without the engine, stop/start,
+bad files, mode locking. Screenshots go to test-artifacts/ for a person to look at."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("PySide6")
+from PySide6.QtCore import QSettings  # noqa: E402
+
+from app.main_window import MainWindow  # noqa: E402
+from app.settings import StationSettings  # noqa: E402
+from tests.factories import blob_detector, scene_with_squares, write_image  # noqa: E402
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
+
+
+def make_folder(tmp_path: Path, n: int = 4, corrupt_at: int | None = None) -> Path:
+    folder = tmp_path / "tags"
+    folder.mkdir()
+    for i in range(n):
+        if i == corrupt_at:
+            (folder / f"tag_{i:02d}.jpg").write_bytes(b"\xff\xd8\xff not really a jpeg")
+            continue
+        image = scene_with_squares(240, 320, [(40 + 20 * i, 60, 80)])
+        image[150:, 200:] = np.linspace(0, 90, 120, dtype=np.uint8)[None, :, None]
+        write_image(folder / f"tag_{i:02d}.png", image)
+    return folder
+
+
+def make_window(qtbot, tmp_path: Path, folder: Path | None = None, **kwargs) -> MainWindow:
+    settings = StationSettings(QSettings(str(tmp_path / "station.ini"), QSettings.Format.IniFormat))
+    model = blob_detector(tmp_path / "blob.onnx", size=64)
+    window = MainWindow(model=model, source=str(folder) if folder else None, backend="onnxruntime-cpu",
+                        settings=settings, read=False, **kwargs)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.pipeline is not None, timeout=15000)
+    return window
+
+
+def run_to_end(qtbot, window: MainWindow, expected: int) -> None:
+    window.start()
+    qtbot.waitUntil(lambda: len(window.results.results) >= expected and not window.source_bar.running, timeout=30000)
+
+
+def test_folder_is_processed_and_results_arrive(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path, make_folder(tmp_path, 4))
+    run_to_end(qtbot, window, 4)
+    results = window.results.results
+    assert [r.source_name for r in results] == [f"tag_{i:02d}.png" for i in range(4)]
+    assert all(len(r.detections) > 0 for r in results)
+    assert window.view.box_count == len(window.current.detections) > 0
+    assert window.results.rowCount() == 4
+    save_screenshot(window, "station_engineer.png")
+
+
+def test_slider_changes_box_count_without_an_engine_call(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path, make_folder(tmp_path, 1))
+    run_to_end(qtbot, window, 1)
+    calls = window.pipeline.engine.calls
+    before = window.view.box_count
+    window.tuning.confidence.slider.setValue(95)
+    after_strict = window.view.box_count
+    window.tuning.confidence.slider.setValue(5)
+    after_loose = window.view.box_count
+    assert window.pipeline.engine.calls == calls
+    assert after_strict < before < after_loose or after_strict < after_loose
+
+
+def test_per_class_toggle_hides_that_class(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path, make_folder(tmp_path, 1))
+    run_to_end(qtbot, window, 1)
+    assert {"bright", "dark"} <= set(window.current.refiltered(window.thresholds).labels)
+    enabled, _ = window.tuning._class_rows["dark"]
+    enabled.setChecked(False)
+    shown = window.current.refiltered(window.thresholds)
+    assert "dark" not in shown.labels and "dark" in window.thresholds.disabled_classes
+    assert window.view.box_count == len(shown)
+
+
+def test_stop_takes_effect_and_start_resumes(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path, make_folder(tmp_path, 30))
+    window.worker.set_fps_cap(20)
+    window.start()
+    qtbot.waitUntil(lambda: len(window.results.results) >= 2, timeout=15000)
+    window.stop()
+    qtbot.waitUntil(lambda: not window.source_bar.running, timeout=1000)
+    stopped_at = len(window.results.results)
+    qtbot.wait(300)
+    assert len(window.results.results) <= stopped_at + 1
+    assert stopped_at < 30
+    window.worker.set_fps_cap(0)
+    run_to_end(qtbot, window, 30)
+
+
+def test_corrupt_file_mid_folder_is_recorded_and_the_run_goes_on(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path, make_folder(tmp_path, 4, corrupt_at=1))
+    run_to_end(qtbot, window, 4)
+    results = window.results.results
+    assert [r.ok for r in results] == [True, False, True, True]
+    assert "could not be decoded" in results[1].error
+    assert any("tag_01.jpg" in e for e in window.errors)
+
+
+def test_truncated_video_fails_mid_stream_and_the_station_recovers(qtbot, tmp_path):
+    import cv2
+
+    video = tmp_path / "line.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (160, 120))
+    for i in range(20):
+        writer.write(scene_with_squares(120, 160, [(10 + 4 * i, 30, 40)]))
+    writer.release()
+    data = video.read_bytes()
+    video.write_bytes(data[: len(data) // 2])
+    window = make_window(qtbot, tmp_path)
+    window.open_source(str(video))
+    window.start()
+    qtbot.waitUntil(lambda: not window.source_bar.running and len(window.results.results) > 0, timeout=20000)
+    qtbot.wait(200)
+    assert 0 < sum(r.ok for r in window.results.results) < 20
+    # After the failure the station is idle and can open another source.
+    window.open_source(str(make_folder(tmp_path, 2)))
+    before = len(window.results.results)
+    run_to_end(qtbot, window, before + 2)
+
+
+def test_unavailable_backend_is_disabled_with_reason_and_station_falls_back(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path)
+    combo = window.tuning.backend
+    cuda = combo.findData("onnxruntime-cuda")
+    item = combo.model().item(cuda)
+    if item.isEnabled():
+        pytest.skip("CUDA is available here; nothing to fall back from")
+    assert "unavailable" in item.toolTip()
+    window.request_engine("onnxruntime-cuda", "fp32")
+    qtbot.waitUntil(lambda: any("Engine not changed" in e for e in window.errors), timeout=10000)
+    assert window.pipeline.backend == "onnxruntime-cpu"
+
+
+def test_operator_mode_locks_tuning_and_pin_unlocks(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path, make_folder(tmp_path, 1))
+    run_to_end(qtbot, window, 1)
+    window.settings.set_pin("2468")
+    window.modes.set_mode("operator")
+    assert not window.tuning.confidence.isEnabled() and not window.docks["tuning"].isVisible()
+    save_screenshot(window, "station_operator.png")
+    assert not window.modes.unlock("0000") and window.modes.mode == "operator"
+    assert window.modes.unlock("2468") and window.tuning.confidence.isEnabled()
+
+
+def test_clicking_a_row_shows_that_frame_again(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path, make_folder(tmp_path, 3))
+    run_to_end(qtbot, window, 3)
+    window.show_result_at(0)
+    assert window.current is window.results.results[0]
+    assert window.current_image is not None and window.current_image.shape == (240, 320, 3)
+
+
+def test_what_if_counts_flips_without_inference(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path, make_folder(tmp_path, 3))
+    run_to_end(qtbot, window, 3)
+    calls = window.pipeline.engine.calls
+    window.tuning.confidence.slider.setValue(90)
+    qtbot.waitUntil(lambda: "What-if" in window.tuning.whatif.text(), timeout=3000)
+    assert window.pipeline.engine.calls == calls
+
+
+def save_screenshot(window: MainWindow, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    window.resize(1400, 900)
+    window.grab().save(str(ARTIFACTS / name))
