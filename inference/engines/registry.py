@@ -29,6 +29,7 @@ class BackendStatus:
 
 # Order is preference: the first available one is the default.
 BACKENDS: tuple[BackendInfo, ...] = (
+    BackendInfo("tensorrt", "TensorRT", "inference.engines.tensorrt", "probe", "TensorRTEngine"),
     BackendInfo("onnxruntime-cuda", "ONNX Runtime CUDA", "inference.engines.onnxrt", "probe_cuda", "OnnxRuntimeCudaEngine"),
     BackendInfo("onnxruntime-cpu", "ONNX Runtime CPU", "inference.engines.onnxrt", "probe_cpu", "OnnxRuntimeEngine"),
 )
