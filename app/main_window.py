@@ -31,6 +31,7 @@ from inference.pipeline import FrameResult
 from inference.postprocess import Thresholds
 from inference.resources import default_model_path
 
+PAINT_INTERVAL_MS = 16  # repaint the live view at most ~60 times a second
 IMAGE_MEMORY = 200  # frames of live sources kept for re-display (files are re-read from disk)
 
 
@@ -137,6 +138,12 @@ class MainWindow(QMainWindow):
         self.tuning.thresholds_changed.connect(self.set_thresholds)
         self.tuning.engine_requested.connect(self._on_engine_requested)
         self.table.clicked.connect(lambda index: self.show_result_at(index.row()))
+        self._pending = None
+        self.frames_painted = 0
+        self._paint_timer = QTimer(self)
+        self._paint_timer.setSingleShot(True)
+        self._paint_timer.setInterval(PAINT_INTERVAL_MS)
+        self._paint_timer.timeout.connect(self._paint_pending)
         self._whatif_timer = QTimer(self)
         self._whatif_timer.setSingleShot(True)
         self._whatif_timer.setInterval(250)
@@ -144,6 +151,7 @@ class MainWindow(QMainWindow):
         self._status_timer = QTimer(self)
         self._status_timer.setInterval(500)
         self._status_timer.timeout.connect(self._update_status)
+        self._status_timer.timeout.connect(self._flush_rows)
         self._status_timer.start()
 
         geometry = self.settings.store.value("window/geometry")
@@ -295,9 +303,26 @@ class MainWindow(QMainWindow):
             while len(self.images) > IMAGE_MEMORY:
                 self.images.popitem(last=False)
         if self.follow_live:
-            self._display(image, result)
-            self.table.scrollToBottom()
+            # Paint at most at the display timer's rate; a fast engine must not flood the UI thread.
+            self._pending = (image, result)
+            if not self._paint_timer.isActive():
+                self._paint_timer.start()
         self.frame_handled(result)
+
+    def _paint_pending(self) -> None:
+        if self._pending is None:
+            return
+        image, result = self._pending
+        self._pending = None
+        self._display(image, result)
+        self.frames_painted += 1
+        self._flush_rows()
+
+    def _flush_rows(self) -> None:
+        at_bottom = self.follow_live
+        self.results.flush()
+        if at_bottom:
+            self.table.scrollToBottom()
 
     def frame_handled(self, result: FrameResult) -> None:
         """Hook for the journal (records issue): called once per inspected frame, in order."""

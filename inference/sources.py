@@ -92,10 +92,12 @@ def folder_source(folder: Path) -> ImageFilesSource:
 class VideoSource(FrameSource):
     """A video file or a camera (index or URL). Cameras are live: the consumer keeps only the newest."""
 
-    def __init__(self, target: str | int, *, live: bool, resolution: tuple[int, int] | None = None) -> None:
+    def __init__(self, target: str | int, *, live: bool, resolution: tuple[int, int] | None = None,
+                 simulated: bool = False) -> None:
         self.target = target
         self.live = live
-        self.description = f"camera {target}" if live else f"video {target}"
+        self.simulated = simulated  # a recorded video played as a camera: its end is no fault
+        self.description = ("camera replay " if simulated else "camera ") + str(target) if live else f"video {target}"
         self._capture = cv2.VideoCapture(target)
         if not self._capture.isOpened():
             raise SourceError(f"cannot open {self.description}", expected="a readable video file or camera",
@@ -105,6 +107,8 @@ class VideoSource(FrameSource):
             self._capture.set(cv2.CAP_PROP_FRAME_WIDTH, resolution[0])
             self._capture.set(cv2.CAP_PROP_FRAME_HEIGHT, resolution[1])
         self._expected = int(self._capture.get(cv2.CAP_PROP_FRAME_COUNT) or 0) if not live else 0
+        fps = float(self._capture.get(cv2.CAP_PROP_FPS) or 0.0)
+        self._period_s = 1.0 / fps if simulated and 1.0 <= fps <= 240.0 else 0.0
 
     def __len__(self) -> int:
         return max(self._expected, 0)
@@ -112,7 +116,11 @@ class VideoSource(FrameSource):
     def frames(self) -> Iterator[FrameOrError]:
         index = 0
         name = Path(str(self.target)).name if not self.live else f"camera-{self.target}"
+        next_due = time.perf_counter()
         while True:
+            if self._period_s:  # a replay delivers at the recording's frame rate, like the camera did
+                next_due += self._period_s
+                time.sleep(max(0.0, next_due - time.perf_counter()))
             start = time.perf_counter_ns()
             ok, image = self._capture.read()
             if not ok or image is None:
@@ -120,7 +128,7 @@ class VideoSource(FrameSource):
                     yield FrameError(index, f"{name}#{index}", str(self.target),
                                      f"{self.description} stopped at frame {index} of {self._expected}: "
                                      "the file is truncated or the stream broke; frames before it were kept")
-                elif self.live:
+                elif self.live and not self.simulated:
                     yield FrameError(index, f"{name}#{index}", str(self.target),
                                      f"{self.description} stopped delivering frames; check the cable or stream")
                 return
@@ -190,10 +198,12 @@ def _camera(text: str) -> VideoSource:
 
 def open_source(spec: str | Path) -> FrameSource:
     """A folder, an image file, a video file, a camera index ('0', '0@1280x720'), a stream URL,
-    or 'watch:FOLDER' for new files arriving in a folder."""
+    'watch:FOLDER' for new files arriving in a folder, or 'camera:VIDEO' to replay a video as a camera."""
     text = str(spec)
     if text.startswith("watch:"):
         return WatchedFolderSource(Path(text[len("watch:"):]))
+    if text.startswith("camera:"):  # replay a recorded video as if it were a live camera
+        return VideoSource(text[len("camera:"):], live=True, simulated=True)
     if text.split("@")[0].isdigit() or "://" in text:
         return _camera(text)
     path = Path(text)

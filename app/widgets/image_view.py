@@ -12,9 +12,10 @@ from inference.detections import Detections
 
 
 def bgr_to_qimage(image: np.ndarray) -> QImage:
-    rgb = np.ascontiguousarray(image[:, :, ::-1])
-    h, w = rgb.shape[:2]
-    return QImage(rgb.data, w, h, 3 * w, QImage.Format.Format_RGB888).copy()
+    """Wrap BGR pixels without a channel swap (Qt reads BGR888 directly), then own a copy."""
+    bgr = np.ascontiguousarray(image)
+    h, w = bgr.shape[:2]
+    return QImage(bgr.data, w, h, 3 * w, QImage.Format.Format_BGR888).copy()
 
 
 class ImageView(QGraphicsView):

@@ -36,8 +36,16 @@ class Ring:
         return np.concatenate([self.data[start:], self.data[:start]])
 
 
+def _settle(plot, current_top: float, bottom: float, needed: float) -> float:
+    """Move the Y range only when the data leaves it or shrinks far inside it."""
+    if needed > current_top or needed < current_top * 0.4:
+        current_top = needed * 1.25
+        plot.setYRange(bottom, current_top, padding=0)
+    return current_top
+
+
 class PlotsPanel(QWidget):
-    def __init__(self, capacity: int = 600, parent=None) -> None:
+    def __init__(self, capacity: int = 300, parent=None) -> None:
         super().__init__(parent)
         pg.setConfigOptions(antialias=False)
         self.stats = RollingStats(window=500)
@@ -65,27 +73,33 @@ class PlotsPanel(QWidget):
         self.lat_plot = self.graphs.addPlot(row=0, col=0, title="Latency per stage (ms, stacked)")
         self.mem_plot = self.graphs.addPlot(row=1, col=0, title="Memory (MiB): host RSS, process VRAM")
         self.share_plot = self.graphs.addPlot(row=2, col=0, title="Host-side share of detection latency")
+        # X is "frames ago" over a fixed window and Y ranges move only with hysteresis, so the axes
+        # are not re-laid out on every refresh (axis painting dominated the cost).
         for plot in (self.lat_plot, self.mem_plot, self.share_plot):
             plot.setClipToView(True)
             plot.setDownsampling(mode="peak")
             plot.showGrid(x=True, y=True, alpha=0.2)
+            plot.disableAutoRange()
+            plot.setXRange(-capacity + 1, 0, padding=0)
+            plot.setLabel("bottom", "frames ago")
+        self._y_top = {"lat": 0.0, "mem": (0.0, 0.0)}
         self.lat_plot.addLegend(offset=(5, 5))
         self.mem_plot.addLegend(offset=(5, 5))
+        # Stacked areas: each stage's cumulative curve filled down to zero, the later stages drawn
+        # first so the earlier ones paint over them (cheaper than FillBetweenItem's path unions).
         self.stage_curves = {}
-        previous = None
-        for stage in STAGES:
-            curve = self.lat_plot.plot(pen=pg.mkPen(STAGE_COLORS[stage], width=1), name=stage)
-            if previous is not None:
-                fill = pg.FillBetweenItem(previous, curve, brush=pg.mkBrush(STAGE_COLORS[stage] + "90"))
-                self.lat_plot.addItem(fill)
-            self.stage_curves[stage] = previous = curve
+        for z, stage in enumerate(STAGES):
+            curve = self.lat_plot.plot(pen=pg.mkPen(STAGE_COLORS[stage], width=1), name=stage, fillLevel=0,
+                                       brush=pg.mkBrush(STAGE_COLORS[stage] + "c0"))
+            curve.setZValue(len(STAGES) - z)
+            self.stage_curves[stage] = curve
         self.takt_line = pg.InfiniteLine(pos=250, angle=0, pen=pg.mkPen("#d93025", width=2, style=pg.QtCore.Qt.PenStyle.DashLine),
                                          label="takt {value:.0f} ms", labelOpts={"position": 0.95, "color": "#d93025"})
         self.lat_plot.addItem(self.takt_line)
         self.rss_curve = self.mem_plot.plot(pen=pg.mkPen("#2e86de", width=2), name="host RSS")
         self.vram_curve = self.mem_plot.plot(pen=pg.mkPen("#8e44ad", width=2), name="VRAM (this process)")
         self.share_curve = self.share_plot.plot(pen=pg.mkPen("#f39c12", width=2))
-        self.share_plot.setYRange(0, 1)
+        self.share_plot.setYRange(0, 1, padding=0)
         self.share_plot.addItem(pg.InfiniteLine(pos=HOST_SHARE_LINE, angle=0,
                                                 pen=pg.mkPen("#d93025", style=pg.QtCore.Qt.PenStyle.DashLine),
                                                 label="30 %: above it CPU-side work dominates",
@@ -156,23 +170,34 @@ class PlotsPanel(QWidget):
         return rss, (drift_per_1000(vram) if np.all(np.isfinite(vram)) else None)
 
     def refresh(self) -> None:
-        if not self._dirty:
+        if not self._dirty or not self.isVisible():
             return
         self._dirty = False
         rows = self.latency.ordered()
         if rows.size:
-            x = rows[:, -1]
+            x = rows[:, -1] - self.frames
             stacked = np.nancumsum(np.nan_to_num(rows[:, : len(STAGES)]), axis=1)
             for i, stage in enumerate(STAGES):
-                self.stage_curves[stage].setData(x, stacked[:, i])
+                self.stage_curves[stage].setData(x, stacked[:, i], skipFiniteCheck=True)
+            self._y_top["lat"] = _settle(self.lat_plot, self._y_top["lat"], 0.0,
+                                         max(float(stacked[:, -1].max()), self.takt.value() * 1.05))
         mem = self.memory.ordered()
         if mem.size:
-            self.rss_curve.setData(mem[:, 2], mem[:, 0])
+            x = mem[:, 2] - self.frames
+            self.rss_curve.setData(x, mem[:, 0], skipFiniteCheck=True)
+            values = mem[:, 0]
             if np.any(np.isfinite(mem[:, 1])):
-                self.vram_curve.setData(mem[:, 2], np.nan_to_num(mem[:, 1]))
+                self.vram_curve.setData(x, np.nan_to_num(mem[:, 1]), skipFiniteCheck=True)
+                values = np.concatenate([values, np.nan_to_num(mem[:, 1])])
+            low, high = self._y_top["mem"]
+            lo, hi = float(values.min()), float(values.max())
+            if lo < low or hi > high or (high - low) > 4 * max(hi - lo, 1.0):
+                pad = max(hi - lo, 10.0) * 0.5
+                self._y_top["mem"] = (max(0.0, lo - pad), hi + pad)
+                self.mem_plot.setYRange(*self._y_top["mem"], padding=0)
         share = self.share.ordered()
         if share.size:
-            self.share_curve.setData(share[:, 1], share[:, 0])
+            self.share_curve.setData(share[:, 1] - self.frames, share[:, 0], skipFiniteCheck=True)
         total = self.stats.percentiles("total")
         host = self.stats.percentiles("host")
         infer = self.stats.percentiles("infer")

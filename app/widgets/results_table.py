@@ -18,10 +18,11 @@ COLUMNS = ("Time", "Source", "Verdict", "Tags", "Barcodes", "QR", "ms")
 class ResultsModel(QAbstractTableModel):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self.results: list[FrameResult] = []
+        self.results: list[FrameResult] = []  # every result, including ones not yet shown as rows
+        self._rows = 0  # rows the view knows about; `flush()` catches up in one insert
 
     def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802
-        return 0 if parent.isValid() else len(self.results)
+        return 0 if parent.isValid() else self._rows
 
     def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802
         return len(COLUMNS)
@@ -62,14 +63,21 @@ class ResultsModel(QAbstractTableModel):
         return None
 
     def append(self, result: FrameResult) -> None:
-        row = len(self.results)
-        self.beginInsertRows(QModelIndex(), row, row)
+        """Record at once; the rows appear at the next `flush()` (a fast engine must not relayout the
+        view once per frame)."""
         self.results.append(result)
+
+    def flush(self) -> None:
+        if self._rows == len(self.results):
+            return
+        self.beginInsertRows(QModelIndex(), self._rows, len(self.results) - 1)
+        self._rows = len(self.results)
         self.endInsertRows()
 
     def replace_all(self, results: list[FrameResult]) -> None:
         self.beginResetModel()
         self.results = list(results)
+        self._rows = len(self.results)
         self.endResetModel()
 
     def clear(self) -> None:

@@ -29,7 +29,10 @@ class TextPanel(QWidget):
         self.view.setHtml("<p>No tag read yet.</p>")
 
     def show_result(self, result: FrameResult | None, reader_on: bool) -> None:
+        unchanged_off = not reader_on and not self._reader_on and self._result is not None
         self._result, self._reader_on = result, reader_on
+        if unchanged_off:
+            return
         if not reader_on:
             self.view.setHtml("<h3>No reader</h3><p>Reading is off: only detection runs. "
                               "Turn it on in the Source bar to read the printed fields.</p>")

@@ -29,7 +29,8 @@ class VerdictBanner(QWidget):
         self.reasons.setStyleSheet(f"font-size: {20 if large else 13}px; color: white;")
 
     def show_verdict(self, verdict: str, reasons: list[str]) -> None:
-        color = VERDICT_COLORS.get(verdict, "#5f6368")
-        self.setStyleSheet(f"background-color: {color}; border-radius: 6px;")
+        if verdict != self.verdict.text() or not self.styleSheet():  # re-styling is costly: only on change
+            color = VERDICT_COLORS.get(verdict, "#5f6368")
+            self.setStyleSheet(f"background-color: {color}; border-radius: 6px;")
         self.verdict.setText(verdict)
         self.reasons.setText("; ".join(reasons) if reasons else ("all checks passed" if verdict == "OK" else ""))

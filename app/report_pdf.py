@@ -1,0 +1,197 @@
+"""The session report as PDF, drawn by Qt (QTextDocument → QPdfWriter): no browser, Chinese included.
+
+The content is the HTML report's "qt" flavor (the subset QTextDocument lays out); charts are the
+same SVG files, rasterized at print resolution with QtSvg and handed to the document as resources.
+Pages are painted by `paint_pages`, which also draws into QImages so tests can look at every page.
+Only QTextDocument, QPdfWriter, QSvgRenderer and QImage are used (no widgets), so `render_pdf` may
+run in an export worker thread; call `register_report_font()` once from the GUI thread at start.
+
+Command line (exports HTML, CSV, JSON and PDF together):
+    python -m app.report_pdf (--session ID | --last) --out DIR [--journal PATH] [--images flagged|all|none]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import threading
+from pathlib import Path
+
+from PySide6.QtCore import QMarginsF, QRectF, QSizeF, Qt, QUrl
+from PySide6.QtGui import (QColor, QFont, QFontDatabase, QGuiApplication, QImage, QPageLayout, QPageSize, QPainter,
+                           QPaintDevice, QPdfWriter, QTextDocument)
+from PySide6.QtSvg import QSvgRenderer
+
+from inference.errors import HangtagError
+from inference.records.export import ExportResult, export_session
+from inference.records.html_report import render_html
+from inference.records.report import ReportData
+from inference.records.staging import ExportError
+from inference.records.types import iso_time
+from inference.resources import font_path
+
+PDF_DPI = 300
+MARGIN_MM = 14.0
+FOOTER_PT = 16.0
+_font_lock = threading.Lock()
+_family: str | None = None
+
+
+def register_report_font() -> str:
+    """Load the bundled Noto Sans SC (both weights) once; returns its family name."""
+    global _family
+    with _font_lock:
+        if _family is None:
+            family = ""
+            for weight in ("Regular", "Bold"):
+                font_id = QFontDatabase.addApplicationFont(str(font_path(weight)))
+                if font_id < 0:
+                    raise ExportError("the bundled Chinese font could not be loaded", expected=str(font_path(weight)),
+                                      found="QFontDatabase refused it", hint="reinstall the station; the PDF needs it")
+                family = family or QFontDatabase.applicationFontFamilies(font_id)[0]
+            _family = family
+        return _family
+
+
+def build_document(report: ReportData, folder: Path, device: QPaintDevice) -> QTextDocument:
+    """Lay the report out for `device` (a QPdfWriter or a QImage page): fonts and images scale with its dpi."""
+    family = register_report_font()
+    doc = QTextDocument()
+    doc.documentLayout().setPaintDevice(device)
+    doc.setBaseUrl(QUrl.fromLocalFile(str(folder) + os.sep))
+    font = QFont(family)
+    font.setPointSizeF(9.0)
+    doc.setDefaultFont(font)
+    doc.setDefaultStyleSheet(f"body {{ font-family: '{family}'; }}")
+    scale = max(1.0, device.logicalDpiX() / 96.0)
+    for svg_file in sorted((folder / "charts").glob("*.svg")):
+        doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(f"charts/{svg_file.name}"),
+                        _rasterize_svg(svg_file, scale))
+    doc.setHtml(render_html(report, flavor="qt"))
+    return doc
+
+
+def _rasterize_svg(path: Path, scale: float) -> QImage:
+    renderer = QSvgRenderer(str(path))
+    size = renderer.defaultSize()
+    image = QImage(int(size.width() * scale), int(size.height() * scale), QImage.Format.Format_RGB32)
+    image.fill(QColor("white"))
+    painter = QPainter(image)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    renderer.render(painter)
+    painter.end()
+    image.setDevicePixelRatio(scale)  # lay out at the SVG's own size, draw with the extra pixels
+    return image
+
+
+def paint_pages(doc: QTextDocument, device: QPaintDevice, page_px: QSizeF, footer: str,
+                new_page=None, first_page: int = 0, last_page: int | None = None) -> int:
+    """Paint pages [first_page, last_page] of `doc` onto `device`; returns the page count."""
+    dpi = device.logicalDpiY()
+    footer_px = FOOTER_PT * dpi / 72.0
+    body = QSizeF(page_px.width(), page_px.height() - footer_px)
+    doc.setPageSize(body)
+    pages = doc.pageCount()
+    last = pages - 1 if last_page is None else min(last_page, pages - 1)
+    painter = QPainter(device)
+    try:
+        small = QFont(doc.defaultFont())
+        small.setPointSizeF(7.5)
+        for page in range(first_page, last + 1):
+            if page > first_page and new_page is not None:
+                new_page()
+            painter.save()
+            painter.translate(0, -page * body.height())
+            doc.drawContents(painter, QRectF(0, page * body.height(), body.width(), body.height()))
+            painter.restore()
+            painter.setFont(small)
+            painter.setPen(QColor("#616e7c"))
+            painter.drawText(QRectF(0, body.height(), body.width(), footer_px),
+                             int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom),
+                             f"{footer} · page {page + 1} of {pages}")
+    finally:
+        painter.end()
+    return pages
+
+
+def render_pdf(report: ReportData, folder: Path, pdf_path: Path) -> int:
+    """Write report.pdf (A4); `folder` holds charts/ and thumbs/. Returns the page count."""
+    _ensure_gui_app()
+    writer = QPdfWriter(str(pdf_path))
+    writer.setResolution(PDF_DPI)
+    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Portrait,
+                                     QMarginsF(MARGIN_MM, MARGIN_MM, MARGIN_MM, MARGIN_MM), QPageLayout.Unit.Millimeter))
+    writer.setTitle(f"Hangtag inspection report — session {report.session.id}")
+    writer.setCreator("Hangtag Station")
+    doc = build_document(report, folder, writer)
+    paint_rect = writer.pageLayout().paintRectPixels(PDF_DPI)
+    footer = f"Hangtag Station · session {report.session.id} · {report.session.station_id} · {iso_time(report.generated_at)}"
+    pages = paint_pages(doc, writer, QSizeF(paint_rect.width(), paint_rect.height()), footer, new_page=writer.newPage)
+    del doc, writer  # the painter has ended the PDF; drop the device before anything else
+    if not pdf_path.is_file() or pdf_path.stat().st_size == 0:
+        raise ExportError("the PDF was not written", expected=str(pdf_path), found="an empty or missing file")
+    return pages
+
+
+def render_page_images(report: ReportData, folder: Path, dpi: int = 60) -> list[QImage]:
+    """Every page as a QImage (A4 at `dpi`): what the PDF shows, for tests and previews."""
+    _ensure_gui_app()
+    margin = MARGIN_MM / 25.4 * dpi
+    width, height = round(210 / 25.4 * dpi), round(297 / 25.4 * dpi)
+    probe = QImage(width, height, QImage.Format.Format_RGB32)
+    probe.setDotsPerMeterX(round(dpi / 0.0254))
+    probe.setDotsPerMeterY(round(dpi / 0.0254))
+    doc = build_document(report, folder, probe)
+    page_px = QSizeF(width - 2 * margin, height - 2 * margin)
+    images = []
+    for page in range(10_000):
+        image = QImage(probe.size(), QImage.Format.Format_RGB32)
+        image.setDotsPerMeterX(probe.dotsPerMeterX())
+        image.setDotsPerMeterY(probe.dotsPerMeterY())
+        image.fill(QColor("white"))
+        pages = paint_pages(doc, image, page_px, f"session {report.session.id}", first_page=page, last_page=page)
+        images.append(image)
+        if page + 1 >= pages:
+            break
+    return images
+
+
+def export_session_with_pdf(journal, session_id: int, out_dir: Path | str, **options) -> ExportResult:
+    """`export_session` plus report.pdf, all in one staged folder. Options as for `export_session`."""
+    return export_session(journal, session_id, out_dir, pdf=render_pdf, **options)
+
+
+def _ensure_gui_app() -> None:
+    if QGuiApplication.instance() is None:
+        raise ExportError("the PDF needs a running Qt application", expected="a QGuiApplication or QApplication",
+                          found="none", hint="create one first, or use `python -m app.report_pdf`")
+
+
+def main(argv: list[str] | None = None) -> int:
+    from inference.records.journal import Journal
+
+    parser = argparse.ArgumentParser(prog="python -m app.report_pdf", description="Export a session with its PDF report.")
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("--session", type=int, help="session id (see `hangtag-inspect report --list`)")
+    which.add_argument("--last", action="store_true", help="the most recent session")
+    parser.add_argument("--out", type=Path, required=True, help="folder to put the report folder in")
+    parser.add_argument("--journal", type=Path, default=None, help="journal file (default: the station's)")
+    parser.add_argument("--images", choices=("flagged", "all", "none"), default="flagged")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])  # noqa: F841 — keeps the app alive
+    try:
+        with Journal.open(args.journal) as journal:
+            session_id = journal.last_session_id() if args.last else args.session
+            result = export_session_with_pdf(journal, session_id, args.out, images=args.images)
+    except HangtagError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(f"report: {result.path}  ({result.frames} frames, {result.flagged} NG/REVIEW, "
+          f"{result.seconds:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
