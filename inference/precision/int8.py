@@ -52,7 +52,8 @@ def _flavour_arguments(settings: QuantSettings) -> dict[str, Any]:
 
     method = {"minmax": CalibrationMethod.MinMax, "entropy": CalibrationMethod.Entropy,
               "percentile": CalibrationMethod.Percentile}[settings.method]
-    extra: dict[str, Any] = {"CalibMaxIntermediateOutputs": 16}
+    # Not CalibMaxIntermediateOutputs: in onnxruntime 1.32 MinMax drops every full chunk unmeasured.
+    extra: dict[str, Any] = {}
     if settings.method == "percentile":
         extra["CalibPercentile"] = settings.percentile
     if settings.flavour == "tensorrt":
