@@ -9,8 +9,9 @@ from inference.inspection import Inspector
 from inference.sources import open_source
 
 
-def run_headless(source: str, model: Path, backend: str | None, recipe: Path | None, out=sys.stdout) -> int:
-    with Inspector.open(model, backend, recipe_path=recipe) as inspector:
+def run_headless(source: str, model: Path, backend: str | None, recipe: Path | None, *, read: bool = True,
+                 out=sys.stdout) -> int:
+    with Inspector.open(model, backend, recipe_path=recipe, read=read) as inspector:
         print(f"Hangtag Station (headless) — model {model.name}, backend {inspector.pipeline.backend}, "
               f"recipe {inspector.recipe_name or 'none'}", file=out)
         counts: dict[str, int] = {}

@@ -18,6 +18,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--backend", default=None)
     parser.add_argument("--recipe", type=Path, default=None, help="recipe TOML for verdicts")
     parser.add_argument("--headless", action="store_true", help="no window: print results")
+    parser.add_argument("--no-read", action="store_true", help="detection only: do not read the tags")
     return parser.parse_args(argv)
 
 
@@ -33,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
                   "To see the window, run on a desktop session or under `xvfb-run -a make run`.", flush=True)
         from app.headless import run_headless
 
-        return run_headless(source, args.model, args.backend, args.recipe)
+        return run_headless(source, args.model, args.backend, args.recipe, read=not args.no_read)
     missing = missing_xcb_libraries()
     if missing:
         print("Qt's xcb platform plugin cannot load: these system libraries are missing:\n  "
@@ -41,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
               "Running the same inspection headless instead.", file=sys.stderr, flush=True)
         from app.headless import run_headless
 
-        return run_headless(source, args.model, args.backend, args.recipe)
+        return run_headless(source, args.model, args.backend, args.recipe, read=not args.no_read)
     return run_window(source, args)
 
 
@@ -54,7 +55,8 @@ def run_window(source: str, args: argparse.Namespace) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Hangtag Station")
     register_fonts()
-    window = MainWindow(model=args.model, source=source, backend=args.backend, recipe=args.recipe)
+    window = MainWindow(model=args.model, source=source, backend=args.backend, recipe=args.recipe,
+                        read=not args.no_read)
     apply_theme(app, window.dark_action.isChecked())
     window.show()
     return app.exec()
