@@ -1,0 +1,245 @@
+"""The inspection journal: one SQLite row per inspected frame, committed before `record` returns.
+
+Durability: WAL with `synchronous=NORMAL` by default. Each `record` is its own transaction, and a
+commit in WAL mode has reached the operating system before it returns, so a station that crashes,
+is killed or loses its GUI keeps every frame whose verdict was shown. What NORMAL gives up is the
+fsync per commit: on a power cut the last commits (those not yet checkpointed or synced, typically
+under a second) can be lost, but the file is never corrupted. Stations without a UPS can open with
+`durability="full"` (an fsync of the WAL per frame); `hangtag-inspect journal-bench` measures both.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from inference.errors import HangtagError
+from inference.pipeline import FrameResult
+from inference.records.convert import frame_values
+from inference.records.schema import SCHEMA_VERSION, migrate, user_version
+from inference.records.types import FrameRecord, SessionInfo
+from inference.resources import user_data_dir
+
+DURABILITY = {"normal": "NORMAL", "full": "FULL"}
+
+_FRAME_COLUMNS = ("session_id", "frame_index", "timestamp", "source_name", "image_path", "image_hash",
+                  "image_h", "image_w", "verdict", "reasons", "checks", "detections", "fields", "thresholds",
+                  "timings", "total_ms", "rss_mb", "vram_mb", "error", "archive_original", "archive_annotated")
+_JSON_COLUMNS = frozenset({"reasons", "checks", "detections", "fields", "thresholds", "timings"})
+_INSERT_FRAME = (f"INSERT INTO frames ({', '.join(_FRAME_COLUMNS)}) "
+                 f"VALUES ({', '.join('?' * len(_FRAME_COLUMNS))})")
+_SESSION_SELECT = """
+SELECT s.id, s.started_at, s.ended_at, s.station_id, s.job, s.lot, s.recipe_name, s.recipe_path, s.source,
+       s.model_hash, s.backend, s.precision, s.exported_at, s.export_path,
+       (SELECT COUNT(*) FROM frames f WHERE f.session_id = s.id)
+FROM sessions s
+"""
+_FRAME_SELECT = """
+SELECT id, session_id, frame_index, timestamp, source_name, image_path, image_hash, image_h, image_w,
+       verdict, reasons, checks, detections, fields, thresholds, timings, rss_mb, vram_mb, error,
+       archive_original, archive_annotated
+FROM frames
+"""
+
+
+class JournalError(HangtagError):
+    """The journal cannot be opened, is from a newer station, or was asked for something it lacks."""
+
+
+def default_journal_path() -> Path:
+    return user_data_dir() / "journal.sqlite3"
+
+
+def default_station_id() -> str:
+    return os.environ.get("HANGTAG_STATION_ID") or socket.gethostname()
+
+
+class Journal:
+    """One connection, guarded by a lock so the inspection worker and the GUI may share it.
+
+    Exports read 10,000s of rows: give them their own `Journal.open(path, read_only=True)` so a long
+    read never delays the next `record` (WAL lets a reader and the writer run side by side).
+    """
+
+    def __init__(self, conn: sqlite3.Connection, path: Path, *, read_only: bool = False) -> None:
+        self._conn = conn
+        self.path = path
+        self.read_only = read_only
+        self._lock = threading.Lock()
+
+    # -- opening ---------------------------------------------------------------------------------
+    @classmethod
+    def open(cls, path: Path | str | None = None, *, durability: str = "normal", read_only: bool = False) -> Journal:
+        path = Path(path) if path is not None else default_journal_path()
+        if durability not in DURABILITY:
+            raise JournalError("unknown journal durability", expected=" or ".join(DURABILITY), found=durability)
+        if read_only and not path.is_file():
+            raise JournalError("journal not found", expected="an existing journal file", found=str(path),
+                               hint="pass --journal with the station's journal.sqlite3")
+        try:
+            if not read_only:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            uri = f"{path.resolve().as_uri()}?mode={'ro' if read_only else 'rwc'}"
+            conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False, timeout=10.0)
+        except (OSError, sqlite3.Error) as exc:
+            raise JournalError("cannot open the journal", expected="a writable SQLite file", found=f"{path}: {exc}",
+                               hint="check the folder exists and is writable") from exc
+        try:
+            conn.execute("PRAGMA foreign_keys = ON")
+            if not read_only:
+                conn.execute("PRAGMA journal_mode = WAL")
+                conn.execute(f"PRAGMA synchronous = {DURABILITY[durability]}")
+            cls._bring_up_to_date(conn, path, read_only)
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            raise JournalError("the file is not a readable journal", expected="an SQLite journal",
+                               found=f"{path}: {exc}", hint="move the file aside; the station starts a new journal") from exc
+        except BaseException:
+            conn.close()
+            raise
+        return cls(conn, path, read_only=read_only)
+
+    @staticmethod
+    def _bring_up_to_date(conn: sqlite3.Connection, path: Path, read_only: bool) -> None:
+        found = user_version(conn)
+        if found > SCHEMA_VERSION:
+            raise JournalError("the journal was written by a newer station", expected=f"schema ≤ v{SCHEMA_VERSION}",
+                               found=f"schema v{found} in {path}", hint="update this station, or open a copy elsewhere")
+        if found == SCHEMA_VERSION:
+            return
+        if read_only:
+            raise JournalError("the journal needs a migration but was opened read-only",
+                               expected=f"schema v{SCHEMA_VERSION}", found=f"schema v{found}",
+                               hint="open it once read-write (the station does this at start)")
+        if found > 0:  # keep the old file as it was before changing its tables
+            backup = path.with_name(f"{path.name}.v{found}.bak")
+            with sqlite3.connect(backup) as copy:
+                conn.backup(copy)
+            copy.close()
+        migrate(conn)
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def schema_version(self) -> int:
+        with self._lock:
+            return user_version(self._conn)
+
+    # -- writing ---------------------------------------------------------------------------------
+    def start_session(self, *, station_id: str | None = None, job: str = "", lot: str = "", recipe_name: str = "",
+                      recipe_path: str = "", source: str = "", model_hash: str = "", backend: str = "",
+                      precision: str = "", started_at: float | None = None) -> int:
+        with self._lock:
+            cursor = self._conn.execute(
+                "INSERT INTO sessions (started_at, station_id, job, lot, recipe_name, recipe_path, source, "
+                "model_hash, backend, precision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (started_at or time.time(), station_id or default_station_id(), job, lot,
+                 recipe_name or (Path(recipe_path).stem if recipe_path else ""), str(recipe_path), str(source),
+                 model_hash, backend, precision))
+            return int(cursor.lastrowid)
+
+    def record(self, session_id: int, result: FrameResult, *, image_hash: str = "", image_path: str | None = None,
+               archive_original: str = "", archive_annotated: str = "") -> int:
+        """Journal one frame and commit; returns the frame's row id. Call before showing the verdict."""
+        values = frame_values(result)
+        values.update(session_id=session_id, image_hash=image_hash, archive_original=str(archive_original),
+                      archive_annotated=str(archive_annotated))
+        if image_path is not None:
+            values["image_path"] = str(image_path)
+        return self.record_values(values)
+
+    def record_values(self, values: dict[str, Any]) -> int:
+        """Insert one prepared row (the columns of `frame_values` plus session, hash and archive)."""
+        params = [json.dumps(values.get(c) or ([] if c not in ("thresholds", "timings") else {}),
+                             ensure_ascii=False, separators=(",", ":"))
+                  if c in _JSON_COLUMNS else values.get(c, "" if c in _TEXT_DEFAULTS else None)
+                  for c in _FRAME_COLUMNS]
+        with self._lock:
+            cursor = self._conn.execute(_INSERT_FRAME, params)
+            return int(cursor.lastrowid)
+
+    def end_session(self, session_id: int, ended_at: float | None = None) -> None:
+        with self._lock:
+            self._conn.execute("UPDATE sessions SET ended_at = ? WHERE id = ?", (ended_at or time.time(), session_id))
+
+    def mark_exported(self, session_id: int, export_path: str, when: float | None = None) -> None:
+        with self._lock:
+            self._conn.execute("UPDATE sessions SET exported_at = ?, export_path = ? WHERE id = ?",
+                               (when or time.time(), str(export_path), session_id))
+
+    # -- reading ---------------------------------------------------------------------------------
+    def sessions(self) -> list[SessionInfo]:
+        with self._lock:
+            rows = self._conn.execute(_SESSION_SELECT + " ORDER BY s.id").fetchall()
+        return [SessionInfo(*row) for row in rows]
+
+    def session(self, session_id: int) -> SessionInfo:
+        with self._lock:
+            row = self._conn.execute(_SESSION_SELECT + " WHERE s.id = ?", (session_id,)).fetchone()
+        if row is None:
+            raise JournalError("no such session in the journal", expected="a session id from `sessions()`",
+                               found=f"{session_id} in {self.path}", hint="list sessions, or use --last")
+        return SessionInfo(*row)
+
+    def last_session_id(self) -> int:
+        with self._lock:
+            row = self._conn.execute("SELECT MAX(id) FROM sessions").fetchone()
+        if row[0] is None:
+            raise JournalError("the journal has no sessions yet", expected="at least one inspection run",
+                               found=f"an empty journal at {self.path}")
+        return int(row[0])
+
+    def frames(self, session_id: int) -> list[FrameRecord]:
+        return list(self.iter_frames(session_id))
+
+    def iter_frames(self, session_id: int) -> Iterator[FrameRecord]:
+        with self._lock:
+            rows = self._conn.execute(_FRAME_SELECT + " WHERE session_id = ? ORDER BY id", (session_id,)).fetchall()
+        for row in rows:
+            yield _frame_record(row)
+
+    def frame_count(self, session_id: int) -> int:
+        with self._lock:
+            return int(self._conn.execute("SELECT COUNT(*) FROM frames WHERE session_id = ?", (session_id,)).fetchone()[0])
+
+    def unexported_archive_paths(self) -> set[str]:
+        """Archive files still referenced by sessions nobody exported: pruning keeps them unless confirmed."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT f.archive_original, f.archive_annotated FROM frames f JOIN sessions s ON s.id = f.session_id "
+                "WHERE s.exported_at IS NULL AND (f.archive_original != '' OR f.archive_annotated != '')").fetchall()
+        return {p for row in rows for p in row if p}
+
+    def integrity_check(self) -> str:
+        with self._lock:
+            return str(self._conn.execute("PRAGMA integrity_check").fetchone()[0])
+
+
+_TEXT_DEFAULTS = frozenset({"source_name", "image_path", "image_hash", "verdict", "error",
+                            "archive_original", "archive_annotated"})
+
+
+def _frame_record(row: tuple) -> FrameRecord:
+    (fid, sid, index, ts, source_name, image_path, image_hash, h, w, verdict, reasons, checks, detections,
+     fields, thresholds, timings, rss, vram, error, archive_original, archive_annotated) = row
+    return FrameRecord(
+        id=fid, session_id=sid, frame_index=index, timestamp=ts, source_name=source_name, image_path=image_path,
+        image_hash=image_hash, image_hw=(int(h), int(w)), verdict=verdict, reasons=tuple(json.loads(reasons)),
+        checks=tuple(json.loads(checks)), detections=tuple(json.loads(detections)), tags=tuple(json.loads(fields)),
+        thresholds=json.loads(thresholds), timings_ms=json.loads(timings), rss_mb=rss, vram_mb=vram, error=error,
+        archive_original=archive_original, archive_annotated=archive_annotated)

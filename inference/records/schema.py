@@ -1,0 +1,111 @@
+"""The journal's schema as an ordered list of migrations; `PRAGMA user_version` says how many have run.
+
+A fresh journal is built by running every migration from zero, so a migrated old journal and a new
+one have the same tables by construction: there is no second "create latest" path to drift.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from pathlib import PurePath
+
+# v1: the first station release. Sessions carried no lot, recipe name or export state; frames no
+# read-vs-expected checks, no archive paths and no indexed total latency.
+_V1 = """
+CREATE TABLE sessions (
+    id           INTEGER PRIMARY KEY,
+    started_at   REAL    NOT NULL,
+    ended_at     REAL,
+    station_id   TEXT    NOT NULL,
+    job          TEXT    NOT NULL DEFAULT '',
+    recipe_path  TEXT    NOT NULL DEFAULT '',
+    source       TEXT    NOT NULL DEFAULT '',
+    model_hash   TEXT    NOT NULL DEFAULT '',
+    backend      TEXT    NOT NULL DEFAULT '',
+    precision    TEXT    NOT NULL DEFAULT ''
+);
+CREATE TABLE frames (
+    id           INTEGER PRIMARY KEY,
+    session_id   INTEGER NOT NULL REFERENCES sessions(id),
+    frame_index  INTEGER NOT NULL,
+    timestamp    REAL    NOT NULL,
+    source_name  TEXT    NOT NULL,
+    image_path   TEXT    NOT NULL DEFAULT '',
+    image_hash   TEXT    NOT NULL DEFAULT '',
+    verdict      TEXT    NOT NULL DEFAULT '',
+    reasons      TEXT    NOT NULL DEFAULT '[]',
+    detections   TEXT    NOT NULL DEFAULT '[]',
+    fields       TEXT    NOT NULL DEFAULT '[]',
+    thresholds   TEXT    NOT NULL DEFAULT '{}',
+    timings      TEXT    NOT NULL DEFAULT '{}',
+    rss_mb       REAL,
+    vram_mb      REAL,
+    error        TEXT    NOT NULL DEFAULT ''
+);
+CREATE INDEX frames_by_session ON frames(session_id, frame_index);
+"""
+
+_V2 = """
+ALTER TABLE sessions ADD COLUMN lot          TEXT NOT NULL DEFAULT '';
+ALTER TABLE sessions ADD COLUMN recipe_name  TEXT NOT NULL DEFAULT '';
+ALTER TABLE sessions ADD COLUMN exported_at  REAL;
+ALTER TABLE sessions ADD COLUMN export_path  TEXT NOT NULL DEFAULT '';
+ALTER TABLE frames   ADD COLUMN image_h      INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE frames   ADD COLUMN image_w      INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE frames   ADD COLUMN checks       TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE frames   ADD COLUMN total_ms     REAL;
+ALTER TABLE frames   ADD COLUMN archive_original  TEXT NOT NULL DEFAULT '';
+ALTER TABLE frames   ADD COLUMN archive_annotated TEXT NOT NULL DEFAULT '';
+UPDATE frames SET total_ms = json_extract(timings, '$.total') WHERE json_valid(timings);
+CREATE INDEX frames_by_verdict ON frames(session_id, verdict);
+CREATE INDEX frames_by_archive ON frames(archive_original) WHERE archive_original != '';
+"""
+
+
+def _v2_recipe_names(conn: sqlite3.Connection) -> None:
+    """v1 kept only the recipe path; its file stem is the name the operator saw."""
+    rows = conn.execute("SELECT id, recipe_path FROM sessions WHERE recipe_path != ''").fetchall()
+    conn.executemany("UPDATE sessions SET recipe_name = ? WHERE id = ?",
+                     [(PurePath(path.replace("\\", "/")).stem, sid) for sid, path in rows])
+
+
+Migration = tuple[str, Callable[[sqlite3.Connection], None] | None]
+
+# MIGRATIONS[i] takes a journal from version i to version i + 1.
+MIGRATIONS: tuple[Migration, ...] = (
+    (_V1, None),
+    (_V2, _v2_recipe_names),
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def user_version(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def migrate(conn: sqlite3.Connection, *, target: int = SCHEMA_VERSION) -> int:
+    """Run the missing migrations in one transaction; a failure leaves the journal as it was.
+
+    The caller holds an autocommit connection (isolation_level=None). Returns the version found.
+    """
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        found = user_version(conn)
+        for version in range(found, target):
+            script, backfill = MIGRATIONS[version]
+            for statement in _statements(script):
+                conn.execute(statement)
+            if backfill is not None:
+                backfill(conn)
+        conn.execute(f"PRAGMA user_version = {int(target)}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return found
+
+
+def _statements(script: str) -> list[str]:
+    # executescript() would COMMIT our transaction first; split instead (no ';' inside our DDL strings).
+    return [s.strip() for s in script.split(";") if s.strip()]
