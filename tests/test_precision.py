@@ -11,7 +11,7 @@ import pytest
 from onnx import TensorProto, numpy_helper
 
 from inference.precision import CalibrationError, Cancelled, PrecisionError, prepare_model
-from inference.precision.graph import decode_tail, detect_precision
+from inference.precision.graph import decode_tail, detect_precision, output_layers
 from tests.conv_models import conv_detector, random_images
 
 SIZE = 64
@@ -95,17 +95,18 @@ def test_tensorrt_flavour_is_symmetric_with_per_channel_int8_weights(workdir):
     model = onnx.load(str(path))
     assert all(int(np.abs(zp).max()) == 0 for zp in activation_zero_points(model))
     weights = weight_dequantizers(model)
-    assert len(weights) == 8  # every conv
+    assert len(weights) == 6  # every backbone conv; the two head output convs stay float
     for weight, scale in weights:
         assert weight.dtype == np.int8
         assert scale.shape == (weight.shape[0],)  # one scale per output channel
 
 
-def test_int8_leaves_the_decode_tail_in_float(workdir):
+def test_int8_leaves_the_decode_tail_and_output_layers_in_float(workdir):
     source = onnx.load(str(workdir["model"]))
     tail = set(decode_tail(source))
     assert {"decode/Concat", "decode/Sigmoid", "decode/Tanh"} <= tail
     assert not any(name.startswith("backbone") for name in tail)
+    assert sorted(output_layers(source)) == ["head.box/Conv", "head.cls/Conv"]
     path = prepare_model(workdir["model"], "int8", "tensorrt", workdir["images"], cache_root=workdir["cache"])
     quantized_tensors = {n.input[0] for n in onnx.load(str(path)).graph.node if n.op_type == "QuantizeLinear"}
     assert not quantized_tensors & {"boxes", "scores", "output0"}

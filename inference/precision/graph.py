@@ -73,6 +73,28 @@ def decode_tail(model: onnx.ModelProto) -> list[str]:
     return [n.name for i, n in enumerate(model.graph.node) if not feeds_compute[i] and n.name]
 
 
+def output_layers(model: onnx.ModelProto) -> list[str]:
+    """Compute nodes whose outputs go only into the decode tail or out of the graph: the heads' last convs.
+
+    Their outputs are raw class logits and box distances; keeping these few small layers in float
+    costs little and spares the low-confidence scores that mAP counts.
+    """
+    tail = set(decode_tail(model))
+    consumers: dict[str, list[str]] = {}
+    for node in model.graph.node:
+        for name in node.input:
+            consumers.setdefault(name, []).append(node.name)
+    graph_outputs = {o.name for o in model.graph.output}
+    heads = []
+    for node in model.graph.node:
+        if node.op_type not in COMPUTE_OPS or not node.name:
+            continue
+        users = [u for out in node.output for u in consumers.get(out, [])]
+        if all(u in tail for u in users) and (users or set(node.output) & graph_outputs):
+            heads.append(node.name)
+    return heads
+
+
 def ensure_node_names(model: onnx.ModelProto) -> onnx.ModelProto:
     """Exclusion lists go by node name; unnamed nodes get stable names from their position."""
     for i, node in enumerate(model.graph.node):

@@ -17,7 +17,7 @@ from typing import Any
 import onnx
 
 from inference.precision.errors import Cancelled, PrecisionError
-from inference.precision.graph import copy_metadata, decode_tail, ensure_node_names
+from inference.precision.graph import copy_metadata, decode_tail, ensure_node_names, output_layers
 
 METHODS = ("minmax", "entropy", "percentile")
 FLAVOURS = ("tensorrt", "cpu")
@@ -30,6 +30,7 @@ class QuantSettings:
     per_channel: bool = True
     percentile: float = 99.999
     keep_decode_tail_float: bool = True
+    keep_output_layers_float: bool = True
     extra_nodes_to_exclude: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -44,6 +45,7 @@ class QuantSettings:
         return {"flavour": self.flavour, "method": self.method, "per_channel": self.per_channel,
                 "percentile": self.percentile if self.method == "percentile" else None,
                 "keep_decode_tail_float": self.keep_decode_tail_float,
+                "keep_output_layers_float": self.keep_output_layers_float,
                 "exclude": sorted(self.extra_nodes_to_exclude), "extra": dict(sorted(self.extra.items()))}
 
 
@@ -95,6 +97,8 @@ def quantize_int8(src: Path, dst: Path, reader: Any, settings: QuantSettings) ->
         exclude = set(settings.extra_nodes_to_exclude)
         if settings.keep_decode_tail_float:
             exclude.update(decode_tail(model))
+        if settings.keep_output_layers_float:
+            exclude.update(output_layers(model))
         try:
             quantize_static(str(named), str(dst), reader, nodes_to_exclude=sorted(exclude),
                             **_flavour_arguments(settings))

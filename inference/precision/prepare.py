@@ -22,7 +22,7 @@ from inference.precision.errors import Cancelled, PrecisionError
 from inference.precision.fp16 import DEFAULT_FP16_BLOCK
 
 PRECISIONS = ("fp32", "fp16", "int8")
-RECIPE_VERSION = 1  # bump when the conversion recipe changes, so old entries are not reused
+RECIPE_VERSION = 2  # bump when the conversion recipe changes, so old entries are not reused
 
 Progress = Callable[[str, float], None]
 CancelCheck = Callable[[], bool]
