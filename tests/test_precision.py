@@ -194,3 +194,17 @@ def test_dynamic_model_without_size_hint_is_refused(tmp_path, workdir):
     path = prepare_model(model, "int8", "onnxruntime-cpu", workdir["images"], cache_root=workdir["cache"],
                          input_hw=(SIZE, SIZE))
     assert detect_precision(onnx.load(str(path))) == "int8"
+
+
+def test_prepare_for_tensorrt_without_tensorrt_converts_and_says_why_no_engine(workdir):
+    from inference.engines.tensorrt import probe
+    from inference.precision import prepare_for_backend
+
+    if probe() is None:
+        pytest.skip("TensorRT is available here; the build path is covered by the tensorrt-marked tests")
+    steps: list[tuple[str, float]] = []
+    path = prepare_for_backend(workdir["model"], "int8", "tensorrt", workdir["images"],
+                               progress=lambda s, f: steps.append((s, f)), cache_root=workdir["cache"])
+    assert detect_precision(onnx.load(str(path))) == "int8"
+    assert steps[-1][0].startswith("engine build skipped: TensorRT is not installed") and steps[-1][1] == 1.0
+    assert max(f for s, f in steps[:-1]) <= 0.4  # the conversion fills the first part of the bar

@@ -4,7 +4,7 @@ Heavy converters (onnxconverter-common, onnxruntime.quantization) load on first 
 """
 
 from inference.precision.errors import CacheError, CalibrationError, Cancelled, PrecisionError
-from inference.precision.prepare import PRECISIONS, cached_entry, flavour_for, prepare_model
+from inference.precision.prepare import PRECISIONS, cached_entry, flavour_for, prepare_for_backend, prepare_model
 
-__all__ = ["PRECISIONS", "prepare_model", "cached_entry", "flavour_for", "PrecisionError", "CalibrationError",
+__all__ = ["PRECISIONS", "prepare_model", "prepare_for_backend", "cached_entry", "flavour_for", "PrecisionError", "CalibrationError",
            "CacheError", "Cancelled"]

@@ -171,6 +171,36 @@ def prepare_model(model_path: Path | str, precision: str, backend: str = "onnxru
     return result
 
 
+def prepare_for_backend(model_path: Path | str, precision: str, backend: str = "onnxruntime-cpu",
+                        calibration_dir: Path | str | None = None, method: str = "minmax",
+                        progress: Progress | None = None, cancel: CancelCheck | None = None,
+                        **options: Any) -> Path:
+    """`prepare_model`, then for TensorRT also the engine build (the slow part), with one progress bar.
+
+    Returns the ONNX path to open with `Pipeline.open(path, backend)`; TensorRT finds the plan
+    built here in its cache. When TensorRT is unavailable the build is skipped with the reason as
+    the last step name, and opening the pipeline will say the same.
+    """
+    tensorrt = backend.startswith("tensorrt")
+    share = 0.4 if tensorrt else 1.0
+    sub = (lambda step, f: progress(step, share * f)) if progress else None  # noqa: E731
+    path = prepare_model(model_path, precision, backend, calibration_dir, method, sub, cancel, **options)
+    if not tensorrt:
+        return path
+    from inference.engines.tensorrt import probe
+
+    reason = probe()
+    if reason:
+        if progress:
+            progress(f"engine build skipped: {reason}", 1.0)
+        return path
+    from inference.engines.tensorrt.builder import build_engine
+
+    build_engine(path, progress=(lambda step, f: progress(step, share + (1 - share) * f)) if progress else None,
+                 cancel=cancel)
+    return path
+
+
 def _static_hw(dims: tuple[int, ...]) -> tuple[int, int] | None:
     return (dims[2], dims[3]) if len(dims) == 4 and dims[2] > 0 and dims[3] > 0 else None
 

@@ -20,7 +20,7 @@ import shutil
 import tempfile
 import threading
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -201,6 +201,11 @@ def build_engine(onnx_path: Path | str, settings: BuildSettings = BuildSettings(
     started = time.perf_counter()
     onnx_model = load(onnx_path, weights=False)
     metadata = {p.key: p.value for p in onnx_model.metadata_props}
+    if settings.input_hw is None:  # dynamic H×W: the model's own imgsz is the profile hint
+        from inference.model_info import read_model_spec
+
+        hint = read_model_spec(onnx_path, metadata).input_hw
+        settings = replace(settings, input_hw=hint) if hint else settings
     logger = _make_logger(trt)
     builder = trt.Builder(logger)
     report("parsing ONNX", 0.1)
