@@ -77,7 +77,10 @@ class TensorRTEngine(Engine):
         with ExitStack() as stack:
             self._logger = trt.Logger(trt.Logger.ERROR)
             self._runtime = trt.Runtime(self._logger)
-            self._engine = self._runtime.deserialize_cuda_engine(self.plan_path.read_bytes())
+            try:
+                self._engine = self._runtime.deserialize_cuda_engine(self.plan_path.read_bytes())
+            except Exception:  # some versions raise instead of returning None; either way the plan is unusable
+                self._engine = None
             if self._engine is None:
                 raise EngineFileError("TensorRT could not deserialize the engine", expected="an intact plan",
                                       found=f"{self.plan_path} ({self.plan_path.stat().st_size} bytes)",
@@ -162,7 +165,9 @@ class TensorRTEngine(Engine):
             frame_shape(spec, shape[0])
             host = self._host[spec.name].view(shape)
             np.copyto(host, array, casting="same_kind")
-            self._context.set_input_shape(spec.name, shape)
+            if not self._context.set_input_shape(spec.name, shape):
+                raise InputShapeError(f"input '{spec.name}' shape is outside the engine's profile",
+                                      expected=f"up to {spec.max_shape}", found=str(shape))
             shapes[spec.name] = shape
         start.record(stream)
         for spec in inputs:
