@@ -14,13 +14,21 @@ from pathlib import Path
 
 import cv2
 
-from training.synth.labels import write_dataset_files, write_scene
+from training.synth.labels import read_scene_records, write_dataset_files, write_scene
 from training.synth.scene import generate_scene
 
 
-def _work(out: str, seeds: list[int], imgsz: int, quality: int, clean: bool) -> list[tuple[dict, list[dict]]]:
+def _work(out: str, seeds: list[int], imgsz: int, quality: int, clean: bool,
+          skip_existing: bool = False) -> list[tuple[dict, list[dict]]]:
     cv2.setNumThreads(1)
-    return [write_scene(Path(out), generate_scene(s, imgsz, clean=clean), f"{s:09d}", quality) for s in seeds]
+    results = []
+    for s in seeds:
+        stem = f"{s:09d}"
+        if skip_existing and (Path(out) / "labels" / f"{stem}.txt").exists():
+            results.append(read_scene_records(Path(out), stem))
+        else:
+            results.append(write_scene(Path(out), generate_scene(s, imgsz, clean=clean), stem, quality))
+    return results
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -33,6 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quality", type=int, default=90, help="JPEG quality of the written images")
     parser.add_argument("--chunk", type=int, default=50, help="images per task handed to a worker")
     parser.add_argument("--clean", action="store_true", help="flat cloth, no distractors or camera effects")
+    parser.add_argument("--skip-existing", action="store_true", help="keep images already written (resume)")
     args = parser.parse_args(argv)
 
     for sub in ("images", "labels", "truth"):
@@ -43,10 +52,11 @@ def main(argv: list[str] | None = None) -> int:
     results: list[tuple[dict, list[dict]]] = []
     if args.workers <= 1:
         for chunk in chunks:
-            results.extend(_work(str(args.out), chunk, args.imgsz, args.quality, args.clean))
+            results.extend(_work(str(args.out), chunk, args.imgsz, args.quality, args.clean, args.skip_existing))
     else:
         with ProcessPoolExecutor(args.workers) as pool:
-            futures = [pool.submit(_work, str(args.out), c, args.imgsz, args.quality, args.clean) for c in chunks]
+            futures = [pool.submit(_work, str(args.out), c, args.imgsz, args.quality, args.clean, args.skip_existing)
+                       for c in chunks]
             for done, future in enumerate(futures, start=1):
                 results.extend(future.result())
                 if done % max(1, len(chunks) // 10) == 0:

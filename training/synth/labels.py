@@ -76,6 +76,20 @@ def write_scene(out: Path, scene: Scene, stem: str, quality: int) -> tuple[dict,
     return coco_records(scene, file_name)
 
 
+def read_scene_records(out: Path, stem: str) -> tuple[dict, list[dict]]:
+    """COCO records of an image written earlier, rebuilt from its truth file (resumed runs)."""
+    truth = json.loads((out / "truth" / f"{stem}.json").read_text())
+    image = {"id": truth["seed"], "file_name": truth["file_name"], "width": truth["width"], "height": truth["height"]}
+    boxes = []
+    for tag in truth["tags"]:
+        boxes.append((tag["xyxy"], 0))
+        boxes.extend((s["xyxy"], s["class_id"]) for s in tag["symbols"])
+    annotations = [{"image_id": truth["seed"], "category_id": int(c),
+                    "bbox": [round(x1, 2), round(y1, 2), round(x2 - x1, 2), round(y2 - y1, 2)],
+                    "area": round((x2 - x1) * (y2 - y1), 2), "iscrowd": 0} for (x1, y1, x2, y2), c in boxes]
+    return image, annotations
+
+
 def write_dataset_files(out: Path, images: list[dict], annotations: list[list[dict]]) -> None:
     (out / "annotations.json").write_text(json.dumps(coco_document(images, annotations)))
     names = "".join(f"  {i}: {n}\n" for i, n in enumerate(CLASS_NAMES))
