@@ -1,0 +1,225 @@
+"""The session report as one HTML file: header, counts and yield, Pareto of reasons, latency, memory,
+and every NG/REVIEW tag with its thumbnail, reasons and read-vs-expected fields.
+
+Text read off a tag (OCR, barcode, VLM) is untrusted: every value goes through `e()`, and a
+Content-Security-Policy forbids scripts outright, so even a missed escape could not run one.
+Two flavors share the content: "browser" (inline SVG, CSS grid) and "qt" (the subset QTextDocument
+renders: tables, charts as <img> resources the PDF renderer supplies).
+"""
+
+from __future__ import annotations
+
+from html import escape
+from pathlib import PurePosixPath
+
+from inference.records.report import FlaggedFrame, ReportData, subject_label
+from inference.records.svg import FONT, line_chart_svg, pareto_svg
+from inference.records.types import iso_time
+
+CSP = ("default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; font-src 'self'; "
+       "script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'")
+FONT_FILE = "fonts/NotoSansSC-Regular-GB2312.otf"
+CHART_WIDTH = 760
+QT_CHART_WIDTH = 640  # px at 96 dpi: 169 mm, inside A4's printable width
+QT_THUMB_WIDTH = 200
+_QT_GRID = '<table border="1" cellspacing="0" cellpadding="3" style="border-color: #c8ced4" class="grid'
+VERDICT_COLORS = {"OK": "#2f9e44", "NG": "#c92a2a", "REVIEW": "#e67700", "ERROR": "#495057", "NOT JUDGED": "#868e96"}
+
+
+def e(value: object) -> str:
+    return escape("" if value is None else str(value), quote=True)
+
+
+def charts(report: ReportData) -> dict[str, str]:
+    """Chart name → SVG text; the exporter also writes each to charts/<name>.svg."""
+    unit = report.time_unit
+    out = {
+        "pareto": pareto_svg(report.pareto, width=CHART_WIDTH),
+        "latency": line_chart_svg(report.latency_series, title="Latency per frame", x_label=f"time since start ({unit})",
+                                  y_label="ms", width=CHART_WIDTH),
+        "rss": line_chart_svg([report.rss_series], title="Host memory (RSS)", x_label=f"time since start ({unit})",
+                              y_label="MiB", width=CHART_WIDTH, y_floor_zero=False),
+    }
+    if report.vram_series is not None:
+        out["vram"] = line_chart_svg([report.vram_series], title="GPU memory (VRAM, this process)",
+                                     x_label=f"time since start ({unit})", y_label="MiB", width=CHART_WIDTH,
+                                     y_floor_zero=False)
+    return out
+
+
+def render_html(report: ReportData, *, flavor: str = "browser", chart_svgs: dict[str, str] | None = None) -> str:
+    if flavor not in ("browser", "qt"):
+        raise ValueError(f"flavor must be 'browser' or 'qt', not {flavor!r}")
+    svgs = chart_svgs if chart_svgs is not None else charts(report)
+    s = report.session
+    title = f"Hangtag inspection report — session {s.id}"
+    chart = (lambda name: f'<div class="chart">{svgs[name]}</div>') if flavor == "browser" else \
+            (lambda name: f'<p><img src="charts/{name}.svg" width="{QT_CHART_WIDTH}"></p>')
+    parts = [
+        "<!DOCTYPE html>", '<html lang="zh-CN">', "<head>", '<meta charset="utf-8">',
+        f'<meta http-equiv="Content-Security-Policy" content="{e(CSP)}">' if flavor == "browser" else "",
+        '<meta name="viewport" content="width=device-width, initial-scale=1">', f"<title>{e(title)}</title>",
+        f"<style>{_css(flavor)}</style>", "</head>", "<body>",
+        f"<h1>{e(title)}</h1>", _header_table(report), _summary(report, flavor),
+        "<h2>NG and REVIEW reasons</h2>", chart("pareto"), _pareto_table(report),
+        "<h2>Latency</h2>", _latency_table(report), chart("latency"),
+        "<h2>Memory</h2>", chart("rss"),
+        chart("vram") if "vram" in svgs else '<p class="muted">VRAM: not measured in this session (no NVIDIA GPU / NVML).</p>',
+        f"<h2>NG and REVIEW tags ({len(report.flagged)})</h2>",
+        _flagged(report.flagged, flavor) if report.flagged else '<p class="muted">None: every judged tag passed.</p>',
+        _errors(report) if report.errors else "",
+        _footer(report), "</body>", "</html>",
+    ]
+    text = "\n".join(p for p in parts if p) + "\n"
+    return text.replace('<table class="grid', _QT_GRID) if flavor == "qt" else text
+
+
+def _css(flavor: str) -> str:
+    font = f"'Noto Sans SC', {FONT}"
+    base = (f"body {{ font-family: {font}; color: #1f2933; font-size: 10pt; }}"
+            "h1 { font-size: 18pt; margin: 0 0 6pt 0; } h2 { font-size: 13pt; margin: 14pt 0 4pt 0; }"
+            "th, td { text-align: left; vertical-align: top; }"
+            "th { background: #eef1f4; } .muted { color: #616e7c; } .num { text-align: right; }"
+            ".NG { color: #c92a2a; } .REVIEW { color: #e67700; } .OK { color: #2f9e44; }"
+            "td.fail { background: #fff0f0; }")
+    if flavor == "qt":
+        return base + "code { font-size: 7pt; } table.checks { font-size: 8pt; } h3 { font-size: 10pt; margin: 0 0 3pt 0; }"
+    return base + f"""
+@font-face {{ font-family: 'Noto Sans SC'; src: url('{FONT_FILE}') format('opentype'); }}
+table {{ border-collapse: collapse; }} th, td {{ padding: 3px 8px; }}
+body {{ max-width: 1100px; margin: 24px auto; padding: 0 16px; font-size: 14px; line-height: 1.4; }}
+h1 {{ font-size: 24px; }} h2 {{ font-size: 18px; border-bottom: 1px solid #d9dee3; padding-bottom: 4px; margin-top: 28px; }}
+table.grid td, table.grid th {{ border: 1px solid #d9dee3; }}
+.tiles {{ display: flex; flex-wrap: wrap; gap: 10px; margin: 12px 0; }}
+.tile {{ border: 1px solid #d9dee3; border-radius: 6px; padding: 8px 14px; min-width: 96px; }}
+.tile .n {{ font-size: 26px; font-weight: 600; }} .tile .k {{ color: #616e7c; font-size: 12px; }}
+.chart svg {{ max-width: 100%; height: auto; }}
+.tags {{ display: grid; grid-template-columns: 1fr; gap: 12px; }}
+.tag {{ display: flex; gap: 14px; border: 1px solid #d9dee3; border-radius: 6px; padding: 10px; break-inside: avoid; }}
+.tag img {{ border: 1px solid #d9dee3; max-width: 320px; height: auto; }}
+.tag h3 {{ margin: 0 0 6px 0; font-size: 15px; }} .tag ul {{ margin: 0 0 6px 18px; padding: 0; }}
+.badge {{ color: #fff; border-radius: 4px; padding: 1px 6px; font-size: 12px; }}
+.badge.NG {{ background: #c92a2a; color: #fff; }} .badge.REVIEW {{ background: #e67700; color: #fff; }}
+code {{ font-size: 12px; word-break: break-all; }}
+@media print {{ .tag {{ page-break-inside: avoid; }} }}
+"""
+
+
+def _header_table(report: ReportData) -> str:
+    s = report.session
+    span = f"{iso_time(report.first_time)} → {iso_time(report.last_time)}" if report.first_time else "no frames"
+    rows = [("Lot", s.lot or "—"), ("Job", s.job or "—"), ("Recipe", s.recipe_name or "— (no recipe)"),
+            ("Recipe file", s.recipe_path or "—"), ("Station", s.station_id), ("Source", s.source or "—"),
+            ("Model hash", s.model_hash or "—"), ("Backend", s.backend or "—"), ("Precision", s.precision or "—"),
+            ("Time span", span), ("Report generated", iso_time(report.generated_at))]
+    body = "".join(f"<tr><th>{e(k)}</th><td>{'<code>' + e(v) + '</code>' if k == 'Model hash' else e(v)}</td></tr>"
+                   for k, v in rows)
+    return f'<table class="grid header">{body}</table>'
+
+
+def _summary(report: ReportData, flavor: str) -> str:
+    c = report.counts
+    yield_text = f"{report.yield_:.2%}" if report.yield_ is not None else "—"
+    items = [("frames", c["frames"], ""), ("OK", c["OK"], "OK"), ("NG", c["NG"], "NG"), ("REVIEW", c["REVIEW"], "REVIEW"),
+             ("errors", c["ERROR"], ""), ("not judged", c["NOT JUDGED"], ""), ("yield", yield_text, "")]
+    if flavor == "qt":
+        cells = "".join(f'<td class="num"><span style="font-size:16pt" class="{cls}"><b>{e(n)}</b></span><br>'
+                        f'<span class="muted">{e(k)}</span></td>' for k, n, cls in items)
+        return f'<h2>Counts and yield</h2><table class="grid"><tr>{cells}</tr></table>'
+    tiles = "".join(f'<div class="tile"><div class="n {cls}">{e(n)}</div><div class="k">{e(k)}</div></div>'
+                    for k, n, cls in items)
+    note = ('<p class="muted">Yield = OK ÷ judged frames (OK + NG + REVIEW + errors); frames inspected without '
+            "a recipe are not judged.</p>")
+    return f'<h2>Counts and yield</h2><div class="tiles">{tiles}</div>{note}'
+
+
+def _pareto_table(report: ReportData) -> str:
+    if not report.pareto:
+        return ""
+    rows = "".join(f"<tr><td class=\"num\">{i}</td><td>{e(b.label)}</td><td class=\"num\">{b.count}</td>"
+                   f"<td class=\"num\">{b.share:.1%}</td><td class=\"num\">{b.cumulative:.1%}</td></tr>"
+                   for i, b in enumerate(report.pareto, 1))
+    return ('<table class="grid"><tr><th>#</th><th>reason</th><th>frames</th><th>share</th><th>cumulative</th></tr>'
+            f"{rows}</table>")
+
+
+def _latency_table(report: ReportData) -> str:
+    if not report.latency:
+        return '<p class="muted">No timings recorded.</p>'
+    rows = "".join(f"<tr><td>{e(s.stage)}</td><td class=\"num\">{s.p50:.2f}</td><td class=\"num\">{s.p95:.2f}</td>"
+                   f"<td class=\"num\">{s.p99:.2f}</td><td class=\"num\">{s.max:.2f}</td><td class=\"num\">{s.n}</td></tr>"
+                   for s in report.latency)
+    return ('<table class="grid"><tr><th>stage</th><th>p50 ms</th><th>p95 ms</th><th>p99 ms</th><th>max ms</th>'
+            f"<th>frames</th></tr>{rows}</table>")
+
+
+def _checks_table(frame: FlaggedFrame) -> str:
+    checks = frame.record.checks
+    if not checks:
+        return ""
+    rows = []
+    for c in checks:
+        verdict = str(c.get("verdict", ""))
+        conf = c.get("confidence")
+        fail = verdict in ("NG", "REVIEW")
+        cls = ' class="fail"' if fail else ""
+        num = ' class="num fail"' if fail else ' class="num"'
+        tag = c.get("tag_index")
+        where = f" (tag {int(tag) + 1})" if isinstance(tag, int) and len(frame.record.tags) > 1 else ""
+        rows.append(f"<tr><td{cls}>{e(subject_label(str(c.get('subject', ''))) + where)}</td><td{cls}>{e(c.get('expected'))}</td>"
+                    f"<td{cls}>{e(c.get('read'))}</td><td{num}>{'' if conf is None else f'{float(conf):.0%}'}</td>"
+                    f"<td{cls}>{e(c.get('source'))}</td><td{cls}><span class=\"{e(verdict)}\">{e(verdict)}</span></td></tr>")
+    return ('<table class="grid checks"><tr><th>field / check</th><th>expected</th><th>read</th><th>conf.</th>'
+            f"<th>source</th><th>result</th></tr>{''.join(rows)}</table>")
+
+
+def _frame_title(frame: FlaggedFrame) -> str:
+    r = frame.record
+    return (f'<span class="badge {e(r.verdict)}">{e(r.verdict)}</span> frame {r.frame_index} · {e(r.source_name)} · '
+            f'<span class="muted">{e(iso_time(r.timestamp))}</span>')
+
+
+def _flagged(frames: tuple[FlaggedFrame, ...], flavor: str) -> str:
+    items = []
+    for f in frames:
+        r = f.record
+        w, h = f.thumb_wh
+        if flavor == "qt" and w > QT_THUMB_WIDTH:
+            w, h = QT_THUMB_WIDTH, round(h * QT_THUMB_WIDTH / w)
+        size = f' width="{w}" height="{h}"' if w and h else ""
+        lazy = ' loading="lazy"' if flavor == "browser" else ""
+        img = (f'<a href="{e(_rel(f.image))}"><img src="{e(_rel(f.thumb))}" alt="frame {r.frame_index}"{size}'
+               f"{lazy}></a>") if f.thumb else \
+              f'<p class="muted">[no image: {e(f.note)}]</p>'
+        reasons = "".join(f"<li>{e(reason)}</li>" for reason in r.reasons) or "<li>(no reason recorded)</li>"
+        note = f'<p class="muted">{e(f.note)}</p>' if f.note and f.thumb else ""
+        hash_line = f'<p class="muted">image <code>{e(r.image_hash or "not hashed")}</code></p>'
+        details = f"<h3>{_frame_title(f)}</h3><ul>{reasons}</ul>{_checks_table(f)}{note}{hash_line}"
+        if flavor == "qt":
+            items.append(f'<table class="tag" width="100%" cellpadding="4" cellspacing="0" '
+                         f'style="border-top: 1px solid #c8ced4"><tr><td width="{(w or QT_THUMB_WIDTH) + 8}">{img}</td>'
+                         f"<td>{details}</td></tr></table><hr>")
+        else:
+            items.append(f'<article class="tag" id="frame-{r.id}">{img}<div>{details}</div></article>')
+    return "".join(items) if flavor == "qt" else f'<div class="tags">{"".join(items)}</div>'
+
+
+def _errors(report: ReportData) -> str:
+    rows = "".join(f"<tr><td class=\"num\">{r.frame_index}</td><td>{e(r.source_name)}</td><td>{e(r.error)}</td></tr>"
+                   for r in report.errors)
+    return (f"<h2>Frames that could not be inspected ({len(report.errors)})</h2>"
+            f'<table class="grid"><tr><th>frame</th><th>source</th><th>error</th></tr>{rows}</table>')
+
+
+def _footer(report: ReportData) -> str:
+    thresholds = "".join(f"<li>{e(t)}</li>" for t in report.thresholds_used)
+    files = "".join(f"<li><code>{e(f)}</code></li>" for f in report.files)
+    return ("<h2>About this report</h2>"
+            f"<p>Detection thresholds used:</p><ul>{thresholds or '<li>—</li>'}</ul>"
+            + (f"<p>Files in this export (hashes in manifest.json):</p><ul>{files}</ul>" if files else "")
+            + '<p class="muted">Text read from tags is shown as read and escaped; this page runs no scripts. '
+              "Font: Noto Sans SC (SIL Open Font License, see fonts/OFL.txt).</p>")
+
+
+def _rel(path: str) -> str:
+    return str(PurePosixPath(path)) if path else ""

@@ -1,0 +1,207 @@
+"""The numbers a report shows, computed once from journal rows and shared by the HTML and the PDF.
+
+Yield is OK over judged frames (OK + NG + REVIEW + errors): a frame that could not be inspected was
+not passed. Frames inspected without a recipe are counted but left out of the yield.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from inference.reading.types import FIELD_LABELS_ZH
+from inference.records.types import FrameRecord, SessionInfo
+from inference.telemetry import STAGES
+
+MAX_PLOT_POINTS = 1200
+PARETO_BARS = 12
+
+
+@dataclass(frozen=True)
+class StageStats:
+    stage: str
+    p50: float
+    p95: float
+    p99: float
+    max: float
+    n: int
+
+
+@dataclass(frozen=True)
+class ParetoBar:
+    label: str
+    count: int
+    share: float
+    cumulative: float
+
+
+@dataclass(frozen=True)
+class Series:
+    name: str
+    x: tuple[float, ...]
+    y: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class FlaggedFrame:
+    """An NG/REVIEW frame as the report shows it; image paths are relative to the report folder."""
+
+    record: FrameRecord
+    image: str = ""
+    thumb: str = ""
+    thumb_wh: tuple[int, int] = (0, 0)
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class ReportData:
+    session: SessionInfo
+    generated_at: float
+    first_time: float | None
+    last_time: float | None
+    counts: Mapping[str, int]
+    yield_: float | None
+    pareto: tuple[ParetoBar, ...]
+    latency: tuple[StageStats, ...]
+    time_unit: str
+    latency_series: tuple[Series, ...]
+    rss_series: Series
+    vram_series: Series | None
+    flagged: tuple[FlaggedFrame, ...] = ()
+    errors: tuple[FrameRecord, ...] = ()
+    thresholds_used: tuple[str, ...] = ()
+    files: tuple[str, ...] = field(default=())
+
+    @property
+    def judged(self) -> int:
+        return sum(self.counts.get(k, 0) for k in ("OK", "NG", "REVIEW", "ERROR"))
+
+
+def summarize(session: SessionInfo, frames: Sequence[FrameRecord], *, flagged: Sequence[FlaggedFrame] = (),
+              now: float | None = None) -> ReportData:
+    counts = Counter("ERROR" if f.error else (f.verdict or "NOT JUDGED") for f in frames)
+    counts_full = {k: counts.get(k, 0) for k in ("OK", "NG", "REVIEW", "ERROR", "NOT JUDGED")}
+    counts_full["frames"] = len(frames)
+    judged = sum(counts_full[k] for k in ("OK", "NG", "REVIEW", "ERROR"))
+    times = np.array([f.timestamp for f in frames], dtype=np.float64)
+    first = float(times.min()) if times.size else None
+    last = float(times.max()) if times.size else None
+    scale, unit = _time_scale((last - first) if first is not None else 0.0)
+    x = (times - (first or 0.0)) / scale
+    rss = [(xi, f.rss_mb) for xi, f in zip(x, frames) if f.rss_mb is not None]
+    vram = [(xi, f.vram_mb) for xi, f in zip(x, frames) if f.vram_mb is not None]
+    return ReportData(
+        session=session, generated_at=now or time.time(), first_time=first, last_time=last,
+        counts=counts_full, yield_=counts_full["OK"] / judged if judged else None,
+        pareto=pareto(frames), latency=latency_stats(frames), time_unit=unit,
+        latency_series=_latency_series(frames, x), rss_series=_series("RSS (MiB)", rss),
+        vram_series=_series("VRAM (MiB)", vram) if vram else None,
+        flagged=tuple(flagged), errors=tuple(f for f in frames if f.error),
+        thresholds_used=tuple(sorted({_thresholds_text(f.thresholds) for f in frames})),
+    )
+
+
+def subject_label(subject: str) -> str:
+    """`price` → `price 价格`; `count:hangtag` → `hangtag count`; others as written."""
+    if subject in FIELD_LABELS_ZH:
+        return f"{subject.replace('_', ' ')} {FIELD_LABELS_ZH[subject]}"
+    if subject.startswith("count:"):
+        return f"{subject[6:].replace('_', ' ')} count"
+    return subject.replace("_", " ").replace(".", " ")
+
+
+def reason_categories(frame: FrameRecord) -> list[str]:
+    """One category per failed check (subject and verdict), so a Pareto groups causes, not values read."""
+    if frame.error:
+        return ["inspection error"]
+    failed = [c for c in frame.checks if c.get("verdict") in ("NG", "REVIEW")]
+    if failed:
+        return sorted({f"{subject_label(str(c.get('subject', '?')))} · {c.get('verdict')}" for c in failed})
+    if frame.verdict in ("NG", "REVIEW"):
+        return [r[:60] for r in frame.reasons] or [f"{frame.verdict} (no reason given)"]
+    return []
+
+
+def pareto(frames: Sequence[FrameRecord], bars: int = PARETO_BARS) -> tuple[ParetoBar, ...]:
+    counter = Counter(cat for f in frames for cat in reason_categories(f))
+    ranked = counter.most_common()
+    if len(ranked) > bars:
+        ranked = ranked[: bars - 1] + [("other", sum(n for _, n in ranked[bars - 1:]))]
+    total = sum(n for _, n in ranked)
+    out, running = [], 0
+    for label, n in ranked:
+        running += n
+        out.append(ParetoBar(label, n, n / total, running / total))
+    return tuple(out)
+
+
+def latency_stats(frames: Sequence[FrameRecord]) -> tuple[StageStats, ...]:
+    values: dict[str, list[float]] = {}
+    for f in frames:
+        for stage, ms in f.timings_ms.items():
+            if isinstance(ms, (int, float)):
+                values.setdefault(stage, []).append(float(ms))
+    order = [s for s in STAGES if s in values] + sorted(s for s in values if s not in STAGES and s != "total")
+    order += ["total"] if "total" in values else []
+    out = []
+    for stage in order:
+        arr = np.asarray(values[stage])
+        p50, p95, p99 = np.percentile(arr, [50, 95, 99])
+        out.append(StageStats(stage, float(p50), float(p95), float(p99), float(arr.max()), int(arr.size)))
+    return tuple(out)
+
+
+def downsample(x: np.ndarray, y: np.ndarray, max_points: int = MAX_PLOT_POINTS) -> tuple[np.ndarray, np.ndarray]:
+    """Min and max per bucket, in order: a 10,000-frame curve keeps every spike in 1,200 points."""
+    if x.size <= max_points:
+        return x, y
+    buckets = max_points // 2
+    edges = np.linspace(0, x.size, buckets + 1).astype(int)
+    xs, ys = [], []
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        if hi <= lo:
+            continue
+        seg = y[lo:hi]
+        i_min, i_max = lo + int(np.argmin(seg)), lo + int(np.argmax(seg))
+        for i in sorted({i_min, i_max}):
+            xs.append(x[i])
+            ys.append(y[i])
+    return np.asarray(xs), np.asarray(ys)
+
+
+def _series(name: str, points: Sequence[tuple[float, float]]) -> Series:
+    if not points:
+        return Series(name, (), ())
+    x, y = downsample(np.array([p[0] for p in points]), np.array([p[1] for p in points], dtype=np.float64))
+    return Series(name, tuple(float(v) for v in x), tuple(float(v) for v in y))
+
+
+def _latency_series(frames: Sequence[FrameRecord], x: np.ndarray) -> tuple[Series, ...]:
+    out = []
+    for stage, name in (("total", "total"), ("infer", "infer"), ("read", "read")):
+        points = [(xi, float(f.timings_ms[stage])) for xi, f in zip(x, frames) if stage in f.timings_ms]
+        if points:
+            out.append(_series(name, points))
+    return tuple(out)
+
+
+def _time_scale(span_s: float) -> tuple[float, str]:
+    if span_s >= 3 * 3600:
+        return 3600.0, "h"
+    if span_s >= 180:
+        return 60.0, "min"
+    return 1.0, "s"
+
+
+def _thresholds_text(t: Mapping) -> str:
+    text = f"confidence {t.get('confidence', '?')}, IoU {t.get('iou', '?')}, max {t.get('max_detections', '?')}"
+    per_class = t.get("class_confidence") or {}
+    if per_class:
+        text += ", " + ", ".join(f"{k} ≥ {v}" for k, v in sorted(per_class.items()))
+    if t.get("disabled_classes"):
+        text += ", off: " + ", ".join(t["disabled_classes"])
+    return text

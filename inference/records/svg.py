@@ -1,0 +1,140 @@
+"""Static SVG charts: no script, presentation attributes only (SVG Tiny), so a browser and Qt's SVG
+renderer draw the same picture. Every piece of text goes through `html.escape`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from html import escape
+
+from inference.records.report import ParetoBar, Series
+
+FONT = "Noto Sans SC, Noto Sans CJK SC, Microsoft YaHei, PingFang SC, sans-serif"
+INK, GRID, MUTED = "#1f2933", "#d9dee3", "#616e7c"
+PALETTE = ("#1f6feb", "#e8590c", "#2f9e44", "#9c36b5", "#c92a2a")
+PARETO_BAR, PARETO_LINE = "#c92a2a", "#1f2933"
+
+
+def nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
+    if not math.isfinite(lo) or not math.isfinite(hi):
+        return [0.0]
+    if hi <= lo:
+        hi = lo + 1.0
+    raw = (hi - lo) / max(1, count)
+    mag = 10 ** math.floor(math.log10(raw))
+    step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
+    start = math.floor(lo / step) * step
+    ticks, value = [], start
+    while value <= hi + step * 0.5:
+        ticks.append(round(value, 10))
+        value += step
+    return ticks
+
+
+def _fmt(value: float) -> str:
+    if value == 0:
+        return "0"
+    if abs(value) >= 100:
+        return f"{value:.0f}"
+    if abs(value) >= 10:
+        return f"{value:.1f}".rstrip("0").rstrip(".")
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def _open(width: int, height: int, title: str) -> list[str]:
+    return [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}" font-family="{escape(FONT)}" font-size="12" role="img" '
+            f'aria-label="{escape(title)}">',
+            f"<title>{escape(title)}</title>",
+            f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>']
+
+
+def _text(x: float, y: float, text: str, *, anchor: str = "start", size: int = 12, fill: str = INK,
+          rotate: float | None = None, weight: str = "normal") -> str:
+    transform = f' transform="rotate({rotate:.0f} {x:.1f} {y:.1f})"' if rotate else ""
+    return (f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" font-size="{size}" fill="{fill}" '
+            f'font-weight="{weight}"{transform}>{escape(text)}</text>')
+
+
+def empty_chart(title: str, message: str, width: int = 760, height: int = 90) -> str:
+    parts = _open(width, height, title)
+    parts.append(_text(16, 28, title, size=14, weight="bold"))
+    parts.append(_text(16, 60, message, fill=MUTED))
+    return "\n".join(parts + ["</svg>"])
+
+
+def pareto_svg(bars: Sequence[ParetoBar], *, title: str = "NG/REVIEW reasons (Pareto)",
+               width: int = 760, height: int = 340) -> str:
+    if not bars:
+        return empty_chart(title, "No NG or REVIEW frames in this session.", width)
+    left, right, top, bottom = 52, 52, 34, 120
+    plot_w, plot_h = width - left - right, height - top - bottom
+    peak = max(b.count for b in bars)
+    ticks = nice_ticks(0, peak, 4)
+    y_max = ticks[-1] or 1
+    y = lambda v: top + plot_h * (1 - v / y_max)  # noqa: E731
+    parts = _open(width, height, title)
+    parts.append(_text(left, 20, title, size=14, weight="bold"))
+    for t in ticks:
+        parts.append(f'<line x1="{left}" y1="{y(t):.1f}" x2="{left + plot_w}" y2="{y(t):.1f}" stroke="{GRID}"/>')
+        parts.append(_text(left - 6, y(t) + 4, _fmt(t), anchor="end", fill=MUTED))
+    for pct in (0, 25, 50, 75, 100):
+        yy = top + plot_h * (1 - pct / 100)
+        parts.append(_text(left + plot_w + 6, yy + 4, f"{pct}%", fill=MUTED))
+    slot = plot_w / len(bars)
+    bar_w = slot * 0.64
+    line_points = []
+    for i, bar in enumerate(bars):
+        cx = left + slot * (i + 0.5)
+        parts.append(f'<rect x="{cx - bar_w / 2:.1f}" y="{y(bar.count):.1f}" width="{bar_w:.1f}" '
+                     f'height="{top + plot_h - y(bar.count):.1f}" fill="{PARETO_BAR}">'
+                     f"<title>{escape(bar.label)}: {bar.count} ({bar.share:.0%})</title></rect>")
+        parts.append(_text(cx, y(bar.count) - 4, str(bar.count), anchor="middle", size=11))
+        label = bar.label if len(bar.label) <= 26 else bar.label[:25] + "…"
+        parts.append(_text(cx + 4, top + plot_h + 14, label, anchor="end", size=11, rotate=-35))
+        line_points.append(f"{cx:.1f},{top + plot_h * (1 - bar.cumulative):.1f}")
+    parts.append(f'<polyline points="{" ".join(line_points)}" fill="none" stroke="{PARETO_LINE}" stroke-width="2"/>')
+    for point, bar in zip(line_points, bars):
+        px, py = point.split(",")
+        parts.append(f'<circle cx="{px}" cy="{py}" r="3" fill="{PARETO_LINE}"/>')
+    parts.append(f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" stroke="{INK}"/>')
+    parts.append(_text(14, top + plot_h / 2, "frames", anchor="middle", fill=MUTED, rotate=-90))
+    parts.append(_text(width - 10, top + plot_h / 2, "cumulative", anchor="middle", fill=MUTED, rotate=90))
+    return "\n".join(parts + ["</svg>"])
+
+
+def line_chart_svg(series: Sequence[Series], *, title: str, x_label: str, y_label: str,
+                   width: int = 760, height: int = 250, y_floor_zero: bool = True) -> str:
+    drawn = [s for s in series if s.x]
+    if not drawn:
+        return empty_chart(title, "Not measured in this session.", width)
+    left, right, top, bottom = 60, 20, 34, 44
+    plot_w, plot_h = width - left - right, height - top - bottom
+    xs = [v for s in drawn for v in s.x]
+    ys = [v for s in drawn for v in s.y]
+    x_ticks = nice_ticks(min(xs), max(xs), 6)
+    y_ticks = nice_ticks(0.0 if y_floor_zero else min(ys), max(ys), 4)
+    x0, x1, y0, y1 = x_ticks[0], x_ticks[-1], y_ticks[0], y_ticks[-1]
+    sx = lambda v: left + plot_w * (v - x0) / ((x1 - x0) or 1)  # noqa: E731
+    sy = lambda v: top + plot_h * (1 - (v - y0) / ((y1 - y0) or 1))  # noqa: E731
+    parts = _open(width, height, title)
+    parts.append(_text(left, 20, title, size=14, weight="bold"))
+    for t in y_ticks:
+        parts.append(f'<line x1="{left}" y1="{sy(t):.1f}" x2="{left + plot_w}" y2="{sy(t):.1f}" stroke="{GRID}"/>')
+        parts.append(_text(left - 6, sy(t) + 4, _fmt(t), anchor="end", fill=MUTED))
+    for t in x_ticks:
+        parts.append(f'<line x1="{sx(t):.1f}" y1="{top + plot_h}" x2="{sx(t):.1f}" y2="{top + plot_h + 4}" stroke="{INK}"/>')
+        parts.append(_text(sx(t), top + plot_h + 17, _fmt(t), anchor="middle", fill=MUTED))
+    parts.append(f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" stroke="{INK}"/>')
+    for i, s in enumerate(drawn):
+        color = PALETTE[i % len(PALETTE)]
+        points = " ".join(f"{sx(a):.1f},{sy(b):.1f}" for a, b in zip(s.x, s.y))
+        parts.append(f'<polyline points="{points}" fill="none" stroke="{color}" stroke-width="1.3" '
+                     f'stroke-linejoin="round"/>')
+        lx = left + plot_w - 130 * (len(drawn) - i)
+        parts.append(f'<rect x="{lx:.1f}" y="12" width="14" height="4" fill="{color}"/>')
+        parts.append(_text(lx + 18, 18, s.name, size=11))
+    parts.append(_text(left + plot_w / 2, height - 8, x_label, anchor="middle", fill=MUTED))
+    parts.append(_text(14, top + plot_h / 2, y_label, anchor="middle", fill=MUTED, rotate=-90))
+    return "\n".join(parts + ["</svg>"])
