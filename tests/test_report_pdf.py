@@ -1,0 +1,81 @@
+"""The Qt PDF report: real pages with ink on them, the bundled Chinese font embedded, and the CLI path."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from app.report_pdf import export_session_with_pdf, render_page_images
+from inference.records.journal import Journal
+from inference.records.report import summarize
+from inference.resources import font_path
+from tests.test_records_export import EVIL, make_session
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def ink_share(gray: np.ndarray) -> float:
+    return float((gray < 200).mean())
+
+
+def bundled_font_name() -> str:
+    from fontTools.ttLib import TTFont
+
+    return TTFont(str(font_path()))["name"].getDebugName(6)  # PostScript name, as PDFs name fonts
+
+
+def pdf_page_count(data: bytes) -> int:
+    counts = [int(n) for n in re.findall(rb"/Type\s*/Pages\b[^>]*?/Count\s+(\d+)", data)]
+    counts += [int(n) for n in re.findall(rb"/Count\s+(\d+)[^>]*?/Type\s*/Pages\b", data)]
+    return max(counts, default=0)
+
+
+def test_pdf_has_non_blank_pages_with_the_chinese_font_embedded(qapp, tmp_path):
+    journal_path, session = make_session(tmp_path, frames=40, tag_text=EVIL)
+    with Journal.open(journal_path) as journal:
+        result = export_session_with_pdf(journal, session, tmp_path / "out")
+    pdf = result.path / "report.pdf"
+    data = pdf.read_bytes()
+    assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
+    assert bundled_font_name().encode() in data  # the bundled font is embedded: Chinese prints on any PC
+    pages = pdf_page_count(data)
+    assert pages >= 2
+
+    pdfium = pytest.importorskip("pypdfium2", reason="pypdfium2 (dev dependency) rasterizes the PDF itself")
+    document = pdfium.PdfDocument(str(pdf))
+    assert len(document) == pages
+    for index in range(pages):
+        gray = np.asarray(document[index].render(scale=0.5, grayscale=True).to_pil())
+        assert ink_share(gray) > 0.005, f"page {index + 1} of the PDF is blank"
+    text = document[0].get_textpage().get_text_range()
+    assert "Hangtag inspection report" in text and "针织衫" in text  # text, not boxes: the glyphs map back
+    document.close()
+
+
+def test_every_laid_out_page_has_ink_and_tag_text_stays_text(qapp, tmp_path):
+    journal_path, session = make_session(tmp_path, frames=30, tag_text=EVIL)
+    with Journal.open(journal_path) as journal:
+        result = export_session_with_pdf(journal, session, tmp_path / "out")
+        info, frames = journal.session(session), journal.frames(session)
+    report = summarize(info, frames)
+    images = render_page_images(report, result.path, dpi=40)
+    assert len(images) >= 1
+    for image in images:
+        ptr = image.constBits()
+        rgb = np.frombuffer(ptr, np.uint8, image.sizeInBytes()).reshape(image.height(), image.bytesPerLine())
+        assert ink_share(rgb[:, : image.width() * 4]) > 0.005
+
+
+def test_hangtag_inspect_report_pdf_runs_the_qt_exporter(tmp_path):
+    journal_path, _ = make_session(tmp_path, frames=12)
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, "-m", "inference.cli", "report", "--last", "--pdf", "--journal",
+                           str(journal_path), "--out", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    (folder,) = out.iterdir()
+    assert (folder / "report.pdf").stat().st_size > 10_000 and (folder / "report.html").is_file()
