@@ -1,0 +1,171 @@
+"""Text normalization that makes OCR output comparable: width forms, currency signs, code confusions.
+
+Each field has a canonical *key*: two values are "the same" when their keys are equal. Keys ignore
+spacing and width forms everywhere, letter/digit look-alikes in codes, and formatting in prices.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from decimal import Decimal, InvalidOperation
+
+_DASHES = dict.fromkeys(map(ord, "‐‑‒–—―−﹣－ー一_~"), "-")
+_COLONS = dict.fromkeys(map(ord, "：﹕︰∶;；"), ":")
+_CODE_LOOKALIKES = str.maketrans({"O": "0", "I": "1", "|": "1"})
+_SPACES = re.compile(r"\s+")
+_PRICE = re.compile(r"(\d{1,6}(?:[.,，]\d{1,2})?)")
+_CURRENCY_NOISE = re.compile(r"^(?:RMB|CNY|Y|¥)+", re.IGNORECASE)
+
+
+def halfwidth(text: str) -> str:
+    """NFKC folds full-width letters, digits, ￥, ％, （） onto their ASCII forms."""
+    return unicodedata.normalize("NFKC", text).replace("\u3000", " ").strip()
+
+
+def squash(text: str) -> str:
+    return _SPACES.sub("", halfwidth(text))
+
+
+def normalize_code(text: str) -> str:
+    """Style numbers and the like: upper case, no spaces, every dash a hyphen.
+
+    Codes are a letter prefix then digits, so past the prefix an O next to a digit is a 0 and an
+    I or l is a 1.
+    """
+    text = squash(text).translate(_DASHES)
+    text = re.sub(r"[^0-9A-Za-z\-/.]", "", text)
+    prefix = re.match(r"[A-Za-z]*", text).group(0)
+    rest = text[len(prefix) :]
+    if re.search(r"\d", rest):
+        rest = re.sub(r"(?<=[\d\-])[OoQ]|[OoQ](?=\d)", "0", rest)
+        rest = re.sub(r"(?<=[\d\-])[Il|]|[Il|](?=\d)", "1", rest)
+    return (prefix + rest).upper()
+
+
+def code_key(text: str) -> str:
+    """Codes compared with O/0 and I/1/l folded, because OCR swaps them freely."""
+    return normalize_code(text.replace("l", "1")).translate(_CODE_LOOKALIKES)
+
+
+def parse_price(text: str) -> Decimal | None:
+    cleaned = squash(text).replace("￥", "¥")
+    cleaned = _CURRENCY_NOISE.sub("", cleaned.upper())
+    cleaned = re.sub(r"(?<=\d)O|O(?=\d)", "0", cleaned)
+    match = _PRICE.search(cleaned)
+    if not match:
+        return None
+    try:
+        return Decimal(match.group(1).replace(",", ".").replace("，", ".")).quantize(Decimal("0.01"))
+    except InvalidOperation:
+        return None
+
+
+def format_price(amount: Decimal) -> str:
+    return f"¥{amount:.2f}"
+
+
+def normalize_price(text: str) -> str:
+    amount = parse_price(text)
+    return format_price(amount) if amount is not None else ""
+
+
+def normalize_standard(text: str) -> str:
+    """'ＧＢ／Ｔ２２８４９－２０１４' and 'GB/T22849—2014' both become 'GB/T 22849-2014'."""
+    text = squash(text).translate(_DASHES).upper().replace("／", "/")
+    text = re.sub(r"([A-Z]{1,3}(?:/[A-Z])?)(?=\d)", r"\1 ", text)
+    return re.sub(r"(\d)(?=[A-Z]{2})", r"\1 ", text)
+
+
+def normalize_safety(text: str) -> str:
+    """Keep the class letter with its 类; the standard number in front is reported as-is."""
+    text = normalize_standard(text)
+    text = re.sub(r"\s*([ABC])\s*[类頬突美]", r" \1类", text)
+    return text.strip()
+
+
+def safety_class(text: str) -> str:
+    match = re.search(r"([ABC])\s*[类頬突美]", squash(text).upper())
+    if match:
+        return f"{match.group(1)}类"
+    match = re.search(r"([ABC])$", squash(text).upper())
+    return f"{match.group(1)}类" if match else squash(text)
+
+
+def normalize_composition(text: str) -> str:
+    """One space between components: '棉95%氨纶5%' → '棉95% 氨纶5%'."""
+    text = halfwidth(text).replace("％", "%")
+    text = re.sub(r"\s*%\s*", "% ", text)
+    text = re.sub(r"\s*([,，、;])\s*", r"\1", text)
+    return _SPACES.sub(" ", text).strip()
+
+
+def normalize_size(text: str) -> str:
+    text = squash(text).upper().replace("（", "(").replace("）", ")")
+    return text.translate(_DASHES).replace("I", "1") if re.search(r"\d", text) else text
+
+
+def normalize_ean(text: str) -> str:
+    digits = squash(text).upper().translate(str.maketrans({"O": "0", "I": "1", "L": "1", "B": "8", "S": "5"}))
+    return re.sub(r"\D", "", digits)
+
+
+def normalize_text(text: str) -> str:
+    return _SPACES.sub(" ", halfwidth(text)).strip()
+
+
+def ean13_check_ok(digits: str) -> bool:
+    if len(digits) != 13 or not digits.isdigit():
+        return False
+    total = sum(int(d) * (3 if i % 2 else 1) for i, d in enumerate(digits[:12]))
+    return (10 - total % 10) % 10 == int(digits[12])
+
+
+def upca_check_ok(digits: str) -> bool:
+    return len(digits) == 12 and digits.isdigit() and ean13_check_ok("0" + digits)
+
+
+def ean8_check_ok(digits: str) -> bool:
+    if len(digits) != 8 or not digits.isdigit():
+        return False
+    total = sum(int(d) * (1 if i % 2 else 3) for i, d in enumerate(digits[:7]))
+    return (10 - total % 10) % 10 == int(digits[7])
+
+
+NORMALIZERS = {
+    "product_name": normalize_text,
+    "style_number": normalize_code,
+    "color": normalize_text,
+    "size": normalize_size,
+    "composition": normalize_composition,
+    "standard": normalize_standard,
+    "safety_category": normalize_safety,
+    "grade": normalize_text,
+    "price": normalize_price,
+    "ean13": normalize_ean,
+    "brand": normalize_text,
+}
+
+
+def normalize_field(name: str, text: str) -> str:
+    return NORMALIZERS[name](text)
+
+
+def field_key(name: str, text: str) -> str:
+    """The form two values of one field are compared in."""
+    if name == "style_number":
+        return code_key(text)
+    if name == "price":
+        amount = parse_price(text)
+        return f"{amount:.2f}" if amount is not None else squash(text)
+    if name == "ean13":
+        return normalize_ean(text)
+    if name == "safety_category":
+        return squash(normalize_safety(text))
+    if name in ("standard", "size"):
+        return squash(normalize_field(name, text)).upper()
+    return squash(text).replace("%", "%").upper()
+
+
+def same_value(name: str, a: str, b: str) -> bool:
+    return field_key(name, a) == field_key(name, b)

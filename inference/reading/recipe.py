@@ -1,0 +1,300 @@
+"""Recipes: what one job's hangtags must say, in a TOML file an operator can edit.
+
+A recipe is refused at load, never half-applied: every error names the file, the line and the key,
+so a typo cannot silently turn a check off.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from inference.errors import ConfigError
+from inference.reading.normalize import ean13_check_ok, normalize_ean, normalize_field
+from inference.reading.types import FIELD_NAMES
+
+KNOWN_CLASSES = ("hangtag", "barcode", "qr_code")
+MISSING_FIELD_VERDICTS = ("review", "ng")
+DEFAULT_MIN_FIELD_CONFIDENCE = 0.80
+
+_SECTION_KEYS: dict[str, tuple[str, ...]] = {
+    "recipe": ("name", "description"),
+    "counts": KNOWN_CLASSES,
+    "confidence": ("field", "detection"),
+    "fields": FIELD_NAMES,
+    "barcode": ("expected", "format", "match_printed", "match_style_number", "required"),
+    "verdict": ("missing_field",),
+}
+_FIELD_RULE_KEYS = ("expected", "pattern", "required", "min_confidence")
+
+
+class RecipeError(ConfigError):
+    """A recipe file is missing, unreadable TOML, or says something the station cannot check."""
+
+
+@dataclass(frozen=True)
+class FieldRule:
+    """`expected` is normalized like the reader's values; `pattern` is matched with re.fullmatch."""
+
+    name: str
+    expected: str | None = None
+    pattern: str | None = None
+    required: bool = True
+    min_confidence: float = DEFAULT_MIN_FIELD_CONFIDENCE
+
+
+@dataclass(frozen=True)
+class CountRule:
+    class_name: str
+    min: int
+    max: int
+
+    def describe(self) -> str:
+        if self.min == self.max:
+            return f"{self.min}"
+        if self.max >= 1_000_000:
+            return f"at least {self.min}"
+        return f"{self.min}–{self.max}"
+
+
+@dataclass(frozen=True)
+class BarcodeRule:
+    """`match_printed`: the decoded EAN must equal the digits printed under the bars."""
+
+    expected: str | None = None
+    format: str | None = None
+    match_printed: bool = False
+    match_style_number: bool = False
+    required: bool = True
+
+
+@dataclass(frozen=True)
+class Recipe:
+    name: str
+    path: str = ""
+    description: str = ""
+    fields: tuple[FieldRule, ...] = ()
+    counts: tuple[CountRule, ...] = ()
+    barcode: BarcodeRule = BarcodeRule(required=False)
+    min_detection_confidence: float = 0.0
+    missing_field: str = "review"
+
+    def field(self, name: str) -> FieldRule | None:
+        return next((rule for rule in self.fields if rule.name == name), None)
+
+    @property
+    def wanted_fields(self) -> tuple[str, ...]:
+        """Fields the reader must look for; the barcode rule may add the printed EAN and 货号."""
+        names = [rule.name for rule in self.fields]
+        if self.barcode.match_printed and "ean13" not in names:
+            names.append("ean13")
+        if self.barcode.match_style_number and "style_number" not in names:
+            names.append("style_number")
+        return tuple(names)
+
+
+def load_recipe(path: str | Path) -> Recipe:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RecipeError(
+            f"Recipe {path} cannot be read",
+            expected="a readable UTF-8 TOML file",
+            found=f"{type(exc).__name__}: {exc.strerror or exc}",
+            hint="check the path in the job settings",
+        ) from exc
+    except UnicodeDecodeError as exc:
+        raise RecipeError(
+            f"Recipe {path} is not UTF-8 text",
+            expected="a UTF-8 TOML file",
+            found=f"undecodable byte at offset {exc.start}",
+            hint="save the file as UTF-8",
+        ) from exc
+    return parse_recipe(text, str(path))
+
+
+def parse_recipe(text: str, source: str = "<recipe>") -> Recipe:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        where = _toml_position(str(exc))
+        raise RecipeError(
+            f"Recipe {source}{where} is not valid TOML",
+            expected="TOML: key = value lines under [section] headers",
+            found=str(exc),
+            hint="quote text values, e.g. size = \"L\"",
+        ) from exc
+    return _Builder(text, source).build(data)
+
+
+def _toml_position(message: str) -> str:
+    match = re.search(r"line (\d+), column (\d+)", message)
+    return f", line {match.group(1)} column {match.group(2)}" if match else ""
+
+
+class _Builder:
+    def __init__(self, text: str, source: str) -> None:
+        self.text = text
+        self.source = source
+
+    def fail(self, keys: tuple[str, ...], message: str, expected: str, found: Any, hint: str = "") -> RecipeError:
+        line = locate_key(self.text, keys)
+        where = f", line {line}" if line else ""
+        return RecipeError(
+            f"Recipe {self.source}{where}, key {'.'.join(keys)}: {message}",
+            expected=expected,
+            found=repr(found),
+            hint=hint,
+        )
+
+    def build(self, data: dict[str, Any]) -> Recipe:
+        for section, value in data.items():
+            if section not in _SECTION_KEYS:
+                raise self.fail((section,), "unknown section", f"one of {', '.join(_SECTION_KEYS)}", section)
+            if not isinstance(value, dict):
+                raise self.fail((section,), "must be a [section] table", "a table", value)
+            for key in value:
+                if key not in _SECTION_KEYS[section]:
+                    raise self.fail(
+                        (section, key), "unknown key", f"one of {', '.join(_SECTION_KEYS[section])}", key,
+                        hint="field names are English: style_number, size, price …" if section == "fields" else "",
+                    )
+        head = data.get("recipe", {})
+        confidence = data.get("confidence", {})
+        min_field = self.probability(("confidence", "field"), confidence.get("field", DEFAULT_MIN_FIELD_CONFIDENCE))
+        verdict = data.get("verdict", {})
+        missing = verdict.get("missing_field", "review")
+        if missing not in MISSING_FIELD_VERDICTS:
+            raise self.fail(("verdict", "missing_field"), "unknown verdict", '"review" or "ng"', missing)
+        return Recipe(
+            name=self.string(("recipe", "name"), head.get("name", Path(self.source).stem)),
+            path=self.source,
+            description=self.string(("recipe", "description"), head.get("description", "")),
+            fields=tuple(self.field_rule(name, value, min_field) for name, value in data.get("fields", {}).items()),
+            counts=tuple(self.count_rule(name, value) for name, value in data.get("counts", {}).items()),
+            barcode=self.barcode_rule(data.get("barcode")),
+            min_detection_confidence=self.probability(("confidence", "detection"), confidence.get("detection", 0.0)),
+            missing_field=missing,
+        )
+
+    def string(self, keys: tuple[str, ...], value: Any) -> str:
+        if not isinstance(value, str):
+            raise self.fail(keys, "must be text", "a quoted string", value)
+        return value
+
+    def boolean(self, keys: tuple[str, ...], value: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.fail(keys, "must be true or false", "true or false (no quotes)", value)
+        return value
+
+    def probability(self, keys: tuple[str, ...], value: Any) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+            raise self.fail(keys, "must be a number from 0 to 1", "0.0 … 1.0, e.g. 0.85", value)
+        return float(value)
+
+    def field_rule(self, name: str, value: Any, min_field: float) -> FieldRule:
+        keys = ("fields", name)
+        if isinstance(value, str):
+            value = {"expected": value}
+        if not isinstance(value, dict):
+            raise self.fail(keys, "must be text or a table", '"L" or { expected = "L", min_confidence = 0.9 }', value)
+        for key in value:
+            if key not in _FIELD_RULE_KEYS:
+                raise self.fail(keys + (key,), "unknown key", f"one of {', '.join(_FIELD_RULE_KEYS)}", key)
+        expected = value.get("expected")
+        pattern = value.get("pattern")
+        if expected is not None:
+            raw = self.string(keys + ("expected",), expected)
+            expected = normalize_field(name, raw)
+            if not expected:
+                raise self.fail(keys + ("expected",), f"is not a valid {name}", _EXAMPLES.get(name, "a value"), raw)
+            if name == "ean13" and not ean13_check_ok(expected):
+                raise self.fail(keys + ("expected",), "has a wrong check digit", "13 digits with a valid EAN check digit", raw)
+        if pattern is not None:
+            self.string(keys + ("pattern",), pattern)
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise self.fail(keys + ("pattern",), f"is not a valid regular expression ({exc.msg})", "a Python regular expression", pattern) from exc
+        if expected is not None and pattern is not None:
+            raise self.fail(keys, "has both expected and pattern", "one of expected or pattern", value)
+        required = self.boolean(keys + ("required",), value.get("required", True))
+        min_conf = self.probability(keys + ("min_confidence",), value.get("min_confidence", min_field))
+        return FieldRule(name, expected, pattern, required, min_conf)
+
+    def count_rule(self, name: str, value: Any) -> CountRule:
+        keys = ("counts", name)
+        if isinstance(value, bool):
+            raise self.fail(keys, "must be a count", "a whole number, or { min = 1, max = 2 }", value)
+        if isinstance(value, int):
+            low = high = value
+        elif isinstance(value, dict) and set(value) <= {"min", "max"} and value:
+            low, high = value.get("min", 0), value.get("max", 1_000_000)
+        else:
+            raise self.fail(keys, "must be a count", "a whole number, or { min = 1, max = 2 }", value)
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (low, high)) or not 0 <= low <= high:
+            raise self.fail(keys, "has an impossible range", "0 <= min <= max, whole numbers", value)
+        return CountRule(name, low, high)
+
+    def barcode_rule(self, value: Any) -> BarcodeRule:
+        if value is None:
+            return BarcodeRule(required=False)
+        keys = ("barcode",)
+        expected = value.get("expected")
+        if expected is not None:
+            raw = self.string(keys + ("expected",), expected)
+            expected = normalize_ean(raw) if raw.replace(" ", "").isdigit() else raw.strip()
+            if len(expected) == 13 and expected.isdigit() and not ean13_check_ok(expected):
+                raise self.fail(keys + ("expected",), "has a wrong check digit", "an EAN-13 whose last digit checks", raw)
+        fmt = value.get("format")
+        if fmt is not None:
+            self.string(keys + ("format",), fmt)
+        return BarcodeRule(
+            expected=expected,
+            format=fmt,
+            match_printed=self.boolean(keys + ("match_printed",), value.get("match_printed", False)),
+            match_style_number=self.boolean(keys + ("match_style_number",), value.get("match_style_number", False)),
+            required=self.boolean(keys + ("required",), value.get("required", True)),
+        )
+
+
+_EXAMPLES = {
+    "price": 'a price such as "¥259.00" or "259"',
+    "ean13": '13 digits, e.g. "6901234567892"',
+    "style_number": 'letters and digits, e.g. "AB2301-05"',
+}
+
+_HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+_ASSIGN = re.compile(r"^\s*([A-Za-z0-9_\-\"'. ]+?)\s*=")
+
+
+def _split_key(key: str) -> tuple[str, ...]:
+    return tuple(part.strip().strip("\"'") for part in key.split("."))
+
+
+def locate_key(text: str, keys: tuple[str, ...]) -> int | None:
+    """1-based line of the deepest TOML line that defines a prefix of `keys` (tomllib keeps no lines)."""
+    best_line, best_depth = None, 0
+    table: tuple[str, ...] = ()
+    for number, line in enumerate(text.splitlines(), start=1):
+        header = _HEADER.match(line)
+        if header:
+            table = _split_key(header.group(1))
+            full = table
+        else:
+            assign = _ASSIGN.match(line)
+            if not assign:
+                continue
+            full = table + _split_key(assign.group(1))
+        depth = 0
+        for a, b in zip(full, keys):
+            if a != b:
+                break
+            depth += 1
+        if depth == len(full) and depth > best_depth:
+            best_line, best_depth = number, depth
+    return best_line

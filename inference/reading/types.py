@@ -1,0 +1,130 @@
+"""What the reader hands to the verdict, the text panel and the journal: immutable, plain values.
+
+All boxes are (x1, y1, x2, y2) in original image pixels, so the GUI can draw them over the frame
+without knowing how the tag was cropped or turned upright.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+FIELD_NAMES: tuple[str, ...] = (
+    "product_name",
+    "style_number",
+    "color",
+    "size",
+    "composition",
+    "standard",
+    "safety_category",
+    "grade",
+    "price",
+    "ean13",
+    "brand",
+)
+
+FIELD_LABELS_ZH: Mapping[str, str] = MappingProxyType(
+    {
+        "product_name": "品名",
+        "style_number": "货号",
+        "color": "颜色",
+        "size": "尺码",
+        "composition": "成分",
+        "standard": "执行标准",
+        "safety_category": "安全技术类别",
+        "grade": "等级",
+        "price": "价格",
+        "ean13": "条码",
+        "brand": "品牌",
+    }
+)
+
+SOURCES: tuple[str, ...] = ("ocr", "barcode", "vlm")
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class FieldReading:
+    """One field of one tag. `value` is normalized (half-width, canonical price, upper-case codes)."""
+
+    name: str
+    value: str
+    confidence: float
+    source: str
+    raw: str = ""
+
+    def __post_init__(self) -> None:
+        if self.name not in FIELD_NAMES:
+            raise ValueError(f"unknown field {self.name!r}; expected one of {', '.join(FIELD_NAMES)}")
+        if self.source not in SOURCES:
+            raise ValueError(f"unknown source {self.source!r}; expected one of {', '.join(SOURCES)}")
+        object.__setattr__(self, "confidence", min(1.0, max(0.0, float(self.confidence))))
+
+
+@dataclass(frozen=True)
+class BarcodeReading:
+    """A decoded 1D/2D code. `valid_checksum` is None for symbologies without a check digit we verify."""
+
+    format: str
+    text: str
+    valid_checksum: bool | None
+    xyxy: Box
+
+
+@dataclass(frozen=True)
+class OcrLine:
+    """One recognized text line; `char_confidences` align with `text` when the recognizer gives them."""
+
+    text: str
+    confidence: float
+    box: Box
+    char_confidences: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class TagReading:
+    """Everything read from one hangtag; `fields` is read-only and keyed by field name."""
+
+    tag_index: int
+    xyxy: Box
+    fields: Mapping[str, FieldReading] = field(default_factory=dict)
+    barcodes: tuple[BarcodeReading, ...] = ()
+    ocr_lines: tuple[OcrLine, ...] = ()
+    summary: str = ""
+    timings_ms: Mapping[str, float] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+    rotation: int = 0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "xyxy", tuple(float(v) for v in self.xyxy))
+        object.__setattr__(self, "fields", MappingProxyType(dict(self.fields)))
+        object.__setattr__(self, "timings_ms", MappingProxyType(dict(self.timings_ms)))
+        object.__setattr__(self, "barcodes", tuple(self.barcodes))
+        object.__setattr__(self, "ocr_lines", tuple(self.ocr_lines))
+        object.__setattr__(self, "notes", tuple(self.notes))
+
+    def value(self, name: str) -> str | None:
+        reading = self.fields.get(name)
+        return reading.value if reading is not None else None
+
+    def to_record(self) -> dict:
+        """Plain dict for JSON lines, journals and reports."""
+        return {
+            "tag_index": self.tag_index,
+            "xyxy": [round(v, 2) for v in self.xyxy],
+            "rotation": self.rotation,
+            "fields": {
+                name: {"value": f.value, "confidence": round(f.confidence, 4), "source": f.source, "raw": f.raw}
+                for name, f in self.fields.items()
+            },
+            "barcodes": [
+                {"format": b.format, "text": b.text, "valid_checksum": b.valid_checksum, "xyxy": [round(v, 2) for v in b.xyxy]}
+                for b in self.barcodes
+            ],
+            "ocr_lines": [{"text": line.text, "confidence": round(line.confidence, 4)} for line in self.ocr_lines],
+            "summary": self.summary,
+            "timings_ms": {k: round(v, 3) for k, v in self.timings_ms.items()},
+            "notes": list(self.notes),
+        }

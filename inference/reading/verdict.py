@@ -1,0 +1,195 @@
+"""The frame verdict: OK, NG or REVIEW, with reasons an operator can act on.
+
+NG needs confident evidence that the tag is wrong; anything read with too little confidence, or not
+read at all, goes to REVIEW so that doubt is never passed as OK.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from inference.detections import Detections
+from inference.reading.fields import extract_fields
+from inference.reading.normalize import code_key, field_key, format_price, normalize_ean, parse_price
+from inference.reading.recipe import CountRule, FieldRule, Recipe
+from inference.reading.types import FIELD_LABELS_ZH, FieldReading, TagReading
+
+STYLE_CODE_FORMATS = ("Code128", "Code93", "Code39", "Code39Std", "Code39Ext")
+_PLURALS = {"hangtag": "hangtags", "barcode": "barcodes", "qr_code": "QR codes"}
+
+
+class Verdict(str, Enum):
+    OK = "OK"
+    NG = "NG"
+    REVIEW = "REVIEW"
+
+
+@dataclass(frozen=True)
+class Check:
+    """One line of the read-vs-expected report; `reason` is empty when the check passed."""
+
+    subject: str
+    tag_index: int | None
+    expected: str
+    read: str
+    confidence: float | None
+    source: str
+    verdict: Verdict
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class FrameVerdict:
+    verdict: Verdict
+    reasons: tuple[str, ...]
+    checks: tuple[Check, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return self.verdict is Verdict.OK
+
+
+def judge(recipe: Recipe, detections: Detections, readings: Sequence[TagReading]) -> FrameVerdict:
+    checks: list[Check] = [_count_check(rule, detections, readings, recipe) for rule in recipe.counts]
+    many = len(readings) > 1
+    for tag in readings:
+        prefix = f"tag {tag.tag_index + 1}: " if many else ""
+        checks.extend(_field_check(rule, tag, recipe, prefix) for rule in recipe.fields)
+        if recipe.barcode.required or recipe.barcode.expected or recipe.barcode.match_printed or recipe.barcode.match_style_number:
+            checks.extend(_barcode_checks(recipe, tag, prefix))
+    if not readings and recipe.fields and not any(rule.class_name == "hangtag" for rule in recipe.counts):
+        checks.append(Check("hangtag", None, "a hangtag", "none", None, "detector", Verdict.REVIEW, "no hangtag to read"))
+    return summarize(checks)
+
+
+def summarize(checks: Sequence[Check]) -> FrameVerdict:
+    ng = [c.reason for c in checks if c.verdict is Verdict.NG]
+    review = [c.reason for c in checks if c.verdict is Verdict.REVIEW]
+    verdict = Verdict.NG if ng else Verdict.REVIEW if review else Verdict.OK
+    return FrameVerdict(verdict, tuple(ng + review), tuple(checks))
+
+
+def _plural(name: str, n: int) -> str:
+    return name.replace("_", " ") if n == 1 else _PLURALS.get(name, name + "s")
+
+
+def _observed_count(class_name: str, detections: Detections, readings: Sequence[TagReading], min_conf: float) -> tuple[int, str]:
+    if class_name in detections.class_names:
+        kept = detections[detections.confidence >= min_conf] if len(detections) else detections
+        return kept.count(class_name), "detector"
+    if class_name == "hangtag":
+        return len(readings), "reader"
+    codes = [b for tag in readings for b in tag.barcodes]
+    if class_name == "qr_code":
+        return sum(1 for b in codes if "QR" in b.format), "reader"
+    return sum(1 for b in codes if "QR" not in b.format), "reader"
+
+
+def _count_check(rule: CountRule, detections: Detections, readings: Sequence[TagReading], recipe: Recipe) -> Check:
+    n, source = _observed_count(rule.class_name, detections, readings, recipe.min_detection_confidence)
+    expected = rule.describe()
+    if rule.min <= n <= rule.max:
+        return Check(f"count:{rule.class_name}", None, expected, str(n), None, source, Verdict.OK)
+    found = f"no {_plural(rule.class_name, 1)}" if n == 0 else f"{n} {_plural(rule.class_name, n)}"
+    return Check(f"count:{rule.class_name}", None, expected, str(n), None, source, Verdict.NG, f"{found}, expected {expected}")
+
+
+def _shown(name: str, value: str) -> str:
+    if name == "price":
+        amount = parse_price(value)
+        return format_price(amount) if amount is not None else value
+    return value
+
+
+def _field_check(rule: FieldRule, tag: TagReading, recipe: Recipe, prefix: str) -> Check:
+    name = rule.name
+    label = name.replace("_", " ")
+    expected = _shown(name, rule.expected) if rule.expected else (f"/{rule.pattern}/" if rule.pattern else "present")
+    reading: FieldReading | None = tag.fields.get(name)
+    if reading is None:
+        if not rule.required:
+            return Check(name, tag.tag_index, expected, "", None, "", Verdict.OK)
+        verdict = Verdict.NG if recipe.missing_field == "ng" else Verdict.REVIEW
+        return Check(name, tag.tag_index, expected, "", None, "", verdict, f"{prefix}{label} not found ({FIELD_LABELS_ZH[name]})")
+    read = _shown(name, reading.value)
+    if rule.expected is not None:
+        matches = field_key(name, reading.value) == field_key(name, rule.expected)
+    elif rule.pattern is not None:
+        matches = re.fullmatch(rule.pattern, reading.value) is not None
+    else:
+        matches = True
+    confident = reading.confidence >= rule.min_confidence
+    at = f"read at {reading.confidence:.0%} confidence, minimum {rule.min_confidence:.0%}"
+    if matches and confident:
+        return Check(name, tag.tag_index, expected, read, reading.confidence, reading.source, Verdict.OK)
+    if matches:
+        reason = f"{prefix}{label} {read} {at}"
+        return Check(name, tag.tag_index, expected, read, reading.confidence, reading.source, Verdict.REVIEW, reason)
+    relation = f"≠ expected {expected}" if rule.expected is not None else f"does not match {expected}"
+    reason = f"{prefix}{label} {read} {relation}" + ("" if confident else f" ({at})")
+    return Check(name, tag.tag_index, expected, read, reading.confidence, reading.source, Verdict.NG if confident else Verdict.REVIEW, reason)
+
+
+def _barcode_checks(recipe: Recipe, tag: TagReading, prefix: str) -> list[Check]:
+    rule = recipe.barcode
+    idx = tag.tag_index
+    codes = [b for b in tag.barcodes if "QR" not in b.format]
+    if not codes:
+        verdict = Verdict.NG if rule.required else Verdict.OK
+        return [Check("barcode", idx, rule.expected or "a barcode", "", None, "barcode", verdict, f"{prefix}barcode unreadable" if rule.required else "")]
+    checks: list[Check] = []
+    main = next((b for b in codes if b.format.startswith(("EAN", "UPC"))), codes[0])
+    if rule.format and main.format.replace("-", "").lower() != rule.format.replace("-", "").lower():
+        checks.append(Check("barcode.format", idx, rule.format, main.format, None, "barcode", Verdict.NG, f"{prefix}barcode is {main.format}, expected {rule.format}"))
+    if main.valid_checksum is False:
+        checks.append(Check("barcode.checksum", idx, "valid check digit", main.text, None, "barcode", Verdict.NG, f"{prefix}{main.format} {main.text} has a wrong check digit"))
+    if rule.expected is not None:
+        ok = any(b.text == rule.expected for b in codes)
+        read = main.text if not ok else rule.expected
+        checks.append(Check("barcode", idx, rule.expected, read, None, "barcode", Verdict.OK if ok else Verdict.NG, "" if ok else f"{prefix}barcode {read} ≠ expected {rule.expected}"))
+    if rule.match_printed:
+        checks.append(_printed_ean_check(recipe, tag, main.text, prefix))
+    if rule.match_style_number:
+        checks.append(_style_code_check(recipe, tag, codes, prefix))
+    return checks
+
+
+def _printed_fields(tag: TagReading) -> dict[str, FieldReading]:
+    return extract_fields(tag.ocr_lines)
+
+
+def _min_confidence(recipe: Recipe, name: str) -> float:
+    rule = recipe.field(name)
+    return rule.min_confidence if rule else min((r.min_confidence for r in recipe.fields), default=0.8)
+
+
+def _printed_ean_check(recipe: Recipe, tag: TagReading, decoded: str, prefix: str) -> Check:
+    printed = _printed_fields(tag).get("ean13")
+    if printed is None:
+        return Check("barcode.printed", tag.tag_index, decoded, "", None, "ocr", Verdict.REVIEW, f"{prefix}EAN printed under the barcode not read")
+    value = normalize_ean(printed.value)
+    confident = printed.confidence >= _min_confidence(recipe, "ean13")
+    if value == decoded:
+        verdict = Verdict.OK if confident else Verdict.REVIEW
+        reason = "" if confident else f"{prefix}printed EAN {value} read at {printed.confidence:.0%} confidence"
+        return Check("barcode.printed", tag.tag_index, decoded, value, printed.confidence, "ocr", verdict, reason)
+    verdict = Verdict.NG if confident else Verdict.REVIEW
+    return Check("barcode.printed", tag.tag_index, decoded, value, printed.confidence, "ocr", verdict, f"{prefix}barcode {decoded} ≠ printed EAN {value}")
+
+
+def _style_code_check(recipe: Recipe, tag: TagReading, codes: Sequence, prefix: str) -> Check:
+    style_codes = [b for b in codes if b.format.replace("-", "") in STYLE_CODE_FORMATS]
+    if not style_codes:
+        return Check("barcode.style", tag.tag_index, "a Code128/93/39 with the 货号", "", None, "barcode", Verdict.REVIEW, f"{prefix}no style-number barcode (Code128/93/39) read")
+    printed = _printed_fields(tag).get("style_number")
+    code = style_codes[0].text
+    if printed is None:
+        return Check("barcode.style", tag.tag_index, code, "", None, "ocr", Verdict.REVIEW, f"{prefix}printed style number (货号) not read")
+    if any(code_key(b.text) == code_key(printed.value) for b in style_codes):
+        return Check("barcode.style", tag.tag_index, code, printed.value, printed.confidence, "ocr", Verdict.OK)
+    confident = printed.confidence >= _min_confidence(recipe, "style_number")
+    verdict = Verdict.NG if confident else Verdict.REVIEW
+    return Check("barcode.style", tag.tag_index, code, printed.value, printed.confidence, "ocr", verdict, f"{prefix}style number {printed.value} ≠ barcode {code}")

@@ -1,0 +1,185 @@
+"""Field extraction on OCR output as PP-OCR really returns it: width forms, look-alikes, splits."""
+
+from __future__ import annotations
+
+import pytest
+
+from inference.reading.fields import extract_fields, lines_from_text
+from inference.reading.normalize import (
+    code_key,
+    ean13_check_ok,
+    field_key,
+    normalize_code,
+    normalize_composition,
+    normalize_price,
+    normalize_safety,
+    normalize_standard,
+    same_value,
+)
+from inference.reading.types import OcrLine
+
+
+def fields_of(text: str) -> dict[str, str]:
+    return {name: reading.value for name, reading in extract_fields(lines_from_text(text)).items()}
+
+
+@pytest.mark.parametrize(
+    ("ocr_text", "name", "expected"),
+    [
+        # label variants
+        ("品名：男士针织衫", "product_name", "男士针织衫"),
+        ("名称:女士连衣裙", "product_name", "女士连衣裙"),
+        ("品 名：儿童卫衣", "product_name", "儿童卫衣"),
+        ("品名 Name：运动套装", "product_name", "运动套装"),
+        ("货号：AB2301-05", "style_number", "AB2301-05"),
+        ("款号：AB2301-05", "style_number", "AB2301-05"),
+        ("款号 Art.No.：V2240-36", "style_number", "V2240-36"),
+        ("货号 Style No.: 25081734", "style_number", "25081734"),
+        ("尺码：XL", "size", "XL"),
+        ("号型：175/92A", "size", "175/92A"),
+        ("号型 Size: 180/96A(XXL)", "size", "180/96A(XXL)"),
+        ("规格：均码", "size", "均码"),
+        ("价格：¥259.00", "price", "¥259.00"),
+        ("零售价：￥２５９．００", "price", "¥259.00"),
+        ("统一零售价：¥1299", "price", "¥1299.00"),
+        ("吊牌价:RMB 399.00", "price", "¥399.00"),
+        ("颜色：藏青", "color", "藏青"),
+        ("颜 色：深灰", "color", "深灰"),
+        ("颜色 Color:宝蓝", "color", "宝蓝"),
+        ("成分：棉95%氨纶5%", "composition", "棉95% 氨纶5%"),
+        ("纤维含量：羊绒 79% 粘纤 21%", "composition", "羊绒 79% 粘纤 21%"),
+        ("成分 Fabric:羊毛 73%棉27%", "composition", "羊毛 73% 棉27%"),
+        ("执行标准：GB/T22849-2014", "standard", "GB/T 22849-2014"),
+        ("执行标准 Standard: FZ/T 73020-2019", "standard", "FZ/T 73020-2019"),
+        ("执行标准：ＧＢ／Ｔ２２８４９－２０１４", "standard", "GB/T 22849-2014"),
+        ("安全技术类别：GB18401-2010B类", "safety_category", "GB 18401-2010 B类"),
+        ("安全类别: GB 18401-2010 C类", "safety_category", "GB 18401-2010 C类"),
+        ("等级：合格品", "grade", "合格品"),
+        ("质量等级：一等品", "grade", "一等品"),
+        ("等级 Grade：优等品", "grade", "优等品"),
+    ],
+)
+def test_labelled_field(ocr_text: str, name: str, expected: str) -> None:
+    assert fields_of(ocr_text).get(name) == expected
+
+
+@pytest.mark.parametrize(
+    ("ocr_text", "name", "expected"),
+    [
+        # O/0 and I/1 confusions in codes, full-width letters, dashes
+        ("货号：AB23O1-O5", "style_number", "AB2301-05"),
+        ("货号：Ｔ２０２３ＯＯ１", "style_number", "T2023001"),
+        ("款号：KL—2024—O08", "style_number", "KL-2024-008"),
+        ("货号：V22I0-36", "style_number", "V2210-36"),
+        # one wrong character in a label, colon still there
+        ("执行标谁：GB/T 2665-2017", "standard", "GB/T 2665-2017"),
+        ("安全技术类剥：GB18401-2010C类", "safety_category", "GB 18401-2010 C类"),
+        ("款亏：M2358-32", "style_number", "M2358-32"),
+        # semicolon or no colon at all
+        ("颜色；米白", "color", "米白"),
+        ("尺码 L", "size", "L"),
+    ],
+)
+def test_noisy_ocr(ocr_text: str, name: str, expected: str) -> None:
+    assert fields_of(ocr_text).get(name) == expected
+
+
+def test_value_on_the_next_line() -> None:
+    fields = fields_of("执行标准：\nGB/T 2664-2017\n等级：合格品")
+    assert fields["standard"] == "GB/T 2664-2017"
+    assert fields["grade"] == "合格品"
+
+
+def test_composition_continues_on_the_next_line() -> None:
+    fields = fields_of("成分：面料：棉60%\n聚酯纤维40%\n执行标准：GB/T 2664-2017")
+    assert same_value("composition", fields["composition"], "面料：棉 60% 聚酯纤维 40%")
+
+
+def test_two_fields_on_one_line() -> None:
+    fields = fields_of("颜色：藏青  尺码：L")
+    assert (fields["color"], fields["size"]) == ("藏青", "L")
+
+
+def test_unlabeled_price_ean_and_brand() -> None:
+    lines = (
+        OcrLine("NORTHWIND", 0.99, (0, 0, 200, 40)),
+        OcrLine("合格证", 0.99, (0, 45, 80, 60)),
+        OcrLine("品名：纯棉T恤", 0.99, (0, 65, 120, 80)),
+        OcrLine("¥ 199.00", 0.98, (0, 90, 120, 110)),
+        OcrLine("6 901234 567892", 0.97, (0, 120, 120, 135)),
+    )
+    fields = {name: r.value for name, r in extract_fields(lines).items()}
+    assert fields["brand"] == "NORTHWIND"
+    assert fields["price"] == "¥199.00"
+    assert fields["ean13"] == "6901234567892"
+
+
+def test_brand_is_the_tallest_line_above_the_fields_not_a_stray_mark() -> None:
+    lines = (
+        OcrLine("O", 0.6, (0, 0, 12, 12)),
+        OcrLine("HALCYON", 0.99, (0, 20, 200, 60)),
+        OcrLine("品名：羽绒服", 0.99, (0, 65, 120, 80)),
+    )
+    assert extract_fields(lines)["brand"].value == "HALCYON"
+
+
+def test_field_confidence_is_the_weakest_character_of_the_value() -> None:
+    text = "尺码：XL"
+    chars = (0.99, 0.99, 0.99, 0.99, 0.41)
+    reading = extract_fields([OcrLine(text, 0.87, (0, 0, 1, 1), chars)])["size"]
+    assert reading.confidence == pytest.approx(0.41)
+
+
+def test_invalid_values_get_low_confidence() -> None:
+    fields = extract_fields(lines_from_text("等级：合各\n价格：abc"))
+    assert "price" not in fields or fields["price"].confidence < 0.6
+    assert fields["grade"].confidence < 0.6
+
+
+def test_the_back_of_a_tag_gives_at_most_a_brand() -> None:
+    assert set(fields_of("HALCYON\nDesigned for everyday comfort\n简约 · 舒适 · 自然")) <= {"brand"}
+
+
+@pytest.mark.parametrize(
+    ("func", "raw", "expected"),
+    [
+        (normalize_price, "￥259", "¥259.00"),
+        (normalize_price, "Y259.0", "¥259.00"),
+        (normalize_price, "¥2O9.00", "¥209.00"),
+        (normalize_price, "no price", ""),
+        (normalize_code, "ab-12l4", "AB-1214"),
+        (normalize_standard, "FZ/T73020—2019", "FZ/T 73020-2019"),
+        (normalize_safety, "GB18401-2010B类", "GB 18401-2010 B类"),
+        (normalize_composition, "棉 95 ％ 氨纶 5％", "棉 95% 氨纶 5%"),
+    ],
+)
+def test_normalizers(func, raw: str, expected: str) -> None:
+    assert func(raw) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "a", "b", "same"),
+    [
+        ("style_number", "AB2301-05", "AB23O1-O5", True),
+        ("style_number", "AB2301-05", "AB2301-06", False),
+        ("price", "¥259.00", "259", True),
+        ("price", "¥259.00", "¥199.00", False),
+        ("composition", "棉 95% 氨纶 5%", "棉95%氨纶5%", True),
+        ("standard", "GB/T 22849-2014", "GB/T22849-2014", True),
+        ("size", "175/92A(XL)", "175/92A（XL）", True),
+        ("color", "藏青", "深灰", False),
+    ],
+)
+def test_same_value(name: str, a: str, b: str, same: bool) -> None:
+    assert same_value(name, a, b) is same
+    assert (field_key(name, a) == field_key(name, b)) is same
+
+
+@pytest.mark.parametrize(("code", "ok"), [("6901234567892", True), ("6901234567893", False), ("690123456789", False)])
+def test_ean13_check_digit(code: str, ok: bool) -> None:
+    assert ean13_check_ok(code) is ok
+
+
+def test_code_key_forgives_only_the_usual_look_alikes() -> None:
+    assert code_key("O1-I0") == code_key("01-10")
+    assert code_key("AB12") != code_key("A812")

@@ -1,0 +1,174 @@
+"""Verdicts: OK only on confident matches; NG on confident mismatches; REVIEW on any doubt."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from inference.detections import Detections
+from inference.reading.recipe import parse_recipe
+from inference.reading.types import BarcodeReading, FieldReading, OcrLine, TagReading
+from inference.reading.verdict import Verdict, judge
+
+CLASSES = ("hangtag", "barcode", "qr_code")
+
+RECIPE = """\
+[counts]
+hangtag = 1
+barcode = 1
+
+[fields]
+style_number = "AB2301-05"
+price = "¥259.00"
+size = { pattern = "^(L|XL)$" }
+grade = { required = true }
+
+[barcode]
+expected = "6901234567892"
+"""
+
+GOOD_FIELDS = {"style_number": "AB2301-05", "price": "¥259.00", "size": "L", "grade": "合格品"}
+EAN = BarcodeReading("EAN-13", "6901234567892", True, (10, 300, 200, 360))
+
+
+def detections(hangtags: int = 1, barcodes: int = 1, names: tuple[str, ...] = CLASSES) -> Detections:
+    boxes = [(0, 0, 300, 600)] * hangtags + [(10, 300, 200, 360)] * barcodes
+    ids = [0] * hangtags + [1] * barcodes
+    return Detections(np.array(boxes, np.float32).reshape(-1, 4), np.full(len(boxes), 0.9), np.array(ids), names)
+
+
+def tag(values: dict[str, str] = GOOD_FIELDS, confidence: float = 0.97, barcodes=(EAN,), lines=(), index: int = 0, low: dict[str, float] | None = None) -> TagReading:
+    low = low or {}
+    fields = {name: FieldReading(name, value, low.get(name, confidence), "ocr", value) for name, value in values.items()}
+    return TagReading(index, (0, 0, 300, 600), fields, tuple(barcodes), tuple(lines))
+
+
+def without(name: str) -> dict[str, str]:
+    return {k: v for k, v in GOOD_FIELDS.items() if k != name}
+
+
+def with_(name: str, value: str) -> dict[str, str]:
+    return {**GOOD_FIELDS, name: value}
+
+
+@pytest.mark.parametrize(
+    ("case", "reading", "dets", "verdict", "reasons"),
+    [
+        ("all good", tag(), detections(), Verdict.OK, []),
+        ("O/0 read for 0/0", tag(with_("style_number", "AB23O1-O5")), detections(), Verdict.OK, []),
+        ("price differs", tag(with_("price", "¥199.00")), detections(), Verdict.NG, ["price ¥199.00 ≠ expected ¥259.00"]),
+        ("size off pattern", tag(with_("size", "M")), detections(), Verdict.NG, ["size M does not match /^(L|XL)$/"]),
+        ("size not found", tag(without("size")), detections(), Verdict.REVIEW, ["size not found (尺码)"]),
+        ("two tags", tag(), detections(hangtags=2), Verdict.NG, ["2 hangtags, expected 1"]),
+        ("no barcode box", tag(), detections(barcodes=0), Verdict.NG, ["no barcode, expected 1"]),
+        ("barcode unreadable", tag(barcodes=()), detections(), Verdict.NG, ["barcode unreadable"]),
+        (
+            "wrong barcode",
+            tag(barcodes=(BarcodeReading("EAN-13", "6901234567885", True, (0, 0, 1, 1)),)),
+            detections(),
+            Verdict.NG,
+            ["barcode 6901234567885 ≠ expected 6901234567892"],
+        ),
+        (
+            "low confidence match",
+            tag(low={"price": 0.55}),
+            detections(),
+            Verdict.REVIEW,
+            ["price ¥259.00 read at 55% confidence, minimum 80%"],
+        ),
+        (
+            "low confidence mismatch",
+            tag(with_("price", "¥299.00"), low={"price": 0.55}),
+            detections(),
+            Verdict.REVIEW,
+            ["price ¥299.00 ≠ expected ¥259.00 (read at 55% confidence, minimum 80%)"],
+        ),
+        (
+            "NG wins over REVIEW, both listed",
+            tag(with_("price", "¥199.00"), low={"size": 0.3}),
+            detections(),
+            Verdict.NG,
+            ["price ¥199.00 ≠ expected ¥259.00", "size L read at 30% confidence, minimum 80%"],
+        ),
+    ],
+)
+def test_verdicts(case: str, reading: TagReading, dets: Detections, verdict: Verdict, reasons: list[str]) -> None:
+    result = judge(parse_recipe(RECIPE), dets, [reading])
+    assert result.verdict is verdict, case
+    assert list(result.reasons) == reasons
+
+
+def test_checks_show_read_versus_expected() -> None:
+    result = judge(parse_recipe(RECIPE), detections(), [tag(with_("price", "¥199.00"))])
+    price = next(c for c in result.checks if c.subject == "price")
+    assert (price.expected, price.read, price.verdict) == ("¥259.00", "¥199.00", Verdict.NG)
+    assert next(c for c in result.checks if c.subject == "size").verdict is Verdict.OK
+
+
+def test_missing_field_can_be_ng_by_recipe() -> None:
+    recipe = parse_recipe(RECIPE + '\n[verdict]\nmissing_field = "ng"\n')
+    assert judge(recipe, detections(), [tag(without("grade"))]).verdict is Verdict.NG
+
+
+def test_reasons_name_the_tag_when_there_are_several() -> None:
+    recipe = parse_recipe(RECIPE.replace("hangtag = 1", "hangtag = { min = 1, max = 2 }"))
+    result = judge(recipe, detections(hangtags=2), [tag(), tag(with_("price", "¥1.00"), index=1)])
+    assert result.reasons == ("tag 2: price ¥1.00 ≠ expected ¥259.00",)
+
+
+def test_counts_come_from_the_reader_when_the_model_has_no_such_class() -> None:
+    result = judge(parse_recipe(RECIPE), Detections.empty(), [tag()])
+    assert result.verdict is Verdict.OK
+
+
+def test_detections_below_the_recipe_confidence_do_not_count() -> None:
+    recipe = parse_recipe(RECIPE + "\n[confidence]\ndetection = 0.5\n")
+    dets = detections(hangtags=2)
+    dets = Detections(dets.xyxy, np.array([0.9, 0.2, 0.9]), dets.class_id, CLASSES)
+    assert judge(recipe, dets, [tag()]).verdict is Verdict.OK
+
+
+def test_bad_check_digit_is_ng() -> None:
+    bad = BarcodeReading("EAN-13", "6901234567893", False, (0, 0, 1, 1))
+    result = judge(parse_recipe("[barcode]\nrequired = true\n"), Detections.empty(), [tag(barcodes=(bad,))])
+    assert result.verdict is Verdict.NG
+    assert result.reasons == ("EAN-13 6901234567893 has a wrong check digit",)
+
+
+def _lines(*texts: str) -> tuple[OcrLine, ...]:
+    return tuple(OcrLine(t, 0.98, (0, 0, 1, 1)) for t in texts)
+
+
+@pytest.mark.parametrize(
+    ("lines", "verdict", "reasons"),
+    [
+        (_lines("货号：AB2301-05", "6 901234 567892"), Verdict.OK, []),
+        (_lines("货号：AB2301-05", "6 901234 567885"), Verdict.NG, ["barcode 6901234567892 ≠ printed EAN 6901234567885"]),
+        (_lines("货号：AB2301-05"), Verdict.REVIEW, ["EAN printed under the barcode not read"]),
+    ],
+)
+def test_barcode_must_equal_the_printed_ean(lines, verdict: Verdict, reasons: list[str]) -> None:
+    recipe = parse_recipe("[barcode]\nmatch_printed = true\n")
+    result = judge(recipe, Detections.empty(), [tag(lines=lines)])
+    assert (result.verdict, list(result.reasons)) == (verdict, reasons)
+
+
+@pytest.mark.parametrize(
+    ("printed", "coded", "verdict"),
+    [
+        ("货号：AB23O1-05", "AB2301-05", Verdict.OK),
+        ("货号：AB2301-05", "AB2301-06", Verdict.NG),
+        ("颜色：藏青", "AB2301-05", Verdict.REVIEW),
+    ],
+)
+def test_code128_is_cross_checked_against_the_printed_style_number(printed: str, coded: str, verdict: Verdict) -> None:
+    recipe = parse_recipe("[barcode]\nmatch_style_number = true\n")
+    codes = (EAN, BarcodeReading("Code128", coded, None, (0, 0, 1, 1)))
+    result = judge(recipe, Detections.empty(), [tag(barcodes=codes, lines=_lines(printed))])
+    assert result.verdict is verdict
+
+
+def test_no_hangtag_read_is_never_ok() -> None:
+    result = judge(parse_recipe(RECIPE), detections(hangtags=0, barcodes=0), [])
+    assert result.verdict is Verdict.NG
+    assert "no hangtag, expected 1" in result.reasons
