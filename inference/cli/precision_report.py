@@ -24,6 +24,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--backend", choices=[b.name for b in BACKENDS], default=None,
                         help="engine backend (default: the best available)")
     parser.add_argument("--limit", type=int, default=0, help="evaluate on the first N images only")
+    parser.add_argument("--rounds", type=int, default=30,
+                        help="round-robin timing rounds on one frame (every precision under the same load)")
     parser.add_argument("--threads", type=int, default=None, help="CPU threads for ONNX Runtime")
     parser.add_argument("--json", type=Path, default=None, help="write the full report here")
     parser.set_defaults(func=run)
@@ -34,7 +36,8 @@ def run(args: argparse.Namespace) -> int:
 
     precisions = [p.strip().lower() for p in args.precisions.split(",") if p.strip()]
     report = precision_report(args.model, args.data, precisions=precisions, backend=args.backend,
-                              calibration_dir=args.calib, method=args.method, limit=args.limit, threads=args.threads)
+                              calibration_dir=args.calib, method=args.method, limit=args.limit, threads=args.threads,
+                              latency_rounds=args.rounds)
     print(format_table(report))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -91,7 +91,8 @@ def precision_report(model_path: Path | str, data_dir: Path | str, *, precisions
                      backend: str | None = None, calibration_dir: Path | str | None = None, method: str = "minmax",
                      limit: int = 0, threads: int | None = None, operator: Thresholds | None = None,
                      progress: Callable[[str, float], None] | None = None,
-                     cancel: Callable[[], bool] | None = None, cache_root: Path | None = None) -> dict[str, Any]:
+                     cancel: Callable[[], bool] | None = None, cache_root: Path | None = None,
+                     latency_rounds: int = 30) -> dict[str, Any]:
     from inference.engines import default_backend
 
     model_path, data_dir = Path(model_path), Path(data_dir)
@@ -110,6 +111,7 @@ def precision_report(model_path: Path | str, data_dir: Path | str, *, precisions
                               "thresholds": {"map": EVAL_THRESHOLDS.to_dict(), "agreement": operator.to_dict()},
                               "environment": _environment(), "date": time.strftime("%Y-%m-%d"), "precisions": {}}
     reference = None
+    converted_paths: dict[str, Path] = {}
     for i, precision in enumerate(order):
         step = lambda name, f, i=i: progress and progress(f"{precision}: {name}", (i + f) / len(order))  # noqa: E731
         started = time.perf_counter()
@@ -120,12 +122,56 @@ def precision_report(model_path: Path | str, data_dir: Path | str, *, precisions
         metrics, shown = evaluate_precision(converted, backend, images, operator=operator, reference=reference,
                                             threads=threads)
         metrics["prepare_s"] = round(prepare_s, 2)
+        converted_paths[precision] = converted
         if precision == "fp32":
             reference = shown
         if precision in precisions:
             report["precisions"][precision] = metrics
+    if progress:
+        progress("timing (round-robin)", 0.99)
+    times = interleaved_latency({p: converted_paths[p] for p in report["precisions"]}, backend,
+                                read_image(images[0]), rounds=latency_rounds, threads=threads)
+    for name, values in times.items():
+        latency = report["precisions"][name]["latency_ms"]
+        latency["eval_infer_p50"] = latency.pop("infer_p50")
+        latency.update(infer_p50=round(_percentile(values, 50), 3), infer_p95=round(_percentile(values, 95), 3),
+                       rounds=len(values))
     _add_deltas(report)
     return report
+
+
+def interleaved_latency(models: dict[str, Path], backend: str, image: np.ndarray, *, rounds: int = 30,
+                        threads: int | None = None) -> dict[str, list[float]]:
+    """Engine-call milliseconds per model, measured round-robin on one letterboxed frame.
+
+    Round-robin puts every precision under the same background load, so the ratios hold on a
+    shared machine even when absolute times drift.
+    """
+    from inference.engines import create_engine
+    from inference.preprocess import Letterboxer
+
+    engines = {}
+    feeds: dict[str, dict[str, np.ndarray]] = {}
+    times: dict[str, list[float]] = {name: [] for name in models}
+    try:
+        for name, path in models.items():
+            options = {"threads": threads} if threads else {}
+            engine = engines[name] = create_engine(backend, path, **options).load()
+            spec = engine.inputs[0]
+            letterbox = Letterboxer((spec.shape[2], spec.shape[3]), dtype=spec.dtype)
+            letterbox(image)
+            feeds[name] = {spec.name: letterbox.tensor.copy()}
+            for _ in range(3):
+                engine.infer(feeds[name])
+        for _ in range(rounds):
+            for name, engine in engines.items():
+                started = time.perf_counter_ns()
+                engine.infer(feeds[name])
+                times[name].append((time.perf_counter_ns() - started) / 1e6)
+    finally:
+        for engine in engines.values():
+            engine.close()
+    return times
 
 
 def _add_deltas(report: dict[str, Any]) -> None:
