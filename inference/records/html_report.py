@@ -35,7 +35,7 @@ def charts(report: ReportData) -> dict[str, str]:
     unit = report.time_unit
     out = {
         "pareto": pareto_svg(report.pareto, width=CHART_WIDTH),
-        "latency": line_chart_svg(report.latency_series, title="Latency per frame", x_label=f"time since start ({unit})",
+        "latency": line_chart_svg(report.latency_series, title="Latency over time", x_label=f"time since start ({unit})",
                                   y_label="ms", width=CHART_WIDTH),
         "rss": line_chart_svg([report.rss_series], title="Host memory (RSS)", x_label=f"time since start ({unit})",
                               y_label="MiB", width=CHART_WIDTH, y_floor_zero=False),

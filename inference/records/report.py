@@ -19,6 +19,7 @@ from inference.telemetry import STAGES
 
 MAX_PLOT_POINTS = 1200
 PARETO_BARS = 12
+LATENCY_BUCKETS = 300
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,7 @@ class Series:
     name: str
     x: tuple[float, ...]
     y: tuple[float, ...]
+    color: str = ""
 
 
 @dataclass(frozen=True)
@@ -181,12 +183,31 @@ def _series(name: str, points: Sequence[tuple[float, float]]) -> Series:
 
 
 def _latency_series(frames: Sequence[FrameRecord], x: np.ndarray) -> tuple[Series, ...]:
+    """Short sessions: every frame's total, infer and read. Long ones: per time bucket, p50 and p95 of the
+    total with its max (spikes stay visible) and p50 of infer, since 10,000 raw frames plot as a solid band."""
+    def points(stage: str) -> tuple[np.ndarray, np.ndarray]:
+        pairs = [(xi, float(f.timings_ms[stage])) for xi, f in zip(x, frames) if stage in f.timings_ms]
+        return np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
+
+    if len(frames) <= LATENCY_BUCKETS:
+        return tuple(Series(stage, tuple(map(float, px)), tuple(map(float, py)))
+                     for stage in ("total", "infer", "read") for px, py in [points(stage)] if px.size)
     out = []
-    for stage, name in (("total", "total"), ("infer", "infer"), ("read", "read")):
-        points = [(xi, float(f.timings_ms[stage])) for xi, f in zip(x, frames) if stage in f.timings_ms]
-        if points:
-            out.append(_series(name, points))
+    tx, ty = points("total")
+    if tx.size:
+        out += [Series(f"total {name}", *_bucketed(tx, ty, q), color=color)
+                for name, q, color in (("max", 100, "#b8c0c8"), ("p95", 95, "#e8590c"), ("p50", 50, "#1f6feb"))]
+    ix, iy = points("infer")
+    if ix.size:
+        out.append(Series("infer p50", *_bucketed(ix, iy, 50), color="#2f9e44"))
     return tuple(out)
+
+
+def _bucketed(x: np.ndarray, y: np.ndarray, q: float) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    edges = np.linspace(0, x.size, min(LATENCY_BUCKETS, x.size) + 1).astype(int)
+    xs = [float(x[lo:hi].mean()) for lo, hi in zip(edges[:-1], edges[1:]) if hi > lo]
+    ys = [float(np.percentile(y[lo:hi], q)) for lo, hi in zip(edges[:-1], edges[1:]) if hi > lo]
+    return tuple(xs), tuple(ys)
 
 
 def _time_scale(span_s: float) -> tuple[float, str]:

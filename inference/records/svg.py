@@ -25,10 +25,9 @@ def nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
     mag = 10 ** math.floor(math.log10(raw))
     step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
     start = math.floor(lo / step) * step
-    ticks, value = [], start
-    while value <= hi + step * 0.5:
-        ticks.append(round(value, 10))
-        value += step
+    ticks = [round(start, 10)]
+    while ticks[-1] < hi - step * 1e-9:  # the last tick reaches the data: no curve runs past the axis
+        ticks.append(round(ticks[-1] + step, 10))
     return ticks
 
 
@@ -128,7 +127,7 @@ def line_chart_svg(series: Sequence[Series], *, title: str, x_label: str, y_labe
         parts.append(_text(sx(t), top + plot_h + 17, _fmt(t), anchor="middle", fill=MUTED))
     parts.append(f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" stroke="{INK}"/>')
     for i, s in enumerate(drawn):
-        color = PALETTE[i % len(PALETTE)]
+        color = s.color or PALETTE[i % len(PALETTE)]
         points = " ".join(f"{sx(a):.1f},{sy(b):.1f}" for a, b in zip(s.x, s.y))
         parts.append(f'<polyline points="{points}" fill="none" stroke="{color}" stroke-width="1.3" '
                      f'stroke-linejoin="round"/>')

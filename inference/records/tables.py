@@ -54,9 +54,11 @@ def frames_csv(session: SessionInfo, frames: Sequence[FrameRecord]) -> str:
 
 
 def frames_json(session: SessionInfo, frames: Sequence[FrameRecord]) -> str:
-    doc = {"format": FRAMES_FORMAT, "version": FRAMES_FORMAT_VERSION, "session": session.to_dict(),
-           "frames": [f.to_dict(session) for f in frames]}
-    return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+    """One frame per line: diffable and greppable, and json's C encoder (indent= would fall back to Python)."""
+    head = json.dumps({"format": FRAMES_FORMAT, "version": FRAMES_FORMAT_VERSION, "session": session.to_dict()},
+                      ensure_ascii=False)
+    body = ",\n".join(json.dumps(f.to_dict(session), ensure_ascii=False) for f in frames)
+    return f'{head[:-1]}, "frames": [\n{body}\n]}}\n'
 
 
 def detections_csv(frames: Sequence[FrameRecord]) -> str:

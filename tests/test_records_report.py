@@ -1,0 +1,86 @@
+"""The report's numbers: yield, Pareto grouping, percentiles, curve thinning and axis ticks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from inference.records.report import downsample, latency_stats, pareto, reason_categories, summarize
+from inference.records.svg import line_chart_svg, nice_ticks, pareto_svg
+from inference.records.types import FrameRecord, SessionInfo
+
+
+def make_frame(i: int, verdict: str = "OK", *, checks=(), reasons=(), error: str = "", total: float = 10.0) -> FrameRecord:
+    return FrameRecord(id=i + 1, session_id=1, frame_index=i, timestamp=1_790_000_000 + i, source_name=f"{i}.jpg",
+                       image_path="", image_hash="", image_hw=(10, 10), verdict=verdict, reasons=tuple(reasons),
+                       checks=tuple(checks), detections=(), tags=(), thresholds={"confidence": 0.3, "iou": 0.5},
+                       timings_ms={"infer": total / 2, "total": total}, rss_mb=400.0 + i, vram_mb=None, error=error,
+                       archive_original="", archive_annotated="")
+
+
+def make_session() -> SessionInfo:
+    return SessionInfo(1, 1_790_000_000, None, "st", "job", "lot", "recipe", "", "", "", "", "", None, "")
+
+
+def failed(subject: str, verdict: str = "NG") -> dict:
+    return {"subject": subject, "verdict": verdict, "reason": f"{subject} wrong"}
+
+
+@pytest.mark.parametrize("frame, expected", [
+    (make_frame(0, "NG", checks=[failed("price"), failed("ean13"), {"subject": "size", "verdict": "OK"}]),
+     ["ean13 条码 · NG", "price 价格 · NG"]),
+    (make_frame(0, "REVIEW", checks=[failed("count:hangtag", "REVIEW")]), ["hangtag count · REVIEW"]),
+    (make_frame(0, "NG", reasons=["barcode unreadable"]), ["barcode unreadable"]),
+    (make_frame(0, "", error="could not be decoded"), ["inspection error"]),
+    (make_frame(0, "OK", checks=[{"subject": "price", "verdict": "OK"}]), []),
+])
+def test_reasons_group_by_check_not_by_the_value_read(frame, expected):
+    assert reason_categories(frame) == expected
+
+
+def test_counts_and_yield_count_errors_as_not_passed_and_leave_unjudged_out():
+    frames = [make_frame(0, "OK"), make_frame(1, "OK"), make_frame(2, "NG", checks=[failed("price")]),
+              make_frame(3, "", error="bad file"), make_frame(4, "")]
+    report = summarize(make_session(), frames)
+    assert report.counts == {"OK": 2, "NG": 1, "REVIEW": 0, "ERROR": 1, "NOT JUDGED": 1, "frames": 5}
+    assert report.yield_ == pytest.approx(2 / 4)
+    assert [e.frame_index for e in report.errors] == [3]
+    assert summarize(make_session(), [make_frame(0, "")]).yield_ is None
+
+
+def test_pareto_ranks_accumulates_and_folds_the_tail_into_other():
+    frames = [make_frame(i, "NG", checks=[failed(f"s{i % 5}")]) for i in range(5) for _ in range(i + 1)]
+    bars = pareto(frames, bars=3)
+    assert [b.label for b in bars] == ["s4 · NG", "s3 · NG", "other"]
+    assert [b.count for b in bars] == [5, 4, 6] and bars[-1].cumulative == pytest.approx(1.0)
+
+
+def test_latency_percentiles_per_stage_in_pipeline_order():
+    frames = [make_frame(i, total=float(i + 1)) for i in range(100)]
+    stats = {s.stage: s for s in latency_stats(frames)}
+    assert list(stats) == ["infer", "total"]
+    assert stats["total"].p50 == pytest.approx(50.5) and stats["total"].max == 100 and stats["total"].n == 100
+
+
+def test_downsampling_keeps_every_spike():
+    y = np.ones(10_000)
+    y[7_777] = 500.0
+    x, yy = downsample(np.arange(10_000.0), y, max_points=200)
+    assert x.size <= 200 and yy.max() == 500.0 and 7_777.0 in x
+
+
+@pytest.mark.parametrize("lo, hi, count, expected", [
+    (0, 18, 4, [0, 5, 10, 15, 20]),
+    (0, 1, 4, [0, 0.25, 0.5, 0.75, 1.0]),
+    (405.2, 414.9, 4, [405, 407.5, 410, 412.5, 415]),
+])
+def test_axis_ticks_are_round_and_cover_the_data(lo, hi, count, expected):
+    assert nice_ticks(lo, hi, count) == pytest.approx(expected)
+
+
+def test_charts_escape_their_labels_and_say_when_there_is_nothing_to_draw():
+    frames = [make_frame(0, "NG", checks=[failed("<script>alert(1)</script>")])]
+    svg = pareto_svg(pareto(frames))
+    assert "<script>" not in svg and "&lt;script&gt;" in svg
+    assert "No NG or REVIEW frames" in pareto_svg(())
+    assert "Not measured" in line_chart_svg([], title="VRAM", x_label="t", y_label="MiB")
