@@ -135,6 +135,15 @@ def test_unexported_sessions_protect_their_archive_paths_until_exported(tmp_path
         assert journal.last_session_id() == b and journal.session(a).exported
 
 
+def test_a_frame_that_cannot_be_written_is_a_journal_error_not_a_silent_loss(tmp_path):
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        session = journal.start_session(job="x")
+    with Journal.open(tmp_path / "j.sqlite3", read_only=True) as journal:
+        with pytest.raises(JournalError, match="could not be journaled") as info:
+            journal.record(session, make_result(0))
+    assert "readonly" in str(info.value).replace("-", "").lower()
+
+
 def test_missing_sessions_and_empty_journals_are_named(tmp_path):
     with Journal.open(tmp_path / "j.sqlite3") as journal:
         with pytest.raises(JournalError, match="no sessions yet"):

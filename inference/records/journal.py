@@ -170,7 +170,12 @@ class Journal:
                   if c in _JSON_COLUMNS else values.get(c, "" if c in _TEXT_DEFAULTS else None)
                   for c in _FRAME_COLUMNS]
         with self._lock:
-            cursor = self._conn.execute(_INSERT_FRAME, params)
+            try:
+                cursor = self._conn.execute(_INSERT_FRAME, params)
+            except sqlite3.Error as exc:
+                raise JournalError("the frame could not be journaled", expected=f"a writable journal at {self.path}",
+                                   found=str(exc), hint="free disk space or check the drive: results are not being "
+                                                        "saved until this is fixed") from exc
             return int(cursor.lastrowid)
 
     def end_session(self, session_id: int, ended_at: float | None = None) -> None:
