@@ -1,0 +1,129 @@
+"""Overlap: CPU threads decode and stage the next batch while the GPU runs the current one.
+
+    decode workers ──► producer fills the free pinned slot ──► ready queue ──► GPU thread:
+                                                                   enqueue(n+1), then finish(n)
+The GPU thread queues batch n+1 before it finishes batch n, so host-side NMS of n runs while the GPU
+works on n+1, and decoding runs all the while. Two slots bound the memory: a slot returns to the
+producer only after its results were built.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import Callable, Iterable, Iterator
+
+import numpy as np
+
+from inference.errors import HangtagError
+from inference.gpu.pipeline import GpuPipeline
+from inference.gpu.staging import FrameInfo, Slot
+from inference.imageio import read_image
+from inference.pipeline import FrameResult, error_result
+
+Job = Callable[[], tuple["np.ndarray | None", FrameInfo]]  # None + info.error for a bad frame
+_DONE = object()
+
+
+def jpeg_job(path: Path, index: int) -> Job:
+    """Read and decode one file on a worker thread (cv2.imdecode releases the GIL)."""
+    def load() -> tuple[np.ndarray | None, FrameInfo]:
+        t0 = time.perf_counter_ns()
+        try:
+            image = read_image(path)
+        except HangtagError as exc:  # a bad file becomes an error record; the run goes on
+            return None, FrameInfo(path.name, str(path), index, error=str(exc))
+        return image, FrameInfo(path.name, str(path), index, (time.perf_counter_ns() - t0) / 1e6)
+    return load
+
+
+def frame_job(image: np.ndarray, index: int, name: str = "frame") -> Job:
+    return lambda: (image, FrameInfo(name, None, index, 0.0))
+
+
+def run_overlapped(pipeline: GpuPipeline, jobs: Iterable[Job], *, workers: int = 2) -> Iterator[FrameResult]:
+    """Results in job order. Stops cleanly when the caller stops iterating (the producer is joined)."""
+    free: queue.Queue[Slot | None] = queue.Queue()
+    ready: queue.Queue[object] = queue.Queue()
+    for slot in pipeline.slots:
+        free.put(slot)
+    stop = threading.Event()
+    producer = threading.Thread(target=_produce, args=(pipeline.batch, iter(jobs), workers, free, ready, stop),
+                                name="gpu-stager", daemon=True)
+    producer.start()
+    previous: tuple[Slot, int] | None = None
+    try:
+        while True:
+            item = ready.get()
+            if isinstance(item, BaseException):
+                raise item
+            if item is _DONE:
+                break
+            slot = item
+            t0 = time.perf_counter_ns()
+            if slot.frames:
+                with pipeline._lock:
+                    pipeline.enqueue(slot)
+            if previous is not None:
+                yield from _finish(pipeline, *previous)
+                free.put(previous[0])
+            previous = (slot, t0)
+        if previous is not None:
+            yield from _finish(pipeline, *previous)
+            free.put(previous[0])
+            previous = None
+    finally:
+        stop.set()
+        free.put(None)
+        producer.join(timeout=30)
+        if previous is not None:  # the caller stopped early: let the GPU finish before the slot is reused
+            previous[0].events["d2h"].synchronize()
+
+
+def _finish(pipeline: GpuPipeline, slot: Slot, t0: int) -> Iterator[FrameResult]:
+    results = [error_result(info.index or 0, info.name, info.path, message, pipeline.thresholds, pipeline.class_names)
+               for info, message in slot.errors]
+    if slot.frames:
+        with pipeline._lock:
+            results += pipeline.finish(slot, t0)
+    yield from sorted(results, key=lambda r: r.index)  # a bad file keeps its place among the good ones
+
+
+def _produce(batch: int, jobs: Iterator[Job], workers: int, free: queue.Queue, ready: queue.Queue,
+             stop: threading.Event) -> None:
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="decode") as pool:
+            pending: deque[Future] = deque()
+            prefetch = max(2 * workers, batch) + batch
+
+            def refill() -> None:
+                while len(pending) < prefetch and not stop.is_set():
+                    job = next(jobs, None)
+                    if job is None:
+                        return
+                    pending.append(pool.submit(job))
+
+            refill()
+            while pending and not stop.is_set():
+                slot = free.get()
+                if slot is None or stop.is_set():
+                    break
+                slot.clear()
+                while pending and slot.frames + len(slot.errors) < batch:
+                    future = pending.popleft()
+                    refill()
+                    image, info = future.result()
+                    if image is None:
+                        slot.errors.append((info, info.error or "frame could not be read"))
+                    else:
+                        slot.add(image, info)
+                ready.put(slot)
+            for future in pending:
+                future.cancel()
+        ready.put(_DONE)
+    except BaseException as exc:  # handed to the GPU thread, which re-raises it to the caller
+        ready.put(exc)

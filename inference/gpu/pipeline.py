@@ -1,0 +1,285 @@
+"""The GPU pipeline: frames in, the same immutable FrameResults as the CPU Pipeline out.
+
+Per batch, on one stream and with no host synchronization until the end:
+    pinned staging → device (one copy per frame) → letterbox kernel into the engine's input buffer →
+    engine → compact-decode kernel → small copy of candidate rows back → one event wait.
+Every buffer, the stream and the events are made once, through one Allocator, at open; a frame
+allocates nothing on the device or in pinned memory (tests count it through the allocator).
+Stage times come from CUDA events; host stages (staging copy, NMS) from perf_counter_ns.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from inference.decode import Candidates, decode, infer_layout, num_classes_for
+from inference.detections import Detections
+from inference.errors import ConfigError
+from inference.gpu.cuda import check, compute_capability, device_memory_used_mb, runtime
+from inference.gpu.engine import DeviceEngine
+from inference.gpu.host_nms import select_fast
+from inference.gpu.kernels import SOURCE
+from inference.gpu.memory import Allocator, AllocationCounts
+from inference.gpu.nvrtc import Module, compile_cubin
+from inference.gpu.postprocess import POSTPROCESS_MODES, CompactDecoder, FrameCandidates, GpuNms, rows_to_candidates
+from inference.gpu.preprocess import GpuLetterboxer
+from inference.gpu.staging import GPU_STAGES, FrameInfo, Slot, grow, make_slots
+from inference.model_info import ModelSpec, read_model_spec
+from inference.pipeline import FrameResult
+from inference.postprocess import CANDIDATE_FLOOR, Thresholds
+from inference.preprocess import LetterboxTransform
+from inference.telemetry import MemorySample, RollingStats, StageTimings, process_rss_mb, process_vram_mb
+
+IN_FLIGHT = 2
+DEFAULT_MAX_FRAME_HW = (1080, 1920)
+
+
+class GpuPipeline:
+    """One engine, one stream, fixed buffers. Not thread-safe: one pipeline per worker thread (a lock guards misuse)."""
+
+    def __init__(self, engine: DeviceEngine, *, batch: int = 1, thresholds: Thresholds | None = None,
+                 input_hw: tuple[int, int] | None = None, layout: str | None = None, postprocess: str = "cpu",
+                 max_frame_hw: tuple[int, int] = DEFAULT_MAX_FRAME_HW, device_id: int = 0,
+                 sample_memory_every: int = 1, warmup: int = 3) -> None:
+        if postprocess not in POSTPROCESS_MODES:
+            raise ConfigError("unknown postprocess mode", expected=" | ".join(POSTPROCESS_MODES), found=postprocess)
+        if not 1 <= batch <= 64:
+            raise ConfigError("batch size out of range", expected="1 … 64", found=str(batch))
+        self.engine = engine
+        self.batch = batch
+        self.device_id = device_id
+        self.thresholds = thresholds or Thresholds()
+        self.postprocess = postprocess
+        self.sample_memory_every = max(0, sample_memory_every)
+        self.stats = RollingStats()
+        self._lock = threading.Lock()
+        self._frames = 0
+        self._last: tuple[Candidates, LetterboxTransform] | None = None
+        self._stack = ExitStack()
+        try:
+            self._open(input_hw, layout, max_frame_hw, warmup)
+        except BaseException:
+            self._stack.close()
+            raise
+
+    def _open(self, input_hw, layout, max_frame_hw, warmup) -> None:
+        self.allocator = Allocator(self.device_id)
+        self._stack.callback(self.allocator.free_all)
+        self._stack.callback(self.engine.close)
+        major, minor = compute_capability(self.device_id)
+        self.module = Module(compile_cubin(SOURCE, f"sm_{major}{minor}", "hangtag_kernels.cu"), self.device_id)
+        self._stack.callback(self.module.free)
+        self.stream = self.allocator.stream("pipeline")
+        in_spec, out_specs = self.engine.describe(self.batch, input_hw)
+        self.input_name = in_spec.name
+        self.input_hw = (in_spec.shape[2], in_spec.shape[3])
+        self.input_buffer = self.allocator.device(in_spec.shape, in_spec.dtype, f"input:{in_spec.name}")
+        self.output_buffers = {o.name: self.allocator.device(o.shape, o.dtype, f"output:{o.name}") for o in out_specs}
+        self.engine.bind(self.stream, {in_spec.name: self.input_buffer}, self.output_buffers)
+        self.spec: ModelSpec = read_model_spec(self.engine.model_path, self.engine.metadata)
+        out = self.output_buffers[out_specs[0].name]
+        self.layout = layout or self.spec.layout or infer_layout(out.shape, len(self.spec.class_names) or None)
+        n_classes = len(self.spec.class_names) or num_classes_for(self.layout, out.shape)
+        self.class_names = self.spec.class_names or tuple(f"class_{i}" for i in range(n_classes))
+        self.num_classes = len(self.class_names)
+        frame_capacity = int(max_frame_hw[0]) * int(max_frame_hw[1]) * 3
+        self.letterbox = GpuLetterboxer(self.allocator, self.module, self.input_buffer, frame_capacity)
+        self.slots = make_slots(self.allocator, IN_FLIGHT, self.batch, frame_capacity)
+        self._output = out
+        if self.layout == "yolov8":
+            self.decoder: CompactDecoder | None = CompactDecoder(self.allocator, self.module, out, self.num_classes,
+                                                                 in_flight=IN_FLIGHT)
+            self._raw_host = None
+        else:  # other layouts: the whole raw output comes back and the CPU decoders run, as in Pipeline
+            self.decoder = None
+            self._raw_host = [self.allocator.pinned(out.shape, out.dtype, f"raw_host_{i}") for i in range(IN_FLIGHT)]
+        self.nms = GpuNms(self.allocator, self.module, self.decoder, in_flight=IN_FLIGHT) \
+            if self.postprocess == "gpu" and self.decoder is not None else None
+        blank = np.full((*max_frame_hw, 3), 114, np.uint8)
+        for _ in range(max(1, warmup)):
+            self.process_batch([blank] * self.batch, record=False)
+
+    # -- construction -----------------------------------------------------------------------
+    @classmethod
+    def open(cls, model_path: Path | str, *, cuda_graph: bool = False, device_id: int = 0, **options: Any) -> GpuPipeline:
+        """ONNX Runtime's CUDA provider bound to this pipeline's buffers (the default device engine)."""
+        from inference.gpu.ort_engine import OrtDeviceEngine
+
+        engine = OrtDeviceEngine(Path(model_path), device_id=device_id, cuda_graph=cuda_graph)
+        return cls(engine, device_id=device_id, **options)
+
+    def __enter__(self) -> GpuPipeline:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Free every buffer, event and stream (after the stream is idle), unload kernels, close the engine."""
+        if self._stack is None:
+            return
+        stack, self._stack = self._stack, None
+        try:
+            if not self.stream.freed:
+                self.stream.synchronize()
+        finally:
+            stack.close()
+
+    # -- running ---------------------------------------------------------------------------------
+    def process(self, image_bgr: np.ndarray, *, source_name: str = "frame", source_path: str | None = None,
+                index: int | None = None, decode_ms: float = 0.0) -> FrameResult:
+        return self.process_batch([image_bgr], [FrameInfo(source_name, source_path, index, decode_ms)])[0]
+
+    def process_batch(self, images: Sequence[np.ndarray], infos: Sequence[FrameInfo] | None = None, *,
+                      record: bool = True) -> list[FrameResult]:
+        """Synchronous: stage, run and finish up to `batch` frames; returns one FrameResult per frame."""
+        if not 1 <= len(images) <= self.batch:
+            raise ConfigError("wrong number of frames for this pipeline", expected=f"1 … {self.batch}",
+                              found=str(len(images)))
+        with self._lock:
+            slot = self.slots[0]
+            slot.clear()
+            t0 = time.perf_counter_ns()
+            for i, image in enumerate(images):
+                slot.add(image, infos[i] if infos else FrameInfo())
+            self.enqueue(slot)
+            return self.finish(slot, t0, record=record)
+
+    def enqueue(self, slot: Slot) -> None:
+        """Queue a staged slot's whole GPU work on the stream; returns before the GPU finishes it."""
+        if slot.oversize:
+            grow(self.allocator, slot, max(slot.frame_capacity, *(im.nbytes for im in slot.oversize.values())))
+        self.letterbox.reserve(slot.frame_capacity)
+        ev, stream = slot.events, self.stream
+        ev["start"].record(stream)
+        for i, (h, w) in enumerate(slot.shapes):
+            self.letterbox.upload(stream, slot.staging, i, h * w * 3, stage_offset=i * slot.frame_capacity)
+        ev["h2d"].record(stream)
+        slot.transforms = [self.letterbox.launch(stream, hw, i) for i, hw in enumerate(slot.shapes)]
+        ev["letterbox"].record(stream)
+        self.engine.enqueue()
+        ev["infer"].record(stream)
+        if self.decoder is not None:
+            self.decoder.enqueue(stream, slot.number)
+            if self.nms is not None:
+                self.nms.enqueue(stream, slot.number, self.thresholds, self.class_names)
+            ev["decode_gpu"].record(stream)
+            self.decoder.enqueue_download(stream, slot.number)
+        else:
+            ev["decode_gpu"].record(stream)
+            raw = self._raw_host[slot.number]
+            check(runtime().cudaMemcpyAsync(raw.ptr, self._output.ptr, self._output.nbytes,
+                                            runtime().cudaMemcpyKind.cudaMemcpyDeviceToHost, stream.handle),
+                  "copying the raw output")
+        ev["d2h"].record(stream)
+
+    def finish(self, slot: Slot, t0_ns: int, *, record: bool = True) -> list[FrameResult]:
+        """Wait for a slot's GPU work, then NMS on the host (or read GPU keep-lists) and build results."""
+        ev = slot.events
+        ev["d2h"].synchronize()
+        t_host = time.perf_counter_ns()
+        frames = slot.frames
+        if self.decoder is not None:
+            per_frame = self.decoder.collect(self.stream, slot.number, frames)
+            keeps = self.nms.keep_lists(slot.number, frames) if self.nms is not None else None
+        else:
+            raw = self._raw_host[slot.number].array
+            per_frame = [decode(raw[b:b + 1], self.layout, self.num_classes, CANDIDATE_FLOOR) for b in range(frames)]
+            keeps = None
+        results = []
+        gpu_ms = self._gpu_stage_ms(slot)
+        for b in range(frames):
+            transform = slot.transforms[b]
+            candidates = self._to_original(per_frame[b], transform)
+            if keeps is not None:
+                pos = per_frame[b].sorted_positions(keeps[b])
+                detections = Detections(candidates.xyxy[pos], candidates.score[pos], candidates.class_id[pos],
+                                        self.class_names)
+            else:
+                detections = select_fast(candidates, self.class_names, self.thresholds)
+            results.append((candidates, detections, transform))
+        host_post_ms = (time.perf_counter_ns() - t_host) / 1e6
+        total_ms = (time.perf_counter_ns() - t0_ns) / 1e6
+        stage_ms = slot.stage_ns / 1e6
+        out = []
+        for b, (candidates, detections, transform) in enumerate(results):
+            info = slot.infos[b]
+            stages = {"decode": info.decode_ms, "preprocess": stage_ms + gpu_ms["letterbox"], "h2d": gpu_ms["h2d"],
+                      "infer": gpu_ms["infer"], "postprocess": gpu_ms["decode_gpu"] + host_post_ms,
+                      "d2h": gpu_ms["d2h"], "stage_host": stage_ms, "letterbox_gpu": gpu_ms["letterbox"],
+                      "decode_gpu": gpu_ms["decode_gpu"], "nms_host": host_post_ms}
+            if not info.decode_ms:
+                del stages["decode"]
+            timings = StageTimings(stages, total_ms + info.decode_ms)
+            index = self._frames if info.index is None else info.index
+            if record:
+                self.stats.add(timings)
+                self._frames += 1
+            memory = self._sample_memory() if record and self.sample_memory_every and \
+                self._frames % self.sample_memory_every == 0 else None
+            out.append(FrameResult(index, info.name, info.path, slot.shapes[b], detections, candidates,
+                                   self.thresholds, timings, memory))
+        if out:
+            self._last = (out[-1].candidates, slot.transforms[frames - 1])
+        return out
+
+    def _gpu_stage_ms(self, slot: Slot) -> dict[str, float]:
+        ev, previous, out = slot.events, slot.events["start"], {}
+        for name in GPU_STAGES:
+            out[name] = ev[name].ms_since(previous)
+            previous = ev[name]
+        return out
+
+    def _to_original(self, found: FrameCandidates | Candidates, transform: LetterboxTransform) -> Candidates:
+        c = rows_to_candidates(found.rows) if isinstance(found, FrameCandidates) else found
+        return Candidates(transform.to_original(c.xyxy), c.score, c.class_id, c.already_suppressed)
+
+    def _sample_memory(self) -> MemorySample:
+        vram = process_vram_mb(self.device_id)
+        if not vram:  # NVML may not list processes inside a VM; the device-wide figure still shows drift
+            vram = device_memory_used_mb(self.device_id)
+        return MemorySample(process_rss_mb(), vram)
+
+    # -- measuring -----------------------------------------------------------------------------
+    def time_engine(self, iterations: int) -> tuple[np.ndarray, np.ndarray]:
+        """Engine alone, inputs already on the device: (event ms, wall ms) per call."""
+        start, end = self.slots[1].events["start"], self.slots[1].events["infer"]
+        gpu, wall = np.empty(iterations), np.empty(iterations)
+        with self._lock:
+            for i in range(iterations):
+                t0 = time.perf_counter_ns()
+                start.record(self.stream)
+                self.engine.enqueue()
+                end.record(self.stream)
+                end.synchronize()
+                wall[i] = (time.perf_counter_ns() - t0) / 1e6
+                gpu[i] = end.ms_since(start)
+        return gpu, wall
+
+    def allocation_counts(self) -> AllocationCounts:
+        return self.allocator.counts()
+
+    # -- the CPU Pipeline's interface ----------------------------------------------------------
+    def refilter_last(self, thresholds: Thresholds) -> Detections:
+        """Re-apply thresholds to the last frame's candidates (kept down to the candidate floor)."""
+        if self._last is None:
+            return Detections.empty(self.class_names)
+        return select_fast(self._last[0], self.class_names, thresholds)
+
+    def set_thresholds(self, thresholds: Thresholds) -> None:
+        self.thresholds = thresholds
+
+    @property
+    def backend(self) -> str:
+        variant = getattr(self.engine, "variant", "")
+        return f"{self.engine.backend_name}+gpu-pre" + (f" ({variant})" if variant else "")
+
+    @property
+    def frames_processed(self) -> int:
+        return self._frames
