@@ -1,0 +1,258 @@
+"""`hangtag-inspect gpu-bench`: every benchmark of the GPU-pipeline issue in one run, written as JSON.
+
+Sections (each recorded even when another fails; the JSON is rewritten after each):
+  check       GPU vs CPU letterbox on the benchmark frames (grey levels)
+  latency     batch 1, 1920×1080 raw BGR: engine-only (CUDA events) vs end to end, ORT CUDA graph off/on
+  postprocess candidates → detections with NMS on the CPU (default) vs on the GPU
+  throughput  batch 1/8/16 overlapped raw frames vs engine-only at the same batch
+  drift       VRAM (NVML, this process) and host RSS over N frames after warm-up
+  jpeg        JPEG files as the source, decoded on worker threads while the GPU runs; decode-only ceiling
+  baselines   ORT session.run with numpy (what one writes first); PyTorch eager + torchvision NMS
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
+
+from inference.postprocess import Thresholds
+from inference.resources import default_model_path
+
+SECTIONS = ("check", "latency", "postprocess", "throughput", "drift", "jpeg", "baselines")
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("gpu-bench", help="benchmark the GPU pipeline (pre/post on the GPU, IOBinding, CUDA graph)")
+    parser.add_argument("--model", type=Path, default=None,
+                        help="ONNX detector (default: the shipped one, else a synthetic YOLOv8-shaped model)")
+    parser.add_argument("--json", type=Path, default=Path("gpu-bench.json"), help="where to write the record")
+    parser.add_argument("--frames", type=int, default=1000, help="timed frames per latency measurement")
+    parser.add_argument("--drift-frames", type=int, default=10000, help="frames for the VRAM/RSS drift run")
+    parser.add_argument("--stream-frames", type=int, default=400, help="frames per throughput/JPEG run")
+    parser.add_argument("--batches", type=int, nargs="+", default=[1, 8, 16], help="batch sizes for throughput")
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 4, 8], help="JPEG decode threads to try")
+    parser.add_argument("--sections", nargs="+", choices=SECTIONS, default=list(SECTIONS))
+    parser.add_argument("--quick", action="store_true", help="tiny counts (a smoke test of the command)")
+    parser.set_defaults(func=gpu_bench)
+
+
+def environment() -> dict:
+    import numpy
+
+    from inference.gpu.cuda import versions
+    from inference.telemetry import gpu_name
+
+    env = {"python": platform.python_version(), "platform": platform.platform(), "numpy": numpy.__version__,
+           "gpu": gpu_name(0), **versions()}
+    for name in ("onnxruntime", "cupy", "torch", "cv2"):
+        try:
+            module = __import__(name)
+            env[name] = getattr(module, "__version__", "?")
+        except Exception as exc:  # recorded: a missing optional library only disables its section
+            env[name] = f"unavailable: {exc}"
+    try:
+        import onnxruntime
+
+        env["onnxruntime_providers"] = onnxruntime.get_available_providers()
+    except Exception:
+        pass
+    try:
+        import pynvml
+
+        env["nvidia_driver"] = pynvml.nvmlSystemGetDriverVersion()
+    except Exception:
+        pass
+    return env
+
+
+def gpu_bench(args: argparse.Namespace) -> int:
+    from inference.gpu.fallback import gpu_pipeline_unavailable_reason
+
+    if args.quick:
+        args.frames, args.drift_frames, args.stream_frames = 50, 200, 40
+        args.batches, args.workers = [1, 4], [2]
+    record: dict = {"date": time.strftime("%Y-%m-%d"), "command": ["hangtag-inspect", *sys.argv[1:]], "errors": {}}
+    reason = gpu_pipeline_unavailable_reason()
+    if reason is not None:
+        record["skipped"] = f"GPU pipeline unavailable: {reason}"
+        _write(args.json, record)
+        print(f"error: {record['skipped']}", file=sys.stderr)
+        return 2
+    record["environment"] = environment()
+    workdir = Path(tempfile.mkdtemp(prefix="gpu-bench-"))
+    model, kind = _model(args.model, workdir)
+    record["model"] = {"path": str(model), "kind": kind}
+    context = {"args": args, "model": model, "kind": kind, "workdir": workdir, "thresholds": Thresholds(),
+               "best_graph": None}
+    from inference.gpu.bench import make_frames
+
+    context["frames"] = make_frames(8)
+    for section in SECTIONS:
+        if section not in args.sections:
+            continue
+        started = time.perf_counter()
+        try:
+            record[section] = globals()[f"_section_{section}"](context)
+        except Exception:
+            record["errors"][section] = traceback.format_exc()[-3000:]
+            print(f"[{section}] failed:\n{record['errors'][section]}", file=sys.stderr)
+        print(f"[{section}] {time.perf_counter() - started:.1f} s", flush=True)
+        record["targets"] = _targets(record)
+        _write(args.json, record)
+    _print_summary(record)
+    return 0
+
+
+def _model(path: Path | None, workdir: Path) -> tuple[Path, str]:
+    chosen = path or default_model_path()
+    if chosen.is_file():
+        return chosen, "given" if path else "shipped"
+    from inference.gpu.synthetic import build_onnx
+
+    return build_onnx(workdir / "synthetic_yolov8.onnx"), "synthetic (YOLOv8-shaped stand-in, inference/gpu/synthetic.py)"
+
+
+def _open(context: dict, **options):
+    from inference.gpu.pipeline import GpuPipeline
+
+    return GpuPipeline.open(context["model"], thresholds=context["thresholds"], **options)
+
+
+def _section_check(context: dict) -> dict:
+    from inference.gpu.bench import cpu_gpu_letterbox_diff, make_frames
+
+    out = {}
+    with _open(context) as pipe:
+        out["1080x1920 (area downscale)"] = cpu_gpu_letterbox_diff(pipe, context["frames"][:3])
+        out["480x640 (no resize)"] = cpu_gpu_letterbox_diff(pipe, make_frames(2, (480, 640), seed=5))
+        out["400x600 (bilinear upscale)"] = cpu_gpu_letterbox_diff(pipe, make_frames(1, (400, 600), seed=6))
+    return out
+
+
+def _section_latency(context: dict) -> dict:
+    from inference.gpu.bench import end_to_end, engine_only
+
+    n, frames, out = context["args"].frames, context["frames"], {}
+    for graph in (False, True):
+        with _open(context, cuda_graph=graph) as pipe:
+            engine = engine_only(pipe, n)
+            e2e = end_to_end(pipe, frames, n, sample_memory=False)
+            e2e_telemetry = end_to_end(pipe, frames, max(200, n // 4), sample_memory=True)
+            out[pipe.engine.variant] = {
+                "engine_only": engine, "end_to_end": e2e, "end_to_end_with_nvml_sampling": e2e_telemetry,
+                "overhead_ms_p50": round(e2e["wall_ms"]["p50"] - engine["event_ms"]["p50"], 4),
+                "overhead_vs_engine_wall_ms_p50": round(e2e["wall_ms"]["p50"] - engine["wall_ms"]["p50"], 4),
+            }
+    best = min(out, key=lambda k: out[k]["end_to_end"]["wall_ms"]["p50"])
+    context["best_graph"] = best == "cuda-graph"
+    out["best"] = best
+    return out
+
+
+def _graph(context: dict) -> bool:
+    return bool(context["best_graph"]) if context["best_graph"] is not None else True
+
+
+def _section_postprocess(context: dict) -> dict:
+    from inference.gpu.bench import end_to_end
+
+    n, out = context["args"].frames, {}
+    for mode in ("cpu", "gpu"):
+        with _open(context, cuda_graph=_graph(context), postprocess=mode) as pipe:
+            e2e = end_to_end(pipe, context["frames"], n, sample_memory=False)
+            stages = e2e["stages_ms"]
+            out[mode] = {"end_to_end_ms": e2e["wall_ms"], "postprocess_ms": stages.get("postprocess"),
+                         "decode_gpu_ms": stages.get("decode_gpu"), "nms_host_ms": stages.get("nms_host"),
+                         "d2h_ms": stages.get("d2h")}
+    out["faster"] = min(("cpu", "gpu"), key=lambda m: out[m]["end_to_end_ms"]["p50"])
+    return out
+
+
+def _section_throughput(context: dict) -> dict:
+    from inference.gpu.bench import engine_only, raw_stream
+
+    args, out = context["args"], {}
+    for batch in args.batches:
+        with _open(context, cuda_graph=_graph(context), batch=batch, sample_memory_every=0) as pipe:
+            engine = engine_only(pipe, max(50, args.frames // max(batch, 1)))
+            stream = raw_stream(pipe, context["frames"], args.stream_frames * max(1, batch // 2), workers=2)
+            out[f"batch_{batch}"] = {"engine_only": engine, "pipeline": stream,
+                                     "ratio": round(stream["fps"] / engine["throughput_fps"], 4)}
+    return out
+
+
+def _section_drift(context: dict) -> dict:
+    from inference.gpu.bench import drift
+
+    with _open(context, cuda_graph=_graph(context)) as pipe:
+        return drift(pipe, context["frames"], context["args"].drift_frames)
+
+
+def _section_jpeg(context: dict) -> dict:
+    from inference.gpu.bench import decode_only_fps, jpeg_stream, write_jpegs
+
+    args = context["args"]
+    paths = write_jpegs(context["frames"], context["workdir"] / "jpeg", 32)
+    out = {"files": len(paths), "bytes_per_file": int(sum(p.stat().st_size for p in paths) / len(paths)),
+           "decode_only": [decode_only_fps(paths, args.stream_frames, w) for w in args.workers], "pipeline": []}
+    for batch in sorted({1, 8} & set(args.batches) or {1}):
+        with _open(context, cuda_graph=_graph(context), batch=batch, sample_memory_every=0) as pipe:
+            jpeg_stream(pipe, paths, 2 * batch, workers=2)
+            for workers in args.workers:
+                out["pipeline"].append(jpeg_stream(pipe, paths, args.stream_frames, workers))
+    return out
+
+
+def _section_baselines(context: dict) -> dict:
+    from inference.gpu.bench import naive_ort, torch_eager
+
+    n, out = context["args"].frames // 2, {}
+    try:
+        out["ort_session_run_numpy"] = naive_ort(context["model"], context["frames"], n, context["thresholds"])
+    except Exception:
+        out["ort_session_run_numpy"] = {"error": traceback.format_exc()[-1500:]}
+    if context["kind"].startswith("synthetic"):
+        try:
+            out["pytorch_eager"] = torch_eager(context["frames"], n, context["thresholds"])
+        except Exception:
+            out["pytorch_eager"] = {"error": traceback.format_exc()[-1500:]}
+    else:
+        out["pytorch_eager"] = {"skipped": "no PyTorch definition of this ONNX model is available"}
+    return out
+
+
+def _targets(record: dict) -> dict:
+    targets: dict = {}
+    latency = record.get("latency")
+    if latency and latency.get("best") in latency:
+        best = latency[latency["best"]]
+        targets["overhead_le_1ms"] = {"value_ms": best["overhead_ms_p50"], "met": best["overhead_ms_p50"] <= 1.0}
+    b8 = record.get("throughput", {}).get("batch_8")
+    if b8:
+        targets["batch8_ge_90pct_engine"] = {"ratio": b8["ratio"], "met": b8["ratio"] >= 0.9}
+    drift = record.get("drift")
+    if drift and drift.get("vram", {}).get("available", True):
+        targets["vram_drift_le_1MiB"] = {"value_mb": drift["vram"]["drift_mb"],
+                                         "max_minus_min_mb": drift["vram"]["max_minus_min_mb"],
+                                         "met": abs(drift["vram"]["drift_mb"]) <= 1.0}
+        targets["rss_drift_le_5MiB"] = {"value_mb": drift["rss"]["drift_mb"], "met": abs(drift["rss"]["drift_mb"]) <= 5.0}
+    return targets
+
+
+def _write(path: Path, record: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(record, indent=2, default=str) + "\n", encoding="utf-8")
+
+
+def _print_summary(record: dict) -> None:
+    print(f"model: {record['model']['kind']}  gpu: {record['environment'].get('gpu')}")
+    for name, target in record.get("targets", {}).items():
+        print(f"  {name:<28} {'met' if target['met'] else 'MISSED':<7} {json.dumps(target)}")
+    for section, text in record["errors"].items():
+        print(f"  section {section} failed: {text.strip().splitlines()[-1]}")
