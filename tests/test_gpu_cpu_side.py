@@ -1,0 +1,320 @@
+"""The GPU pipeline's host-side logic, on a machine without a GPU (CI).
+
+What needs a GPU is in test_gpu_device.py (marked `gpu`). Here: the fallback to CPU preprocessing, the
+allocator's bookkeeping (against a recording stand-in for the CUDA runtime: it checks our counting and
+freeing, not CUDA), the numpy reference of the letterbox kernel against OpenCV, kernel argument packing,
+the compact-row helpers, and the synthetic benchmark model.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import inference.gpu.cuda as gpu_cuda
+import inference.gpu.memory as gpu_memory
+from inference.engines.base import TensorSpec
+from inference.errors import BackendUnavailableError, EngineStateError, ModelError
+from inference.gpu.engine import resolve_input_shape
+from inference.gpu.fallback import open_pipeline
+from inference.gpu.nvrtc import KernelArgs
+from inference.gpu.postprocess import FrameCandidates, rows_to_candidates
+from inference.gpu.reference import area_weights, linear_weights, reference_letterbox
+from inference.pipeline import Pipeline
+from inference.preprocess import Letterboxer
+from tests.factories import blob_detector, scene_with_squares
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# -- fallback ------------------------------------------------------------------------------------
+def _without_cuda_python(monkeypatch):
+    def missing(name):
+        raise BackendUnavailableError("cuda-python is not installed", expected="the cuda.bindings package",
+                                      found="No module named 'cuda'")
+    monkeypatch.setattr(gpu_cuda, "_import", missing)
+    monkeypatch.setattr(gpu_cuda, "_probe_cache", {})
+
+
+def test_without_cuda_python_the_reason_names_the_package(monkeypatch):
+    _without_cuda_python(monkeypatch)
+    reason = gpu_cuda.gpu_unavailable_reason()
+    assert reason is not None and "cuda-python" in reason
+
+
+def test_without_cuda_python_open_pipeline_falls_back_to_cpu_preprocessing(monkeypatch, tmp_path):
+    _without_cuda_python(monkeypatch)
+    choice = open_pipeline(blob_detector(tmp_path / "m.onnx"), backend="onnxruntime-cpu", batch=4,
+                           postprocess="gpu")
+    with choice.pipeline as pipe:
+        assert not choice.gpu and "cuda-python" in choice.reason
+        assert isinstance(pipe, Pipeline) and isinstance(pipe.letterbox, Letterboxer)
+        result = pipe.process(scene_with_squares(64, 64, [(16, 16, 24)]))
+    assert result.ok and len(result.detections.of_class("bright")) >= 1
+
+
+def test_without_a_gpu_the_reason_is_the_runtime_status(monkeypatch):
+    class NoDevice:
+        def cudaGetDeviceCount(self):
+            return (35, None)  # cudaErrorInsufficientDriver, as cuda.bindings returns it with no driver
+
+    monkeypatch.setattr(gpu_cuda, "_import", lambda name: NoDevice())
+    monkeypatch.setattr(gpu_cuda, "_probe_cache", {})
+    reason = gpu_cuda.gpu_unavailable_reason()
+    assert reason is not None and reason.startswith("no CUDA device")
+
+
+def test_gpu_not_requested_opens_cpu_pipeline(tmp_path):
+    choice = open_pipeline(blob_detector(tmp_path / "m.onnx"), prefer_gpu=False, backend="onnxruntime-cpu")
+    with choice.pipeline:
+        assert not choice.gpu and choice.reason == "GPU pipeline not requested"
+
+
+# -- allocator bookkeeping ---------------------------------------------------------------------------
+class RecordingRuntime:
+    """Stands in for cuda.bindings.runtime: hands out addresses and records every call (no CUDA)."""
+
+    cudaHostAllocPortable = 1
+    cudaStreamNonBlocking = 1
+    cudaEventDefault = 0
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, int]] = []
+        self._next = 0x10000
+        self._host: dict[int, ctypes.Array] = {}
+
+    def _handle(self, kind: str, size: int = 16) -> tuple[int, int]:
+        self._next += max(size, 16)
+        self.calls.append((kind, self._next))
+        return (0, self._next)
+
+    def cudaMalloc(self, nbytes):
+        return self._handle("malloc", nbytes)
+
+    def cudaFree(self, ptr):
+        self.calls.append(("free", ptr))
+        return (0,)
+
+    def cudaHostAlloc(self, nbytes, flags):
+        buffer = ctypes.create_string_buffer(nbytes)
+        address = ctypes.addressof(buffer)
+        self._host[address] = buffer
+        self.calls.append(("host_alloc", address))
+        return (0, address)
+
+    def cudaFreeHost(self, ptr):
+        self.calls.append(("host_free", ptr))
+        return (0,)
+
+    def cudaStreamCreateWithFlags(self, flags):
+        return self._handle("stream")
+
+    def cudaStreamDestroy(self, handle):
+        self.calls.append(("stream_destroy", handle))
+        return (0,)
+
+    def cudaEventCreateWithFlags(self, flags):
+        return self._handle("event")
+
+    def cudaEventDestroy(self, handle):
+        self.calls.append(("event_destroy", handle))
+        return (0,)
+
+
+def recording_allocator(monkeypatch) -> tuple[gpu_memory.Allocator, RecordingRuntime]:
+    fake = RecordingRuntime()
+    monkeypatch.setattr(gpu_memory, "runtime", lambda: fake)
+    monkeypatch.setattr(gpu_memory, "make_current", lambda device_id: None)
+    return gpu_memory.Allocator(0), fake
+
+
+def test_allocator_counts_each_kind_and_live_bytes(monkeypatch):
+    alloc, _ = recording_allocator(monkeypatch)
+    alloc.device((2, 3, 8, 8), np.float32, "input")
+    alloc.pinned((4, 100), np.uint8, "staging")
+    alloc.stream("s")
+    alloc.event("e")
+    counts = alloc.counts()
+    assert (counts.device, counts.pinned, counts.streams, counts.events) == (1, 1, 1, 1)
+    assert counts.live_device_bytes == 2 * 3 * 8 * 8 * 4 and counts.live_pinned_bytes == 400
+    assert counts.allocations == 4 and alloc.live == 4
+
+
+def test_free_is_idempotent_and_use_after_free_is_an_error(monkeypatch):
+    alloc, fake = recording_allocator(monkeypatch)
+    buffer = alloc.device((16,), np.float32, "x")
+    buffer.free()
+    buffer.free()
+    assert [c for c in fake.calls if c[0] == "free"] == [("free", fake.calls[0][1])]
+    assert alloc.live == 0
+    with pytest.raises(EngineStateError):
+        _ = buffer.ptr
+
+
+def test_free_all_frees_newest_first_and_only_what_is_live(monkeypatch):
+    alloc, fake = recording_allocator(monkeypatch)
+    first = alloc.device((4,), np.uint8, "first")
+    alloc.pinned((4,), np.uint8, "second")
+    alloc.stream("third")
+    first.free()
+    fake.calls.clear()
+    alloc.free_all()
+    assert [kind for kind, _ in fake.calls] == ["stream_destroy", "host_free"]
+    assert alloc.live == 0 and alloc.counts().allocations == 3  # counts what was made, not what is live
+
+
+def test_pinned_buffer_is_a_writable_numpy_view_of_its_memory(monkeypatch):
+    alloc, _ = recording_allocator(monkeypatch)
+    pinned = alloc.pinned((2, 5), np.float32, "p")
+    pinned.array[:] = 3.5
+    raw = (ctypes.c_float * 10).from_address(pinned.ptr)
+    assert list(raw) == [3.5] * 10
+
+
+# -- letterbox kernel arithmetic ------------------------------------------------------------------
+SIZES = [(1080, 1920), (720, 1280), (480, 640), (300, 200), (640, 640), (1, 4000), (37, 1013), (1000, 750),
+         (2, 2)]
+
+
+@pytest.mark.parametrize("source_hw", SIZES)
+@pytest.mark.parametrize("content", ["noise", "gradient"])
+def test_kernel_reference_agrees_with_opencv_within_one_grey_level(source_hw, content):
+    rng = np.random.default_rng(source_hw[0] * 31 + source_hw[1])
+    if content == "noise":
+        image = rng.integers(0, 256, (*source_hw, 3), dtype=np.uint8)
+    else:
+        y, x = np.mgrid[0:source_hw[0], 0:source_hw[1]]
+        image = np.stack([(x * 7 + y * 3) % 256, (x * 2) % 256, (y * 5) % 256], -1).astype(np.uint8)
+    cpu = Letterboxer((640, 640))
+    cpu_transform = cpu(image)
+    ref, ref_transform = reference_letterbox(image, (640, 640))
+    assert ref_transform == cpu_transform
+    assert np.abs(ref - cpu.tensor[0]).max() <= 1 / 255 + 1e-6
+
+
+@pytest.mark.parametrize("src,dst", [(1920, 640), (1080, 360), (1000, 427), (7, 3)])
+def test_area_weights_are_an_exact_average(src, dst):
+    weights = area_weights(src, dst)
+    assert np.allclose(weights.sum(axis=1), 1.0)
+    assert np.isclose(weights.sum(), dst)  # every output pixel averages; every source pixel is used in full
+    assert np.allclose(weights.sum(axis=0) * src / dst, 1.0)
+
+
+@pytest.mark.parametrize("src,dst,expected_first_row", [(2, 4, {0: 1.0}), (4, 8, {0: 1.0}), (3, 6, {0: 1.0})])
+def test_linear_weights_clamp_at_the_edge_like_opencv(src, dst, expected_first_row):
+    weights = linear_weights(src, dst)
+    assert np.allclose(weights.sum(axis=1), 1.0)
+    assert {int(i): float(weights[0, i]) for i in np.flatnonzero(weights[0])} == expected_first_row
+
+
+# -- kernel arguments and compact rows -----------------------------------------------------------------
+def test_kernel_args_pointer_array_points_at_the_values_set():
+    args = KernelArgs([ctypes.c_void_p, ctypes.c_int, ctypes.c_float]).set(0xDEAD000, -7, 0.25)
+    pointers = (ctypes.c_void_p * 3).from_address(args.address)
+    assert ctypes.c_void_p.from_address(pointers[0]).value == 0xDEAD000
+    assert ctypes.c_int.from_address(pointers[1]).value == -7
+    assert ctypes.c_float.from_address(pointers[2]).value == 0.25
+    args.set(1, 2, 3.0)
+    assert ctypes.c_int.from_address(pointers[1]).value == 2  # rewritten in place: no new array per frame
+
+
+def test_rows_become_the_candidates_the_cpu_decoder_gives():
+    from inference.decode import decode_yolov8
+
+    rng = np.random.default_rng(3)
+    raw = np.concatenate([rng.uniform(10, 600, (1, 4, 50)), rng.uniform(0, 1, (1, 3, 50))], axis=1).astype(np.float32)
+    expected = decode_yolov8(raw, 3, 0.3)
+    score = raw[0, 4:].max(0)
+    keep = np.flatnonzero(score >= 0.3)
+    shuffled = rng.permutation(keep)  # device rows arrive in atomic order
+    rows = np.stack([*raw[0, :4, shuffled].T, score[shuffled], raw[0, 4:, shuffled].T.argmax(0), shuffled],
+                    axis=1).astype(np.float32)
+    order = np.argsort(rows[:, 6], kind="stable")
+    frame = FrameCandidates(rows[order], order)
+    got = rows_to_candidates(frame.rows)
+    assert np.allclose(got.xyxy, expected.xyxy) and np.array_equal(got.class_id, expected.class_id)
+    assert np.allclose(got.score, expected.score)
+    device_rows = np.array([0, 5, 2])
+    assert np.array_equal(frame.rows[frame.sorted_positions(device_rows)], rows[device_rows])
+
+
+@pytest.mark.parametrize("count,classes,disabled", [(0, 1, ()), (1, 1, ()), (60, 3, ()), (300, 3, ("code",)),
+                                                     (700, 2, ())])  # 700: past the matrix limit
+def test_host_bitmask_nms_selects_exactly_what_select_does(count, classes, disabled):
+    from inference.decode import Candidates
+    from inference.gpu.host_nms import select_fast
+    from inference.postprocess import Thresholds, select
+
+    rng = np.random.default_rng(count + classes)
+    xy = rng.uniform(0, 600, (count, 2))
+    boxes = np.concatenate([xy, xy + rng.uniform(5, 90, (count, 2))], axis=1).astype(np.float32)
+    candidates = Candidates(boxes, rng.uniform(0.01, 1, count).astype(np.float32),
+                            rng.integers(0, classes, count).astype(np.int32))
+    names = ("tag", "code", "label")[:classes]
+    thresholds = Thresholds(confidence=0.2, iou=0.45, max_detections=80, disabled_classes=frozenset(disabled))
+    want, got = select(candidates, names, thresholds), select_fast(candidates, names, thresholds)
+    assert np.array_equal(got.xyxy, want.xyxy) and np.array_equal(got.class_id, want.class_id)
+    assert np.array_equal(got.confidence, want.confidence)
+
+
+@pytest.mark.parametrize("shape,batch,input_hw,expected", [
+    ((1, 3, 640, 640), 1, None, (1, 3, 640, 640)),
+    ((-1, 3, 640, 640), 8, None, (8, 3, 640, 640)),
+    ((-1, 3, -1, -1), 2, (480, 640), (2, 3, 480, 640)),
+    ((-1, 3, -1, -1), 1, None, (1, 3, 320, 320)),
+])
+def test_input_shape_resolution(shape, batch, input_hw, expected):
+    spec = TensorSpec("images", shape, np.dtype(np.float32))
+    assert resolve_input_shape(spec, batch, input_hw, (320, 320)) == expected
+
+
+def test_fixed_batch_model_refuses_another_batch_with_a_hint():
+    with pytest.raises(ModelError) as info:
+        resolve_input_shape(TensorSpec("images", (1, 3, 640, 640), np.dtype(np.float32)), 8, None, (640, 640))
+    assert "dynamic batch" in str(info.value) and "hint" in str(info.value)
+
+
+def test_kernel_source_compiles_with_nvrtc_when_present():
+    """NVRTC needs no GPU; CI has no NVRTC library, so this runs where the nvidia-cuda-nvrtc wheel is."""
+    try:
+        gpu_cuda.nvrtc().nvrtcVersion()
+    except Exception as exc:
+        pytest.skip(f"NVRTC not available here: {str(exc).splitlines()[0]}")
+    from inference.gpu.kernels import SOURCE
+    from inference.gpu.nvrtc import compile_cubin
+
+    assert compile_cubin(SOURCE, "sm_90", "hangtag_kernels.cu")[:4] == b"\x7fELF"
+
+
+# -- the benchmark's stand-in model and CLI -------------------------------------------------------------
+def test_synthetic_detector_has_the_real_interface_and_a_realistic_candidate_count(tmp_path):
+    import onnxruntime as ort
+
+    from inference.gpu.synthetic import build_onnx
+
+    from inference.gpu.bench import make_frames
+
+    session = ort.InferenceSession(str(build_onnx(tmp_path / "syn.onnx")), providers=["CPUExecutionProvider"])
+    letterbox = Letterboxer((640, 640))
+    letterbox(make_frames(1)[0])
+    out = session.run(None, {"images": np.repeat(letterbox.tensor, 2, axis=0)})[0]
+    assert out.shape == (2, 7, 8400)
+    count = int((out[0, 4:].max(0) >= 0.01).sum())
+    assert 20 <= count <= 2000, count  # a trained detector keeps tens to hundreds above the 0.01 floor
+    assert np.array_equal(out[0], out[1])  # the batch axis is real: frames do not mix
+
+
+def test_gpu_bench_without_a_gpu_writes_the_reason_and_exits_2(tmp_path, monkeypatch):
+    out = tmp_path / "bench.json"
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HANGTAG_FORCE_NO_GPU": "1"}
+    result = subprocess.run([sys.executable, "-m", "inference.cli", "gpu-bench", "--json", str(out), "--quick"],
+                            cwd=ROOT, capture_output=True, text=True, env=env)
+    assert result.returncode == 2, result.stdout + result.stderr
+    record = json.loads(out.read_text())
+    assert record["skipped"] and "GPU" in record["skipped"]
