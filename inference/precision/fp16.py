@@ -21,12 +21,17 @@ DEFAULT_FP16_BLOCK = ("Resize", "Upsample", "ReduceSum", "ReduceMean", "Exp", "S
 
 def convert_fp16(model: onnx.ModelProto, *, op_block_list: Sequence[str] = DEFAULT_FP16_BLOCK,
                  node_block_list: Sequence[str] = ()) -> onnx.ModelProto:
+    import warnings
+
     from onnxconverter_common import float16
 
     try:
-        converted = float16.convert_float_to_float16(
-            model, keep_io_types=True, op_block_list=sorted(set(float16.DEFAULT_OP_BLOCK_LIST) | set(op_block_list)),
-            node_block_list=list(node_block_list) or None)
+        with warnings.catch_warnings():
+            # Weights below float16's range clamp, one UserWarning each: expected, and it floods the log.
+            warnings.simplefilter("ignore", UserWarning)
+            converted = float16.convert_float_to_float16(
+                model, keep_io_types=True, op_block_list=sorted(set(float16.DEFAULT_OP_BLOCK_LIST) | set(op_block_list)),
+                node_block_list=list(node_block_list) or None)
     except Exception as exc:  # the converter raises bare ValueError/KeyError on graphs it cannot type
         raise PrecisionError("FP16 conversion failed", expected="an ONNX graph onnxconverter-common can type",
                              found=f"{type(exc).__name__}: {str(exc)[:200]}",
