@@ -147,13 +147,30 @@ def test_a_failure_or_cancel_mid_export_leaves_nothing(tmp_path):
         assert not journal.session(session).exported
 
 
-def test_a_partial_left_by_a_killed_export_is_cleaned_by_the_next(tmp_path):
+KILLED_CHILD = """
+import sys, time
+from inference.records.journal import Journal
+from inference.records.export import export_session
+
+def stall(report, folder, pdf_path):  # everything else is written; the PDF is "being drawn"
+    print("writing pdf", flush=True)
+    time.sleep(60)
+
+with Journal.open(sys.argv[1]) as journal:
+    export_session(journal, int(sys.argv[2]), sys.argv[3], pdf=stall)
+"""
+
+
+def test_an_export_killed_mid_write_leaves_nothing_under_the_final_name_and_is_cleaned_next_time(tmp_path):
     journal_path, session = make_session(tmp_path, frames=10)
     out = tmp_path / "out"
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
-    stale = out / f".hangtag-export-{int(dead.stdout)}-deadbeef.partial"
-    (stale / "images").mkdir(parents=True)
-    (stale / "report.html").write_text("half")
+    child = subprocess.Popen([sys.executable, "-c", KILLED_CHILD, str(journal_path), str(session), str(out)],
+                             cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline().strip() == "writing pdf"
+    child.kill()
+    child.wait()
+    (stale,) = out.iterdir()
+    assert stale.name.startswith(".hangtag-export-") and (stale / "report.html").is_file()
     result = export(journal_path, session, out)
     assert sorted(p.name for p in out.iterdir()) == [result.path.name]
     with Journal.open(journal_path) as journal:

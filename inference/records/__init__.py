@@ -1,6 +1,24 @@
 """Inspection records: the SQLite journal, the NG/REVIEW image archive and session exports. Qt-free.
 
-The station's loop, per frame:  result → (archive.save if NG/REVIEW) → journal.record → show verdict.
+How the station uses them (in the inspection worker, so the verdict is journaled before it is shown):
+
+    journal = Journal.open()                      # default: user_data_dir()/journal.sqlite3
+    archive = Archive(user_data_dir() / "archive", cap_bytes=20 * 2**30)
+    session = journal.start_session(job=..., lot=..., recipe_name=..., recipe_path=..., source=...,
+                                    model_hash=..., backend=..., precision=...)
+    for each FrameResult `result` (and its BGR `image`):
+        archived = None
+        if verdict is NG or REVIEW:
+            archived = archive.save(session_id=session, frame_index=result.index, verdict="NG",
+                                    source_name=result.source_name, detections=result.detections.to_records(),
+                                    image_bgr=image, source_file=result.source_path)
+        journal.record(session, result, image_hash=file_hash(path) or pixels_hash(image),
+                       archive_original=archived.original if archived else "",
+                       archive_annotated=archived.annotated if archived else "")
+    journal.end_session(session)
+
+    export_session(Journal.open(path, read_only=True), session, out_dir)   # or app.report_pdf for the PDF
+    archive.prune(journal.unexported_archive_paths())    # .needs_confirmation → ask, then confirm=True
 """
 
 from __future__ import annotations
