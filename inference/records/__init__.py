@@ -17,7 +17,10 @@ How the station uses them (in the inspection worker, so the verdict is journaled
                        archive_annotated=archived.annotated if archived else "")
     journal.end_session(session)
 
-    export_session(Journal.open(path, read_only=True), session, out_dir)   # or app.report_pdf for the PDF
+    # in an export worker: its own read-only connection, so a long read never delays record()
+    with Journal.open(journal.path, read_only=True) as reader:
+        result = export_session(reader, session, out_dir)      # app.report_pdf.export_session_with_pdf for PDF
+    journal.mark_exported(result.session_id, str(result.path))  # a read-only reader cannot mark it
     archive.prune(journal.unexported_archive_paths())    # .needs_confirmation → ask, then confirm=True
 """
 
