@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from inference.resources import default_model_path, samples_dir
+from inference.resources import default_model_path, resource_path, samples_dir
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -19,12 +19,28 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--recipe", type=Path, default=None, help="recipe TOML for verdicts")
     parser.add_argument("--headless", action="store_true", help="no window: print results")
     parser.add_argument("--no-read", action="store_true", help="detection only: do not read the tags")
+    parser.add_argument("--self-test", action="store_true",
+                        help="inspect the bundled samples, write and check a report, exit 0 or 1 with the reason")
+    parser.add_argument("--version", action="store_true", help="print the station's and libraries' versions")
     return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
     multiprocessing.freeze_support()
     args = parse_args(argv)
+    if args.version:
+        from app.versions import version_text
+
+        print(version_text())
+        return 0
+    if args.self_test:
+        from app.self_test import run_self_test
+
+        return run_self_test(model=args.model, backend=args.backend, recipe=args.recipe,
+                             samples=Path(args.source) if args.source else None, read=not args.no_read)
+    from app.versions import backends_text
+
+    print(f"Backends: {backends_text()}", flush=True)
     from app.platform_check import has_display, install_hint, missing_xcb_libraries
 
     source = args.source or str(samples_dir())
@@ -47,6 +63,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_window(source: str, args: argparse.Namespace) -> int:
+    from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
     from app.main_window import MainWindow
@@ -54,6 +71,7 @@ def run_window(source: str, args: argparse.Namespace) -> int:
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Hangtag Station")
+    app.setWindowIcon(QIcon(str(resource_path("icons", "hangtag_station.png"))))
     register_fonts()
     window = MainWindow(model=args.model, source=source, backend=args.backend, recipe=args.recipe,
                         read=not args.no_read)

@@ -1,0 +1,105 @@
+"""`--self-test` from source: passes on a working setup, and each broken piece fails it with its reason."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.self_test import Tally, run_self_test
+from tests.factories import blob_detector, scene_with_squares, write_image
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def make_samples(folder: Path, count: int = 3) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for i in range(count):
+        write_image(folder / f"tag_{i}.jpg", scene_with_squares(64, 64, [(8 + 4 * i, 8, 20)]))
+    return folder
+
+
+def make_model(path: Path) -> Path:
+    return blob_detector(path, names={0: "hangtag", 1: "dark"})
+
+
+def run(tmp_path: Path, **overrides) -> tuple[int, str]:
+    options = {"model": make_model(tmp_path / "det.onnx"), "samples": make_samples(tmp_path / "samples"),
+               "backend": "onnxruntime-cpu", "read": False}
+    options.update(overrides)
+    out = io.StringIO()
+    return run_self_test(out=out, **options), out.getvalue()
+
+
+@pytest.fixture(autouse=True)
+def _isolated_data(tmp_path, monkeypatch):
+    monkeypatch.setenv("HANGTAG_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
+
+
+def test_passes_and_reports_each_stage(tmp_path):
+    status, text = run(tmp_path)
+    assert status == 0, text
+    for expected in ("backends: ", "model det.onnx on onnxruntime-cpu", "first result ", "3 samples: ",
+                     "video: 6 frames written and read back", "Qt: platform 'offscreen'", "report: report.html",
+                     "3 frames read back", "self-test passed"):
+        assert expected in text
+
+
+@pytest.mark.parametrize(("breakage", "reason"), [
+    ("no model", "the detector model is missing"),
+    ("empty samples", "no sample images"),
+    ("undecodable sample", "1 of 3 samples could not be inspected"),
+    ("blank samples", "the detector found nothing in any sample"),
+])
+def test_a_broken_piece_fails_with_its_reason(tmp_path, capsys, breakage, reason):
+    overrides: dict = {}
+    if breakage == "no model":
+        overrides["model"] = tmp_path / "missing.onnx"
+    elif breakage == "empty samples":
+        (tmp_path / "empty").mkdir()
+        overrides["samples"] = tmp_path / "empty"
+    elif breakage == "undecodable sample":
+        samples = make_samples(tmp_path / "bad", count=2)
+        (samples / "broken.jpg").write_bytes(b"not a jpeg")
+        overrides["samples"] = samples
+    elif breakage == "blank samples":
+        folder = tmp_path / "blank"
+        folder.mkdir()
+        for i in range(2):
+            write_image(folder / f"gray_{i}.png", scene_with_squares(64, 64, [], background=128))
+        overrides["samples"] = folder
+    status, _ = run(tmp_path, **overrides)
+    assert status == 1
+    assert reason in capsys.readouterr().err
+
+
+def test_reader_that_reads_nothing_fails():
+    from app.self_test import SelfTestFailed, _check_results
+
+    tally = Tally(frames=2, tags_read=3)
+    tally.labels.update(["hangtag"] * 3)
+    with pytest.raises(SelfTestFailed, match="the reader read nothing"):
+        _check_results(tally, reader=True)
+    _check_results(tally, reader=False)
+
+
+def test_command_line_flags(tmp_path):
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "HANGTAG_DATA_DIR": str(tmp_path / "data"),
+           "QT_QPA_PLATFORM": "offscreen"}
+    version = subprocess.run([sys.executable, "-m", "app.main", "--version"], cwd=ROOT, env=env,
+                             capture_output=True, text=True, timeout=120)
+    assert version.returncode == 0, version.stderr
+    assert version.stdout.startswith("Hangtag Station 0.1.0 (source)")
+    for row in ("Qt: 6.", "ONNX Runtime: ", "OpenCV: ", "NumPy: ", "TensorRT: ", "NVIDIA driver: ", "Backends: "):
+        assert row in version.stdout
+
+    model, samples = make_model(tmp_path / "det.onnx"), make_samples(tmp_path / "samples")
+    test = subprocess.run([sys.executable, "-m", "app.main", "--self-test", "--no-read", "--model", str(model),
+                           "--source", str(samples)], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert test.returncode == 0, test.stdout + test.stderr
+    assert "self-test passed" in test.stdout
