@@ -11,10 +11,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from inference.gpu.cuda import gpu_unavailable_reason
 from inference.gpu.fallback import gpu_pipeline_unavailable_reason
 
-REASON = gpu_pipeline_unavailable_reason()
-pytestmark = [pytest.mark.gpu, pytest.mark.skipif(REASON is not None, reason=f"GPU pipeline unavailable: {REASON}")]
+KERNEL_REASON = gpu_unavailable_reason()
+PIPELINE_REASON = KERNEL_REASON or gpu_pipeline_unavailable_reason()
+pytestmark = [pytest.mark.gpu, pytest.mark.skipif(KERNEL_REASON is not None, reason=f"no GPU here: {KERNEL_REASON}")]
+needs_engine = pytest.mark.skipif(PIPELINE_REASON is not None, reason=f"ORT CUDA provider unavailable: {PIPELINE_REASON}")
 
 SIZES = [(1080, 1920), (720, 1280), (480, 640), (400, 600), (300, 200), (1, 4000), (37, 1013), (3000, 4000), (2, 2)]
 
@@ -87,6 +90,7 @@ def test_gpu_letterbox_agrees_with_cpu_within_one_grey_level(source_hw, dtype):
 
 
 # -- postprocessing ------------------------------------------------------------------------------
+@needs_engine
 def test_compact_decode_and_cpu_nms_equal_the_cpu_path_on_the_same_raw_output(tmp_path):
     from inference.decode import Candidates, decode
     from inference.gpu.pipeline import GpuPipeline
@@ -108,6 +112,7 @@ def test_compact_decode_and_cpu_nms_equal_the_cpu_path_on_the_same_raw_output(tm
             assert np.allclose(result.detections.xyxy, want.xyxy, atol=1e-3)
 
 
+@needs_engine
 def test_gpu_nms_keeps_what_cpu_nms_keeps(tmp_path):
     from inference.decode import decode
     from inference.gpu.pipeline import GpuPipeline
@@ -126,6 +131,7 @@ def test_gpu_nms_keeps_what_cpu_nms_keeps(tmp_path):
 
 
 # -- ownership -----------------------------------------------------------------------------------
+@needs_engine
 def test_no_device_or_pinned_allocation_per_frame(tmp_path):
     from inference.gpu.cuda import device_memory_used_mb
     from inference.gpu.pipeline import GpuPipeline
@@ -142,6 +148,7 @@ def test_no_device_or_pinned_allocation_per_frame(tmp_path):
     assert abs(vram_after - vram_before) <= 1.0
 
 
+@needs_engine
 def test_a_frame_larger_than_the_staging_capacity_grows_it_once(tmp_path):
     from inference.gpu.pipeline import GpuPipeline
 
@@ -156,6 +163,7 @@ def test_a_frame_larger_than_the_staging_capacity_grows_it_once(tmp_path):
         assert np.allclose(first.detections.xyxy, again.detections.xyxy)
 
 
+@needs_engine
 def test_close_frees_everything_and_is_idempotent(tmp_path):
     from inference.gpu.pipeline import GpuPipeline
 
@@ -167,6 +175,7 @@ def test_close_frees_everything_and_is_idempotent(tmp_path):
 
 
 # -- batches, overlap, graphs, fallback ------------------------------------------------------------------
+@needs_engine
 def test_a_batch_gives_what_single_frames_give(tmp_path):
     from inference.gpu.pipeline import GpuPipeline
 
@@ -179,6 +188,7 @@ def test_a_batch_gives_what_single_frames_give(tmp_path):
         assert np.allclose(a.detections.confidence, b.detections.confidence, atol=1e-3)
 
 
+@needs_engine
 def test_overlapped_jpeg_run_keeps_order_and_records_bad_files(tmp_path):
     from inference.gpu.bench import write_jpegs
     from inference.gpu.overlap import jpeg_job, run_overlapped
@@ -197,6 +207,7 @@ def test_overlapped_jpeg_run_keeps_order_and_records_bad_files(tmp_path):
     assert np.allclose(results[5].detections.confidence, direct.detections.confidence, atol=1e-4)
 
 
+@needs_engine
 def test_cuda_graph_gives_the_same_detections_as_plain_iobinding(tmp_path):
     from inference.gpu.pipeline import GpuPipeline
 
@@ -209,6 +220,7 @@ def test_cuda_graph_gives_the_same_detections_as_plain_iobinding(tmp_path):
     assert np.allclose(got.detections.confidence, want.detections.confidence, atol=1e-4)
 
 
+@needs_engine
 def test_open_pipeline_takes_the_gpu_path_here(tmp_path):
     from inference.gpu.fallback import open_pipeline
     from inference.gpu.pipeline import GpuPipeline

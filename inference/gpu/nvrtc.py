@@ -10,6 +10,8 @@ import ctypes
 import threading
 from typing import Sequence
 
+import numpy as np
+
 from inference.gpu.cuda import CudaError, check, driver, make_current, nvrtc
 
 _cache_lock = threading.Lock()
@@ -70,7 +72,8 @@ class Module:
     def __init__(self, cubin: bytes, device_id: int = 0) -> None:
         make_current(device_id)
         self.device_id = device_id
-        self._handle = check(driver().cuModuleLoadData(cubin), "cuModuleLoadData")
+        image = np.frombuffer(cubin, dtype=np.uint8)  # held for the call; the driver copies the image
+        self._handle = check(driver().cuModuleLoadData(image.ctypes.data), "cuModuleLoadData")
         self._functions: dict[str, object] = {}
 
     def function(self, name: str) -> object:

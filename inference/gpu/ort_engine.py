@@ -8,6 +8,8 @@ it; ORT 1.31 still synchronizes after a replay, which the pipeline's timing show
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Mapping
 
@@ -33,6 +35,31 @@ def probe() -> str | None:
     return None
 
 
+def static_copy(model_path: Path, input_spec: TensorSpec, output_specs: tuple[TensorSpec, ...]) -> Path:
+    """The model with every I/O dimension fixed, in a temp folder; the model itself when already static.
+
+    With static shapes ONNX Runtime folds the Shape→Gather→Reshape chains a dynamic-batch export carries;
+    left in, those run on the CPU provider and ORT refuses to capture a CUDA graph.
+    """
+    import onnx
+
+    model = onnx.load(str(model_path))
+    fixed = {input_spec.name: input_spec.shape, **{o.name: o.shape for o in output_specs}}
+    changed = False
+    for value in (*model.graph.input, *model.graph.output):
+        dims = value.type.tensor_type.shape.dim
+        if value.name in fixed and any(not d.HasField("dim_value") for d in dims):
+            for dim, size in zip(dims, fixed[value.name]):
+                dim.dim_value = int(size)
+            changed = True
+    if not changed:
+        return model_path
+    folder = Path(tempfile.mkdtemp(prefix="hangtag-static-"))
+    path = folder / f"{model_path.stem}_{'x'.join(str(d) for d in input_spec.shape)}.onnx"
+    onnx.save(model, str(path))
+    return path
+
+
 class OrtDeviceEngine:
     backend_name = "onnxruntime-cuda-device"
 
@@ -50,6 +77,7 @@ class OrtDeviceEngine:
         self._input: TensorSpec | None = None
         self._outputs: tuple[TensorSpec, ...] = ()
         self._stream_handle = 0
+        self._static_model: Path | None = None
 
     @property
     def variant(self) -> str:
@@ -93,8 +121,10 @@ class OrtDeviceEngine:
         options = ort.SessionOptions()
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.log_severity_level = 3
+        model = static_copy(self.model_path, self._input, self._outputs)
+        self._static_model = model if model != self.model_path else None
         try:
-            self._session = ort.InferenceSession(str(self.model_path), options,
+            self._session = ort.InferenceSession(str(model), options,
                                                  providers=[("CUDAExecutionProvider", cuda_options)])
         except Exception as exc:  # ORT raises untyped errors for provider failures
             raise BackendUnavailableError("ONNX Runtime could not start the CUDA provider",
@@ -127,3 +157,6 @@ class OrtDeviceEngine:
     def close(self) -> None:
         self._binding = None
         self._session = None
+        if self._static_model is not None:
+            shutil.rmtree(self._static_model.parent, ignore_errors=True)
+            self._static_model = None
