@@ -177,9 +177,15 @@ class MainWindow(QMainWindow):
         for dock in self.docks.values():
             view.addAction(dock.toggleViewAction())
         self.mode_menu = self.menuBar().addMenu("&Mode")
+        self.menuBar().addMenu("&Help").addAction(QAction("About Hangtag Station", self, triggered=self._show_about))
         QShortcut(QKeySequence(Qt.Key.Key_Space), self, activated=self.toggle_run)
         QShortcut(QKeySequence(Qt.Key.Key_Right), self, activated=self.step)
         QShortcut(QKeySequence(Qt.Key.Key_F), self, activated=self.view.fit)
+
+    def _show_about(self) -> None:
+        from app.about import show_about
+
+        show_about(self)
 
     def _start_threads(self) -> None:
         self.worker_thread = QThread(self)

@@ -274,9 +274,10 @@ def _check_qt() -> str:
     """The platform plugin loads, the bundled font registers, and JPEG decodes through Qt."""
     if not os.environ.get("QT_QPA_PLATFORM") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    from PySide6.QtGui import QFontDatabase, QGuiApplication, QImageReader
+    from PySide6.QtGui import QFontDatabase, QImageReader
+    from PySide6.QtWidgets import QApplication
 
-    app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])
+    app = QApplication.instance() or QApplication(sys.argv[:1])  # widgets too: the station window needs them
     families: list[str] = []
     for weight in ("Regular", "Bold"):
         font_id = QFontDatabase.addApplicationFont(str(font_path(weight)))

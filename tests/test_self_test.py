@@ -103,3 +103,29 @@ def test_command_line_flags(tmp_path):
                           timeout=300)
     assert test.returncode == 0, test.stdout + test.stderr
     assert "self-test passed" in test.stdout
+
+
+def test_about_dialog_lists_versions_and_copies_them(qtbot):
+    from PySide6.QtGui import QGuiApplication
+
+    from app.about import AboutDialog
+
+    dialog = AboutDialog()
+    qtbot.addWidget(dialog)
+    rows = {dialog.table.item(r, 0).text(): dialog.table.item(r, 1).text() for r in range(dialog.table.rowCount())}
+    assert rows["Qt"].startswith("6.") and rows["ONNX Runtime"].startswith("1.") and "CPU" in rows["ONNX Runtime"]
+    assert {"PySide6", "OpenCV", "NumPy", "TensorRT", "NVIDIA driver", "Backends"} <= rows.keys()
+    dialog._on_copy()
+    assert QGuiApplication.clipboard().text().startswith("Hangtag Station 0.1.0 (source)")
+
+
+def test_main_window_help_menu_opens_about(qtbot, tmp_path, monkeypatch):
+    from tests.test_gui import make_window
+
+    shown = []
+    monkeypatch.setattr("app.about.show_about", lambda parent=None: shown.append(parent))
+    window = make_window(qtbot, tmp_path)
+    help_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Help")
+    about = next(a for a in help_menu.actions() if a.text() == "About Hangtag Station")
+    about.trigger()
+    assert shown == [window]
