@@ -62,8 +62,8 @@ def letterbox_on_gpu(image: np.ndarray, input_hw: tuple[int, int], dtype) -> np.
         slot = make_slots(allocator, 1, 1, image.nbytes)[0]
         slot.add(image, FrameInfo())
         box = GpuLetterboxer(allocator, module, target, image.nbytes)
-        box.upload(stream, slot.staging, 0, image.nbytes)
-        box.launch(stream, image.shape[:2], 0)
+        box.upload(stream, slot.staging, 0, 0, image.nbytes, 0)
+        box.launch(stream, image.shape[:2], 0, 0)
         stream.synchronize()
         return download(target)[0].astype(np.float32)
     finally:

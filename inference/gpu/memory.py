@@ -149,6 +149,10 @@ class Stream(_Owner):
         check(runtime().cudaStreamSynchronize(self.handle), f"synchronizing stream {self.name}",
               hint="a kernel or copy on this stream failed; the error above names the first one")
 
+    def wait(self, event: Event) -> None:
+        """Later work on this stream waits for `event` (a no-op for an event never recorded)."""
+        check(runtime().cudaStreamWaitEvent(self.handle, event.handle, 0), f"{self.name} waiting on {event.name}")
+
     def _release(self) -> None:
         handle, self._handle = self._handle, 0
         check(runtime().cudaStreamDestroy(handle), f"cudaStreamDestroy of {self.name}")

@@ -93,6 +93,10 @@ def _finish(pipeline: GpuPipeline, slot: Slot, t0: int) -> Iterator[FrameResult]
     yield from sorted(results, key=lambda r: r.index)  # a bad file keeps its place among the good ones
 
 
+def _copy(pair: tuple[np.ndarray, np.ndarray]) -> None:
+    np.copyto(pair[0], pair[1], casting="no")
+
+
 def _produce(batch: int, jobs: Iterator[Job], workers: int, free: queue.Queue, ready: queue.Queue,
              stop: threading.Event) -> None:
     try:
@@ -113,14 +117,21 @@ def _produce(batch: int, jobs: Iterator[Job], workers: int, free: queue.Queue, r
                 if slot is None or stop.is_set():
                     break
                 slot.clear()
+                copies = []
                 while pending and slot.frames + len(slot.errors) < batch:
                     future = pending.popleft()
                     refill()
                     image, info = future.result()
                     if image is None:
                         slot.errors.append((info, info.error or "frame could not be read"))
-                    else:
-                        slot.add(image, info)
+                        continue
+                    pair = slot.place(image, info)
+                    if pair is not None:
+                        copies.append(pair)
+                t0 = time.perf_counter_ns()
+                for _ in pool.map(_copy, copies):  # big memcpys release the GIL: the workers copy in parallel
+                    pass
+                slot.stage_ns = time.perf_counter_ns() - t0
                 ready.put(slot)
             for future in pending:
                 future.cancel()

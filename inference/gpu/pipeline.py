@@ -76,6 +76,7 @@ class GpuPipeline:
         self.module = Module(compile_cubin(SOURCE, f"sm_{major}{minor}", "hangtag_kernels.cu"), self.device_id)
         self._stack.callback(self.module.free)
         self.stream = self.allocator.stream("pipeline")
+        self.copy_stream = self.allocator.stream("uploads")
         in_spec, out_specs = self.engine.describe(self.batch, input_hw)
         self.input_name = in_spec.name
         self.input_hw = (in_spec.shape[2], in_spec.shape[3])
@@ -89,7 +90,7 @@ class GpuPipeline:
         self.class_names = self.spec.class_names or tuple(f"class_{i}" for i in range(n_classes))
         self.num_classes = len(self.class_names)
         frame_capacity = int(max_frame_hw[0]) * int(max_frame_hw[1]) * 3
-        self.letterbox = GpuLetterboxer(self.allocator, self.module, self.input_buffer, frame_capacity)
+        self.letterbox = GpuLetterboxer(self.allocator, self.module, self.input_buffer, frame_capacity, IN_FLIGHT)
         self.slots = make_slots(self.allocator, IN_FLIGHT, self.batch, frame_capacity)
         self._output = out
         if self.layout == "yolov8":
@@ -126,8 +127,9 @@ class GpuPipeline:
             return
         stack, self._stack = self._stack, None
         try:
-            if not self.stream.freed:
-                self.stream.synchronize()
+            for stream in (self.stream, self.copy_stream):
+                if not stream.freed:
+                    stream.synchronize()
         finally:
             stack.close()
 
@@ -152,16 +154,22 @@ class GpuPipeline:
             return self.finish(slot, t0, record=record)
 
     def enqueue(self, slot: Slot) -> None:
-        """Queue a staged slot's whole GPU work on the stream; returns before the GPU finishes it."""
+        """Queue a staged slot's whole GPU work; returns before the GPU finishes it.
+
+        Uploads go on their own stream, so this batch's copy overlaps the engine still running the previous
+        one; they first wait until the letterbox kernel last read this slot's device store."""
         if slot.oversize:
             grow(self.allocator, slot, max(slot.frame_capacity, *(im.nbytes for im in slot.oversize.values())))
-        self.letterbox.reserve(slot.frame_capacity)
-        ev, stream = slot.events, self.stream
-        ev["start"].record(stream)
+        self.letterbox.reserve(slot.number, slot.frame_capacity)
+        ev, stream, copies = slot.events, self.stream, self.copy_stream
+        copies.wait(ev["letterbox"])
+        ev["start"].record(copies)
         for i, (h, w) in enumerate(slot.shapes):
-            self.letterbox.upload(stream, slot.staging, i, h * w * 3, stage_offset=i * slot.frame_capacity)
-        ev["h2d"].record(stream)
-        slot.transforms = [self.letterbox.launch(stream, hw, i) for i, hw in enumerate(slot.shapes)]
+            self.letterbox.upload(copies, slot.staging, slot.number, i, h * w * 3, i * slot.frame_capacity)
+        ev["h2d"].record(copies)
+        stream.wait(ev["h2d"])
+        ev["compute"].record(stream)
+        slot.transforms = [self.letterbox.launch(stream, hw, slot.number, i) for i, hw in enumerate(slot.shapes)]
         ev["letterbox"].record(stream)
         self.engine.enqueue()
         ev["infer"].record(stream)
@@ -230,8 +238,10 @@ class GpuPipeline:
         return out
 
     def _gpu_stage_ms(self, slot: Slot) -> dict[str, float]:
-        ev, previous, out = slot.events, slot.events["start"], {}
-        for name in GPU_STAGES:
+        ev = slot.events
+        out = {"h2d": ev["h2d"].ms_since(ev["start"]), "letterbox": ev["letterbox"].ms_since(ev["compute"])}
+        previous = ev["letterbox"]
+        for name in GPU_STAGES[2:]:
             out[name] = ev[name].ms_since(previous)
             previous = ev[name]
         return out

@@ -42,10 +42,11 @@ def uses_area(source_hw: tuple[int, int], resized_hw: tuple[int, int]) -> bool:
 
 
 class GpuLetterboxer:
-    """Owns the device copy of the frames of one batch; writes letterboxed slots of the input buffer."""
+    """Owns the device copies of the frames (one store per slot in flight, so the upload of the next batch
+    overlaps the engine on this one) and writes letterboxed batch positions of the engine's input buffer."""
 
     def __init__(self, allocator: Allocator, module: Module, input_buffer: DeviceBuffer,
-                 frame_capacity_bytes: int) -> None:
+                 frame_capacity_bytes: int, slots: int = 1) -> None:
         self._allocator = allocator
         self._module = module
         self.input = input_buffer
@@ -57,35 +58,40 @@ class GpuLetterboxer:
         if self.kernel is None:
             raise InputShapeError("unsupported engine input type", expected="float32 or float16",
                                   found=str(input_buffer.dtype), hint="export the detector with a float input")
-        self.slot_bytes = 3 * self.out_h * self.out_w * input_buffer.dtype.itemsize
-        self.frame_capacity = 0
-        self.frames: DeviceBuffer | None = None
-        self.reserve(frame_capacity_bytes)
+        self.position_bytes = 3 * self.out_h * self.out_w * input_buffer.dtype.itemsize
+        self.capacity = [0] * slots
+        self.frames: list[DeviceBuffer | None] = [None] * slots
+        for slot in range(slots):
+            self.reserve(slot, frame_capacity_bytes)
         self._args = KernelArgs(_ARG_TYPES)
         self._grid = grid_for(self.out_w, self.out_h, BLOCK)
 
-    def reserve(self, frame_bytes: int) -> bool:
-        """Grow the device frame store to hold `frame_bytes` per slot; True when it had to allocate."""
-        if frame_bytes <= self.frame_capacity:
+    def reserve(self, slot: int, frame_bytes: int) -> bool:
+        """Grow slot `slot`'s device store to `frame_bytes` per position; True when it had to allocate.
+        (cudaFree waits for the device, so a copy still reading the old store is not cut short.)"""
+        if frame_bytes <= self.capacity[slot]:
             return False
-        if self.frames is not None:
-            self.frames.free()
-        self.frame_capacity = int(frame_bytes)
-        self.frames = self._allocator.device((self.batch, self.frame_capacity), np.uint8, "frames_u8")
+        old = self.frames[slot]
+        if old is not None:
+            old.free()
+        self.capacity[slot] = int(frame_bytes)
+        self.frames[slot] = self._allocator.device((self.batch, int(frame_bytes)), np.uint8, f"frames_u8_{slot}")
         return True
 
-    def upload(self, stream: Stream, staged: PinnedBuffer, slot: int, nbytes: int, stage_offset: int = 0) -> None:
-        """Async copy of `nbytes` from the pinned staging buffer into device slot `slot`."""
+    def upload(self, stream: Stream, staged: PinnedBuffer, slot: int, position: int, nbytes: int,
+               stage_offset: int) -> None:
+        """Async copy of one frame from pinned staging into its slot's device store."""
         cudart = runtime()
-        check(cudart.cudaMemcpyAsync(self.frames.ptr + slot * self.frame_capacity, staged.ptr + stage_offset, nbytes,
+        dst = self.frames[slot].ptr + position * self.capacity[slot]
+        check(cudart.cudaMemcpyAsync(dst, staged.ptr + stage_offset, nbytes,
                                      cudart.cudaMemcpyKind.cudaMemcpyHostToDevice, stream.handle),
               "copying a frame to the GPU")
 
-    def launch(self, stream: Stream, source_hw: tuple[int, int], slot: int) -> LetterboxTransform:
+    def launch(self, stream: Stream, source_hw: tuple[int, int], slot: int, position: int) -> LetterboxTransform:
         transform, (rh, rw) = plan_letterbox(source_hw, (self.out_h, self.out_w))
         sh, sw = source_hw
-        self._args.set(self.frames.ptr + slot * self.frame_capacity, sh, sw, sw * 3,
-                       self.input.ptr + slot * self.slot_bytes, self.out_h, self.out_w,
+        self._args.set(self.frames[slot].ptr + position * self.capacity[slot], sh, sw, sw * 3,
+                       self.input.ptr + position * self.position_bytes, self.out_h, self.out_w,
                        int(transform.pad_y), int(transform.pad_x), rh, rw, sh / rh, sw / rw,
                        1 if uses_area(source_hw, (rh, rw)) else 0)
         self._module.launch(self.kernel, self._grid, (*BLOCK, 1), self._args, stream.handle)

@@ -16,7 +16,9 @@ import numpy as np
 from inference.gpu.memory import Allocator, Event, PinnedBuffer
 from inference.gpu.preprocess import as_bgr
 
+# Events per slot, in stream order: start→h2d on the copy stream, compute→…→d2h on the compute stream.
 GPU_STAGES = ("h2d", "letterbox", "infer", "decode_gpu", "d2h")
+EVENTS = ("start", "h2d", "compute", "letterbox", "infer", "decode_gpu", "d2h")
 
 
 @dataclass
@@ -55,18 +57,24 @@ class Slot:
         self.errors.clear()
         self.stage_ns = 0
 
-    def add(self, image: np.ndarray, info: FrameInfo) -> None:
-        """Copy one frame into the next free place (host memcpy into pinned memory; any thread)."""
-        t0 = time.perf_counter_ns()
+    def place(self, image: np.ndarray, info: FrameInfo) -> tuple[np.ndarray, np.ndarray] | None:
+        """Give a frame the next position; returns (pinned view, frame) for the caller to copy, or None when
+        the frame is larger than the slot (the GPU thread grows the slot and copies it then)."""
         image = as_bgr(image)
         i = len(self.shapes)
-        if image.nbytes > self.frame_capacity:
-            self.oversize[i] = image  # the GPU thread grows the slot, then copies
-        else:
-            view = self.staging.array[i, :image.nbytes].reshape(image.shape)
-            np.copyto(view, image, casting="no")
         self.shapes.append((int(image.shape[0]), int(image.shape[1])))
         self.infos.append(info)
+        if image.nbytes > self.frame_capacity:
+            self.oversize[i] = image
+            return None
+        return self.staging.array[i, :image.nbytes].reshape(image.shape), image
+
+    def add(self, image: np.ndarray, info: FrameInfo) -> None:
+        """Place and copy one frame (host memcpy into pinned memory; any thread)."""
+        t0 = time.perf_counter_ns()
+        pair = self.place(image, info)
+        if pair is not None:
+            np.copyto(pair[0], pair[1], casting="no")
         self.stage_ns += time.perf_counter_ns() - t0
 
 
@@ -74,7 +82,7 @@ def make_slots(allocator: Allocator, count: int, batch: int, frame_capacity: int
     slots = []
     for n in range(count):
         staging = allocator.pinned((batch, frame_capacity), np.uint8, f"staging_{n}")
-        events = {name: allocator.event(f"{name}_{n}") for name in ("start", *GPU_STAGES)}
+        events = {name: allocator.event(f"{name}_{n}") for name in EVENTS}
         slots.append(Slot(n, staging, frame_capacity, events))
     return slots
 
