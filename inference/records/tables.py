@@ -29,7 +29,7 @@ def guard_cell(value: Any) -> Any:
 
 
 def unguard_cell(text: str) -> str:
-    return text[1:] if text.startswith("'") and text[1:2] in FORMULA_START and text[1:2] != "" else text
+    return text[1:] if text.startswith("'") and text[1:2] in FORMULA_START else text
 
 
 def latency_columns(frames: Sequence[FrameRecord]) -> tuple[str, ...]:
