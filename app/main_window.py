@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (QApplication, QDockWidget, QMainWindow, QMessageB
                                QVBoxLayout, QWidget)
 
 from app.modes import ModeController
+from app.records_link import RecordsLink
 from app.settings import StationSettings
 from app.theme import apply_theme
 from app.widgets.crops_strip import CropsStrip
@@ -46,9 +47,12 @@ class MainWindow(QMainWindow):
     _recipe = Signal(object)
     _shutdown = Signal()
     _load_engine = Signal(object)
+    _set_recorder = Signal(object)
+    _set_job = Signal(str, str)
 
     def __init__(self, *, model: Path | None = None, source: str | None = None, backend: str | None = None,
-                 recipe: Path | None = None, settings: StationSettings | None = None, read: bool = True) -> None:
+                 recipe: Path | None = None, settings: StationSettings | None = None, read: bool = True,
+                 journal_path: Path | None = None, testing: bool = False) -> None:
         super().__init__()
         self.setWindowTitle("Hangtag Station")
         self.settings = settings or StationSettings()
@@ -71,7 +75,10 @@ class MainWindow(QMainWindow):
         self.source_bar.reading.blockSignals(True)
         self.source_bar.reading.setChecked(read)
         self.source_bar.reading.blockSignals(False)
+        self.testing = testing  # no modal message boxes under tests
         self._start_threads()
+        self.records = RecordsLink(self, journal_path)
+        self._set_recorder.emit(self.records.recorder)
         self.modes = ModeController(self)
         if recipe:
             self.load_recipe(Path(recipe))
@@ -200,6 +207,8 @@ class MainWindow(QMainWindow):
         self._thresholds.connect(self.worker.set_thresholds)
         self._recipe.connect(self.worker.set_recipe)
         self._shutdown.connect(self.worker.shutdown)
+        self._set_recorder.connect(self.worker.set_recorder)
+        self._set_job.connect(self.worker.set_job)
         self.source_bar.loop_changed.connect(self.worker.set_loop)
         self.source_bar.fps_cap_changed.connect(self.worker.set_fps_cap)
         self.worker.frame_done.connect(self._on_frame_done)
@@ -313,7 +322,6 @@ class MainWindow(QMainWindow):
             self._pending = (image, result)
             if not self._paint_timer.isActive():
                 self._paint_timer.start()
-        self.frame_handled(result)
 
     def _paint_pending(self) -> None:
         if self._pending is None:
@@ -330,8 +338,11 @@ class MainWindow(QMainWindow):
         if at_bottom:
             self.table.scrollToBottom()
 
-    def frame_handled(self, result: FrameResult) -> None:
-        """Hook for the journal (records issue): called once per inspected frame, in order."""
+    def set_job(self, job: str, lot: str) -> None:
+        """Job and lot go into the sessions that follow (a change starts a new session)."""
+        self.job_lot = (job, lot)
+        self._set_job.emit(job, lot)
+        self.statusBar().showMessage(f"Job {job or '—'}, lot {lot or '—'}", 5000)
 
     def _display(self, image: np.ndarray | None, result: FrameResult) -> None:
         self.current, self.current_image = result, image
@@ -434,4 +445,5 @@ class MainWindow(QMainWindow):
         self.worker_thread.wait(3000)
         self.loader_thread.quit()
         self.loader_thread.wait(3000)
+        self.records.close()
         super().closeEvent(event)

@@ -55,6 +55,8 @@ class InspectionWorker(QObject):
         self._fps_cap = 0.0
         self._last_tick = 0.0
         self._timer: QTimer | None = None
+        self._recorder = None  # inference.records.Recorder: journals each frame before it is shown
+        self._job = ("", "")
 
     # -- engine ---------------------------------------------------------------------------------------
     @Slot(object)
@@ -74,6 +76,14 @@ class InspectionWorker(QObject):
     def set_recipe(self, recipe: object) -> None:
         if self._inspector is not None:
             self._inspector.recipe = recipe
+
+    @Slot(object)
+    def set_recorder(self, recorder: object) -> None:
+        self._recorder = recorder
+
+    @Slot(str, str)
+    def set_job(self, job: str, lot: str) -> None:
+        self._job = (job, lot)
 
     @Slot(float)
     def set_fps_cap(self, fps: float) -> None:
@@ -137,9 +147,28 @@ class InspectionWorker(QObject):
         if not self._running:
             self._process_next()
 
+    def _record(self, result, image) -> None:
+        if self._recorder is None:
+            return
+        from inference.records.recorder import SessionKey
+
+        inspector = self._inspector
+        recipe = inspector.recipe
+        key = SessionKey(source=self._source_spec or "", recipe_name=getattr(recipe, "name", "") if recipe else "",
+                         recipe_path=str(getattr(recipe, "path", "") or "") if recipe else "",
+                         model_path=str(inspector.pipeline.engine.model_path), backend=inspector.pipeline.backend,
+                         precision=getattr(inspector, "precision", "fp32"), job=self._job[0], lot=self._job[1])
+        try:
+            self._recorder.use(key)
+            self._recorder.record(result, image)
+        except Exception as exc:  # the operator must know the journal stopped taking frames
+            self.errored.emit(f"JOURNAL: frame {result.source_name} was NOT recorded: {describe_error(exc)}")
+
     @Slot()
     def shutdown(self) -> None:
         self.stop()
+        if self._recorder is not None:
+            self._recorder.end()
         self._close_source()
         if self._inspector is not None:
             self._inspector.close()
@@ -210,6 +239,7 @@ class InspectionWorker(QObject):
                               + "".join(traceback.format_exception_only(type(exc), exc)).strip())
             return True
         image = item.image if isinstance(item, Frame) else NO_IMAGE
+        self._record(result, item.image if isinstance(item, Frame) else None)
         self.frame_done.emit(image, result)
         if isinstance(item, FrameError):
             self.errored.emit(f"{item.name}: {item.message.splitlines()[0]}")

@@ -36,7 +36,8 @@ def make_window(qtbot, tmp_path: Path, folder: Path | None = None, **kwargs) -> 
     settings = StationSettings(QSettings(str(tmp_path / "station.ini"), QSettings.Format.IniFormat))
     model = blob_detector(tmp_path / "blob.onnx", size=64)
     window = MainWindow(model=model, source=str(folder) if folder else None, backend="onnxruntime-cpu",
-                        settings=settings, read=False, **kwargs)
+                        settings=settings, read=False, journal_path=tmp_path / "journal.sqlite3", testing=True,
+                        **kwargs)
     qtbot.addWidget(window)
     window.show()
     qtbot.waitUntil(lambda: window.pipeline is not None, timeout=15000)
@@ -170,6 +171,27 @@ def test_what_if_counts_flips_without_inference(qtbot, tmp_path):
     window.tuning.confidence.slider.setValue(90)
     qtbot.waitUntil(lambda: "What-if" in window.tuning.whatif.text(), timeout=3000)
     assert window.pipeline.engine.calls == calls
+
+
+def test_every_frame_is_journaled_and_the_report_exports(qtbot, tmp_path):
+    from inference.records import Journal
+
+    window = make_window(qtbot, tmp_path, make_folder(tmp_path, 3, corrupt_at=2))
+    window.set_job("K2291", "LOT-7")
+    run_to_end(qtbot, window, 3)
+    with Journal.open(tmp_path / "journal.sqlite3", read_only=True) as journal:
+        session = journal.last_session_id()
+        rows = journal.frames(session)
+        info = journal.session(session)
+    assert [r.source_name for r in rows] == [r.source_name for r in window.results.results]
+    assert info.job == "K2291" and info.backend == "onnxruntime-cpu"
+    out = tmp_path / "reports"
+    out.mkdir()
+    window.records.export(session, str(out), pdf=True)
+    qtbot.waitUntil(lambda: hasattr(window.records, "last_export"), timeout=60000)
+    folder = Path(window.records.last_export)
+    assert (folder / "report.html").is_file() and (folder / "report.pdf").stat().st_size > 1000
+    assert "tag_00.png" in (folder / "frames.csv").read_text(encoding="utf-8")
 
 
 def save_screenshot(window: MainWindow, name: str) -> None:

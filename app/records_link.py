@@ -1,0 +1,140 @@
+"""The window's link to the inspection records: the journal the worker writes, the job/lot the
+sessions carry, report export in the background, and archive pruning that asks before deleting
+images of unexported sessions."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QProgressDialog
+
+from inference.records import Archive, Journal
+from inference.records.recorder import Recorder
+from inference.resources import user_data_dir
+
+ARCHIVE_CAP_BYTES = 20 * 2**30
+
+
+class ExportJob(QObject):
+    progress = Signal(str, int, int)
+    done = Signal(str, int, int)  # folder, session id, flagged frames
+    failed = Signal(str)
+
+    def __init__(self, journal_path: Path) -> None:
+        super().__init__()
+        self.journal_path = journal_path
+        self.cancelled = threading.Event()
+
+    @Slot(int, str, bool)
+    def run(self, session_id: int, out_dir: str, pdf: bool) -> None:
+        self.cancelled.clear()
+        try:
+            with Journal.open(self.journal_path, read_only=True) as reader:
+                if pdf:
+                    from app.report_pdf import export_session_with_pdf
+
+                    result = export_session_with_pdf(reader, session_id, out_dir, progress=self.progress.emit,
+                                                     cancel=self.cancelled.is_set, mark_exported=False)
+                else:
+                    from inference.records import export_session
+
+                    result = export_session(reader, session_id, out_dir, progress=self.progress.emit,
+                                            cancel=self.cancelled.is_set, mark_exported=False)
+            self.done.emit(str(result.path), result.session_id, result.flagged)
+        except Exception as exc:
+            self.failed.emit(str(exc))
+
+
+class RecordsLink(QObject):
+    _export = Signal(int, str, bool)
+
+    def __init__(self, window, journal_path: Path | None = None) -> None:
+        super().__init__(window)
+        self.window = window
+        self.journal = Journal.open(journal_path)
+        self.archive = Archive(user_data_dir() / "archive", cap_bytes=ARCHIVE_CAP_BYTES)
+        self.recorder = Recorder(self.journal, self.archive)
+        self.thread = QThread(self)
+        self.thread.setObjectName("report-export")
+        self.job = ExportJob(self.journal.path)
+        self.job.moveToThread(self.thread)
+        self._export.connect(self.job.run)
+        self.job.progress.connect(self._on_progress)
+        self.job.done.connect(self._on_done)
+        self.job.failed.connect(self._on_failed)
+        self.thread.start()
+        self.dialog: QProgressDialog | None = None
+        menu = window.file_menu
+        first = menu.actions()[0] if menu.actions() else None
+        for action in (QAction("Export report of the last session…", window, triggered=self.ask_export),
+                       QAction("Set job and lot…", window, triggered=self.ask_job),
+                       QAction("Prune image archive…", window, triggered=self.prune)):
+            menu.insertAction(first, action)
+        menu.insertSeparator(first)
+
+    def ask_job(self) -> None:
+        job, ok = QInputDialog.getText(self.window, "Job", "Job / style being inspected:")
+        if not ok:
+            return
+        lot, ok = QInputDialog.getText(self.window, "Lot", "Lot number:")
+        if ok:
+            self.window.set_job(job.strip(), lot.strip())
+
+    def ask_export(self) -> None:
+        try:
+            session_id = self.journal.last_session_id()
+        except Exception as exc:
+            QMessageBox.information(self.window, "Export report", str(exc))
+            return
+        folder = QFileDialog.getExistingDirectory(self.window, "Export the report into…", str(Path.home()))
+        if folder:
+            self.export(session_id, folder, pdf=True)
+
+    def export(self, session_id: int, folder: str, pdf: bool = True) -> None:
+        self.dialog = QProgressDialog("Exporting the report…", "Cancel", 0, 100, self.window)
+        self.dialog.setWindowTitle("Export report")
+        self.dialog.setMinimumDuration(200)
+        self.dialog.canceled.connect(self.job.cancelled.set)
+        self._export.emit(session_id, folder, pdf)
+
+    def _on_progress(self, stage: str, done: int, total: int) -> None:
+        if self.dialog is not None:
+            self.dialog.setLabelText(f"Exporting: {stage}")
+            self.dialog.setValue(int(100 * done / total) if total else 0)
+
+    def _on_done(self, folder: str, session_id: int, flagged: int) -> None:
+        self._close_dialog()
+        self.journal.mark_exported(session_id, folder)
+        self.last_export = folder
+        self.window.statusBar().showMessage(f"Report written to {folder} ({flagged} NG/REVIEW frames)", 15000)
+
+    def _on_failed(self, message: str) -> None:
+        self._close_dialog()
+        self.last_export = None
+        self.window._on_error(f"Report not exported:\n{message}")
+        if self.window.isVisible() and not self.window.testing:
+            QMessageBox.warning(self.window, "Export report", message)
+
+    def _close_dialog(self) -> None:
+        if self.dialog is not None:
+            self.dialog.close()
+            self.dialog = None
+
+    def prune(self) -> None:
+        result = self.archive.prune(self.journal.unexported_archive_paths())
+        if getattr(result, "needs_confirmation", False):
+            answer = QMessageBox.question(self.window, "Prune image archive",
+                                          "The archive is over its size cap, and freeing space would delete images "
+                                          "of sessions that were never exported. Delete them anyway?")
+            if answer == QMessageBox.StandardButton.Yes:
+                result = self.archive.prune(self.journal.unexported_archive_paths(), confirm=True)
+        self.window.statusBar().showMessage(f"Archive: {result}", 10000)
+
+    def close(self) -> None:
+        self.job.cancelled.set()
+        self.thread.quit()
+        self.thread.wait(5000)
+        self.journal.close()

@@ -1,0 +1,87 @@
+"""The station's per-frame recording: journal every verdict, archive NG/REVIEW images, and start a
+new session whenever what defines one changes (source, recipe, model, backend, precision).
+
+Called on the inspection thread right after a frame is inspected, so the verdict is committed
+before the window shows it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from inference.pipeline import FrameResult
+from inference.records.archive import Archive
+from inference.records.convert import file_hash, pixels_hash, verdict_parts
+from inference.records.journal import Journal
+
+FLAGGED = ("NG", "REVIEW")
+
+
+@dataclass(frozen=True)
+class SessionKey:
+    """What one session means: one run of a source under one recipe, model, backend and precision."""
+
+    source: str
+    recipe_name: str
+    recipe_path: str
+    model_path: str
+    backend: str
+    precision: str
+    job: str = ""
+    lot: str = ""
+
+
+class Recorder:
+    def __init__(self, journal: Journal, archive: Archive | None = None) -> None:
+        self.journal = journal
+        self.archive = archive
+        self.session_id: int | None = None
+        self._key: SessionKey | None = None
+        self._model_hashes: dict[str, str] = {}
+
+    def use(self, key: SessionKey) -> None:
+        """Declare the session the next frames belong to; a change ends the current session."""
+        if key != self._key:
+            self.end()
+            self._key = key
+
+    def record(self, result: FrameResult, image: np.ndarray | None) -> int:
+        if self._key is None:
+            raise RuntimeError("Recorder.use(SessionKey) must be called before record()")
+        if self.session_id is None:
+            key = self._key
+            self.session_id = self.journal.start_session(
+                job=key.job, lot=key.lot, recipe_name=key.recipe_name, recipe_path=key.recipe_path,
+                source=key.source, model_hash=self._model_hash(key.model_path), backend=key.backend,
+                precision=key.precision)
+        verdict, _, _ = verdict_parts(result.verdict)
+        archived = None
+        if self.archive is not None and result.ok and verdict in FLAGGED:
+            archived = self.archive.save(session_id=self.session_id, frame_index=result.index, verdict=verdict,
+                                         source_name=result.source_name, detections=result.detections.to_records(),
+                                         image_bgr=image, source_file=_existing(result.source_path))
+        image_hash = ""
+        if _existing(result.source_path):
+            image_hash = file_hash(result.source_path)
+        elif image is not None:
+            image_hash = pixels_hash(image)
+        return self.journal.record(self.session_id, result, image_hash=image_hash,
+                                   archive_original=archived.original if archived else "",
+                                   archive_annotated=archived.annotated if archived else "")
+
+    def end(self) -> None:
+        if self.session_id is not None:
+            self.journal.end_session(self.session_id)
+        self.session_id = None
+
+    def _model_hash(self, model_path: str) -> str:
+        if model_path not in self._model_hashes:
+            self._model_hashes[model_path] = file_hash(model_path) if Path(model_path).is_file() else ""
+        return self._model_hashes[model_path]
+
+
+def _existing(path: str | None) -> str | None:
+    return path if path and Path(path).is_file() else None
