@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication, QIcon, QPixmap
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QPushButton, QTableWidget,
-                               QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QHeaderView, QLabel, QPushButton,
+                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from app.versions import APP_TITLE, app_version, build_kind, library_versions, version_text
 from inference.resources import resource_path
@@ -23,15 +23,15 @@ class AboutDialog(QDialog):
         self.setWindowIcon(QIcon(str(icon_path)))
         self.versions = library_versions()
 
-        header = QHBoxLayout()
+        banner = QHBoxLayout()
         icon = QLabel()
         icon.setPixmap(QPixmap(str(icon_path)).scaled(64, 64, Qt.AspectRatioMode.KeepAspectRatio,
                                                       Qt.TransformationMode.SmoothTransformation))
-        header.addWidget(icon)
+        banner.addWidget(icon)
         title = QLabel(f"<b style='font-size:16pt'>{APP_TITLE}</b><br>version {app_version()} "
                        f"({build_kind()})<br>Garment hangtag inspection station")
         title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        header.addWidget(title, 1)
+        banner.addWidget(title, 1)
 
         self.table = QTableWidget(len(self.versions), 2)
         self.table.setHorizontalHeaderLabels(["Component", "Version"])
@@ -40,8 +40,11 @@ class AboutDialog(QDialog):
         for row, (name, value) in enumerate(self.versions):
             self.table.setItem(row, 0, QTableWidgetItem(name))
             self.table.setItem(row, 1, QTableWidgetItem(value))
-        self.table.resizeColumnsToContents()
-        self.table.horizontalHeader().setStretchLastSection(True)
+        columns = self.table.horizontalHeader()
+        columns.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        columns.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)  # long rows wrap instead of scrolling
+        self.table.setWordWrap(True)
+        self.table.resizeRowsToContents()
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         copy = QPushButton("Copy")
@@ -51,10 +54,10 @@ class AboutDialog(QDialog):
         buttons.rejected.connect(self.reject)
 
         layout = QVBoxLayout(self)
-        layout.addLayout(header)
+        layout.addLayout(banner)
         layout.addWidget(self.table)
         layout.addWidget(buttons)
-        self.resize(600, 420)
+        self.resize(680, 600)
 
     def text(self) -> str:
         return version_text(self.versions)

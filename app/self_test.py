@@ -96,6 +96,7 @@ def run_self_test(*, model: Path | None = None, backend: str | None = None, reci
             say(f"  reader: {tally.tags_read} tags read, {tally.fields_read} fields, {tally.barcodes_read} barcodes")
         say(f"  video: {_check_video(workdir)}")
         say(f"  Qt: {_check_qt()}")
+        say(f"  window: {_check_window(model, backend, recipe, samples, inspector_info['reader'], workdir)}")
         say(f"  report: {_check_report(results, inspector_info, workdir)}")
     except HangtagError as exc:
         print(f"self-test FAILED: {exc}", file=sys.stderr, flush=True)
@@ -170,7 +171,7 @@ def _inspect(model: Path, backend: str | None, recipe: Path | None, images: list
         for result in inspector.run(ImageFilesSource(images, "self-test samples")):
             verdict = inspector.verdict_text(result)
             if not results:
-                say(f"  first result {seconds_since_launch():.2f} s after launch: {inspector.describe(result)}")
+                say(f"  first result {seconds_since_launch():.2f} s after launch: {_short(inspector.describe(result))}")
             results.append(result)
             tally.add(result, verdict)
     return tally, results, info
@@ -292,12 +293,58 @@ def _check_qt() -> str:
     return f"platform '{app.platformName()}', font '{families[0]}', images {', '.join(sorted(formats))}"
 
 
+def _check_window(model: Path, backend: str | None, recipe: Path | None, samples: Path, read: bool,
+                  workdir: Path, timeout_s: float = 120.0) -> str:
+    """The station window itself, offscreen: its imports (pyqtgraph and all), engine load, a first result."""
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from app.main_window import MainWindow
+    from app.settings import StationSettings
+
+    started = time.perf_counter()
+    settings = StationSettings(QSettings(str(workdir / "station.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(model=model, source=str(samples), backend=backend, recipe=recipe, settings=settings,
+                        read=read, journal_path=workdir / "window-journal.sqlite3", testing=True)
+    try:
+        window.show()
+        _wait(lambda: window.pipeline is not None or bool(window.errors), timeout_s)
+        if window.pipeline is None:
+            raise SelfTestFailed("the station window did not load its engine", expected=f"a pipeline within "
+                                 f"{timeout_s:.0f} s", found="; ".join(window.errors) or "nothing yet")
+        window.start()
+        _wait(lambda: len(window.results.results) > 0 or bool(window.errors), timeout_s)
+        if not window.results.results:
+            raise SelfTestFailed("the station window showed no result", expected="a first result",
+                                 found="; ".join(window.errors) or f"nothing within {timeout_s:.0f} s")
+        seconds = time.perf_counter() - started
+        first = window.results.results[0]
+    finally:
+        window.close()
+        QApplication.processEvents()
+    return f"opened, engine loaded and first result ({first.source_name}) in {seconds:.1f} s"
+
+
+def _wait(condition: Callable[[], bool], timeout_s: float) -> None:
+    from PySide6.QtCore import QEventLoop, QThread
+    from PySide6.QtWidgets import QApplication
+
+    deadline = time.perf_counter() + timeout_s
+    while not condition() and time.perf_counter() < deadline:
+        QApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+        QThread.msleep(10)
+
+
 # -- words -------------------------------------------------------------------------------------------
 def _printer(out: TextIO) -> Callable[[str], None]:
     def say(line: str) -> None:
         print(line, file=out, flush=True)
 
     return say
+
+
+def _short(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _counts(counter: Counter) -> str:

@@ -27,8 +27,8 @@ EXCLUDED_MODULES: tuple[str, ...] = (
     # rapidocr's Python side: the reader uses only its ONNX files (collected as data below)
     "rapidocr", "omegaconf", "shapely", "pyclipper", "rich", "pygments", "colorlog", "tqdm",
     # Qt modules the station does not use; pyqtgraph imports some optionally
-    "PySide6.QtNetwork", "PySide6.QtOpenGL", "PySide6.QtOpenGLWidgets",
-    "PySide6.QtSvgWidgets", "PySide6.QtTest", "PySide6.QtQml", "PySide6.QtQuick", "PySide6.QtQuickWidgets",
+    # (QtOpenGL and QtOpenGLWidgets stay: pyqtgraph's PlotCurveItem imports them unconditionally)
+    "PySide6.QtNetwork", "PySide6.QtSvgWidgets", "PySide6.QtTest", "PySide6.QtQml", "PySide6.QtQuick", "PySide6.QtQuickWidgets",
     "PySide6.QtQuickControls2", "PySide6.QtSql", "PySide6.QtXml", "PySide6.QtConcurrent", "PySide6.QtDesigner",
     "PySide6.QtHelp", "PySide6.QtUiTools", "PySide6.QtPdf", "PySide6.QtPdfWidgets", "PySide6.QtDBus",
     "PySide6.QtStateMachine", "PySide6.QtMultimedia", "PySide6.QtWebEngineCore", "PySide6.Qt3DCore",

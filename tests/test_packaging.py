@@ -51,6 +51,8 @@ def test_drop_rules(dest, variant, dropped):
     ("gpu", "torch", True),
     ("cpu", "PySide6.QtQml", True),
     ("cpu", "PySide6.QtSvg", False),
+    ("cpu", "PySide6.QtOpenGL", False),  # pyqtgraph's PlotCurveItem imports it unconditionally
+    ("cpu", "PySide6.QtOpenGLWidgets", False),
     ("cpu", "PIL", False),
     ("cpu", "onnx", False),  # FP16 / INT8 preparation runs in the station
 ])

@@ -44,7 +44,8 @@ def test_passes_and_reports_each_stage(tmp_path):
     status, text = run(tmp_path)
     assert status == 0, text
     for expected in ("backends: ", "model det.onnx on onnxruntime-cpu", "first result ", "3 samples: ",
-                     "video: 6 frames written and read back", "Qt: platform 'offscreen'", "report: report.html",
+                     "video: 6 frames written and read back", "Qt: platform 'offscreen'",
+                     "window: opened, engine loaded and first result", "report: report.html",
                      "3 frames read back", "self-test passed"):
         assert expected in text
 
