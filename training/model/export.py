@@ -37,6 +37,7 @@ def export_onnx(model: HTDet, imgsz: int, path: Path, *, dynamic_batch: bool = T
                           input_names=["images"], output_names=["output0"], dynamic_axes=dynamic,
                           do_constant_folding=True, dynamo=False)
     proto = onnx.load(str(path))
+    set_output_shape(proto, 4 + len(names), int(wrapper.points.shape[0]))
     meta = {
         "names": repr({i: n for i, n in enumerate(names)}),
         "imgsz": repr([imgsz, imgsz]),
@@ -54,6 +55,15 @@ def export_onnx(model: HTDet, imgsz: int, path: Path, *, dynamic_batch: bool = T
     onnx.checker.check_model(proto)
     onnx.save(proto, str(path))
     return path
+
+
+def set_output_shape(proto: "onnx.ModelProto", channels: int, anchors: int) -> None:
+    """The tracer leaves the output's channel axis symbolic; tools that size buffers from the
+    graph (TensorRT profiles, the station's layout check) want [batch, 4 + C, A] spelled out."""
+    dims = proto.graph.output[0].type.tensor_type.shape.dim
+    for dim, value in zip(list(dims)[1:], (channels, anchors)):
+        dim.ClearField("dim_param")
+        dim.dim_value = value
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,7 +19,7 @@ from training.synth.scene import generate_scene
 
 
 def _work(out: str, seeds: list[int], imgsz: int, quality: int, clean: bool,
-          skip_existing: bool = False) -> list[tuple[dict, list[dict]]]:
+          skip_existing: bool = False, flat: bool = False) -> list[tuple[dict, list[dict]]]:
     cv2.setNumThreads(1)
     results = []
     for s in seeds:
@@ -27,7 +27,7 @@ def _work(out: str, seeds: list[int], imgsz: int, quality: int, clean: bool,
         if skip_existing and (Path(out) / "labels" / f"{stem}.txt").exists():
             results.append(read_scene_records(Path(out), stem))
         else:
-            results.append(write_scene(Path(out), generate_scene(s, imgsz, clean=clean), stem, quality))
+            results.append(write_scene(Path(out), generate_scene(s, imgsz, clean=clean), stem, quality, flat=flat))
     return results
 
 
@@ -42,9 +42,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chunk", type=int, default=50, help="images per task handed to a worker")
     parser.add_argument("--clean", action="store_true", help="flat cloth, no distractors or camera effects")
     parser.add_argument("--skip-existing", action="store_true", help="keep images already written (resume)")
+    parser.add_argument("--flat", action="store_true", help="images in --out itself, not --out/images (demo folders)")
     args = parser.parse_args(argv)
 
-    for sub in ("images", "labels", "truth"):
+    for sub in ("labels", "truth") if args.flat else ("images", "labels", "truth"):
         (args.out / sub).mkdir(parents=True, exist_ok=True)
     seeds = list(range(args.seed, args.seed + args.count))
     chunks = [seeds[i:i + args.chunk] for i in range(0, len(seeds), args.chunk)]
@@ -52,16 +53,16 @@ def main(argv: list[str] | None = None) -> int:
     results: list[tuple[dict, list[dict]]] = []
     if args.workers <= 1:
         for chunk in chunks:
-            results.extend(_work(str(args.out), chunk, args.imgsz, args.quality, args.clean, args.skip_existing))
+            results.extend(_work(str(args.out), chunk, args.imgsz, args.quality, args.clean, args.skip_existing, args.flat))
     else:
         with ProcessPoolExecutor(args.workers) as pool:
-            futures = [pool.submit(_work, str(args.out), c, args.imgsz, args.quality, args.clean, args.skip_existing)
-                       for c in chunks]
+            futures = [pool.submit(_work, str(args.out), c, args.imgsz, args.quality, args.clean, args.skip_existing,
+                                   args.flat) for c in chunks]
             for done, future in enumerate(futures, start=1):
                 results.extend(future.result())
                 if done % max(1, len(chunks) // 10) == 0:
                     print(f"{len(results)}/{args.count} images, {time.perf_counter() - started:.0f} s", flush=True)
-    write_dataset_files(args.out, [r[0] for r in results], [r[1] for r in results])
+    write_dataset_files(args.out, [r[0] for r in results], [r[1] for r in results], flat=args.flat)
     n_boxes = sum(len(r[1]) for r in results)
     print(f"wrote {len(results)} images, {n_boxes} boxes to {args.out} in {time.perf_counter() - started:.1f} s")
     return 0

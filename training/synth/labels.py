@@ -66,10 +66,11 @@ def encode_jpeg(image: np.ndarray, quality: int) -> bytes:
     return data.tobytes()
 
 
-def write_scene(out: Path, scene: Scene, stem: str, quality: int) -> tuple[dict, list[dict]]:
-    """Image first, label last: a reader that sees the label can trust the image is complete."""
+def write_scene(out: Path, scene: Scene, stem: str, quality: int, *, flat: bool = False) -> tuple[dict, list[dict]]:
+    """Image first, label last: a reader that sees the label can trust the image is complete.
+    `flat` puts images in `out` itself (a folder the station opens) instead of `out/images`."""
     file_name = f"{stem}.jpg"
-    _atomic_write(out / "images" / file_name, encode_jpeg(scene.image, quality))
+    _atomic_write((out if flat else out / "images") / file_name, encode_jpeg(scene.image, quality))
     _atomic_write(out / "truth" / f"{stem}.json",
                   json.dumps(truth_json(scene, file_name), ensure_ascii=False, indent=1).encode())
     _atomic_write(out / "labels" / f"{stem}.txt", yolo_lines(scene).encode())
@@ -90,7 +91,8 @@ def read_scene_records(out: Path, stem: str) -> tuple[dict, list[dict]]:
     return image, annotations
 
 
-def write_dataset_files(out: Path, images: list[dict], annotations: list[list[dict]]) -> None:
-    (out / "annotations.json").write_text(json.dumps(coco_document(images, annotations)))
-    names = "".join(f"  {i}: {n}\n" for i, n in enumerate(CLASS_NAMES))
-    (out / "data.yaml").write_text(f"path: {out.resolve()}\ntrain: images\nval: images\nnames:\n{names}")
+def write_dataset_files(out: Path, images: list[dict], annotations: list[list[dict]], *, flat: bool = False) -> None:
+    (out / "annotations.json").write_text(json.dumps(coco_document(images, annotations), indent=None if len(images) > 100 else 1))
+    if not flat:
+        names = "".join(f"  {i}: {n}\n" for i, n in enumerate(CLASS_NAMES))
+        (out / "data.yaml").write_text(f"path: {out.resolve()}\ntrain: images\nval: images\nnames:\n{names}")

@@ -18,6 +18,7 @@ from training.synth.tag import CLASS_NAMES, HANGTAG, TagCanvas, render_card
 
 ASPECTS = (4 / 3, 3 / 2, 16 / 9, 1.0, 3 / 4)
 NOMINAL_CARD_MM = 90.0
+CLEAN_CLOTHS = ((40, 160, 60), (60, 80, 210), (200, 50, 160), (230, 120, 20))
 
 
 @dataclass(frozen=True)
@@ -221,8 +222,9 @@ def generate_scene(seed: int, imgsz: int = 640, *, aspect: float | None = None, 
     rng = np.random.default_rng(seed)
     aspect = aspect or ASPECTS[int(rng.integers(len(ASPECTS)))]
     W, H = (imgsz, int(round(imgsz / aspect))) if aspect >= 1 else (int(round(imgsz * aspect)), imgsz)
-    if clean:
-        canvas = np.ones((H, W, 3), np.float32) * rng.uniform(60, 200, 3).astype(np.float32)
+    if clean:  # saturated cloth, far from every paper colour, so tests can find card pixels
+        cloth = CLEAN_CLOTHS[int(rng.integers(len(CLEAN_CLOTHS)))]
+        canvas = np.ones((H, W, 3), np.float32) * np.float32(cloth)
     else:
         canvas = garment_background(rng, H, W)
     n = n_tags if n_tags is not None else int(rng.choice(4, p=(0.08, 0.42, 0.32, 0.18)))
