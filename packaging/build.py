@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "packaging" / "HangtagStation.spec"
 APP_NAME = "HangtagStation"
 CPU_TARGET_MB = 350  # the target; see BENCHMARKS.md for why the bundle is above it
-CPU_CEILING_MB = 440  # a regression guard: a dependency bump that adds tens of MB fails the build
+CPU_CEILING_MB = 460  # a regression guard: a dependency bump that adds tens of MB fails the build
 DRIVER_PREFIXES = ("libcuda.so", "libnvidia-", "nvcuda.dll", "nvml.dll")
 
 
