@@ -74,7 +74,7 @@ def run_window(source: str, args: argparse.Namespace) -> int:
     app.setWindowIcon(QIcon(str(resource_path("icons", "hangtag_station.png"))))
     register_fonts()
     window = MainWindow(model=args.model, source=source, backend=args.backend, recipe=args.recipe,
-                        read=not args.no_read)
+                        read=not args.no_read, autostart=args.source is not None)
     apply_theme(app, window.dark_action.isChecked())
     window.show()
     return app.exec()

@@ -52,7 +52,7 @@ class MainWindow(QMainWindow):
 
     def __init__(self, *, model: Path | None = None, source: str | None = None, backend: str | None = None,
                  recipe: Path | None = None, settings: StationSettings | None = None, read: bool = True,
-                 journal_path: Path | None = None, testing: bool = False) -> None:
+                 journal_path: Path | None = None, testing: bool = False, autostart: bool = False) -> None:
         super().__init__()
         self.setWindowTitle("Hangtag Station")
         self.settings = settings or StationSettings()
@@ -76,6 +76,7 @@ class MainWindow(QMainWindow):
         self.source_bar.reading.setChecked(read)
         self.source_bar.reading.blockSignals(False)
         self.testing = testing  # no modal message boxes under tests
+        self.autostart = autostart  # start inspecting as soon as the first engine is ready
         self._start_threads()
         self.records = RecordsLink(self, journal_path)
         self._set_recorder.emit(self.records.recorder)
@@ -169,6 +170,10 @@ class MainWindow(QMainWindow):
             self.resize(1500, 950)
         if isinstance(state, QByteArray):
             self.restoreState(state)
+        else:  # first start: give the plots room to read
+            self.resizeDocks([self.docks["results"], self.docks["plots"]], [380, 380], Qt.Orientation.Vertical)
+            self.resizeDocks([self.docks["results"], self.docks["plots"]], [420, 1000], Qt.Orientation.Horizontal)
+            self.resizeDocks([self.docks["text"]], [420], Qt.Orientation.Horizontal)
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
@@ -213,9 +218,11 @@ class MainWindow(QMainWindow):
         self.source_bar.fps_cap_changed.connect(self.worker.set_fps_cap)
         self.worker.frame_done.connect(self._on_frame_done)
         self.worker.errored.connect(self._on_error)
-        self.worker.state_changed.connect(lambda s: self.source_bar.set_running(s == "running"))
+        # Worker signals go to this window's own methods (queued onto the UI thread); a lambda
+        # would run on the worker's thread and touch widgets from there.
+        self.worker.state_changed.connect(self._on_worker_state)
         self.worker.source_opened.connect(self._on_source_opened)
-        self.worker.source_finished.connect(lambda d: self.statusBar().showMessage(f"Finished {d}", 8000))
+        self.worker.source_finished.connect(self._on_source_finished)
         self.worker.engine_swapped.connect(self._on_engine_swapped)
         self.worker.drops_changed.connect(self._on_drops)
         self.worker_thread.start()
@@ -281,11 +288,20 @@ class MainWindow(QMainWindow):
         self.tuning.set_precision(self.precision)
         self.statusBar().showMessage(f"Engine ready: {pipeline.backend}, {self.precision.upper()}", 5000)
         self._update_status()
+        if self.autostart:
+            self.autostart = False
+            self.start()
 
     # -- sources and running --------------------------------------------------------------------------
     def open_source(self, spec: str) -> None:
         self.settings.last_source = spec
         self._open_source.emit(spec)
+
+    def _on_worker_state(self, state: str) -> None:
+        self.source_bar.set_running(state == "running")
+
+    def _on_source_finished(self, description: str) -> None:
+        self.statusBar().showMessage(f"Finished {description}", 8000)
 
     def _on_source_opened(self, description: str, count: int) -> None:
         self.statusBar().showMessage(f"Opened {description}" + (f" ({count} frames)" if count else ""), 5000)

@@ -198,3 +198,13 @@ def save_screenshot(window: MainWindow, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     window.resize(1400, 900)
     window.grab().save(str(ARTIFACTS / name))
+
+
+def test_no_widget_is_touched_from_the_worker_thread(qtbot, qtlog, tmp_path):
+    """Qt warns when a widget is used from another thread; a full run must produce no such warning."""
+    window = make_window(qtbot, tmp_path, make_folder(tmp_path, 3, corrupt_at=1))
+    run_to_end(qtbot, window, 3)
+    qtbot.wait(100)
+    threading_warnings = [r.message for r in qtlog.records
+                          if "different thread" in r.message or "another thread" in r.message]
+    assert threading_warnings == []
