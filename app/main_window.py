@@ -171,7 +171,7 @@ class MainWindow(QMainWindow):
         if isinstance(state, QByteArray):
             self.restoreState(state)
         else:  # first start: give the plots room to read
-            self.resizeDocks([self.docks["results"], self.docks["plots"]], [380, 380], Qt.Orientation.Vertical)
+            self.resizeDocks([self.docks["results"], self.docks["plots"]], [400, 400], Qt.Orientation.Vertical)
             self.resizeDocks([self.docks["results"], self.docks["plots"]], [420, 1000], Qt.Orientation.Horizontal)
             self.resizeDocks([self.docks["text"]], [420], Qt.Orientation.Horizontal)
 

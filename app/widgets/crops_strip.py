@@ -14,7 +14,7 @@ MAX_CROPS = 4
 
 
 class CropsStrip(QWidget):
-    def __init__(self, height: int = 110, parent=None) -> None:
+    def __init__(self, height: int = 96, parent=None) -> None:
         super().__init__(parent)
         self.crop_height = height
         self.labels = [QLabel() for _ in range(MAX_CROPS)]

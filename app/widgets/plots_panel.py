@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QDoubleSpinBox, QFormLayout, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDoubleSpinBox, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
 from inference.pipeline import FrameResult
 from inference.telemetry import STAGES, RollingStats, drift_per_1000
@@ -64,15 +64,19 @@ class PlotsPanel(QWidget):
         self.drift_window = QSpinBox()
         self.drift_window.setRange(20, 10000)
         self.drift_window.setValue(300)
+        self.drift_window.setSuffix(" frames")
         self.drift_limit = QDoubleSpinBox()
         self.drift_limit.setRange(0.1, 1000)
         self.drift_limit.setValue(5.0)
         self.drift_limit.setSuffix(" MiB/1000 frames")
 
         self.graphs = pg.GraphicsLayoutWidget()
-        self.lat_plot = self.graphs.addPlot(row=0, col=0, title="Latency per stage (ms, stacked)")
-        self.mem_plot = self.graphs.addPlot(row=1, col=0, title="Memory (MiB): host RSS, process VRAM")
-        self.share_plot = self.graphs.addPlot(row=2, col=0, title="Host-side share of detection latency")
+        self.lat_plot = self.graphs.addPlot(row=0, col=0)
+        self.mem_plot = self.graphs.addPlot(row=1, col=0)
+        self.share_plot = self.graphs.addPlot(row=2, col=0)
+        self.lat_plot.setLabel("left", "latency", units="ms")
+        self.mem_plot.setLabel("left", "memory", units="MiB")
+        self.share_plot.setLabel("left", "host share")
         # X is "frames ago" over a fixed window and Y ranges move only with hysteresis, so the axes
         # are not re-laid out on every refresh (axis painting dominated the cost).
         for plot in (self.lat_plot, self.mem_plot, self.share_plot):
@@ -81,10 +85,16 @@ class PlotsPanel(QWidget):
             plot.showGrid(x=True, y=True, alpha=0.2)
             plot.disableAutoRange()
             plot.setXRange(-capacity + 1, 0, padding=0)
-            plot.setLabel("bottom", "frames ago")
+        # One shared time axis, shown once at the bottom.
+        for plot in (self.lat_plot, self.mem_plot):
+            plot.setXLink(self.share_plot)
+            plot.hideAxis("bottom")
+        self.share_plot.setLabel("bottom", "frames ago")
         self._y_top = {"lat": 0.0, "mem": (0.0, 0.0)}
-        self.lat_plot.addLegend(offset=(5, 5))
-        self.mem_plot.addLegend(offset=(5, 5))
+        self.capacity = capacity
+        self._x_span = 0
+        self.lat_plot.addLegend(offset=(5, 2), colCount=len(STAGES), labelTextSize="8pt")
+        self.mem_plot.addLegend(offset=(5, 2), colCount=2, labelTextSize="8pt")
         # Stacked areas: each stage's cumulative curve filled down to zero, the later stages drawn
         # first so the earlier ones paint over them (cheaper than FillBetweenItem's path unions).
         self.stage_curves = {}
@@ -109,16 +119,18 @@ class PlotsPanel(QWidget):
         self.summary.setWordWrap(True)
         self.alarm = QLabel("")
         self.alarm.setWordWrap(True)
-        controls = QFormLayout()
-        controls.addRow("Takt budget", self.takt)
-        controls.addRow("Drift window (frames)", self.drift_window)
-        controls.addRow("Drift alarm above", self.drift_limit)
-        top = QHBoxLayout()
-        top.addLayout(controls)
-        top.addWidget(self.summary, 1)
+        controls = QHBoxLayout()
+        for text, widget in (("Takt", self.takt), ("Drift window", self.drift_window), ("Alarm above", self.drift_limit)):
+            controls.addWidget(QLabel(text))
+            controls.addWidget(widget)
+        controls.addStretch(1)
         layout = QVBoxLayout(self)
-        layout.addLayout(top)
+        layout.setContentsMargins(4, 2, 4, 2)
+        layout.setSpacing(2)
+        layout.addLayout(controls)
+        layout.addWidget(self.summary)
         layout.addWidget(self.alarm)
+        self.graphs.setMinimumHeight(240)
         layout.addWidget(self.graphs, 1)
         self.takt.valueChanged.connect(self._on_takt_changed)
 
@@ -173,6 +185,10 @@ class PlotsPanel(QWidget):
         if not self._dirty or not self.isVisible():
             return
         self._dirty = False
+        span = next((n for n in (50, 100, 200) if self.frames <= n), self.capacity)
+        if span != self._x_span:  # widen the window in steps, not every frame, so the axis stays put
+            self._x_span = span
+            self.share_plot.setXRange(-span + 1, 0, padding=0)
         rows = self.latency.ordered()
         if rows.size:
             x = rows[:, -1] - self.frames
