@@ -72,8 +72,10 @@ class CompactDecoder:
         self.head_rows = min(head_rows, self.anchors)
         self._module = module
         self._output = output
-        self.rows = allocator.device((self.batch, self.anchors, ROW_FIELDS), np.float32, "candidate_rows")
-        self.counts = allocator.device((self.batch,), np.int32, "candidate_counts")
+        # Per slot in flight: batch n's overflow copy may run after batch n+1's decode was queued.
+        self.rows = [allocator.device((self.batch, self.anchors, ROW_FIELDS), np.float32, f"candidate_rows_{i}")
+                     for i in range(in_flight)]
+        self.counts = [allocator.device((self.batch,), np.int32, f"candidate_counts_{i}") for i in range(in_flight)]
         # Full-size pinned landing areas, one per frame in flight: an overflowing frame needs no allocation.
         self._host_rows = [allocator.pinned((self.batch, self.anchors, ROW_FIELDS), np.float32, f"rows_host_{i}")
                            for i in range(in_flight)]
@@ -84,17 +86,19 @@ class CompactDecoder:
 
     def enqueue(self, stream: Stream, slot: int) -> None:
         cudart = runtime()
-        check(cudart.cudaMemsetAsync(self.counts.ptr, 0, self.counts.nbytes, stream.handle), "clearing candidate counts")
-        self._args.set(self._output.ptr, self.anchors, self.num_classes, self.floor, self.rows.ptr, self.counts.ptr)
+        rows, counts = self.rows[slot], self.counts[slot]
+        check(cudart.cudaMemsetAsync(counts.ptr, 0, counts.nbytes, stream.handle), "clearing candidate counts")
+        self._args.set(self._output.ptr, self.anchors, self.num_classes, self.floor, rows.ptr, counts.ptr)
         self._module.launch(self.kernel, ((self.anchors + _BLOCK - 1) // _BLOCK, self.batch, 1), (_BLOCK, 1, 1),
                             self._args, stream.handle)
 
     def enqueue_download(self, stream: Stream, slot: int) -> None:
         cudart = runtime()
-        check(cudart.cudaMemcpyAsync(self._host_counts[slot].ptr, self.counts.ptr, self.counts.nbytes,
+        rows, counts = self.rows[slot], self.counts[slot]
+        check(cudart.cudaMemcpyAsync(self._host_counts[slot].ptr, counts.ptr, counts.nbytes,
                                      cudart.cudaMemcpyKind.cudaMemcpyDeviceToHost, stream.handle), "copying counts")
         pitch = self.anchors * self._row_bytes
-        check(cudart.cudaMemcpy2DAsync(self._host_rows[slot].ptr, pitch, self.rows.ptr, pitch,
+        check(cudart.cudaMemcpy2DAsync(self._host_rows[slot].ptr, pitch, rows.ptr, pitch,
                                        self.head_rows * self._row_bytes, self.batch,
                                        cudart.cudaMemcpyKind.cudaMemcpyDeviceToHost, stream.handle),
               "copying candidate rows")
@@ -108,7 +112,7 @@ class CompactDecoder:
             cudart = runtime()
             for b in overflow:
                 start = (b * self.anchors + self.head_rows) * self._row_bytes
-                check(cudart.cudaMemcpyAsync(self._host_rows[slot].ptr + start, self.rows.ptr + start,
+                check(cudart.cudaMemcpyAsync(self._host_rows[slot].ptr + start, self.rows[slot].ptr + start,
                                              (int(counts[b]) - self.head_rows) * self._row_bytes,
                                              cudart.cudaMemcpyKind.cudaMemcpyDeviceToHost, stream.handle),
                       "copying overflow candidate rows")
@@ -170,8 +174,8 @@ class GpuNms:
         check(cudart.cudaMemcpyAsync(self.class_conf.ptr, self._conf_host.ptr, self.class_conf.nbytes,
                                      cudart.cudaMemcpyKind.cudaMemcpyHostToDevice, stream.handle), "class thresholds")
         check(cudart.cudaMemsetAsync(self.eligible.ptr, 0, self.eligible.nbytes, stream.handle), "clearing NMS counts")
-        self._key_args.set(d.rows.ptr, d.counts.ptr, d.anchors, self.class_conf.ptr, d.num_classes, self.keys.ptr,
-                           self.eligible.ptr)
+        self._key_args.set(d.rows[slot].ptr, d.counts[slot].ptr, d.anchors, self.class_conf.ptr, d.num_classes,
+                           self.keys.ptr, self.eligible.ptr)
         self._module.launch("nms_keys", ((d.anchors + _BLOCK - 1) // _BLOCK, d.batch, 1), (_BLOCK, 1, 1),
                             self._key_args, stream.handle)
         if self._cupy_stream_handle != stream.handle:
@@ -180,7 +184,7 @@ class GpuNms:
         with self._cupy_stream:
             self._keys_view.sort(axis=-1)  # in place; CuPy's pool serves CUB's scratch after the first frame
         blocks = (self.cap + 63) // 64
-        self._mask_args.set(d.rows.ptr, self.keys.ptr, self.eligible.ptr, d.anchors, self.cap, self.words,
+        self._mask_args.set(d.rows[slot].ptr, self.keys.ptr, self.eligible.ptr, d.anchors, self.cap, self.words,
                             float(thresholds.iou), self.mask.ptr)
         self._module.launch("nms_mask", (blocks, blocks, d.batch), (64, 1, 1), self._mask_args, stream.handle)
         max_det = min(int(thresholds.max_detections), self.max_det_cap)
