@@ -267,9 +267,11 @@ class EngineLoader(QObject):
         try:
             model = Path(request["model"])
             precision = request.get("precision", "fp32")
-            if precision != "fp32":
-                self.progress.emit(f"Converting the model to {precision.upper()}", 0.05)
-                model = _prepare_precision(model, precision, request.get("backend"), self._report, self._cancel)
+            backend = request.get("backend")
+            if precision != "fp32" or (backend or "").startswith("tensorrt"):
+                self.progress.emit(f"Preparing the {precision.upper()} model", 0.05)
+                model = _prepare_precision(model, precision, backend, request.get("calibration"), self._report,
+                                           self._cancel)
             if self._cancel.is_set():
                 self.failed.emit("Cancelled; the current engine stays in use.")
                 return
@@ -291,14 +293,18 @@ class EngineLoader(QObject):
         self.progress.emit(step, 0.05 + 0.7 * float(fraction))
 
 
-def _prepare_precision(model: Path, precision: str, backend: str | None, progress, cancel) -> Path:
+def _prepare_precision(model: Path, precision: str, backend: str | None, calibration: Path | None, progress,
+                       cancel) -> Path:
+    """FP16/INT8 conversion (cached by content) and, for TensorRT, the engine build."""
+    from inference.precision import Cancelled, prepare_for_backend
+    from inference.resources import samples_dir
+
     try:
-        from inference.precision import prepare_model
-    except ImportError as exc:
-        raise HangtagError("precision conversion is not available in this build", expected="inference.precision",
-                           found=str(exc), hint="use FP32") from exc
-    return Path(prepare_model(model, precision, backend or "onnxruntime-cpu", progress=progress,
-                              cancel=cancel.is_set))
+        return Path(prepare_for_backend(model, precision, backend or "onnxruntime-cpu",
+                                        calibration_dir=calibration or samples_dir(), progress=progress,
+                                        cancel=cancel.is_set))
+    except Cancelled as exc:
+        raise HangtagError("cancelled", hint="the current engine stays in use") from exc
 
 
 def owned_copy(image: np.ndarray | None) -> np.ndarray | None:

@@ -208,3 +208,14 @@ def test_no_widget_is_touched_from_the_worker_thread(qtbot, qtlog, tmp_path):
     threading_warnings = [r.message for r in qtlog.records
                           if "different thread" in r.message or "another thread" in r.message]
     assert threading_warnings == []
+
+
+def test_precision_change_builds_in_the_background_and_swaps_when_ready(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path, make_folder(tmp_path, 2))
+    old = window.pipeline
+    window.request_engine("onnxruntime-cpu", "fp16")
+    qtbot.waitUntil(lambda: window.pipeline is not old, timeout=60000)
+    assert window.precision == "fp16"
+    assert window.pipeline.engine.model_path != old.engine.model_path  # the converted, cached model
+    run_to_end(qtbot, window, 2)
+    assert all(len(r.detections) > 0 for r in window.results.results)
