@@ -224,6 +224,16 @@ def test_kernel_args_pointer_array_points_at_the_values_set():
     assert ctypes.c_int.from_address(pointers[1]).value == 2  # rewritten in place: no new array per frame
 
 
+@pytest.mark.parametrize("shape", [(2, 2, 3), (3, 4000, 3), (1080, 1920, 3), (1001, 700, 3)])
+def test_parallel_staging_copy_copies_every_row(shape):
+    from inference.gpu.staging import parallel_copy
+
+    src = np.random.default_rng(0).integers(0, 256, shape, dtype=np.uint8)
+    dst = np.zeros_like(src)
+    parallel_copy(dst, src)
+    assert np.array_equal(dst, src)
+
+
 def test_rows_become_the_candidates_the_cpu_decoder_gives():
     from inference.decode import decode_yolov8
 
