@@ -14,6 +14,7 @@ import argparse
 import contextlib
 import io
 import json
+import os
 import platform
 import sys
 import time
@@ -112,23 +113,30 @@ def bench(model: Path, folder: Path, frames: int, threads_list: list[int]) -> di
     from inference.pipeline import Pipeline
 
     images = [cv2.imread(str(p), cv2.IMREAD_COLOR) for p in list_images(folder)]
-    out = {"machine": f"{platform.processor() or platform.machine()}, {_cpu_name()}, {_cores()} cores",
+    out = {"machine": f"{platform.machine()}, {_cpu_name()}, {_cores()} cores",
            "onnxruntime": ort.__version__, "opencv": cv2.__version__, "frames": frames,
            "image_sizes": sorted({f"{i.shape[1]}x{i.shape[0]}" for i in images})}
+    out["load_average_before"] = [round(x, 2) for x in os.getloadavg()]
     for threads in threads_list:
         with Pipeline.open(model, backend="onnxruntime-cpu", threads=threads) as pipeline:
             for image in images[:5]:
                 pipeline.process(image)
-            total, stages = [], {}
+            total, cpu, stages = [], [], {}
             for n in range(frames):
+                cpu_start = time.process_time()
                 result = pipeline.process(images[n % len(images)], source_name=f"bench{n}")
+                cpu.append((time.process_time() - cpu_start) * 1000)
                 total.append(result.timings.total_ms)
                 for stage, ms in result.timings.stages_ms.items():
                     stages.setdefault(stage, []).append(ms)
         out[f"threads={threads}"] = {
             "p50_ms": round(float(np.percentile(total, 50)), 2), "p95_ms": round(float(np.percentile(total, 95)), 2),
+            "min_ms": round(float(np.min(total)), 2),
+            # CPU seconds the process spent per frame: what neighbours' load cannot inflate
+            "cpu_p50_ms": round(float(np.percentile(cpu, 50)), 2),
             "stages_p50_ms": {k: round(float(np.percentile(v, 50)), 2) for k, v in stages.items()},
         }
+    out["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
     return out
 
 
@@ -141,7 +149,6 @@ def _cpu_name() -> str:
 
 
 def _cores() -> int:
-    import os
     return os.cpu_count() or 1
 
 
