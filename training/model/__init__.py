@@ -1,0 +1,1 @@
+"""HTDet: network, assignment and loss, GPU-resident data, ONNX export (needs PyTorch)."""
