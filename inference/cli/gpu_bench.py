@@ -89,22 +89,26 @@ def gpu_bench(args: argparse.Namespace) -> int:
     model, kind = _model(args.model, workdir)
     record["model"] = {"path": str(model), "kind": kind}
     context = {"args": args, "model": model, "kind": kind, "workdir": workdir, "thresholds": Thresholds(),
-               "best_graph": None}
-    from inference.gpu.bench import make_frames
+               "best_graph": None, "pipes": {}}
+    from inference.gpu.bench import sample_frames
 
-    context["frames"] = make_frames(8)
-    for section in SECTIONS:
-        if section not in args.sections:
-            continue
-        started = time.perf_counter()
-        try:
-            record[section] = globals()[f"_section_{section}"](context)
-        except Exception:
-            record["errors"][section] = traceback.format_exc()[-3000:]
-            print(f"[{section}] failed:\n{record['errors'][section]}", file=sys.stderr)
-        print(f"[{section}] {time.perf_counter() - started:.1f} s", flush=True)
-        record["targets"] = _targets(record)
-        _write(args.json, record)
+    context["frames"] = sample_frames(8)
+    try:
+        for section in SECTIONS:
+            if section not in args.sections:
+                continue
+            started = time.perf_counter()
+            try:
+                record[section] = globals()[f"_section_{section}"](context)
+            except Exception:
+                record["errors"][section] = traceback.format_exc()[-3000:]
+                print(f"[{section}] failed:\n{record['errors'][section]}", file=sys.stderr)
+            print(f"[{section}] {time.perf_counter() - started:.1f} s", flush=True)
+            record["targets"] = _targets(record)
+            _write(args.json, record)
+    finally:
+        for pipe in context["pipes"].values():
+            pipe.close()
     _print_summary(record)
     return 0
 
@@ -118,21 +122,29 @@ def _model(path: Path | None, workdir: Path) -> tuple[Path, str]:
     return build_onnx(workdir / "synthetic_yolov8.onnx"), "synthetic (YOLOv8-shaped stand-in, inference/gpu/synthetic.py)"
 
 
-def _open(context: dict, **options):
+def _pipe(context: dict, batch: int = 1, graph: bool | None = None):
+    """One pipeline per (batch, graph) for the whole run: sessions are slow to make (cuDNN's algorithm
+    search), and reusing them keeps the device time of a benchmark run small. Closed at the end."""
     from inference.gpu.pipeline import GpuPipeline
 
-    return GpuPipeline.open(context["model"], thresholds=context["thresholds"], **options)
+    graph = _graph(context) if graph is None else graph
+    key = (batch, graph)
+    if key not in context["pipes"]:
+        context["pipes"][key] = GpuPipeline.open(context["model"], thresholds=context["thresholds"], batch=batch,
+                                                 cuda_graph=graph)
+    pipe = context["pipes"][key]
+    pipe.set_postprocess("cpu")
+    pipe.sample_memory_every = 0
+    return pipe
 
 
 def _section_check(context: dict) -> dict:
     from inference.gpu.bench import cpu_gpu_letterbox_diff, make_frames
 
-    out = {}
-    with _open(context) as pipe:
-        out["1080x1920 (area downscale)"] = cpu_gpu_letterbox_diff(pipe, context["frames"][:3])
-        out["480x640 (no resize)"] = cpu_gpu_letterbox_diff(pipe, make_frames(2, (480, 640), seed=5))
-        out["400x600 (bilinear upscale)"] = cpu_gpu_letterbox_diff(pipe, make_frames(1, (400, 600), seed=6))
-    return out
+    pipe = _pipe(context, graph=True)
+    return {"1080x1920 (area downscale)": cpu_gpu_letterbox_diff(pipe, context["frames"][:3]),
+            "480x640 (no resize)": cpu_gpu_letterbox_diff(pipe, make_frames(2, (480, 640), seed=5)),
+            "400x600 (bilinear upscale)": cpu_gpu_letterbox_diff(pipe, make_frames(1, (400, 600), seed=6))}
 
 
 def _section_latency(context: dict) -> dict:
@@ -142,10 +154,10 @@ def _section_latency(context: dict) -> dict:
     for graph in (False, True):
         variant = "cuda-graph" if graph else "iobinding"
         try:
-            with _open(context, cuda_graph=graph) as pipe:
-                engine = engine_only(pipe, n)
-                e2e = end_to_end(pipe, frames, n, sample_memory=False)
-                e2e_telemetry = end_to_end(pipe, frames, max(200, n // 4), sample_memory=True)
+            pipe = _pipe(context, graph=graph)
+            engine = engine_only(pipe, n)
+            e2e = end_to_end(pipe, frames, n, sample_memory=False)
+            e2e_telemetry = end_to_end(pipe, frames, max(200, n // 4), sample_memory=True)
         except Exception:  # one variant failing (ORT refusing a graph, say) must not hide the other
             out[variant] = {"error": traceback.format_exc()[-2000:]}
             continue
@@ -173,8 +185,10 @@ def _section_postprocess(context: dict) -> dict:
     n, out = context["args"].frames, {}
     for mode in ("cpu", "gpu"):
         try:
-            with _open(context, cuda_graph=_graph(context), postprocess=mode) as pipe:
-                e2e = end_to_end(pipe, context["frames"], n, sample_memory=False)
+            pipe = _pipe(context)
+            pipe.set_postprocess(mode)
+            e2e = end_to_end(pipe, context["frames"], n, sample_memory=False)
+            pipe.set_postprocess("cpu")
         except Exception:
             out[mode] = {"error": traceback.format_exc()[-2000:]}
             continue
@@ -197,9 +211,9 @@ def _section_throughput(context: dict) -> dict:
         for graph in graphs:
             key = f"batch_{batch}" + ("" if len(graphs) == 1 else ("_cuda-graph" if graph else "_iobinding"))
             try:
-                with _open(context, cuda_graph=graph, batch=batch, sample_memory_every=0) as pipe:
-                    engine = engine_only(pipe, max(50, args.frames // max(batch, 1)))
-                    stream = raw_stream(pipe, context["frames"], args.stream_frames * max(1, batch // 2), workers=4)
+                pipe = _pipe(context, batch, graph)
+                engine = engine_only(pipe, max(50, args.frames // max(batch, 1)))
+                stream = raw_stream(pipe, context["frames"], args.stream_frames * max(1, batch // 2), workers=4)
             except Exception:
                 out[key] = {"error": traceback.format_exc()[-2000:]}
                 continue
@@ -214,8 +228,7 @@ def _section_throughput(context: dict) -> dict:
 def _section_drift(context: dict) -> dict:
     from inference.gpu.bench import drift
 
-    with _open(context, cuda_graph=_graph(context)) as pipe:
-        return drift(pipe, context["frames"], context["args"].drift_frames)
+    return drift(_pipe(context), context["frames"], context["args"].drift_frames)
 
 
 def _section_jpeg(context: dict) -> dict:
@@ -226,10 +239,10 @@ def _section_jpeg(context: dict) -> dict:
     out = {"files": len(paths), "bytes_per_file": int(sum(p.stat().st_size for p in paths) / len(paths)),
            "decode_only": [decode_only_fps(paths, args.stream_frames, w) for w in args.workers], "pipeline": []}
     for batch in sorted({1, 8} & set(args.batches) or {1}):
-        with _open(context, cuda_graph=_graph(context), batch=batch, sample_memory_every=0) as pipe:
-            jpeg_stream(pipe, paths, 2 * batch, workers=2)
-            for workers in args.workers:
-                out["pipeline"].append(jpeg_stream(pipe, paths, args.stream_frames, workers))
+        pipe = _pipe(context, batch)
+        jpeg_stream(pipe, paths, 2 * batch, workers=2)
+        for workers in args.workers:
+            out["pipeline"].append(jpeg_stream(pipe, paths, args.stream_frames, workers))
     return out
 
 

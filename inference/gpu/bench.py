@@ -1,7 +1,8 @@
 """Measurements behind `hangtag-inspect gpu-bench`, one function per question the issue asks.
 
 Each returns a plain dict for the JSON record. Timings are milliseconds; p50 is the headline.
-Frames are synthetic 1920×1080 scenes (rectangles on textured ground), the same list for every path.
+Frames are 1920×1080: the shipped demo scenes scaled into the frame (synthetic rectangles on textured
+ground where none are shipped), the same list for every path.
 """
 
 from __future__ import annotations
@@ -32,6 +33,27 @@ def make_frames(count: int, hw: tuple[int, int] = FRAME_HW, seed: int = 0) -> li
             cv2.rectangle(image, (x, y), (x + w, y + h), tuple(int(c) for c in rng.integers(0, 256, 3)), -1)
             cv2.putText(image, "HANGTAG 42", (x + 5, y + h // 2), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (255, 255, 255), 2)
         frames.append(image)
+    return frames
+
+
+def sample_frames(count: int, hw: tuple[int, int] = FRAME_HW) -> list[np.ndarray]:
+    """The shipped demo scenes as full-HD camera frames (scaled to the frame height, centred on grey);
+    the synthetic scenes where no samples are shipped."""
+    from inference.imageio import list_images
+    from inference.resources import samples_dir
+
+    paths = list_images(samples_dir()) if samples_dir().is_dir() else []
+    if not paths:
+        return make_frames(count, hw)
+    frames = []
+    for path in paths[:count]:
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        scale = min(hw[0] / image.shape[0], hw[1] / image.shape[1])
+        h, w = int(round(image.shape[0] * scale)), int(round(image.shape[1] * scale))
+        frame = np.full((*hw, 3), 114, np.uint8)
+        top, left = (hw[0] - h) // 2, (hw[1] - w) // 2
+        frame[top:top + h, left:left + w] = cv2.resize(image, (w, h), interpolation=cv2.INTER_LINEAR)
+        frames.append(frame)
     return frames
 
 

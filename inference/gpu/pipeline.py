@@ -100,8 +100,8 @@ class GpuPipeline:
         else:  # other layouts: the whole raw output comes back and the CPU decoders run, as in Pipeline
             self.decoder = None
             self._raw_host = [self.allocator.pinned(out.shape, out.dtype, f"raw_host_{i}") for i in range(IN_FLIGHT)]
-        self.nms = GpuNms(self.allocator, self.module, self.decoder, in_flight=IN_FLIGHT) \
-            if self.postprocess == "gpu" and self.decoder is not None else None
+        self.nms: GpuNms | None = None
+        self.set_postprocess(self.postprocess)
         blank = np.full((*max_frame_hw, 3), 114, np.uint8)
         for _ in range(max(1, warmup)):
             self.process_batch([blank] * self.batch, record=False)
@@ -175,7 +175,8 @@ class GpuPipeline:
         ev["infer"].record(stream)
         if self.decoder is not None:
             self.decoder.enqueue(stream, slot.number)
-            if self.nms is not None:
+            slot.gpu_nms = self.postprocess == "gpu" and self.nms is not None
+            if slot.gpu_nms:
                 self.nms.enqueue(stream, slot.number, self.thresholds, self.class_names)
             ev["decode_gpu"].record(stream)
             self.decoder.enqueue_download(stream, slot.number)
@@ -195,7 +196,7 @@ class GpuPipeline:
         frames = slot.frames
         if self.decoder is not None:
             per_frame = self.decoder.collect(self.stream, slot.number, frames)
-            keeps = self.nms.keep_lists(slot.number, frames) if self.nms is not None else None
+            keeps = self.nms.keep_lists(slot.number, frames) if slot.gpu_nms else None
         else:
             raw = self._raw_host[slot.number].array
             per_frame = [decode(raw[b:b + 1], self.layout, self.num_classes, CANDIDATE_FLOOR) for b in range(frames)]
@@ -284,6 +285,15 @@ class GpuPipeline:
 
     def set_thresholds(self, thresholds: Thresholds) -> None:
         self.thresholds = thresholds
+
+    def set_postprocess(self, mode: str) -> None:
+        """"cpu": host NMS over the compact rows (default); "gpu": NMS on the device (made on first use).
+        Layouts other than yolov8 always decode on the host."""
+        if mode not in POSTPROCESS_MODES:
+            raise ConfigError("unknown postprocess mode", expected=" | ".join(POSTPROCESS_MODES), found=mode)
+        if mode == "gpu" and self.nms is None and self.decoder is not None:
+            self.nms = GpuNms(self.allocator, self.module, self.decoder, in_flight=IN_FLIGHT)
+        self.postprocess = mode
 
     @property
     def backend(self) -> str:

@@ -45,6 +45,7 @@ class Slot:
     oversize: dict[int, np.ndarray] = field(default_factory=dict)
     transforms: list = field(default_factory=list)
     errors: list[tuple[FrameInfo, str]] = field(default_factory=list)  # frames that failed to decode
+    gpu_nms: bool = False  # whether enqueue() queued NMS on the device for this batch
     stage_ns: int = 0
 
     @property
@@ -57,6 +58,7 @@ class Slot:
         self.oversize.clear()
         self.transforms = []
         self.errors.clear()
+        self.gpu_nms = False
         self.stage_ns = 0
 
     def place(self, image: np.ndarray, info: FrameInfo) -> tuple[np.ndarray, np.ndarray] | None:
