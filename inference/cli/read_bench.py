@@ -1,0 +1,251 @@
+"""`hangtag-inspect read-bench`: read held-out synthetic hangtags, time each step, score the fields.
+
+Scenes come from the training generator with seeds the detector and the INT8 calibration never
+saw. The reader gets the true hangtag and barcode boxes as its detections, so this measures
+reading alone (add the detector's own time from `hangtag-inspect bench`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+HELD_OUT_SEED0 = 9_000_000
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("read-bench", help="read held-out synthetic hangtags: per-step latency, field and barcode accuracy")
+    parser.add_argument("--count", type=int, default=500, help="front-side tags to read")
+    parser.add_argument("--seed", type=int, default=HELD_OUT_SEED0, help="first scene seed (held out from training and calibration)")
+    parser.add_argument("--source", choices=("cards", "scenes"), default="cards",
+                        help="cards: one rendered tag per frame, ~--tag-px high, turned 0/90/180/270; "
+                             "scenes: whole generated scenes (perspective, cloth, blur, JPEG)")
+    parser.add_argument("--tag-px", type=int, default=570, help="cards: height of the tag in pixels")
+    parser.add_argument("--imgsz", type=int, default=1600, help="scenes: long side of the generated frames, px")
+    parser.add_argument("--min-tag-px", type=int, default=400, help="skip tags whose long side is smaller (text below ~7 px)")
+    parser.add_argument("--precision", choices=("auto", "fp32", "int8", "int8-det"), default="auto", help="OCR model precision")
+    parser.add_argument("--det-limit", type=int, default=448, help="long side of the text detector's input, px")
+    parser.add_argument("--squeeze", type=float, default=1.0, help="horizontal squeeze of text lines before recognition")
+    parser.add_argument("--threads", type=int, default=None, help="CPU threads for ONNX Runtime")
+    parser.add_argument("--detect", action="store_true",
+                        help="run the shipped detector first and read its boxes (else the true boxes); adds detect and detect+read")
+    parser.add_argument("--model", type=Path, default=None, help="detector ONNX for --detect (default: the shipped one)")
+    parser.add_argument("--warmup", type=int, default=3, help="untimed tags first")
+    parser.add_argument("--json", type=Path, default=None, help="write the result here")
+    parser.add_argument("--misses", type=int, default=0, help="print this many misread fields")
+    parser.set_defaults(func=read_bench)
+
+
+def _percentiles(values: list[float]) -> dict[str, float]:
+    arr = np.asarray(values, np.float64)
+    return {"p50": round(float(np.percentile(arr, 50)), 2), "p95": round(float(np.percentile(arr, 95)), 2), "mean": round(float(arr.mean()), 2)}
+
+
+@dataclass(frozen=True)
+class _Sample:
+    seed: int
+    index: int
+    image: np.ndarray
+    tag_box: tuple[float, float, float, float]
+    barcode_boxes: list
+    qr_boxes: list
+    fields: dict
+    codes: list  # texts of the linear barcodes printed on the tag
+
+
+def _scene_tags(seed0: int, imgsz: int, min_px: int):
+    """Each qualifying front-side tag of consecutive scenes."""
+    from training.synth import generate_scene
+
+    seed = seed0
+    while True:
+        scene = generate_scene(seed=seed, imgsz=imgsz)
+        for index, tag in enumerate(scene.tags):
+            x1, y1, x2, y2 = tag.xyxy
+            if tag.side != "front" or max(x2 - x1, y2 - y1) < min_px:
+                continue
+            yield _Sample(
+                seed, index, scene.image, tag.xyxy,
+                [s.xyxy for s in tag.symbols if s.class_id == 1], [s.xyxy for s in tag.symbols if s.class_id == 2],
+                tag.fields, [s.text for s in tag.symbols if s.class_id == 1],
+            )
+        seed += 1
+
+
+def _turn(image: np.ndarray, boxes: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Quarter turns counter-clockwise, boxes turned with the image."""
+    h, w = image.shape[:2]
+    x1, y1, x2, y2 = boxes.T
+    for _ in range(k % 4):
+        image = np.ascontiguousarray(np.rot90(image))
+        x1, y1, x2, y2 = y1, w - x2, y2, w - x1
+        h, w = w, h
+    return image, np.stack([x1, y1, x2, y2], axis=1)
+
+
+def _card_tags(seed0: int, tag_px: int):
+    """One rendered card per seed at about `tag_px` high, turned seed % 4 quarter turns."""
+    from training.synth import render_tag
+
+    seed = seed0
+    while True:
+        probe = render_tag(seed, px_per_mm=10.0, back_side=False)
+        x1, y1, x2, y2 = probe.xyxy[0]
+        tag = render_tag(seed, px_per_mm=10.0 * tag_px / max(y2 - y1, 1.0), back_side=False)
+        image, boxes = _turn(tag.image, tag.xyxy.astype(np.float64), seed % 4)
+        classes = tag.class_id
+        yield _Sample(
+            seed, 0, image, tuple(boxes[0]),
+            [tuple(b) for b, c in zip(boxes, classes) if c == 1], [tuple(b) for b, c in zip(boxes, classes) if c == 2],
+            tag.fields, [s.text for s in tag.symbols if s.class_id == 1],
+        )
+        seed += 1
+
+
+def read_bench(args: argparse.Namespace) -> int:
+    from inference.reading.normalize import same_value
+    from inference.reading.reader import TagReader
+
+    steps: dict[str, list[float]] = {}
+    hits: dict[str, int] = {}
+    totals: dict[str, int] = {}
+    codes_ok = codes_total = 0
+    missed_tags = 0
+    misses: list[str] = []
+    reader = TagReader.open(threads=args.threads, precision=args.precision, det_limit=args.det_limit, squeeze=args.squeeze)
+    pipeline = None
+    if args.detect:
+        from inference.pipeline import Pipeline
+        from inference.resources import default_model_path
+
+        options = {"threads": args.threads} if args.threads else {}
+        pipeline = Pipeline.open(args.model or default_model_path(), "onnxruntime-cpu", **options)
+    source = _card_tags(args.seed, args.tag_px) if args.source == "cards" else _scene_tags(args.seed, args.imgsz, args.min_tag_px)
+    read = 0
+    first_seed = last_seed = args.seed
+    start = time.perf_counter()
+    with reader:
+        for i in range(args.count + args.warmup):
+            sample = next(source)
+            last_seed = sample.seed
+            if pipeline is not None:
+                t0 = time.perf_counter()
+                frame = pipeline.process(sample.image)
+                detect_ms = (time.perf_counter() - t0) * 1000
+                tags = [t for t in frame.detections.of_class("hangtag").xyxy if _iou(t, sample.tag_box) > 0.5]
+                others = frame.detections[np.array([lbl != "hangtag" for lbl in frame.detections.labels], bool)] if len(frame.detections) else frame.detections
+                if tags:
+                    tag_box = tuple(float(v) for v in tags[0])
+                    inside = [tuple(map(float, b)) for b, lbl in zip(others.xyxy, others.labels) if _center_in(b, tag_box)]
+                    labels = [lbl for b, lbl in zip(others.xyxy, others.labels) if _center_in(b, tag_box)]
+                    bars = [b for b, lbl in zip(inside, labels) if lbl == "barcode"]
+                    qrs = [b for b, lbl in zip(inside, labels) if lbl == "qr_code"]
+                else:
+                    missed_tags += i >= args.warmup
+                    tag_box, bars, qrs = sample.tag_box, [], []
+                reading = reader.read_tag(sample.image, tag_box, bars, qrs)
+            else:
+                detect_ms = 0.0
+                reading = reader.read_tag(sample.image, sample.tag_box, sample.barcode_boxes, sample.qr_boxes)
+            if i < args.warmup:
+                continue
+            read += 1
+            for step, ms in reading.timings_ms.items():
+                steps.setdefault(step, []).append(ms)
+            steps.setdefault("ocr", []).append(reading.timings_ms["ocr_det"] + reading.timings_ms["ocr_rec"])
+            if pipeline is not None:
+                steps.setdefault("detect", []).append(detect_ms)
+                steps.setdefault("detect+read", []).append(detect_ms + reading.timings_ms["total"])
+            for name, truth in sample.fields.items():
+                if truth is None:
+                    continue
+                got = reading.fields.get(name)
+                ok = got is not None and same_value(name, got.value, truth)
+                totals[name] = totals.get(name, 0) + 1
+                hits[name] = hits.get(name, 0) + ok
+                if not ok and len(misses) < args.misses:
+                    misses.append(f"seed {sample.seed} tag {sample.index} {name}: {truth!r} → {got.value if got else None!r} ({got.raw if got else ''!r})")
+            decoded = {b.text for b in reading.barcodes}
+            codes_total += len(sample.codes)
+            codes_ok += sum(text in decoded for text in sample.codes)
+    elapsed = time.perf_counter() - start
+    field_total = sum(totals.values())
+    result = {
+        "tags": read,
+        "source": (
+            f"cards: render_tag seeds {first_seed}..{last_seed}, ~{args.tag_px} px high, turned (seed % 4) x 90°"
+            if args.source == "cards"
+            else f"scenes: generate_scene seeds {first_seed}..{last_seed}, imgsz {args.imgsz}, front-side tags with long side >= {args.min_tag_px} px"
+        ),
+        "models": reader.models,
+        "det_limit": args.det_limit,
+        "squeeze": args.squeeze,
+        "steps_ms": {step: _percentiles(v) for step, v in steps.items()},
+        "field_accuracy": round(sum(hits.values()) / field_total, 4) if field_total else None,
+        "fields": {name: {"hit": hits[name], "total": totals[name], "accuracy": round(hits[name] / totals[name], 4)} for name in totals},
+        "barcode_decode": round(codes_ok / codes_total, 4) if codes_total else None,
+        "barcodes": {"decoded": codes_ok, "total": codes_total},
+        "detector": str(args.model or "shipped") if args.detect else "true boxes",
+        "detector_missed_tags": missed_tags if args.detect else None,
+        "wall_s": round(elapsed, 1),
+        "environment": _environment(),
+        "date": time.strftime("%Y-%m-%d"),
+    }
+    if pipeline is not None:
+        pipeline.close()
+    _print(result, misses)
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return 0
+
+
+def _iou(a, b) -> float:
+    iw = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    ih = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = iw * ih
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def _center_in(box, outer) -> bool:
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return outer[0] <= cx <= outer[2] and outer[1] <= cy <= outer[3]
+
+
+def _environment() -> dict:
+    import os
+
+    import cv2
+    import onnxruntime
+    import zxingcpp
+
+    return {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cores": os.cpu_count(),
+        "onnxruntime": onnxruntime.__version__,
+        "opencv": cv2.__version__,
+        "zxing-cpp": getattr(zxingcpp, "__version__", "?"),
+        "numpy": np.__version__,
+    }
+
+
+def _print(result: dict, misses: list[str]) -> None:
+    print(f"{result['tags']} tags ({result['source']}); {result['models']}")
+    print(f"{'step':<10} {'p50':>9} {'p95':>9}   ms per tag")
+    for step, row in result["steps_ms"].items():
+        print(f"{step:<10} {row['p50']:>9.2f} {row['p95']:>9.2f}")
+    print("field accuracy " + (f"{result['field_accuracy']:.2%}" if result["field_accuracy"] is not None else "n/a"))
+    for name, row in result["fields"].items():
+        print(f"  {name:<16} {row['hit']:>5}/{row['total']:<5} {row['accuracy']:.2%}")
+    if result["barcode_decode"] is not None:
+        print(f"barcode decode {result['barcode_decode']:.2%} ({result['barcodes']['decoded']}/{result['barcodes']['total']})")
+    for line in misses:
+        print("  miss: " + line)

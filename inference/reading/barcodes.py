@@ -1,0 +1,212 @@
+"""Barcodes and QR codes with zxing-cpp: decode, verify check digits, and read the code's angle.
+
+zxing reports linear codes with the end points of two scan lines; the shear between them is the
+skew of the bars, so a decoded EAN also tells which way is up on the tag, to a degree or so.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from inference.errors import BackendUnavailableError
+from inference.reading.normalize import code_key, ean8_check_ok, ean13_check_ok, upca_check_ok
+from inference.reading.types import BarcodeReading
+
+Quad = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]
+
+LINEAR_FORMATS = ("EAN-13", "EAN-8", "UPC-A", "UPC-E", "Code128", "Code93", "Code39", "ITF", "Codabar")
+
+
+def _zxing():
+    try:
+        import zxingcpp
+    except ImportError as exc:
+        raise BackendUnavailableError(
+            "zxing-cpp is not installed", expected="the zxing-cpp package", found=str(exc), hint="pip install zxing-cpp"
+        ) from exc
+    return zxingcpp
+
+
+@dataclass(frozen=True)
+class DecodedCode:
+    """One decoded symbol in the pixel frame of the array that was searched."""
+
+    format: str
+    text: str
+    valid_checksum: bool | None
+    quad: Quad
+    orientation: int
+
+    @property
+    def is_linear(self) -> bool:
+        return "QR" not in self.format and "Matrix" not in self.format and "Aztec" not in self.format and "PDF" not in self.format
+
+    @property
+    def xyxy(self) -> tuple[float, float, float, float]:
+        xs = [p[0] for p in self.quad]
+        ys = [p[1] for p in self.quad]
+        return (min(xs), min(ys), max(xs), max(ys))
+
+    def down_angle_deg(self) -> float:
+        """Direction of the symbol's 'down' in the image, degrees (90 = upright, y grows downward).
+
+        For linear codes zxing's left and right scan points shear with the bars, so the line from
+        the top-left to the bottom-left point runs along a bar.
+        """
+        (x0, y0), (x1, y1), _, (x3, y3) = self.quad
+        ux, uy = x1 - x0, y1 - y0
+        vx, vy = -uy, ux  # reading direction turned 90°: "down" in the symbol's frame
+        if not self.is_linear:
+            return math.degrees(math.atan2(vy, vx))
+        dx, dy = x3 - x0, y3 - y0
+        if dx * vx + dy * vy < 0:
+            dx, dy = -dx, -dy
+        if math.hypot(dx, dy) < 4:  # degenerate scan lines: fall back to the reading direction
+            dx, dy = vx, vy
+        return math.degrees(math.atan2(dy, dx))
+
+
+def format_name(fmt: object) -> str:
+    """zxing's enum name with GS1's spelling for the retail codes: EAN-13, UPC-A, Code128, QRCode."""
+    name = getattr(fmt, "name", None) or str(fmt).split(".")[-1].replace(" ", "")
+    return {"EAN13": "EAN-13", "EAN8": "EAN-8", "UPCA": "UPC-A", "UPCE": "UPC-E"}.get(name, name)
+
+
+def checksum_ok(fmt: str, text: str) -> bool | None:
+    """EAN/UPC check digits are verified here; Code128/93 checks are inside the symbol (None)."""
+    if fmt == "EAN-13":
+        return ean13_check_ok(text)
+    if fmt == "EAN-8":
+        return ean8_check_ok(text)
+    if fmt == "UPC-A":
+        return upca_check_ok(text)
+    return None
+
+
+def decode(gray: np.ndarray, *, try_harder: bool = True) -> list[DecodedCode]:
+    """All symbols in a grayscale (or BGR) array; codes with checksum errors are kept, marked invalid."""
+    zx = _zxing()
+    found = zx.read_barcodes(
+        np.ascontiguousarray(gray),
+        try_rotate=try_harder,
+        try_downscale=try_harder,
+        try_invert=try_harder,
+        return_errors=True,
+    )
+    out = []
+    for code in found:
+        fmt = format_name(code.format)
+        if code.error and fmt not in ("EAN-13", "EAN-8", "UPC-A"):
+            continue
+        if not code.text:
+            continue
+        p = code.position
+        quad = ((p.top_left.x, p.top_left.y), (p.top_right.x, p.top_right.y), (p.bottom_right.x, p.bottom_right.y), (p.bottom_left.x, p.bottom_left.y))
+        valid = checksum_ok(fmt, code.text)
+        if code.error and valid is None:
+            valid = False
+        out.append(DecodedCode(fmt, code.text, valid, tuple((float(x), float(y)) for x, y in quad), int(code.orientation)))
+    return out
+
+
+def _sharpen(image: np.ndarray) -> np.ndarray:
+    return cv2.addWeighted(image, 1.8, cv2.GaussianBlur(image, (0, 0), 2.0), -0.8, 0)
+
+
+@dataclass(frozen=True)
+class _View:
+    """One resampling of a symbol box straight from the frame: turned so its bars stand
+    vertical, scaled (sx across the bars, sy along them), smoothed along the bars."""
+
+    sx: float
+    sy: float
+    interpolation: int
+    smooth: int
+    sharpen: bool
+    try_harder: bool
+
+
+# Cheapest useful first. At ~1-2 px per module a single cubic resampling to 3x across the bars
+# beats warp-then-upscale (two interpolations); smoothing along the bars removes sensor noise.
+# On 72 scene barcodes: plain warp 33, warp then upscale 53, direct 3x cubic 58 (= all views).
+_VIEWS = (
+    _View(3.0, 1.0, cv2.INTER_CUBIC, 5, True, False),
+    _View(1.0, 1.0, cv2.INTER_LINEAR, 0, False, True),
+    _View(2.0, 2.0, cv2.INTER_CUBIC, 5, False, False),
+)
+
+
+def _view_matrix(box: tuple[float, float, float, float], turn_deg: float, view: _View, pad: float) -> tuple[np.ndarray, tuple[int, int]]:
+    x1, y1, x2, y2 = box
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    side = max(x2 - x1, y2 - y1) * (1 + 2 * pad) + 8
+    rot = np.vstack([cv2.getRotationMatrix2D((cx, cy), turn_deg, 1.0), [0.0, 0.0, 1.0]])
+    matrix = np.diag([view.sx, view.sy, 1.0]) @ rot
+    w, h = int(side * view.sx), int(side * view.sy)
+    matrix[0, 2] += w / 2 - view.sx * cx
+    matrix[1, 2] += h / 2 - view.sy * cy
+    return matrix, (w, h)
+
+
+def decode_symbol(gray: np.ndarray, box: tuple[float, float, float, float], turn_deg: float, pad: float = 0.25) -> list[DecodedCode]:
+    """Decode the symbol in `box` (pixels of `gray`, the whole frame), the tag turned by
+    `turn_deg`; quads come back in frame pixels. Views are tried until one reads the symbol at
+    the box's centre.
+
+    A code whose check digit fails is a misread far more often than a misprint: it is reported
+    (marked invalid) only when two views read the same digits.
+    """
+    found: list[DecodedCode] = []
+    invalid: list[DecodedCode] = []
+    centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+    for view in _VIEWS:
+        matrix, size = _view_matrix(box, turn_deg, view, pad)
+        image = cv2.warpAffine(gray, matrix[:2], size, flags=view.interpolation, borderMode=cv2.BORDER_REPLICATE)
+        if view.smooth:
+            image = cv2.blur(image, (1, view.smooth))
+        if view.sharpen:
+            image = _sharpen(image)
+        back = np.linalg.inv(matrix)
+        for code in decode(image, try_harder=view.try_harder):
+            pts = np.array(code.quad, np.float64) @ back[:2, :2].T + back[:2, 2]
+            mapped = DecodedCode(code.format, code.text, code.valid_checksum, tuple((float(x), float(y)) for x, y in pts), code.orientation)
+            if mapped.valid_checksum is False:
+                if not any(mapped.text == f.text for f in invalid):
+                    invalid.append(mapped)
+                    continue
+            if not any(mapped.text == f.text for f in found):
+                found.append(mapped)
+        if any(_near(code, centre, turn_deg) for code in found):
+            break
+    return found
+
+
+def _near(code: DecodedCode, centre: tuple[float, float], turn_deg: float) -> bool:
+    """Whether a decoded code is the symbol centred there (its scan band may be thin)."""
+    pts = np.array(code.quad)
+    mid = pts.mean(axis=0)
+    extent = float(np.linalg.norm(pts[1] - pts[0]))
+    return float(np.hypot(mid[0] - centre[0], mid[1] - centre[1])) <= 0.35 * extent + 6
+
+
+def decode_symbols(gray: np.ndarray, boxes: Sequence[tuple[float, float, float, float]], turn_deg: float) -> list[DecodedCode]:
+    out: list[DecodedCode] = []
+    for box in boxes:
+        for code in decode_symbol(gray, box, turn_deg):
+            if not any(code.text == seen.text and code.format == seen.format for seen in out):
+                out.append(code)
+    return out
+
+
+def to_reading(code: DecodedCode, box: tuple[float, float, float, float]) -> BarcodeReading:
+    return BarcodeReading(code.format, code.text, code.valid_checksum, box)
+
+
+def style_code_matches(printed: str, coded: str) -> bool:
+    """The 货号 printed on the tag and the one in its Code128, with O/0 and I/1 forgiven."""
+    return bool(printed) and code_key(printed) == code_key(coded)

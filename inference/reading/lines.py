@@ -1,0 +1,79 @@
+"""From text boxes to printed lines: which boxes to recognize, and how to join them into lines.
+
+The detector splits a line at wide gaps (a full-width colon, the groups of an EAN's digits); boxes
+on one row are joined after recognition. Boxes inside a decoded barcode's zone (its digits, a
+Code128 caption) need no OCR: the barcode already carries that text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class SymbolZone:
+    """Bars of one decoded code, and the band under them where its human-readable text sits."""
+
+    bars: Box
+    text: Box | None
+    kind: str  # "ean", "code" or "matrix"
+
+
+def symbol_zone(bars: Box, kind: str, below: float = 0.16) -> SymbolZone:
+    """zxing's scan lines cover part of the bar height; the guard bars and digits hang below."""
+    x1, y1, x2, y2 = bars
+    w = x2 - x1
+    if kind == "matrix":
+        return SymbolZone((x1 - 0.05 * w, y1 - 0.05 * w, x2 + 0.05 * w, y2 + 0.05 * w), None, kind)
+    return SymbolZone((x1, y1, x2, y2), (x1 - 0.12 * w, y1, x2 + 0.12 * w, y2 + below * w), kind)
+
+
+def group_rows(boxes: Sequence[Box], min_overlap: float = 0.5, max_gap: float = 3.0) -> list[list[int]]:
+    """Indices of boxes per row, rows top to bottom, boxes left to right.
+
+    Boxes further apart than `max_gap` line heights stay separate lines: a landscape tag prints a
+    second column beside the first.
+    """
+    order = sorted(range(len(boxes)), key=lambda i: (boxes[i][1] + boxes[i][3]) / 2)
+    rows: list[list[int]] = []
+    for i in order:
+        y1, y2 = boxes[i][1], boxes[i][3]
+        if rows:
+            # against the row's own typical extent, not its union, so slanted lines do not chain
+            r1 = float(np.median([boxes[j][1] for j in rows[-1]]))
+            r2 = float(np.median([boxes[j][3] for j in rows[-1]]))
+            overlap = min(y2, r2) - max(y1, r1)
+            # one row's pieces sit side by side; a box that overlaps one of them sideways is the
+            # next (slanted) line, however much their heights overlap
+            beside = all(_x_overlap(boxes[i], boxes[j]) <= 0.2 * min(boxes[i][2] - boxes[i][0], boxes[j][2] - boxes[j][0]) for j in rows[-1])
+            similar = 0.6 <= (y2 - y1) / max(r2 - r1, 1e-6) <= 1.6
+            if overlap >= min_overlap * min(y2 - y1, r2 - r1) and beside and similar:
+                rows[-1].append(i)
+                continue
+        rows.append([i])
+    out: list[list[int]] = []
+    for row in rows:
+        row.sort(key=lambda i: boxes[i][0])
+        height = float(np.median([boxes[i][3] - boxes[i][1] for i in row]))
+        current = [row[0]]
+        for i in row[1:]:
+            if boxes[i][0] - max(boxes[j][2] for j in current) > max_gap * height:
+                out.append(current)
+                current = [i]
+            else:
+                current.append(i)
+        out.append(current)
+    return out
+
+
+def _x_overlap(a: Box, b: Box) -> float:
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+
+
+def union(boxes: Sequence[Box]) -> Box:
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))

@@ -1,0 +1,90 @@
+"""PP-OCR (DB) text detection on an upright tag crop, with axis-aligned line boxes.
+
+The crop is already turned upright, so a line is an axis-aligned box: connected components of the
+thresholded probability map replace DB's polygon search, and the DB "unclip" becomes a margin.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from inference.engines.base import Engine
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class DbParams:
+    limit_side: int = 320  # longest side fed to the network, rounded to a multiple of 32
+    thresh: float = 0.3
+    box_thresh: float = 0.5
+    unclip_ratio: float = 1.6
+    min_size: int = 3
+
+
+def prepare(image_bgr: np.ndarray, limit_side: int) -> tuple[np.ndarray, float, float]:
+    h, w = image_bgr.shape[:2]
+    scale = min(1.0, limit_side / max(h, w))
+    nh = max(32, int(round(h * scale / 32)) * 32)
+    nw = max(32, int(round(w * scale / 32)) * 32)
+    resized = cv2.resize(image_bgr, (nw, nh), interpolation=cv2.INTER_AREA)
+    blob = resized.transpose(2, 0, 1)[None].astype(np.float32) * np.float32(1 / 127.5) - np.float32(1.0)
+    return blob, w / nw, h / nh
+
+
+def boxes_from_map(prob: np.ndarray, params: DbParams, sx: float, sy: float, size_hw: tuple[int, int]) -> list[tuple[Box, float]]:
+    """(box in crop pixels, mean probability) for each text region, top to bottom."""
+    binary = (prob > params.thresh).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=4)
+    if n <= 1:
+        return []
+    sums = np.bincount(labels.ravel(), weights=prob.ravel(), minlength=n)
+    out = []
+    h, w = size_hw
+    for k in range(1, n):
+        x, y, bw, bh, area = stats[k]
+        if min(bw, bh) < params.min_size:
+            continue
+        score = sums[k] / area
+        if score < params.box_thresh:
+            continue
+        d = bw * bh * params.unclip_ratio / (2.0 * (bw + bh))
+        x1 = max(0.0, (x - d) * sx)
+        y1 = max(0.0, (y - d) * sy)
+        x2 = min(float(w), (x + bw + d) * sx)
+        y2 = min(float(h), (y + bh + d) * sy)
+        out.append(((x1, y1, x2, y2), float(score)))
+    out.sort(key=lambda item: (item[0][1] + item[0][3]) / 2)
+    return out
+
+
+class TextDetector:
+    def __init__(self, engine: Engine, params: DbParams = DbParams()) -> None:
+        self.engine = engine.load()
+        self.params = params
+        self.input_name = engine.inputs[0].name
+        self.output_name = engine.outputs[0].name
+
+    @classmethod
+    def open(cls, model_path: Path, backend: str = "onnxruntime-cpu", threads: int | None = None, params: DbParams = DbParams()) -> TextDetector:
+        from inference.engines.registry import create_engine
+
+        options = {"threads": threads} if threads else {}
+        return cls(create_engine(backend, model_path, **options), params)
+
+    def probability(self, image_bgr: np.ndarray) -> np.ndarray:
+        """Text probability map at the network's (downscaled) resolution."""
+        blob, _, _ = prepare(image_bgr, self.params.limit_side)
+        return self.engine.infer({self.input_name: blob})[self.output_name][0, 0]
+
+    def detect(self, image_bgr: np.ndarray) -> list[tuple[Box, float]]:
+        blob, sx, sy = prepare(image_bgr, self.params.limit_side)
+        prob = self.engine.infer({self.input_name: blob})[self.output_name][0, 0]
+        return boxes_from_map(prob, self.params, sx, sy, image_bgr.shape[:2])
+
+    def close(self) -> None:
+        self.engine.close()

@@ -1,0 +1,126 @@
+"""Which PP-OCR ONNX files to run: the FP32 ones inside the rapidocr wheel, or INT8 Q/DQ copies.
+
+rapidocr 3.x ships PP-OCRv6 *small* det/rec (Chinese + English, 18 708 characters) and the
+PP-OCR mobile v2.0 direction classifier. Importing rapidocr itself pulls in its config machinery;
+we only need the files, so the package directory is found through importlib.
+
+INT8 copies are built once from those files (ocr/quantize.py) into the user cache, each with a
+sidecar JSON naming the FP32 file's hash; a copy whose source changed is ignored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from inference.errors import ModelError
+
+PRECISIONS = ("auto", "fp32", "int8", "int8-det")
+
+
+@dataclass(frozen=True)
+class OcrModels:
+    det: Path
+    rec: Path
+    version: str  # e.g. "PP-OCRv6 small"
+    det_precision: str = "fp32"
+    rec_precision: str = "fp32"
+
+    def describe(self) -> str:
+        return f"{self.version} det {self.det_precision} / rec {self.rec_precision}"
+
+
+def _rapidocr_models_dir() -> Path:
+    spec = importlib.util.find_spec("rapidocr")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelError(
+            "PP-OCR models not found: the rapidocr package is not installed",
+            expected="rapidocr (it carries the PP-OCR ONNX files)",
+            found="no rapidocr package",
+            hint="pip install rapidocr, or pass explicit det/rec model paths",
+        )
+    return Path(next(iter(spec.submodule_search_locations))) / "models"
+
+
+def find_ppocr_models(models_dir: Path | None = None) -> OcrModels:
+    """The FP32 det/rec pair shipped with rapidocr (newest version if several)."""
+    folder = models_dir or _rapidocr_models_dir()
+    dets = sorted(folder.glob("*det*.onnx"))
+    recs = sorted(folder.glob("*rec*.onnx"))
+    if not dets or not recs:
+        raise ModelError(
+            "PP-OCR det/rec ONNX files not found",
+            expected=f"*det*.onnx and *rec*.onnx in {folder}",
+            found=", ".join(p.name for p in folder.glob("*.onnx")) or "no .onnx files",
+            hint="reinstall rapidocr; its wheel carries the models",
+        )
+    det, rec = dets[-1], recs[-1]
+    match = re.match(r"(PP-OCRv\d+)_rec_(\w+)", rec.stem)
+    version = f"{match.group(1)} {match.group(2)}" if match else rec.stem
+    return OcrModels(det=det, rec=rec, version=version)
+
+
+def int8_dir() -> Path:
+    from inference.resources import cache_dir
+
+    path = cache_dir() / "ocr-int8"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def int8_path(source: Path, folder: Path | None = None) -> Path:
+    return (folder or int8_dir()) / f"{source.stem}.int8.onnx"
+
+
+def sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def sidecar_path(model: Path) -> Path:
+    return model.with_suffix(".json")
+
+
+def valid_int8(source: Path, folder: Path | None = None) -> Path | None:
+    """The INT8 copy of `source` if it exists and was built from exactly this file."""
+    model = int8_path(source, folder)
+    side = sidecar_path(model)
+    if not model.is_file() or not side.is_file():
+        return None
+    try:
+        meta = json.loads(side.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return model if meta.get("source_sha256") == sha256(source) else None
+
+
+def find_ocr_models(precision: str = "auto", folder: Path | None = None) -> OcrModels:
+    """`auto` takes INT8 where a valid copy exists; `int8` insists; `int8-det` quantizes det only."""
+    if precision not in PRECISIONS:
+        raise ModelError("unknown OCR precision", expected=" | ".join(PRECISIONS), found=precision)
+    base = find_ppocr_models()
+    if precision == "fp32":
+        return base
+    det8 = valid_int8(base.det, folder)
+    rec8 = valid_int8(base.rec, folder) if precision != "int8-det" else None
+    if precision in ("int8", "int8-det") and (det8 is None or (precision == "int8" and rec8 is None)):
+        raise ModelError(
+            "INT8 OCR models have not been built",
+            expected=f"Q/DQ copies of {base.det.name} and {base.rec.name} in {folder or int8_dir()}",
+            found="none, or built from different FP32 files",
+            hint="run: python -m inference.reading.ocr.quantize",
+        )
+    return OcrModels(
+        det=det8 or base.det,
+        rec=rec8 or base.rec,
+        version=base.version,
+        det_precision="int8" if det8 else "fp32",
+        rec_precision="int8" if rec8 else "fp32",
+    )

@@ -1,0 +1,307 @@
+"""TagReader: detected hangtags in, one TagReading per tag out.
+
+Per tag: find which way is up (the bars of its barcode give the angle, the decoded code which end
+is the top), warp the tag upright once, decode the barcodes there, detect text lines on a
+downscaled copy, recognize the lines the barcodes do not already carry in a few batched calls,
+then extract fields and let the barcodes confirm or supply the EAN and the style number.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from inference.detections import Detections
+from inference.reading import barcodes as bc
+from inference.reading.fields import extract_fields
+from inference.reading.lines import SymbolZone, group_rows, symbol_zone, union
+from inference.reading.ocr.detector import DbParams, TextDetector
+from inference.reading.ocr.models import OcrModels, find_ocr_models
+from inference.reading.ocr.recognizer import Recognized, TextRecognizer
+from inference.reading.rectify import (
+    Upright,
+    bars_down_angle,
+    crop_box,
+    make_upright,
+    text_down_angle,
+    turn_from_down_angle,
+)
+from inference.reading.summary import merge_barcodes, summarize
+from inference.reading.types import BarcodeReading, OcrLine, TagReading
+
+Box = tuple[float, float, float, float]
+
+# Bars this strong (share of gradient energy across them; noise gives ~0.1) set the angle.
+MIN_BAR_STRENGTH = 0.3
+
+
+def _ms(start_ns: int) -> float:
+    return (time.perf_counter_ns() - start_ns) / 1e6
+
+
+def _inside(box: Box, outer: Box) -> bool:
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return outer[0] <= cx <= outer[2] and outer[1] <= cy <= outer[3]
+
+
+class TagReader:
+    """Owns the OCR engines. Not thread-safe: one reader per worker thread."""
+
+    def __init__(self, detector: TextDetector, recognizer: TextRecognizer, *, read_printed_ean: bool = False, models: str = "") -> None:
+        self.detector = detector
+        self.recognizer = recognizer
+        self.read_printed_ean = read_printed_ean
+        self.models = models
+
+    @classmethod
+    def open(
+        cls,
+        backend: str = "onnxruntime-cpu",
+        threads: int | None = None,
+        *,
+        precision: str = "auto",
+        models: OcrModels | None = None,
+        det_limit: int = 448,
+        squeeze: float = 1.0,
+        read_printed_ean: bool = False,
+    ) -> TagReader:
+        """`precision`: "fp32", "int8" (Q/DQ models built once, see ocr/quantize.py) or "auto"."""
+        models = models or find_ocr_models(precision)
+        detector = TextDetector.open(models.det, backend, threads, DbParams(limit_side=det_limit))
+        recognizer = TextRecognizer.open(models.rec, backend, threads, squeeze=squeeze)
+        return cls(detector, recognizer, read_printed_ean=read_printed_ean, models=models.describe())
+
+    def close(self) -> None:
+        self.detector.close()
+        self.recognizer.close()
+
+    def __enter__(self) -> TagReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- per frame -----------------------------------------------------------------------------
+    def read(self, image_bgr: np.ndarray, detections: Detections | None = None) -> tuple[TagReading, ...]:
+        """Every hangtag in the frame; with no hangtag boxes the whole image is read as one tag."""
+        h, w = image_bgr.shape[:2]
+        detections = detections if detections is not None else Detections.empty()
+        boxes: dict[str, list[Box]] = {"hangtag": [], "barcode": [], "qr_code": []}
+        for box, label in zip(detections.xyxy, detections.labels):
+            if label in boxes:
+                boxes[label].append(tuple(float(v) for v in box))
+        tag_boxes = boxes["hangtag"] or [(0.0, 0.0, float(w), float(h))]
+        return tuple(
+            self.read_tag(
+                image_bgr,
+                tag_box,
+                [b for b in boxes["barcode"] if _inside(b, tag_box)],
+                [b for b in boxes["qr_code"] if _inside(b, tag_box)],
+                index,
+            )
+            for index, tag_box in enumerate(tag_boxes)
+        )
+
+    def read_tag(
+        self,
+        image_bgr: np.ndarray,
+        tag_box: Box,
+        barcode_boxes: Sequence[Box] = (),
+        qr_boxes: Sequence[Box] = (),
+        tag_index: int = 0,
+    ) -> TagReading:
+        """One tag; boxes in original image pixels. Linear barcode boxes set the angle."""
+        timings: dict[str, float] = {}
+        notes: list[str] = []
+        start = time.perf_counter_ns()
+
+        t = time.perf_counter_ns()
+        crop, (ox, oy) = crop_box(image_bgr, tag_box)
+        gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
+        turn, sure, codes = self._orientation(gray, [_shift(b, -ox, -oy) for b in barcode_boxes], notes)
+        timings["rectify"] = _ms(t)
+
+        t = time.perf_counter_ns()
+        if barcode_boxes or qr_boxes:
+            codes = bc.decode_symbols(gray, [_shift(b, -ox, -oy) for b in (*barcode_boxes, *qr_boxes)], turn)
+        flip = _upside_down(codes)
+        if flip is not None:
+            sure = True
+            if flip:
+                turn = (turn + 360.0) % 360.0 - 180.0
+        codes = [_shift_code(c, ox, oy) for c in codes]
+        timings["barcode"] = _ms(t)
+
+        t = time.perf_counter_ns()
+        upright = make_upright(image_bgr, tag_box, turn)
+        if not codes:
+            found = bc.decode(cv2.cvtColor(upright.image, cv2.COLOR_BGR2GRAY))
+            codes = [_map_code(c, upright) for c in found]
+            flip = _upside_down(found)
+            if flip is not None:
+                sure = True
+                if flip:
+                    upright = upright.flipped()
+        timings["rectify"] += _ms(t)
+
+        lines, det_ms, rec_ms, upright = self._ocr(upright, _zones(codes, upright, (*barcode_boxes, *qr_boxes)), ambiguous=not sure)
+        timings["ocr_det"] = det_ms
+        timings["ocr_rec"] = rec_ms
+
+        t = time.perf_counter_ns()
+        fields = extract_fields(lines)
+        lines = [OcrLine(line.text, line.confidence, upright.to_image_box(line.box), line.char_confidences) for line in lines]
+        readings = tuple(BarcodeReading(c.format, c.text, c.valid_checksum, c.xyxy) for c in codes)
+        fields, merge_notes = merge_barcodes(fields, readings)
+        notes.extend(merge_notes)
+        timings["fields"] = _ms(t)
+        timings["total"] = _ms(start)
+        return TagReading(
+            tag_index=tag_index,
+            xyxy=tag_box,
+            fields=fields,
+            barcodes=readings,
+            ocr_lines=tuple(lines),
+            summary=summarize(fields, readings),
+            timings_ms=timings,
+            notes=tuple(notes),
+            rotation=upright.angle_deg,
+        )
+
+    def upright_crop(self, image_bgr: np.ndarray, tag: TagReading) -> np.ndarray:
+        """The tag as the reader saw it, for the VLM and for the text panel's thumbnail."""
+        return make_upright(image_bgr, tag.xyxy, tag.rotation).image
+
+    # -- steps ---------------------------------------------------------------------------------
+    def _orientation(self, gray: np.ndarray, barcode_boxes: Sequence[Box], notes: list[str]) -> tuple[float, bool, list[bc.DecodedCode]]:
+        """(turn in degrees, whether top and bottom are known, codes decoded on the way), all in
+        the pixels of `gray`, the tag's crop."""
+        best = None
+        for x1, y1, x2, y2 in barcode_boxes:
+            patch = gray[int(max(0, y1)) : int(y2) + 1, int(max(0, x1)) : int(x2) + 1]
+            if patch.size < 64:
+                continue
+            down, strength = bars_down_angle(patch)
+            if strength >= MIN_BAR_STRENGTH and (best is None or patch.size > best[1]):
+                best = (down, patch.size)
+        if best is not None:
+            return turn_from_down_angle(best[0]), False, []
+        codes = bc.decode(gray)
+        linear = [c for c in codes if c.is_linear]
+        anchor = next((c for c in linear if c.format == "EAN-13"), linear[0] if linear else None)
+        if anchor is not None:
+            # zxing's own frame: the code already reads upright after this turn
+            return turn_from_down_angle(anchor.down_angle_deg()), True, []
+        notes.append("no barcode to orient the tag; orientation from text lines")
+        down, _strength = text_down_angle(gray)
+        return turn_from_down_angle(down), False, []
+
+    def _ocr(self, upright: Upright, zones: Sequence[SymbolZone], ambiguous: bool) -> tuple[list[OcrLine], float, float, Upright]:
+        t = time.perf_counter_ns()
+        found = self.detector.detect(upright.image)
+        boxes = [box for box, _score in found if not self._skipped(box, zones)]
+        det_ms = _ms(t)
+
+        t = time.perf_counter_ns()
+        image = upright.image
+        crops = [image[int(b[1]) : int(np.ceil(b[3])), int(b[0]) : int(np.ceil(b[2]))] for b in boxes]
+        keep = [i for i, c in enumerate(crops) if c.shape[0] >= 4 and c.shape[1] >= 4]
+        boxes = [boxes[i] for i in keep]
+        crops = [crops[i] for i in keep]
+        if ambiguous and crops:
+            both = self.recognizer.recognize(crops + [np.ascontiguousarray(c[::-1, ::-1]) for c in crops])
+            recognized, flipped = both[: len(crops)], both[len(crops) :]
+            if _mean_conf(flipped) > _mean_conf(recognized):
+                hh, ww = image.shape[:2]
+                upright = upright.flipped()
+                boxes = [(ww - b[2], hh - b[3], ww - b[0], hh - b[1]) for b in boxes]
+                recognized = flipped
+        else:
+            recognized = self.recognizer.recognize(crops)
+        return _join_rows(boxes, recognized), det_ms, _ms(t), upright
+
+    def _skipped(self, box: Box, zones: Sequence[SymbolZone]) -> bool:
+        """Text a barcode already carries: its digits, a Code128 caption, anything on a QR code."""
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        for zone in zones:
+            for area in (zone.bars, zone.text):
+                if area is not None and area[0] <= cx <= area[2] and area[1] <= cy <= area[3]:
+                    return not (zone.kind == "ean" and self.read_printed_ean)
+        return False
+
+
+def _zones(codes: Sequence[bc.DecodedCode], upright: Upright, symbol_boxes: Sequence[Box]) -> list[SymbolZone]:
+    """Where decoded symbols sit in the upright crop. zxing's quad of a linear code spans only the
+    rows it scanned, so the detector's box, when one holds the code, gives the bars' extent."""
+    boxes = [upright.to_upright_box(b) for b in symbol_boxes]
+    zones = []
+    for code in codes:
+        pts = upright.to_upright_points(np.array(code.quad))
+        area = (float(pts[:, 0].min()), float(pts[:, 1].min()), float(pts[:, 0].max()), float(pts[:, 1].max()))
+        cx, cy = (area[0] + area[2]) / 2, (area[1] + area[3]) / 2
+        for box in boxes:
+            if box[0] <= cx <= box[2] and box[1] <= cy <= box[3]:
+                area = union([area, box])
+                break
+        if not code.is_linear:
+            zones.append(symbol_zone(area, "matrix"))
+        else:
+            zones.append(symbol_zone(area, "ean" if code.format in ("EAN-13", "EAN-8", "UPC-A", "UPC-E") else "code"))
+    return zones
+
+
+def _shift(box: Box, dx: float, dy: float) -> Box:
+    return (box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy)
+
+
+def _shift_code(code: bc.DecodedCode, dx: float, dy: float) -> bc.DecodedCode:
+    return bc.DecodedCode(code.format, code.text, code.valid_checksum, tuple((x + dx, y + dy) for x, y in code.quad), code.orientation)
+
+
+def _map_code(code: bc.DecodedCode, upright: Upright) -> bc.DecodedCode:
+    """A code decoded in the upright crop, with its quad in frame pixels."""
+    inverse = cv2.invertAffineTransform(upright.matrix)
+    pts = np.array(code.quad, np.float64) @ inverse[:, :2].T + inverse[:, 2]
+    return bc.DecodedCode(code.format, code.text, code.valid_checksum, tuple((float(x), float(y)) for x, y in pts), code.orientation)
+
+
+def _upside_down(codes: Sequence[bc.DecodedCode]) -> bool | None:
+    """None when no linear code says; else whether the upright crop is really upside down."""
+    linear = [c for c in codes if c.is_linear]
+    if not linear:
+        return None
+    anchor = next((c for c in linear if c.format == "EAN-13"), linear[0])
+    return abs(anchor.orientation) > 90
+
+
+def _join_rows(boxes: Sequence[Box], recognized: Sequence[Recognized]) -> list[OcrLine]:
+    """Boxes on one row become one line (the detector splits at wide gaps); upright-crop pixels."""
+    lines = []
+    for row in group_rows(boxes):
+        parts = [recognized[i] for i in row if _worth_keeping(recognized[i])]
+        if not parts:
+            continue
+        text = " ".join(p.text for p in parts)
+        chars: list[float] = []
+        for k, p in enumerate(parts):
+            if k:
+                chars.append(1.0)
+            chars.extend(p.char_confidences or [p.confidence] * len(p.text))
+        confidence = float(np.mean([p.confidence for p in parts]))
+        lines.append(OcrLine(text, confidence, union([boxes[i] for i in row]), tuple(chars) if len(chars) == len(text) else ()))
+    return lines
+
+
+def _worth_keeping(rec: Recognized) -> bool:
+    """A punched hole or a speck reads as 'o' or '.' at almost no confidence."""
+    text = rec.text.strip()
+    return bool(text) and not (len(text) <= 2 and rec.confidence < 0.5)
+
+
+def _mean_conf(results: Sequence[Recognized]) -> float:
+    total = sum(max(1, len(r.text)) for r in results)
+    return sum(r.confidence * max(1, len(r.text)) for r in results) / total if total else 0.0
