@@ -36,7 +36,13 @@ class Inspector:
         if read:
             from inference.reading import TagReader
 
-            reader = TagReader()
+            # OCR runs on ONNX Runtime too: on the GPU when the detector does, else on the CPU.
+            ocr_backend = "onnxruntime-cuda" if pipeline.backend == "onnxruntime-cuda" else "onnxruntime-cpu"
+            try:
+                reader = TagReader.open(ocr_backend)
+            except Exception:
+                pipeline.close()
+                raise
         return cls(pipeline, reader=reader, recipe=recipe)
 
     def __enter__(self) -> Inspector:
@@ -47,6 +53,8 @@ class Inspector:
 
     def close(self) -> None:
         self.pipeline.close()
+        if self.reader is not None and hasattr(self.reader, "close"):
+            self.reader.close()
 
     @property
     def recipe_name(self) -> str:
