@@ -64,7 +64,7 @@ class OrtDeviceEngine:
     backend_name = "onnxruntime-cuda-device"
 
     def __init__(self, model_path: Path, *, device_id: int = 0, cuda_graph: bool = False,
-                 async_run: bool = True) -> None:
+                 async_run: bool = False) -> None:
         self.model_path = Path(model_path)
         self.device_id = device_id
         self.cuda_graph = cuda_graph
