@@ -132,18 +132,23 @@ def test_gpu_nms_keeps_what_cpu_nms_keeps(tmp_path):
 
 # -- ownership -----------------------------------------------------------------------------------
 @needs_engine
-def test_no_device_or_pinned_allocation_per_frame(tmp_path):
+@pytest.mark.parametrize("postprocess", ["cpu", "gpu"])
+def test_no_device_or_pinned_allocation_per_frame(tmp_path, postprocess):
     from inference.gpu.cuda import device_memory_used_mb
     from inference.gpu.pipeline import GpuPipeline
+    from inference.telemetry import process_vram_mb
+
+    def vram() -> float:  # this process's VRAM (NVML); device-wide only where NVML lists no processes
+        return process_vram_mb() or device_memory_used_mb()
 
     batch = frames(4)
-    with GpuPipeline.open(synthetic_model(tmp_path)) as pipe:
+    with GpuPipeline.open(synthetic_model(tmp_path), postprocess=postprocess) as pipe:
         for frame in batch * 5:
             pipe.process(frame)
-        before, vram_before = pipe.allocation_counts(), device_memory_used_mb()
+        before, vram_before = pipe.allocation_counts(), vram()
         for i in range(200):
             pipe.process(batch[i % 4])
-        after, vram_after = pipe.allocation_counts(), device_memory_used_mb()
+        after, vram_after = pipe.allocation_counts(), vram()
     assert after == before
     assert abs(vram_after - vram_before) <= 1.0
 

@@ -133,7 +133,7 @@ def _pipe(context: dict, batch: int = 1, graph: bool | None = None):
         context["pipes"][key] = GpuPipeline.open(context["model"], thresholds=context["thresholds"], batch=batch,
                                                  cuda_graph=graph)
     pipe = context["pipes"][key]
-    pipe.set_postprocess("cpu")
+    pipe.set_postprocess("auto")
     pipe.sample_memory_every = 0
     return pipe
 
@@ -188,7 +188,7 @@ def _section_postprocess(context: dict) -> dict:
             pipe = _pipe(context)
             pipe.set_postprocess(mode)
             e2e = end_to_end(pipe, context["frames"], n, sample_memory=False)
-            pipe.set_postprocess("cpu")
+            pipe.set_postprocess("auto")
         except Exception:
             out[mode] = {"error": traceback.format_exc()[-2000:]}
             continue
@@ -213,7 +213,7 @@ def _section_throughput(context: dict) -> dict:
             try:
                 pipe = _pipe(context, batch, graph)
                 engine = engine_only(pipe, max(50, args.frames // max(batch, 1)))
-                stream = raw_stream(pipe, context["frames"], args.stream_frames * max(1, batch // 2), workers=4)
+                stream = raw_stream(pipe, context["frames"], args.stream_frames * max(1, batch // 2), workers=8)
             except Exception:
                 out[key] = {"error": traceback.format_exc()[-2000:]}
                 continue

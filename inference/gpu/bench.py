@@ -113,7 +113,7 @@ def overlapped_fps(pipe: GpuPipeline, jobs: list[Callable], *, workers: int) -> 
             "detections_per_frame": round(detections / max(count, 1), 2), "workers": workers, "batch": pipe.batch}
 
 
-def raw_stream(pipe: GpuPipeline, frames: list[np.ndarray], count: int, workers: int = 1) -> dict:
+def raw_stream(pipe: GpuPipeline, frames: list[np.ndarray], count: int, workers: int = 8) -> dict:
     overlapped_fps(pipe, [frame_job(frames[i % len(frames)], i) for i in range(4 * pipe.batch)], workers=workers)
     return overlapped_fps(pipe, [frame_job(frames[i % len(frames)], i) for i in range(count)], workers=workers)
 

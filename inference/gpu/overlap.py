@@ -46,7 +46,11 @@ def frame_job(image: np.ndarray, index: int, name: str = "frame") -> Job:
 
 
 def run_overlapped(pipeline: GpuPipeline, jobs: Iterable[Job], *, workers: int = 2) -> Iterator[FrameResult]:
-    """Results in job order. Stops cleanly when the caller stops iterating (the producer is joined)."""
+    """Results in job order. Stops cleanly when the caller stops iterating (the producer is joined).
+
+    Batch n is finished (event wait, NMS or keep-lists, results) on a finisher thread while this thread
+    queues batch n+1, whose engine call blocks in ONNX Runtime with the GIL released. The caller must not
+    use the pipeline otherwise while iterating."""
     free: queue.Queue[Slot | None] = queue.Queue()
     ready: queue.Queue[object] = queue.Queue()
     for slot in pipeline.slots:
@@ -55,6 +59,7 @@ def run_overlapped(pipeline: GpuPipeline, jobs: Iterable[Job], *, workers: int =
     producer = threading.Thread(target=_produce, args=(pipeline.batch, iter(jobs), workers, free, ready, stop),
                                 name="gpu-stager", daemon=True)
     producer.start()
+    finisher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gpu-finisher")
     previous: tuple[Slot, int] | None = None
     try:
         while True:
@@ -65,32 +70,35 @@ def run_overlapped(pipeline: GpuPipeline, jobs: Iterable[Job], *, workers: int =
                 break
             slot = item
             t0 = time.perf_counter_ns()
+            finishing = finisher.submit(_finish, pipeline, *previous) if previous is not None else None
             if slot.frames:
-                with pipeline._lock:
-                    pipeline.enqueue(slot)
-            if previous is not None:
-                yield from _finish(pipeline, *previous)
+                pipeline.enqueue(slot)
+            if finishing is not None:
+                results = finishing.result()
                 free.put(previous[0])
+                previous = None
+                yield from results
             previous = (slot, t0)
         if previous is not None:
-            yield from _finish(pipeline, *previous)
+            results = _finish(pipeline, *previous)
             free.put(previous[0])
             previous = None
+            yield from results
     finally:
         stop.set()
         free.put(None)
         producer.join(timeout=30)
+        finisher.shutdown(wait=True)
         if previous is not None:  # the caller stopped early: let the GPU finish before the slot is reused
             previous[0].events["d2h"].synchronize()
 
 
-def _finish(pipeline: GpuPipeline, slot: Slot, t0: int) -> Iterator[FrameResult]:
+def _finish(pipeline: GpuPipeline, slot: Slot, t0: int) -> list[FrameResult]:
     results = [error_result(info.index or 0, info.name, info.path, message, pipeline.thresholds, pipeline.class_names)
                for info, message in slot.errors]
     if slot.frames:
-        with pipeline._lock:
-            results += pipeline.finish(slot, t0)
-    yield from sorted(results, key=lambda r: r.index)  # a bad file keeps its place among the good ones
+        results += pipeline.finish(slot, t0)
+    return sorted(results, key=lambda r: r.index)  # a bad file keeps its place among the good ones
 
 
 def _copy(pair: tuple[np.ndarray, np.ndarray]) -> None:
