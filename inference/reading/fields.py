@@ -174,16 +174,14 @@ def _fuzzy_label_at(text: str, start: int) -> tuple[str, int, bool] | None:
     return best
 
 
-_ENGLISH_SUBLABEL = re.compile(r"\s*[A-Za-z][A-Za-z. ]{0,16}?\s*(?:[:：;；]|$)")
-_ENGLISH_SUBLABEL_WORDS = ("NAME", "STYLE", "ART", "ITEM", "COLOR", "COLOUR", "SIZE", "FABRIC", "COMPOSITION", "MATERIAL", "STANDARD", "GRADE", "PRICE", "BRAND", "SAFETY", "NO")
+_ENGLISH_SUBLABEL = re.compile(r"\s*[A-Za-z][A-Za-z. ]{1,16}?\s*(?:[:：;；]|$)")
 
 
 def _skip_english_label(text: str, index: int) -> int:
-    """Bilingual tags print '货号 Style No.：'; the English half of the label is not the value."""
+    """Bilingual tags print '货号 Style No.：'; the English half of the label (however misread:
+    'Fabrc', 'Stand') is not the value. It is a run of Latin letters closed by a colon."""
     match = _ENGLISH_SUBLABEL.match(text, index)
-    if match and match.group(0).strip(" :：;；.").upper().replace(".", " ").split()[:1] and any(
-        match.group(0).upper().lstrip().startswith(word) for word in _ENGLISH_SUBLABEL_WORDS
-    ):
+    if match and sum(ch.isalpha() for ch in match.group(0)) >= 2:
         return match.end()
     return index
 
@@ -282,6 +280,29 @@ def _valid(name: str, value: str) -> bool:
     return True
 
 
+# GB/T 29862 fibre names as printed on mainland tags, and the parts of a garment they describe.
+FIBRES = (
+    "棉", "聚酯纤维", "涤纶", "氨纶", "锦纶", "尼龙", "粘纤", "粘胶纤维", "羊毛", "绵羊毛", "腈纶", "亚麻", "苎麻",
+    "桑蚕丝", "真丝", "蚕丝", "莫代尔", "莱赛尔", "天丝", "羊绒", "山羊绒", "兔毛", "马海毛", "羊驼毛", "醋酯纤维",
+    "铜氨纤维", "丙纶", "维纶", "聚氨酯", "鸭绒", "鹅绒", "白鸭绒", "白鹅绒", "羽绒", "其他纤维",
+)
+PARTS = ("面料", "里料", "填充物", "胆料", "罗纹", "网布", "袖里", "身里")
+_COMPOSITION_WORD = re.compile(r"[\u4e00-\u9fff]+")
+
+
+def _nearest(word: str, vocabulary: tuple[str, ...]) -> str:
+    """The vocabulary word one character away from `word` (same length, 2+ characters), if unique."""
+    if word in vocabulary or len(word) < 2:
+        return word
+    close = [v for v in vocabulary if len(v) == len(word) and sum(a != b for a, b in zip(v, word)) == 1]
+    return close[0] if len(close) == 1 else word
+
+
+def fix_composition(value: str) -> str:
+    """Fibre and part names misread by one character go back to the name: 镍纶 → 锦纶, 園料 → 面料."""
+    return _COMPOSITION_WORD.sub(lambda m: _nearest(_nearest(m.group(0), FIBRES), PARTS), value)
+
+
 def _fix_grade(value: str) -> str:
     for grade in _GRADES:
         if grade[:2] in value or (grade[0] in value and "品" in value and grade != "合格品"):
@@ -294,6 +315,8 @@ def _reading(seg: _Segment, source: str = "ocr", factor: float = 1.0) -> FieldRe
     value = normalize_field(seg.name, seg.value)
     if seg.name == "grade":
         value = _fix_grade(value)
+    elif seg.name == "composition":
+        value = fix_composition(value)
     if not value:
         return None
     confidence = seg.confidence * factor

@@ -71,6 +71,32 @@ def group_rows(boxes: Sequence[Box], min_overlap: float = 0.5, max_gap: float = 
     return out
 
 
+def merge_overlapping(boxes: Sequence[Box], share: float = 0.3) -> list[Box]:
+    """Boxes covering much of one another are one thing: DB cuts big bold brand characters into
+    overlapping pieces, while boxes of neighbouring lines only touch."""
+    merged = [tuple(b) for b in boxes]
+    changed = True
+    while changed:
+        changed = False
+        for i in range(len(merged)):
+            for j in range(i + 1, len(merged)):
+                a, b = merged[i], merged[j]
+                iw = min(a[2], b[2]) - max(a[0], b[0])
+                ih = min(a[3], b[3]) - max(a[1], b[1])
+                smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+                taller = max(a[3] - a[1], b[3] - b[1])
+                # pieces of one line share most of their height; a small line squeezed between
+                # two others overlaps them only at its edges
+                if iw > 0 and ih >= 0.5 * taller and iw * ih > share * smaller:
+                    merged[i] = union([a, b])
+                    del merged[j]
+                    changed = True
+                    break
+            if changed:
+                break
+    return merged
+
+
 def _x_overlap(a: Box, b: Box) -> float:
     return max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
 

@@ -18,7 +18,7 @@ import numpy as np
 from inference.detections import Detections
 from inference.reading import barcodes as bc
 from inference.reading.fields import extract_fields
-from inference.reading.lines import SymbolZone, group_rows, symbol_zone, union
+from inference.reading.lines import SymbolZone, group_rows, merge_overlapping, symbol_zone, union
 from inference.reading.ocr.detector import DbParams, TextDetector
 from inference.reading.ocr.models import OcrModels, find_ocr_models
 from inference.reading.ocr.recognizer import Recognized, TextRecognizer
@@ -64,13 +64,15 @@ class TagReader:
         threads: int | None = None,
         *,
         precision: str = "auto",
+        charset: str = "gb2312",
         models: OcrModels | None = None,
         det_limit: int = 448,
-        squeeze: float = 1.0,
+        squeeze: float = 0.8,
         read_printed_ean: bool = False,
     ) -> TagReader:
-        """`precision`: "fp32", "int8" (Q/DQ models built once, see ocr/quantize.py) or "auto"."""
-        models = models or find_ocr_models(precision)
+        """`precision`: "fp32", "int8-det", "int8" (Q/DQ copies built once by ocr/quantize.py) or
+        "auto"; `charset`: "gb2312" (recognizer head cut to mainland tag characters) or "full"."""
+        models = models or find_ocr_models(precision, charset)
         detector = TextDetector.open(models.det, backend, threads, DbParams(limit_side=det_limit))
         recognizer = TextRecognizer.open(models.rec, backend, threads, squeeze=squeeze)
         return cls(detector, recognizer, read_printed_ean=read_printed_ean, models=models.describe())
@@ -203,7 +205,7 @@ class TagReader:
     def _ocr(self, upright: Upright, zones: Sequence[SymbolZone], ambiguous: bool) -> tuple[list[OcrLine], float, float, Upright]:
         t = time.perf_counter_ns()
         found = self.detector.detect(upright.image)
-        boxes = [box for box, _score in found if not self._skipped(box, zones)]
+        boxes = merge_overlapping([box for box, _score in found if not self._skipped(box, zones)])
         det_ms = _ms(t)
 
         t = time.perf_counter_ns()

@@ -20,6 +20,7 @@ from pathlib import Path
 from inference.errors import ModelError
 
 PRECISIONS = ("auto", "fp32", "int8", "int8-det")
+CHARSETS = ("gb2312", "full")
 
 
 @dataclass(frozen=True)
@@ -29,9 +30,10 @@ class OcrModels:
     version: str  # e.g. "PP-OCRv6 small"
     det_precision: str = "fp32"
     rec_precision: str = "fp32"
+    charset: str = "full"
 
     def describe(self) -> str:
-        return f"{self.version} det {self.det_precision} / rec {self.rec_precision}"
+        return f"{self.version} det {self.det_precision} / rec {self.rec_precision}, {self.charset} charset"
 
 
 def _rapidocr_models_dir() -> Path:
@@ -65,9 +67,10 @@ def find_ppocr_models(models_dir: Path | None = None) -> OcrModels:
 
 
 def int8_dir() -> Path:
+    """Derived OCR models (GB 2312 head, INT8 copies), each with its sidecar JSON."""
     from inference.resources import cache_dir
 
-    path = cache_dir() / "ocr-int8"
+    path = cache_dir() / "ocr"
     path.mkdir(parents=True, exist_ok=True)
     return path
 
@@ -101,15 +104,29 @@ def valid_int8(source: Path, folder: Path | None = None) -> Path | None:
     return model if meta.get("source_sha256") == sha256(source) else None
 
 
-def find_ocr_models(precision: str = "auto", folder: Path | None = None) -> OcrModels:
-    """`auto` takes INT8 where a valid copy exists; `int8` insists; `int8-det` quantizes det only."""
+def base_models(charset: str = "gb2312", folder: Path | None = None) -> OcrModels:
+    """The FP32 pair, the recognizer cut to `charset` (built into the cache on first use)."""
+    if charset not in CHARSETS:
+        raise ModelError("unknown OCR charset", expected=" | ".join(CHARSETS), found=charset)
+    base = find_ppocr_models()
+    if charset == "full":
+        return base
+    from inference.reading.ocr.charset import restricted_rec
+
+    return OcrModels(base.det, restricted_rec(base.rec, folder or int8_dir()), base.version, charset=charset)
+
+
+def find_ocr_models(precision: str = "auto", charset: str = "gb2312", folder: Path | None = None) -> OcrModels:
+    """`int8` runs both models quantized, `int8-det` only the detector (INT8 det is 3x faster at
+    the same accuracy; INT8 rec only 1.3x and loses ~0.7 points of field accuracy, see
+    BENCHMARKS.md); `auto` is `int8-det` when that copy exists, else FP32."""
     if precision not in PRECISIONS:
         raise ModelError("unknown OCR precision", expected=" | ".join(PRECISIONS), found=precision)
-    base = find_ppocr_models()
+    base = base_models(charset, folder)
     if precision == "fp32":
         return base
     det8 = valid_int8(base.det, folder)
-    rec8 = valid_int8(base.rec, folder) if precision != "int8-det" else None
+    rec8 = valid_int8(base.rec, folder) if precision == "int8" else None
     if precision in ("int8", "int8-det") and (det8 is None or (precision == "int8" and rec8 is None)):
         raise ModelError(
             "INT8 OCR models have not been built",
@@ -123,4 +140,5 @@ def find_ocr_models(precision: str = "auto", folder: Path | None = None) -> OcrM
         version=base.version,
         det_precision="int8" if det8 else "fp32",
         rec_precision="int8" if rec8 else "fp32",
+        charset=base.charset,
     )

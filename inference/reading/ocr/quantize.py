@@ -23,7 +23,7 @@ import numpy as np
 
 from inference.detections import Detections
 from inference.errors import BackendUnavailableError
-from inference.reading.ocr.models import find_ppocr_models, int8_dir, int8_path, sha256, sidecar_path
+from inference.reading.ocr.models import base_models, int8_dir, int8_path, sha256, sidecar_path
 
 # Op types left in FP32 in the recognizer: its classifier head over 18 710 characters and the
 # normalizations around attention lose the most when squeezed into 8 bits.
@@ -119,7 +119,7 @@ def build_int8(samples: Iterable[tuple[np.ndarray, Detections | None]], folder: 
     import onnxruntime
 
     folder = folder or int8_dir()
-    models = find_ppocr_models()
+    models = base_models("gb2312", folder)
     det_feeds, rec_feeds = record_inputs(samples, limit)
     built = []
     for source, feeds, exclude in ((models.det, det_feeds, ()), (models.rec, rec_feeds, REC_KEEP_FP32)):
