@@ -30,7 +30,7 @@ from inference.gpu.memory import Allocator, AllocationCounts
 from inference.gpu.nvrtc import Module, compile_cubin
 from inference.gpu.postprocess import POSTPROCESS_MODES, CompactDecoder, FrameCandidates, GpuNms, rows_to_candidates
 from inference.gpu.preprocess import GpuLetterboxer
-from inference.gpu.staging import GPU_STAGES, FrameInfo, Slot, banded_copy, grow, make_slots, parallel_copy
+from inference.gpu.staging import GPU_STAGES, FrameInfo, Slot, grow, make_slots
 from inference.model_info import ModelSpec, read_model_spec
 from inference.pipeline import FrameResult
 from inference.postprocess import CANDIDATE_FLOOR, Thresholds
@@ -150,34 +150,10 @@ class GpuPipeline:
             slot = self.slots[0]
             slot.clear()
             t0 = time.perf_counter_ns()
-            pairs = [slot.place(image, infos[i] if infos else FrameInfo()) for i, image in enumerate(images)]
-            if slot.oversize:  # a frame larger than any before: enqueue() grows the slot, then uploads
-                for pair in pairs:
-                    if pair is not None:
-                        parallel_copy(*pair)
-            else:
-                self._stage_and_upload(slot, pairs)
-            slot.stage_ns = time.perf_counter_ns() - t0
+            for i, image in enumerate(images):
+                slot.add(image, infos[i] if infos else FrameInfo())
             self.enqueue(slot)
             return self.finish(slot, t0, record=record)
-
-    def _stage_and_upload(self, slot: Slot, pairs: list[tuple[np.ndarray, np.ndarray]]) -> None:
-        """Copy each frame into pinned memory in row bands and start each band's upload as soon as it is in
-        place: the host copy and the bus transfer overlap instead of running one after the other."""
-        self.letterbox.reserve(slot.number, slot.frame_capacity)
-        copies, ev = self.copy_stream, slot.events
-        copies.wait(ev["letterbox"])
-        started = False
-        for i, (view, image) in enumerate(pairs):
-            row_bytes = image.shape[1] * 3
-            for first, end in banded_copy(view, image):
-                if not started:
-                    ev["start"].record(copies)
-                    started = True
-                self.letterbox.upload(copies, slot.staging, slot.number, i, (end - first) * row_bytes,
-                                      i * slot.frame_capacity + first * row_bytes, first * row_bytes)
-        ev["h2d"].record(copies)
-        slot.uploaded = True
 
     def enqueue(self, slot: Slot) -> None:
         """Queue a staged slot's whole GPU work; returns before the GPU finishes it.
@@ -185,15 +161,14 @@ class GpuPipeline:
         Uploads go on their own stream, so this batch's copy overlaps the engine still running the previous
         one; they first wait until the letterbox kernel last read this slot's device store."""
         ev, stream, copies = slot.events, self.stream, self.copy_stream
-        if not slot.uploaded:
-            if slot.oversize:
-                grow(self.allocator, slot, max(slot.frame_capacity, *(im.nbytes for im in slot.oversize.values())))
-            self.letterbox.reserve(slot.number, slot.frame_capacity)
-            copies.wait(ev["letterbox"])
-            ev["start"].record(copies)
-            for i, (h, w) in enumerate(slot.shapes):
-                self.letterbox.upload(copies, slot.staging, slot.number, i, h * w * 3, i * slot.frame_capacity)
-            ev["h2d"].record(copies)
+        if slot.oversize:
+            grow(self.allocator, slot, max(slot.frame_capacity, *(im.nbytes for im in slot.oversize.values())))
+        self.letterbox.reserve(slot.number, slot.frame_capacity)
+        copies.wait(ev["letterbox"])
+        ev["start"].record(copies)
+        for i, (h, w) in enumerate(slot.shapes):
+            self.letterbox.upload(copies, slot.staging, slot.number, i, h * w * 3, i * slot.frame_capacity)
+        ev["h2d"].record(copies)
         stream.wait(ev["h2d"])
         ev["compute"].record(stream)
         slot.transforms = [self.letterbox.launch(stream, hw, slot.number, i) for i, hw in enumerate(slot.shapes)]

@@ -79,10 +79,10 @@ class GpuLetterboxer:
         return True
 
     def upload(self, stream: Stream, staged: PinnedBuffer, slot: int, position: int, nbytes: int,
-               stage_offset: int, frame_offset: int = 0) -> None:
-        """Async copy of (part of) one frame from pinned staging into its slot's device store."""
+               stage_offset: int) -> None:
+        """Async copy of one frame from pinned staging into its slot's device store."""
         cudart = runtime()
-        dst = self.frames[slot].ptr + position * self.capacity[slot] + frame_offset
+        dst = self.frames[slot].ptr + position * self.capacity[slot]
         check(cudart.cudaMemcpyAsync(dst, staged.ptr + stage_offset, nbytes,
                                      cudart.cudaMemcpyKind.cudaMemcpyHostToDevice, stream.handle),
               "copying a frame to the GPU")

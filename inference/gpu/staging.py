@@ -12,7 +12,6 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Iterator
 
 import numpy as np
 
@@ -47,7 +46,6 @@ class Slot:
     transforms: list = field(default_factory=list)
     errors: list[tuple[FrameInfo, str]] = field(default_factory=list)  # frames that failed to decode
     gpu_nms: bool = False  # whether enqueue() queued NMS on the device for this batch
-    uploaded: bool = False  # frames already copied to the device (banded staging), enqueue() skips the upload
     stage_ns: int = 0
 
     @property
@@ -61,7 +59,6 @@ class Slot:
         self.transforms = []
         self.errors.clear()
         self.gpu_nms = False
-        self.uploaded = False
         self.stage_ns = 0
 
     def place(self, image: np.ndarray, info: FrameInfo) -> tuple[np.ndarray, np.ndarray] | None:
@@ -107,26 +104,6 @@ def parallel_copy(dst: np.ndarray, src: np.ndarray) -> None:
     np.copyto(dst[:step], src[:step], casting="no")
     for future in futures:
         future.result()
-
-
-def banded_copy(dst: np.ndarray, src: np.ndarray, bands: int = 2 * COPY_THREADS) -> Iterator[tuple[int, int]]:
-    """Copy in row bands on the copy threads; yields each band's (first row, end row) in order as soon as it
-    is in place, so its upload can start while later bands are still being copied."""
-    global _copy_pool
-    rows = src.shape[0]
-    if src.nbytes < PARALLEL_COPY_BYTES or rows < bands:
-        np.copyto(dst, src, casting="no")
-        yield 0, rows
-        return
-    with _copy_pool_lock:
-        if _copy_pool is None:
-            _copy_pool = ThreadPoolExecutor(max_workers=COPY_THREADS, thread_name_prefix="stage-copy")
-    step = -(-rows // bands)
-    starts = range(0, rows, step)
-    futures = [_copy_pool.submit(np.copyto, dst[r:r + step], src[r:r + step]) for r in starts]
-    for r, future in zip(starts, futures):
-        future.result()
-        yield r, min(r + step, rows)
 
 
 def make_slots(allocator: Allocator, count: int, batch: int, frame_capacity: int) -> list[Slot]:
