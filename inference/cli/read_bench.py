@@ -117,6 +117,7 @@ def read_bench(args: argparse.Namespace) -> int:
     totals: dict[str, int] = {}
     codes_ok = codes_total = 0
     missed_tags = 0
+    confidences: list[tuple[bool, float]] = []
     misses: list[str] = []
     reader = TagReader.open(threads=args.threads, precision=args.precision, det_limit=args.det_limit, squeeze=args.squeeze)
     pipeline = None
@@ -167,6 +168,8 @@ def read_bench(args: argparse.Namespace) -> int:
                     continue
                 got = reading.fields.get(name)
                 ok = got is not None and same_value(name, got.value, truth)
+                if got is not None:
+                    confidences.append((ok, got.confidence))
                 totals[name] = totals.get(name, 0) + 1
                 hits[name] = hits.get(name, 0) + ok
                 if not ok and len(misses) < args.misses:
@@ -189,6 +192,7 @@ def read_bench(args: argparse.Namespace) -> int:
         "steps_ms": {step: _percentiles(v) for step, v in steps.items()},
         "field_accuracy": round(sum(hits.values()) / field_total, 4) if field_total else None,
         "fields": {name: {"hit": hits[name], "total": totals[name], "accuracy": round(hits[name] / totals[name], 4)} for name in totals},
+        "confidence_at_0.80": _confidence_split(confidences, 0.80),
         "barcode_decode": round(codes_ok / codes_total, 4) if codes_total else None,
         "barcodes": {"decoded": codes_ok, "total": codes_total},
         "detector": str(args.model or "shipped") if args.detect else "true boxes",
@@ -204,6 +208,18 @@ def read_bench(args: argparse.Namespace) -> int:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return 0
+
+
+def _confidence_split(confidences: list[tuple[bool, float]], threshold: float) -> dict:
+    """How the recipe's default minimum confidence sorts the fields that were read: right ones
+    sent to REVIEW for nothing, and wrong ones confident enough to be judged (NG, never OK)."""
+    right = [c for ok, c in confidences if ok]
+    wrong = [c for ok, c in confidences if not ok]
+    return {
+        "right_fields_below": round(sum(c < threshold for c in right) / len(right), 4) if right else None,
+        "wrong_fields": len(wrong),
+        "wrong_fields_at_or_above": sum(c >= threshold for c in wrong),
+    }
 
 
 def _iou(a, b) -> float:
@@ -245,6 +261,10 @@ def _print(result: dict, misses: list[str]) -> None:
     print("field accuracy " + (f"{result['field_accuracy']:.2%}" if result["field_accuracy"] is not None else "n/a"))
     for name, row in result["fields"].items():
         print(f"  {name:<16} {row['hit']:>5}/{row['total']:<5} {row['accuracy']:.2%}")
+    split = result["confidence_at_0.80"]
+    if split["right_fields_below"] is not None:
+        print(f"confidence < 0.80 on {split['right_fields_below']:.1%} of right fields (REVIEW for nothing); "
+              f"{split['wrong_fields_at_or_above']} of {split['wrong_fields']} wrong fields at >= 0.80")
     if result["barcode_decode"] is not None:
         print(f"barcode decode {result['barcode_decode']:.2%} ({result['barcodes']['decoded']}/{result['barcodes']['total']})")
     for line in misses:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from inference.reading.recipe import BarcodeRule, CountRule, FieldRule, Recipe, RecipeError, load_recipe, parse_recipe
 from inference.reading.types import FIELD_LABELS_ZH, FIELD_NAMES, BarcodeReading, FieldReading, OcrLine, TagReading
-from inference.reading.verdict import Check, FrameVerdict, Verdict, judge
+from inference.reading.verdict import Check, FrameVerdict, Verdict, judge, judge_tag
 from inference.reading.vlm import VlmClient, VlmError
 
 __all__ = [
@@ -28,7 +28,9 @@ __all__ = [
     "Verdict",
     "VlmClient",
     "VlmError",
+    "inspect_frame",
     "judge",
+    "judge_tag",
     "load_recipe",
     "parse_recipe",
 ]
@@ -40,4 +42,8 @@ def __getattr__(name: str):
         from inference.reading.reader import TagReader
 
         return TagReader
+    if name == "inspect_frame":
+        from inference.reading.cascade import inspect_frame
+
+        return inspect_frame
     raise AttributeError(f"module 'inference.reading' has no attribute {name!r}")

@@ -210,10 +210,17 @@ def _split_labeled(text: str) -> list[tuple[str | None, int, int, bool]]:
     return found
 
 
+# Characters whose exact form normalization throws away: the recognizer's doubt between a space
+# and none, or between ':' and '：', says nothing about whether the value is right.
+_UNWEIGHED = frozenset(" \t:：;；¥￥")
+
+
 def _span_confidence(line: OcrLine, start: int, end: int) -> float:
+    """The weakest character of the value that matters once normalized."""
     chars = line.char_confidences
     if chars and len(chars) == len(line.text) and end > start:
-        return float(min(chars[start:end]))
+        weighed = [c for ch, c in zip(line.text[start:end], chars[start:end]) if ch not in _UNWEIGHED]
+        return float(min(weighed)) if weighed else float(line.confidence)
     return float(line.confidence)
 
 

@@ -65,6 +65,15 @@ def judge(recipe: Recipe, detections: Detections, readings: Sequence[TagReading]
     return summarize(checks)
 
 
+def judge_tag(recipe: Recipe, tag: TagReading) -> FrameVerdict:
+    """One tag against the recipe's field and barcode rules, counts left out: which tags to
+    send to the VLM."""
+    checks = [_field_check(rule, tag, recipe, "") for rule in recipe.fields]
+    if recipe.barcode.required or recipe.barcode.expected or recipe.barcode.match_printed or recipe.barcode.match_style_number:
+        checks.extend(_barcode_checks(recipe, tag, ""))
+    return summarize(checks)
+
+
 def summarize(checks: Sequence[Check]) -> FrameVerdict:
     ng = [c.reason for c in checks if c.verdict is Verdict.NG]
     review = [c.reason for c in checks if c.verdict is Verdict.REVIEW]

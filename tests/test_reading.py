@@ -1,0 +1,141 @@
+"""The reader end to end: generated tags and a demo scene, from pixels to a verdict with reasons."""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from inference.detections import Detections
+from inference.reading.normalize import same_value
+from inference.reading.recipe import load_recipe, parse_recipe
+from inference.reading.verdict import Verdict, judge
+from inference.resources import default_model_path, resource_path
+
+synth = pytest.importorskip("training.synth", reason="the generator lives in a source checkout, not in a bundle")
+cv2 = pytest.importorskip("cv2")
+
+CLASSES = ("hangtag", "barcode", "qr_code")
+SAMPLE = "090000022"
+
+
+@functools.lru_cache(maxsize=None)
+def reader(read_printed_ean: bool = False):
+    """One FP32 reader per setting for the whole module: loading the models is the slow part."""
+    from inference.reading.reader import TagReader
+
+    return TagReader.open(precision="fp32", read_printed_ean=read_printed_ean)
+
+
+def card(seed: int, quarter_turns: int = 0, tag_px: int = 570):
+    """A rendered card about `tag_px` high, turned counter-clockwise, with its true boxes."""
+    probe = synth.render_tag(seed, px_per_mm=10.0, back_side=False)
+    tag = synth.render_tag(seed, px_per_mm=10.0 * tag_px / float(probe.xyxy[0][3] - probe.xyxy[0][1]), back_side=False)
+    image, boxes = tag.image, tag.xyxy.astype(np.float64)
+    for _ in range(quarter_turns % 4):
+        w = image.shape[1]
+        image = np.ascontiguousarray(np.rot90(image))
+        boxes = np.stack([boxes[:, 1], w - boxes[:, 2], boxes[:, 3], w - boxes[:, 0]], axis=1)
+    return image, Detections(boxes, np.ones(len(boxes)), tag.class_id, CLASSES), tag.fields
+
+
+@pytest.mark.parametrize("turns", [0, 1, 2, 3])
+def test_a_card_reads_the_same_at_every_quarter_turn(turns: int) -> None:
+    image, detections, truth = card(9_500_003, turns)
+    (tag,) = reader().read(image, detections)
+    for name in ("product_name", "style_number", "color", "size", "standard", "price", "ean13"):
+        assert tag.fields.get(name) is not None, name
+        assert same_value(name, tag.fields[name].value, truth[name]), (name, tag.fields[name].value, truth[name])
+    assert tag.fields["ean13"].source == "barcode"
+    assert any(b.format == "EAN-13" and b.valid_checksum for b in tag.barcodes)
+    assert abs(((tag.rotation + 90 * turns) + 180) % 360 - 180) < 3  # turned back clockwise
+    assert {"rectify", "barcode", "ocr_det", "ocr_rec", "fields", "total"} <= set(tag.timings_ms)
+    assert truth["price"] in tag.summary
+
+
+def test_boxes_are_in_frame_pixels() -> None:
+    image, detections, _ = card(9_500_003, 1)
+    (tag,) = reader().read(image, detections)
+    x1, y1, x2, y2 = detections.of_class("hangtag").xyxy[0]
+    for line in tag.ocr_lines:
+        assert x1 - 5 <= line.box[0] <= line.box[2] <= x2 + 5 and y1 - 5 <= line.box[1] <= line.box[3] <= y2 + 5
+    ean = next(b for b in tag.barcodes if b.format == "EAN-13")
+    true_box = next(b for b, c in zip(detections.xyxy, detections.class_id) if c == 1 and b[3] - b[1] > 0)
+    assert ean.xyxy[0] < ean.xyxy[2] and ean.xyxy[1] < ean.xyxy[3]
+
+
+def test_without_detections_the_whole_image_is_one_tag() -> None:
+    image, _, truth = card(9_500_011, 2)
+    (tag,) = reader().read(image)
+    assert tag.xyxy == (0.0, 0.0, float(image.shape[1]), float(image.shape[0]))
+    assert tag.fields["ean13"].value == truth["ean13"]
+    assert same_value("price", tag.fields["price"].value, truth["price"])
+
+
+def test_the_printed_ean_is_read_only_when_asked() -> None:
+    image, detections, truth = card(9_500_003)
+    digits = truth["ean13"]
+    plain = reader().read(image, detections)[0]
+    asked = reader(read_printed_ean=True).read(image, detections)[0]
+    assert not any(digits in line.text.replace(" ", "") for line in plain.ocr_lines)
+    assert any(digits in line.text.replace(" ", "") for line in asked.ocr_lines)
+    recipe = parse_recipe("[barcode]\nmatch_printed = true\n")
+    assert judge(recipe, detections, [asked]).verdict is Verdict.OK
+    assert judge(recipe, detections, [plain]).reasons == ("EAN printed under the barcode not read",)
+
+
+def _sample() -> tuple[np.ndarray, Detections]:
+    path = resource_path("samples", f"{SAMPLE}.jpg")
+    if not path.is_file() or not default_model_path().is_file():
+        pytest.skip("demo sample or shipped detector missing")
+    from inference.pipeline import Pipeline
+
+    image = cv2.imread(str(path))
+    with Pipeline.open(default_model_path(), "onnxruntime-cpu") as pipeline:
+        return image, pipeline.process(image).detections
+
+
+def test_demo_scene_to_verdict_with_reasons(tmp_path: Path) -> None:
+    image, detections = _sample()
+    readings = reader().read(image, detections)
+    recipe = load_recipe(resource_path("recipes", f"sample_{SAMPLE}.toml"))
+    verdict = judge(recipe, detections, readings)
+    # every value matches; what is left is at most doubt (REVIEW), never a mismatch
+    assert verdict.verdict is not Verdict.NG, verdict.reasons
+    assert all(c.read == c.expected for c in verdict.checks if c.subject in ("price", "style_number", "size", "color", "barcode"))
+    assert all(re.search(r"read at \d+% confidence, minimum 80%$", reason) for reason in verdict.reasons)
+    assert {c.subject for c in verdict.checks} >= {"price", "style_number", "barcode", "barcode.style", "count:hangtag"}
+
+    wrong = resource_path("recipes", f"sample_{SAMPLE}.toml").read_text(encoding="utf-8")
+    wrong = wrong.replace('price = "¥999.00"', 'price = "¥899.00"').replace('size = "175/92A(XL)"', 'size = "170/88A(L)"')
+    path = tmp_path / "wrong.toml"
+    path.write_text(wrong, encoding="utf-8")
+    verdict = judge(load_recipe(path), detections, readings)
+    assert verdict.verdict is Verdict.NG
+    assert verdict.reasons[:2] == ("size 175/92A(XL) ≠ expected 170/88A(L)", "price ¥999.00 ≠ expected ¥899.00")
+
+
+def test_a_vlm_settles_the_doubt_and_only_doubtful_tags_reach_it() -> None:
+    from inference.reading.cascade import inspect_frame
+    from inference.reading.vlm import VlmClient
+    from tests.test_vlm import completion, server
+
+    image, detections = _sample()
+    recipe = load_recipe(resource_path("recipes", f"sample_{SAMPLE}.toml"))
+    truth = {name: value for name, value in _truth().items() if value}
+    with server(lambda body: (200, completion(json.dumps(truth, ensure_ascii=False)), 0)) as (url, seen):
+        readings, verdict = inspect_frame(reader(), recipe, image, detections, VlmClient(url, "test-vlm", timeout_s=5, budget_ms=5000))
+    doubtful = judge(recipe, detections, reader().read(image, detections)).verdict is Verdict.REVIEW
+    assert len(seen) == (1 if doubtful else 0)
+    assert verdict.verdict is Verdict.OK, verdict.reasons
+    if doubtful:
+        assert readings[0].notes[-1].startswith("VLM read ")
+
+
+def _truth() -> dict:
+    data = json.loads(resource_path("samples", "truth", f"{SAMPLE}.json").read_text(encoding="utf-8"))
+    return next(t for t in data["tags"] if t["side"] == "front")["fields"]
