@@ -156,7 +156,7 @@ class InspectionWorker(QObject):
         recipe = inspector.recipe
         key = SessionKey(source=self._source_spec or "", recipe_name=getattr(recipe, "name", "") if recipe else "",
                          recipe_path=str(getattr(recipe, "path", "") or "") if recipe else "",
-                         model_path=str(inspector.pipeline.engine.model_path), backend=inspector.pipeline.backend,
+                         model_path=str(getattr(inspector.pipeline.engine, "model_path", "")), backend=inspector.pipeline.backend,
                          precision=getattr(inspector, "precision", "fp32"), job=self._job[0], lot=self._job[1])
         try:
             self._recorder.use(key)

@@ -31,7 +31,7 @@ class Inspector:
             from inference.reading import load_recipe
 
             recipe = load_recipe(recipe_path)
-        pipeline = Pipeline.open(model, backend, **pipeline_options)
+        pipeline = _open_pipeline(model, backend, pipeline_options)
         reader = None
         if read:
             from inference.reading import TagReader
@@ -120,6 +120,21 @@ class Inspector:
         tail = f" — {'; '.join(reasons)}" if reasons else ""
         return (f"{result.source_name}: {self.verdict_text(result)} | {found} | "
                 f"{result.timings.total_ms:.0f} ms{tail}")
+
+
+def _open_pipeline(model: Path | str, backend: str | None, options: dict[str, Any]):
+    """ONNX Runtime CUDA gets the GPU pipeline (letterbox, decode and NMS on the device) where
+    cuda-python and NVRTC are present; it falls back to host preprocessing and says why."""
+    from inference.engines import default_backend
+
+    if (backend or default_backend()) == "onnxruntime-cuda":
+        from inference.gpu.fallback import open_pipeline
+
+        choice = open_pipeline(model, backend="onnxruntime-cuda", **options)
+        if not choice.gpu:
+            print(f"GPU pipeline not used: {choice.reason}", flush=True)
+        return choice.pipeline
+    return Pipeline.open(model, backend, **options)
 
 
 def judge_frame(recipe: Any, detections, readings):

@@ -27,8 +27,8 @@ class LetterboxTransform:
         out[..., [0, 2]] = (out[..., [0, 2]] - self.pad_x) / self.scale
         out[..., [1, 3]] = (out[..., [1, 3]] - self.pad_y) / self.scale
         h, w = self.source_hw
-        np.clip(out[..., [0, 2]], 0, w, out=out[..., [0, 2]])
-        np.clip(out[..., [1, 3]], 0, h, out=out[..., [1, 3]])
+        out[..., [0, 2]] = np.clip(out[..., [0, 2]], 0, w)  # fancy-indexed `out=` would write into a copy
+        out[..., [1, 3]] = np.clip(out[..., [1, 3]], 0, h)
         return out
 
     def to_input(self, xyxy: np.ndarray) -> np.ndarray:

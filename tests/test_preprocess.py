@@ -69,3 +69,9 @@ def test_float16_engine_gets_float16_input():
 def test_minimal_padding_aligns_canvas_to_stride():
     transform, (rh, rw) = plan_letterbox((480, 640), (640, 640), stride=32, minimal_pad=True)
     assert (rh, rw) == (480, 640) and transform.input_hw == (480, 640)
+
+
+def test_boxes_reaching_into_the_padding_are_clipped_to_the_image():
+    transform, _ = plan_letterbox((1080, 1920), (640, 640))
+    back = transform.to_original(np.array([[-10, -50, 700, 900]], np.float32))
+    assert back.tolist() == [[0, 0, 1920, 1080]]
