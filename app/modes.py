@@ -3,6 +3,7 @@ behind a PIN set in the settings)."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox
 
@@ -34,10 +35,12 @@ class ModeController:
             w.docks[key].setVisible(not operator)
             w.docks[key].toggleViewAction().setEnabled(not operator)
         w.banner.set_large(operator)
-        w.source_bar.kind.setEnabled(not operator)
-        w.source_bar.path.setEnabled(not operator)
-        w.source_bar.browse.setEnabled(not operator)
-        w.source_bar.recipe_button.setEnabled(not operator)
+        bar = w.source_bar
+        for control in (bar.kind, bar.path, bar.browse, bar.resolution, bar.open_button, bar.recipe_button,
+                        bar.reading, bar.loop, bar.fps_cap):
+            control.setEnabled(not operator)  # the operator runs the source and recipe the engineer set up
+        if operator:  # the live view and the verdict get the room; recent results stay in a short list
+            w.resizeDocks([w.docks["results"]], [170], Qt.Orientation.Vertical)
         self.operator_action.setChecked(operator)
         self.engineer_action.setChecked(not operator)
         self.settings.set("mode/current", mode)

@@ -151,6 +151,8 @@ def test_operator_mode_locks_tuning_and_pin_unlocks(qtbot, tmp_path):
     window.settings.set_pin("2468")
     window.modes.set_mode("operator")
     assert not window.tuning.confidence.isEnabled() and not window.docks["tuning"].isVisible()
+    assert not window.source_bar.path.isEnabled() and not window.source_bar.reading.isEnabled()
+    assert window.source_bar.start_button.isEnabled()  # the operator still starts and stops the line
     save_screenshot(window, "station_operator.png")
     assert not window.modes.unlock("0000") and window.modes.mode == "operator"
     assert window.modes.unlock("2468") and window.tuning.confidence.isEnabled()
