@@ -111,7 +111,21 @@ def main(argv: list[str] | None = None) -> int:
         window.view.viewport().repaint()
         repaint.append((time.perf_counter() - start) * 1000)
 
-    # 3. Camera path: a video played as a live camera, newest frame only.
+    # 3. Stop latency: Stop pressed at a random moment while frames are in flight → worker idle.
+    stops: list[float] = []
+    rng = np.random.default_rng(0)
+    window.source_bar.loop.setChecked(True)
+    for _ in range(8):
+        window.start()
+        _wait(app, lambda: window.source_bar.running, 5)
+        _wait(app, lambda: False, float(rng.uniform(0.3, 1.0)))
+        start = time.perf_counter()
+        window.stop()
+        _wait(app, lambda: not window.source_bar.running, 10)
+        stops.append((time.perf_counter() - start) * 1000)
+    window.source_bar.loop.setChecked(False)
+
+    # 4. Camera path: a video played as a live camera, newest frame only.
     video = _make_camera_video(tmp / "camera.avi")
     shown_before = len(window.results.results)
     painted_before = window.frames_painted
@@ -129,6 +143,7 @@ def main(argv: list[str] | None = None) -> int:
         "model": str(model), "read": args.read, "frames_flat_out": frames, "seconds": args.seconds,
         "event_loop_lateness_ms": _percentiles(lateness),
         "threshold_repaint_ms": _percentiles(repaint),
+        "stop_latency_ms": _percentiles(stops),
         "camera": {"frames_inspected": cam_frames, "frames_painted": cam_painted, "seconds": round(cam_elapsed, 2),
                    "inspected_fps": round(cam_frames / cam_elapsed, 1) if cam_elapsed else 0.0,
                    "display_fps": round(cam_painted / cam_elapsed, 1) if cam_elapsed else 0.0,

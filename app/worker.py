@@ -16,7 +16,7 @@ import numpy as np
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
 from inference.errors import HangtagError
-from inference.inspection import Inspector
+from inference.inspection import FrameAborted, Inspector
 from inference.live import LatestFrameGrabber
 from inference.postprocess import Thresholds
 from inference.sources import WAITING, Frame, FrameError, FrameSource, open_source
@@ -56,6 +56,7 @@ class InspectionWorker(QObject):
         self._last_tick = 0.0
         self._timer: QTimer | None = None
         self._recorder = None  # inference.records.Recorder: journals each frame before it is shown
+        self._carry = None  # a frame abandoned by Stop mid-inspection: first in line at the next Start
         self._job = ("", "")
 
     # -- engine ---------------------------------------------------------------------------------------
@@ -110,6 +111,7 @@ class InspectionWorker(QObject):
         self.source_opened.emit(source.description, len(source))
 
     def _close_source(self) -> None:
+        self._carry = None
         if self._grabber is not None:
             self._grabber.close()
         elif self._source is not None:
@@ -199,6 +201,9 @@ class InspectionWorker(QObject):
         self._schedule(delay)
 
     def _next_item(self) -> Frame | FrameError | None:
+        if self._carry is not None:
+            item, self._carry = self._carry, None
+            return item
         if self._grabber is not None:
             item = self._grabber.take(0.2)
             self.drops_changed.emit(self._grabber.dropped)
@@ -233,7 +238,10 @@ class InspectionWorker(QObject):
             self.source_finished.emit(desc)
             return False
         try:
-            result = self._inspector.inspect(item)
+            result = self._inspector.inspect(item, should_stop=self._stop.is_set if self._running else None)
+        except FrameAborted:
+            self._carry = None if self._grabber is not None else item  # live frames are stale by the next Start
+            return True
         except Exception as exc:
             self.errored.emit(f"{getattr(item, 'name', 'frame')}: {describe_error(exc)}\n"
                               + "".join(traceback.format_exception_only(type(exc), exc)).strip())

@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
 from inference.pipeline import FrameResult, Pipeline, error_result
 from inference.postprocess import Thresholds
 from inference.sources import Frame, FrameError, FrameSource, Waiting
+
+
+class FrameAborted(Exception):
+    """Stop was pressed while this frame was between stages; the caller inspects it again later."""
 
 
 class Inspector:
@@ -61,19 +65,24 @@ class Inspector:
         return getattr(self.recipe, "name", "") if self.recipe is not None else ""
 
     # -- one frame ---------------------------------------------------------------------------------
-    def inspect(self, item: Frame | FrameError) -> FrameResult:
+    def inspect(self, item: Frame | FrameError, should_stop: Callable[[], bool] | None = None) -> FrameResult:
         if isinstance(item, FrameError):
             return error_result(item.index, item.name, item.path, item.message, self.pipeline.thresholds,
                                 self.pipeline.class_names)
         return self.inspect_image(item.image, source_name=item.name, source_path=item.path, index=item.index,
-                                  decode_ms=item.decode_ms)
+                                  decode_ms=item.decode_ms, should_stop=should_stop)
 
     def inspect_image(self, image: np.ndarray, *, source_name: str = "frame", source_path: str | None = None,
-                      index: int | None = None, decode_ms: float = 0.0) -> FrameResult:
+                      index: int | None = None, decode_ms: float = 0.0,
+                      should_stop: Callable[[], bool] | None = None) -> FrameResult:
+        """`should_stop` is asked between stages; when it says yes the frame is abandoned (FrameAborted)
+        rather than half-inspected, so Stop never has to wait for the slow reading stage."""
         result = self.pipeline.process(image, source_name=source_name, source_path=source_path, index=index,
                                        decode_ms=decode_ms)
         readings: tuple = ()
         if self.reader is not None:
+            if should_stop is not None and should_stop():
+                raise FrameAborted(source_name)
             start = time.perf_counter_ns()
             readings = tuple(self.reader.read(image, result.detections))
             read_ms = (time.perf_counter_ns() - start) / 1e6

@@ -221,3 +221,40 @@ def test_precision_change_builds_in_the_background_and_swaps_when_ready(qtbot, t
     assert window.pipeline.engine.model_path != old.engine.model_path  # the converted, cached model
     run_to_end(qtbot, window, 2)
     assert all(len(r.detections) > 0 for r in window.results.results)
+
+
+def test_stop_between_stages_abandons_the_frame_and_start_inspects_it_again(qtbot, tmp_path):
+    """A frame caught by Stop between detection and reading is not lost: it is first at the next Start."""
+    from inference.inspection import FrameAborted
+
+    window = make_window(qtbot, tmp_path, make_folder(tmp_path, 3))
+    inspector = window.worker._inspector
+    read_calls = []
+
+    class Reader:
+        def read(self, image, detections):
+            read_calls.append(1)
+            return ()
+
+    inspector.reader = Reader()
+    with pytest.raises(FrameAborted):
+        inspector.inspect_image(np.zeros((64, 64, 3), np.uint8), should_stop=lambda: True)
+    detect = inspector.pipeline.process
+    pressed = []
+
+    def detect_then_stop(*args, **kwargs):
+        result = detect(*args, **kwargs)
+        if not pressed:  # Stop pressed while the first frame is in detection
+            pressed.append(kwargs.get("source_name"))
+            window.worker.request_stop()
+        return result
+
+    inspector.pipeline.process = detect_then_stop
+    window.start()
+    qtbot.waitUntil(lambda: bool(pressed) and not window.source_bar.running, timeout=10000)
+    qtbot.wait(100)
+    assert window.results.results == [] and read_calls == []  # abandoned before reading, nothing shown
+    run_to_end(qtbot, window, 3)
+    names = [r.source_name for r in window.results.results]
+    assert names == ["tag_00.png", "tag_01.png", "tag_02.png"]  # nothing skipped, nothing twice
+    assert pressed == ["tag_00.png"]
