@@ -75,6 +75,10 @@ def test_labelled_field(ocr_text: str, name: str, expected: str) -> None:
         ("执行标谁：GB/T 2665-2017", "standard", "GB/T 2665-2017"),
         ("安全技术类剥：GB18401-2010C类", "safety_category", "GB 18401-2010 C类"),
         ("款亏：M2358-32", "style_number", "M2358-32"),
+        # an English sub-label misread and without its colon
+        ("货号Style o. K2369306", "style_number", "K2369306"),
+        ("尺码 Siz M", "size", "M"),
+        ("颜色 Colr 墨绿", "color", "墨绿"),
         # semicolon or no colon at all
         ("颜色；米白", "color", "米白"),
         ("尺码 L", "size", "L"),
@@ -85,9 +89,11 @@ def test_noisy_ocr(ocr_text: str, name: str, expected: str) -> None:
 
 
 def test_value_on_the_next_line() -> None:
-    fields = fields_of("执行标准：\nGB/T 2664-2017\n等级：合格品")
+    fields = fields_of("执行标准：\nGB/T 2664-2017\n等级：合格品\n款号 Art. No\nDU21K3698\n尺码 Size\nXL")
     assert fields["standard"] == "GB/T 2664-2017"
     assert fields["grade"] == "合格品"
+    assert fields["style_number"] == "DU21K3698"
+    assert fields["size"] == "XL"
 
 
 def test_composition_continues_on_the_next_line() -> None:
@@ -150,6 +156,9 @@ def test_the_back_of_a_tag_gives_at_most_a_brand() -> None:
         (normalize_code, "ab-12l4", "AB-1214"),
         (normalize_standard, "FZ/T73020—2019", "FZ/T 73020-2019"),
         (normalize_safety, "GB18401-2010B类", "GB 18401-2010 B类"),
+        (normalize_safety, "G8 18401-2010C类", "GB 18401-2010 C类"),
+        (normalize_standard, "G8/T 2665-2017", "GB/T 2665-2017"),
+        (normalize_standard, "F2/T 73020-2019", "FZ/T 73020-2019"),
         (normalize_composition, "棉 95 ％ 氨纶 5％", "棉 95% 氨纶 5%"),
     ],
 )

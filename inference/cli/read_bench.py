@@ -203,10 +203,10 @@ def read_bench(args: argparse.Namespace) -> int:
     }
     if pipeline is not None:
         pipeline.close()
-    _print(result, misses)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    _print(result, misses)
     return 0
 
 
@@ -238,18 +238,21 @@ def _center_in(box, outer) -> bool:
 def _environment() -> dict:
     import os
 
-    import cv2
-    import onnxruntime
-    import zxingcpp
+    from importlib.metadata import PackageNotFoundError, version
+
+    def installed(name: str) -> str:
+        try:
+            return version(name)
+        except PackageNotFoundError:
+            return "absent"
 
     return {
         "python": platform.python_version(),
         "platform": platform.platform(),
+        "cpu": platform.processor() or platform.machine(),
         "cores": os.cpu_count(),
-        "onnxruntime": onnxruntime.__version__,
-        "opencv": cv2.__version__,
-        "zxing-cpp": getattr(zxingcpp, "__version__", "?"),
-        "numpy": np.__version__,
+        "load_average": [round(v, 2) for v in os.getloadavg()] if hasattr(os, "getloadavg") else None,
+        **{name: installed(name) for name in ("onnxruntime", "opencv-python-headless", "zxing-cpp", "rapidocr", "numpy")},
     }
 
 

@@ -174,7 +174,7 @@ def _fuzzy_label_at(text: str, start: int) -> tuple[str, int, bool] | None:
     return best
 
 
-_ENGLISH_SUBLABEL = re.compile(r"\s*[A-Za-z][A-Za-z. ]{1,16}?\s*(?:[:：;；]|$)")
+_ENGLISH_SUBLABEL = re.compile(r"\s*[A-Za-z][A-Za-z. ]{1,16}?\s*[:：;；]")
 
 
 def _skip_english_label(text: str, index: int) -> int:
@@ -249,7 +249,7 @@ def _merge_split_lines(segments: list[_Segment]) -> list[_Segment]:
     for i, seg in enumerate(segments):
         if i in consumed:
             continue
-        if seg.name not in ("?", None) and not seg.value and i + 1 < len(segments) and segments[i + 1].name == "?":
+        if seg.name not in ("?", None) and _looks_empty(seg.name, seg.value) and i + 1 < len(segments) and segments[i + 1].name == "?":
             nxt = segments[i + 1]
             consumed.add(i + 1)
             seg = _Segment(seg.name, nxt.value, nxt.confidence, f"{seg.raw} / {nxt.raw}", seg.label_exact, seg.line_index)
@@ -269,6 +269,16 @@ def _merge_split_lines(segments: list[_Segment]) -> list[_Segment]:
                 j += 1
         merged.append(seg)
     return merged
+
+
+def _looks_empty(name: str, value: str) -> bool:
+    """No value, or only the English half of the label ('Art. No', 'Size') before a line break."""
+    text = value.strip()
+    if not text:
+        return True
+    if not re.fullmatch(r"[A-Za-z. ]+", text) or name == "brand":
+        return False
+    return not (name == "size" and _SIZE_TOKEN.match(text.split()[-1]))
 
 
 def _valid(name: str, value: str) -> bool:
@@ -317,9 +327,32 @@ def _fix_grade(value: str) -> str:
     return "合格品" if "格" in value else value
 
 
+_SIZE_TOKEN = re.compile(r"^(?:X{0,3}[SML]|[2-6]XL|\d{2,3}/\d{2,3}[A-Z]?.*|均码|F|FREE)$", re.IGNORECASE)
+
+
+def _drop_label_remnant(name: str, value: str) -> str:
+    """What is left of a misread English sub-label without its colon ('Style o. K2369306',
+    'Size M', 'Color 墨绿') is not part of the value."""
+    tokens = value.split()
+    if len(tokens) < 2:
+        return value
+    if name == "style_number":
+        codes = [t for t in tokens if re.search(r"\d", t) and len(t) >= 4]
+        return codes[-1] if codes else value
+    if name == "size":
+        while len(tokens) > 1 and tokens[0].isascii() and tokens[0].replace(".", "").isalpha() and not _SIZE_TOKEN.match(tokens[0]):
+            tokens.pop(0)
+        return " ".join(tokens)
+    if name in ("color", "product_name", "grade"):
+        while len(tokens) > 1 and tokens[0].isascii() and re.search(r"[\u4e00-\u9fff]", " ".join(tokens[1:])):
+            tokens.pop(0)
+        return " ".join(tokens)
+    return value
+
+
 def _reading(seg: _Segment, source: str = "ocr", factor: float = 1.0) -> FieldReading | None:
     assert seg.name not in (None, "?")
-    value = normalize_field(seg.name, seg.value)
+    value = normalize_field(seg.name, _drop_label_remnant(seg.name, halfwidth(seg.value)))
     if seg.name == "grade":
         value = _fix_grade(value)
     elif seg.name == "composition":

@@ -50,7 +50,7 @@ def group_rows(boxes: Sequence[Box], min_overlap: float = 0.5, max_gap: float = 
             overlap = min(y2, r2) - max(y1, r1)
             # one row's pieces sit side by side; a box that overlaps one of them sideways is the
             # next (slanted) line, however much their heights overlap
-            beside = all(_x_overlap(boxes[i], boxes[j]) <= 0.2 * min(boxes[i][2] - boxes[i][0], boxes[j][2] - boxes[j][0]) for j in rows[-1])
+            beside = all(_side_by_side(boxes[i], boxes[j]) for j in rows[-1])
             similar = 0.6 <= (y2 - y1) / max(r2 - r1, 1e-6) <= 1.6
             if overlap >= min_overlap * min(y2 - y1, r2 - r1) and beside and similar:
                 rows[-1].append(i)
@@ -97,8 +97,10 @@ def merge_overlapping(boxes: Sequence[Box], share: float = 0.3) -> list[Box]:
     return merged
 
 
-def _x_overlap(a: Box, b: Box) -> float:
-    return max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+def _side_by_side(a: Box, b: Box) -> bool:
+    """Neither box's middle lies over the other: their margins may touch, they do not stack."""
+    ca, cb = (a[0] + a[2]) / 2, (b[0] + b[2]) / 2
+    return not (b[0] <= ca <= b[2] or a[0] <= cb <= a[2])
 
 
 def union(boxes: Sequence[Box]) -> Box:

@@ -94,10 +94,13 @@ def make_upright(image_bgr: np.ndarray, xyxy: Box, turn_deg: float, margin: floa
     rot[0, 2] += out_w / 2 - cx
     rot[1, 2] += out_h / 2 - cy
     quarter = turn_deg % 90 == 0
-    if quarter:  # whole-pixel shifts, so nearest-neighbour sampling neither drops nor repeats columns
+    if quarter:  # whole-pixel shifts, so the turn is an exact permutation of pixels
         rot = np.round(rot)
+    # `rot` maps pixel edges (a pixel spans [i, i+1]); warpAffine works on pixel centres
+    centres = rot.copy()
+    centres[:, 2] += rot[:, :2].sum(axis=1) * 0.5 - 0.5
     crop = cv2.warpAffine(
-        image_bgr, rot, (out_w, out_h), flags=cv2.INTER_NEAREST if quarter else cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        image_bgr, centres, (out_w, out_h), flags=cv2.INTER_NEAREST if quarter else cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
     return Upright(crop, rot, turn_deg)
 

@@ -1,0 +1,123 @@
+"""The reader's small parts, each against hand-made inputs: batching, CTC, rows, turns, models."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from inference.errors import ModelError
+from inference.reading.lines import group_rows, merge_overlapping, symbol_zone
+from inference.reading.ocr.models import find_ocr_models, valid_int8
+from inference.reading.ocr.recognizer import Recognized, ctc_greedy, plan_batches, prepare_batch
+from inference.reading.rectify import make_upright, turn_from_down_angle
+
+
+@pytest.mark.parametrize(
+    ("widths", "overhead", "batches"),
+    [
+        ([100, 100, 100], 96, [[0, 1, 2]]),
+        ([40, 600], 96, [[0], [1]]),
+        ([600, 40, 48, 590], 96, [[1, 2], [3, 0]]),
+        ([300, 310, 320], 0, [[0], [1], [2]]),
+        ([], 96, []),
+    ],
+)
+def test_batches_trade_padding_against_calls(widths: list[int], overhead: int, batches: list[list[int]]) -> None:
+    assert plan_batches(widths, overhead) == batches
+
+
+def test_every_line_is_in_exactly_one_batch() -> None:
+    widths = list(np.random.default_rng(1).integers(16, 900, 40))
+    planned = plan_batches(widths, 96, max_batch=8)
+    assert sorted(i for b in planned for i in b) == list(range(40))
+    assert max(len(b) for b in planned) <= 8
+
+
+def test_prepare_batch_keeps_height_48_and_squeezes_width() -> None:
+    crops = [np.full((20, 100, 3), 255, np.uint8), np.zeros((24, 48, 3), np.uint8)]
+    batch, widths = prepare_batch(crops, squeeze=0.5)
+    assert batch.shape == (2, 3, 48, 120) and widths == [120, 48]
+    assert batch[0, :, :, :120].max() == pytest.approx(1.0) and batch[1, :, :, :48].min() == pytest.approx(-1.0)
+    assert (batch[1, :, :, 48:] == 0).all()
+
+
+def test_ctc_greedy_merges_repeats_drops_blanks_and_stops_at_the_line_end() -> None:
+    charset = ("", "A", "B", " ")
+    steps = [1, 1, 0, 1, 2, 2, 0, 3, 1, 1]  # A A _ A B B _ ' ' A | A (padding)
+    probs = np.full((1, len(steps), 4), 0.01, np.float32)
+    for t, k in enumerate(steps):
+        probs[0, t, k] = 0.9 if t != 4 else 0.6
+    (result,) = ctc_greedy(probs, charset, [9])
+    assert result.text == "AAB A"
+    assert result.char_confidences == pytest.approx((0.9, 0.9, 0.6, 0.9, 0.9))
+    assert result.confidence == pytest.approx(np.mean([0.9, 0.9, 0.6, 0.9, 0.9]))
+
+
+@pytest.mark.parametrize(
+    ("boxes", "rows"),
+    [
+        ([(0, 0, 50, 20), (60, 2, 120, 21), (0, 30, 80, 50)], [[0, 1], [2]]),
+        ([(0, 0, 50, 20), (300, 0, 350, 20)], [[0], [1]]),  # too far apart: two columns
+        ([(0, 0, 100, 20), (5, 12, 105, 32)], [[0], [1]]),  # slanted next line overlaps sideways
+        ([(0, 0, 100, 20), (110, 5, 160, 13)], [[1], [0]]),  # a much smaller line beside is not this row
+    ],
+)
+def test_rows(boxes, rows) -> None:
+    assert group_rows(boxes) == rows
+
+
+def test_split_brand_pieces_merge_but_touching_lines_do_not() -> None:
+    assert merge_overlapping([(148, 91, 197, 134), (128, 102, 163, 126)]) == [(128, 91, 197, 134)]
+    lines = [(0, 0, 100, 22), (0, 18, 100, 40)]
+    assert merge_overlapping(lines) == lines
+
+
+def test_symbol_zone_covers_the_digits_under_the_bars() -> None:
+    zone = symbol_zone((100, 100, 200, 150), "ean")
+    assert zone.text[3] >= 150 + 15 and zone.text[0] < 100 and zone.text[2] > 200
+
+
+@pytest.mark.parametrize(("down", "turn"), [(90, 0), (0, -90), (180, 90), (-90, 180), (81, -9), (91.5, 0), (-178.5, 90)])
+def test_turn_from_down_angle(down: float, turn: float) -> None:
+    assert (turn_from_down_angle(down) - turn + 180) % 360 - 180 == pytest.approx(0, abs=1e-9)
+
+
+@pytest.mark.parametrize("turn", [0.0, 90.0, -90.0, 180.0, 23.0])
+def test_upright_boxes_map_back_to_the_frame(turn: float) -> None:
+    image = np.zeros((300, 400, 3), np.uint8)
+    upright = make_upright(image, (50, 60, 350, 260), turn)
+    h, w = upright.image.shape[:2]
+    centre = upright.to_image_box((w / 2 - 1, h / 2 - 1, w / 2 + 1, h / 2 + 1))
+    assert (centre[0] + centre[2]) / 2 == pytest.approx(200, abs=1.5)
+    assert (centre[1] + centre[3]) / 2 == pytest.approx(160, abs=1.5)
+    flipped = upright.flipped()
+    assert flipped.angle_deg % 360 == pytest.approx((turn + 180) % 360)
+    np.testing.assert_array_equal(flipped.image, upright.image[::-1, ::-1])
+    point = np.array([[120.0, 80.0]])
+    a = upright.to_upright_points(point)[0]
+    b = flipped.to_upright_points(point)[0]
+    assert b == pytest.approx([w - a[0], h - a[1]])
+
+
+def test_quarter_turns_do_not_resample() -> None:
+    image = np.random.default_rng(0).integers(0, 255, (101, 77, 3)).astype(np.uint8)
+    upright = make_upright(image, (0, 0, 77, 101), 90.0, margin=0.0)
+    np.testing.assert_array_equal(upright.image, np.rot90(image, 1))
+
+
+def test_int8_models_must_be_built_from_these_exact_files(tmp_path) -> None:
+    with pytest.raises(ModelError, match="INT8 OCR models have not been built") as info:
+        find_ocr_models("int8", "full", tmp_path)
+    assert "python -m inference.reading.ocr.quantize" in info.value.hint
+    models = find_ocr_models("auto", "full", tmp_path)
+    assert (models.det_precision, models.rec_precision) == ("fp32", "fp32")
+    fake = tmp_path / f"{models.det.stem}.int8.onnx"
+    fake.write_bytes(b"not really")
+    fake.with_suffix(".json").write_text(json.dumps({"source_sha256": "0" * 64}))
+    assert valid_int8(models.det, tmp_path) is None
+
+
+def test_recognized_is_a_plain_value() -> None:
+    assert Recognized("A", 0.5, (0.5,)) == Recognized("A", 0.5, (0.5,))
