@@ -112,7 +112,7 @@ def test_unlabeled_price_ean_and_brand() -> None:
         OcrLine("合格证", 0.99, (0, 45, 80, 60)),
         OcrLine("品名：纯棉T恤", 0.99, (0, 65, 120, 80)),
         OcrLine("¥ 199.00", 0.98, (0, 90, 120, 110)),
-        OcrLine("6 901234 567892", 0.97, (0, 120, 120, 135)),
+        OcrLine('6"901234 567892', 0.97, (0, 120, 120, 135)),
     )
     fields = {name: r.value for name, r in extract_fields(lines).items()}
     assert fields["brand"] == "NORTHWIND"

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from inference.errors import ModelError
-from inference.reading.lines import group_rows, merge_overlapping, symbol_zone
+from inference.reading.lines import group_rows, merge_overlapping, symbol_zone, trim_to_neighbours
 from inference.reading.ocr.models import find_ocr_models, valid_int8
 from inference.reading.ocr.recognizer import Recognized, ctc_greedy, plan_batches, prepare_batch
 from inference.reading.rectify import make_upright, turn_from_down_angle
@@ -121,3 +121,10 @@ def test_int8_models_must_be_built_from_these_exact_files(tmp_path) -> None:
 
 def test_recognized_is_a_plain_value() -> None:
     assert Recognized("A", 0.5, (0.5,)) == Recognized("A", 0.5, (0.5,))
+
+
+def test_crops_stop_half_way_to_the_next_line() -> None:
+    lines = [(0, 0, 100, 26), (0, 14, 100, 40), (200, 14, 260, 40)]
+    trimmed = trim_to_neighbours(lines)
+    assert trimmed[0] == (0, 0, 100, 20) and trimmed[1] == (0, 20, 100, 40)
+    assert trimmed[2] == (200, 14, 260, 40)  # nothing above or below it

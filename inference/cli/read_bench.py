@@ -31,7 +31,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--min-tag-px", type=int, default=400, help="skip tags whose long side is smaller (text below ~7 px)")
     parser.add_argument("--precision", choices=("auto", "fp32", "int8", "int8-det"), default="auto", help="OCR model precision")
     parser.add_argument("--det-limit", type=int, default=448, help="long side of the text detector's input, px")
-    parser.add_argument("--squeeze", type=float, default=0.8, help="horizontal squeeze of text lines before recognition")
+    parser.add_argument("--squeeze", type=float, default=0.7, help="horizontal squeeze of text lines before recognition")
     parser.add_argument("--threads", type=int, default=None, help="CPU threads for ONNX Runtime")
     parser.add_argument("--detect", action="store_true",
                         help="run the shipped detector first and read its boxes (else the true boxes); adds detect and detect+read")

@@ -103,7 +103,6 @@ LABELS: Mapping[str, str | None] = {
 _SEPARATORS = ":：;；.·。 \t"
 _LABELS_LONGEST_FIRST = sorted(LABELS, key=len, reverse=True)
 _CONTINUES_COMPOSITION = re.compile(r"^[\u4e00-\u9fffA-Za-z ]{1,12}\s*\d+(?:\.\d+)?\s*%")
-_EAN_RUN = re.compile(r"(?<!\d)(\d[\d ]{11,17}\d)(?!\d)")
 _PRICE_SIGN = re.compile(r"[¥￥]|RMB|CNY", re.IGNORECASE)
 _PLAIN_TAG_WORDS = ("合格证", "产品合格证", "CERTIFICATE", "QC PASSED", "检验合格")
 _GRADES = ("优等品", "一等品", "合格品")
@@ -378,9 +377,9 @@ def _unlabeled(segments: Sequence[_Segment], found: dict[str, FieldReading]) -> 
             if reading:
                 found["price"] = reading
             continue
-        match = _EAN_RUN.search(text)
-        if "ean13" not in found and match and len(normalize_ean(match.group(1))) == 13:
-            reading = _reading(_Segment("ean13", match.group(1), seg.confidence, seg.raw, True, seg.line_index))
+        ean = _printed_ean(text)
+        if "ean13" not in found and ean:
+            reading = _reading(_Segment("ean13", ean, seg.confidence, seg.raw, True, seg.line_index))
             if reading:
                 found["ean13"] = reading
             continue
@@ -391,6 +390,18 @@ def _unlabeled(segments: Sequence[_Segment], found: dict[str, FieldReading]) -> 
             continue
         if "grade" not in found and text in _GRADES:
             found["grade"] = FieldReading("grade", text, seg.confidence * UNLABELED_FACTOR, "ocr", seg.raw)
+
+
+def _printed_ean(text: str) -> str:
+    """The 13 digits under an EAN-13, read through guard-bar slivers ('6"925426 756468'): a
+    mostly-digit line holding a 13-digit window whose check digit is right."""
+    if sum(ch.isdigit() for ch in text) < 13 or sum(ch.isdigit() or ch == " " for ch in text) < 0.8 * len(text):
+        return ""
+    digits = re.sub(r"\D", "", text)
+    for start in range(len(digits) - 12):
+        if ean13_check_ok(digits[start : start + 13]):
+            return digits[start : start + 13]
+    return digits if len(digits) == 13 else ""
 
 
 def _brand(segments: Sequence[_Segment], lines: Sequence[OcrLine], found: dict[str, FieldReading]) -> None:

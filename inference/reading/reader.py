@@ -18,7 +18,7 @@ import numpy as np
 from inference.detections import Detections
 from inference.reading import barcodes as bc
 from inference.reading.fields import extract_fields
-from inference.reading.lines import SymbolZone, group_rows, merge_overlapping, symbol_zone, union
+from inference.reading.lines import SymbolZone, group_rows, merge_overlapping, symbol_zone, trim_to_neighbours, union
 from inference.reading.ocr.detector import DbParams, TextDetector
 from inference.reading.ocr.models import OcrModels, find_ocr_models
 from inference.reading.ocr.recognizer import Recognized, TextRecognizer
@@ -67,7 +67,7 @@ class TagReader:
         charset: str = "gb2312",
         models: OcrModels | None = None,
         det_limit: int = 448,
-        squeeze: float = 0.8,
+        squeeze: float = 0.7,
         read_printed_ean: bool = False,
     ) -> TagReader:
         """`precision`: "fp32", "int8-det", "int8" (Q/DQ copies built once by ocr/quantize.py) or
@@ -205,7 +205,7 @@ class TagReader:
     def _ocr(self, upright: Upright, zones: Sequence[SymbolZone], ambiguous: bool) -> tuple[list[OcrLine], float, float, Upright]:
         t = time.perf_counter_ns()
         found = self.detector.detect(upright.image)
-        boxes = merge_overlapping([box for box, _score in found if not self._skipped(box, zones)])
+        boxes = trim_to_neighbours(merge_overlapping([box for box, _score in found if not self._skipped(box, zones)]))
         det_ms = _ms(t)
 
         t = time.perf_counter_ns()
