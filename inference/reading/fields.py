@@ -1,15 +1,17 @@
 """Field extraction: from recognized lines to named, normalized fields, tolerant of OCR noise.
 
-Tags print "label：value", sometimes two pairs on one line, sometimes the value on the next line.
-Labels are matched longest first, with one wrong character allowed when the rest of the label and
-its colon are there, because a single misread character must not lose a whole field.
+Tags print "label：value", sometimes two pairs on one line, sometimes the value on the next line;
+some fields stand without a label (a price with its ¥, the digits under the EAN, the brand on top).
+Labels are found by labels.py, near-miss values mended by repairs.py.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from inference.reading.labels import LABELS, split_labeled
 
 from inference.reading.normalize import (
     ean13_check_ok,
@@ -18,94 +20,14 @@ from inference.reading.normalize import (
     normalize_field,
     parse_price,
 )
+from inference.reading.repairs import GRADES, drop_label_remnant, fix_composition, fix_grade, looks_empty
 from inference.reading.types import FieldReading, OcrLine
 
-# Label text → field name; None marks labels of lines we deliberately skip (inspector, address …).
-LABELS: Mapping[str, str | None] = {
-    "品名": "product_name",
-    "名称": "product_name",
-    "产品名称": "product_name",
-    "商品名称": "product_name",
-    "品 名": "product_name",
-    "PRODUCT": "product_name",
-    "NAME": "product_name",
-    "货号": "style_number",
-    "款号": "style_number",
-    "款式": "style_number",
-    "款式编号": "style_number",
-    "型号": "style_number",
-    "STYLE NO": "style_number",
-    "STYLE": "style_number",
-    "ART NO": "style_number",
-    "ITEM NO": "style_number",
-    "颜色": "color",
-    "色别": "color",
-    "颜色/色号": "color",
-    "COLOUR": "color",
-    "COLOR": "color",
-    "尺码": "size",
-    "号型": "size",
-    "规格": "size",
-    "尺寸": "size",
-    "SIZE": "size",
-    "成分": "composition",
-    "成份": "composition",
-    "面料成分": "composition",
-    "纤维成分": "composition",
-    "材质": "composition",
-    "纤维含量": "composition",
-    "纤维成份": "composition",
-    "COMPOSITION": "composition",
-    "FABRIC": "composition",
-    "MATERIAL": "composition",
-    "执行标准": "standard",
-    "产品标准": "standard",
-    "标准": "standard",
-    "STANDARD": "standard",
-    "安全技术类别": "safety_category",
-    "安全类别": "safety_category",
-    "安全技术等级": "safety_category",
-    "安全级别": "safety_category",
-    "SAFETY CATEGORY": "safety_category",
-    "SAFETY": "safety_category",
-    "等级": "grade",
-    "质量等级": "grade",
-    "产品等级": "grade",
-    "GRADE": "grade",
-    "价格": "price",
-    "零售价": "price",
-    "售价": "price",
-    "统一零售价": "price",
-    "建议零售价": "price",
-    "吊牌价": "price",
-    "PRICE": "price",
-    "品牌": "brand",
-    "商标": "brand",
-    "BRAND": "brand",
-    "条码": "ean13",
-    "条形码": "ean13",
-    "EAN": "ean13",
-    "检验员": None,
-    "检验": None,
-    "检验号": None,
-    "地址": None,
-    "电话": None,
-    "生产商": None,
-    "制造商": None,
-    "产地": None,
-    "洗涤说明": None,
-    "洗涤方法": None,
-    "注意事项": None,
-    "网址": None,
-    "邮编": None,
-}
+__all__ = ["LABELS", "extract_fields", "fix_composition", "lines_from_text"]
 
-_SEPARATORS = ":：;；.·。 \t"
-_LABELS_LONGEST_FIRST = sorted(LABELS, key=len, reverse=True)
 _CONTINUES_COMPOSITION = re.compile(r"^[\u4e00-\u9fffA-Za-z ]{1,12}\s*\d+(?:\.\d+)?\s*%")
 _PRICE_SIGN = re.compile(r"[¥￥]|RMB|CNY", re.IGNORECASE)
 _PLAIN_TAG_WORDS = ("合格证", "产品合格证", "CERTIFICATE", "QC PASSED", "检验合格")
-_GRADES = ("优等品", "一等品", "合格品")
 
 # A found field's confidence is scaled by these when the evidence is weaker than a clean label.
 FUZZY_LABEL_FACTOR = 0.9
@@ -121,92 +43,6 @@ class _Segment:
     raw: str
     label_exact: bool
     line_index: int
-
-
-def _label_at(text: str, start: int, require_colon: bool) -> tuple[str, int, bool] | None:
-    """(label, end index after separators, exact) for a label starting at `start`, else None."""
-    upper = text.upper()
-    for label in _LABELS_LONGEST_FIRST:
-        end = _match_label(upper, start, label)
-        if end is not None:
-            after = text[end : end + 1]
-            if require_colon and after not in (":", "："):
-                continue
-            if label.isascii() and after.isalpha():
-                continue
-            return label, _skip_separators(text, _skip_english_label(text, end)), True
-    return _fuzzy_label_at(text, start)
-
-
-def _match_label(upper: str, start: int, label: str) -> int | None:
-    """End of `label` at `start`, spaces between its CJK characters allowed ('颜 色')."""
-    if upper.startswith(label, start):
-        return start + len(label)
-    if label.isascii() or len(label) < 2:
-        return None
-    i = start
-    for k, ch in enumerate(label):
-        if k:
-            while i < len(upper) and upper[i] == " ":
-                i += 1
-        if i >= len(upper) or upper[i] != ch:
-            return None
-        i += 1
-    return i
-
-
-def _fuzzy_label_at(text: str, start: int) -> tuple[str, int, bool] | None:
-    """One wrong character in a CJK label, accepted only when a colon follows it."""
-    best: tuple[str, int, bool] | None = None
-    for label in _LABELS_LONGEST_FIRST:
-        if label.isascii():
-            continue
-        end = start + len(label)
-        candidate = text[start:end]
-        after = _skip_english_label(text, end)
-        if len(candidate) != len(label) or (text[end : end + 1] not in (":", "：") and after == end):
-            continue
-        mismatches = sum(1 for a, b in zip(candidate, label) if a != b)
-        if mismatches == 1 and (len(label) >= 3 or candidate[0] == label[0] or candidate[1] == label[1]):
-            if best is None or len(label) > len(best[0]):
-                best = (label, _skip_separators(text, after), False)
-    return best
-
-
-_ENGLISH_SUBLABEL = re.compile(r"\s*[A-Za-z][A-Za-z. ]{1,16}?\s*[:：;；]")
-
-
-def _skip_english_label(text: str, index: int) -> int:
-    """Bilingual tags print '货号 Style No.：'; the English half of the label (however misread:
-    'Fabrc', 'Stand') is not the value. It is a run of Latin letters closed by a colon."""
-    match = _ENGLISH_SUBLABEL.match(text, index)
-    if match and sum(ch.isalpha() for ch in match.group(0)) >= 2:
-        return match.end()
-    return index
-
-
-def _skip_separators(text: str, index: int) -> int:
-    while index < len(text) and text[index] in _SEPARATORS:
-        index += 1
-    return index
-
-
-def _split_labeled(text: str) -> list[tuple[str | None, int, int, bool]]:
-    """(field, value start, label start, exact) for every label in a line, in order."""
-    found: list[tuple[str | None, int, int, bool]] = []
-    hit = _label_at(text, 0, require_colon=False)
-    if hit is not None:
-        found.append((LABELS[hit[0]], hit[1], 0, hit[2]))
-    index = found[0][1] if found else 0
-    while index < len(text):
-        if index > 0 and (text[index - 1] in " \t" or (found and index > found[-1][1])):
-            hit = _label_at(text, index, require_colon=True)
-            if hit is not None and (not found or index > found[-1][1]):
-                found.append((LABELS[hit[0]], hit[1], index, hit[2]))
-                index = hit[1]
-                continue
-        index += 1
-    return found
 
 
 # Characters whose exact form normalization throws away: the recognizer's doubt between a space
@@ -227,7 +63,7 @@ def _segments(lines: Sequence[OcrLine]) -> list[_Segment]:
     segments: list[_Segment] = []
     for index, line in enumerate(lines):
         text = line.text
-        labeled = _split_labeled(text)
+        labeled = split_labeled(text)
         if not labeled:
             segments.append(_Segment("?", text.strip(), float(line.confidence), text, True, index))
             continue
@@ -248,7 +84,7 @@ def _merge_split_lines(segments: list[_Segment]) -> list[_Segment]:
     for i, seg in enumerate(segments):
         if i in consumed:
             continue
-        if seg.name not in ("?", None) and _looks_empty(seg.name, seg.value) and i + 1 < len(segments) and segments[i + 1].name == "?":
+        if seg.name not in ("?", None) and looks_empty(seg.name, seg.value) and i + 1 < len(segments) and segments[i + 1].name == "?":
             nxt = segments[i + 1]
             consumed.add(i + 1)
             seg = _Segment(seg.name, nxt.value, nxt.confidence, f"{seg.raw} / {nxt.raw}", seg.label_exact, seg.line_index)
@@ -270,16 +106,6 @@ def _merge_split_lines(segments: list[_Segment]) -> list[_Segment]:
     return merged
 
 
-def _looks_empty(name: str, value: str) -> bool:
-    """No value, or only the English half of the label ('Art. No', 'Size') before a line break."""
-    text = value.strip()
-    if not text:
-        return True
-    if not re.fullmatch(r"[A-Za-z. ]+", text) or name == "brand":
-        return False
-    return not (name == "size" and _SIZE_TOKEN.match(text.split()[-1]))
-
-
 def _valid(name: str, value: str) -> bool:
     if not value:
         return False
@@ -288,7 +114,7 @@ def _valid(name: str, value: str) -> bool:
     if name == "ean13":
         return ean13_check_ok(normalize_ean(value))
     if name == "grade":
-        return value in _GRADES
+        return value in GRADES
     if name == "style_number":
         return bool(re.search(r"\d", value)) and len(value) >= 3
     if name == "safety_category":
@@ -296,64 +122,11 @@ def _valid(name: str, value: str) -> bool:
     return True
 
 
-# GB/T 29862 fibre names as printed on mainland tags, and the parts of a garment they describe.
-FIBRES = (
-    "棉", "聚酯纤维", "涤纶", "氨纶", "锦纶", "尼龙", "粘纤", "粘胶纤维", "羊毛", "绵羊毛", "腈纶", "亚麻", "苎麻",
-    "桑蚕丝", "真丝", "蚕丝", "莫代尔", "莱赛尔", "天丝", "羊绒", "山羊绒", "兔毛", "马海毛", "羊驼毛", "醋酯纤维",
-    "铜氨纤维", "丙纶", "维纶", "聚氨酯", "鸭绒", "鹅绒", "白鸭绒", "白鹅绒", "羽绒", "其他纤维",
-)
-PARTS = ("面料", "里料", "填充物", "胆料", "罗纹", "网布", "袖里", "身里")
-_COMPOSITION_WORD = re.compile(r"[\u4e00-\u9fff]+")
-
-
-def _nearest(word: str, vocabulary: tuple[str, ...]) -> str:
-    """The vocabulary word one character away from `word` (same length, 2+ characters), if unique."""
-    if word in vocabulary or len(word) < 2:
-        return word
-    close = [v for v in vocabulary if len(v) == len(word) and sum(a != b for a, b in zip(v, word)) == 1]
-    return close[0] if len(close) == 1 else word
-
-
-def fix_composition(value: str) -> str:
-    """Fibre and part names misread by one character go back to the name: 镍纶 → 锦纶, 園料 → 面料."""
-    return _COMPOSITION_WORD.sub(lambda m: _nearest(_nearest(m.group(0), FIBRES), PARTS), value)
-
-
-def _fix_grade(value: str) -> str:
-    for grade in _GRADES:
-        if grade[:2] in value or (grade[0] in value and "品" in value and grade != "合格品"):
-            return grade
-    return "合格品" if "格" in value else value
-
-
-_SIZE_TOKEN = re.compile(r"^(?:X{0,3}[SML]|[2-6]XL|\d{2,3}/\d{2,3}[A-Z]?.*|均码|F|FREE)$", re.IGNORECASE)
-
-
-def _drop_label_remnant(name: str, value: str) -> str:
-    """What is left of a misread English sub-label without its colon ('Style o. K2369306',
-    'Size M', 'Color 墨绿') is not part of the value."""
-    tokens = value.split()
-    if len(tokens) < 2:
-        return value
-    if name == "style_number":
-        codes = [t for t in tokens if re.search(r"\d", t) and len(t) >= 4]
-        return codes[-1] if codes else value
-    if name == "size":
-        while len(tokens) > 1 and tokens[0].isascii() and tokens[0].replace(".", "").isalpha() and not _SIZE_TOKEN.match(tokens[0]):
-            tokens.pop(0)
-        return " ".join(tokens)
-    if name in ("color", "product_name", "grade"):
-        while len(tokens) > 1 and tokens[0].isascii() and re.search(r"[\u4e00-\u9fff]", " ".join(tokens[1:])):
-            tokens.pop(0)
-        return " ".join(tokens)
-    return value
-
-
 def _reading(seg: _Segment, source: str = "ocr", factor: float = 1.0) -> FieldReading | None:
     assert seg.name not in (None, "?")
-    value = normalize_field(seg.name, _drop_label_remnant(seg.name, halfwidth(seg.value)))
+    value = normalize_field(seg.name, drop_label_remnant(seg.name, halfwidth(seg.value)))
     if seg.name == "grade":
-        value = _fix_grade(value)
+        value = fix_grade(value)
     elif seg.name == "composition":
         value = fix_composition(value)
     if not value:
@@ -388,7 +161,7 @@ def _unlabeled(segments: Sequence[_Segment], found: dict[str, FieldReading]) -> 
             if reading:
                 found["safety_category"] = reading
             continue
-        if "grade" not in found and text in _GRADES:
+        if "grade" not in found and text in GRADES:
             found["grade"] = FieldReading("grade", text, seg.confidence * UNLABELED_FACTOR, "ocr", seg.raw)
 
 

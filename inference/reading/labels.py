@@ -1,0 +1,180 @@
+"""The label vocabulary of Chinese and bilingual hangtags, and where a label sits in a line.
+
+Labels are matched longest first, spaces between their characters allowed ('颜 色'), with one
+wrong character forgiven when the rest of the label and its colon are there, and with the English
+half of a bilingual label ('货号 Style No.：') skipped however it was misread.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+# Label text → field name; None marks labels of lines we deliberately skip (inspector, address …).
+LABELS: Mapping[str, str | None] = {
+    "品名": "product_name",
+    "名称": "product_name",
+    "产品名称": "product_name",
+    "商品名称": "product_name",
+    "品 名": "product_name",
+    "PRODUCT": "product_name",
+    "NAME": "product_name",
+    "货号": "style_number",
+    "款号": "style_number",
+    "款式": "style_number",
+    "款式编号": "style_number",
+    "型号": "style_number",
+    "STYLE NO": "style_number",
+    "STYLE": "style_number",
+    "ART NO": "style_number",
+    "ITEM NO": "style_number",
+    "颜色": "color",
+    "色别": "color",
+    "颜色/色号": "color",
+    "COLOUR": "color",
+    "COLOR": "color",
+    "尺码": "size",
+    "号型": "size",
+    "规格": "size",
+    "尺寸": "size",
+    "SIZE": "size",
+    "成分": "composition",
+    "成份": "composition",
+    "面料成分": "composition",
+    "纤维成分": "composition",
+    "材质": "composition",
+    "纤维含量": "composition",
+    "纤维成份": "composition",
+    "COMPOSITION": "composition",
+    "FABRIC": "composition",
+    "MATERIAL": "composition",
+    "执行标准": "standard",
+    "产品标准": "standard",
+    "标准": "standard",
+    "STANDARD": "standard",
+    "安全技术类别": "safety_category",
+    "安全类别": "safety_category",
+    "安全技术等级": "safety_category",
+    "安全级别": "safety_category",
+    "SAFETY CATEGORY": "safety_category",
+    "SAFETY": "safety_category",
+    "等级": "grade",
+    "质量等级": "grade",
+    "产品等级": "grade",
+    "GRADE": "grade",
+    "价格": "price",
+    "零售价": "price",
+    "售价": "price",
+    "统一零售价": "price",
+    "建议零售价": "price",
+    "吊牌价": "price",
+    "PRICE": "price",
+    "品牌": "brand",
+    "商标": "brand",
+    "BRAND": "brand",
+    "条码": "ean13",
+    "条形码": "ean13",
+    "EAN": "ean13",
+    "检验员": None,
+    "检验": None,
+    "检验号": None,
+    "地址": None,
+    "电话": None,
+    "生产商": None,
+    "制造商": None,
+    "产地": None,
+    "洗涤说明": None,
+    "洗涤方法": None,
+    "注意事项": None,
+    "网址": None,
+    "邮编": None,
+}
+
+_SEPARATORS = ":：;；.·。 \t"
+_LABELS_LONGEST_FIRST = sorted(LABELS, key=len, reverse=True)
+
+
+def _label_at(text: str, start: int, require_colon: bool) -> tuple[str, int, bool] | None:
+    """(label, end index after separators, exact) for a label starting at `start`, else None."""
+    upper = text.upper()
+    for label in _LABELS_LONGEST_FIRST:
+        end = _match_label(upper, start, label)
+        if end is not None:
+            after = text[end : end + 1]
+            if require_colon and after not in (":", "："):
+                continue
+            if label.isascii() and after.isalpha():
+                continue
+            return label, _skip_separators(text, _skip_english_label(text, end)), True
+    return _fuzzy_label_at(text, start)
+
+
+def _match_label(upper: str, start: int, label: str) -> int | None:
+    """End of `label` at `start`, spaces between its CJK characters allowed ('颜 色')."""
+    if upper.startswith(label, start):
+        return start + len(label)
+    if label.isascii() or len(label) < 2:
+        return None
+    i = start
+    for k, ch in enumerate(label):
+        if k:
+            while i < len(upper) and upper[i] == " ":
+                i += 1
+        if i >= len(upper) or upper[i] != ch:
+            return None
+        i += 1
+    return i
+
+
+def _fuzzy_label_at(text: str, start: int) -> tuple[str, int, bool] | None:
+    """One wrong character in a CJK label, accepted only when a colon follows it."""
+    best: tuple[str, int, bool] | None = None
+    for label in _LABELS_LONGEST_FIRST:
+        if label.isascii():
+            continue
+        end = start + len(label)
+        candidate = text[start:end]
+        after = _skip_english_label(text, end)
+        if len(candidate) != len(label) or (text[end : end + 1] not in (":", "：") and after == end):
+            continue
+        mismatches = sum(1 for a, b in zip(candidate, label) if a != b)
+        if mismatches == 1 and (len(label) >= 3 or candidate[0] == label[0] or candidate[1] == label[1]):
+            if best is None or len(label) > len(best[0]):
+                best = (label, _skip_separators(text, after), False)
+    return best
+
+
+_ENGLISH_SUBLABEL = re.compile(r"\s*[A-Za-z][A-Za-z. ]{1,16}?\s*[:：;；]")
+
+
+def _skip_english_label(text: str, index: int) -> int:
+    """Bilingual tags print '货号 Style No.：'; the English half of the label (however misread:
+    'Fabrc', 'Stand') is not the value. It is a run of Latin letters closed by a colon."""
+    match = _ENGLISH_SUBLABEL.match(text, index)
+    if match and sum(ch.isalpha() for ch in match.group(0)) >= 2:
+        return match.end()
+    return index
+
+
+def _skip_separators(text: str, index: int) -> int:
+    while index < len(text) and text[index] in _SEPARATORS:
+        index += 1
+    return index
+
+
+def split_labeled(text: str) -> list[tuple[str | None, int, int, bool]]:
+    """(field, value start, label start, exact) for every label in a line, in order."""
+    found: list[tuple[str | None, int, int, bool]] = []
+    hit = _label_at(text, 0, require_colon=False)
+    if hit is not None:
+        found.append((LABELS[hit[0]], hit[1], 0, hit[2]))
+    index = found[0][1] if found else 0
+    while index < len(text):
+        if index > 0 and (text[index - 1] in " \t" or (found and index > found[-1][1])):
+            hit = _label_at(text, index, require_colon=True)
+            if hit is not None and (not found or index > found[-1][1]):
+                found.append((LABELS[hit[0]], hit[1], index, hit[2]))
+                index = hit[1]
+                continue
+        index += 1
+    return found
