@@ -9,8 +9,7 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtCore import QByteArray, Qt, QThread, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
-from PySide6.QtWidgets import (QApplication, QDockWidget, QMainWindow, QMessageBox, QProgressDialog, QTableView,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QTableView, QVBoxLayout, QWidget
 
 from app.modes import ModeController
 from app.records_link import RecordsLink
@@ -24,7 +23,8 @@ from app.widgets.source_bar import SourceBar
 from app.widgets.text_panel import TextPanel
 from app.widgets.tuning_panel import TuningPanel
 from app.widgets.verdict_banner import VerdictBanner
-from app.worker import EngineLoader, InspectionWorker
+from app.engine_link import EngineLink
+from app.worker import InspectionWorker
 from inference.engines import list_backends
 from inference.imageio import read_image
 from inference.inspection import Inspector, count_flips, rejudge
@@ -46,7 +46,6 @@ class MainWindow(QMainWindow):
     _thresholds = Signal(object)
     _recipe = Signal(object)
     _shutdown = Signal()
-    _load_engine = Signal(object)
     _set_recorder = Signal(object)
     _set_job = Signal(str, str)
 
@@ -227,58 +226,32 @@ class MainWindow(QMainWindow):
         self.worker.drops_changed.connect(self._on_drops)
         self.worker_thread.start()
 
-        self.loader_thread = QThread(self)
-        self.loader_thread.setObjectName("engine-loader")
-        self.loader = EngineLoader()
-        self.loader.moveToThread(self.loader_thread)
-        self._load_engine.connect(self.loader.load)
-        self.loader.ready.connect(self._on_engine_ready)
-        self.loader.failed.connect(self._on_engine_failed)
-        self.loader.progress.connect(self._on_engine_progress)
-        self.loader_thread.start()
-        self.progress_dialog: QProgressDialog | None = None
+        self.engines = EngineLink(self)
+        self.engines.ready.connect(self._on_engine_ready)
+        self.engines.failed.connect(self._on_engine_failed)
 
     # -- engine ---------------------------------------------------------------------------------------
     def request_engine(self, backend: str | None, precision: str, input_size: int = 0) -> None:
-        request = {"model": self.model_path, "backend": backend, "precision": precision,
-                   "recipe": self.recipe_path, "read": self.reading_on, "thresholds": self.thresholds,
-                   "input_hw": (input_size, input_size) if input_size else None}
-        if self.pipeline is not None:  # the old engine keeps running; show progress for the new one
-            self.progress_dialog = QProgressDialog("Preparing the engine…", "Cancel", 0, 100, self)
-            self.progress_dialog.setWindowTitle("New engine")
-            self.progress_dialog.setMinimumDuration(300)
-            self.progress_dialog.canceled.connect(self.loader.cancel)
-        self.statusBar().showMessage(f"Loading {self.model_path.name} ({backend or 'best backend'}, "
-                                     f"{precision.upper()})…")
-        self._pending_engine = (backend, precision)
-        self._load_engine.emit(request)
+        """Prepare a new engine in the background; the running one keeps inspecting until it is ready."""
+        self.engines.request({"model": self.model_path, "backend": backend, "precision": precision,
+                              "recipe": self.recipe_path, "read": self.reading_on, "thresholds": self.thresholds,
+                              "input_hw": (input_size, input_size) if input_size else None},
+                             show_progress=self.pipeline is not None)
 
     def _on_engine_requested(self, backend: str, precision: str, input_size: int) -> None:
         self.request_engine(backend, precision, input_size)
 
-    def _on_engine_progress(self, step: str, fraction: float) -> None:
-        if self.progress_dialog is not None:
-            self.progress_dialog.setLabelText(step)
-            self.progress_dialog.setValue(int(fraction * 100))
-
     def _on_engine_ready(self, inspector: Inspector) -> None:
-        self._close_progress()
         self.precision = getattr(inspector, "precision", "fp32")
         self.settings.set("engine/backend", inspector.pipeline.backend)
         self.settings.set("engine/precision", self.precision)
         self._swap.emit(inspector)
 
     def _on_engine_failed(self, message: str) -> None:
-        self._close_progress()
         still = "the previous engine stays in use" if self.pipeline is not None else "no engine is loaded"
         self._on_error(f"Engine not changed ({still}):\n{message}")
         if self.pipeline is None:
             self.view.show_message("No engine: " + message.splitlines()[0])
-
-    def _close_progress(self) -> None:
-        if self.progress_dialog is not None:
-            self.progress_dialog.close()
-            self.progress_dialog = None
 
     def _on_engine_swapped(self, pipeline) -> None:
         self.pipeline = pipeline
@@ -459,7 +432,6 @@ class MainWindow(QMainWindow):
         self.worker.request_stop()
         self._shutdown.emit()
         self.worker_thread.wait(3000)
-        self.loader_thread.quit()
-        self.loader_thread.wait(3000)
+        self.engines.close()
         self.records.close()
         super().closeEvent(event)

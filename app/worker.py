@@ -10,7 +10,6 @@ from __future__ import annotations
 import threading
 import time
 import traceback
-from pathlib import Path
 
 import numpy as np
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
@@ -252,68 +251,3 @@ class InspectionWorker(QObject):
         if isinstance(item, FrameError):
             self.errored.emit(f"{item.name}: {item.message.splitlines()[0]}")
         return True
-
-
-class EngineLoader(QObject):
-    """Builds an Inspector (precision conversion, engine build) off the UI thread; the old one keeps
-    running until this one is ready. Cancel is honoured between steps."""
-
-    progress = Signal(str, float)
-    ready = Signal(object)
-    failed = Signal(str)
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._cancel = threading.Event()
-
-    def cancel(self) -> None:
-        self._cancel.set()
-
-    @Slot(object)
-    def load(self, request: dict) -> None:
-        self._cancel.clear()
-        try:
-            model = Path(request["model"])
-            precision = request.get("precision", "fp32")
-            backend = request.get("backend")
-            if precision != "fp32" or (backend or "").startswith("tensorrt"):
-                self.progress.emit(f"Preparing the {precision.upper()} model", 0.05)
-                model = _prepare_precision(model, precision, backend, request.get("calibration"), self._report,
-                                           self._cancel)
-            if self._cancel.is_set():
-                self.failed.emit("Cancelled; the current engine stays in use.")
-                return
-            self.progress.emit(f"Loading {request.get('backend') or 'default'} engine", 0.8)
-            inspector = Inspector.open(model, request.get("backend"), recipe_path=request.get("recipe"),
-                                       read=request.get("read", True), thresholds=request.get("thresholds"),
-                                       input_hw=request.get("input_hw"))
-            inspector.precision = precision  # type: ignore[attr-defined]
-            if self._cancel.is_set():
-                inspector.close()
-                self.failed.emit("Cancelled; the current engine stays in use.")
-                return
-            self.progress.emit("Ready", 1.0)
-            self.ready.emit(inspector)
-        except Exception as exc:
-            self.failed.emit(describe_error(exc))
-
-    def _report(self, step: str, fraction: float) -> None:
-        self.progress.emit(step, 0.05 + 0.7 * float(fraction))
-
-
-def _prepare_precision(model: Path, precision: str, backend: str | None, calibration: Path | None, progress,
-                       cancel) -> Path:
-    """FP16/INT8 conversion (cached by content) and, for TensorRT, the engine build."""
-    from inference.precision import Cancelled, prepare_for_backend
-    from inference.resources import samples_dir
-
-    try:
-        return Path(prepare_for_backend(model, precision, backend or "onnxruntime-cpu",
-                                        calibration_dir=calibration or samples_dir(), progress=progress,
-                                        cancel=cancel.is_set))
-    except Cancelled as exc:
-        raise HangtagError("cancelled", hint="the current engine stays in use") from exc
-
-
-def owned_copy(image: np.ndarray | None) -> np.ndarray | None:
-    return None if image is None else np.ascontiguousarray(image)

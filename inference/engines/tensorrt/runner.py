@@ -18,7 +18,7 @@ import numpy as np
 
 from inference.engines.base import Engine, TensorSpec
 from inference.engines.tensorrt import libs
-from inference.engines.tensorrt.buffers import (BufferSpec, CudaEvent, CudaGraph, CudaStream, DeviceBuffer,
+from inference.engines.tensorrt.buffers import (CudaEvent, CudaGraph, CudaStream, DeviceBuffer,
                                                 PinnedBuffer, TensorDesc, frame_shape, numpy_dtype, plan_buffers)
 from inference.engines.tensorrt.builder import BuildSettings, build_engine, verify_plan
 from inference.engines.tensorrt.errors import REBUILD_HINT, EngineFileError
