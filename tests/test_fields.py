@@ -79,6 +79,7 @@ def test_labelled_field(ocr_text: str, name: str, expected: str) -> None:
         ("货号Style o. K2369306", "style_number", "K2369306"),
         ("尺码 Siz M", "size", "M"),
         ("颜色 Colr 墨绿", "color", "墨绿"),
+        ("成分 bric 面料：棉 66%", "composition", "面料:棉 66%"),
         # semicolon or no colon at all
         ("颜色；米白", "color", "米白"),
         ("尺码 L", "size", "L"),
@@ -159,6 +160,7 @@ def test_the_back_of_a_tag_gives_at_most_a_brand() -> None:
         (normalize_safety, "G8 18401-2010C类", "GB 18401-2010 C类"),
         (normalize_standard, "G8/T 2665-2017", "GB/T 2665-2017"),
         (normalize_standard, "F2/T 73020-2019", "FZ/T 73020-2019"),
+        (normalize_standard, "( GB/T 2664-2017", "GB/T 2664-2017"),
         (normalize_composition, "棉 95 ％ 氨纶 5％", "棉 95% 氨纶 5%"),
     ],
 )
@@ -192,3 +194,19 @@ def test_ean13_check_digit(code: str, ok: bool) -> None:
 def test_code_key_forgives_only_the_usual_look_alikes() -> None:
     assert code_key("O1-I0") == code_key("01-10")
     assert code_key("AB12") != code_key("A812")
+
+
+def test_runner_up_characters_mend_fibre_and_part_names() -> None:
+    text = "成分：園料：莫代尔73%镍纶17%"
+    alternatives = [""] * len(text)
+    alternatives[text.index("園")] = "面圆"
+    alternatives[text.index("镍")] = "锦铝"
+    line = OcrLine(text, 0.9, (0, 0, 1, 1), (0.9,) * len(text), tuple(alternatives))
+    assert extract_fields([line])["composition"].value == "面料:莫代尔73% 锦纶17%"
+
+
+def test_runner_ups_do_not_touch_words_that_are_not_fibres() -> None:
+    text = "品名：羊毛大衣"
+    alternatives = tuple("羊" if ch == "大" else "" for ch in text)
+    line = OcrLine(text, 0.9, (0, 0, 1, 1), (0.9,) * len(text), alternatives)
+    assert extract_fields([line])["product_name"].value == "羊毛大衣"

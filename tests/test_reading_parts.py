@@ -128,3 +128,13 @@ def test_crops_stop_half_way_to_the_next_line() -> None:
     trimmed = trim_to_neighbours(lines)
     assert trimmed[0] == (0, 0, 100, 20) and trimmed[1] == (0, 20, 100, 40)
     assert trimmed[2] == (200, 14, 260, 40)  # nothing above or below it
+
+
+def test_ctc_keeps_likely_runners_up_for_the_lexicon() -> None:
+    charset = ("", "A", "B", "C", " ")
+    probs = np.full((1, 3, 5), 0.01, np.float32)
+    probs[0, 0, 1], probs[0, 0, 2] = 0.6, 0.35  # A, runner-up B
+    probs[0, 1, 0] = 0.96  # blank
+    probs[0, 2, 3] = 0.96  # C, nothing close
+    (result,) = ctc_greedy(probs, charset, [3])
+    assert result.text == "AC" and result.alternatives == ("B", "")

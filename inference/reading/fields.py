@@ -20,7 +20,7 @@ from inference.reading.normalize import (
     normalize_field,
     parse_price,
 )
-from inference.reading.repairs import GRADES, drop_label_remnant, fix_composition, fix_grade, looks_empty
+from inference.reading.repairs import GRADES, drop_label_remnant, fix_composition, fix_grade, looks_empty, mend_with_alternatives
 from inference.reading.types import FieldReading, OcrLine
 
 __all__ = ["LABELS", "extract_fields", "fix_composition", "lines_from_text"]
@@ -197,10 +197,11 @@ def _brand(segments: Sequence[_Segment], lines: Sequence[OcrLine], found: dict[s
 
 def extract_fields(lines: Sequence[OcrLine]) -> dict[str, FieldReading]:
     """Fields found in recognized lines (top to bottom order), each at most once, best evidence wins."""
-    normalized = [
-        OcrLine(halfwidth(line.text) if len(halfwidth(line.text)) == len(line.text) else line.text, line.confidence, line.box, line.char_confidences)
-        for line in lines
-    ]
+    normalized = []
+    for line in lines:
+        text = mend_with_alternatives(line.text, line.char_alternatives)
+        half = halfwidth(text)
+        normalized.append(OcrLine(half if len(half) == len(text) else text, line.confidence, line.box, line.char_confidences, line.char_alternatives))
     segments = _merge_split_lines(_segments(normalized))
     found: dict[str, FieldReading] = {}
     for seg in segments:

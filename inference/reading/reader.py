@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -155,7 +156,7 @@ class TagReader:
 
         t = time.perf_counter_ns()
         fields = extract_fields(lines)
-        lines = [OcrLine(line.text, line.confidence, upright.to_image_box(line.box), line.char_confidences) for line in lines]
+        lines = [replace(line, box=upright.to_image_box(line.box)) for line in lines]
         readings = tuple(BarcodeReading(c.format, c.text, c.valid_checksum, c.xyxy) for c in codes)
         fields, merge_notes = merge_barcodes(fields, readings)
         notes.extend(merge_notes)
@@ -288,12 +289,23 @@ def _join_rows(boxes: Sequence[Box], recognized: Sequence[Recognized]) -> list[O
             continue
         text = " ".join(p.text for p in parts)
         chars: list[float] = []
+        alternatives: list[str] = []
         for k, p in enumerate(parts):
             if k:
                 chars.append(1.0)
+                alternatives.append("")
             chars.extend(p.char_confidences or [p.confidence] * len(p.text))
+            alternatives.extend(p.alternatives or [""] * len(p.text))
         confidence = float(np.mean([p.confidence for p in parts]))
-        lines.append(OcrLine(text, confidence, union([boxes[i] for i in row]), tuple(chars) if len(chars) == len(text) else ()))
+        lines.append(
+            OcrLine(
+                text,
+                confidence,
+                union([boxes[i] for i in row]),
+                tuple(chars) if len(chars) == len(text) else (),
+                tuple(alternatives) if len(alternatives) == len(text) else (),
+            )
+        )
     return lines
 
 

@@ -28,6 +28,29 @@ def _nearest(word: str, vocabulary: tuple[str, ...]) -> str:
     return close[0] if len(close) == 1 else word
 
 
+# A word the lexicon may mend: a fibre right before its share, or a part right before its colon.
+_MENDABLE = re.compile(r"[\u4e00-\u9fff]{2,5}(?=\s*\d+(?:\.\d+)?\s*[%％]|\s*[:：])")
+
+
+def mend_with_alternatives(text: str, alternatives: tuple[str, ...]) -> str:
+    """Swap one character for the recognizer's runner-up where that turns a near-miss into a
+    fibre or part name (镍纶 with 锦 as runner-up → 锦纶). Length is kept, so confidences align."""
+    if len(alternatives) != len(text):
+        return text
+    chars = list(text)
+    for match in _MENDABLE.finditer(text):
+        word = match.group(0)
+        if word in FIBRES or word in PARTS:
+            continue
+        for offset in range(len(word)):
+            i = match.start() + offset
+            hit = next((alt for alt in alternatives[i] if word[:offset] + alt + word[offset + 1 :] in FIBRES + PARTS), None)
+            if hit:
+                chars[i] = hit
+                break
+    return "".join(chars)
+
+
 def fix_composition(value: str) -> str:
     """Fibre and part names misread by one character go back to the name: 镍纶 → 锦纶, 園料 → 面料."""
     return _COMPOSITION_WORD.sub(lambda m: _nearest(_nearest(m.group(0), FIBRES), PARTS), value)
@@ -56,7 +79,7 @@ def drop_label_remnant(name: str, value: str) -> str:
         while len(tokens) > 1 and tokens[0].isascii() and tokens[0].replace(".", "").isalpha() and not _SIZE_TOKEN.match(tokens[0]):
             tokens.pop(0)
         return " ".join(tokens)
-    if name in ("color", "product_name", "grade"):
+    if name in ("color", "product_name", "grade", "composition"):
         while len(tokens) > 1 and tokens[0].isascii() and re.search(r"[\u4e00-\u9fff]", " ".join(tokens[1:])):
             tokens.pop(0)
         return " ".join(tokens)

@@ -75,12 +75,14 @@ class BarcodeReading:
 
 @dataclass(frozen=True)
 class OcrLine:
-    """One recognized text line; `char_confidences` align with `text` when the recognizer gives them."""
+    """One recognized text line; `char_confidences` and `char_alternatives` (runner-up characters)
+    align with `text` when the recognizer gives them."""
 
     text: str
     confidence: float
     box: Box
     char_confidences: tuple[float, ...] = ()
+    char_alternatives: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -26,9 +26,13 @@ MAX_WIDTH = 1600
 
 @dataclass(frozen=True)
 class Recognized:
+    """`alternatives[i]`: the recognizer's runners-up for character i (most likely first), so a
+    lexicon can mend a near miss (镍纶 → 锦纶) without guessing."""
+
     text: str
     confidence: float
     char_confidences: tuple[float, ...]
+    alternatives: tuple[str, ...] = ()
 
 
 def charset_from_metadata(metadata: dict[str, str]) -> tuple[str, ...]:
@@ -62,12 +66,16 @@ def prepare_batch(crops: Sequence[np.ndarray], squeeze: float = 1.0, max_width: 
     return batch, widths
 
 
+ALTERNATIVES = 2
+MIN_ALTERNATIVE_P = 0.02
+
+
 def ctc_greedy(probs: np.ndarray, charset: Sequence[str], steps: Sequence[int]) -> list[Recognized]:
     """Best class per step, repeats merged, blanks dropped; confidence is the mean kept probability."""
     best = probs.argmax(axis=2)
     best_p = np.take_along_axis(probs, best[:, :, None], axis=2)[:, :, 0]
     out = []
-    for row, row_p, n in zip(best, best_p, steps):
+    for b, (row, row_p, n) in enumerate(zip(best, best_p, steps)):
         row, row_p = row[:n], row_p[:n]
         keep = np.ones(len(row), bool)
         keep[1:] = row[1:] != row[:-1]
@@ -75,8 +83,22 @@ def ctc_greedy(probs: np.ndarray, charset: Sequence[str], steps: Sequence[int]) 
         chars = [charset[int(k)] if int(k) < len(charset) else "" for k in row[keep]]
         confs = tuple(float(p) for p in row_p[keep])
         text = "".join(chars)
-        out.append(Recognized(text, float(np.mean(confs)) if confs else 0.0, confs if len(text) == len(confs) else ()))
+        aligned = len(text) == len(confs)
+        alternatives = _runners_up(probs[b, :n][keep], charset) if aligned and confs else ()
+        out.append(Recognized(text, float(np.mean(confs)) if confs else 0.0, confs if aligned else (), alternatives))
     return out
+
+
+def _runners_up(step_probs: np.ndarray, charset: Sequence[str]) -> tuple[str, ...]:
+    """The next ALTERNATIVES classes of each kept step, blank left out, unlikely ones dropped."""
+    top = np.argpartition(-step_probs, ALTERNATIVES + 1, axis=1)[:, : ALTERNATIVES + 1]
+    top_p = np.take_along_axis(step_probs, top, axis=1)
+    order = np.argsort(-top_p, axis=1)
+    out = []
+    for ranks, indices, ps in zip(order, top, top_p):
+        picked = [charset[int(indices[r])] for r in ranks[1:] if ps[r] >= MIN_ALTERNATIVE_P and 0 < int(indices[r]) < len(charset)]
+        out.append("".join(c for c in picked if len(c) == 1))
+    return tuple(out)
 
 
 def plan_batches(widths: Sequence[int], call_overhead_px: int = 96, max_batch: int = 32) -> list[list[int]]:
