@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Mapping
+from typing import Callable, Mapping
 
 import numpy as np
 
@@ -50,8 +50,12 @@ class Thresholds:
                 "class_confidence": dict(self.class_confidence), "disabled_classes": sorted(self.disabled_classes)}
 
 
-def select(candidates: Candidates, class_names: tuple[str, ...], thresholds: Thresholds) -> Detections:
-    """Per-class confidence, class enable, class-wise NMS and max detections. xyxy stays in candidate space."""
+def select(candidates: Candidates, class_names: tuple[str, ...], thresholds: Thresholds, *,
+           suppress: Callable[..., np.ndarray] = nms) -> Detections:
+    """Per-class confidence, class enable, class-wise NMS and max detections. xyxy stays in candidate space.
+
+    `suppress(xyxy, score, class_id, iou, max_detections) -> kept indices` is the NMS to use.
+    """
     if len(candidates) == 0:
         return Detections.empty(class_names)
     names = [class_names[c] if 0 <= c < len(class_names) else f"class_{c}" for c in range(int(candidates.class_id.max()) + 1)]
@@ -64,5 +68,5 @@ def select(candidates: Candidates, class_names: tuple[str, ...], thresholds: Thr
     if candidates.already_suppressed:
         order = np.argsort(-score, kind="stable")[: thresholds.max_detections]
     else:
-        order = nms(xyxy, score, cls, thresholds.iou, thresholds.max_detections)
+        order = suppress(xyxy, score, cls, thresholds.iou, thresholds.max_detections)
     return Detections(xyxy[order], score[order], cls[order], class_names)

@@ -50,13 +50,21 @@ def probe_cpu() -> str | None:
     return None
 
 
-def probe_cuda() -> str | None:
+def cuda_provider_missing() -> str | None:
+    """None when ONNX Runtime's CUDA provider can load here, else why not."""
     try:
         ort = _ort()
     except BackendUnavailableError as exc:
         return exc.message
     if "CUDAExecutionProvider" not in ort.get_available_providers():
         return "this ONNX Runtime build has no CUDA provider (install onnxruntime-gpu)"
+    return None
+
+
+def probe_cuda() -> str | None:
+    missing = cuda_provider_missing()
+    if missing:
+        return missing
     from inference.telemetry import gpu_name
 
     if gpu_name() is None:

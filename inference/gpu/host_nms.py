@@ -14,7 +14,7 @@ import numpy as np
 from inference.decode import Candidates
 from inference.detections import Detections
 from inference.nms import nms
-from inference.postprocess import Thresholds
+from inference.postprocess import Thresholds, select
 
 MATRIX_LIMIT = 512
 
@@ -49,18 +49,4 @@ def nms_bitmask(xyxy: np.ndarray, scores: np.ndarray, class_id: np.ndarray, iou_
 
 def select_fast(candidates: Candidates, class_names: tuple[str, ...], thresholds: Thresholds) -> Detections:
     """`inference.postprocess.select` with `nms_bitmask`: per-class confidence, disabled classes, NMS, max."""
-    if len(candidates) == 0:
-        return Detections.empty(class_names)
-    top = int(candidates.class_id.max()) + 1
-    names = [class_names[c] if 0 <= c < len(class_names) else f"class_{c}" for c in range(top)]
-    per_class = np.array([0.0 if n in thresholds.disabled_classes else thresholds.confidence_for(n) for n in names],
-                         dtype=np.float32)
-    enabled = np.array([n not in thresholds.disabled_classes for n in names], dtype=bool)
-    cls = candidates.class_id
-    keep = enabled[cls] & (candidates.score >= per_class[cls])
-    xyxy, score, cls = candidates.xyxy[keep], candidates.score[keep], cls[keep]
-    if candidates.already_suppressed:
-        order = np.argsort(-score, kind="stable")[: thresholds.max_detections]
-    else:
-        order = nms_bitmask(xyxy, score, cls, thresholds.iou, thresholds.max_detections)
-    return Detections(xyxy[order], score[order], cls[order], class_names)
+    return select(candidates, class_names, thresholds, suppress=nms_bitmask)

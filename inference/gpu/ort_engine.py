@@ -17,6 +17,7 @@ import numpy as np
 
 from inference.engines.base import TensorSpec
 from inference.engines.onnxrt import _ort, _spec
+from inference.engines.onnxrt import cuda_provider_missing
 from inference.errors import BackendUnavailableError, EngineStateError, ModelError
 from inference.gpu.engine import resolve_input_shape
 from inference.gpu.memory import DeviceBuffer, Stream
@@ -26,13 +27,7 @@ DEFAULT_HW = (640, 640)
 
 def probe() -> str | None:
     """None when ONNX Runtime's CUDA provider can load here, else why not."""
-    try:
-        ort = _ort()
-    except BackendUnavailableError as exc:
-        return exc.message
-    if "CUDAExecutionProvider" not in ort.get_available_providers():
-        return "this ONNX Runtime build has no CUDA provider (install onnxruntime-gpu)"
-    return None
+    return cuda_provider_missing()
 
 
 def static_copy(model_path: Path, input_spec: TensorSpec, output_specs: tuple[TensorSpec, ...]) -> Path:
