@@ -5,8 +5,8 @@ the same file with its INT8 kernels and TensorRT can build a strongly typed engi
 Calibration tensors are recorded from the FP32 reader itself while it reads calibration images,
 so the ranges are those of upright tag crops and line batches, not of random data.
 
-    python -m inference.reading.ocr.quantize            # calibrates on synthetic scenes
-    python -m inference.reading.ocr.quantize --images DIR
+    python -m inference.reading.ocr.quantize            # calibrates on generated cards and scenes
+    python -m inference.reading.ocr.quantize --images DIR   # or on photos (a bundle: its demo scenes)
 """
 
 from __future__ import annotations
@@ -177,10 +177,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenes", type=int, default=24, help="synthetic scenes to calibrate on")
     parser.add_argument("--out", type=Path, default=None, help=f"output folder (default {int8_dir()})")
     args = parser.parse_args(argv)
+    if args.images is None:
+        try:
+            import training.synth  # noqa: F401 - a source checkout has the generator
+        except ImportError:
+            from inference.resources import samples_dir
+
+            args.images = samples_dir()  # a bundle calibrates on its demo scenes
     if args.images:
         samples, what = folder_samples(args.images), f"images in {args.images}"
     else:
-        samples, what = synthetic_samples(args.scenes), f"synthetic scenes seeds {CALIBRATION_SEED0}+{args.scenes}"
+        samples, what = synthetic_samples(args.scenes), f"generator seeds {CALIBRATION_SEED0}..{CALIBRATION_SEED0 + args.scenes - 1}, cards and scenes"
     for path in build_int8(samples, args.out, what):
         print(path)
     return 0
