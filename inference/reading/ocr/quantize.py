@@ -12,6 +12,7 @@ so the ranges are those of upright tag crops and line batches, not of random dat
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import platform
 import tempfile
@@ -177,13 +178,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenes", type=int, default=24, help="synthetic scenes to calibrate on")
     parser.add_argument("--out", type=Path, default=None, help=f"output folder (default {int8_dir()})")
     args = parser.parse_args(argv)
-    if args.images is None:
-        try:
-            import training.synth  # noqa: F401 - a source checkout has the generator
-        except ImportError:
-            from inference.resources import samples_dir
+    if args.images is None and importlib.util.find_spec("training") is None:
+        from inference.resources import samples_dir
 
-            args.images = samples_dir()  # a bundle calibrates on its demo scenes
+        args.images = samples_dir()  # a bundle has no generator: calibrate on its demo scenes
     if args.images:
         samples, what = folder_samples(args.images), f"images in {args.images}"
     else:
