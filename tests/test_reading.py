@@ -139,3 +139,24 @@ def test_a_vlm_settles_the_doubt_and_only_doubtful_tags_reach_it() -> None:
 def _truth() -> dict:
     data = json.loads(resource_path("samples", "truth", f"{SAMPLE}.json").read_text(encoding="utf-8"))
     return next(t for t in data["tags"] if t["side"] == "front")["fields"]
+
+
+def test_read_stops_between_tags_when_asked():
+    """Stop in the station must not wait for every tag of a frame: the reader checks before each tag."""
+    import numpy as np
+
+    from inference.detections import Detections
+    from inference.reading import TagReader
+
+    image = np.full((200, 400, 3), 255, np.uint8)
+    tags = Detections(np.array([[0, 0, 200, 200], [200, 0, 400, 200]], np.float32), np.array([0.9, 0.9], np.float32),
+                      np.array([0, 0], np.int32), ("hangtag", "barcode", "qr_code"))
+    asked = []
+
+    def stop_after_first() -> bool:
+        asked.append(1)
+        return len(asked) > 1
+
+    with TagReader.open() as reader:
+        assert len(reader.read(image, tags)) == 2
+        assert len(reader.read(image, tags, should_stop=stop_after_first)) == 1

@@ -9,7 +9,7 @@ then extract fields and let the barcodes confirm or supply the EAN and the style
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import cv2
@@ -88,8 +88,12 @@ class TagReader:
         self.close()
 
     # -- per frame -----------------------------------------------------------------------------
-    def read(self, image_bgr: np.ndarray, detections: Detections | None = None) -> tuple[TagReading, ...]:
-        """Every hangtag in the frame; with no hangtag boxes the whole image is read as one tag."""
+    def read(self, image_bgr: np.ndarray, detections: Detections | None = None,
+             should_stop: Callable[[], bool] | None = None) -> tuple[TagReading, ...]:
+        """Every hangtag in the frame; with no hangtag boxes the whole image is read as one tag.
+
+        `should_stop` is asked before each tag; when it says yes the tags read so far are returned
+        (the caller, which asked, knows the frame is incomplete)."""
         h, w = image_bgr.shape[:2]
         detections = detections if detections is not None else Detections.empty()
         boxes: dict[str, list[Box]] = {"hangtag": [], "barcode": [], "qr_code": []}
@@ -97,16 +101,13 @@ class TagReader:
             if label in boxes:
                 boxes[label].append(tuple(float(v) for v in box))
         tag_boxes = boxes["hangtag"] or [(0.0, 0.0, float(w), float(h))]
-        return tuple(
-            self.read_tag(
-                image_bgr,
-                tag_box,
-                [b for b in boxes["barcode"] if _inside(b, tag_box)],
-                [b for b in boxes["qr_code"] if _inside(b, tag_box)],
-                index,
-            )
-            for index, tag_box in enumerate(tag_boxes)
-        )
+        readings = []
+        for index, tag_box in enumerate(tag_boxes):
+            if should_stop is not None and should_stop():
+                break
+            readings.append(self.read_tag(image_bgr, tag_box, [b for b in boxes["barcode"] if _inside(b, tag_box)],
+                                          [b for b in boxes["qr_code"] if _inside(b, tag_box)], index))
+        return tuple(readings)
 
     def read_tag(
         self,
