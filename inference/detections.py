@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -68,15 +69,20 @@ class Detections:
             return self.class_names[class_id]
         return f"class_{class_id}"
 
-    @property
-    def labels(self) -> list[str]:
-        return [self.name_of(int(c)) for c in self.class_id]
+    @cached_property
+    def labels(self) -> tuple[str, ...]:
+        return tuple(self.name_of(int(c)) for c in self.class_id)
+
+    def _mask(self, class_name: str) -> np.ndarray:
+        if class_name in self.class_names:
+            return self.class_id == self.class_names.index(class_name)
+        return np.array([label == class_name for label in self.labels], dtype=bool)
 
     def count(self, class_name: str) -> int:
-        return sum(1 for label in self.labels if label == class_name)
+        return int(np.count_nonzero(self._mask(class_name)))
 
     def of_class(self, class_name: str) -> Detections:
-        return self[np.array([label == class_name for label in self.labels], dtype=bool)]
+        return self[self._mask(class_name)]
 
     def to_records(self) -> list[dict]:
         """Plain dicts for JSON lines, journals and reports."""
