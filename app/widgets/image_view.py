@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPen, QPixmap
-from PySide6.QtWidgets import QGraphicsPixmapItem, QGraphicsRectItem, QGraphicsScene, QGraphicsSimpleTextItem, QGraphicsView
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsPixmapItem, QGraphicsScene, QGraphicsView
 
 from app.theme import class_color
 from inference.detections import Detections
@@ -16,6 +16,48 @@ def bgr_to_qimage(image: np.ndarray) -> QImage:
     bgr = np.ascontiguousarray(image)
     h, w = bgr.shape[:2]
     return QImage(bgr.data, w, h, 3 * w, QImage.Format.Format_BGR888).copy()
+
+
+class BoxesItem(QGraphicsItem):
+    """All boxes and labels of one frame, painted by one item: no scene items are created or
+    destroyed per frame, which kept the view from repainting at camera rates."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._rows: list[tuple[QRectF, QColor, str]] = []
+        self._bounds = QRectF()
+        self._pen_width = 2.0
+        self._font = QFont()
+
+    def set_detections(self, detections: Detections | None, image_size) -> None:
+        self.prepareGeometryChange()
+        self._rows = []
+        if detections is not None:
+            for box, score, cid, label in zip(detections.xyxy, detections.confidence, detections.class_id,
+                                              detections.labels):
+                x1, y1, x2, y2 = (float(v) for v in box)
+                self._rows.append((QRectF(x1, y1, x2 - x1, y2 - y1), class_color(label, int(cid)), f"{label} {score:.2f}"))
+        size = max(image_size.width(), image_size.height(), 1)
+        self._pen_width = max(2.0, size / 400)
+        self._font.setPixelSize(int(max(12, size / 60)))
+        self._bounds = QRectF(-50, -100, image_size.width() + 100, image_size.height() + 150)
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt naming
+        return self._bounds
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        painter.setFont(self._font)
+        metrics = painter.fontMetrics()
+        for rect, color, text in self._rows:
+            painter.setPen(QPen(color, self._pen_width))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRect(rect)
+            tag = QRectF(rect.left(), max(0.0, rect.top() - metrics.height()), metrics.horizontalAdvance(text) + 6,
+                         metrics.height())
+            painter.fillRect(tag, color)
+            painter.setPen(QColor("white"))
+            painter.drawText(tag.adjusted(3, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, text)
 
 
 class ImageView(QGraphicsView):
@@ -30,7 +72,8 @@ class ImageView(QGraphicsView):
         self.setBackgroundBrush(QBrush(QColor("#202124")))
         self._pixmap = QGraphicsPixmapItem()
         self.scene().addItem(self._pixmap)
-        self._overlay: list = []
+        self._boxes = BoxesItem()
+        self.scene().addItem(self._boxes)
         self._fit_mode = True
         self.placeholder = self.scene().addSimpleText("No frame yet — open a source and press Start (Space).")
         self.placeholder.setBrush(QBrush(QColor("#bdc1c6")))
@@ -52,35 +95,8 @@ class ImageView(QGraphicsView):
         self.placeholder.setVisible(True)
 
     def show_detections(self, detections: Detections | None) -> None:
-        for item in self._overlay:
-            self.scene().removeItem(item)
-        self._overlay.clear()
-        self.box_count = 0
-        if detections is None or len(detections) == 0:
-            return
-        size = max(self._pixmap.pixmap().width(), self._pixmap.pixmap().height(), 1)
-        pen_width = max(2.0, size / 400)
-        font = QFont()
-        font.setPixelSize(int(max(12, size / 60)))
-        for box, score, cid, label in zip(detections.xyxy, detections.confidence, detections.class_id,
-                                          detections.labels):
-            color = class_color(label, int(cid))
-            x1, y1, x2, y2 = (float(v) for v in box)
-            rect = QGraphicsRectItem(x1, y1, x2 - x1, y2 - y1)
-            rect.setPen(QPen(color, pen_width))
-            self.scene().addItem(rect)
-            text = QGraphicsSimpleTextItem(f"{label} {score:.2f}")
-            text.setFont(font)
-            text.setBrush(QBrush(QColor("white")))
-            bounds = text.boundingRect()
-            tag = QGraphicsRectItem(x1, max(0.0, y1 - bounds.height()), bounds.width() + 6, bounds.height())
-            tag.setBrush(QBrush(color))
-            tag.setPen(QPen(Qt.PenStyle.NoPen))
-            text.setPos(x1 + 3, max(0.0, y1 - bounds.height()))
-            self.scene().addItem(tag)
-            self.scene().addItem(text)
-            self._overlay += [rect, tag, text]
-            self.box_count += 1
+        self._boxes.set_detections(detections, self._pixmap.pixmap().size())
+        self.box_count = 0 if detections is None else len(detections)
 
     def fit(self) -> None:
         self._fit_mode = True

@@ -8,6 +8,9 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from app.theme import VERDICT_COLORS
 
 
+MAX_REASONS = 4
+
+
 class VerdictBanner(QWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -33,4 +36,7 @@ class VerdictBanner(QWidget):
             color = VERDICT_COLORS.get(verdict, "#5f6368")
             self.setStyleSheet(f"background-color: {color}; border-radius: 6px;")
         self.verdict.setText(verdict)
-        self.reasons.setText("; ".join(reasons) if reasons else ("all checks passed" if verdict == "OK" else ""))
+        shown = list(reasons[:MAX_REASONS])
+        if len(reasons) > MAX_REASONS:  # the banner must stay readable from the line; the rest is in Tag text
+            shown.append(f"and {len(reasons) - MAX_REASONS} more (see Tag text)")
+        self.reasons.setText("; ".join(shown) if shown else ("all checks passed" if verdict == "OK" else ""))
