@@ -260,10 +260,11 @@ def test_stop_between_stages_abandons_the_frame_and_start_inspects_it_again(qtbo
     assert pressed == ["tag_00.png"]
 
 
-def test_banner_keeps_reasons_short():
+def test_banner_keeps_reasons_short(qtbot):
     from app.widgets.verdict_banner import VerdictBanner
 
     banner = VerdictBanner()
+    qtbot.addWidget(banner)
     banner.show_verdict("NG", [f"reason {i}" for i in range(9)])
     assert banner.reasons.text() == "reason 0; reason 1; reason 2; reason 3; and 5 more (see Tag text)"
     banner.show_verdict("OK", [])
