@@ -6,6 +6,7 @@ Without a recipe there is no verdict to give, and results say so rather than inv
 
 from __future__ import annotations
 
+import logging
 import time
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -146,7 +147,7 @@ def _open_pipeline(model: Path | str, backend: str | None, options: dict[str, An
 
         choice = open_pipeline(model, backend="onnxruntime-cuda", **options)
         if not choice.gpu:
-            print(f"GPU pipeline not used: {choice.reason}", flush=True)
+            logging.getLogger(__name__).warning("GPU pipeline not used: %s", choice.reason)
         return choice.pipeline
     return Pipeline.open(model, backend, **options)
 
