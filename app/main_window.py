@@ -4,6 +4,7 @@ tuning and plots docks, status bar. Views wrap the worker's results; nothing her
 from __future__ import annotations
 
 import collections
+import time
 from pathlib import Path
 
 import numpy as np
@@ -147,6 +148,7 @@ class MainWindow(QMainWindow):
         self.table.clicked.connect(lambda index: self.show_result_at(index.row()))
         self._pending = None
         self.frames_painted = 0
+        self._last_paint = 0.0
         self._paint_timer = QTimer(self)
         self._paint_timer.setSingleShot(True)
         self._paint_timer.setInterval(PAINT_INTERVAL_MS)
@@ -309,8 +311,9 @@ class MainWindow(QMainWindow):
         if self.follow_live:
             # Paint at most at the display timer's rate; a fast engine must not flood the UI thread.
             self._pending = (image, result)
-            if not self._paint_timer.isActive():
-                self._paint_timer.start()
+            if not self._paint_timer.isActive():  # paint now if the last paint is old enough
+                since = (time.perf_counter() - self._last_paint) * 1000
+                self._paint_timer.start(int(max(0.0, PAINT_INTERVAL_MS - since)))
 
     def _paint_pending(self) -> None:
         if self._pending is None:
@@ -319,9 +322,11 @@ class MainWindow(QMainWindow):
         self._pending = None
         self._display(image, result)
         self.frames_painted += 1
-        self._flush_rows()
+        self._last_paint = time.perf_counter()
 
     def _flush_rows(self) -> None:
+        """New result rows appear twice a second (status timer): a table relayout per frame would
+        cost the live view its frame rate."""
         at_bottom = self.follow_live
         self.results.flush()
         if at_bottom:

@@ -49,6 +49,7 @@ def run_to_end(qtbot, window: MainWindow, expected: int) -> None:
     qtbot.waitUntil(lambda: len(window.results.results) >= expected and not window.source_bar.running, timeout=30000)
     # The live view paints the newest result on its display timer; wait until it is on screen.
     qtbot.waitUntil(lambda: window.current is window.results.results[-1], timeout=3000)
+    qtbot.waitUntil(lambda: window.results.rowCount() == len(window.results.results), timeout=3000)
 
 
 def test_folder_is_processed_and_results_arrive(qtbot, tmp_path):
