@@ -61,7 +61,7 @@ class _Sample:
 
 def _scene_tags(seed0: int, imgsz: int, min_px: int):
     """Each qualifying front-side tag of consecutive scenes."""
-    from training.synth import generate_scene
+    generate_scene = _synth().generate_scene
 
     seed = seed0
     while True:
@@ -91,7 +91,7 @@ def _turn(image: np.ndarray, boxes: np.ndarray, k: int) -> tuple[np.ndarray, np.
 
 def _card_tags(seed0: int, tag_px: int):
     """One rendered card per seed at about `tag_px` high, turned seed % 4 quarter turns."""
-    from training.synth import render_tag
+    render_tag = _synth().render_tag
 
     seed = seed0
     while True:
@@ -272,3 +272,16 @@ def _print(result: dict, misses: list[str]) -> None:
         print(f"barcode decode {result['barcode_decode']:.2%} ({result['barcodes']['decoded']}/{result['barcodes']['total']})")
     for line in misses:
         print("  miss: " + line)
+
+
+def _synth():
+    """The tag generator lives in training/, which is not installed with the station."""
+    try:
+        import training.synth as synth
+    except ImportError as exc:
+        from inference.errors import HangtagError
+
+        raise HangtagError("read-bench needs the synthetic tag generator", expected="training/synth from the repo",
+                           found=str(exc), hint="run from the repository root: .venv/bin/python -m inference.cli "
+                                                "read-bench ...") from exc
+    return synth

@@ -91,6 +91,9 @@ class OnnxRuntimeEngine(Engine):
         options.intra_op_num_threads = self.threads or max(1, min(os.cpu_count() or 1, 8))
         options.inter_op_num_threads = 1
         options.log_severity_level = 3
+        # The station runs several sessions in turn on one thread (detector, OCR detector, OCR
+        # recognizer); an idle session's spinning pool would take the core from the busy one.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         return options
 
     def _load_impl(self):
