@@ -18,7 +18,7 @@ from inference.errors import HangtagError
 from inference.inspection import FrameAborted, Inspector
 from inference.live import LatestFrameGrabber
 from inference.postprocess import Thresholds
-from inference.sources import WAITING, Frame, FrameError, FrameSource, open_source
+from inference.sources import WAITING, Frame, FrameError, FrameSource, Waiting, open_source
 
 
 NO_IMAGE = np.zeros((0, 0, 3), np.uint8)  # "this frame has no pixels" (a file that failed to decode)
@@ -199,7 +199,7 @@ class InspectionWorker(QObject):
             delay = int(max(0.0, 1.0 / self._fps_cap - (time.perf_counter() - started)) * 1000)
         self._schedule(delay)
 
-    def _next_item(self) -> Frame | FrameError | None:
+    def _next_item(self) -> Frame | FrameError | Waiting | None:
         if self._carry is not None:
             item, self._carry = self._carry, None
             return item
@@ -208,12 +208,10 @@ class InspectionWorker(QObject):
             self.drops_changed.emit(self._grabber.dropped)
             if item is None and self._grabber.exhausted:
                 return None
-            return item if item is not None else "wait"  # type: ignore[return-value]
+            return item if item is not None else WAITING
         if self._iterator is None:
             return None
         item = next(self._iterator, None)
-        if item is WAITING:
-            return "wait"  # type: ignore[return-value]
         if item is None and self._loop and self._source_spec:
             self.open_source(self._source_spec)
             item = next(self._iterator, None) if self._iterator is not None else None
@@ -229,7 +227,7 @@ class InspectionWorker(QObject):
         except Exception as exc:
             self.errored.emit(f"The source failed: {describe_error(exc)}")
             return False
-        if isinstance(item, str):  # "wait": a live or watched source has nothing new yet
+        if item is WAITING:  # a live or watched source has nothing new yet
             return True
         if item is None:
             desc = self._source.description if self._source else "source"

@@ -89,7 +89,8 @@ def infer_layout(shape: tuple, num_classes: int | None) -> str:
             hint="set 'layout' in the model's sidecar JSON if the shape is right but ambiguous",
         )
     _, d1, d2 = (int(s) if isinstance(s, (int, np.integer)) and s > 0 else -1 for s in shape)
-    if d2 == 6 and (d1 == -1 or d1 < 1000) and num_classes not in (2,):
+    # [N, K, 6] with K a few hundred is end2end; a one-class YOLOv5 head is [N, thousands, 6].
+    if d2 == 6 and (d1 == -1 or d1 < 1000):
         return "end2end"
     if num_classes is not None:
         if d1 == 4 + num_classes:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -62,10 +63,7 @@ class StageClock:
         return StageTimings({k: v / 1e6 for k, v in self._ns.items()}, (_now() - self._start) / 1e6)
 
 
-def _now() -> int:
-    import time
-
-    return time.perf_counter_ns()
+_now = time.perf_counter_ns
 
 
 class _StageScope:

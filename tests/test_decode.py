@@ -42,6 +42,8 @@ def test_end2end_passes_boxes_through_and_marks_them_suppressed():
     ((1, 25200, 85), None, "yolov5"),
     ((1, 8400, 8), 3, "yolov5"),
     ((1, 300, 6), None, "end2end"),
+    ((1, 300, 6), 1, "end2end"),
+    ((1, 25200, 6), 1, "yolov5"),
     ((1, 6, 8400), 2, "yolov8"),
 ])
 def test_layout_is_inferred_from_shape(shape, classes, expected):
