@@ -64,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
 def run_window(source: str, args: argparse.Namespace) -> int:
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
+    from pyqtgraph.util.garbage_collector import GarbageCollector
 
     from app.main_window import MainWindow
     from app.theme import apply_theme, register_fonts
@@ -76,7 +77,13 @@ def run_window(source: str, args: argparse.Namespace) -> int:
                         read=not args.no_read, autostart=args.source is not None)
     apply_theme(app, window.dark_action.isChecked())
     window.show()
-    return app.exec()
+    # Cyclic garbage is collected on this thread only: a collection triggered on the worker or the
+    # engine loader could otherwise run a Qt destructor off the GUI thread and deadlock on the GIL.
+    collector = GarbageCollector(interval=1.0)
+    try:
+        return app.exec()
+    finally:
+        collector.timer.stop()
 
 
 if __name__ == "__main__":

@@ -8,3 +8,26 @@ import pytest
 @pytest.fixture(autouse=True)
 def _isolated_user_data(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("HANGTAG_DATA_DIR", str(tmp_path_factory.mktemp("user-data")))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item):
+    """Finish destroying this test's windows before the next test starts.
+
+    pytest-qt closes a test's widgets and calls deleteLater(); without this, the C++ objects die in
+    the next test's first event loop while that test's worker threads are emitting signals, and a
+    cyclic-garbage collection triggered on a worker thread can run Qt destructors off the GUI thread.
+    Both have deadlocked a CI run (main thread waiting on the GIL inside a Qt destructor)."""
+    result = yield
+    import sys
+
+    if "PySide6.QtCore" in sys.modules:
+        import gc
+
+        from PySide6.QtCore import QCoreApplication, QEvent
+
+        if QCoreApplication.instance() is not None:
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
+            gc.collect()
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
+    return result
