@@ -138,14 +138,15 @@ class Inspector:
 
 
 def _open_pipeline(model: Path | str, backend: str | None, options: dict[str, Any]):
-    """ONNX Runtime CUDA gets the GPU pipeline (letterbox, decode and NMS on the device) where
-    cuda-python and NVRTC are present; it falls back to host preprocessing and says why."""
+    """ONNX Runtime CUDA and TensorRT get the GPU pipeline (letterbox, decode and NMS on the device) where
+    cuda-python and NVRTC are present; they fall back to host preprocessing and say why."""
     from inference.engines import default_backend
 
-    if (backend or default_backend()) == "onnxruntime-cuda":
+    backend = backend or default_backend()
+    if backend in ("onnxruntime-cuda", "tensorrt"):
         from inference.gpu.fallback import open_pipeline
 
-        choice = open_pipeline(model, backend="onnxruntime-cuda", **options)
+        choice = open_pipeline(model, backend=backend, **options)
         if not choice.gpu:
             logging.getLogger(__name__).warning("GPU pipeline not used: %s", choice.reason)
         return choice.pipeline

@@ -9,6 +9,7 @@ the compact-row helpers, and the synthetic benchmark model.
 from __future__ import annotations
 
 import ctypes
+import importlib.util
 import json
 import subprocess
 import sys
@@ -328,3 +329,36 @@ def test_gpu_bench_without_a_gpu_writes_the_reason_and_exits_2(tmp_path, monkeyp
     assert result.returncode == 2, result.stdout + result.stderr
     record = json.loads(out.read_text())
     assert record["skipped"] and "GPU" in record["skipped"]
+
+
+def test_tensorrt_backend_asks_the_gpu_pipeline_for_the_tensorrt_engine():
+    from inference.gpu.fallback import device_engine_for
+
+    assert device_engine_for("tensorrt") == "tensorrt"
+    assert device_engine_for("onnxruntime-cuda") == "onnxruntime"
+    assert device_engine_for(None) == "onnxruntime"
+
+
+@pytest.mark.skipif(importlib.util.find_spec("tensorrt") is not None, reason="TensorRT is installed here")
+def test_tensorrt_without_a_gpu_pipeline_reaches_the_tensorrt_backend_and_its_message(tmp_path):
+    """No silent swap to another engine: the host-preprocessing TensorRT backend is asked, and says why not."""
+    from inference.errors import BackendUnavailableError
+
+    with pytest.raises(BackendUnavailableError) as caught:
+        open_pipeline(blob_detector(tmp_path / "m.onnx"), backend="tensorrt")
+    assert "TensorRT" in str(caught.value)
+
+
+def test_doctor_matches_detections_by_class_and_overlap():
+    from inference.cli.doctor import matching_detections
+    from inference.detections import Detections
+
+    names = ("hangtag", "barcode")
+    ref = Detections(np.array([[0, 0, 100, 100], [200, 200, 260, 240]], np.float32), np.array([0.9, 0.8], np.float32),
+                     np.array([0, 1]), names)
+    near = Detections(ref.xyxy[::-1] + 1, ref.confidence[::-1], ref.class_id[::-1], names)
+    assert matching_detections(ref, near) == []
+    wrong_class = Detections(ref.xyxy, ref.confidence, np.array([1, 1]), names)
+    assert matching_detections(ref, wrong_class) == ["detection 0 (hangtag) has no match (best IoU 1.00)"]
+    assert matching_detections(ref, Detections(ref.xyxy[:1], ref.confidence[:1], ref.class_id[:1], names)) == \
+        ["1 detections against 2"]

@@ -248,3 +248,26 @@ def test_torch_mirror_of_the_synthetic_model_equals_the_onnx(tmp_path):
     with torch.inference_mode():
         got = torch_model()(torch.from_numpy(x)).numpy()
     assert got.shape == want.shape and np.allclose(got, want, rtol=1e-3, atol=1e-2)
+
+
+TRT_REASON = KERNEL_REASON or gpu_pipeline_unavailable_reason(0, "tensorrt")
+
+
+@pytest.mark.tensorrt
+@pytest.mark.skipif(TRT_REASON is not None, reason=f"TensorRT GPU pipeline unavailable: {TRT_REASON}")
+def test_tensorrt_in_the_gpu_pipeline_finds_what_the_cpu_pipeline_finds(tmp_path):
+    """Only the engine call differs: the same upload, letterbox, decode and NMS around execute_async_v3."""
+    from inference.cli.doctor import matching_detections
+    from inference.gpu.pipeline import GpuPipeline
+    from inference.pipeline import Pipeline
+
+    model = synthetic_model(tmp_path)
+    frame = frames(1)[0]
+    with Pipeline.open(model, "onnxruntime-cpu") as cpu:
+        want = cpu.process(frame).detections
+    with GpuPipeline.open(model, engine="tensorrt", batch=2) as pipe:
+        assert pipe.backend.startswith("tensorrt-device")
+        got = pipe.process_batch([frame, frame])
+    assert len(want) > 0
+    for result in got:
+        assert matching_detections(want, result.detections) == []

@@ -208,6 +208,47 @@ def _onnxruntime_cuda(model: Path, state: dict[str, Any], has_gpu: bool) -> str:
     return f"matches ONNX Runtime CPU on {engine.device_name}"
 
 
+def matching_detections(reference, other, min_iou: float = 0.9) -> list[str]:
+    """Problems when two frames' detections differ: count, class, or a box with IoU < min_iou."""
+    from inference.precision.evaluate import box_iou
+
+    if len(reference) != len(other):
+        return [f"{len(other)} detections against {len(reference)}"]
+    problems = []
+    for i in range(len(reference)):
+        ious = box_iou(reference.xyxy[i:i + 1], other.xyxy)[0]
+        j = int(np.argmax(ious)) if len(ious) else -1
+        if j < 0 or ious[j] < min_iou or other.class_id[j] != reference.class_id[i]:
+            problems.append(f"detection {i} ({reference.labels[i]}) has no match (best IoU "
+                            f"{float(ious[j]) if j >= 0 else 0:.2f})")
+    return problems
+
+
+def _gpu_pipeline(model: Path, engine: str) -> str:
+    """The GPU pipeline (letterbox, decode and NMS on the device) around `engine` finds what the CPU Pipeline
+    finds on a sample frame."""
+    import cv2
+
+    from inference.gpu.fallback import gpu_pipeline_unavailable_reason
+    from inference.gpu.pipeline import GpuPipeline
+    from inference.pipeline import Pipeline
+
+    reason = gpu_pipeline_unavailable_reason(0, engine)
+    if reason:
+        raise Skip(reason)
+    frame = cv2.imread(str(sorted(samples_dir().glob("*.jpg"))[0]))
+    with Pipeline.open(model, "onnxruntime-cpu") as cpu:
+        reference = cpu.process(frame).detections
+    with GpuPipeline.open(model, engine=engine) as gpu:
+        result = gpu.process(frame)
+        backend = gpu.backend
+    problems = matching_detections(reference, result.detections)
+    if problems:
+        raise AssertionError(f"{backend} disagrees with the CPU pipeline: " + "; ".join(problems[:3]))
+    return (f"{backend}: {len(reference)} detections, all matched (IoU ≥ 0.9, same class); "
+            f"{result.timings.total_ms:.2f} ms for the frame")
+
+
 def _precision(model: Path) -> str:
     """FP16 conversion runs and stays close to FP32 (INT8 needs calibration images: see precision-report)."""
     import tempfile
@@ -245,6 +286,8 @@ def doctor(args: argparse.Namespace) -> int:
     _run(steps, "ONNX Runtime CPU runs the model", lambda: _onnxruntime_cpu(args.model, state))
     _run(steps, "ONNX Runtime CUDA matches CPU", lambda: _onnxruntime_cuda(args.model, state, has_gpu))
     _run(steps, "TensorRT builds, runs and matches", lambda: _tensorrt(args.model, state, has_gpu))
+    _run(steps, "GPU pipeline on ONNX Runtime CUDA matches CPU", lambda: _gpu_pipeline(args.model, "onnxruntime"))
+    _run(steps, "GPU pipeline on TensorRT matches CPU", lambda: _gpu_pipeline(args.model, "tensorrt"))
     _run(steps, "FP16 conversion", lambda: _precision(args.model))
     counts = {s: sum(step.status == s for step in steps) for s in ("PASS", "FAIL", "SKIP")}
     verdict = "FAIL" if counts["FAIL"] else "PASS"

@@ -20,28 +20,38 @@ class PipelineChoice:
     reason: str  # why the CPU path was taken; empty on the GPU path
 
 
-def gpu_pipeline_unavailable_reason(device_id: int = 0) -> str | None:
+def device_engine_for(backend: str | None) -> str:
+    """The GpuPipeline engine a backend name asks for: TensorRT for tensorrt*, ONNX Runtime otherwise."""
+    return "tensorrt" if (backend or "").startswith("tensorrt") else "onnxruntime"
+
+
+def gpu_pipeline_unavailable_reason(device_id: int = 0, engine: str = "onnxruntime") -> str | None:
     reason = gpu_unavailable_reason(device_id)
     if reason is not None:
         return reason
-    from inference.gpu.ort_engine import probe
-
+    if engine == "tensorrt":
+        from inference.gpu.trt_engine import probe
+    else:
+        from inference.gpu.ort_engine import probe
     return probe()
 
 
 def open_pipeline(model_path: Path | str, *, prefer_gpu: bool = True, backend: str | None = None,
                   device_id: int = 0, **options: Any) -> PipelineChoice:
-    """The GPU pipeline when cuda-python, a GPU, NVRTC and ORT's CUDA provider are all present; otherwise
-    the CPU Pipeline (ORT on the default backend, letterbox on the CPU), with the reason kept for the GUI."""
+    """The GPU pipeline when cuda-python, a GPU, NVRTC and the engine's library (ORT's CUDA provider, or
+    TensorRT for a tensorrt backend) are all present; otherwise the host-preprocessing Pipeline on `backend`,
+    with the reason kept for the GUI."""
     gpu_options = {k: options.pop(k) for k in GPU_ONLY_OPTIONS if k in options}
     cpu_options = {k: options.pop(k) for k in CPU_ONLY_OPTIONS if k in options}
-    reason = "GPU pipeline not requested" if not prefer_gpu else gpu_pipeline_unavailable_reason(device_id)
+    engine = device_engine_for(backend)
+    reason = "GPU pipeline not requested" if not prefer_gpu else gpu_pipeline_unavailable_reason(device_id, engine)
     if reason is None:
         from inference.gpu.pipeline import GpuPipeline
 
         try:
-            return PipelineChoice(GpuPipeline.open(model_path, device_id=device_id, **gpu_options, **options), True, "")
-        except (BackendUnavailableError, CudaError) as exc:
+            return PipelineChoice(GpuPipeline.open(model_path, engine=engine, device_id=device_id, **gpu_options,
+                                                   **options), True, "")
+        except (BackendUnavailableError, CudaError) as exc:  # a plan/model mismatch is raised, never hidden
             reason = f"GPU pipeline failed to open: {exc.message} ({exc.found})"
     from inference.pipeline import Pipeline
 

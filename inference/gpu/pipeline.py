@@ -110,12 +110,22 @@ class GpuPipeline:
 
     # -- construction -----------------------------------------------------------------------
     @classmethod
-    def open(cls, model_path: Path | str, *, cuda_graph: bool = False, device_id: int = 0, **options: Any) -> GpuPipeline:
-        """ONNX Runtime's CUDA provider bound to this pipeline's buffers (the default device engine)."""
-        from inference.gpu.ort_engine import OrtDeviceEngine
+    def open(cls, model_path: Path | str, *, engine: str = "onnxruntime", cuda_graph: bool = False,
+             device_id: int = 0, **options: Any) -> GpuPipeline:
+        """The pipeline around a device engine: ONNX Runtime's CUDA provider (the default) or TensorRT, both
+        bound to this pipeline's buffers and stream; only the engine call differs."""
+        if engine == "tensorrt":
+            from inference.gpu.trt_engine import TrtDeviceEngine
 
-        engine = OrtDeviceEngine(Path(model_path), device_id=device_id, cuda_graph=cuda_graph)
-        return cls(engine, device_id=device_id, **options)
+            device_engine: DeviceEngine = TrtDeviceEngine(Path(model_path), device_id=device_id,
+                                                          max_batch=max(8, int(options.get("batch", 1))))
+        elif engine == "onnxruntime":
+            from inference.gpu.ort_engine import OrtDeviceEngine
+
+            device_engine = OrtDeviceEngine(Path(model_path), device_id=device_id, cuda_graph=cuda_graph)
+        else:
+            raise ConfigError("unknown device engine", expected="onnxruntime | tensorrt", found=engine)
+        return cls(device_engine, device_id=device_id, **options)
 
     def __enter__(self) -> GpuPipeline:
         return self
