@@ -79,9 +79,10 @@ def _dist_version(dist: str) -> Callable[[], str]:
 
 
 def _ocr_models() -> str:
-    from inference.reading.ocr.models import find_ppocr_models
+    from inference.reading.ocr.models import find_ppocr_models, shipped_models
 
-    return find_ppocr_models().version
+    shipped = shipped_models()
+    return shipped.describe() if shipped is not None else find_ppocr_models().version
 
 
 def _module_version(name: str) -> Callable[[], str]:

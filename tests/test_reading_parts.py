@@ -138,3 +138,48 @@ def test_ctc_keeps_likely_runners_up_for_the_lexicon() -> None:
     probs[0, 2, 3] = 0.96  # C, nothing close
     (result,) = ctc_greedy(probs, charset, [3])
     assert result.text == "AC" and result.alternatives == ("B", "")
+
+
+def _shipped_folder(tmp_path: Path) -> Path:
+    import json
+
+    folder = tmp_path / "ocr"
+    folder.mkdir()
+    (folder / "det.int8.onnx").write_bytes(b"det")
+    (folder / "rec.w16.onnx").write_bytes(b"rec")
+    (folder / "manifest.json").write_text(json.dumps({
+        "version": "PP-OCRv6 small",
+        "det": {"file": "det.int8.onnx", "precision": "int8"},
+        "rec": {"file": "rec.w16.onnx", "precision": "fp32", "charset": "gb2312"}}), encoding="utf-8")
+    return folder
+
+
+def test_a_bundle_s_prepared_ocr_models_are_used_for_the_default_request(tmp_path, monkeypatch):
+    import inference.resources
+    from inference.reading.ocr import models as ocr_models
+
+    folder = _shipped_folder(tmp_path)
+    monkeypatch.setattr(inference.resources, "resource_path", lambda *parts: tmp_path.joinpath(*parts))
+    found = ocr_models.find_ocr_models("auto", "gb2312")
+    assert (found.det, found.rec) == (folder / "det.int8.onnx", folder / "rec.w16.onnx")
+    assert (found.det_precision, found.rec_precision, found.charset) == ("int8", "fp32", "gb2312")
+    assert ocr_models.find_ocr_models("int8-det", "gb2312") == found
+    real_find_spec = ocr_models.importlib.util.find_spec
+    monkeypatch.setattr(ocr_models.importlib.util, "find_spec",
+                        lambda name, *a: None if name == "rapidocr" else real_find_spec(name, *a))
+    with pytest.raises(ModelError) as caught:  # a bundle has nothing else to offer
+        ocr_models.find_ocr_models("int8", "gb2312")
+    assert "ships only the default OCR models" in str(caught.value) and "precision auto or int8-det" in str(caught.value)
+
+
+def test_a_damaged_shipped_ocr_folder_says_what_is_wrong(tmp_path):
+    from inference.reading.ocr.models import shipped_models
+
+    assert shipped_models(tmp_path) is None  # no manifest: not a bundle
+    folder = _shipped_folder(tmp_path)
+    (folder / "rec.w16.onnx").unlink()
+    with pytest.raises(ModelError, match="shipped OCR models are missing"):
+        shipped_models(folder)
+    (folder / "manifest.json").write_text("{not json", encoding="utf-8")
+    with pytest.raises(ModelError, match="manifest is unreadable"):
+        shipped_models(folder)

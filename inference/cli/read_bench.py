@@ -30,6 +30,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--imgsz", type=int, default=1600, help="scenes: long side of the generated frames, px")
     parser.add_argument("--min-tag-px", type=int, default=400, help="skip tags whose long side is smaller (text below ~7 px)")
     parser.add_argument("--precision", choices=("auto", "fp32", "int8", "int8-det"), default="auto", help="OCR model precision")
+    parser.add_argument("--ocr-models", type=Path, default=None,
+                        help="a folder of prepared OCR models with manifest.json (a bundle's resources/ocr)")
     parser.add_argument("--det-limit", type=int, default=448, help="long side of the text detector's input, px")
     parser.add_argument("--squeeze", type=float, default=0.7, help="horizontal squeeze of text lines before recognition")
     parser.add_argument("--threads", type=int, default=None, help="CPU threads for ONNX Runtime")
@@ -119,7 +121,17 @@ def read_bench(args: argparse.Namespace) -> int:
     missed_tags = 0
     confidences: list[tuple[bool, float]] = []
     misses: list[str] = []
-    reader = TagReader.open(threads=args.threads, precision=args.precision, det_limit=args.det_limit, squeeze=args.squeeze)
+    models = None
+    if args.ocr_models is not None:
+        from inference.errors import ModelError
+        from inference.reading.ocr.models import SHIPPED_MANIFEST, shipped_models
+
+        models = shipped_models(args.ocr_models)
+        if models is None:
+            raise ModelError("no prepared OCR models there", expected=f"{SHIPPED_MANIFEST} in {args.ocr_models}",
+                             found="no manifest", hint="python packaging/ocr_models.py prepares them")
+    reader = TagReader.open(threads=args.threads, precision=args.precision, det_limit=args.det_limit,
+                            squeeze=args.squeeze, models=models)
     pipeline = None
     if args.detect:
         from inference.pipeline import Pipeline

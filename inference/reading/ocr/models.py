@@ -6,6 +6,10 @@ we only need the files, so the package directory is found through importlib.
 
 INT8 copies are built once from those files (ocr/quantize.py) into the user cache, each with a
 sidecar JSON naming the FP32 file's hash; a copy whose source changed is ignored.
+
+A bundle ships neither rapidocr nor its FP32 files, only the default pair already prepared (INT8 det,
+FP32 rec cut to GB 2312) in resources/ocr/ with a manifest (packaging/ocr_models.py writes it): smaller,
+and nothing to build on the operator's machine.
 """
 
 from __future__ import annotations
@@ -66,6 +70,33 @@ def find_ppocr_models(models_dir: Path | None = None) -> OcrModels:
     return OcrModels(det=det, rec=rec, version=version)
 
 
+SHIPPED_MANIFEST = "manifest.json"
+
+
+def shipped_models(folder: Path | None = None) -> OcrModels | None:
+    """The prepared default pair a bundle ships in resources/ocr/, or None where there is none."""
+    if folder is None:
+        from inference.resources import resource_path
+
+        folder = resource_path("ocr")
+    manifest = folder / SHIPPED_MANIFEST
+    if not manifest.is_file():
+        return None
+    try:
+        meta = json.loads(manifest.read_text(encoding="utf-8"))
+        models = OcrModels(det=folder / meta["det"]["file"], rec=folder / meta["rec"]["file"], version=meta["version"],
+                           det_precision=meta["det"]["precision"], rec_precision=meta["rec"]["precision"],
+                           charset=meta["rec"]["charset"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ModelError("the shipped OCR model manifest is unreadable", expected="det/rec entries with file, "
+                         "precision and charset", found=f"{manifest}: {exc}", hint="reinstall the station") from exc
+    missing = [p.name for p in (models.det, models.rec) if not p.is_file()]
+    if missing:
+        raise ModelError("shipped OCR models are missing", expected=f"{models.det.name} and {models.rec.name} in "
+                         f"{folder}", found=f"{', '.join(missing)} absent", hint="reinstall the station")
+    return models
+
+
 def int8_dir() -> Path:
     """Derived OCR models (GB 2312 head, INT8 copies), each with its sidecar JSON."""
     from inference.resources import cache_dir
@@ -122,6 +153,14 @@ def find_ocr_models(precision: str = "auto", charset: str = "gb2312", folder: Pa
     BENCHMARKS.md); `auto` is `int8-det` when that copy exists, else FP32."""
     if precision not in PRECISIONS:
         raise ModelError("unknown OCR precision", expected=" | ".join(PRECISIONS), found=precision)
+    shipped = shipped_models() if folder is None else None
+    if shipped is not None and charset == shipped.charset and precision in ("auto", _precision_name(shipped)):
+        return shipped
+    if shipped is not None and importlib.util.find_spec("rapidocr") is None:
+        raise ModelError("this build ships only the default OCR models", expected=f"precision auto or "
+                         f"{_precision_name(shipped)}, charset {shipped.charset}",
+                         found=f"precision {precision}, charset {charset}",
+                         hint="other OCR precisions need the Python install (pip install hangtag-station)")
     base = base_models(charset, folder)
     if precision == "fp32":
         return base
@@ -142,3 +181,10 @@ def find_ocr_models(precision: str = "auto", charset: str = "gb2312", folder: Pa
         rec_precision="int8" if rec8 else "fp32",
         charset=base.charset,
     )
+
+
+def _precision_name(models: OcrModels) -> str:
+    """The `precision` argument that asks for this pair: fp32, int8-det or int8."""
+    if models.det_precision == "int8":
+        return "int8" if models.rec_precision == "int8" else "int8-det"
+    return "fp32"
