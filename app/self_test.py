@@ -94,6 +94,7 @@ def run_self_test(*, model: Path | None = None, backend: str | None = None, reci
             f"verdicts {_counts(tally.verdicts)}")
         if inspector_info["reader"]:
             say(f"  reader: {tally.tags_read} tags read, {tally.fields_read} fields, {tally.barcodes_read} barcodes")
+        say(f"  linear algebra: {_check_linear_algebra()}")
         say(f"  video: {_check_video(workdir)}")
         say(f"  Qt: {_check_qt()}")
         say(f"  window: {_check_window(model, backend, recipe, samples, inspector_info['reader'], workdir)}")
@@ -189,6 +190,42 @@ def _check_results(tally: Tally, reader: bool) -> None:
         raise SelfTestFailed("the reader read nothing", expected="a field or a barcode on some sample tag",
                              found=f"{tally.tags_read} tags, no fields, no barcodes",
                              hint="the OCR model files or zxing-cpp may be missing from this build")
+
+
+def _check_linear_algebra() -> str:
+    """OpenCV's LAPACK/BLAS paths agree with NumPy. In the bundle OpenCV's routines forward to NumPy's
+    OpenBLAS (packaging/blas_shim.c); matrices are large enough for OpenCV to call LAPACK, not its own code."""
+    import cv2
+
+    rng = np.random.default_rng(0)
+    n = 256
+    a = rng.standard_normal((n, n)) + n * np.eye(n)
+    b = rng.standard_normal((n, 3))
+    spd = a @ a.T
+    problems = []
+
+    def agree(name: str, got: np.ndarray, want: np.ndarray, tol: float) -> None:
+        error = float(np.max(np.abs(got - want)) / max(1.0, float(np.max(np.abs(want)))))
+        if not error <= tol:
+            problems.append(f"{name} off by {error:.2e}")
+
+    for dtype, tol in ((np.float64, 1e-9), (np.float32, 1e-3)):
+        want = np.linalg.solve(a, b)
+        for flag, name in ((cv2.DECOMP_LU, "LU"), (cv2.DECOMP_QR, "QR"), (cv2.DECOMP_SVD, "SVD")):
+            ok, x = cv2.solve(a.astype(dtype), b.astype(dtype), flags=flag)
+            agree(f"solve {name} {np.dtype(dtype).name}", x if ok else np.full_like(want, np.nan), want, tol)
+        ok, x = cv2.solve(spd.astype(dtype), b.astype(dtype), flags=cv2.DECOMP_CHOLESKY)
+        agree(f"solve Cholesky {np.dtype(dtype).name}", x if ok else np.full_like(b, np.nan),
+              np.linalg.solve(spd, b), tol)
+        w = cv2.SVDecomp(a.astype(dtype))[0].ravel()
+        agree(f"SVD {np.dtype(dtype).name}", w, np.linalg.svd(a, compute_uv=False), tol)
+        agree(f"gemm {np.dtype(dtype).name}", cv2.gemm(a.astype(dtype), b.astype(dtype), 1.0, None, 0.0),
+              a @ b, tol)
+    if problems:
+        raise SelfTestFailed("OpenCV's linear algebra disagrees with NumPy", expected="the same solutions",
+                             found="; ".join(problems), hint="the bundle's BLAS/LAPACK shim is broken; rebuild "
+                             "with packaging/build.py and report the build log's 'BLAS shim' line")
+    return f"OpenCV solve (LU, QR, SVD, Cholesky), SVD and gemm on {n}×{n} agree with NumPy"
 
 
 def _check_video(workdir: Path) -> str:
@@ -290,7 +327,22 @@ def _check_qt() -> str:
     if not {"jpeg", "png"} <= formats:
         raise SelfTestFailed("Qt's image plugins are missing", expected="jpeg and png",
                              found=", ".join(sorted(formats)))
-    return f"platform '{app.platformName()}', font '{families[0]}', images {', '.join(sorted(formats))}"
+    collation = _check_chinese_collation()
+    return f"platform '{app.platformName()}', font '{families[0]}', images {', '.join(sorted(formats))}; {collation}"
+
+
+def _check_chinese_collation() -> str:
+    """Qt's ICU still has the Chinese data the bundle keeps (packaging/icu_data.py): pinyin order sorts
+    北京 (běi) before 上海 (shàng), although 上 precedes 北 in code points."""
+    from PySide6.QtCore import QCollator, QLocale
+
+    words = ["上海", "北京", "广州"]
+    ordered = sorted(words, key=QCollator(QLocale(QLocale.Language.Chinese, QLocale.Country.China)).sortKey)
+    if ordered != ["北京", "广州", "上海"]:
+        raise SelfTestFailed("Qt sorts Chinese without its pinyin collation data", expected="北京, 广州, 上海",
+                             found=", ".join(ordered), hint="the bundle's ICU data lost its zh collation; see "
+                             "packaging/icu_data.py")
+    return "zh collation " + " < ".join(ordered)
 
 
 def _check_window(model: Path, backend: str | None, recipe: Path | None, samples: Path, read: bool,

@@ -24,10 +24,12 @@ EXCLUDED_MODULES: tuple[str, ...] = (
     "numpy.f2py", "numpy.distutils", "yaml", "charset_normalizer", "requests", "urllib3",
     # the project's own training and tests
     "training", "tests",
-    # rapidocr's Python side: the reader uses only its ONNX files (collected as data below)
+    # rapidocr: the bundle ships the reader's prepared OCR models instead (packaging/ocr_models.py)
     "rapidocr", "omegaconf", "shapely", "pyclipper", "rich", "pygments", "colorlog", "tqdm",
-    # Qt modules the station does not use; pyqtgraph imports some optionally
-    # (QtOpenGL and QtOpenGLWidgets stay: pyqtgraph's PlotCurveItem imports them unconditionally)
+    # Qt modules the station does not use; pyqtgraph imports some optionally. It imports QtOpenGL and
+    # QtOpenGLWidgets unconditionally but uses them only for OpenGL drawing, which the station keeps off:
+    # small stand-ins take their place (packaging/stubs, QT_STUBS below; 9.8 MB).
+    "PySide6.QtOpenGL", "PySide6.QtOpenGLWidgets",
     "PySide6.QtNetwork", "PySide6.QtSvgWidgets", "PySide6.QtTest", "PySide6.QtQml", "PySide6.QtQuick", "PySide6.QtQuickWidgets",
     "PySide6.QtQuickControls2", "PySide6.QtSql", "PySide6.QtXml", "PySide6.QtConcurrent", "PySide6.QtDesigner",
     "PySide6.QtHelp", "PySide6.QtUiTools", "PySide6.QtPdf", "PySide6.QtPdfWidgets", "PySide6.QtDBus",
@@ -39,6 +41,9 @@ EXCLUDED_MODULES: tuple[str, ...] = (
     # ONNX Runtime pieces for training and transformer tooling
     "onnxruntime.training", "onnxruntime.transformers", "onnxruntime.tools",
 )
+
+# Pure-Python stand-ins shipped in place of excluded bindings: (stub file in packaging/stubs, bundle path).
+QT_STUBS: tuple[tuple[str, str], ...] = (("QtOpenGL.py", "PySide6"), ("QtOpenGLWidgets.py", "PySide6"))
 
 # The GPU variant keeps these; the CPU variant must not pick them up even when installed.
 GPU_MODULES: tuple[str, ...] = ("tensorrt", "tensorrt_libs", "tensorrt_bindings", "cuda", "cuda.bindings",
@@ -81,6 +86,8 @@ ALWAYS_DROPPED: tuple[Drop, ...] = (
     Drop("PySide6/Qt/lib/libQt6Wayland*", "X11 (xcb) and offscreen only"),
     Drop("PySide6/Qt/lib/libQt6Egl*", "no EGLFS"),
     Drop("PySide6/Qt/lib/libQt6Designer*", "no Designer"),
+    Drop("PySide6/Qt/lib/libQt6OpenGL*", "no OpenGL drawing; the bindings are stubbed (packaging/stubs)"),
+    Drop("libQt6OpenGL*", "no OpenGL drawing; the bindings are stubbed (packaging/stubs)"),
     Drop("PySide6/Qt/qml/*", "no QML"),
     Drop("*/tests/*", "test suites"),
     Drop("numpy/*/tests/*", "test suites"),

@@ -51,8 +51,8 @@ def test_drop_rules(dest, variant, dropped):
     ("gpu", "torch", True),
     ("cpu", "PySide6.QtQml", True),
     ("cpu", "PySide6.QtSvg", False),
-    ("cpu", "PySide6.QtOpenGL", False),  # pyqtgraph's PlotCurveItem imports it unconditionally
-    ("cpu", "PySide6.QtOpenGLWidgets", False),
+    ("cpu", "PySide6.QtOpenGL", True),  # pyqtgraph imports it unconditionally: a stub stands in (packaging/stubs)
+    ("cpu", "PySide6.QtOpenGLWidgets", True),
     ("cpu", "PIL", False),
     ("cpu", "onnx", False),  # FP16 / INT8 preparation runs in the station
 ])
@@ -112,3 +112,38 @@ def test_frozen_station_writes_outside_its_bundle(tmp_path, monkeypatch):
     for written in (resources.user_data_dir(), resources.cache_dir(), precision_cache.default_root("tensorrt")):
         assert not written.is_relative_to(bundle.parent), written
         assert written.is_relative_to(tmp_path / "xdg")
+
+
+def test_opengl_stubs_satisfy_pyqtgraph_and_refuse_to_draw():
+    """With the stand-ins in place of PySide6's OpenGL bindings, pyqtgraph imports, plots draw, and an
+    OpenGL widget is refused with the reason."""
+    import os
+    import subprocess
+
+    code = f"""
+import sys, importlib.util, pathlib
+import PySide6
+stubs = pathlib.Path({str(ROOT / "packaging" / "stubs")!r})
+for name in ("QtOpenGL", "QtOpenGLWidgets"):
+    spec = importlib.util.spec_from_file_location("PySide6." + name, stubs / (name + ".py"))
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["PySide6." + name] = module
+    spec.loader.exec_module(module)
+    setattr(PySide6, name, module)
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+import pyqtgraph as pg
+from pyqtgraph.Qt import OpenGLHelpers
+pg.setConfigOptions(useOpenGL=False)
+widget = pg.PlotWidget()
+widget.plot([1, 3, 2])
+widget.grab()
+try:
+    OpenGLHelpers.GraphicsViewGLWidget()
+except RuntimeError as exc:
+    print("refused:", exc)
+"""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "refused: QOpenGLWidget is not part of the Hangtag Station bundle" in result.stdout

@@ -47,7 +47,7 @@ def _settle(plot, current_top: float, bottom: float, needed: float) -> float:
 class PlotsPanel(QWidget):
     def __init__(self, capacity: int = 300, parent=None) -> None:
         super().__init__(parent)
-        pg.setConfigOptions(antialias=False)
+        pg.setConfigOptions(antialias=False, useOpenGL=False)  # the bundle carries no QtOpenGL (packaging/stubs)
         self.stats = RollingStats(window=500)
         self.latency = Ring(capacity, len(STAGES) + 1)  # stages..., frame number
         self.memory = Ring(capacity, 3)  # rss, vram, frame number
