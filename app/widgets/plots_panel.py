@@ -74,9 +74,11 @@ class PlotsPanel(QWidget):
         self.lat_plot = self.graphs.addPlot(row=0, col=0)
         self.mem_plot = self.graphs.addPlot(row=1, col=0)
         self.share_plot = self.graphs.addPlot(row=2, col=0)
-        self.lat_plot.setLabel("left", "latency", units="ms")
-        self.mem_plot.setLabel("left", "memory", units="MiB")
-        self.share_plot.setLabel("left", "host share")
+        # Short axis titles: the rotated text must fit the height of a plot in a short dock (the legends
+        # inside each plot name the series).
+        self.lat_plot.setLabel("left", "ms")
+        self.mem_plot.setLabel("left", "MiB")
+        self.share_plot.setLabel("left", "share")
         # X is "frames ago" over a fixed window and Y ranges move only with hysteresis, so the axes
         # are not re-laid out on every refresh (axis painting dominated the cost).
         for plot in (self.lat_plot, self.mem_plot, self.share_plot):
