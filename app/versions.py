@@ -95,6 +95,19 @@ def _module_version(name: str) -> Callable[[], str]:
     return probe
 
 
+def _cuda_python() -> str:
+    """cuda-python's bindings, which the GPU pipeline and TensorRT use: the version, or why they do not load."""
+    try:
+        version = importlib.metadata.version("cuda-bindings")
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
+    try:
+        importlib.import_module("cuda.bindings.runtime")
+    except Exception as exc:  # a bundle missing a piece: say which, do not crash the version list
+        return f"{version}, but its runtime bindings do not load: {type(exc).__name__}: {exc}"
+    return version
+
+
 def _cuda_driver() -> str:
     """Driver and the CUDA version it supports, from NVML: works without the CUDA toolkit."""
     import pynvml
@@ -124,6 +137,7 @@ PROBES: tuple[tuple[str, Callable[[], str]], ...] = (
     ("RapidOCR (model files)", _dist_version("rapidocr")),
     ("zxing-cpp", _dist_version("zxing-cpp")),
     ("TensorRT", _module_version("tensorrt")),
+    ("cuda-python", _cuda_python),
     ("NVIDIA driver", _cuda_driver),
 )
 
