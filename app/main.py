@@ -20,6 +20,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--no-read", action="store_true", help="detection only: do not read the tags")
     parser.add_argument("--self-test", action="store_true",
                         help="inspect the bundled samples, write and check a report, exit 0 or 1 with the reason")
+    parser.add_argument("--keep", action="store_true",
+                        help="with --self-test: keep its work folder (report, journal) and print where it is")
     parser.add_argument("--version", action="store_true", help="print the station's and libraries' versions")
     return parser.parse_args(argv)
 
@@ -36,7 +38,8 @@ def main(argv: list[str] | None = None) -> int:
         from app.self_test import run_self_test
 
         return run_self_test(model=args.model, backend=args.backend, recipe=args.recipe,
-                             samples=Path(args.source) if args.source else None, read=not args.no_read)
+                             samples=Path(args.source) if args.source else None, read=not args.no_read,
+                             keep=args.keep)
     from app.versions import backends_text
 
     print(f"Backends: {backends_text()}", flush=True)

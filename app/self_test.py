@@ -324,8 +324,8 @@ def _check_qt() -> str:
         raise SelfTestFailed("Qt cannot load the bundled CJK font", expected=str(font_path("Regular")),
                              found="addApplicationFont failed")
     formats = {bytes(f).decode() for f in QImageReader.supportedImageFormats()}
-    if not {"jpeg", "png"} <= formats:
-        raise SelfTestFailed("Qt's image plugins are missing", expected="jpeg and png",
+    if not {"jpeg", "png", "svg"} <= formats:  # svg: the PDF report's charts
+        raise SelfTestFailed("Qt's image plugins are missing", expected="jpeg, png and svg (the PDF report's charts)",
                              found=", ".join(sorted(formats)))
     collation = _check_chinese_collation()
     return f"platform '{app.platformName()}', font '{families[0]}', images {', '.join(sorted(formats))}; {collation}"

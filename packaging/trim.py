@@ -49,18 +49,21 @@ QT_STUBS: tuple[tuple[str, str], ...] = (("QtOpenGL.py", "PySide6"), ("QtOpenGLW
 GPU_MODULES: tuple[str, ...] = ("tensorrt", "tensorrt_libs", "tensorrt_bindings", "cuda", "cuda.bindings",
                                 "nvidia")
 
-# Qt plugins the station loads: X11, offscreen and minimal platforms; JPEG (PNG is built into QtGui);
+# Qt plugins the station loads: X11, offscreen and minimal platforms; JPEG (PNG is built into QtGui) and SVG;
 # compose and IBus input so operators can type Chinese job and lot names.
 KEPT_QT_PLUGINS: tuple[str, ...] = (
     "platforms/libqxcb.so", "platforms/libqoffscreen.so", "platforms/libqminimal.so",
     "imageformats/libqjpeg.so",
+    # the PDF report's charts are SVG files its HTML points to; QTextDocument reads them through this plugin
+    "imageformats/libqsvg.so",
     "platforminputcontexts/libcomposeplatforminputcontextplugin.so",
     "platforminputcontexts/libibusplatforminputcontextplugin.so",
     "xcbglintegrations/libqxcb-glx-integration.so",
     # Windows and macOS equivalents, for builds there
     "platforms/qwindows.dll", "platforms/qoffscreen.dll", "platforms/qminimal.dll", "imageformats/qjpeg.dll",
+    "imageformats/qsvg.dll",
     "styles/qmodernwindowsstyle.dll", "platforms/libqcocoa.dylib", "platforms/libqoffscreen.dylib",
-    "imageformats/libqjpeg.dylib", "styles/libqmacstyle.dylib",
+    "imageformats/libqjpeg.dylib", "imageformats/libqsvg.dylib", "styles/libqmacstyle.dylib",
 )
 
 

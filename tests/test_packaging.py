@@ -23,6 +23,7 @@ import trim  # noqa: E402
     ("PySide6/Qt/plugins/platforms/libqwayland.so", "cpu", True),
     ("PySide6/Qt/plugins/platformthemes/libqgtk3.so", "cpu", True),
     ("PySide6/Qt/plugins/imageformats/libqpdf.so", "cpu", True),
+    ("PySide6/Qt/plugins/imageformats/libqsvg.so", "cpu", False),  # the PDF report's SVG charts
     ("PySide6/Qt/translations/qtbase_zh_CN.qm", "cpu", True),
     ("PySide6/Qt/lib/libQt6Quick.so.6", "cpu", True),
     ("PySide6/Qt/lib/libQt6Svg.so.6", "cpu", False),  # the PDF report rasterizes its SVG charts

@@ -106,7 +106,7 @@ def test_bundle_is_trimmed_and_carries_its_resources(bundle):
     assert build.unloadable_elf_files(bundle) == []
     for kept in ("resources/fonts/NotoSansSC-Regular-GB2312.otf", "resources/icons/hangtag_station.png",
                  "PySide6/Qt/plugins/platforms/libqxcb.so", "PySide6/Qt/plugins/platforms/libqoffscreen.so",
-                 "PySide6/Qt/plugins/imageformats/libqjpeg.so"):
+                 "PySide6/Qt/plugins/imageformats/libqjpeg.so", "PySide6/Qt/plugins/imageformats/libqsvg.so"):
         assert (internal / kept).is_file(), kept
     from inference.reading.ocr.models import shipped_models
 
