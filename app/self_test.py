@@ -163,7 +163,8 @@ def _inspect(model: Path, backend: str | None, recipe: Path | None, images: list
     opened = time.perf_counter()
     with Inspector.open(model, backend, recipe_path=recipe, read=read) as inspector:
         info = {"backend": inspector.pipeline.backend, "reader": inspector.reader is not None,
-                "recipe": inspector.recipe_name, "model": model.name}
+                "recipe": inspector.recipe_name, "model": model.name, "model_path": model,
+                "precision": getattr(inspector, "precision", "fp32")}
         say(f"  model {model.name} on {info['backend']}"
             + (", with the tag reader" if info["reader"] else f", detection only ({why_not})")
             + (f", recipe {info['recipe']}" if info["recipe"] else ", no recipe")
@@ -264,8 +265,11 @@ def _check_report(results: list[Any], info: dict[str, Any], workdir: Path) -> st
     except ImportError as exc:  # a build without the records package: JSON lines still prove a write
         return _check_json_lines(results, workdir) + f" (no session export in this build: {exc.name})"
     with Journal.open(workdir / "journal.sqlite3") as journal:
+        from inference.records.convert import file_hash
+
         session = journal.start_session(job="self-test", recipe_name=info["recipe"], source="bundled samples",
-                                        backend=info["backend"])
+                                        backend=info["backend"], model_hash=file_hash(info["model_path"]),
+                                        precision=info["precision"])
         for result in results:
             journal.record(session, result, image_path=result.source_path)
         journal.end_session(session)
