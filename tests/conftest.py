@@ -31,3 +31,22 @@ def pytest_runtest_teardown(item):
             gc.collect()
             QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
     return result
+
+
+@pytest.fixture(autouse=True)
+def _garbage_collected_on_the_gui_thread_only(request):
+    """In Qt tests, as in the station (app/main.py), no collection may start on a worker thread: it could
+    run a Qt destructor there. Automatic collection is off for the test and done here, on the GUI thread."""
+    if "qtbot" not in request.fixturenames:
+        yield
+        return
+    import gc
+
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.collect()
+        if was_enabled:
+            gc.enable()
