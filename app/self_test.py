@@ -260,13 +260,12 @@ def _check_video(workdir: Path) -> str:
 def _check_report(results: list[Any], info: dict[str, Any], workdir: Path) -> str:
     """Journal the results in a throwaway journal and export them as the station would, PDF included."""
     try:
+        from inference.records.convert import file_hash
         from inference.records.journal import Journal
         from app.report_pdf import export_session_with_pdf
     except ImportError as exc:  # a build without the records package: JSON lines still prove a write
         return _check_json_lines(results, workdir) + f" (no session export in this build: {exc.name})"
     with Journal.open(workdir / "journal.sqlite3") as journal:
-        from inference.records.convert import file_hash
-
         session = journal.start_session(job="self-test", recipe_name=info["recipe"], source="bundled samples",
                                         backend=info["backend"], model_hash=file_hash(info["model_path"]),
                                         precision=info["precision"])

@@ -40,7 +40,8 @@ def prepare(cache_root: Path = ROOT / "build" / "ocr-models") -> Path:
     with tempfile.TemporaryDirectory(prefix="ocr-models-", dir=_mkdir(cache_root)) as tmp:
         work = Path(tmp)
         det, rec = _build(work)
-        manifest = {"version": source.version, "recipe": RECIPE, "build_seconds": 0.0,
+        manifest = {"version": source.version, "recipe": RECIPE,
+                    "build_seconds": round(time.perf_counter() - started, 1),
                     "det": {"file": det.name, "precision": "int8", "source": source.det.name,
                             "source_sha256": sha256(source.det), "sha256": sha256(det)},
                     "rec": {"file": rec.name, "precision": "fp32", "charset": "gb2312", "weights": "fp16 (FP32 compute)",
@@ -48,7 +49,6 @@ def prepare(cache_root: Path = ROOT / "build" / "ocr-models") -> Path:
                             "source_sha256": sha256(source.rec), "sha256": sha256(rec)},
                     "calibration": f"det: inputs recorded from the FP32 reader on {CALIBRATION_SCENES} generated "
                                    "cards and scenes (inference/reading/ocr/quantize.py)"}
-        manifest["build_seconds"] = round(time.perf_counter() - started, 1)
         staged = work / "out"
         staged.mkdir()
         for path in (det, rec):

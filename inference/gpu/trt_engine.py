@@ -17,10 +17,9 @@ from inference.engines.base import TensorSpec
 from inference.engines.tensorrt import libs
 from inference.engines.tensorrt.buffers import numpy_dtype
 from inference.engines.tensorrt.errors import REBUILD_HINT, EngineFileError
+from inference.engines.tensorrt.runner import PLAN_SUFFIXES
 from inference.errors import EngineStateError, InputShapeError
 from inference.gpu.memory import DeviceBuffer, Stream
-
-PLAN_SUFFIXES = (".plan", ".engine", ".trt")
 
 
 def probe() -> str | None:
