@@ -362,3 +362,59 @@ def test_doctor_matches_detections_by_class_and_overlap():
     assert matching_detections(ref, wrong_class) == ["detection 0 (hangtag) has no match (best IoU 1.00)"]
     assert matching_detections(ref, Detections(ref.xyxy[:1], ref.confidence[:1], ref.class_id[:1], names)) == \
         ["1 detections against 2"]
+
+
+class _HostBuffer:
+    """Ordinary numpy memory in the place of pinned memory: the placement logic needs addresses, not CUDA."""
+
+    def __init__(self, shape, dtype=np.uint8) -> None:
+        self.array = np.zeros(shape, dtype)
+        self.ptr, self.nbytes, self.freed = self.array.ctypes.data, self.array.nbytes, False
+
+
+class _HostAllocator:
+    def pinned(self, shape, dtype, name):
+        return _HostBuffer(shape, dtype)
+
+
+def test_a_slot_uploads_pool_frames_in_place_and_copies_the_rest_into_staging():
+    from inference.gpu.staging import FrameInfo, FramePool, Slot
+
+    capacity = 4 * 5 * 3
+    slot = Slot(0, _HostBuffer((3, capacity)), capacity, {})
+    pool = FramePool(_HostAllocator(), 2, (4, 5))
+    slot.pools = (pool,)
+    pool.frames[1][...] = 7
+    assert slot.place(pool.frames[1], FrameInfo("pooled")) is None  # nothing to copy
+    ordinary = np.full((4, 5, 3), 9, np.uint8)
+    view, frame = slot.place(ordinary, FrameInfo("copied"))
+    assert frame is ordinary and view.shape == (4, 5, 3)
+    cropped = pool.frames[0][:, 1:4]  # not contiguous: copied like any other frame
+    assert slot.place(cropped, FrameInfo("cropped")) is not None
+    assert slot.source_of(0) == pool.frames[1].ctypes.data
+    assert slot.source_of(1) == slot.staging.ptr + capacity
+    assert slot.source_of(2) == slot.staging.ptr + 2 * capacity
+    assert slot.held == [pool.frames[1]]
+    slot.clear()
+    assert slot.sources == [] and slot.held == []
+
+
+def test_uploading_pageable_keeps_each_frame_alive_and_copies_nothing():
+    from inference.gpu.staging import FrameInfo, Slot
+
+    slot = Slot(0, _HostBuffer((1, 60)), 60, {})
+    slot.upload = "pageable"
+    image = np.ones((4, 5, 3), np.uint8)
+    assert slot.place(image, FrameInfo()) is None
+    assert slot.source_of(0) == image.ctypes.data and slot.held[0] is image
+    big = np.ones((40, 50, 3), np.uint8)  # larger than the staging capacity: no growth needed either
+    assert slot.place(big, FrameInfo()) is None and slot.oversize == {}
+
+
+def test_an_unknown_upload_mode_is_refused_with_the_choices():
+    from inference.errors import ConfigError
+    from inference.gpu.pipeline import GpuPipeline
+
+    with pytest.raises(ConfigError) as caught:
+        GpuPipeline(engine=None, upload="mapped")
+    assert "staged | pageable" in str(caught.value)

@@ -1,10 +1,10 @@
 """Overlap: CPU threads decode and stage the next batch while the GPU runs the current one.
 
-    decode workers ──► producer fills the free pinned slot ──► ready queue ──► GPU thread:
-                                                                   enqueue(n+1), then finish(n)
-The GPU thread queues batch n+1 before it finishes batch n, so host-side NMS of n runs while the GPU
-works on n+1, and decoding runs all the while. Two slots bound the memory: a slot returns to the
-producer only after its results were built.
+    decode workers ──► producer fills a free slot ──► ready queue ──► GPU thread: stage(n+1), compute(n)
+                                                                        ──► finisher thread: finish(n)
+The upload of batch n+1 runs beside the engine on batch n, results of n-1 are built meanwhile, and
+decoding runs all the while. IN_FLIGHT slots bound the memory: a slot returns to the producer only after
+its results were built.
 """
 
 from __future__ import annotations
@@ -48,9 +48,10 @@ def frame_job(image: np.ndarray, index: int, name: str = "frame") -> Job:
 def run_overlapped(pipeline: GpuPipeline, jobs: Iterable[Job], *, workers: int = 2) -> Iterator[FrameResult]:
     """Results in job order. Stops cleanly when the caller stops iterating (the producer is joined).
 
-    Batch n is finished (event wait, NMS or keep-lists, results) on a finisher thread while this thread
-    queues batch n+1, whose engine call blocks in ONNX Runtime with the GIL released. The caller must not
-    use the pipeline otherwise while iterating."""
+    This thread keeps the GPU fed in the order that lets it overlap: it stages batch n+1 (upload and
+    letterbox on the copy stream) before it computes batch n (the engine call blocks in ONNX Runtime with
+    the GIL released), and a finisher thread finishes batch n-1 (event wait, keep-lists, results) meanwhile.
+    The caller must not use the pipeline otherwise while iterating."""
     free: queue.Queue[Slot | None] = queue.Queue()
     ready: queue.Queue[object] = queue.Queue()
     for slot in pipeline.slots:
@@ -60,37 +61,41 @@ def run_overlapped(pipeline: GpuPipeline, jobs: Iterable[Job], *, workers: int =
                                 name="gpu-stager", daemon=True)
     producer.start()
     finisher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gpu-finisher")
-    previous: tuple[Slot, int] | None = None
+    staged: tuple[Slot, int] | None = None  # uploaded and letterboxed, not yet in the engine
+    finishing: deque[tuple[Future, Slot]] = deque()
     try:
         while True:
             item = ready.get()
             if isinstance(item, BaseException):
                 raise item
-            if item is _DONE:
-                break
-            slot = item
-            t0 = time.perf_counter_ns()
-            finishing = finisher.submit(_finish, pipeline, *previous) if previous is not None else None
-            if slot.frames:
-                pipeline.enqueue(slot)
-            if finishing is not None:
-                results = finishing.result()
-                free.put(previous[0])
-                previous = None
+            done = item is _DONE
+            if not done:
+                slot = item
+                t0 = time.perf_counter_ns()
+                if slot.frames:
+                    pipeline.stage(slot)
+            if staged is not None:
+                previous, started = staged
+                staged = None
+                if previous.frames:
+                    pipeline.compute(previous)
+                finishing.append((finisher.submit(_finish, pipeline, previous, started), previous))
+            while finishing and (done or len(finishing) > 1 or finishing[0][0].done()):
+                future, finished = finishing.popleft()
+                results = future.result()
+                free.put(finished)
                 yield from results
-            previous = (slot, t0)
-        if previous is not None:
-            results = _finish(pipeline, *previous)
-            free.put(previous[0])
-            previous = None
-            yield from results
+            if done:
+                break
+            staged = (slot, t0)
     finally:
         stop.set()
         free.put(None)
         producer.join(timeout=30)
         finisher.shutdown(wait=True)
-        if previous is not None:  # the caller stopped early: let the GPU finish before the slot is reused
-            previous[0].events["d2h"].synchronize()
+        for slot in [*(s for _, s in finishing), *([staged[0]] if staged else [])]:
+            slot.events["d2h"].synchronize()  # the caller stopped early: let the GPU finish before reuse
+            slot.events["letterbox"].synchronize()
 
 
 def _finish(pipeline: GpuPipeline, slot: Slot, t0: int) -> list[FrameResult]:

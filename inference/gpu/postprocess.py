@@ -84,11 +84,12 @@ class CompactDecoder:
                                  ctypes.c_void_p])
         self._row_bytes = ROW_FIELDS * 4
 
-    def enqueue(self, stream: Stream, slot: int) -> None:
+    def enqueue(self, stream: Stream, slot: int, output: DeviceBuffer | None = None) -> None:
+        """Compact `output` (default: the engine's output buffer; the pipeline passes the slot's copy of it)."""
         cudart = runtime()
         rows, counts = self.rows[slot], self.counts[slot]
         check(cudart.cudaMemsetAsync(counts.ptr, 0, counts.nbytes, stream.handle), "clearing candidate counts")
-        self._args.set(self._output.ptr, self.anchors, self.num_classes, self.floor, rows.ptr, counts.ptr)
+        self._args.set((output or self._output).ptr, self.anchors, self.num_classes, self.floor, rows.ptr, counts.ptr)
         self._module.launch(self.kernel, ((self.anchors + _BLOCK - 1) // _BLOCK, self.batch, 1), (_BLOCK, 1, 1),
                             self._args, stream.handle)
 
