@@ -96,7 +96,7 @@ def test_compact_decode_and_cpu_nms_equal_the_cpu_path_on_the_same_raw_output(tm
     from inference.gpu.pipeline import GpuPipeline
     from inference.postprocess import select
 
-    with GpuPipeline.open(synthetic_model(tmp_path)) as pipe:
+    with GpuPipeline.open(synthetic_model(tmp_path), postprocess="cpu") as pipe:
         for frame in frames(3):
             result = pipe.process(frame)
             raw = download(pipe.output_buffers["output0"])

@@ -2,11 +2,14 @@
 
 Per batch, on three streams ordered by events, with no host synchronization until the end:
     copy stream:    host → device (one copy per frame, from pinned memory) → letterbox kernel into the
-                    slot's own input buffer
+                    slot's own input buffer                                              (`stage`)
     compute stream: that input copied into the engine's bound input → engine → output copied aside
+                                                                                         (`compute`)
     post stream:    compact-decode kernel (+ NMS) on the copy → small copy of candidate rows back
-and one event wait. Split so, the upload and letterbox of batch n+1 and the decode of batch n-1 run
-while the engine works on batch n (`stage` and `compute` are separate calls; `enqueue` is both).
+                                                                                         (`decode`)
+and one event wait (`finish`). Split so, the upload and letterbox of batch n+1 and the decode of batch
+n-1 run while the engine works on batch n; `run_overlapped` calls the four from three threads, and
+`enqueue` is the first three in a row.
 Every buffer, the stream and the events are made once, through one Allocator, at open; a frame
 allocates nothing on the device or in pinned memory (tests count it through the allocator).
 Stage times come from CUDA events; host stages (staging copy, NMS) from perf_counter_ns.
@@ -41,7 +44,7 @@ from inference.postprocess import CANDIDATE_FLOOR, Thresholds
 from inference.preprocess import LetterboxTransform
 from inference.telemetry import MemorySample, RollingStats, StageTimings, process_rss_mb, process_vram_mb
 
-IN_FLIGHT = 3  # one slot filling or uploading, one in the engine, one being finished
+IN_FLIGHT = 4  # one slot filling and uploading, one waiting for the engine, one in it, one being finished
 DEFAULT_MAX_FRAME_HW = (1080, 1920)
 
 
@@ -84,7 +87,7 @@ class GpuPipeline:
         major, minor = compute_capability(self.device_id)
         self.module = Module(compile_cubin(SOURCE, f"sm_{major}{minor}", "hangtag_kernels.cu"), self.device_id)
         self._stack.callback(self.module.free)
-        self.stream = self.allocator.stream("pipeline")
+        self.stream = self.allocator.stream("pipeline", urgent=True)  # the engine first when kernels queue
         self.copy_stream = self.allocator.stream("uploads")
         self.post_stream = self.allocator.stream("post")
         in_spec, out_specs = self.engine.describe(self.batch, input_hw)
@@ -164,6 +167,11 @@ class GpuPipeline:
             stack.close()
 
     # -- running ---------------------------------------------------------------------------------
+    def wait_idle(self) -> None:
+        """Block until the GPU has done everything queued on this pipeline's streams."""
+        for stream in (self.copy_stream, self.stream, self.post_stream):
+            stream.synchronize()
+
     def process(self, image_bgr: np.ndarray, *, source_name: str = "frame", source_path: str | None = None,
                 index: int | None = None, decode_ms: float = 0.0) -> FrameResult:
         return self.process_batch([image_bgr], [FrameInfo(source_name, source_path, index, decode_ms)])[0]
@@ -188,10 +196,12 @@ class GpuPipeline:
         may block, as ONNX Runtime's does)."""
         self.stage(slot)
         self.compute(slot)
+        self.decode(slot)
 
     def stage(self, slot: Slot) -> None:
-        """Copy stream: upload the slot's frames and letterbox them into the slot's own input buffer. Queue
-        this for batch n+1 before `compute` of batch n, and the upload overlaps the engine."""
+        """Copy stream: upload the slot's frames and letterbox them into the slot's own input buffer. Queued
+        for batch n+1 while the engine runs batch n, the upload overlaps the engine. Grows the slot's
+        buffers when a frame is larger than any before: the thread that stages is the one that allocates."""
         ev, copies = slot.events, self.copy_stream
         if slot.oversize:
             grow(self.allocator, slot, max(slot.frame_capacity, *(im.nbytes for im in slot.oversize.values())))
@@ -207,9 +217,9 @@ class GpuPipeline:
         ev["letterbox"].record(copies)
 
     def compute(self, slot: Slot) -> None:
-        """Compute stream: the slot's input into the engine, the engine, its output aside; then the post stream
-        decodes (and runs NMS on) that copy and brings the candidates back."""
-        ev, stream, post, n = slot.events, self.stream, self.post_stream, slot.number
+        """Compute stream: the slot's input into the engine's bound input, the engine, its output copied
+        aside into the slot's own buffer. Nothing else, so a thread that only computes keeps the engine busy."""
+        ev, stream, n = slot.events, self.stream, slot.number
         stream.wait(ev["letterbox"])
         ev["compute"].record(stream)
         _copy_on_device(self.input_buffer, self.slot_inputs[n], slot.frames * self.letterbox.position_bytes, stream)
@@ -218,7 +228,13 @@ class GpuPipeline:
         aside = self.slot_outputs[n]
         _copy_on_device(aside, self._output, aside.nbytes, stream)
         ev["output"].record(stream)
+
+    def decode(self, slot: Slot) -> None:
+        """Post stream: decode (and NMS, in "gpu" mode) the slot's copy of the output and bring the
+        candidates back; runs beside the engine's next batch."""
+        ev, post, n = slot.events, self.post_stream, slot.number
         post.wait(ev["output"])
+        aside = self.slot_outputs[n]
         if self.decoder is not None:
             self.decoder.enqueue(post, n, aside)
             slot.gpu_nms = self.postprocess == "gpu" and self.nms is not None

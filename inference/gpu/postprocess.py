@@ -49,8 +49,10 @@ class FrameCandidates:
 
 def rows_to_candidates(rows: np.ndarray) -> Candidates:
     """Rows in input pixels → the same Candidates `decode_yolov8` gives (xyxy, score, class)."""
-    cx, cy, w, h = rows[:, 0], rows[:, 1], rows[:, 2], rows[:, 3]
-    xyxy = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1).astype(np.float32)
+    centre, half = rows[:, 0:2], rows[:, 2:4] / 2
+    xyxy = np.empty((rows.shape[0], 4), np.float32)
+    np.subtract(centre, half, out=xyxy[:, 0:2])
+    np.add(centre, half, out=xyxy[:, 2:4])
     return Candidates(xyxy, rows[:, 4].astype(np.float32), rows[:, 5].astype(np.int32))
 
 

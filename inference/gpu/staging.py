@@ -6,8 +6,8 @@ A slot is one batch in flight. Each frame in it is uploaded from one of three pl
 - the caller's own array, when the pipeline uploads "pageable" (the driver stages it, synchronously);
 - otherwise the slot's pinned staging, at a fixed offset of `frame_capacity` bytes per frame, after a
   plain memcpy that any thread may do ("staged", the default).
-Growing a slot (a frame larger than any before) is left to the GPU thread, which alone allocates.
-There are IN_FLIGHT slots: one filling, one uploading and letterboxing, one in the engine/finishing.
+Growing a slot (a frame larger than any before) is left to the thread that stages, which alone allocates.
+There are IN_FLIGHT slots: one filling and uploading, one waiting for the engine, one in it, one finishing.
 """
 
 from __future__ import annotations
