@@ -23,13 +23,11 @@ class LetterboxTransform:
     input_hw: tuple[int, int]
 
     def to_original(self, xyxy: np.ndarray) -> np.ndarray:
-        out = np.asarray(xyxy, dtype=np.float32).copy()
-        out[..., [0, 2]] = (out[..., [0, 2]] - self.pad_x) / self.scale
-        out[..., [1, 3]] = (out[..., [1, 3]] - self.pad_y) / self.scale
+        """Input pixels → original pixels, clipped to the image (float32; a new array)."""
         h, w = self.source_hw
-        out[..., [0, 2]] = np.clip(out[..., [0, 2]], 0, w)  # fancy-indexed `out=` would write into a copy
-        out[..., [1, 3]] = np.clip(out[..., [1, 3]], 0, h)
-        return out
+        out = np.asarray(xyxy, dtype=np.float32) - np.array([self.pad_x, self.pad_y] * 2, np.float32)
+        out /= np.float32(self.scale)
+        return np.clip(out, 0, np.array([w, h, w, h], np.float32), out=out)
 
     def to_input(self, xyxy: np.ndarray) -> np.ndarray:
         out = np.asarray(xyxy, dtype=np.float32).copy()

@@ -87,6 +87,7 @@ class RecordingRuntime:
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, int]] = []
+        self.priorities: list[int] = []
         self._next = 0x10000
         self._host: dict[int, ctypes.Array] = {}
 
@@ -113,8 +114,12 @@ class RecordingRuntime:
         self.calls.append(("host_free", ptr))
         return (0,)
 
-    def cudaStreamCreateWithFlags(self, flags):
+    def cudaStreamCreateWithPriority(self, flags, priority):
+        self.priorities.append(priority)
         return self._handle("stream")
+
+    def cudaDeviceGetStreamPriorityRange(self):
+        return (0, 0, -5)  # least, greatest: a lower number is more urgent
 
     def cudaStreamDestroy(self, handle):
         self.calls.append(("stream_destroy", handle))
@@ -145,6 +150,12 @@ def test_allocator_counts_each_kind_and_live_bytes(monkeypatch):
     assert (counts.device, counts.pinned, counts.streams, counts.events) == (1, 1, 1, 1)
     assert counts.live_device_bytes == 2 * 3 * 8 * 8 * 4 and counts.live_pinned_bytes == 400
     assert counts.allocations == 4 and alloc.live == 4
+
+
+def test_the_engine_stream_gets_the_highest_priority_and_the_others_the_default(monkeypatch):
+    alloc, fake = recording_allocator(monkeypatch)
+    engine, uploads = alloc.stream("pipeline", urgent=True), alloc.stream("uploads")
+    assert (engine.priority, uploads.priority) == (-5, 0) and fake.priorities == [-5, 0]
 
 
 def test_free_is_idempotent_and_use_after_free_is_an_error(monkeypatch):
@@ -362,3 +373,161 @@ def test_doctor_matches_detections_by_class_and_overlap():
     assert matching_detections(ref, wrong_class) == ["detection 0 (hangtag) has no match (best IoU 1.00)"]
     assert matching_detections(ref, Detections(ref.xyxy[:1], ref.confidence[:1], ref.class_id[:1], names)) == \
         ["1 detections against 2"]
+
+
+class _HostBuffer:
+    """Ordinary numpy memory in the place of pinned memory: the placement logic needs addresses, not CUDA."""
+
+    def __init__(self, shape, dtype=np.uint8) -> None:
+        self.array = np.zeros(shape, dtype)
+        self.ptr, self.nbytes, self.freed = self.array.ctypes.data, self.array.nbytes, False
+
+
+class _HostAllocator:
+    def pinned(self, shape, dtype, name):
+        return _HostBuffer(shape, dtype)
+
+
+def test_a_slot_uploads_pool_frames_in_place_and_copies_the_rest_into_staging():
+    from inference.gpu.staging import FrameInfo, FramePool, Slot
+
+    capacity = 4 * 5 * 3
+    slot = Slot(0, _HostBuffer((3, capacity)), capacity, {})
+    pool = FramePool(_HostAllocator(), 2, (4, 5))
+    slot.pools = (pool,)
+    pool.frames[1][...] = 7
+    assert slot.place(pool.frames[1], FrameInfo("pooled")) is None  # nothing to copy
+    ordinary = np.full((4, 5, 3), 9, np.uint8)
+    view, frame = slot.place(ordinary, FrameInfo("copied"))
+    assert frame is ordinary and view.shape == (4, 5, 3)
+    cropped = pool.frames[0][:, 1:4]  # not contiguous: copied like any other frame
+    assert slot.place(cropped, FrameInfo("cropped")) is not None
+    assert slot.source_of(0) == pool.frames[1].ctypes.data
+    assert slot.source_of(1) == slot.staging.ptr + capacity
+    assert slot.source_of(2) == slot.staging.ptr + 2 * capacity
+    assert slot.held == [pool.frames[1]]
+    slot.clear()
+    assert slot.sources == [] and slot.held == []
+
+
+def test_uploading_pageable_keeps_each_frame_alive_and_copies_nothing():
+    from inference.gpu.staging import FrameInfo, Slot
+
+    slot = Slot(0, _HostBuffer((1, 60)), 60, {})
+    slot.upload = "pageable"
+    image = np.ones((4, 5, 3), np.uint8)
+    assert slot.place(image, FrameInfo()) is None
+    assert slot.source_of(0) == image.ctypes.data and slot.held[0] is image
+    big = np.ones((40, 50, 3), np.uint8)  # larger than the staging capacity: no growth needed either
+    assert slot.place(big, FrameInfo()) is None and slot.oversize == {}
+
+
+def test_an_unknown_upload_mode_is_refused_with_the_choices():
+    from inference.errors import ConfigError
+    from inference.gpu.pipeline import GpuPipeline
+
+    with pytest.raises(ConfigError) as caught:
+        GpuPipeline(engine=None, upload="mapped")
+    assert "staged | pageable" in str(caught.value)
+
+
+# -- overlap orchestration (threads and queues; the GPU work is a host stand-in) ---------------------
+class _HostStagePipeline:
+    """What run_overlapped needs of a GpuPipeline, done on the host: each step records the thread it ran on
+    and the frames' first pixel stands for the frame's detections."""
+
+    def __init__(self, batch=2, slots=4, fail_compute_at=None):
+        from inference.gpu.staging import Slot
+        from inference.postprocess import Thresholds
+
+        self.batch, self.thresholds, self.class_names = batch, Thresholds(), ("hangtag",)
+        self.slots = [Slot(n, _HostBuffer((batch, 4 * 4 * 3)), 4 * 4 * 3, {}) for n in range(slots)]
+        self.threads: dict[str, set[str]] = {"stage": set(), "compute": set(), "decode": set(), "finish": set()}
+        self.computed = 0
+        self.fail_compute_at = fail_compute_at
+        self.idle_waits = 0
+
+    def _note(self, step):
+        import threading
+
+        self.threads[step].add(threading.current_thread().name)
+
+    def stage(self, slot):
+        self._note("stage")
+        slot.transforms = [slot.staging.array[i, 0] for i in range(slot.frames)]
+
+    def compute(self, slot):
+        self._note("compute")
+        self.computed += 1
+        if self.computed == self.fail_compute_at:
+            raise RuntimeError("engine failed on this batch")
+
+    def decode(self, slot):
+        self._note("decode")
+
+    def finish(self, slot, t0):
+        from inference.pipeline import error_result
+
+        self._note("finish")
+        return [error_result(info.index, info.name, None, f"pixel {int(value)}", self.thresholds)
+                for info, value in zip(slot.infos, slot.transforms)]
+
+    def wait_idle(self):
+        self.idle_waits += 1
+
+
+def _jobs(count, bad=()):
+    from inference.gpu.overlap import frame_job
+    from inference.gpu.staging import FrameInfo
+
+    def broken(i):
+        return lambda: (None, FrameInfo(f"bad_{i}", None, i, error="not a JPEG"))
+
+    return [broken(i) if i in bad else frame_job(np.full((4, 4, 3), i % 251, np.uint8), i, f"f{i}") for i in range(count)]
+
+
+def _gpu_threads():
+    import threading
+
+    return [t for t in threading.enumerate() if t.name.startswith("gpu-")]
+
+
+def test_overlapped_run_gives_every_frame_in_order_with_one_thread_per_stream():
+    from inference.gpu.overlap import run_overlapped
+
+    pipe = _HostStagePipeline(batch=3)
+    results = list(run_overlapped(pipe, _jobs(25, bad={4, 13}), workers=3))
+    assert [r.index for r in results] == list(range(25))
+    for r in results:  # each frame's own pixels came back with it; a bad file keeps its place and its reason
+        assert r.error == ("not a JPEG" if r.index in (4, 13) else f"pixel {r.index}")
+    assert pipe.threads == {"stage": {"gpu-stager"}, "compute": {"gpu-engine"}, "decode": {"gpu-finisher"},
+                            "finish": {"gpu-finisher"}}
+    assert pipe.idle_waits == 1 and _gpu_threads() == []
+
+
+def test_stopping_early_joins_every_thread_and_leaves_the_gpu_idle():
+    import sys
+
+    from inference.gpu.overlap import run_overlapped
+
+    pipe = _HostStagePipeline(batch=2)
+    interval = sys.getswitchinterval()
+    run = run_overlapped(pipe, _jobs(400), workers=2)
+    first = [next(run) for _ in range(5)]
+    assert sys.getswitchinterval() <= 0.0002  # the GPU thread gets the GIL back quickly while running
+    run.close()
+    assert [r.index for r in first] == list(range(5))
+    assert pipe.idle_waits == 1 and _gpu_threads() == []
+    assert sys.getswitchinterval() == interval
+
+
+def test_an_engine_failure_reaches_the_caller_and_stops_the_run():
+    from inference.gpu.overlap import run_overlapped
+
+    pipe = _HostStagePipeline(batch=2, fail_compute_at=3)
+    seen = []
+    with pytest.raises(RuntimeError, match="engine failed"):
+        for result in run_overlapped(pipe, _jobs(40), workers=2):
+            seen.append(result.index)
+    assert seen == [0, 1, 2, 3]  # the two batches before the failing one
+    assert _gpu_threads() == []

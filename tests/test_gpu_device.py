@@ -62,7 +62,7 @@ def letterbox_on_gpu(image: np.ndarray, input_hw: tuple[int, int], dtype) -> np.
         slot = make_slots(allocator, 1, 1, image.nbytes)[0]
         slot.add(image, FrameInfo())
         box = GpuLetterboxer(allocator, module, target, image.nbytes)
-        box.upload(stream, slot.staging, 0, 0, image.nbytes, 0)
+        box.upload(stream, slot.source_of(0), 0, 0, image.nbytes)
         box.launch(stream, image.shape[:2], 0, 0)
         stream.synchronize()
         return download(target)[0].astype(np.float32)
@@ -96,7 +96,7 @@ def test_compact_decode_and_cpu_nms_equal_the_cpu_path_on_the_same_raw_output(tm
     from inference.gpu.pipeline import GpuPipeline
     from inference.postprocess import select
 
-    with GpuPipeline.open(synthetic_model(tmp_path)) as pipe:
+    with GpuPipeline.open(synthetic_model(tmp_path), postprocess="cpu") as pipe:
         for frame in frames(3):
             result = pipe.process(frame)
             raw = download(pipe.output_buffers["output0"])
@@ -210,6 +210,38 @@ def test_overlapped_jpeg_run_keeps_order_and_records_bad_files(tmp_path):
         direct = pipe.process(read_image(paths[5]))
     assert len(results[5].detections) == len(direct.detections)
     assert np.allclose(results[5].detections.confidence, direct.detections.confidence, atol=1e-4)
+
+
+@needs_engine
+@pytest.mark.parametrize("where", ["frame_pool", "pageable"])
+def test_frames_uploaded_in_place_give_what_staged_frames_give(tmp_path, where):
+    """A frame-pool frame (or any frame, uploading pageable) goes to the GPU from where it lies: no staging
+    copy, no allocation per frame, the same detections; overlapped batches keep their order."""
+    from inference.gpu.overlap import frame_job, run_overlapped
+    from inference.gpu.pipeline import GpuPipeline
+
+    images = frames(6, seed=11)
+    model = synthetic_model(tmp_path)
+    with GpuPipeline.open(model, batch=2) as staged:
+        want = [staged.process(image) for image in images]
+    with GpuPipeline.open(model, batch=2, upload="staged" if where == "frame_pool" else "pageable") as pipe:
+        if where == "frame_pool":
+            pool = pipe.frame_pool(len(images))
+            for dst, src in zip(pool.frames, images):
+                dst[...] = src
+            images = pool.frames
+        for image in images:  # warm, then count
+            pipe.process(image)
+        before = pipe.allocation_counts()
+        alone = [pipe.process(image) for image in images]
+        assert pipe.slots[0].sources[0] == images[-1].ctypes.data  # uploaded from the frame itself
+        together = list(run_overlapped(pipe, [frame_job(image, i) for i, image in enumerate(images * 3)], workers=2))
+        assert pipe.allocation_counts() == before
+    assert [r.index for r in together] == list(range(18))
+    for a, b, c in zip(want, alone, together):
+        assert len(a.detections) == len(b.detections) == len(c.detections) > 0
+        assert np.allclose(a.detections.xyxy, b.detections.xyxy, atol=1e-3)
+        assert np.allclose(a.detections.xyxy, c.detections.xyxy, atol=1e-3)
 
 
 @needs_engine

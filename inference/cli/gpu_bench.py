@@ -3,6 +3,8 @@
 Sections (each recorded even when another fails; the JSON is rewritten after each):
   check       GPU vs CPU letterbox on the benchmark frames (grey levels)
   latency     batch 1, 1920×1080 raw BGR: engine-only (CUDA events) vs end to end, ORT CUDA graph off/on
+  acquisition where the frame lies: pageable numpy (staged copy, or uploaded by the driver) vs the
+              pipeline's pinned frame pool (a camera's announced buffers); batch 1 latency, batch 8 fps
   postprocess candidates → detections with NMS on the CPU (default) vs on the GPU
   throughput  batch 1/8/16 overlapped raw frames vs engine-only at the same batch
   drift       VRAM (NVML, this process) and host RSS over N frames after warm-up
@@ -24,7 +26,7 @@ from pathlib import Path
 from inference.postprocess import Thresholds
 from inference.resources import default_model_path
 
-SECTIONS = ("check", "latency", "postprocess", "throughput", "drift", "jpeg", "baselines")
+SECTIONS = ("check", "latency", "acquisition", "postprocess", "throughput", "drift", "jpeg", "baselines")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -122,16 +124,16 @@ def _model(path: Path | None, workdir: Path) -> tuple[Path, str]:
     return build_onnx(workdir / "synthetic_yolov8.onnx"), "synthetic (YOLOv8-shaped stand-in, inference/gpu/synthetic.py)"
 
 
-def _pipe(context: dict, batch: int = 1, graph: bool | None = None):
-    """One pipeline per (batch, graph) for the whole run: sessions are slow to make (cuDNN's algorithm
+def _pipe(context: dict, batch: int = 1, graph: bool | None = None, upload: str = "staged"):
+    """One pipeline per (batch, graph, upload) for the whole run: sessions are slow to make (cuDNN's algorithm
     search), and reusing them keeps the device time of a benchmark run small. Closed at the end."""
     from inference.gpu.pipeline import GpuPipeline
 
     graph = _graph(context) if graph is None else graph
-    key = (batch, graph)
+    key = (batch, graph, upload)
     if key not in context["pipes"]:
         context["pipes"][key] = GpuPipeline.open(context["model"], thresholds=context["thresholds"], batch=batch,
-                                                 cuda_graph=graph)
+                                                 cuda_graph=graph, upload=upload)
     pipe = context["pipes"][key]
     pipe.set_postprocess("auto")
     pipe.sample_memory_every = 0
@@ -172,6 +174,48 @@ def _section_latency(context: dict) -> dict:
     best = min(ok, key=lambda k: out[k]["end_to_end"]["wall_ms"]["p50"])
     context["best_graph"] = best == "cuda-graph"
     out["best"] = best
+    return out
+
+
+def _pooled(context: dict, pipe) -> list:
+    from inference.gpu.bench import pool_frames
+
+    pools = context.setdefault("pools", {})
+    if id(pipe) not in pools:
+        pools[id(pipe)] = pool_frames(pipe, context["frames"])
+    return pools[id(pipe)]
+
+
+def _section_acquisition(context: dict) -> dict:
+    """The same frames from three places: what the host pays to get a raw frame onto the GPU."""
+    from inference.gpu.bench import end_to_end, engine_only, raw_stream
+
+    args, frames, out = context["args"], context["frames"], {"batch_1": {}}
+    for name, upload, pooled in (("staged", "staged", False), ("pageable", "pageable", False),
+                                 ("frame_pool", "staged", True)):
+        try:
+            pipe = _pipe(context, upload=upload)
+            engine = engine_only(pipe, args.frames)
+            e2e = end_to_end(pipe, _pooled(context, pipe) if pooled else frames, args.frames, sample_memory=False)
+        except Exception:
+            out["batch_1"][name] = {"error": traceback.format_exc()[-2000:]}
+            continue
+        out["batch_1"][name] = {"engine_only_ms": engine["event_ms"], "end_to_end_ms": e2e["wall_ms"],
+                                "stages_ms": e2e["stages_ms"],
+                                "overhead_ms_p50": round(e2e["wall_ms"]["p50"] - engine["event_ms"]["p50"], 4)}
+    batch = 8
+    try:
+        pipe = _pipe(context, batch)
+        engine = engine_only(pipe, max(50, args.frames // batch))
+        count = args.stream_frames * batch // 2
+        row = {"engine_only": engine}
+        for name, source in (("staged", frames), ("frame_pool", _pooled(context, pipe))):
+            raw_stream(pipe, source, 4 * batch, workers=8)  # warm
+            fps = raw_stream(pipe, source, count, workers=8)
+            row[name] = {"pipeline": fps, "ratio": round(fps["fps"] / engine["throughput_fps"], 4)}
+        out[f"batch_{batch}"] = row
+    except Exception:
+        out[f"batch_{batch}"] = {"error": traceback.format_exc()[-2000:]}
     return out
 
 
@@ -273,6 +317,14 @@ def _targets(record: dict) -> dict:
     b8 = record.get("throughput", {}).get("batch_8")
     if b8:
         targets["batch8_ge_90pct_engine"] = {"ratio": b8["ratio"], "met": b8["ratio"] >= 0.9}
+    acquisition = record.get("acquisition", {})
+    for name, row in acquisition.get("batch_1", {}).items():
+        if "overhead_ms_p50" in row:
+            targets[f"overhead_le_1ms_{name}"] = {"value_ms": row["overhead_ms_p50"], "met": row["overhead_ms_p50"] <= 1.0}
+    for name in ("staged", "frame_pool"):
+        row = acquisition.get("batch_8", {}).get(name)
+        if row:
+            targets[f"batch8_ge_90pct_engine_{name}"] = {"ratio": row["ratio"], "met": row["ratio"] >= 0.9}
     drift = record.get("drift")
     if drift and drift.get("vram", {}).get("available", True):
         targets["vram_drift_le_1MiB"] = {"value_mb": drift["vram"]["drift_mb"],

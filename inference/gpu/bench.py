@@ -57,6 +57,15 @@ def sample_frames(count: int, hw: tuple[int, int] = FRAME_HW) -> list[np.ndarray
     return frames
 
 
+def pool_frames(pipe: GpuPipeline, frames: list[np.ndarray]) -> list[np.ndarray]:
+    """The frames written once into the pipeline's pinned frame pool, as a machine-vision camera writes into
+    the buffers announced to it; processing them uploads from there, with no host copy."""
+    pool = pipe.frame_pool(len(frames), frames[0].shape[:2])
+    for dst, src in zip(pool.frames, frames):
+        np.copyto(dst, src)
+    return pool.frames
+
+
 def write_jpegs(frames: list[np.ndarray], folder: Path, count: int, quality: int = 90) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     paths = []

@@ -134,10 +134,17 @@ class PinnedBuffer(_Owner):
 class Stream(_Owner):
     kind = "stream"
 
-    def __init__(self, allocator: Allocator, name: str) -> None:
+    def __init__(self, allocator: Allocator, name: str, *, urgent: bool = False) -> None:
+        """`urgent`: the device's highest stream priority, so this stream's kernels are scheduled ahead of
+        other streams' kernels waiting at the same time (the engine ahead of letterbox and decode)."""
         super().__init__(allocator, name)
         cudart = runtime()
-        self._handle = int(check(cudart.cudaStreamCreateWithFlags(cudart.cudaStreamNonBlocking),
+        priority = 0
+        if urgent:
+            _, greatest = check(cudart.cudaDeviceGetStreamPriorityRange(), "reading the stream priority range")
+            priority = int(greatest)
+        self.priority = priority
+        self._handle = int(check(cudart.cudaStreamCreateWithPriority(cudart.cudaStreamNonBlocking, priority),
                                  f"cudaStreamCreate for {name}"))
 
     @property
@@ -205,8 +212,8 @@ class Allocator:
     def pinned(self, shape: tuple[int, ...], dtype: np.dtype | type, name: str) -> PinnedBuffer:
         return self._keep(PinnedBuffer(self, shape, np.dtype(dtype), name), "pinned")
 
-    def stream(self, name: str) -> Stream:
-        return self._keep(Stream(self, name), "streams")
+    def stream(self, name: str, *, urgent: bool = False) -> Stream:
+        return self._keep(Stream(self, name, urgent=urgent), "streams")
 
     def event(self, name: str) -> Event:
         return self._keep(Event(self, name), "events")

@@ -1,15 +1,16 @@
 """Overlap: CPU threads decode and stage the next batch while the GPU runs the current one.
 
-    decode workers ──► producer fills the free pinned slot ──► ready queue ──► GPU thread:
-                                                                   enqueue(n+1), then finish(n)
-The GPU thread queues batch n+1 before it finishes batch n, so host-side NMS of n runs while the GPU
-works on n+1, and decoding runs all the while. Two slots bound the memory: a slot returns to the
-producer only after its results were built.
+    decode workers ──► stager: fill a free slot, stage() ──► GPU thread: compute()
+                                                               ──► finisher: decode(), finish() ──► caller
+The upload of batch n+1 runs beside the engine on batch n, the decode and results of n-1 are built
+meanwhile, and decoding runs all the while. IN_FLIGHT slots bound the memory: a slot returns to the
+stager only after its results were built.
 """
 
 from __future__ import annotations
 
 import queue
+import sys
 import threading
 import time
 from collections import deque
@@ -27,6 +28,7 @@ from inference.pipeline import FrameResult, error_result
 
 Job = Callable[[], tuple["np.ndarray | None", FrameInfo]]  # None + info.error for a bad frame
 _DONE = object()
+SWITCH_INTERVAL_S = 0.0002
 
 
 def jpeg_job(path: Path, index: int) -> Job:
@@ -45,58 +47,105 @@ def frame_job(image: np.ndarray, index: int, name: str = "frame") -> Job:
     return lambda: (image, FrameInfo(name, None, index, 0.0))
 
 
-def run_overlapped(pipeline: GpuPipeline, jobs: Iterable[Job], *, workers: int = 2) -> Iterator[FrameResult]:
-    """Results in job order. Stops cleanly when the caller stops iterating (the producer is joined).
+def run_overlapped(pipeline: GpuPipeline, jobs: Iterable[Job], *, workers: int = 2,
+                   switch_interval_s: float | None = SWITCH_INTERVAL_S) -> Iterator[FrameResult]:
+    """Results in job order. Stops cleanly when the caller stops iterating (every thread is joined and the
+    GPU is idle before this returns).
 
-    Batch n is finished (event wait, NMS or keep-lists, results) on a finisher thread while this thread
-    queues batch n+1, whose engine call blocks in ONNX Runtime with the GIL released. The caller must not
-    use the pipeline otherwise while iterating."""
+    Three threads, one per stream, hand slots on through queues, so each stream is fed by a thread that
+    does nothing else: the stager fills a free slot and queues its upload and letterbox; the GPU thread
+    only runs the engine (ONNX Runtime blocks in Run with the GIL released); the finisher queues the
+    decode, waits for it and builds the results. While the engine works on batch n, batch n+1 is uploaded
+    and batch n-1 decoded. A slot returns to the stager once its results are built; at most
+    `pipeline.batch` × IN_FLIGHT frames are in flight, and at most IN_FLIGHT batches of results wait for
+    the caller. The caller must not use the pipeline otherwise while iterating.
+
+    `switch_interval_s`: Python's GIL hand-over interval while running (default 0.2 ms instead of 5 ms):
+    the GPU thread must get the GIL back the moment the engine returns, not when the finisher's NumPy
+    work next yields it. None leaves the interpreter's setting alone."""
     free: queue.Queue[Slot | None] = queue.Queue()
-    ready: queue.Queue[object] = queue.Queue()
+    staged: queue.Queue[object] = queue.Queue()
+    computed: queue.Queue[object] = queue.Queue()
+    finished: queue.Queue[object] = queue.Queue(maxsize=len(pipeline.slots))
     for slot in pipeline.slots:
         free.put(slot)
     stop = threading.Event()
-    producer = threading.Thread(target=_produce, args=(pipeline.batch, iter(jobs), workers, free, ready, stop),
-                                name="gpu-stager", daemon=True)
-    producer.start()
-    finisher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gpu-finisher")
-    previous: tuple[Slot, int] | None = None
+    threads = [
+        threading.Thread(target=_produce, args=(pipeline, iter(jobs), workers, free, staged, stop), name="gpu-stager"),
+        threading.Thread(target=_hand_on, args=(_compute, pipeline, staged, computed, stop), name="gpu-engine"),
+        threading.Thread(target=_hand_on, args=(_finish, pipeline, computed, finished, stop, free), name="gpu-finisher"),
+    ]
+    previous_interval = sys.getswitchinterval()
+    if switch_interval_s is not None:
+        sys.setswitchinterval(min(previous_interval, switch_interval_s))
+    for thread in threads:
+        thread.daemon = True
+        thread.start()
     try:
         while True:
-            item = ready.get()
+            item = finished.get()
             if isinstance(item, BaseException):
                 raise item
             if item is _DONE:
                 break
-            slot = item
-            t0 = time.perf_counter_ns()
-            finishing = finisher.submit(_finish, pipeline, *previous) if previous is not None else None
-            if slot.frames:
-                pipeline.enqueue(slot)
-            if finishing is not None:
-                results = finishing.result()
-                free.put(previous[0])
-                previous = None
-                yield from results
-            previous = (slot, t0)
-        if previous is not None:
-            results = _finish(pipeline, *previous)
-            free.put(previous[0])
-            previous = None
-            yield from results
+            yield from item
     finally:
         stop.set()
         free.put(None)
-        producer.join(timeout=30)
-        finisher.shutdown(wait=True)
-        if previous is not None:  # the caller stopped early: let the GPU finish before the slot is reused
-            previous[0].events["d2h"].synchronize()
+        staged.put(_DONE)
+        computed.put(_DONE)
+        for thread in threads:
+            thread.join(timeout=30)
+        pipeline.wait_idle()  # the caller may have stopped early: no slot is reused while the GPU reads it
+        if switch_interval_s is not None:
+            sys.setswitchinterval(previous_interval)
+
+
+def _hand_on(step: Callable, pipeline: GpuPipeline, inbox: queue.Queue, outbox: queue.Queue,
+             stop: threading.Event, free: queue.Queue | None = None) -> None:
+    """Take each slot from `inbox`, do `step` on it and pass on what it gives; end-of-run and errors go on
+    unchanged. With `free`, the slot itself goes back there once its step is done."""
+    while True:
+        item = inbox.get()
+        if item is _DONE or isinstance(item, BaseException):
+            _put(outbox, item, stop)
+            return
+        if stop.is_set():
+            return
+        slot, t0 = item
+        try:
+            out = step(pipeline, slot, t0)
+        except BaseException as exc:  # handed on to the caller, who re-raises it
+            _put(outbox, exc, stop)
+            return
+        if free is not None:
+            free.put(slot)
+        if not _put(outbox, out, stop):
+            return
+
+
+def _put(box: queue.Queue, item: object, stop: threading.Event) -> bool:
+    """Put, giving up when the run is being stopped (a full queue nobody reads any more)."""
+    while not stop.is_set():
+        try:
+            box.put(item, timeout=0.05)
+            return True
+        except queue.Full:
+            continue
+    return False
+
+
+def _compute(pipeline: GpuPipeline, slot: Slot, t0: int) -> tuple[Slot, int]:
+    if slot.frames:
+        pipeline.compute(slot)
+    return slot, t0
 
 
 def _finish(pipeline: GpuPipeline, slot: Slot, t0: int) -> list[FrameResult]:
     results = [error_result(info.index or 0, info.name, info.path, message, pipeline.thresholds, pipeline.class_names)
                for info, message in slot.errors]
     if slot.frames:
+        pipeline.decode(slot)
         results += pipeline.finish(slot, t0)
     return sorted(results, key=lambda r: r.index)  # a bad file keeps its place among the good ones
 
@@ -105,8 +154,9 @@ def _copy(pair: tuple[np.ndarray, np.ndarray]) -> None:
     np.copyto(pair[0], pair[1], casting="no")
 
 
-def _produce(batch: int, jobs: Iterator[Job], workers: int, free: queue.Queue, ready: queue.Queue,
+def _produce(pipeline: GpuPipeline, jobs: Iterator[Job], workers: int, free: queue.Queue, staged: queue.Queue,
              stop: threading.Event) -> None:
+    batch = pipeline.batch
     try:
         with ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="decode") as pool:
             pending: deque[Future] = deque()
@@ -136,13 +186,15 @@ def _produce(batch: int, jobs: Iterator[Job], workers: int, free: queue.Queue, r
                     pair = slot.place(image, info)
                     if pair is not None:
                         copies.append(pair)
-                t0 = time.perf_counter_ns()
+                t0 = time.perf_counter_ns()  # the frame's time from here; decoding is counted on its own
                 for _ in pool.map(_copy, copies):  # big memcpys release the GIL: the workers copy in parallel
                     pass
                 slot.stage_ns = time.perf_counter_ns() - t0
-                ready.put(slot)
+                if slot.frames:
+                    pipeline.stage(slot)
+                staged.put((slot, t0))
             for future in pending:
                 future.cancel()
-        ready.put(_DONE)
-    except BaseException as exc:  # handed to the GPU thread, which re-raises it to the caller
-        ready.put(exc)
+        staged.put(_DONE)
+    except BaseException as exc:  # handed on to the caller, who re-raises it
+        staged.put(exc)

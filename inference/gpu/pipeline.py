@@ -1,8 +1,15 @@
 """The GPU pipeline: frames in, the same immutable FrameResults as the CPU Pipeline out.
 
-Per batch, on one stream and with no host synchronization until the end:
-    pinned staging → device (one copy per frame) → letterbox kernel into the engine's input buffer →
-    engine → compact-decode kernel → small copy of candidate rows back → one event wait.
+Per batch, on three streams ordered by events, with no host synchronization until the end:
+    copy stream:    host → device (one copy per frame, from pinned memory) → letterbox kernel into the
+                    slot's own input buffer                                              (`stage`)
+    compute stream: that input copied into the engine's bound input → engine → output copied aside
+                                                                                         (`compute`)
+    post stream:    compact-decode kernel (+ NMS) on the copy → small copy of candidate rows back
+                                                                                         (`decode`)
+and one event wait (`finish`). Split so, the upload and letterbox of batch n+1 and the decode of batch
+n-1 run while the engine works on batch n; `run_overlapped` calls the four from three threads, and
+`enqueue` is the first three in a row.
 Every buffer, the stream and the events are made once, through one Allocator, at open; a frame
 allocates nothing on the device or in pinned memory (tests count it through the allocator).
 Stage times come from CUDA events; host stages (staging copy, NMS) from perf_counter_ns.
@@ -30,14 +37,14 @@ from inference.gpu.memory import Allocator, AllocationCounts
 from inference.gpu.nvrtc import Module, compile_cubin
 from inference.gpu.postprocess import POSTPROCESS_MODES, CompactDecoder, FrameCandidates, GpuNms, rows_to_candidates
 from inference.gpu.preprocess import GpuLetterboxer
-from inference.gpu.staging import GPU_STAGES, FrameInfo, Slot, grow, make_slots
+from inference.gpu.staging import UPLOAD_MODES, FrameInfo, FramePool, Slot, grow, make_slots
 from inference.model_info import ModelSpec, read_model_spec
 from inference.pipeline import FrameResult
 from inference.postprocess import CANDIDATE_FLOOR, Thresholds
 from inference.preprocess import LetterboxTransform
 from inference.telemetry import MemorySample, RollingStats, StageTimings, process_rss_mb, process_vram_mb
 
-IN_FLIGHT = 2
+IN_FLIGHT = 4  # one slot filling and uploading, one waiting for the engine, one in it, one being finished
 DEFAULT_MAX_FRAME_HW = (1080, 1920)
 
 
@@ -47,10 +54,12 @@ class GpuPipeline:
     def __init__(self, engine: DeviceEngine, *, batch: int = 1, thresholds: Thresholds | None = None,
                  input_hw: tuple[int, int] | None = None, layout: str | None = None, postprocess: str = "auto",
                  max_frame_hw: tuple[int, int] = DEFAULT_MAX_FRAME_HW, device_id: int = 0,
-                 sample_memory_every: int = 1, warmup: int = 3) -> None:
+                 sample_memory_every: int = 1, warmup: int = 3, upload: str = "staged") -> None:
         if postprocess not in (*POSTPROCESS_MODES, "auto"):
             raise ConfigError("unknown postprocess mode", expected="auto | " + " | ".join(POSTPROCESS_MODES),
                               found=postprocess)
+        if upload not in UPLOAD_MODES:
+            raise ConfigError("unknown upload mode", expected=" | ".join(UPLOAD_MODES), found=upload)
         if not 1 <= batch <= 64:
             raise ConfigError("batch size out of range", expected="1 … 64", found=str(batch))
         self.engine = engine
@@ -58,6 +67,7 @@ class GpuPipeline:
         self.device_id = device_id
         self.thresholds = thresholds or Thresholds()
         self.postprocess = postprocess
+        self.upload = upload
         self.sample_memory_every = max(0, sample_memory_every)
         self.stats = RollingStats()
         self._lock = threading.Lock()
@@ -77,13 +87,21 @@ class GpuPipeline:
         major, minor = compute_capability(self.device_id)
         self.module = Module(compile_cubin(SOURCE, f"sm_{major}{minor}", "hangtag_kernels.cu"), self.device_id)
         self._stack.callback(self.module.free)
-        self.stream = self.allocator.stream("pipeline")
+        self.stream = self.allocator.stream("pipeline", urgent=True)  # the engine first when kernels queue
         self.copy_stream = self.allocator.stream("uploads")
+        self.post_stream = self.allocator.stream("post")
         in_spec, out_specs = self.engine.describe(self.batch, input_hw)
         self.input_name = in_spec.name
         self.input_hw = (in_spec.shape[2], in_spec.shape[3])
         self.input_buffer = self.allocator.device(in_spec.shape, in_spec.dtype, f"input:{in_spec.name}")
         self.output_buffers = {o.name: self.allocator.device(o.shape, o.dtype, f"output:{o.name}") for o in out_specs}
+        # Each slot letterboxes into its own input and decodes from its own copy of the output, so the engine's
+        # bound buffers are busy only for the engine call (two device-to-device copies, microseconds).
+        self.slot_inputs = [self.allocator.device(in_spec.shape, in_spec.dtype, f"slot_input_{i}")
+                            for i in range(IN_FLIGHT)]
+        first_out = out_specs[0]
+        self.slot_outputs = [self.allocator.device(first_out.shape, first_out.dtype, f"slot_output_{i}")
+                             for i in range(IN_FLIGHT)]
         self.engine.bind(self.stream, {in_spec.name: self.input_buffer}, self.output_buffers)
         self.spec: ModelSpec = read_model_spec(self.engine.model_path, self.engine.metadata)
         out = self.output_buffers[out_specs[0].name]
@@ -91,9 +109,12 @@ class GpuPipeline:
         n_classes = len(self.spec.class_names) or num_classes_for(self.layout, out.shape)
         self.class_names = self.spec.class_names or tuple(f"class_{i}" for i in range(n_classes))
         self.num_classes = len(self.class_names)
-        frame_capacity = int(max_frame_hw[0]) * int(max_frame_hw[1]) * 3
+        self.max_frame_hw = (int(max_frame_hw[0]), int(max_frame_hw[1]))
+        frame_capacity = self.max_frame_hw[0] * self.max_frame_hw[1] * 3
         self.letterbox = GpuLetterboxer(self.allocator, self.module, self.input_buffer, frame_capacity, IN_FLIGHT)
         self.slots = make_slots(self.allocator, IN_FLIGHT, self.batch, frame_capacity)
+        for slot in self.slots:
+            slot.upload = self.upload
         self._output = out
         if self.layout == "yolov8":
             self.decoder: CompactDecoder | None = CompactDecoder(self.allocator, self.module, out, self.num_classes,
@@ -139,13 +160,18 @@ class GpuPipeline:
             return
         stack, self._stack = self._stack, None
         try:
-            for stream in (self.stream, self.copy_stream):
+            for stream in (self.stream, self.copy_stream, self.post_stream):
                 if not stream.freed:
                     stream.synchronize()
         finally:
             stack.close()
 
     # -- running ---------------------------------------------------------------------------------
+    def wait_idle(self) -> None:
+        """Block until the GPU has done everything queued on this pipeline's streams."""
+        for stream in (self.copy_stream, self.stream, self.post_stream):
+            stream.synchronize()
+
     def process(self, image_bgr: np.ndarray, *, source_name: str = "frame", source_path: str | None = None,
                 index: int | None = None, decode_ms: float = 0.0) -> FrameResult:
         return self.process_batch([image_bgr], [FrameInfo(source_name, source_path, index, decode_ms)])[0]
@@ -166,39 +192,63 @@ class GpuPipeline:
             return self.finish(slot, t0, record=record)
 
     def enqueue(self, slot: Slot) -> None:
-        """Queue a staged slot's whole GPU work; returns before the GPU finishes it.
+        """Queue a staged slot's whole GPU work; returns before the GPU finishes it (the engine call itself
+        may block, as ONNX Runtime's does)."""
+        self.stage(slot)
+        self.compute(slot)
+        self.decode(slot)
 
-        Uploads go on their own stream, so this batch's copy overlaps the engine still running the previous
-        one; they first wait until the letterbox kernel last read this slot's device store."""
-        ev, stream, copies = slot.events, self.stream, self.copy_stream
+    def stage(self, slot: Slot) -> None:
+        """Copy stream: upload the slot's frames and letterbox them into the slot's own input buffer. Queued
+        for batch n+1 while the engine runs batch n, the upload overlaps the engine. Grows the slot's
+        buffers when a frame is larger than any before: the thread that stages is the one that allocates."""
+        ev, copies = slot.events, self.copy_stream
         if slot.oversize:
             grow(self.allocator, slot, max(slot.frame_capacity, *(im.nbytes for im in slot.oversize.values())))
-        self.letterbox.reserve(slot.number, slot.frame_capacity)
-        copies.wait(ev["letterbox"])
+        largest = max((h * w * 3 for h, w in slot.shapes), default=0)  # pageable/pool frames may exceed staging
+        self.letterbox.reserve(slot.number, max(slot.frame_capacity, largest))
+        copies.wait(ev["infer"])  # this slot's input was last read before its previous engine call
         ev["start"].record(copies)
         for i, (h, w) in enumerate(slot.shapes):
-            self.letterbox.upload(copies, slot.staging, slot.number, i, h * w * 3, i * slot.frame_capacity)
+            self.letterbox.upload(copies, slot.source_of(i), slot.number, i, h * w * 3)
         ev["h2d"].record(copies)
-        stream.wait(ev["h2d"])
+        target = self.slot_inputs[slot.number]
+        slot.transforms = [self.letterbox.launch(copies, hw, slot.number, i, target) for i, hw in enumerate(slot.shapes)]
+        ev["letterbox"].record(copies)
+
+    def compute(self, slot: Slot) -> None:
+        """Compute stream: the slot's input into the engine's bound input, the engine, its output copied
+        aside into the slot's own buffer. Nothing else, so a thread that only computes keeps the engine busy."""
+        ev, stream, n = slot.events, self.stream, slot.number
+        stream.wait(ev["letterbox"])
         ev["compute"].record(stream)
-        slot.transforms = [self.letterbox.launch(stream, hw, slot.number, i) for i, hw in enumerate(slot.shapes)]
-        ev["letterbox"].record(stream)
+        _copy_on_device(self.input_buffer, self.slot_inputs[n], slot.frames * self.letterbox.position_bytes, stream)
         self.engine.enqueue()
         ev["infer"].record(stream)
+        aside = self.slot_outputs[n]
+        _copy_on_device(aside, self._output, aside.nbytes, stream)
+        ev["output"].record(stream)
+
+    def decode(self, slot: Slot) -> None:
+        """Post stream: decode (and NMS, in "gpu" mode) the slot's copy of the output and bring the
+        candidates back; runs beside the engine's next batch."""
+        ev, post, n = slot.events, self.post_stream, slot.number
+        post.wait(ev["output"])
+        aside = self.slot_outputs[n]
         if self.decoder is not None:
-            self.decoder.enqueue(stream, slot.number)
+            self.decoder.enqueue(post, n, aside)
             slot.gpu_nms = self.postprocess == "gpu" and self.nms is not None
             if slot.gpu_nms:
-                self.nms.enqueue(stream, slot.number, self.thresholds, self.class_names)
-            ev["decode_gpu"].record(stream)
-            self.decoder.enqueue_download(stream, slot.number)
+                self.nms.enqueue(post, n, self.thresholds, self.class_names)
+            ev["decode_gpu"].record(post)
+            self.decoder.enqueue_download(post, n)
         else:
-            ev["decode_gpu"].record(stream)
-            raw = self._raw_host[slot.number]
-            check(runtime().cudaMemcpyAsync(raw.ptr, self._output.ptr, self._output.nbytes,
-                                            runtime().cudaMemcpyKind.cudaMemcpyDeviceToHost, stream.handle),
+            ev["decode_gpu"].record(post)
+            raw = self._raw_host[n]
+            check(runtime().cudaMemcpyAsync(raw.ptr, aside.ptr, aside.nbytes,
+                                            runtime().cudaMemcpyKind.cudaMemcpyDeviceToHost, post.handle),
                   "copying the raw output")
-        ev["d2h"].record(stream)
+        ev["d2h"].record(post)
 
     def finish(self, slot: Slot, t0_ns: int, *, record: bool = True) -> list[FrameResult]:
         """Wait for a slot's GPU work, then NMS on the host (or read GPU keep-lists) and build results."""
@@ -207,7 +257,7 @@ class GpuPipeline:
         t_host = time.perf_counter_ns()
         frames = slot.frames
         if self.decoder is not None:
-            per_frame = self.decoder.collect(self.stream, slot.number, frames)
+            per_frame = self.decoder.collect(self.post_stream, slot.number, frames)
             keeps = self.nms.keep_lists(slot.number, frames) if slot.gpu_nms else None
         else:
             raw = self._raw_host[slot.number].array
@@ -252,12 +302,9 @@ class GpuPipeline:
 
     def _gpu_stage_ms(self, slot: Slot) -> dict[str, float]:
         ev = slot.events
-        out = {"h2d": ev["h2d"].ms_since(ev["start"]), "letterbox": ev["letterbox"].ms_since(ev["compute"])}
-        previous = ev["letterbox"]
-        for name in GPU_STAGES[2:]:
-            out[name] = ev[name].ms_since(previous)
-            previous = ev[name]
-        return out
+        return {"h2d": ev["h2d"].ms_since(ev["start"]), "letterbox": ev["letterbox"].ms_since(ev["h2d"]),
+                "infer": ev["infer"].ms_since(ev["compute"]), "decode_gpu": ev["decode_gpu"].ms_since(ev["output"]),
+                "d2h": ev["d2h"].ms_since(ev["decode_gpu"])}
 
     def _to_original(self, found: FrameCandidates | Candidates, transform: LetterboxTransform) -> Candidates:
         c = rows_to_candidates(found.rows) if isinstance(found, FrameCandidates) else found
@@ -284,6 +331,15 @@ class GpuPipeline:
                 wall[i] = (time.perf_counter_ns() - t0) / 1e6
                 gpu[i] = end.ms_since(start)
         return gpu, wall
+
+    def frame_pool(self, count: int, hw: tuple[int, int] | None = None) -> FramePool:
+        """`count` pinned frames of `hw` (default: the largest frame) for a source to write into; frames taken
+        from it are uploaded with no host copy. Allocated now, freed with the pipeline."""
+        h, w = hw or self.max_frame_hw
+        pool = FramePool(self.allocator, count, (h, w), f"frame_pool_{len(self.slots[0].pools)}")
+        for slot in self.slots:
+            slot.pools = (*slot.pools, pool)
+        return pool
 
     def allocation_counts(self) -> AllocationCounts:
         return self.allocator.counts()
@@ -319,3 +375,8 @@ class GpuPipeline:
     @property
     def frames_processed(self) -> int:
         return self._frames
+
+
+def _copy_on_device(dst, src, nbytes: int, stream) -> None:
+    check(runtime().cudaMemcpyAsync(dst.ptr, src.ptr, int(nbytes), runtime().cudaMemcpyKind.cudaMemcpyDeviceToDevice,
+                                    stream.handle), f"copying {src.name} to {dst.name}")

@@ -49,8 +49,10 @@ class FrameCandidates:
 
 def rows_to_candidates(rows: np.ndarray) -> Candidates:
     """Rows in input pixels → the same Candidates `decode_yolov8` gives (xyxy, score, class)."""
-    cx, cy, w, h = rows[:, 0], rows[:, 1], rows[:, 2], rows[:, 3]
-    xyxy = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1).astype(np.float32)
+    centre, half = rows[:, 0:2], rows[:, 2:4] / 2
+    xyxy = np.empty((rows.shape[0], 4), np.float32)
+    np.subtract(centre, half, out=xyxy[:, 0:2])
+    np.add(centre, half, out=xyxy[:, 2:4])
     return Candidates(xyxy, rows[:, 4].astype(np.float32), rows[:, 5].astype(np.int32))
 
 
@@ -84,11 +86,12 @@ class CompactDecoder:
                                  ctypes.c_void_p])
         self._row_bytes = ROW_FIELDS * 4
 
-    def enqueue(self, stream: Stream, slot: int) -> None:
+    def enqueue(self, stream: Stream, slot: int, output: DeviceBuffer | None = None) -> None:
+        """Compact `output` (default: the engine's output buffer; the pipeline passes the slot's copy of it)."""
         cudart = runtime()
         rows, counts = self.rows[slot], self.counts[slot]
         check(cudart.cudaMemsetAsync(counts.ptr, 0, counts.nbytes, stream.handle), "clearing candidate counts")
-        self._args.set(self._output.ptr, self.anchors, self.num_classes, self.floor, rows.ptr, counts.ptr)
+        self._args.set((output or self._output).ptr, self.anchors, self.num_classes, self.floor, rows.ptr, counts.ptr)
         self._module.launch(self.kernel, ((self.anchors + _BLOCK - 1) // _BLOCK, self.batch, 1), (_BLOCK, 1, 1),
                             self._args, stream.handle)
 

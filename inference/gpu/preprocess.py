@@ -1,7 +1,7 @@
 """Frames onto the GPU once, letterboxed straight into the engine's input buffer.
 
-A frame goes host → pinned staging (a plain memcpy, done by whichever thread decoded it) → device in one
-async copy → one kernel per frame that writes the whole letterboxed canvas of its batch slot. The host
+A frame goes host → device in one copy (from pinned staging or a pinned frame pool, asynchronously) →
+one kernel per frame that writes the whole letterboxed canvas of its batch position. The host
 computes only the plan (`plan_letterbox`, shared with the CPU path), so both paths map boxes back alike.
 """
 
@@ -14,7 +14,7 @@ import numpy as np
 
 from inference.errors import InputShapeError
 from inference.gpu.cuda import check, runtime
-from inference.gpu.memory import Allocator, DeviceBuffer, PinnedBuffer, Stream
+from inference.gpu.memory import Allocator, DeviceBuffer, Stream
 from inference.gpu.nvrtc import KernelArgs, Module, grid_for
 from inference.preprocess import LetterboxTransform, plan_letterbox
 
@@ -78,20 +78,22 @@ class GpuLetterboxer:
         self.frames[slot] = self._allocator.device((self.batch, int(frame_bytes)), np.uint8, f"frames_u8_{slot}")
         return True
 
-    def upload(self, stream: Stream, staged: PinnedBuffer, slot: int, position: int, nbytes: int,
-               stage_offset: int) -> None:
-        """Async copy of one frame from pinned staging into its slot's device store."""
+    def upload(self, stream: Stream, host_address: int, slot: int, position: int, nbytes: int) -> None:
+        """Copy of one frame from host memory into its slot's device store: asynchronous from pinned memory,
+        returning once the driver has staged it from pageable memory."""
         cudart = runtime()
         dst = self.frames[slot].ptr + position * self.capacity[slot]
-        check(cudart.cudaMemcpyAsync(dst, staged.ptr + stage_offset, nbytes,
-                                     cudart.cudaMemcpyKind.cudaMemcpyHostToDevice, stream.handle),
-              "copying a frame to the GPU")
+        check(cudart.cudaMemcpyAsync(dst, host_address, nbytes, cudart.cudaMemcpyKind.cudaMemcpyHostToDevice,
+                                     stream.handle), "copying a frame to the GPU")
 
-    def launch(self, stream: Stream, source_hw: tuple[int, int], slot: int, position: int) -> LetterboxTransform:
+    def launch(self, stream: Stream, source_hw: tuple[int, int], slot: int, position: int,
+               target: DeviceBuffer | None = None) -> LetterboxTransform:
+        """Letterbox frame `position` of `slot` into batch position `position` of `target` (default: the
+        engine's input buffer), which has the engine input's shape and type."""
         transform, (rh, rw) = plan_letterbox(source_hw, (self.out_h, self.out_w))
         sh, sw = source_hw
         self._args.set(self.frames[slot].ptr + position * self.capacity[slot], sh, sw, sw * 3,
-                       self.input.ptr + position * self.position_bytes, self.out_h, self.out_w,
+                       (target or self.input).ptr + position * self.position_bytes, self.out_h, self.out_w,
                        int(transform.pad_y), int(transform.pad_x), rh, rw, sh / rh, sw / rw,
                        1 if uses_area(source_hw, (rh, rw)) else 0)
         self._module.launch(self.kernel, self._grid, (*BLOCK, 1), self._args, stream.handle)

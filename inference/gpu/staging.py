@@ -1,9 +1,13 @@
-"""Pinned staging slots: where decoded frames wait, page-locked, for their one copy to the GPU.
+"""Where frames wait, page-locked, for their one copy to the GPU.
 
-There are two slots (double buffering): a CPU thread fills one while the GPU works from the other.
-A slot holds up to `batch` frames, each at a fixed offset of `frame_capacity` bytes. Filling a slot
-is plain numpy work with no CUDA call, so any thread may do it; growing it (a frame larger than any
-before) is left to the GPU thread, which alone allocates.
+A slot is one batch in flight. Each frame in it is uploaded from one of three places:
+- a `FramePool` frame: pinned memory the pipeline owns and the source wrote into (a camera's announced
+  buffers); uploaded from where it lies, with no host copy at all;
+- the caller's own array, when the pipeline uploads "pageable" (the driver stages it, synchronously);
+- otherwise the slot's pinned staging, at a fixed offset of `frame_capacity` bytes per frame, after a
+  plain memcpy that any thread may do ("staged", the default).
+Growing a slot (a frame larger than any before) is left to the thread that stages, which alone allocates.
+There are IN_FLIGHT slots: one filling and uploading, one waiting for the engine, one in it, one finishing.
 """
 
 from __future__ import annotations
@@ -19,8 +23,11 @@ from inference.gpu.memory import Allocator, Event, PinnedBuffer
 from inference.gpu.preprocess import as_bgr
 
 # Events per slot, in stream order: start→h2d on the copy stream, compute→…→d2h on the compute stream.
+# Copy stream: start → h2d → letterbox (into the slot's own input). Compute stream: compute → infer (the
+# slot's input copied into the engine's, the engine) → output (copied aside). Post stream: → decode_gpu → d2h.
 GPU_STAGES = ("h2d", "letterbox", "infer", "decode_gpu", "d2h")
-EVENTS = ("start", "h2d", "compute", "letterbox", "infer", "decode_gpu", "d2h")
+EVENTS = ("start", "h2d", "letterbox", "compute", "infer", "output", "decode_gpu", "d2h")
+UPLOAD_MODES = ("staged", "pageable")
 
 
 @dataclass
@@ -47,6 +54,10 @@ class Slot:
     errors: list[tuple[FrameInfo, str]] = field(default_factory=list)  # frames that failed to decode
     gpu_nms: bool = False  # whether enqueue() queued NMS on the device for this batch
     stage_ns: int = 0
+    sources: list[int] = field(default_factory=list)  # per frame: host address to upload from, 0 = staging
+    held: list[np.ndarray] = field(default_factory=list)  # arrays uploaded from in place, alive until finished
+    pools: tuple[FramePool, ...] = ()
+    upload: str = "staged"
 
     @property
     def frames(self) -> int:
@@ -60,18 +71,30 @@ class Slot:
         self.errors.clear()
         self.gpu_nms = False
         self.stage_ns = 0
+        self.sources.clear()
+        self.held.clear()
 
     def place(self, image: np.ndarray, info: FrameInfo) -> tuple[np.ndarray, np.ndarray] | None:
         """Give a frame the next position; returns (pinned view, frame) for the caller to copy, or None when
-        the frame is larger than the slot (the GPU thread grows the slot and copies it then)."""
+        nothing is to be copied: the frame is uploaded from where it lies (a FramePool frame, or any frame when
+        uploading "pageable"), or it is larger than the slot (the GPU thread grows the slot and copies it)."""
         image = as_bgr(image)
         i = len(self.shapes)
         self.shapes.append((int(image.shape[0]), int(image.shape[1])))
         self.infos.append(info)
+        if self.upload == "pageable" or any(pool.holds(image) for pool in self.pools):
+            self.sources.append(int(image.ctypes.data))
+            self.held.append(image)
+            return None
+        self.sources.append(0)
         if image.nbytes > self.frame_capacity:
             self.oversize[i] = image
             return None
         return self.staging.array[i, :image.nbytes].reshape(image.shape), image
+
+    def source_of(self, position: int) -> int:
+        """The host address frame `position` is uploaded from."""
+        return self.sources[position] or self.staging.ptr + position * self.frame_capacity
 
     def add(self, image: np.ndarray, info: FrameInfo) -> None:
         """Place and copy one frame (host memcpy into pinned memory; any thread)."""
@@ -106,6 +129,28 @@ def parallel_copy(dst: np.ndarray, src: np.ndarray) -> None:
         future.result()
 
 
+class FramePool:
+    """Pinned frames owned by the pipeline for a source to write into, as a machine-vision camera writes into
+    the buffers announced to it: a frame from here is uploaded from where it lies, with no staging copy.
+    The source must not write a frame again before the result of its last use came back."""
+
+    def __init__(self, allocator: Allocator, count: int, hw: tuple[int, int], name: str = "frame_pool") -> None:
+        if count < 1:
+            raise ValueError("a frame pool needs at least one frame")
+        self.buffer = allocator.pinned((count, int(hw[0]), int(hw[1]), 3), np.uint8, name)
+        self.frames = [self.buffer.array[i] for i in range(count)]
+
+    def holds(self, image: np.ndarray) -> bool:
+        if self.buffer.freed or not image.flags.c_contiguous:
+            return False
+        start, address = self.buffer.ptr, int(image.ctypes.data)
+        return start <= address and address + image.nbytes <= start + self.buffer.nbytes
+
+    def free(self) -> None:
+        self.frames = []
+        self.buffer.free()
+
+
 def make_slots(allocator: Allocator, count: int, batch: int, frame_capacity: int) -> list[Slot]:
     slots = []
     for n in range(count):
@@ -121,7 +166,7 @@ def grow(allocator: Allocator, slot: Slot, frame_capacity: int) -> None:
     old = slot.staging
     new = allocator.pinned((batch, frame_capacity), np.uint8, old.name)
     for i, (h, w) in enumerate(slot.shapes):
-        if i not in slot.oversize:
+        if i not in slot.oversize and not slot.sources[i]:
             new.array[i, :h * w * 3] = old.array[i, :h * w * 3]
     old.free()
     slot.staging, slot.frame_capacity = new, frame_capacity
