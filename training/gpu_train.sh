@@ -6,6 +6,12 @@
 #   OUT=runs/h200 MINUTES=8 bash training/gpu_train.sh                  # first run
 #   OUT=runs/h200b MINUTES=4.5 INIT=/tmp/hts/run/last.pt LR=6e-4 bash training/gpu_train.sh  # continue
 #
+# The shipped model is the SiLU model of those two calls fine-tuned with ReLU (train.py's default
+# --activation) in a third call, on a fresh machine (the images are generated again):
+#
+#   OUT=/tmp/ft MINUTES=6.5 INIT=runs/h200/call2/last.pt LR=1.5e-3 WARMUP=100 \
+#     EXTRA="--min-images 4000" bash training/gpu_train.sh
+#
 # Everything but OUT lives under DATA (default /tmp/hts), so a second call on a machine that
 # is still warm reuses the images and the checkpoint.
 set -euo pipefail

@@ -113,7 +113,7 @@ def checkpoint(model: HTDet, ema: ModelEMA, step: int, args: argparse.Namespace,
     def cast(sd: dict) -> dict:
         return {k: (v.half() if half and v.dtype == torch.float32 else v).cpu() for k, v in sd.items()}
     return {"ema": cast(ema.module.state_dict()), "model": cast(model.state_dict()), "widths": model.widths,
-            "depths": model.depths, "imgsz": args.imgsz, "names": list(CLASS_NAMES), "step": step,
+            "depths": model.depths, "activation": model.activation, "imgsz": args.imgsz, "names": list(CLASS_NAMES), "step": step,
             "ema_updates": ema.updates, "args": {k: str(v) for k, v in vars(args).items()}}
 
 
@@ -135,6 +135,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--init", type=Path, help="checkpoint to continue from (fresh optimizer and schedule)")
     parser.add_argument("--widths", type=int, nargs=5, default=[16, 32, 64, 128, 192])
     parser.add_argument("--depths", type=int, nargs=4, default=[1, 2, 2, 1])
+    parser.add_argument("--activation", choices=("relu", "silu"), default="relu",
+                        help="relu (shipped: folds into onnxruntime's int8 convolutions) or silu (models before 2026-11-30)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
     parser.add_argument("--log-every", type=int, default=100)
@@ -151,16 +153,21 @@ def main(argv: list[str] | None = None) -> int:
     if args.export:
         args.export.mkdir(parents=True, exist_ok=True)
 
-    model = HTDet(len(CLASS_NAMES), tuple(args.widths), tuple(args.depths))
+    model = HTDet(len(CLASS_NAMES), tuple(args.widths), tuple(args.depths), args.activation)
     ema_updates = 0
+    keep_ema = False
     if args.init:
         state = torch.load(args.init, map_location="cpu", weights_only=False)
-        model.load_state_dict({k: v.float() for k, v in state.get("model", state["ema"]).items()})
-        ema_updates = int(state.get("ema_updates", 0))
-        print(f"continuing from {args.init} (step {state.get('step')})")
+        was = state.get("activation", "silu")
+        # Another activation: start from the averaged (EMA) weights, and average afresh from there.
+        keep_ema = was == args.activation
+        weights = state.get("model", state["ema"]) if keep_ema else state.get("ema", state.get("model"))
+        model.load_state_dict({k: v.float() for k, v in weights.items()})
+        ema_updates = int(state.get("ema_updates", 0)) if keep_ema else 0
+        print(f"continuing from {args.init} (step {state.get('step')}, {was} -> {args.activation})")
     model = model.to(device).to(memory_format=torch.channels_last)
     ema = ModelEMA(model)
-    if args.init and "ema" in state:
+    if args.init and keep_ema and "ema" in state:
         ema.module.load_state_dict({k: v.float() for k, v in state["ema"].items()})
         ema.updates = ema_updates
     optimizer = torch.optim.AdamW(param_groups(model, args.weight_decay), lr=args.lr, betas=(0.9, 0.999))

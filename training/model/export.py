@@ -17,7 +17,8 @@ from training.synth.tag import CLASS_NAMES
 
 
 def build_model(checkpoint: dict) -> HTDet:
-    model = HTDet(len(checkpoint["names"]), tuple(checkpoint["widths"]), tuple(checkpoint["depths"]))
+    model = HTDet(len(checkpoint["names"]), tuple(checkpoint["widths"]), tuple(checkpoint["depths"]),
+                  checkpoint.get("activation", "silu"))  # checkpoints before the option were SiLU
     model.load_state_dict(checkpoint["ema"] if "ema" in checkpoint else checkpoint["model"])
     return model.float().eval()
 

@@ -77,10 +77,18 @@ class Head(nn.Module):
         return self.box(x), self.cls(x)
 
 
+# ReLU is what ships: onnxruntime folds it into each int8 convolution (QLinearConv), where SiLU costs a
+# QLinearSigmoid and a QLinearMul per layer that barely use a second thread (BENCHMARKS.md, issue 4).
+ACTIVATIONS = {"relu": nn.ReLU, "silu": nn.SiLU}
+
+
 class HTDet(nn.Module):
     def __init__(self, num_classes: int = 3, widths: tuple[int, ...] = (16, 32, 64, 128, 192),
-                 depths: tuple[int, ...] = (1, 2, 2, 1)) -> None:
+                 depths: tuple[int, ...] = (1, 2, 2, 1), activation: str = "silu") -> None:
+        if activation not in ACTIVATIONS:
+            raise ValueError(f"unknown activation {activation!r}: expected one of {', '.join(ACTIVATIONS)}")
         super().__init__()
+        self.activation = activation
         c1, c2, c3, c4, c5 = widths
         self.num_classes = num_classes
         self.widths, self.depths = tuple(widths), tuple(depths)
@@ -99,6 +107,10 @@ class HTDet(nn.Module):
         c_cls = max(32, c3)
         self.heads = nn.ModuleList(Head(c, c_box, c_cls, num_classes) for c in (c3, c4, c5))
         self._init_biases()
+        if activation != "silu":  # every ConvBNAct is built with SiLU; swap them all (no parameters change)
+            for module in self.modules():
+                if isinstance(module, ConvBNAct) and isinstance(module[2], nn.SiLU):
+                    module[2] = ACTIVATIONS[activation](inplace=True)
 
     def _init_biases(self) -> None:
         prior = 0.01
