@@ -7,12 +7,23 @@ from pathlib import Path
 
 import numpy as np
 
+from inference.errors import HangtagError
 from inference.inspection import Inspector
 from inference.sources import open_source
 
 
 def run_headless(source: str, model: Path, backend: str | None, recipe: Path | None, *, read: bool = True,
-                 out=sys.stdout) -> int:
+                 out=sys.stdout, err=sys.stderr) -> int:
+    """0 when the source was inspected to its end; 2, with the reason on `err`, when the model, recipe or
+    source cannot be used (results printed before a source broke off stay printed)."""
+    try:
+        return _inspect(source, model, backend, recipe, read, out)
+    except HangtagError as exc:
+        print(f"error: {exc}", file=err)
+        return 2
+
+
+def _inspect(source: str, model: Path, backend: str | None, recipe: Path | None, read: bool, out) -> int:
     with Inspector.open(model, backend, recipe_path=recipe, read=read) as inspector:
         print(f"Hangtag Station (headless) — model {model.name}, backend {inspector.pipeline.backend}, "
               f"recipe {inspector.recipe_name or 'none'}", file=out)

@@ -29,6 +29,29 @@ def test_without_a_display_the_same_inspection_runs_headless(tmp_path):
     assert "summary:" in out.stdout
 
 
+def _headless(tmp_path, *args):
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "HANGTAG_DATA_DIR": str(tmp_path / "data")}
+    return subprocess.run([sys.executable, "-m", "app.main", "--headless", "--backend", "onnxruntime-cpu",
+                           "--no-read", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_headless_with_a_missing_source_says_what_was_expected_without_a_traceback(tmp_path):
+    model = blob_detector(tmp_path / "m.onnx")
+    out = _headless(tmp_path, "--model", str(model), "--source", str(tmp_path / "no_such_folder"))
+    assert out.returncode == 2
+    assert "Traceback" not in out.stderr
+    assert out.stderr.startswith("error: ") and "expected: a folder, image, video, camera index or URL" in out.stderr
+
+
+def test_headless_with_a_broken_recipe_names_the_line_and_exits_2(tmp_path):
+    model = blob_detector(tmp_path / "m.onnx")
+    recipe = tmp_path / "job.toml"
+    recipe.write_text("[fields\nstyle = 'A1'\n", encoding="utf-8")
+    out = _headless(tmp_path, "--model", str(model), "--recipe", str(recipe), "--source", str(tmp_path))
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "job.toml, line 1" in out.stderr and "hint:" in out.stderr
+
+
 def test_install_hint_names_debian_packages():
     hint = install_hint(["libxcb-cursor.so.0", "libxkbcommon-x11.so.0", "libunknown.so.9"])
     assert hint.startswith("sudo apt-get install -y ")
