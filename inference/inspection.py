@@ -85,12 +85,10 @@ class Inspector:
             if should_stop is not None and should_stop():
                 raise FrameAborted(source_name)
             start = time.perf_counter_ns()
-            if should_stop is None:
-                readings = tuple(self.reader.read(image, result.detections))
-            else:  # asked between tags: a Stop mid-frame abandons it rather than waiting for every tag
-                readings = tuple(self.reader.read(image, result.detections, should_stop=should_stop))
-                if should_stop():
-                    raise FrameAborted(source_name)
+            # asked between tags: a Stop mid-frame abandons it rather than waiting for every tag
+            readings = tuple(self.reader.read(image, result.detections, should_stop=should_stop))
+            if should_stop is not None and should_stop():
+                raise FrameAborted(source_name)
             read_ms = (time.perf_counter_ns() - start) / 1e6
             stages = dict(result.timings.stages_ms)
             stages["read"] = read_ms

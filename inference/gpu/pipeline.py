@@ -160,9 +160,7 @@ class GpuPipeline:
             return
         stack, self._stack = self._stack, None
         try:
-            for stream in (self.stream, self.copy_stream, self.post_stream):
-                if not stream.freed:
-                    stream.synchronize()
+            self.wait_idle()
         finally:
             stack.close()
 
@@ -170,7 +168,8 @@ class GpuPipeline:
     def wait_idle(self) -> None:
         """Block until the GPU has done everything queued on this pipeline's streams."""
         for stream in (self.copy_stream, self.stream, self.post_stream):
-            stream.synchronize()
+            if not stream.freed:
+                stream.synchronize()
 
     def process(self, image_bgr: np.ndarray, *, source_name: str = "frame", source_path: str | None = None,
                 index: int | None = None, decode_ms: float = 0.0) -> FrameResult:

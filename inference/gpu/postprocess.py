@@ -73,7 +73,6 @@ class CompactDecoder:
         self.floor = float(floor)
         self.head_rows = min(head_rows, self.anchors)
         self._module = module
-        self._output = output
         # Per slot in flight: batch n's overflow copy may run after batch n+1's decode was queued.
         self.rows = [allocator.device((self.batch, self.anchors, ROW_FIELDS), np.float32, f"candidate_rows_{i}")
                      for i in range(in_flight)]
@@ -86,12 +85,12 @@ class CompactDecoder:
                                  ctypes.c_void_p])
         self._row_bytes = ROW_FIELDS * 4
 
-    def enqueue(self, stream: Stream, slot: int, output: DeviceBuffer | None = None) -> None:
-        """Compact `output` (default: the engine's output buffer; the pipeline passes the slot's copy of it)."""
+    def enqueue(self, stream: Stream, slot: int, output: DeviceBuffer) -> None:
+        """Compact `output`, a buffer of the engine output's shape (the pipeline passes the slot's copy)."""
         cudart = runtime()
         rows, counts = self.rows[slot], self.counts[slot]
         check(cudart.cudaMemsetAsync(counts.ptr, 0, counts.nbytes, stream.handle), "clearing candidate counts")
-        self._args.set((output or self._output).ptr, self.anchors, self.num_classes, self.floor, rows.ptr, counts.ptr)
+        self._args.set(output.ptr, self.anchors, self.num_classes, self.floor, rows.ptr, counts.ptr)
         self._module.launch(self.kernel, ((self.anchors + _BLOCK - 1) // _BLOCK, self.batch, 1), (_BLOCK, 1, 1),
                             self._args, stream.handle)
 

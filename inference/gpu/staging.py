@@ -22,10 +22,8 @@ import numpy as np
 from inference.gpu.memory import Allocator, Event, PinnedBuffer
 from inference.gpu.preprocess import as_bgr
 
-# Events per slot, in stream order: start→h2d on the copy stream, compute→…→d2h on the compute stream.
-# Copy stream: start → h2d → letterbox (into the slot's own input). Compute stream: compute → infer (the
+# Events per slot, in stream order. Copy stream: start → h2d → letterbox (into the slot's own input). Compute stream: compute → infer (the
 # slot's input copied into the engine's, the engine) → output (copied aside). Post stream: → decode_gpu → d2h.
-GPU_STAGES = ("h2d", "letterbox", "infer", "decode_gpu", "d2h")
 EVENTS = ("start", "h2d", "letterbox", "compute", "infer", "output", "decode_gpu", "d2h")
 UPLOAD_MODES = ("staged", "pageable")
 
@@ -77,7 +75,7 @@ class Slot:
     def place(self, image: np.ndarray, info: FrameInfo) -> tuple[np.ndarray, np.ndarray] | None:
         """Give a frame the next position; returns (pinned view, frame) for the caller to copy, or None when
         nothing is to be copied: the frame is uploaded from where it lies (a FramePool frame, or any frame when
-        uploading "pageable"), or it is larger than the slot (the GPU thread grows the slot and copies it)."""
+        uploading "pageable"), or it is larger than the slot (the thread that stages grows the slot and copies it)."""
         image = as_bgr(image)
         i = len(self.shapes)
         self.shapes.append((int(image.shape[0]), int(image.shape[1])))
