@@ -104,3 +104,13 @@ def test_yolo_labels_round_trip(tmp_path):
     np.testing.assert_allclose(xyxy, [[160, 40, 240, 60]])
     assert cls.tolist() == [1]
     assert label_path_for(tmp_path / "images" / "b.jpg") is None
+
+
+def test_tally_counts_found_truth_detections_and_leaves_false_alarms_to_the_difference():
+    evaluator = AP50Evaluator(2)
+    truth = np.array([[0, 0, 10, 10], [20, 20, 30, 30]], np.float32)
+    found = np.array([[0, 0, 10, 10], [1, 1, 10, 10], [50, 50, 60, 60]], np.float32)  # a hit, a duplicate, a stray
+    evaluator.add(found, np.array([0.9, 0.8, 0.7], np.float32), np.array([0, 0, 0]), truth, np.array([0, 1]),
+                  iou_threshold=0.5)
+    assert evaluator.tally(0) == (1, 3, 1)  # one truth box found by three detections: two false alarms
+    assert evaluator.tally(1) == (0, 0, 1)  # the class-1 box was missed

@@ -104,6 +104,10 @@ class AP50Evaluator:
     def result(self) -> dict[int, float | None]:
         return {c: self.ap(c) for c in range(self.num_classes)}
 
+    def tally(self, c: int) -> tuple[int, int, int]:
+        """(truth boxes found, detections, truth boxes) of class c, as matched by `add`."""
+        return int(sum(self._hits[c])), len(self._hits[c]), int(self._gt_counts[c])
+
     @staticmethod
     def mean(per_class: dict[int, float | None]) -> float | None:
         values = [v for v in per_class.values() if v is not None]
