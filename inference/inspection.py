@@ -101,7 +101,14 @@ class Inspector:
     def _judge(self, detections, readings):
         return judge_frame(self.recipe, detections, readings)
 
+    @property
+    def frame_memory(self):
+        """Where a source should read frames for this pipeline: the GPU pipeline's page-locked frames (uploaded
+        with no host copy), or None (ordinary memory) for the host-preprocessing pipeline."""
+        return getattr(self.pipeline, "frame_memory", None)
+
     def run(self, source: FrameSource) -> Iterator[FrameResult]:
+        source.lend_frames(self.frame_memory)
         try:
             for item in source.frames():
                 if not isinstance(item, Waiting):

@@ -12,7 +12,9 @@ import numpy as np
 
 from inference.errors import HangtagError, SourceError
 from inference.imageio import IMAGE_SUFFIXES, list_images, read_image
+from inference.lending import FrameLender, FrameMemory
 
+LENT_FRAMES = 8  # the grabber's newest, the one being read, the one inspected, the window's, and spare
 VIDEO_SUFFIXES = frozenset({".mp4", ".avi", ".mov", ".mkv", ".m4v", ".webm", ".mpg", ".mpeg"})
 
 
@@ -56,6 +58,10 @@ class FrameSource:
 
     def __len__(self) -> int:  # unknown length → 0
         return 0
+
+    def lend_frames(self, memory: FrameMemory | None) -> None:
+        """Read frames into lent memory from `memory` (the GPU pipeline's page-locked frames) where this source
+        can read into given memory; None: ordinary memory. Sources that cannot (image decoders) ignore it."""
 
     def close(self) -> None:
         pass
@@ -109,6 +115,28 @@ class VideoSource(FrameSource):
         self._expected = int(self._capture.get(cv2.CAP_PROP_FRAME_COUNT) or 0) if not live else 0
         fps = float(self._capture.get(cv2.CAP_PROP_FPS) or 0.0)
         self._period_s = 1.0 / fps if simulated and 1.0 <= fps <= 240.0 else 0.0
+        self._memory: FrameMemory | None = None
+        self.lender: FrameLender | None = None  # made at the first frame read after lend_frames(), in its shape
+        self.frames_in_own_memory = 0  # frames read into ordinary memory while lending was asked for
+
+    def lend_frames(self, memory: FrameMemory | None) -> None:
+        """OpenCV's read() fills a given array of the right shape in place: with `memory`, each frame is read
+        into a lent frame of LENT_FRAMES, which returns when no one refers to it any more. Takes effect at
+        the next frame; safe to call while another thread iterates frames()."""
+        self._memory = memory
+
+    def _read(self, shape: tuple[int, ...] | None) -> tuple[bool, np.ndarray | None]:
+        memory = self._memory
+        if memory is None:
+            self.lender = None
+            return self._capture.read()
+        if shape is not None and (self.lender is None or self.lender.make != memory or self.lender.shape != shape):
+            self.lender = FrameLender(shape, LENT_FRAMES, memory)  # the first frame tells the shape
+        target = self.lender.lend() if self.lender is not None else None
+        ok, image = self._capture.read() if target is None else self._capture.read(target)
+        if ok and image is not target:  # no frame free, or the camera changed its frame size
+            self.frames_in_own_memory += 1
+        return ok, image
 
     def __len__(self) -> int:
         return max(self._expected, 0)
@@ -117,12 +145,13 @@ class VideoSource(FrameSource):
         index = 0
         name = Path(str(self.target)).name if not self.live else f"camera-{self.target}"
         next_due = time.perf_counter()
+        shape: tuple[int, ...] | None = None
         while True:
             if self._period_s:  # a replay delivers at the recording's frame rate, like the camera did
                 next_due += self._period_s
                 time.sleep(max(0.0, next_due - time.perf_counter()))
             start = time.perf_counter_ns()
-            ok, image = self._capture.read()
+            ok, image = self._read(shape)
             if not ok or image is None:
                 if self._expected and index < self._expected - 1:
                     yield FrameError(index, f"{name}#{index}", str(self.target),
@@ -132,6 +161,7 @@ class VideoSource(FrameSource):
                     yield FrameError(index, f"{name}#{index}", str(self.target),
                                      f"{self.description} stopped delivering frames; check the cable or stream")
                 return
+            shape = image.shape
             yield Frame(index, f"{name}#{index}", str(self.target), image, (time.perf_counter_ns() - start) / 1e6)
             index += 1
 
