@@ -27,8 +27,9 @@ from app.widgets.verdict_banner import VerdictBanner
 from app.engine_link import EngineLink
 from app.worker import InspectionWorker
 from inference.engines import list_backends
-from inference.imageio import read_image
+from inference.imageio import IMAGE_SUFFIXES, read_image
 from inference.inspection import Inspector, count_flips, rejudge
+from inference.lending import detach
 from inference.pipeline import FrameResult
 from inference.postprocess import Thresholds
 from inference.resources import default_model_path
@@ -304,8 +305,8 @@ class MainWindow(QMainWindow):
         image = image if image.size else None
         self.results.append(result)
         self.plots.add_result(result)
-        if image is not None and not (result.source_path and Path(result.source_path).is_file()):
-            self.images[len(self.results.results) - 1] = image
+        if image is not None and not _rereadable(result):
+            self.images[len(self.results.results) - 1] = detach(image)  # a camera's lent frame goes back
             while len(self.images) > IMAGE_MEMORY:
                 self.images.popitem(last=False)
         if self.follow_live:
@@ -362,7 +363,7 @@ class MainWindow(QMainWindow):
         self.follow_live = row == len(self.results.results) - 1
         result = self.results.results[row]
         image = self.images.get(row)
-        if image is None and result.source_path and Path(result.source_path).is_file():
+        if image is None and _rereadable(result):
             try:
                 image = read_image(result.source_path)
             except Exception as exc:
@@ -440,3 +441,9 @@ class MainWindow(QMainWindow):
         self.engines.close()
         self.records.close()
         super().closeEvent(event)
+
+
+def _rereadable(result: FrameResult) -> bool:
+    """An image file's frame is read again from disk to show it again; a video's or a camera's is kept."""
+    path = result.source_path
+    return bool(path) and Path(path).suffix.lower() in IMAGE_SUFFIXES and Path(path).is_file()

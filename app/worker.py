@@ -63,6 +63,7 @@ class InspectionWorker(QObject):
     def swap_inspector(self, inspector: Inspector) -> None:
         """Take a ready Inspector; the old one is closed here, on the thread that ran it."""
         old, self._inspector = self._inspector, inspector
+        self._lend_frames()
         if old is not None and old is not inspector:
             old.close()
         self.engine_swapped.emit(inspector.pipeline)
@@ -103,11 +104,18 @@ class InspectionWorker(QObject):
             self.errored.emit(describe_error(exc))
             return
         self._source, self._source_spec = source, spec
+        self._lend_frames()
         if source.live:
             self._grabber = LatestFrameGrabber(source)
         else:
             self._iterator = source.frames()
         self.source_opened.emit(source.description, len(source))
+
+    def _lend_frames(self) -> None:
+        """A camera reads into the engine's page-locked frames when the engine is the GPU pipeline, so frames
+        reach the GPU with no host copy; frames already out stay valid whatever engine comes next."""
+        if self._source is not None:
+            self._source.lend_frames(self._inspector.frame_memory if self._inspector is not None else None)
 
     def _close_source(self) -> None:
         self._carry = None

@@ -270,3 +270,32 @@ def test_banner_keeps_reasons_short(qtbot):
     assert banner.reasons.text() == "reason 0; reason 1; reason 2; reason 3; and 5 more (see Tag text)"
     banner.show_verdict("OK", [])
     assert banner.reasons.text() == "all checks passed"
+
+
+def test_a_camera_reads_into_lent_frames_and_the_window_keeps_copies(qtbot, tmp_path):
+    """With an engine that offers frame memory (the GPU pipeline's page-locked frames; ordinary memory here),
+    the camera reads into lent frames, every frame is inspected, and the window's history holds its own
+    copies, so the lender does not run dry however many frames the window keeps."""
+    import cv2
+
+    from inference.lending import is_lent
+
+    video = tmp_path / "line.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 30, (160, 120))
+    for i in range(24):
+        writer.write(scene_with_squares(120, 160, [(10 + 3 * i, 30, 40)]))
+    writer.release()
+    window = make_window(qtbot, tmp_path)
+    window.pipeline.frame_memory = lambda shape: np.zeros(shape, np.uint8)
+    window.open_source(f"camera:{video}")
+    qtbot.waitUntil(lambda: window.worker._source is not None, timeout=5000)
+    source = window.worker._source  # kept here: the worker lets go of it at the end of the replay
+    window.start()
+    qtbot.waitUntil(lambda: not window.source_bar.running and len(window.results.results) > 0, timeout=20000)
+    results = window.results.results
+    assert len(results) >= 12 and all(r.ok for r in results)  # a camera may drop frames; none may fail
+    assert window.images and not any(is_lent(image) for image in window.images.values())
+    assert source.lender.lent >= 23 and source.lender.refused == 0 and source.frames_in_own_memory == 1
+    errors = list(window.errors)
+    window.show_result_at(0)  # a video frame is shown again from the window's copy, not re-read from the video
+    assert window.errors == errors and window.current is results[0] and window.current_image is not None
