@@ -394,7 +394,8 @@ def test_a_slot_uploads_pool_frames_in_place_and_copies_the_rest_into_staging():
     capacity = 4 * 5 * 3
     slot = Slot(0, _HostBuffer((3, capacity)), capacity, {})
     pool = FramePool(_HostAllocator(), 2, (4, 5))
-    slot.pools = (pool,)
+    start, end = pool.buffer.ptr, pool.buffer.ptr + pool.buffer.nbytes  # the pipeline asks CUDA; here: the range
+    slot.in_place = lambda image: image.flags.c_contiguous and start <= image.ctypes.data < end
     pool.frames[1][...] = 7
     assert slot.place(pool.frames[1], FrameInfo("pooled")) is None  # nothing to copy
     ordinary = np.full((4, 5, 3), 9, np.uint8)
@@ -531,3 +532,39 @@ def test_an_engine_failure_reaches_the_caller_and_stops_the_run():
             seen.append(result.index)
     assert seen == [0, 1, 2, 3]  # the two batches before the failing one
     assert _gpu_threads() == []
+
+
+class _SlotRecordingPipeline(Pipeline):
+    """The CPU Pipeline offering frame memory and keeping the GPU pipeline's record of where the last frame
+    was uploaded from (in place: its own address), so gpu-bench's camera measurement runs here."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        from types import SimpleNamespace
+
+        self.slots = [SimpleNamespace(sources=[0])]
+
+    @staticmethod
+    def frame_memory(shape):
+        return np.zeros(shape, np.uint8)
+
+    def process(self, image_bgr, **kwargs):
+        from inference.lending import is_lent
+
+        self.slots[0].sources[0] = image_bgr.ctypes.data if is_lent(image_bgr) else 0
+        return super().process(image_bgr, **kwargs)
+
+
+def test_the_camera_benchmark_counts_frames_read_into_lent_memory(tmp_path):
+    from inference.gpu.bench import camera_source, write_video
+
+    model = blob_detector(tmp_path / "blob.onnx")
+    pipe = _SlotRecordingPipeline.open(model, "onnxruntime-cpu")
+    video = write_video([scene_with_squares(48, 64, [(8 + 4 * i, 10, 16)]) for i in range(5)], tmp_path / "c.avi", 30)
+    lent = camera_source(pipe, video, lend=True, passes=2, warmup=5)
+    assert lent["frames"] == 55 and lent["uploaded_in_place"] == 54  # all but the first frame of the first pass...
+    assert lent["frames_in_own_memory"] == 2  # ...and of the second: each reading tells its lender the shape
+    ordinary = camera_source(pipe, video, lend=False, passes=1, warmup=0)
+    assert ordinary["frames"] == 30 and ordinary["uploaded_in_place"] == 0 and ordinary["frames_lent"] == 0
+    assert ordinary["end_to_end_ms"]["p50"] > 0 and ordinary["read_ms"]["n"] == 30
+    pipe.close()

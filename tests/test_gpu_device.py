@@ -244,6 +244,65 @@ def test_frames_uploaded_in_place_give_what_staged_frames_give(tmp_path, where):
         assert np.allclose(a.detections.xyxy, c.detections.xyxy, atol=1e-3)
 
 
+def test_page_locked_memory_is_told_from_ordinary_memory():
+    from inference.gpu.memory import Allocator, is_page_locked, page_locked_array
+
+    frame = page_locked_array((1080, 1920, 3))
+    assert is_page_locked(frame) and is_page_locked(frame[10:20])  # whole rows: still one block
+    assert not is_page_locked(frame[:, 1:5])  # not contiguous: it must be copied
+    assert not is_page_locked(np.zeros((1080, 1920, 3), np.uint8))
+    allocator = Allocator(0)
+    try:
+        assert is_page_locked(allocator.pinned((4, 16), np.uint8, "pool").array)
+    finally:
+        allocator.free_all()
+
+
+@needs_engine
+def test_a_camera_reads_into_page_locked_frames_the_pipeline_uploads_in_place(tmp_path):
+    """The station's camera path on the GPU: OpenCV reads each frame into a lent page-locked frame, the
+    pipeline uploads it from there (no staging copy), detections match ordinary memory, every frame goes
+    back to the lender, and a frame kept after the pipeline is closed is still valid memory."""
+    import cv2
+
+    from inference.gpu.memory import is_page_locked
+    from inference.gpu.pipeline import GpuPipeline
+    from inference.inspection import Inspector
+    from inference.lending import is_lent
+    from inference.sources import open_source
+
+    video = tmp_path / "camera.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 30, (1920, 1080))
+    for image in frames(6, seed=13):
+        writer.write(image)
+    writer.release()
+    plain = [item.image for item in open_source(video).frames()]
+    with GpuPipeline.open(synthetic_model(tmp_path)) as pipe:
+        want = [pipe.process(image) for image in plain]
+        inspector = Inspector(pipe)
+        source = open_source(video)
+        source.lend_frames(inspector.frame_memory)
+        got, kept = [], None
+        for item in source.frames():
+            got.append(inspector.inspect(item))
+            in_place = pipe.slots[0].sources[0] == item.image.ctypes.data
+            assert in_place == is_lent(item.image) == (item.index > 0)  # the first frame tells the shape
+            assert is_page_locked(item.image) == in_place
+            kept = item.image
+        del item
+        assert source.lender.available == source.lender.count - 1  # only `kept` is still out
+        before = pipe.allocation_counts()
+        again = open_source(video)
+        again.lend_frames(inspector.frame_memory)
+        for item in again.frames():  # the pipeline allocates nothing for lent frames
+            inspector.inspect(item)
+        assert pipe.allocation_counts() == before
+    for a, b in zip(want, got):
+        assert len(a.detections) == len(b.detections) > 0
+        assert np.allclose(a.detections.xyxy, b.detections.xyxy, atol=1e-3)
+    assert is_page_locked(kept) and np.array_equal(kept, plain[-1])  # outlives the pipeline
+
+
 @needs_engine
 def test_cuda_graph_gives_the_same_detections_as_plain_iobinding(tmp_path):
     from inference.gpu.pipeline import GpuPipeline

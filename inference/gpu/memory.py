@@ -248,6 +248,49 @@ class Allocator:
         self._live.pop(id(owner), None)
 
 
+class _PageLockedFrame:
+    """cudaHostAlloc'd bytes owned by reference counting, not by an Allocator: freed when the last numpy array
+    over them is gone. For frames lent to a source, which may outlive the pipeline that asked for them."""
+
+    def __init__(self, shape: tuple[int, ...], dtype: np.dtype) -> None:
+        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        cudart = runtime()
+        self._ptr = int(check(cudart.cudaHostAlloc(max(nbytes, 1), cudart.cudaHostAllocPortable),
+                              f"cudaHostAlloc({nbytes}) for a camera frame",
+                              hint="page-locked memory is limited; lower the camera resolution"))
+        self.__array_interface__ = {"shape": shape, "typestr": dtype.str, "data": (self._ptr, False), "version": 3}
+
+    def __del__(self) -> None:
+        ptr, self._ptr = getattr(self, "_ptr", 0), 0
+        if ptr:
+            try:
+                runtime().cudaFreeHost(ptr)
+            except Exception:  # interpreter shutdown: the driver frees it with the process
+                pass
+
+
+def page_locked_array(shape: tuple[int, ...], dtype: np.dtype | type = np.uint8) -> np.ndarray:
+    """A new array in page-locked memory, freed with its last reference: the GPU copies it without staging."""
+    return np.asarray(_PageLockedFrame(tuple(int(s) for s in shape), np.dtype(dtype)))
+
+
+def is_page_locked(image: np.ndarray) -> bool:
+    """Whether a C-contiguous array lies wholly in page-locked memory (any: ours, or a camera SDK's registered
+    buffers), so it can be uploaded from where it lies. One driver query per end of the array."""
+    if not image.flags.c_contiguous or image.nbytes == 0:
+        return False
+    cudart = runtime()
+    start = int(image.ctypes.data)
+    for address in (start, start + image.nbytes - 1):
+        status, attributes = cudart.cudaPointerGetAttributes(address)
+        if status != cudart.cudaError_t.cudaSuccess:
+            cudart.cudaGetLastError()  # an unknown pointer leaves a sticky-free error behind on old drivers
+            return False
+        if attributes.type != cudart.cudaMemoryType.cudaMemoryTypeHost:
+            return False
+    return True
+
+
 def copy_into(dst: PinnedBuffer, image: np.ndarray) -> np.ndarray:
     """Copy a frame into the head of a pinned buffer; returns the view that now holds it."""
     flat = dst.array.reshape(-1)

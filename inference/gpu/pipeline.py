@@ -33,7 +33,7 @@ from inference.gpu.cuda import check, compute_capability, device_memory_used_mb,
 from inference.gpu.engine import DeviceEngine
 from inference.gpu.host_nms import select_fast
 from inference.gpu.kernels import SOURCE
-from inference.gpu.memory import Allocator, AllocationCounts
+from inference.gpu.memory import Allocator, AllocationCounts, is_page_locked, page_locked_array
 from inference.gpu.nvrtc import Module, compile_cubin
 from inference.gpu.postprocess import POSTPROCESS_MODES, CompactDecoder, FrameCandidates, GpuNms, rows_to_candidates
 from inference.gpu.preprocess import GpuLetterboxer
@@ -72,6 +72,7 @@ class GpuPipeline:
         self.stats = RollingStats()
         self._lock = threading.Lock()
         self._frames = 0
+        self._pools = 0
         self._last: tuple[Candidates, LetterboxTransform] | None = None
         self._stack = ExitStack()
         try:
@@ -115,6 +116,7 @@ class GpuPipeline:
         self.slots = make_slots(self.allocator, IN_FLIGHT, self.batch, frame_capacity)
         for slot in self.slots:
             slot.upload = self.upload
+            slot.in_place = is_page_locked
         self._output = out
         if self.layout == "yolov8":
             self.decoder: CompactDecoder | None = CompactDecoder(self.allocator, self.module, out, self.num_classes,
@@ -253,6 +255,7 @@ class GpuPipeline:
         """Wait for a slot's GPU work, then NMS on the host (or read GPU keep-lists) and build results."""
         ev = slot.events
         ev["d2h"].synchronize()
+        slot.held.clear()  # uploaded long since (d2h follows h2d through the event chain): lent frames go back
         t_host = time.perf_counter_ns()
         frames = slot.frames
         if self.decoder is not None:
@@ -335,10 +338,15 @@ class GpuPipeline:
         """`count` pinned frames of `hw` (default: the largest frame) for a source to write into; frames taken
         from it are uploaded with no host copy. Allocated now, freed with the pipeline."""
         h, w = hw or self.max_frame_hw
-        pool = FramePool(self.allocator, count, (h, w), f"frame_pool_{len(self.slots[0].pools)}")
-        for slot in self.slots:
-            slot.pools = (*slot.pools, pool)
-        return pool
+        self._pools += 1
+        return FramePool(self.allocator, count, (h, w), f"frame_pool_{self._pools}")
+
+    @staticmethod
+    def frame_memory(shape: tuple[int, ...]) -> np.ndarray:
+        """Memory for a source to read a frame into (the station's camera source takes its lent frames from
+        here): page-locked, so the frame is uploaded from where it lies with no host copy. Owned by reference
+        counting, not by this pipeline: a frame the window still shows outlives a closed pipeline safely."""
+        return page_locked_array(shape, np.uint8)
 
     def allocation_counts(self) -> AllocationCounts:
         return self.allocator.counts()

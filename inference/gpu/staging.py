@@ -1,8 +1,8 @@
 """Where frames wait, page-locked, for their one copy to the GPU.
 
 A slot is one batch in flight. Each frame in it is uploaded from one of three places:
-- a `FramePool` frame: pinned memory the pipeline owns and the source wrote into (a camera's announced
-  buffers); uploaded from where it lies, with no host copy at all;
+- page-locked memory the source wrote into (a camera source reading into lent page-locked frames, a
+  `FramePool`, a camera SDK's registered buffers): uploaded from where it lies, with no host copy at all;
 - the caller's own array, when the pipeline uploads "pageable" (the driver stages it, synchronously);
 - otherwise the slot's pinned staging, at a fixed offset of `frame_capacity` bytes per frame, after a
   plain memcpy that any thread may do ("staged", the default).
@@ -16,6 +16,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 
@@ -54,7 +55,7 @@ class Slot:
     stage_ns: int = 0
     sources: list[int] = field(default_factory=list)  # per frame: host address to upload from, 0 = staging
     held: list[np.ndarray] = field(default_factory=list)  # arrays uploaded from in place, alive until finished
-    pools: tuple[FramePool, ...] = ()
+    in_place: Callable[[np.ndarray], bool] = lambda image: False  # the pipeline's page-locked test
     upload: str = "staged"
 
     @property
@@ -74,13 +75,13 @@ class Slot:
 
     def place(self, image: np.ndarray, info: FrameInfo) -> tuple[np.ndarray, np.ndarray] | None:
         """Give a frame the next position; returns (pinned view, frame) for the caller to copy, or None when
-        nothing is to be copied: the frame is uploaded from where it lies (a FramePool frame, or any frame when
+        nothing is to be copied: the frame is uploaded from where it lies (page-locked memory, or any frame when
         uploading "pageable"), or it is larger than the slot (the thread that stages grows the slot and copies it)."""
         image = as_bgr(image)
         i = len(self.shapes)
         self.shapes.append((int(image.shape[0]), int(image.shape[1])))
         self.infos.append(info)
-        if self.upload == "pageable" or any(pool.holds(image) for pool in self.pools):
+        if self.upload == "pageable" or self.in_place(image):
             self.sources.append(int(image.ctypes.data))
             self.held.append(image)
             return None
@@ -128,21 +129,16 @@ def parallel_copy(dst: np.ndarray, src: np.ndarray) -> None:
 
 
 class FramePool:
-    """Pinned frames owned by the pipeline for a source to write into, as a machine-vision camera writes into
-    the buffers announced to it: a frame from here is uploaded from where it lies, with no staging copy.
-    The source must not write a frame again before the result of its last use came back."""
+    """Pinned frames owned by the pipeline, written once and reused (the benchmark's stand-in for a camera's
+    announced buffers): a frame from here is uploaded from where it lies, with no staging copy. The writer
+    must not write a frame again before the result of its last use came back; the station's camera source
+    uses lent frames (inference/lending.py) instead, which the pipeline's lifetime does not bound."""
 
     def __init__(self, allocator: Allocator, count: int, hw: tuple[int, int], name: str = "frame_pool") -> None:
         if count < 1:
             raise ValueError("a frame pool needs at least one frame")
         self.buffer = allocator.pinned((count, int(hw[0]), int(hw[1]), 3), np.uint8, name)
         self.frames = [self.buffer.array[i] for i in range(count)]
-
-    def holds(self, image: np.ndarray) -> bool:
-        if self.buffer.freed or not image.flags.c_contiguous:
-            return False
-        start, address = self.buffer.ptr, int(image.ctypes.data)
-        return start <= address and address + image.nbytes <= start + self.buffer.nbytes
 
     def free(self) -> None:
         self.frames = []
