@@ -107,6 +107,53 @@ def end_to_end(pipe: GpuPipeline, frames: list[np.ndarray], iterations: int, *, 
     return {"wall_ms": pct(wall), "stages_ms": pipe.stats.summary()}
 
 
+def write_video(frames: list[np.ndarray], path: Path, count: int, fps: float = 30.0) -> Path:
+    """An MJPG recording of `count` frames (cycling `frames`): what the station's camera source reads here."""
+    h, w = frames[0].shape[:2]
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), fps, (w, h))
+    if not writer.isOpened():
+        raise RuntimeError(f"OpenCV cannot write MJPG video to {path}")
+    for i in range(count):
+        writer.write(frames[i % len(frames)])
+    writer.release()
+    return path
+
+
+def camera_source(pipe: GpuPipeline, video: Path, *, lend: bool, passes: int = 1, warmup: int = 20) -> dict:
+    """The station's own camera path, frame by frame as its worker runs it: VideoSource (OpenCV reading the
+    recording) → Inspector.inspect (no reader) → the GPU pipeline. `lend`: the source reads into the
+    pipeline's page-locked frames (uploaded in place); else into ordinary memory (staged copy). Timed: the
+    inspection of a frame already read (what the pipeline's end-to-end means); the read itself apart."""
+    from inference.inspection import Inspector
+    from inference.sources import Frame, open_source
+
+    inspector = Inspector(pipe)
+    wall, read_ms, stage_host, in_place = [], [], [], 0
+    own = lent = 0
+    for n in range(passes):
+        source = open_source(video)
+        source.lend_frames(inspector.frame_memory if lend else None)
+        try:
+            for item in source.frames():
+                if not isinstance(item, Frame):
+                    raise RuntimeError(f"the recording did not read back: {item}")
+                t0 = time.perf_counter_ns()
+                result = inspector.inspect(item)
+                elapsed = (time.perf_counter_ns() - t0) / 1e6
+                if n == 0 and item.index < warmup:
+                    continue
+                wall.append(elapsed)
+                read_ms.append(item.decode_ms)
+                stage_host.append(result.timings.get("stage_host"))
+                in_place += pipe.slots[0].sources[0] == item.image.ctypes.data
+        finally:
+            source.close()
+        own += source.frames_in_own_memory
+        lent += source.lender.lent if source.lender is not None else 0
+    return {"end_to_end_ms": pct(wall), "read_ms": pct(read_ms), "stage_host_ms": pct(stage_host),
+            "frames": len(wall), "uploaded_in_place": in_place, "frames_in_own_memory": own, "frames_lent": lent}
+
+
 def overlapped_fps(pipe: GpuPipeline, jobs: list[Callable], *, workers: int) -> dict:
     t0 = time.perf_counter()
     count = errors = detections = 0
@@ -217,17 +264,21 @@ def naive_ort(model: Path, frames: list[np.ndarray], iterations: int, thresholds
     return {"wall_ms": pct(wall), "providers": session.get_providers()}
 
 
-def torch_eager(frames: list[np.ndarray], iterations: int, thresholds: Thresholds) -> dict:
-    """cv2 letterbox → torch forward (eager, same weights as the synthetic ONNX) → torchvision NMS."""
+def torch_eager(frames: list[np.ndarray], iterations: int, thresholds: Thresholds, model=None) -> dict:
+    """cv2 letterbox → torch forward (eager) → torchvision NMS: what a Python user writes first. `model`: a
+    torch module on the GPU with the ONNX model's (B, 4 + C, A) output (training/eager_baseline.py builds the
+    shipped detector's); default: the synthetic stand-in's weights."""
     import torch
     import torchvision
 
-    from inference.gpu.synthetic import torch_model
     from inference.preprocess import Letterboxer
 
-    model = torch_model().cuda()
+    if model is None:
+        from inference.gpu.synthetic import torch_model
+
+        model = torch_model().cuda()
     letterbox = Letterboxer((640, 640))
-    wall = []
+    wall, kept_per_frame = [], []
     with torch.inference_mode():
         for i in range(iterations + 20):
             t0 = time.perf_counter_ns()
@@ -242,7 +293,9 @@ def torch_eager(frames: list[np.ndarray], iterations: int, thresholds: Threshold
             transform.to_original(boxes[kept].cpu().numpy())
             if i >= 20:
                 wall.append((time.perf_counter_ns() - t0) / 1e6)
-    return {"wall_ms": pct(wall), "torch": torch.__version__, "torchvision": torchvision.__version__,
+                kept_per_frame.append(int(kept.numel()))
+    return {"wall_ms": pct(wall), "detections_per_frame": round(float(np.mean(kept_per_frame)), 2),
+            "torch": torch.__version__, "torchvision": torchvision.__version__,
             "tf32_conv": bool(torch.backends.cudnn.allow_tf32)}
 
 
