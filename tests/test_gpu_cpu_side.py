@@ -561,10 +561,13 @@ def test_the_camera_benchmark_counts_frames_read_into_lent_memory(tmp_path):
     model = blob_detector(tmp_path / "blob.onnx")
     pipe = _SlotRecordingPipeline.open(model, "onnxruntime-cpu")
     video = write_video([scene_with_squares(48, 64, [(8 + 4 * i, 10, 16)]) for i in range(5)], tmp_path / "c.avi", 30)
-    lent = camera_source(pipe, video, lend=True, passes=2, warmup=5)
+    lent = camera_source(pipe, video, lend=True, grabber=False, passes=2, warmup=5)
     assert lent["frames"] == 55 and lent["uploaded_in_place"] == 54  # all but the first frame of the first pass...
     assert lent["frames_in_own_memory"] == 2  # ...and of the second: each reading tells its lender the shape
-    ordinary = camera_source(pipe, video, lend=False, passes=1, warmup=0)
+    ordinary = camera_source(pipe, video, lend=False, grabber=False, passes=1, warmup=0)
     assert ordinary["frames"] == 30 and ordinary["uploaded_in_place"] == 0 and ordinary["frames_lent"] == 0
-    assert ordinary["end_to_end_ms"]["p50"] > 0 and ordinary["read_ms"]["n"] == 30
+    assert ordinary["end_to_end_ms"]["p50"] > 0 and ordinary["read_ms"]["n"] == ordinary["beside_engine_ms"]["n"] == 30
+    grabbed = camera_source(pipe, video, lend=True, grabber=True, passes=1, warmup=0)  # as the station reads
+    assert grabbed["frames"] + grabbed["dropped_by_grabber"] == 30 and grabbed["frames"] > 0
+    assert grabbed["uploaded_in_place"] >= grabbed["frames"] - 1 and grabbed["stages_ms"]["total"]["n"] > 0
     pipe.close()

@@ -73,6 +73,7 @@ class GpuPipeline:
         self._lock = threading.Lock()
         self._frames = 0
         self._pools = 0
+        self._page_locked: dict[tuple[int, int], bool] = {}  # (address, bytes) → page-locked?
         self._last: tuple[Candidates, LetterboxTransform] | None = None
         self._stack = ExitStack()
         try:
@@ -116,7 +117,7 @@ class GpuPipeline:
         self.slots = make_slots(self.allocator, IN_FLIGHT, self.batch, frame_capacity)
         for slot in self.slots:
             slot.upload = self.upload
-            slot.in_place = is_page_locked
+            slot.in_place = self._uploads_in_place
         self._output = out
         if self.layout == "yolov8":
             self.decoder: CompactDecoder | None = CompactDecoder(self.allocator, self.module, out, self.num_classes,
@@ -340,6 +341,22 @@ class GpuPipeline:
         h, w = hw or self.max_frame_hw
         self._pools += 1
         return FramePool(self.allocator, count, (h, w), f"frame_pool_{self._pools}")
+
+    def _uploads_in_place(self, image: np.ndarray) -> bool:
+        """Whether a frame lies in page-locked memory, remembered per (address, size): frames recur at the
+        same addresses (a camera's lent frames, a decoder's reused buffers), and asking the driver costs
+        ~0.02 ms per end of the frame, on the thread that must keep the engine fed. A stale answer costs
+        speed only, never correctness: a pageable source is staged by the driver itself, and page-locked
+        memory taken for ordinary is copied like any other frame."""
+        if not image.flags.c_contiguous:
+            return False
+        key = (int(image.ctypes.data), image.nbytes)
+        known = self._page_locked.get(key)
+        if known is None:
+            if len(self._page_locked) >= 256:
+                self._page_locked.clear()
+            known = self._page_locked[key] = is_page_locked(image)
+        return known
 
     @staticmethod
     def frame_memory(shape: tuple[int, ...]) -> np.ndarray:
