@@ -2,8 +2,6 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
-
 from inference.cli import main
 from tests.factories import blob_detector, scene_with_squares, write_image
 

@@ -3,7 +3,6 @@ bad files, mode locking. Screenshots go to test-artifacts/ for a person to look 
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
