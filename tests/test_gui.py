@@ -298,3 +298,19 @@ def test_a_camera_reads_into_lent_frames_and_the_window_keeps_copies(qtbot, tmp_
     errors = list(window.errors)
     window.show_result_at(0)  # a video frame is shown again from the window's copy, not re-read from the video
     assert window.errors == errors and window.current is results[0] and window.current_image is not None
+
+
+@pytest.mark.parametrize("spec, kind", [
+    ("0@1280x720", "Camera"), ("0@800x600", "Camera"), ("camera:/line/replay.avi", "Camera"),
+    ("rtsp://user:pw@cam/stream", "Camera"), ("watch:/line/drop", "Watch folder"), ("/line/run.avi", "Video file"),
+    ("/line/tag.jpg", "Single image"), ("/line/tags", "Image folder"),
+])
+def test_the_source_bar_shows_a_spec_as_its_kind_and_gives_it_back_unchanged(qtbot, spec, kind):
+    from app.widgets.source_bar import KINDS, SourceBar
+
+    bar = SourceBar()
+    qtbot.addWidget(bar)
+    bar.kind.setCurrentIndex(KINDS.index("Single image"))  # whatever was picked before
+    bar.set_spec(spec)
+    assert KINDS[bar.kind.currentIndex()] == kind
+    assert bar.spec() == spec

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog, QHBoxLayout, QLabel, QLineEdit,
                                QPushButton, QWidget)
+
+from inference.imageio import IMAGE_SUFFIXES
+from inference.sources import VIDEO_SUFFIXES
 
 KINDS = ("Image folder", "Watch folder", "Single image", "Video file", "Camera")
 
@@ -75,10 +80,15 @@ class SourceBar(QWidget):
         return text
 
     def set_spec(self, spec: str) -> None:
-        if spec.startswith("watch:"):
-            self.kind.setCurrentIndex(KINDS.index("Watch folder"))
-            spec = spec[len("watch:"):]
-        self.path.setText(spec)
+        """Show a spec (from the command line or the last session) with the kind it names, so the bar reads
+        "Camera" for `0@1280x720` or `camera:line.avi`, not whatever kind was picked last."""
+        kind, text, resolution = kind_of(spec)
+        self.kind.setCurrentIndex(KINDS.index(kind))
+        index = self.resolution.findText(resolution.replace("x", "×")) if resolution else 0
+        if index < 0:  # a size the list does not offer stays in the text
+            text, index = spec, 0
+        self.resolution.setCurrentIndex(index)
+        self.path.setText(text)
 
     def _browse(self) -> None:
         kind = KINDS[self.kind.currentIndex()]
@@ -109,3 +119,18 @@ class SourceBar(QWidget):
         self.running = running
         self.start_button.setText("■ Stop" if running else "▶ Start")
         self.step_button.setEnabled(not running)
+
+
+def kind_of(spec: str) -> tuple[str, str, str]:
+    """(kind, the text for the path field, the camera resolution or "") of a source spec."""
+    if spec.startswith("watch:"):
+        return "Watch folder", spec[len("watch:"):], ""
+    target, _, size = spec.partition("@")
+    if spec.startswith("camera:") or target.isdigit() or "://" in spec:
+        return ("Camera", target, size) if target.isdigit() or "://" in target else ("Camera", spec, "")
+    suffix = Path(spec).suffix.lower()
+    if suffix in VIDEO_SUFFIXES:
+        return "Video file", spec, ""
+    if suffix in IMAGE_SUFFIXES:
+        return "Single image", spec, ""
+    return "Image folder", spec, ""
