@@ -68,6 +68,16 @@ def test_fp16_keeps_float32_io_and_matches_fp32(workdir):
     np.testing.assert_allclose(out[:, :4], ref[:, :4], atol=0.1)  # boxes, in pixels
 
 
+def test_fp16_without_its_converter_says_what_to_install(workdir, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "onnxconverter_common", None)  # as on a machine that lacks it
+    with pytest.raises(PrecisionError) as caught:
+        prepare_model(workdir["model"], "fp16", cache_root=workdir["cache"])
+    assert "onnxconverter-common" in caught.value.message and "pip install onnxconverter-common" in caught.value.hint
+    assert prepare_model(workdir["model"], "fp32", cache_root=workdir["cache"]) == workdir["model"]  # FP32 still runs
+
+
 def test_fp16_block_list_keeps_those_ops_float32(workdir):
     path = prepare_model(workdir["model"], "fp16", cache_root=workdir["cache"], fp16_block_list=["Conv"])
     model = onnx.load(str(path))

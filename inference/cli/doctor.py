@@ -74,7 +74,7 @@ def _versions() -> str:
 
     parts = [f"Python {platform.python_version()} on {platform.platform()}", f"onnxruntime {onnxruntime.__version__}"]
     parts.append(f"TensorRT {libs.version_of('tensorrt') or 'not installed'}")
-    parts.append(f"cuda-python {libs.version_of('cuda') or libs.version_of('cuda.bindings') or 'not installed'}")
+    parts.append(f"cuda-python {libs.version_of('cuda.bindings') or 'not installed'}")  # `cuda` itself has no version
     return "; ".join(parts)
 
 
@@ -242,11 +242,22 @@ def _gpu_pipeline(model: Path, engine: str) -> str:
     with GpuPipeline.open(model, engine=engine) as gpu:
         result = gpu.process(frame)
         backend = gpu.backend
+        camera_frame = gpu.frame_memory(frame.shape)  # where the station's camera source reads frames
+        camera_frame[...] = frame
+        from_camera = gpu.process(camera_frame)
+        in_place = gpu.slots[0].sources[0] == camera_frame.ctypes.data
     problems = matching_detections(reference, result.detections)
     if problems:
         raise AssertionError(f"{backend} disagrees with the CPU pipeline: " + "; ".join(problems[:3]))
+    if not in_place:
+        raise AssertionError("a frame in the pipeline's page-locked frame memory was copied before upload: "
+                             "camera frames would pay a host copy each (cudaPointerGetAttributes disagrees)")
+    problems = matching_detections(reference, from_camera.detections)
+    if problems:
+        raise AssertionError("a camera frame uploaded in place disagrees with the CPU pipeline: " + "; ".join(problems[:3]))
     return (f"{backend}: {len(reference)} detections, all matched (IoU ≥ 0.9, same class); "
-            f"{result.timings.total_ms:.2f} ms for the frame")
+            f"{result.timings.total_ms:.2f} ms for the frame, {from_camera.timings.total_ms:.2f} ms for the same "
+            "frame in camera (page-locked) memory, uploaded in place")
 
 
 def _precision(model: Path) -> str:

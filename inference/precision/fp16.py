@@ -23,8 +23,7 @@ def convert_fp16(model: onnx.ModelProto, *, op_block_list: Sequence[str] = DEFAU
                  node_block_list: Sequence[str] = ()) -> onnx.ModelProto:
     import warnings
 
-    from onnxconverter_common import float16
-
+    float16 = _float16()
     try:
         with warnings.catch_warnings():
             # Weights below float16's range clamp, one UserWarning each: expected, and it floods the log.
@@ -37,6 +36,17 @@ def convert_fp16(model: onnx.ModelProto, *, op_block_list: Sequence[str] = DEFAU
                              found=f"{type(exc).__name__}: {str(exc)[:200]}",
                              hint="add the failing op to the FP16 block list, or run FP32") from exc
     return converted
+
+
+def _float16():
+    try:
+        from onnxconverter_common import float16
+    except ImportError as exc:
+        raise PrecisionError("FP16 conversion needs onnxconverter-common",
+                             expected="onnxconverter-common (a dependency of hangtag-station)",
+                             found=f"{type(exc).__name__}: {exc}",
+                             hint="pip install onnxconverter-common (or reinstall hangtag-station), or run FP32") from exc
+    return float16
 
 
 def save_fp16(src: Path, dst: Path, *, op_block_list: Sequence[str] = DEFAULT_FP16_BLOCK) -> Path:

@@ -34,12 +34,17 @@ def flavour_for(backend: str) -> str:
 
 
 def _tool_versions() -> dict[str, str]:
+    """What made a cached model: a new converter version means a new conversion."""
+    from importlib.metadata import PackageNotFoundError, version
+
     import onnx
-    import onnxconverter_common
     import onnxruntime
 
-    return {"onnx": onnx.__version__, "onnxruntime": onnxruntime.__version__,
-            "onnxconverter_common": onnxconverter_common.__version__}
+    try:
+        converter = version("onnxconverter-common")
+    except PackageNotFoundError:  # FP16 conversion says so, with the fix, when it is asked for
+        converter = "not installed"
+    return {"onnx": onnx.__version__, "onnxruntime": onnxruntime.__version__, "onnxconverter_common": converter}
 
 
 def calibration_input_hw(model_path: Path, dims: tuple[int, ...], input_hw: tuple[int, int] | None) -> tuple[int, int]:
