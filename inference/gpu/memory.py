@@ -284,7 +284,7 @@ def is_page_locked(image: np.ndarray) -> bool:
     for address in (start, start + image.nbytes - 1):
         status, attributes = cudart.cudaPointerGetAttributes(address)
         if status != cudart.cudaError_t.cudaSuccess:
-            cudart.cudaGetLastError()  # an unknown pointer leaves a sticky-free error behind on old drivers
+            cudart.cudaGetLastError()  # drivers before CUDA 11 answer an unknown pointer with an error: clear it
             return False
         if attributes.type != cudart.cudaMemoryType.cudaMemoryTypeHost:
             return False
