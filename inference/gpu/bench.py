@@ -135,6 +135,7 @@ def camera_source(pipe: GpuPipeline, video: Path, *, lend: bool, grabber: bool =
     inspector = Inspector(pipe)
     wall, read_ms, beside_engine, in_place = [], [], [], 0
     own = lent = dropped = 0
+    measuring = False
     for n in range(passes):
         source = open_source(video)
         source.lend_frames(inspector.frame_memory if lend else None)
@@ -144,12 +145,13 @@ def camera_source(pipe: GpuPipeline, video: Path, *, lend: bool, grabber: bool =
             for item in items:
                 if not isinstance(item, Frame):
                     raise RuntimeError(f"the recording did not read back: {item}")
+                timed = n > 0 or item.index >= warmup  # by index: the grabber may drop any frame
+                if timed and not measuring:  # stage statistics from the first timed frame on
+                    pipe.stats, measuring = type(pipe.stats)(window=100_000), True
                 t0 = time.perf_counter_ns()
                 result = inspector.inspect(item)
                 elapsed = (time.perf_counter_ns() - t0) / 1e6
-                if n == 0 and item.index < warmup:
-                    if item.index == warmup - 1:
-                        pipe.stats = type(pipe.stats)(window=100_000)
+                if not timed:
                     continue
                 wall.append(elapsed)
                 read_ms.append(item.decode_ms)

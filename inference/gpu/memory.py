@@ -107,10 +107,7 @@ class PinnedBuffer(_Owner):
         self.shape = tuple(int(s) for s in shape)
         self.dtype = np.dtype(dtype)
         self.nbytes = int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize
-        cudart = runtime()
-        self._ptr = int(check(cudart.cudaHostAlloc(max(self.nbytes, 1), cudart.cudaHostAllocPortable),
-                              f"cudaHostAlloc({self.nbytes}) for {name}",
-                              hint="page-locked memory is limited; lower the batch size or frame size"))
+        self._ptr = _host_alloc(self.nbytes, name, "lower the batch size or frame size")
         raw = (ctypes.c_uint8 * max(self.nbytes, 1)).from_address(self._ptr)
         self._array = np.frombuffer(raw, dtype=np.uint8, count=self.nbytes).view(self.dtype).reshape(self.shape)
 
@@ -129,6 +126,13 @@ class PinnedBuffer(_Owner):
         ptr, self._ptr = self._ptr, 0
         self._array = np.empty(0, np.uint8)
         check(runtime().cudaFreeHost(ptr), f"cudaFreeHost of {self.name}")
+
+
+def _host_alloc(nbytes: int, what: str, remedy: str) -> int:
+    """Page-locked host memory usable from every context (cudaHostAllocPortable); the address."""
+    cudart = runtime()
+    return int(check(cudart.cudaHostAlloc(max(nbytes, 1), cudart.cudaHostAllocPortable),
+                     f"cudaHostAlloc({nbytes}) for {what}", hint=f"page-locked memory is limited; {remedy}"))
 
 
 class Stream(_Owner):
@@ -253,11 +257,8 @@ class _PageLockedFrame:
     over them is gone. For frames lent to a source, which may outlive the pipeline that asked for them."""
 
     def __init__(self, shape: tuple[int, ...], dtype: np.dtype) -> None:
-        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
-        cudart = runtime()
-        self._ptr = int(check(cudart.cudaHostAlloc(max(nbytes, 1), cudart.cudaHostAllocPortable),
-                              f"cudaHostAlloc({nbytes}) for a camera frame",
-                              hint="page-locked memory is limited; lower the camera resolution"))
+        self._ptr = _host_alloc(int(np.prod(shape, dtype=np.int64)) * dtype.itemsize, "a camera frame",
+                                "lower the camera resolution")
         self.__array_interface__ = {"shape": shape, "typestr": dtype.str, "data": (self._ptr, False), "version": 3}
 
     def __del__(self) -> None:

@@ -72,7 +72,6 @@ class GpuPipeline:
         self.stats = RollingStats()
         self._lock = threading.Lock()
         self._frames = 0
-        self._pools = 0
         self._page_locked: dict[tuple[int, int], bool] = {}  # (address, bytes) → page-locked?
         self._last: tuple[Candidates, LetterboxTransform] | None = None
         self._stack = ExitStack()
@@ -339,8 +338,7 @@ class GpuPipeline:
         """`count` pinned frames of `hw` (default: the largest frame) for a source to write into; frames taken
         from it are uploaded with no host copy. Allocated now, freed with the pipeline."""
         h, w = hw or self.max_frame_hw
-        self._pools += 1
-        return FramePool(self.allocator, count, (h, w), f"frame_pool_{self._pools}")
+        return FramePool(self.allocator, count, (h, w), f"frame_pool_{count}x{h}x{w}")
 
     def _uploads_in_place(self, image: np.ndarray) -> bool:
         """Whether a frame lies in page-locked memory, remembered per (address, size): frames recur at the

@@ -140,10 +140,6 @@ class FramePool:
         self.buffer = allocator.pinned((count, int(hw[0]), int(hw[1]), 3), np.uint8, name)
         self.frames = [self.buffer.array[i] for i in range(count)]
 
-    def free(self) -> None:
-        self.frames = []
-        self.buffer.free()
-
 
 def make_slots(allocator: Allocator, count: int, batch: int, frame_capacity: int) -> list[Slot]:
     slots = []
