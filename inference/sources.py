@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +16,7 @@ from inference.imageio import IMAGE_SUFFIXES, list_images, read_image
 from inference.lending import FrameLender, FrameMemory
 
 LENT_FRAMES = 8  # the grabber's newest, the one being read, the one inspected, the window's, and spare
+_SIZE = re.compile(r"(\d+)[xX](\d+)")  # a camera's WIDTHxHEIGHT
 VIDEO_SUFFIXES = frozenset({".mp4", ".avi", ".mov", ".mkv", ".m4v", ".webm", ".mpg", ".mpeg"})
 
 
@@ -213,28 +215,53 @@ class WatchedFolderSource(FrameSource):
                 time.sleep(self.poll_s)
 
 
+def split_camera(text: str) -> tuple[str, str]:
+    """A camera spec's target and size ("" when none): '0@1280x720' → ('0', '1280x720'). The '@' of a stream
+    URL's credentials (rtsp://user:pw@host/…) belongs to the URL unless WIDTHxHEIGHT follows the last '@'."""
+    target, at, size = text.rpartition("@")
+    if at and (target.isdigit() or _SIZE.fullmatch(size)):
+        return target, size
+    return text, ""
+
+
+def spec_kind(spec: str | Path) -> str:
+    """What a source spec names, by its text: "watch", "replay", "camera", "video", "image" or "folder"
+    (open_source then asks the file system; the source bar shows the kind)."""
+    text = str(spec)
+    if text.startswith("watch:"):
+        return "watch"
+    if text.startswith("camera:"):
+        return "replay"
+    target, _ = split_camera(text)
+    if target.isdigit() or "://" in target:
+        return "camera"
+    suffix = Path(text).suffix.lower()
+    if suffix in VIDEO_SUFFIXES:
+        return "video"
+    return "image" if suffix in IMAGE_SUFFIXES else "folder"
+
+
 def _camera(text: str) -> VideoSource:
-    target, _, size = text.partition("@")
+    target, size = split_camera(text)
     resolution = None
     if size:
-        try:
-            w, h = (int(v) for v in size.lower().split("x"))
-            resolution = (w, h)
-        except ValueError as exc:
+        match = _SIZE.fullmatch(size)
+        if match is None:
             raise SourceError("camera resolution not understood", expected="WIDTHxHEIGHT, e.g. 0@1280x720",
-                              found=size) from exc
+                              found=size)
+        resolution = (int(match[1]), int(match[2]))
     return VideoSource(int(target) if target.isdigit() else target, live=True, resolution=resolution)
 
 
 def open_source(spec: str | Path) -> FrameSource:
     """A folder, an image file, a video file, a camera index ('0', '0@1280x720'), a stream URL,
     'watch:FOLDER' for new files arriving in a folder, or 'camera:VIDEO' to replay a video as a camera."""
-    text = str(spec)
-    if text.startswith("watch:"):
+    text, kind = str(spec), spec_kind(spec)
+    if kind == "watch":
         return WatchedFolderSource(Path(text[len("watch:"):]))
-    if text.startswith("camera:"):  # replay a recorded video as if it were a live camera
+    if kind == "replay":  # replay a recorded video as if it were a live camera
         return VideoSource(text[len("camera:"):], live=True, simulated=True)
-    if text.split("@")[0].isdigit() or "://" in text:
+    if kind == "camera":
         return _camera(text)
     path = Path(text)
     if path.is_dir():

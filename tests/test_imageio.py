@@ -4,9 +4,9 @@ import cv2
 import numpy as np
 import pytest
 
-from inference.errors import ImageDecodeError
+from inference.errors import ImageDecodeError, SourceError
 from inference.imageio import header_size, read_image, reduction_for
-from inference.sources import Frame, FrameError, open_source
+from inference.sources import Frame, FrameError, open_source, spec_kind, split_camera
 from tests.factories import write_image
 
 
@@ -62,3 +62,22 @@ def test_folder_source_yields_errors_and_keeps_going(tmp_path):
     items = list(open_source(tmp_path).frames())
     assert [type(i) for i in items] == [Frame, FrameError, Frame]
     assert [i.name for i in items] == ["a_1.png", "a_2.png", "a_10.png"]  # natural order
+
+
+@pytest.mark.parametrize("spec, kind, camera", [
+    ("0", "camera", ("0", "")), ("0@1280x720", "camera", ("0", "1280x720")), ("2@640X480", "camera", ("2", "640X480")),
+    ("0@wide", "camera", ("0", "wide")),  # a malformed size stays a size: opening it says so
+    ("rtsp://user:pw@cam/stream", "camera", ("rtsp://user:pw@cam/stream", "")),  # the URL's own '@'
+    ("rtsp://cam/stream@1920x1080", "camera", ("rtsp://cam/stream", "1920x1080")),
+    ("watch:/line/drop", "watch", None), ("camera:/line/run.avi", "replay", None), ("/line/run.MP4", "video", None),
+    ("/line/tag.jpg", "image", None), ("/line/run@2/tags", "folder", None),
+])
+def test_a_source_spec_names_its_kind_by_its_text(spec, kind, camera):
+    assert spec_kind(spec) == kind
+    if camera is not None:
+        assert split_camera(spec) == camera
+
+
+def test_a_camera_size_that_is_not_width_x_height_is_refused():
+    with pytest.raises(SourceError, match="resolution not understood"):
+        open_source("0@wide")

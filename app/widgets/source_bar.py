@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog, QHBoxLayout, QLabel, QLineEdit,
                                QPushButton, QWidget)
 
-from inference.imageio import IMAGE_SUFFIXES
-from inference.sources import VIDEO_SUFFIXES
+from inference.sources import split_camera, spec_kind
 
 KINDS = ("Image folder", "Watch folder", "Single image", "Video file", "Camera")
+KIND_NAMES = {"replay": "Camera", "video": "Video file", "image": "Single image", "folder": "Image folder"}
 
 
 class SourceBar(QWidget):
@@ -123,14 +121,9 @@ class SourceBar(QWidget):
 
 def kind_of(spec: str) -> tuple[str, str, str]:
     """(kind, the text for the path field, the camera resolution or "") of a source spec."""
-    if spec.startswith("watch:"):
+    kind = spec_kind(spec)
+    if kind == "watch":
         return "Watch folder", spec[len("watch:"):], ""
-    target, _, size = spec.partition("@")
-    if spec.startswith("camera:") or target.isdigit() or "://" in spec:
-        return ("Camera", target, size) if target.isdigit() or "://" in target else ("Camera", spec, "")
-    suffix = Path(spec).suffix.lower()
-    if suffix in VIDEO_SUFFIXES:
-        return "Video file", spec, ""
-    if suffix in IMAGE_SUFFIXES:
-        return "Single image", spec, ""
-    return "Image folder", spec, ""
+    if kind == "camera":
+        return ("Camera", *split_camera(spec))
+    return KIND_NAMES[kind], spec, ""
