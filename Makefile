@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench package clean lint
+.PHONY: run test bench package clean lint system-deps
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -29,3 +29,13 @@ package: $(STAMP)
 
 clean:
 	rm -rf build dist .pytest_cache
+
+# System packages the tests' real peers need (listed in .ci/apt-packages.txt); needs root and apt.
+system-deps:
+	@pkgs="$$(sed -e 's/#.*//' .ci/apt-packages.txt | xargs)"; \
+	if [ -z "$$pkgs" ]; then exit 0; fi; \
+	missing="$$(for p in $$pkgs; do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done | xargs)"; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then \
+	  echo "system packages missing: $$missing (tests that need them will skip)"; exit 0; fi; \
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing

@@ -9,7 +9,16 @@ import sys
 from inference.errors import HangtagError
 
 # Modules under inference/cli/ that define `add_parser(subparsers)`; each sets `func` on its parser.
-COMMANDS = ("run", "bench", "precision_report", "doctor", "report", "journal_bench", "gpu_bench", "read_bench")
+COMMANDS = (
+    "run",
+    "bench",
+    "precision_report",
+    "doctor",
+    "report",
+    "journal_bench",
+    "gpu_bench",
+    "read_bench",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
