@@ -47,8 +47,8 @@ def prepare(cache_root: Path = ROOT / "build" / "ocr-models") -> Path:
                     "rec": {"file": rec.name, "precision": "fp32", "charset": "gb2312", "weights": "fp16 (FP32 compute)",
                             "source": source.rec.name,
                             "source_sha256": sha256(source.rec), "sha256": sha256(rec)},
-                    "calibration": f"det: inputs recorded from the FP32 reader on {CALIBRATION_SCENES} generated "
-                                   "cards and scenes (inference/reading/ocr/quantize.py)"}
+                    "calibration": f"det: inputs recorded from the FP32 reader on the {CALIBRATION_SCENES} shipped calibration "
+                                   "images, generated cards and scenes (resources/calibration/ocr)"}
         staged = work / "out"
         staged.mkdir()
         for path in (det, rec):
@@ -62,10 +62,10 @@ def prepare(cache_root: Path = ROOT / "build" / "ocr-models") -> Path:
 
 def _build(work: Path) -> tuple[Path, Path]:
     from inference.reading.ocr.models import base_models, int8_path
-    from inference.reading.ocr.quantize import quantize_model, record_inputs, synthetic_samples
+    from inference.reading.ocr.quantize import calibration_dir, quantize_model, record_inputs, shipped_samples
 
     models = base_models("gb2312", work)  # the GB 2312 recognizer, FP32
-    det_feeds, _ = record_inputs(synthetic_samples(CALIBRATION_SCENES))
+    det_feeds, _ = record_inputs(shipped_samples(calibration_dir())[0])
     det = quantize_model(models.det, det_feeds, int8_path(models.det, work))
     rec = store_fp16(models.rec, work / f"{models.rec.stem}.w16.onnx")
     return det, rec

@@ -1,8 +1,14 @@
 """`hangtag-inspect read-bench`: read held-out synthetic hangtags, time each step, score the fields.
 
-Scenes come from the training generator with seeds the detector and the INT8 calibration never
-saw. The reader gets the true hangtag and barcode boxes as its detections, so this measures
-reading alone (add the detector's own time from `hangtag-inspect bench`).
+The scenes are a folder the training generator wrote beforehand (images/ and truth/, seeds the
+detector and the INT8 calibration never saw), since the station does not carry the generator:
+
+    python -m training.synth --cards --out datasets/read-cards --count 500 --seed 9000000 --quality 95
+    python -m training.synth --out datasets/read-scenes --count 400 --seed 9000000 --imgsz 1600
+    hangtag-inspect read-bench --data datasets/read-cards
+
+The reader gets the true hangtag and barcode boxes as its detections, so this measures reading
+alone (add the detector's own time from `hangtag-inspect bench`), unless --detect is given.
 """
 
 from __future__ import annotations
@@ -16,18 +22,14 @@ from pathlib import Path
 
 import numpy as np
 
-HELD_OUT_SEED0 = 9_000_000
+from inference.errors import HangtagError
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("read-bench", help="read held-out synthetic hangtags: per-step latency, field and barcode accuracy")
-    parser.add_argument("--count", type=int, default=500, help="front-side tags to read")
-    parser.add_argument("--seed", type=int, default=HELD_OUT_SEED0, help="first scene seed (held out from training and calibration)")
-    parser.add_argument("--source", choices=("cards", "scenes"), default="cards",
-                        help="cards: one rendered tag per frame, ~--tag-px high, turned 0/90/180/270; "
-                             "scenes: whole generated scenes (perspective, cloth, blur, JPEG)")
-    parser.add_argument("--tag-px", type=int, default=570, help="cards: height of the tag in pixels")
-    parser.add_argument("--imgsz", type=int, default=1600, help="scenes: long side of the generated frames, px")
+    parser.add_argument("--data", type=Path, required=True,
+                        help="a folder written by `python -m training.synth` (images/ + truth/): cards (--cards) or scenes")
+    parser.add_argument("--count", type=int, default=500, help="front-side tags to read, at most")
     parser.add_argument("--min-tag-px", type=int, default=400, help="skip tags whose long side is smaller (text below ~7 px)")
     parser.add_argument("--precision", choices=("auto", "fp32", "int8", "int8-det"), default="auto", help="OCR model precision")
     parser.add_argument("--ocr-models", type=Path, default=None,
@@ -61,53 +63,36 @@ class _Sample:
     codes: list  # texts of the linear barcodes printed on the tag
 
 
-def _scene_tags(seed0: int, imgsz: int, min_px: int):
-    """Each qualifying front-side tag of consecutive scenes."""
-    generate_scene = _synth().generate_scene
+def _truth_files(data: Path) -> list[Path]:
+    files = sorted((data / "truth").glob("*.json")) if (data / "truth").is_dir() else []
+    if not files:
+        raise HangtagError("read-bench found no generated scenes", expected=f"{data}/truth/*.json beside {data}/images/",
+                           found=f"{data} has none" if data.is_dir() else f"no folder {data}",
+                           hint="write them first from a source checkout: python -m training.synth --cards --out DIR "
+                                "--count 500 --seed 9000000 --quality 95 (or whole scenes: --imgsz 1600)")
+    return files
 
-    seed = seed0
-    while True:
-        scene = generate_scene(seed=seed, imgsz=imgsz)
-        for index, tag in enumerate(scene.tags):
-            x1, y1, x2, y2 = tag.xyxy
-            if tag.side != "front" or max(x2 - x1, y2 - y1) < min_px:
+
+def _folder_tags(data: Path, min_px: int):
+    """Each qualifying front-side tag of the folder's scenes, in file order."""
+    from inference.imageio import read_image
+
+    for path in _truth_files(data):
+        truth = json.loads(path.read_text(encoding="utf-8"))
+        image = None
+        for index, tag in enumerate(truth["tags"]):
+            x1, y1, x2, y2 = tag["xyxy"]
+            if tag["side"] != "front" or max(x2 - x1, y2 - y1) < min_px:
                 continue
+            if image is None:
+                folder = data / "images" if (data / "images").is_dir() else data
+                image = read_image(folder / truth["file_name"])
+            symbols = tag["symbols"]
             yield _Sample(
-                seed, index, scene.image, tag.xyxy,
-                [s.xyxy for s in tag.symbols if s.class_id == 1], [s.xyxy for s in tag.symbols if s.class_id == 2],
-                tag.fields, [s.text for s in tag.symbols if s.class_id == 1],
+                truth["seed"], index, image, tuple(tag["xyxy"]),
+                [tuple(s["xyxy"]) for s in symbols if s["class_id"] == 1], [tuple(s["xyxy"]) for s in symbols if s["class_id"] == 2],
+                tag["fields"], [s["text"] for s in symbols if s["class_id"] == 1],
             )
-        seed += 1
-
-
-def _turn(image: np.ndarray, boxes: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Quarter turns counter-clockwise, boxes turned with the image."""
-    h, w = image.shape[:2]
-    x1, y1, x2, y2 = boxes.T
-    for _ in range(k % 4):
-        image = np.ascontiguousarray(np.rot90(image))
-        x1, y1, x2, y2 = y1, w - x2, y2, w - x1
-        h, w = w, h
-    return image, np.stack([x1, y1, x2, y2], axis=1)
-
-
-def _card_tags(seed0: int, tag_px: int):
-    """One rendered card per seed at about `tag_px` high, turned seed % 4 quarter turns."""
-    render_tag = _synth().render_tag
-
-    seed = seed0
-    while True:
-        probe = render_tag(seed, px_per_mm=10.0, back_side=False)
-        x1, y1, x2, y2 = probe.xyxy[0]
-        tag = render_tag(seed, px_per_mm=10.0 * tag_px / max(y2 - y1, 1.0), back_side=False)
-        image, boxes = _turn(tag.image, tag.xyxy.astype(np.float64), seed % 4)
-        classes = tag.class_id
-        yield _Sample(
-            seed, 0, image, tuple(boxes[0]),
-            [tuple(b) for b, c in zip(boxes, classes) if c == 1], [tuple(b) for b, c in zip(boxes, classes) if c == 2],
-            tag.fields, [s.text for s in tag.symbols if s.class_id == 1],
-        )
-        seed += 1
 
 
 def read_bench(args: argparse.Namespace) -> int:
@@ -139,13 +124,16 @@ def read_bench(args: argparse.Namespace) -> int:
 
         options = {"threads": args.threads} if args.threads else {}
         pipeline = Pipeline.open(args.model or default_model_path(), "onnxruntime-cpu", **options)
-    source = _card_tags(args.seed, args.tag_px) if args.source == "cards" else _scene_tags(args.seed, args.imgsz, args.min_tag_px)
+    source = _folder_tags(args.data, args.min_tag_px)
     read = 0
-    first_seed = last_seed = args.seed
+    first_seed = last_seed = None
     start = time.perf_counter()
     with reader:
         for i in range(args.count + args.warmup):
-            sample = next(source)
+            sample = next(source, None)
+            if sample is None:
+                break
+            first_seed = sample.seed if first_seed is None else first_seed
             last_seed = sample.seed
             if pipeline is not None:
                 t0 = time.perf_counter()
@@ -193,11 +181,7 @@ def read_bench(args: argparse.Namespace) -> int:
     field_total = sum(totals.values())
     result = {
         "tags": read,
-        "source": (
-            f"cards: render_tag seeds {first_seed}..{last_seed}, ~{args.tag_px} px high, turned (seed % 4) x 90°"
-            if args.source == "cards"
-            else f"scenes: generate_scene seeds {first_seed}..{last_seed}, imgsz {args.imgsz}, front-side tags with long side >= {args.min_tag_px} px"
-        ),
+        "source": f"{args.data}: seeds {first_seed}..{last_seed}, front-side tags with long side >= {args.min_tag_px} px",
         "models": reader.models,
         "det_limit": args.det_limit,
         "squeeze": args.squeeze,
@@ -284,16 +268,3 @@ def _print(result: dict, misses: list[str]) -> None:
         print(f"barcode decode {result['barcode_decode']:.2%} ({result['barcodes']['decoded']}/{result['barcodes']['total']})")
     for line in misses:
         print("  miss: " + line)
-
-
-def _synth():
-    """The tag generator lives in training/, which is not installed with the station."""
-    try:
-        import training.synth as synth
-    except ImportError as exc:
-        from inference.errors import HangtagError
-
-        raise HangtagError("read-bench needs the synthetic tag generator", expected="training/synth from the repo",
-                           found=str(exc), hint="run from the repository root: .venv/bin/python -m inference.cli "
-                                                "read-bench ...") from exc
-    return synth

@@ -18,8 +18,16 @@ from training.synth.labels import read_scene_records, write_dataset_files, write
 from training.synth.scene import generate_scene
 
 
+def _make(seed: int, imgsz: int, clean: bool, tag_px: int):
+    if tag_px:
+        from training.synth.cards import card_scene
+
+        return card_scene(seed, tag_px)
+    return generate_scene(seed, imgsz, clean=clean)
+
+
 def _work(out: str, seeds: list[int], imgsz: int, quality: int, clean: bool,
-          skip_existing: bool = False, flat: bool = False) -> list[tuple[dict, list[dict]]]:
+          skip_existing: bool = False, flat: bool = False, tag_px: int = 0) -> list[tuple[dict, list[dict]]]:
     cv2.setNumThreads(1)
     results = []
     for s in seeds:
@@ -27,7 +35,7 @@ def _work(out: str, seeds: list[int], imgsz: int, quality: int, clean: bool,
         if skip_existing and (Path(out) / "labels" / f"{stem}.txt").exists():
             results.append(read_scene_records(Path(out), stem))
         else:
-            results.append(write_scene(Path(out), generate_scene(s, imgsz, clean=clean), stem, quality, flat=flat))
+            results.append(write_scene(Path(out), _make(s, imgsz, clean, tag_px), stem, quality, flat=flat))
     return results
 
 
@@ -43,21 +51,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clean", action="store_true", help="flat cloth, no distractors or camera effects")
     parser.add_argument("--skip-existing", action="store_true", help="keep images already written (resume)")
     parser.add_argument("--flat", action="store_true", help="images in --out itself, not --out/images (demo folders)")
+    parser.add_argument("--cards", action="store_true",
+                        help="one flat front-side card per image, ~--tag-px high, turned (seed %% 4) x 90° (read-bench)")
+    parser.add_argument("--tag-px", type=int, default=570, help="--cards: height of the tag in pixels")
     args = parser.parse_args(argv)
 
     for sub in ("labels", "truth") if args.flat else ("images", "labels", "truth"):
         (args.out / sub).mkdir(parents=True, exist_ok=True)
     seeds = list(range(args.seed, args.seed + args.count))
+    tag_px = args.tag_px if args.cards else 0
     chunks = [seeds[i:i + args.chunk] for i in range(0, len(seeds), args.chunk)]
     started = time.perf_counter()
     results: list[tuple[dict, list[dict]]] = []
     if args.workers <= 1:
         for chunk in chunks:
-            results.extend(_work(str(args.out), chunk, args.imgsz, args.quality, args.clean, args.skip_existing, args.flat))
+            results.extend(_work(str(args.out), chunk, args.imgsz, args.quality, args.clean, args.skip_existing, args.flat,
+                                 tag_px))
     else:
         with ProcessPoolExecutor(args.workers) as pool:
             futures = [pool.submit(_work, str(args.out), c, args.imgsz, args.quality, args.clean, args.skip_existing,
-                                   args.flat) for c in chunks]
+                                   args.flat, tag_px) for c in chunks]
             for done, future in enumerate(futures, start=1):
                 results.extend(future.result())
                 if done % max(1, len(chunks) // 10) == 0:

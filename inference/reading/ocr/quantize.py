@@ -5,14 +5,16 @@ the same file with its INT8 kernels and TensorRT can build a strongly typed engi
 Calibration tensors are recorded from the FP32 reader itself while it reads calibration images,
 so the ranges are those of upright tag crops and line batches, not of random data.
 
-    python -m inference.reading.ocr.quantize            # calibrates on generated cards and scenes
-    python -m inference.reading.ocr.quantize --images DIR   # or on photos (a bundle: its demo scenes)
+    python -m inference.reading.ocr.quantize            # calibrates on the shipped calibration set
+    python -m inference.reading.ocr.quantize --images DIR   # or on photos (whole image = one tag)
+
+The shipped set (resources/calibration/ocr/: images and their tag/code boxes) was drawn once by
+the training generator (`python -m training.make_ocr_calibration`); the station never imports it.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import platform
 import tempfile
@@ -23,13 +25,12 @@ from pathlib import Path
 import numpy as np
 
 from inference.detections import Detections
-from inference.errors import BackendUnavailableError
+from inference.errors import BackendUnavailableError, ModelError
 from inference.reading.ocr.models import base_models, int8_dir, int8_path, sha256, sidecar_path
 
 # Op types left in FP32 in the recognizer: its classifier head over 18 710 characters and the
 # normalizations around attention lose the most when squeezed into 8 bits.
 REC_KEEP_FP32 = ("Softmax", "ReduceMean", "Pow", "Sqrt", "Div", "Erf")
-CALIBRATION_SEED0 = 7_000_000
 
 
 class _Recorder:
@@ -150,19 +151,30 @@ def build_int8(samples: Iterable[tuple[np.ndarray, Detections | None]], folder: 
     return built
 
 
-def synthetic_samples(count: int, seed0: int = CALIBRATION_SEED0, imgsz: int = 1600):
-    """Rendered cards and whole scenes from the training generator, alternately (a source
-    checkout has it; a bundle does not). Seeds are disjoint from read-bench's held-out ones."""
-    from training.synth import CLASS_NAMES, generate_scene, render_tag
+def calibration_dir() -> Path:
+    from inference.resources import resource_path
 
-    for k in range(count):
-        seed = seed0 + k
-        if k % 2:
-            scene = generate_scene(seed=seed, imgsz=imgsz)
-            yield scene.image, Detections(scene.xyxy, np.ones(len(scene.xyxy), np.float32), scene.class_id, CLASS_NAMES)
-        else:
-            tag = render_tag(seed, px_per_mm=float(np.random.default_rng(seed).uniform(4.5, 8.0)), back_side=False)
-            yield tag.image, Detections(tag.xyxy, np.ones(len(tag.xyxy), np.float32), tag.class_id, CLASS_NAMES)
+    return resource_path("calibration", "ocr")
+
+
+def shipped_samples(folder: Path) -> tuple[list[tuple[np.ndarray, Detections]], str]:
+    """The shipped calibration images with their true tag and code boxes, and what they are."""
+    from inference.imageio import read_image
+
+    index = folder / "boxes.json"
+    try:
+        table = json.loads(index.read_text(encoding="utf-8"))
+        names = tuple(table["class_names"])
+        samples = [(read_image(folder / row["file_name"]),
+                    Detections(np.asarray(row["boxes"], np.float32).reshape(-1, 4), np.ones(len(row["boxes"]), np.float32),
+                               np.asarray(row["class_id"], np.int32), names))
+                   for row in table["images"]]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ModelError("the OCR calibration set cannot be read", expected=f"{index} listing images and boxes",
+                         found=f"{type(exc).__name__}: {exc}",
+                         hint="reinstall the station, or calibrate on photos: python -m inference.reading.ocr.quantize --images DIR") from exc
+    seeds = [row.get("seed") for row in table["images"]]
+    return samples, f"{len(samples)} shipped calibration images ({folder.name}/, generator seeds {min(seeds)}..{max(seeds)}, cards and scenes cut to their tags)"
 
 
 def folder_samples(folder: Path):
@@ -175,17 +187,14 @@ def folder_samples(folder: Path):
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--images", type=Path, default=None, help="calibrate on these images (whole image = one tag)")
-    parser.add_argument("--scenes", type=int, default=24, help="synthetic scenes to calibrate on")
+    parser.add_argument("--calibration", type=Path, default=None,
+                        help="a calibration set (images + boxes.json) other than the shipped one")
     parser.add_argument("--out", type=Path, default=None, help=f"output folder (default {int8_dir()})")
     args = parser.parse_args(argv)
-    if args.images is None and importlib.util.find_spec("training") is None:
-        from inference.resources import samples_dir
-
-        args.images = samples_dir()  # a bundle has no generator: calibrate on its demo scenes
     if args.images:
         samples, what = folder_samples(args.images), f"images in {args.images}"
     else:
-        samples, what = synthetic_samples(args.scenes), f"generator seeds {CALIBRATION_SEED0}..{CALIBRATION_SEED0 + args.scenes - 1}, cards and scenes"
+        samples, what = shipped_samples(args.calibration or calibration_dir())
     for path in build_int8(samples, args.out, what):
         print(path)
     return 0
