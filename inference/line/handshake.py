@@ -1,0 +1,424 @@
+"""The PLC trigger/result handshake as one pure state machine (no I/O, no threads, no clock of its own).
+
+Modeled on OPC 40100 Machine Vision (Preoperational / Ready / SingleExecution / Halted / Error),
+In-Sight's Trigger → Busy → Results Valid → Results Ack with buffered results, and MERLIC's request/ack
+codes: every result carries the trigger id it answers, so a result is never one trigger late.
+
+`step(state, event, now)` returns the next state and the actions the station must carry out
+(start an inspection, load a recipe, publish a result). Transports translate registers, nodes and
+topics into these events and show `signals(state, now)`; they never decide anything themselves.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field, replace
+from typing import Callable, Union
+
+
+class State(enum.Enum):
+    PREOPERATIONAL = "Preoperational"  # no job loaded yet: triggers are refused
+    LOADING = "Loading"                # a job select is being carried out
+    READY = "Ready"                    # waiting for a trigger
+    BUSY = "SingleExecution"           # one inspection running
+    HALTED = "Halted"                  # result queue full: waiting for the PLC to acknowledge
+    ERROR = "Error"                    # a latched fault: needs Reset
+
+
+STATE_CODES = {State.PREOPERATIONAL: 0, State.LOADING: 1, State.READY: 2, State.BUSY: 3, State.HALTED: 4,
+               State.ERROR: 5}
+
+
+class Code(enum.IntEnum):
+    """Error / warning codes shown on the line. Faults latch (state Error, Error bit) until Reset;
+    warnings are reported in the code register and counters but keep the station running."""
+
+    NONE = 0
+    TRIGGER_WHILE_BUSY = 1       # warning: counted as missed
+    TRIGGER_NOT_READY = 2        # warning: trigger in Preoperational / Loading / Halted / Error, counted as missed
+    ACK_WITHOUT_RESULT = 3       # warning: ack with an empty result queue
+    INSPECTION_FAILED = 4        # warning: the trigger is answered with verdict ERROR
+    ACK_TIMEOUT = 101            # fault: a result waited longer than the ack timeout (late ack)
+    ACK_MISMATCH = 102           # fault: ack names a trigger id other than the oldest result's
+    RECIPE_NOT_FOUND = 103       # fault: job select to an index with no recipe
+    RECIPE_INVALID = 104         # fault: the recipe exists but could not be loaded
+    MALFORMED_WRITE = 105        # fault: a value the map does not allow (unknown command, bad lot)
+    JOB_SELECT_WHILE_BUSY = 106  # fault: job select during an inspection or with results pending
+
+    @property
+    def latches(self) -> bool:
+        return self.value >= 100
+
+
+class Verdict(enum.IntEnum):
+    NONE = 0
+    OK = 1
+    NG = 2
+    REVIEW = 3
+    ERROR = 4
+
+    @classmethod
+    def parse(cls, text: str) -> Verdict:
+        return cls.__members__.get(str(text).upper(), cls.ERROR)
+
+
+@dataclass(frozen=True)
+class Result:
+    trigger_id: int
+    verdict: Verdict
+    fields: tuple[tuple[str, str], ...] = ()
+    job_index: int = 0
+    lot: str = ""
+    ready_at: float = 0.0  # when it entered the queue (for the ack timeout)
+
+
+# -- events --------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Trigger:
+    level: bool = True  # a rising edge (low → high) starts an inspection
+
+
+@dataclass(frozen=True)
+class Ack:
+    level: bool = True  # a rising edge acknowledges the oldest result
+    trigger_id: int | None = None  # when given it must be the oldest result's (MERLIC's AckCommandCode)
+
+
+@dataclass(frozen=True)
+class SelectJob:
+    index: int
+
+
+@dataclass(frozen=True)
+class JobLoaded:
+    index: int
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class JobFailed:
+    index: int
+    code: Code = Code.RECIPE_INVALID
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class SetLot:
+    lot: str
+
+
+@dataclass(frozen=True)
+class Reset:
+    level: bool = True
+
+
+@dataclass(frozen=True)
+class InspectionDone:
+    trigger_id: int
+    verdict: Verdict
+    fields: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class InspectionFailed:
+    trigger_id: int
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class Malformed:
+    what: str
+
+
+@dataclass(frozen=True)
+class Tick:
+    """Time passes: checks the ack timeout of the oldest result."""
+
+
+Event = Union[Trigger, Ack, SelectJob, JobLoaded, JobFailed, SetLot, Reset, InspectionDone, InspectionFailed,
+              Malformed, Tick]
+
+
+# -- actions -------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class StartInspection:
+    trigger_id: int
+    job_index: int
+    lot: str
+
+
+@dataclass(frozen=True)
+class LoadJob:
+    index: int
+
+
+@dataclass(frozen=True)
+class Publish:
+    result: Result
+
+
+@dataclass(frozen=True)
+class Report:
+    code: Code
+    detail: str = ""
+
+
+Action = Union[StartInspection, LoadJob, Publish, Report]
+
+
+# -- state ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Config:
+    queue_depth: int = 4
+    ack_timeout_s: float = 2.0
+    heartbeat_s: float = 0.5
+
+    def __post_init__(self) -> None:
+        if self.queue_depth < 1:
+            raise ValueError(f"queue_depth must be >= 1, found {self.queue_depth}")
+
+
+@dataclass(frozen=True)
+class Handshake:
+    state: State = State.PREOPERATIONAL
+    config: Config = field(default_factory=Config)
+    queue: tuple[Result, ...] = ()
+    job_index: int = 0
+    job_name: str = ""
+    lot: str = ""
+    trigger_id: int = 0         # last accepted trigger
+    result_counter: int = 0     # results produced
+    missed_triggers: int = 0
+    late_acks: int = 0
+    code: Code = Code.NONE      # last code reported (fault or warning)
+    resume: State = State.PREOPERATIONAL  # where Reset leads once a fault is cleared
+    trigger_level: bool = False
+    ack_level: bool = False
+    reset_level: bool = False
+
+    @property
+    def error(self) -> bool:
+        return self.state is State.ERROR
+
+
+@dataclass(frozen=True)
+class Signals:
+    """What the line sees: one snapshot of every output."""
+
+    state: State
+    ready: bool
+    busy: bool
+    results_ready: bool
+    verdict: Verdict
+    result_trigger_id: int
+    result_fields: tuple[tuple[str, str], ...]
+    trigger_id: int
+    result_counter: int
+    error: bool
+    code: Code
+    missed_triggers: int
+    late_acks: int
+    queue_length: int
+    job_index: int
+    job_name: str
+    lot: str
+    heartbeat: bool
+
+    @property
+    def ok(self) -> bool:
+        return self.results_ready and self.verdict is Verdict.OK
+
+    @property
+    def ng(self) -> bool:
+        return self.results_ready and self.verdict is Verdict.NG
+
+    @property
+    def review(self) -> bool:
+        return self.results_ready and self.verdict is Verdict.REVIEW
+
+
+def signals(hs: Handshake, now: float) -> Signals:
+    head = hs.queue[0] if hs.queue else None
+    period = hs.config.heartbeat_s
+    return Signals(
+        state=hs.state, ready=hs.state is State.READY, busy=hs.state is State.BUSY,
+        results_ready=head is not None, verdict=head.verdict if head else Verdict.NONE,
+        result_trigger_id=head.trigger_id if head else 0, result_fields=head.fields if head else (),
+        trigger_id=hs.trigger_id, result_counter=hs.result_counter, error=hs.error, code=hs.code,
+        missed_triggers=hs.missed_triggers, late_acks=hs.late_acks, queue_length=len(hs.queue),
+        job_index=hs.job_index, job_name=hs.job_name, lot=hs.lot,
+        heartbeat=bool(int(now / period) % 2) if period > 0 else False)
+
+
+Step = tuple[Handshake, tuple[Action, ...]]
+
+
+# -- transitions ---------------------------------------------------------------------------------------
+def _fault(hs: Handshake, code: Code, detail: str = "") -> Step:
+    return replace(hs, state=State.ERROR, code=code, resume=_resume_for(hs)), (Report(code, detail),)
+
+
+def _resume_for(hs: Handshake) -> State:
+    """Where Reset leads: back to the running inspection, to the job, or to Preoperational without one."""
+    if hs.state is State.ERROR:
+        return hs.resume
+    if hs.state is State.BUSY:
+        return State.BUSY
+    if hs.state in (State.PREOPERATIONAL, State.LOADING):
+        return State.PREOPERATIONAL if hs.job_index == 0 else State.READY
+    return _by_queue(hs)
+
+
+def _by_queue(hs: Handshake) -> State:
+    return State.HALTED if len(hs.queue) >= hs.config.queue_depth else State.READY
+
+
+def _trigger(hs: Handshake, ev: Trigger, now: float) -> Step:
+    rising = ev.level and not hs.trigger_level
+    hs = replace(hs, trigger_level=ev.level)
+    if not rising:
+        return hs, ()
+    if hs.state is State.READY:
+        tid = hs.trigger_id + 1
+        return (replace(hs, state=State.BUSY, trigger_id=tid),
+                (StartInspection(tid, hs.job_index, hs.lot),))
+    code = Code.TRIGGER_WHILE_BUSY if hs.state is State.BUSY else Code.TRIGGER_NOT_READY
+    return (replace(hs, missed_triggers=hs.missed_triggers + 1, code=code),
+            (Report(code, f"trigger in state {hs.state.value}"),))
+
+
+def _ack(hs: Handshake, ev: Ack, now: float) -> Step:
+    rising = ev.level and not hs.ack_level
+    hs = replace(hs, ack_level=ev.level)
+    if not rising:
+        return hs, ()
+    if not hs.queue:
+        return replace(hs, code=Code.ACK_WITHOUT_RESULT), (Report(Code.ACK_WITHOUT_RESULT),)
+    head = hs.queue[0]
+    if ev.trigger_id is not None and ev.trigger_id != head.trigger_id:
+        return _fault(hs, Code.ACK_MISMATCH, f"ack for trigger {ev.trigger_id}, oldest result is {head.trigger_id}")
+    hs = replace(hs, queue=hs.queue[1:])
+    if hs.state is State.HALTED:
+        hs = replace(hs, state=State.READY)
+    return hs, ()
+
+
+def _select_job(hs: Handshake, ev: SelectJob, now: float) -> Step:
+    if hs.state is State.BUSY or hs.queue:
+        return _fault(hs, Code.JOB_SELECT_WHILE_BUSY, f"job {ev.index} selected while "
+                      f"{'busy' if hs.state is State.BUSY else f'{len(hs.queue)} result(s) wait for an ack'}")
+    if ev.index < 1:
+        return _fault(hs, Code.RECIPE_NOT_FOUND, f"job index {ev.index} (indices start at 1)")
+    return replace(hs, state=State.LOADING), (LoadJob(ev.index),)
+
+
+def _job_loaded(hs: Handshake, ev: JobLoaded, now: float) -> Step:
+    # also from Preoperational: the station starts with the job it was given on the command line
+    if hs.state not in (State.LOADING, State.PREOPERATIONAL):
+        return hs, ()
+    return replace(hs, state=State.READY, job_index=ev.index, job_name=ev.name, code=Code.NONE), ()
+
+
+def _job_failed(hs: Handshake, ev: JobFailed, now: float) -> Step:
+    if hs.state is not State.LOADING:
+        return hs, ()
+    # the previous job (if any) stays loaded; Reset returns to it
+    hs = replace(hs, state=State.PREOPERATIONAL if hs.job_index == 0 else State.READY)
+    return _fault(hs, ev.code, ev.message or f"job {ev.index}")
+
+
+def _set_lot(hs: Handshake, ev: SetLot, now: float) -> Step:
+    lot = ev.lot.strip()
+    if len(lot) > 64 or not lot.isprintable():
+        return _fault(hs, Code.MALFORMED_WRITE, f"lot number {ev.lot[:70]!r}")
+    return replace(hs, lot=lot), ()
+
+
+def _reset(hs: Handshake, ev: Reset, now: float) -> Step:
+    rising = ev.level and not hs.reset_level
+    hs = replace(hs, reset_level=ev.level)
+    if not rising or hs.state is not State.ERROR:
+        return hs, ()
+    resume = hs.resume
+    if resume in (State.READY, State.HALTED):
+        resume = _by_queue(hs)
+    return replace(hs, state=resume, code=Code.NONE), ()
+
+
+def _finish(hs: Handshake, trigger_id: int, verdict: Verdict, fields: tuple, now: float,
+            warning: Code = Code.NONE, detail: str = "") -> Step:
+    result = Result(trigger_id, verdict, fields, hs.job_index, hs.lot, ready_at=now)
+    hs = replace(hs, queue=hs.queue + (result,), result_counter=hs.result_counter + 1)
+    actions: tuple[Action, ...] = (Publish(result),)
+    if warning is not Code.NONE:
+        hs = replace(hs, code=warning)
+        actions += (Report(warning, detail),)
+    if hs.state is State.BUSY:
+        hs = replace(hs, state=_by_queue(hs))
+    elif hs.state is State.ERROR and hs.resume is State.BUSY:
+        hs = replace(hs, resume=_by_queue(hs))
+    return hs, actions
+
+
+def _inspection_done(hs: Handshake, ev: InspectionDone, now: float) -> Step:
+    if not _running(hs, ev.trigger_id):
+        return hs, (Report(Code.NONE, f"stale result for trigger {ev.trigger_id} dropped"),)
+    return _finish(hs, ev.trigger_id, ev.verdict, ev.fields, now)
+
+
+def _inspection_failed(hs: Handshake, ev: InspectionFailed, now: float) -> Step:
+    if not _running(hs, ev.trigger_id):
+        return hs, ()
+    return _finish(hs, ev.trigger_id, Verdict.ERROR, (("error", ev.message[:200]),), now,
+                   Code.INSPECTION_FAILED, ev.message)
+
+
+def _running(hs: Handshake, trigger_id: int) -> bool:
+    busy = hs.state is State.BUSY or (hs.state is State.ERROR and hs.resume is State.BUSY)
+    return busy and trigger_id == hs.trigger_id
+
+
+def _malformed(hs: Handshake, ev: Malformed, now: float) -> Step:
+    return _fault(hs, Code.MALFORMED_WRITE, ev.what)
+
+
+def _tick(hs: Handshake, ev: Tick, now: float) -> Step:
+    if not hs.queue or hs.state is State.ERROR:
+        return hs, ()
+    head = hs.queue[0]
+    if now - head.ready_at <= hs.config.ack_timeout_s:
+        return hs, ()
+    hs = replace(hs, late_acks=hs.late_acks + 1)
+    return _fault(hs, Code.ACK_TIMEOUT, f"result of trigger {head.trigger_id} not acknowledged within "
+                                        f"{hs.config.ack_timeout_s:g} s")
+
+
+Handler = Callable[[Handshake, object, float], Step]
+
+# One handler per event type; the states each applies in are written out in the table below.
+_HANDLERS: dict[type, Handler] = {
+    Trigger: _trigger, Ack: _ack, SelectJob: _select_job, JobLoaded: _job_loaded, JobFailed: _job_failed,
+    SetLot: _set_lot, Reset: _reset, InspectionDone: _inspection_done, InspectionFailed: _inspection_failed,
+    Malformed: _malformed, Tick: _tick,
+}
+
+# (state, event) pairs handled by something other than the event's own handler.
+TRANSITIONS: dict[tuple[State, type], Handler] = {
+    (State.LOADING, SelectJob): lambda hs, ev, now: _fault(hs, Code.JOB_SELECT_WHILE_BUSY,
+                                                          f"job {ev.index} selected while loading"),
+    (State.ERROR, SelectJob): lambda hs, ev, now: (hs, (Report(hs.code, "job select refused until Reset"),)),
+}
+
+
+def step(hs: Handshake, event: Event, now: float) -> Step:
+    handler = TRANSITIONS.get((hs.state, type(event))) or _HANDLERS.get(type(event))
+    if handler is None:
+        raise TypeError(f"not a handshake event: {event!r}")
+    return handler(hs, event, now)
+
+
+def pulse(hs: Handshake, make: Callable[[bool], Event], now: float) -> Step:
+    """A rising and a falling edge at once, for transports whose commands are pulses (OPC UA, MQTT)."""
+    hs, first = step(hs, make(True), now)
+    hs, second = step(hs, make(False), now)
+    return hs, first + second
