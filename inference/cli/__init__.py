@@ -18,6 +18,8 @@ COMMANDS = (
     "journal_bench",
     "gpu_bench",
     "read_bench",
+    "serve",
+    "load",
 )
 
 

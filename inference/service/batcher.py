@@ -1,0 +1,176 @@
+"""Dynamic batching with a bounded queue, after Triton's dynamic batcher (semantics, not code).
+
+One job: collect up to `max_batch` requests or until `max_wait_ms` has passed since the first, hand the
+batch to a free runner on that runner's own thread, and answer each request's future. A full queue is
+refused at once (QueueFull, HTTP 503) instead of growing; a request still queued past its deadline is
+answered DeadlineExceeded instead of being served late.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from inference.service.errors import DeadlineExceeded, InferenceFailed, QueueFull, ShuttingDown
+
+# A runner takes the items of one batch and returns one result per item, in order; an Exception in the
+# list fails only that item.
+Runner = Callable[[list[Any]], list[Any]]
+
+
+@dataclass(frozen=True)
+class Served:
+    """One request's answer with how it was served: time queued before its batch ran, and the batch size."""
+
+    result: Any
+    queue_ms: float
+    batch_size: int
+
+
+@dataclass(eq=False)
+class _Pending:
+    item: Any
+    future: asyncio.Future
+    enqueued_ns: int
+    deadline_ns: int
+    queue_ms: float = field(default=0.0)
+
+
+class Batcher:
+    def __init__(self, runners: Sequence[Runner], *, max_batch: int = 8, max_wait_ms: float = 3.0,
+                 max_queue: int = 16, deadline_ms: float = 10_000.0,
+                 on_batch: Callable[[int], None] | None = None) -> None:
+        if not runners:
+            raise ValueError("a batcher needs at least one runner")
+        self.runners = list(runners)
+        self.max_batch = max(1, int(max_batch))
+        self.max_wait_s = max(0.0, max_wait_ms) / 1000.0
+        self.max_queue = max(1, int(max_queue))
+        self.deadline_ns = int(deadline_ms * 1e6)
+        self.on_batch = on_batch
+        self._queue: asyncio.Queue[_Pending] | None = None
+        self._consumers: list[asyncio.Task] = []
+        self._executors: list[ThreadPoolExecutor] = []
+        self._in_flight = 0
+        self._closing = False
+
+    # -- lifecycle -----------------------------------------------------------------------------------
+    async def start(self) -> None:
+        self._queue = asyncio.Queue(maxsize=self.max_queue)
+        for i, runner in enumerate(self.runners):
+            executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"inference-{i}")
+            self._executors.append(executor)
+            self._consumers.append(asyncio.create_task(self._consume(runner, executor), name=f"batcher-{i}"))
+
+    async def drain(self) -> None:
+        """Stop accepting, finish everything already queued, then stop the runner threads."""
+        self._closing = True
+        if self._queue is not None:
+            await self._queue.join()
+        for task in self._consumers:
+            task.cancel()
+        await asyncio.gather(*self._consumers, return_exceptions=True)
+        self._consumers.clear()
+        for executor in self._executors:
+            executor.shutdown(wait=True)
+        self._executors.clear()
+
+    # -- state -----------------------------------------------------------------------------------------
+    @property
+    def depth(self) -> int:
+        """Requests waiting for a batch (not counting those being inferred)."""
+        return self._queue.qsize() if self._queue is not None else 0
+
+    @property
+    def in_flight(self) -> int:
+        return self._in_flight
+
+    @property
+    def accepting(self) -> bool:
+        return self._queue is not None and not self._closing
+
+    # -- submitting ------------------------------------------------------------------------------------
+    async def submit(self, item: Any) -> Served:
+        if not self.accepting:
+            raise ShuttingDown("the service is shutting down", expected="a running service",
+                               found="shutdown in progress", hint="retry against another instance")
+        now = time.perf_counter_ns()
+        pending = _Pending(item, asyncio.get_running_loop().create_future(), now, now + self.deadline_ns)
+        try:
+            self._queue.put_nowait(pending)
+        except asyncio.QueueFull:
+            raise QueueFull("the inspection queue is full", expected=f"fewer than {self.max_queue} requests waiting",
+                            found=f"{self.max_queue} waiting",
+                            hint="retry after the Retry-After delay, or slow the sender down") from None
+        result, batch_size = await pending.future
+        return Served(result, pending.queue_ms, batch_size)
+
+    # -- consuming -------------------------------------------------------------------------------------
+    async def _collect(self) -> list[_Pending]:
+        queue = self._queue
+        batch = [await queue.get()]
+        loop = asyncio.get_running_loop()
+        until = loop.time() + self.max_wait_s
+        while len(batch) < self.max_batch:
+            try:
+                batch.append(queue.get_nowait())
+                continue
+            except asyncio.QueueEmpty:
+                pass
+            remaining = until - loop.time()
+            if remaining <= 0:
+                break
+            try:
+                batch.append(await asyncio.wait_for(queue.get(), remaining))
+            except TimeoutError:
+                break
+        return batch
+
+    def _live(self, batch: list[_Pending]) -> list[_Pending]:
+        """Drop requests whose client left, answer those past their deadline; the rest run."""
+        now = time.perf_counter_ns()
+        live = []
+        for pending in batch:
+            pending.queue_ms = (now - pending.enqueued_ns) / 1e6
+            if pending.future.done():
+                self._queue.task_done()
+            elif now > pending.deadline_ns:
+                pending.future.set_exception(DeadlineExceeded(
+                    "the request waited past its deadline", expected=f"served within {self.deadline_ns / 1e6:.0f} ms",
+                    found=f"{pending.queue_ms:.0f} ms in the queue", hint="the service is overloaded: retry later"))
+                self._queue.task_done()
+            else:
+                live.append(pending)
+        return live
+
+    async def _consume(self, runner: Runner, executor: ThreadPoolExecutor) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            batch = self._live(await self._collect())
+            if not batch:
+                continue
+            self._in_flight += len(batch)
+            try:
+                if self.on_batch is not None:
+                    self.on_batch(len(batch))
+                try:
+                    results = await loop.run_in_executor(executor, runner, [p.item for p in batch])
+                    if len(results) != len(batch):
+                        raise InferenceFailed("the runner lost requests", expected=f"{len(batch)} results",
+                                              found=f"{len(results)}")
+                except Exception as exc:  # one failure answers the whole batch, never hangs it
+                    results = [exc] * len(batch)
+                for pending, result in zip(batch, results):
+                    if pending.future.done():
+                        continue
+                    if isinstance(result, BaseException):
+                        pending.future.set_exception(result)
+                    else:
+                        pending.future.set_result((result, len(batch)))
+            finally:
+                self._in_flight -= len(batch)
+                for _ in batch:
+                    self._queue.task_done()

@@ -1,0 +1,57 @@
+"""The service's knobs, Triton-style: batch size, queue delay, queue size and what a timeout does; nothing more."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from inference.errors import ConfigError
+from inference.resources import default_model_path
+
+# Per-request threshold limits: the floor is the pipeline's candidate floor, so any value inside them
+# can be applied to the cached candidates without running the engine again.
+CONF_RANGE = (0.01, 1.0)
+IOU_RANGE = (0.05, 0.95)
+MAX_DET_RANGE = (1, 300)
+
+
+@dataclass(frozen=True)
+class ServiceConfig:
+    host: str = "127.0.0.1"
+    port: int = 8080
+    model: Path = default_model_path()
+    backend: str | None = None
+    threads: int | None = None  # ONNX Runtime intra-op threads per worker
+    max_batch: int = 8
+    max_wait_ms: float = 3.0
+    queue: int = 16
+    workers: int = 1
+    decode_threads: int = max(1, os.cpu_count() or 1)
+    deadline_ms: float = 10_000.0  # a request still queued after this is answered 503, not served late
+    max_body_bytes: int = 20 * 1024 * 1024
+    conf: float = 0.25
+    iou: float = 0.45
+    max_det: int = 100
+    recipe: Path | None = None  # the recipe /inspect judges against when no ?recipe= is given
+    recipe_dir: Path | None = None  # recipes named by id (file stem) with ?recipe=ID
+    read: bool = True  # load the tag reader (needed by /inspect)
+    journal: str | None = None  # journal every request like a station frame: a path, "" = the station's journal
+
+    def __post_init__(self) -> None:
+        checks = [("max batch", self.max_batch, 1, 64), ("queue", self.queue, 1, 100_000),
+                  ("workers", self.workers, 1, 64), ("decode threads", self.decode_threads, 1, 256),
+                  ("port", self.port, 0, 65535)]
+        for name, value, low, high in checks:
+            if not low <= int(value) <= high:
+                raise ConfigError(f"{name} out of range", expected=f"{low} … {high}", found=str(value))
+        if not 0.0 <= self.max_wait_ms <= 1000.0:
+            raise ConfigError("max wait out of range", expected="0 … 1000 ms", found=f"{self.max_wait_ms} ms",
+                              hint="the wait is added to a lone request's latency: keep it a few ms")
+        if self.deadline_ms <= 0:
+            raise ConfigError("deadline must be positive", expected="> 0 ms", found=f"{self.deadline_ms} ms")
+        if self.max_body_bytes < 1024:
+            raise ConfigError("body limit too small", expected="≥ 1024 bytes", found=str(self.max_body_bytes))
+        if self.recipe_dir is not None and not Path(self.recipe_dir).is_dir():
+            raise ConfigError("recipe folder not found", expected="a folder of .toml recipes",
+                              found=str(self.recipe_dir), hint="pass --recipes with an existing folder")

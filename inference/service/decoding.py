@@ -1,0 +1,64 @@
+"""Request bodies → pixels on a pool of threads sized to the cores (OpenCV's decoders release the GIL),
+so JPEG decode neither blocks the event loop nor caps the service at one core."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from inference.errors import ImageDecodeError
+from inference.imageio import decode_image, header_size
+from inference.service.errors import BadRequest, UndecodableImage, UnsupportedMediaType
+
+MEDIA_TYPES = ("image/jpeg", "image/png")
+MAX_PIXELS = 64_000_000  # a header that promises more is refused before any pixel is decoded
+_NO_REDUCTION = 1 << 30  # answers are in original pixels: decode at full size
+
+
+@dataclass(frozen=True)
+class DecodedImage:
+    image: np.ndarray
+    media_type: str
+    decode_ms: float
+
+
+def media_type_of(content_type: str | None) -> str:
+    """The bare media type ('image/jpeg') of a Content-Type header, or UnsupportedMediaType."""
+    media = (content_type or "").split(";", 1)[0].strip().lower()
+    if media not in MEDIA_TYPES:
+        raise UnsupportedMediaType("the request body is not a supported image type",
+                                   expected="Content-Type: " + " or ".join(MEDIA_TYPES),
+                                   found=f"Content-Type: {content_type or '(none)'}",
+                                   hint="send the raw file bytes, e.g. curl --data-binary @tag.jpg "
+                                        "-H 'Content-Type: image/jpeg'")
+    return media
+
+
+def decode_body(body: bytes, media_type: str) -> DecodedImage:
+    """Blocking: call from the pool. Raises UndecodableImage / BadRequest with expected/found/hint."""
+    start = time.perf_counter_ns()
+    size = header_size(body)
+    if size is not None and size[0] * size[1] > MAX_PIXELS:
+        raise BadRequest("the image has too many pixels", expected=f"at most {MAX_PIXELS // 1_000_000} MP",
+                         found=f"{size[1]}×{size[0]}", hint="downscale the image before sending it")
+    try:
+        image = decode_image(body, "the request body", keep_long_side=_NO_REDUCTION)
+    except ImageDecodeError as exc:
+        raise UndecodableImage(exc.message, expected=exc.expected, found=exc.found,
+                               hint="send a complete JPEG or PNG file as the raw request body") from None
+    return DecodedImage(image, media_type, (time.perf_counter_ns() - start) / 1e6)
+
+
+class DecodePool:
+    def __init__(self, threads: int) -> None:
+        self._executor = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="decode")
+
+    async def decode(self, body: bytes, media_type: str) -> DecodedImage:
+        return await asyncio.get_running_loop().run_in_executor(self._executor, decode_body, body, media_type)
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True)

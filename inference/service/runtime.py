@@ -1,0 +1,116 @@
+"""Everything one running service owns, opened in the app's lifespan and closed after the drain:
+the inference workers, the batcher, the decode pool, the recipes, the journal and the metrics."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any, Callable
+
+from inference.postprocess import Thresholds
+from inference.service.access_log import JsonLog
+from inference.service.batcher import Batcher
+from inference.service.config import ServiceConfig
+from inference.service.decoding import DecodePool
+from inference.service.journaling import JournalSink
+from inference.service.metrics import ServiceMetrics
+from inference.service.recipes import RecipeBook
+
+# Builds one worker: a callable batch runner with `backend`, `class_names` and `close()`.
+WorkerFactory = Callable[[ServiceConfig, "JournalSink | None"], Any]
+
+
+def open_worker(config: ServiceConfig, journal: JournalSink | None) -> Any:
+    from inference.service.worker import InferenceWorker
+
+    return InferenceWorker.open(config.model, config.backend, thresholds=default_thresholds(config),
+                                read=config.read, max_batch=config.max_batch, threads=config.threads,
+                                journal=journal)
+
+
+def default_thresholds(config: ServiceConfig) -> Thresholds:
+    return Thresholds(confidence=config.conf, iou=config.iou, max_detections=config.max_det)
+
+
+def model_identity(path: Path) -> tuple[str, str]:
+    """(sha256 of the model file, precision of its graph); 'unknown' for what cannot be read."""
+    from inference.records.convert import file_hash
+
+    digest = file_hash(path) if Path(path).is_file() else "unknown"
+    try:
+        import onnx
+
+        from inference.precision.graph import detect_precision
+
+        precision = detect_precision(onnx.load(str(path), load_external_data=False))
+    except Exception:  # a TensorRT plan or an unreadable file: the answer says so, serving goes on
+        precision = "unknown"
+    return digest, precision
+
+
+class Service:
+    def __init__(self, config: ServiceConfig, *, worker_factory: WorkerFactory | None = None,
+                 log: JsonLog | None = None) -> None:
+        self.config = config
+        self.worker_factory = worker_factory or open_worker
+        self.log = log or JsonLog()
+        self.metrics = ServiceMetrics()
+        self.thresholds = default_thresholds(config)
+        self.workers: list[Any] = []
+        self.batcher: Batcher | None = None
+        self.decoder: DecodePool | None = None
+        self.journal: JournalSink | None = None
+        self.recipes = RecipeBook()
+        self.model_hash = "unknown"
+        self.precision = "unknown"
+        self.ready = False
+
+    @property
+    def backend(self) -> str:
+        return self.workers[0].backend if self.workers else ""
+
+    async def start(self) -> None:
+        """Load and warm every worker off the event loop; then start batching."""
+        await asyncio.to_thread(self._open_blocking)
+        self.decoder = DecodePool(self.config.decode_threads)
+        self.batcher = Batcher(self.workers, max_batch=self.config.max_batch, max_wait_ms=self.config.max_wait_ms,
+                               max_queue=self.config.queue, deadline_ms=self.config.deadline_ms,
+                               on_batch=self.metrics.batch_size.observe)
+        self.metrics.watch_queue(lambda: self.batcher.depth, lambda: self.batcher.in_flight)
+        await self.batcher.start()
+        self.ready = True
+
+    def _open_blocking(self) -> None:
+        c = self.config
+        self.model_hash, self.precision = model_identity(c.model)
+        self.recipes = RecipeBook.load(c.recipe, c.recipe_dir)
+        try:
+            if c.journal is not None:
+                default = self.recipes.default
+                self.journal = JournalSink(Path(c.journal) if c.journal else None,
+                                           source=f"http://{c.host}:{c.port}", model_hash=self.model_hash,
+                                           backend=c.backend or "", precision=self.precision,
+                                           recipe_name=getattr(default, "name", "") if default else "",
+                                           recipe_path=str(c.recipe or ""))
+            for _ in range(c.workers):
+                self.workers.append(self.worker_factory(c, self.journal))
+        except BaseException:
+            self._close_blocking()
+            raise
+
+    async def stop(self) -> None:
+        """Stop accepting, finish what is queued, then free the engines."""
+        self.ready = False
+        if self.batcher is not None:
+            await self.batcher.drain()
+        await asyncio.to_thread(self._close_blocking)
+
+    def _close_blocking(self) -> None:
+        if self.decoder is not None:
+            self.decoder.close()
+            self.decoder = None
+        while self.workers:
+            self.workers.pop().close()
+        if self.journal is not None:
+            self.journal.close()
+            self.journal = None

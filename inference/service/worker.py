@@ -1,0 +1,166 @@
+"""One inference worker: its own pipeline (own engine session / execution context) and tag reader, run on
+its own thread by the batcher. /detect requests of a batch go through the engine's batch input in one
+call when the model's batch dimension is dynamic; /inspect requests go through the station's Inspector."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from inference.decode import Candidates, decode
+from inference.detections import Detections
+from inference.errors import HangtagError
+from inference.inspection import Inspector
+from inference.pipeline import FrameResult
+from inference.postprocess import CANDIDATE_FLOOR, Thresholds, select
+from inference.preprocess import Letterboxer
+from inference.service.errors import InferenceFailed
+from inference.service.journaling import JournalSink
+from inference.telemetry import StageTimings, sample_memory
+
+DETECT, INSPECT = "detect", "inspect"
+
+
+@dataclass(frozen=True)
+class Job:
+    """One request's work, owned by the worker once submitted (the image is not shared)."""
+
+    kind: str
+    image: np.ndarray
+    thresholds: Thresholds
+    request_id: str
+    decode_ms: float = 0.0
+    recipe: Any = None
+    image_hash: str = ""
+
+
+class InferenceWorker:
+    def __init__(self, pipeline: Any, reader: Any = None, *, max_batch: int = 8,
+                 journal: JournalSink | None = None) -> None:
+        self.pipeline = pipeline
+        self.reader = reader
+        self.journal = journal
+        self.gpu_batch = int(getattr(pipeline, "batch", 1)) if hasattr(pipeline, "process_batch") else 0
+        if not self.gpu_batch:
+            spec = pipeline.engine.inputs[0]
+            self.engine_batch = max(1, max_batch) if spec.shape[0] < 0 else max(1, spec.shape[0])
+            self._letterbox = Letterboxer(pipeline.input_hw, dtype=spec.dtype, batch=self.engine_batch)
+            self._input_name = spec.name
+            self._output_name = pipeline.engine.outputs[0].name
+        self._frames = 0
+
+    @classmethod
+    def open(cls, model, backend: str | None, *, thresholds: Thresholds, read: bool, max_batch: int,
+             threads: int | None = None, journal: JournalSink | None = None) -> InferenceWorker:
+        options: dict[str, Any] = {"thresholds": thresholds}
+        if threads:
+            options["threads"] = threads
+        inspector = Inspector.open(model, backend, read=read, **options)
+        try:
+            worker = cls(inspector.pipeline, inspector.reader, max_batch=max_batch, journal=journal)
+            worker.warm_up()
+        except Exception:
+            inspector.close()
+            raise
+        return worker
+
+    @property
+    def backend(self) -> str:
+        return self.pipeline.backend
+
+    @property
+    def class_names(self) -> tuple[str, ...]:
+        return tuple(self.pipeline.class_names)
+
+    def warm_up(self) -> None:
+        """The largest batch once, so the first full batch under load does not pay for allocation."""
+        blank = np.full((*self.pipeline.input_hw, 3), 114, np.uint8)
+        size = self.gpu_batch or self.engine_batch
+        self._detect([Job(DETECT, blank, self.pipeline.thresholds, "warm-up")] * size)
+
+    def close(self) -> None:
+        if self.reader is not None and hasattr(self.reader, "close"):
+            self.reader.close()
+        self.pipeline.close()
+
+    # -- the batcher's runner --------------------------------------------------------------------
+    def __call__(self, jobs: list[Job]) -> list[FrameResult | Exception]:
+        results: list[FrameResult | Exception] = [InferenceFailed("not run")] * len(jobs)
+        detect_at = [i for i, job in enumerate(jobs) if job.kind == DETECT]
+        try:
+            for i, result in zip(detect_at, self._detect([jobs[i] for i in detect_at])):
+                results[i] = result
+        except Exception as exc:
+            for i in detect_at:
+                results[i] = _failure(exc)
+        for i, job in enumerate(jobs):
+            if job.kind == INSPECT:
+                try:
+                    results[i] = self._inspect(job)
+                except Exception as exc:
+                    results[i] = _failure(exc)
+        if self.journal is not None:
+            for job, result in zip(jobs, results):
+                if isinstance(result, FrameResult):
+                    self.journal.record(result, job.image_hash)
+        return results
+
+    # -- detection ---------------------------------------------------------------------------------
+    def _detect(self, jobs: list[Job]) -> list[FrameResult]:
+        step = self.gpu_batch or self.engine_batch
+        out: list[FrameResult] = []
+        for start in range(0, len(jobs), step):
+            chunk = jobs[start:start + step]
+            out.extend(self._gpu_chunk(chunk) if self.gpu_batch else self._cpu_chunk(chunk))
+        return out
+
+    def _gpu_chunk(self, jobs: list[Job]) -> list[FrameResult]:
+        from inference.gpu.staging import FrameInfo
+
+        infos = [FrameInfo(job.request_id, None, None, job.decode_ms) for job in jobs]
+        results = self.pipeline.process_batch([job.image for job in jobs], infos)
+        return [r.with_(detections=r.refiltered(job.thresholds), thresholds=job.thresholds)
+                for r, job in zip(results, jobs)]
+
+    def _cpu_chunk(self, jobs: list[Job]) -> list[FrameResult]:
+        n = len(jobs)
+        transforms, prep_ms = [], []
+        for slot, job in enumerate(jobs):
+            t0 = time.perf_counter_ns()
+            transforms.append(self._letterbox(job.image, slot))
+            prep_ms.append((time.perf_counter_ns() - t0) / 1e6)
+        t0 = time.perf_counter_ns()
+        raw = self.pipeline.engine.infer({self._input_name: self._letterbox.tensor[:n]})[self._output_name]
+        infer_ms = (time.perf_counter_ns() - t0) / 1e6
+        memory = sample_memory()
+        results = []
+        for slot, (job, transform) in enumerate(zip(jobs, transforms)):
+            t0 = time.perf_counter_ns()
+            found = decode(raw[slot:slot + 1], self.pipeline.layout, self.pipeline.num_classes, CANDIDATE_FLOOR)
+            candidates = Candidates(transform.to_original(found.xyxy), found.score, found.class_id,
+                                    found.already_suppressed)
+            detections: Detections = select(candidates, self.class_names, job.thresholds)
+            post_ms = (time.perf_counter_ns() - t0) / 1e6
+            stages = {"decode": job.decode_ms, "preprocess": prep_ms[slot], "infer": infer_ms, "postprocess": post_ms}
+            self._frames += 1
+            results.append(FrameResult(self._frames, job.request_id, None, tuple(job.image.shape[:2]), detections,
+                                       candidates, job.thresholds, StageTimings(stages, sum(stages.values())),
+                                       memory))
+        return results
+
+    # -- reading and verdict -------------------------------------------------------------------------
+    def _inspect(self, job: Job) -> FrameResult:
+        self.pipeline.set_thresholds(job.thresholds)
+        inspector = Inspector(self.pipeline, reader=self.reader, recipe=job.recipe)
+        return inspector.inspect_image(job.image, source_name=job.request_id, decode_ms=job.decode_ms)
+
+
+def _failure(exc: Exception) -> Exception:
+    if isinstance(exc, HangtagError):
+        return exc
+    return InferenceFailed("inference failed on this request", expected="a result",
+                           found=f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}",
+                           hint="the service keeps running; report this with the request id")
