@@ -8,15 +8,20 @@ import time
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QByteArray, Qt, QThread, QTimer, Signal
+from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QThread, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
-from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (QAbstractSpinBox, QApplication, QDockWidget, QMainWindow, QTableView, QVBoxLayout,
+                               QWidget)
 
-from app.modes import ModeController
+from app import recipe_picker
+from app.modes import ENGINEER, ModeController
 from app.records_link import RecordsLink
 from app.settings import StationSettings
+from app.station_state import FAILED, NONE, OPEN, RUNNING, STOPPED, StationModel, StationState
 from app.theme import apply_theme
 from app.widgets.crops_strip import CropsStrip
+from app.widgets.error_panel import ErrorPanel
+from app.widgets.station_header import StationHeader
 from app.widgets.image_view import ImageView
 from app.widgets.plots_panel import PlotsPanel
 from app.widgets.results_table import ResultsModel
@@ -28,7 +33,7 @@ from app.engine_link import EngineLink
 from app.worker import InspectionWorker
 from inference.engines import list_backends
 from inference.imageio import IMAGE_SUFFIXES, read_image
-from inference.inspection import Inspector, count_flips, rejudge
+from inference.inspection import Inspector, rejudge
 from inference.lending import detach
 from inference.pipeline import FrameResult
 from inference.postprocess import Thresholds
@@ -65,8 +70,11 @@ class MainWindow(QMainWindow):
         self.recipe_path: Path | None = None
         self.reading_on = read
         self.pipeline = None
+        job, lot = self.settings.job_lot
+        self.state = StationModel(StationState(job=job, lot=lot))  # the one truth every view renders
+        self.job_lot = (job, lot)
         self.results = ResultsModel(self)
-        self.images: collections.OrderedDict[int, np.ndarray] = collections.OrderedDict()
+        self.images: collections.OrderedDict[int, np.ndarray] = collections.OrderedDict()  # by frame number
         self.current: FrameResult | None = None
         self.current_image: np.ndarray | None = None
         self.follow_live = True
@@ -81,7 +89,9 @@ class MainWindow(QMainWindow):
         self._start_threads()
         self.records = RecordsLink(self, journal_path)
         self._set_recorder.emit(self.records.recorder)
+        self._set_job.emit(job, lot)
         self.modes = ModeController(self)
+        recipe = recipe or self.settings.recipe_path  # the job's recipe survives a restart
         if recipe:
             self.load_recipe(Path(recipe))
         self.request_engine(self.backend_name, self.precision)
@@ -92,18 +102,25 @@ class MainWindow(QMainWindow):
 
     # -- construction --------------------------------------------------------------------------------
     def _build_ui(self) -> None:
+        self.header = StationHeader(self.state)
         self.source_bar = SourceBar()
         self.banner = VerdictBanner()
+        self.errors_panel = ErrorPanel()
         self.view = ImageView()
         self.crops = CropsStrip()
         central = QWidget()
         layout = QVBoxLayout(central)
         layout.setContentsMargins(2, 2, 2, 2)
+        layout.setSpacing(2)
+        layout.addWidget(self.header)
         layout.addWidget(self.source_bar)
+        layout.addWidget(self.errors_panel)
         layout.addWidget(self.banner)
         layout.addWidget(self.view, 1)
         layout.addWidget(self.crops)
         self.setCentralWidget(central)
+        self.state.connect(self.source_bar.render)
+        self.state.connect(self._render_state)
 
         self.text_panel = TextPanel()
         self.tuning = TuningPanel(self.thresholds)
@@ -118,8 +135,8 @@ class MainWindow(QMainWindow):
                 ("text", "Tag text", self.text_panel, Qt.DockWidgetArea.RightDockWidgetArea),
                 ("tuning", "Tuning", self.tuning, Qt.DockWidgetArea.RightDockWidgetArea),
                 ("results", "Results", self.table, Qt.DockWidgetArea.BottomDockWidgetArea),
-                ("plots", "Latency & memory", self.plots, Qt.DockWidgetArea.BottomDockWidgetArea)):
-            dock = QDockWidget(title, self)
+                ("plots", "Latency && memory", self.plots, Qt.DockWidgetArea.BottomDockWidgetArea)):
+            dock = QDockWidget(title, self)  # "&&": a lone & marks a mnemonic in the View menu's entry
             dock.setObjectName(f"dock_{key}")
             dock.setWidget(widget)
             self.addDockWidget(area, dock)
@@ -144,6 +161,7 @@ class MainWindow(QMainWindow):
         self.source_bar.step_requested.connect(self.step)
         self.source_bar.reading_changed.connect(self._on_reading_changed)
         self.source_bar.recipe_requested.connect(lambda p: self.load_recipe(Path(p)))
+        self.source_bar.recipe_pick_requested.connect(self.pick_recipe)
         self.tuning.thresholds_changed.connect(self.set_thresholds)
         self.tuning.engine_requested.connect(self._on_engine_requested)
         self.table.clicked.connect(lambda index: self.show_result_at(index.row()))
@@ -169,13 +187,36 @@ class MainWindow(QMainWindow):
         if isinstance(geometry, QByteArray):
             self.restoreGeometry(geometry)
         else:
-            self.resize(1500, 950)
-        if isinstance(state, QByteArray):
-            self.restoreState(state)
-        else:  # first start: give the plots room to read
-            self.resizeDocks([self.docks["results"], self.docks["plots"]], [400, 400], Qt.Orientation.Vertical)
-            self.resizeDocks([self.docks["results"], self.docks["plots"]], [420, 1000], Qt.Orientation.Horizontal)
-            self.resizeDocks([self.docks["text"]], [420], Qt.Orientation.Horizontal)
+            self.resize(1280, 720)  # the smallest station monitor; larger ones restore what was left
+        # A saved layout is kept at start; otherwise the mode lays the docks out for this screen.
+        self._keep_restored_layout = isinstance(state, QByteArray) and self.restoreState(state)
+
+    def layout_for_mode(self, operator: bool) -> None:
+        """Docks for the mode and the window's size, so 1280×720 shows everything the mode needs at once.
+        Operator: the image gets the room, recent results in a narrow column. Engineer: tag text, tuning
+        (and on short screens the plots) as tabs on the right, results (and plots) below."""
+        if self._keep_restored_layout:
+            self._keep_restored_layout = False
+            return
+        d, right, bottom = self.docks, Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.BottomDockWidgetArea
+        h, w = max(self.height(), 600), max(self.width(), 800)
+        if operator:
+            self.addDockWidget(right, d["results"])
+            d["results"].show()
+            self.resizeDocks([d["results"]], [min(380, w // 4)], Qt.Orientation.Horizontal)
+            return
+        self.addDockWidget(right, d["text"])
+        self.tabifyDockWidget(d["text"], d["tuning"])
+        self.addDockWidget(bottom, d["results"])
+        if h < 900:  # short screen: the plots are a tab beside tag text and tuning
+            self.tabifyDockWidget(d["tuning"], d["plots"])
+            self.resizeDocks([d["results"]], [max(130, h // 5)], Qt.Orientation.Vertical)
+        else:
+            self.splitDockWidget(d["results"], d["plots"], Qt.Orientation.Horizontal)
+            self.resizeDocks([d["results"], d["plots"]], [h // 3] * 2, Qt.Orientation.Vertical)
+            self.resizeDocks([d["results"], d["plots"]], [w * 2 // 5, w * 3 // 5], Qt.Orientation.Horizontal)
+        self.resizeDocks([d["text"]], [max(340, w // 4)], Qt.Orientation.Horizontal)
+        d["text"].raise_()
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
@@ -193,6 +234,8 @@ class MainWindow(QMainWindow):
         self.mode_menu = self.menuBar().addMenu("&Mode")
         self.menuBar().addMenu("&Help").addAction(QAction("About Hangtag Station", self, triggered=self._show_about))
         QShortcut(QKeySequence(Qt.Key.Key_Space), self, activated=self.toggle_run)
+        self._space = _SpaceStops(self)  # a spin box keeps Space for itself; Space must still stop the line
+        QApplication.instance().installEventFilter(self._space)
         QShortcut(QKeySequence(Qt.Key.Key_Right), self, activated=self.step)
         QShortcut(QKeySequence(Qt.Key.Key_F), self, activated=self.view.fit)
 
@@ -224,6 +267,7 @@ class MainWindow(QMainWindow):
         # would run on the worker's thread and touch widgets from there.
         self.worker.state_changed.connect(self._on_worker_state)
         self.worker.source_opened.connect(self._on_source_opened)
+        self.worker.source_failed.connect(self._on_source_failed)
         self.worker.source_finished.connect(self._on_source_finished)
         self.worker.engine_swapped.connect(self._on_engine_swapped)
         self.worker.drops_changed.connect(self._on_drops)
@@ -253,8 +297,9 @@ class MainWindow(QMainWindow):
     def _on_engine_failed(self, message: str) -> None:
         still = "the previous engine stays in use" if self.pipeline is not None else "no engine is loaded"
         self._on_error(f"Engine not changed ({still}):\n{message}")
+        self.errors_panel.show_error("engine", f"Engine not changed ({still})", message)
         if self.pipeline is None:
-            self.view.show_message("No engine: " + message.splitlines()[0])
+            self.view.show_message("No engine: " + message.splitlines()[0], error=True)
 
     def _on_engine_swapped(self, pipeline) -> None:
         self.pipeline = pipeline
@@ -263,6 +308,9 @@ class MainWindow(QMainWindow):
         self.tuning.set_backends(list_backends(), pipeline.backend)
         self.tuning.set_precision(self.precision)
         self.statusBar().showMessage(f"Engine ready: {pipeline.backend}, {self.precision.upper()}", 5000)
+        self.plots.set_stages(pipeline.backend)
+        self.errors_panel.clear_kind("engine")
+        self.state.update(engine=f"{pipeline.backend} · {self.precision.upper()}")
         self._update_status()
         if self.autostart:
             self.autostart = False
@@ -271,16 +319,37 @@ class MainWindow(QMainWindow):
     # -- sources and running --------------------------------------------------------------------------
     def open_source(self, spec: str) -> None:
         self.settings.last_source = spec
+        self.drops = 0  # the dropped counter belongs to one source
+        self.state.update(source=spec, source_status=NONE, source_message="")
         self._open_source.emit(spec)
 
     def _on_worker_state(self, state: str) -> None:
-        self.source_bar.set_running(state == "running")
+        if state == "running":
+            self.state.update(run=RUNNING)
+        elif self.state.state.run == RUNNING:
+            self.state.update(run=STOPPED)
+
+    def _on_source_failed(self, spec: str, message: str) -> None:
+        """The previous source is closed and forgotten: Start is off until another source opens."""
+        self._on_error(f"Source not opened: {spec}\n{message}")
+        self.errors_panel.show_error("source", f"Source not opened: {spec}", message)
+        self.state.update(source=spec, source_status=FAILED, source_message=message, run=STOPPED)
+
+    def _render_state(self, state: StationState, changed: frozenset) -> None:
+        """A failed source leaves nothing green on screen: the banner and the view say NO SOURCE."""
+        if "source_status" in changed and state.source_status == FAILED:
+            self.current, self.current_image, self._pending = None, None, None
+            self.banner.show_verdict("NO SOURCE", [f"{state.source}: " + state.source_message.splitlines()[0]])
+            self.view.show_message(f"NO SOURCE — {state.source} could not be opened", error=True)
+            self.crops.show_crops(None, None, note="no source")
 
     def _on_source_finished(self, description: str) -> None:
         self.statusBar().showMessage(f"Finished {description}", 8000)
 
     def _on_source_opened(self, description: str, count: int) -> None:
         self.statusBar().showMessage(f"Opened {description}" + (f" ({count} frames)" if count else ""), 5000)
+        self.errors_panel.clear_kind("source")
+        self.state.update(source_status=OPEN, source_message="")
 
     def start(self) -> None:
         self.follow_live = True
@@ -295,7 +364,10 @@ class MainWindow(QMainWindow):
         self._step.emit()
 
     def toggle_run(self) -> None:
-        self.stop() if self.source_bar.running else self.start()
+        if self.state.state.run == RUNNING or self.source_bar.running:
+            self.stop()
+        elif self.state.state.can_start:
+            self.start()
 
     def _on_drops(self, drops: int) -> None:
         self.drops = drops
@@ -306,7 +378,7 @@ class MainWindow(QMainWindow):
         self.results.append(result)
         self.plots.add_result(result)
         if image is not None and not _rereadable(result):
-            self.images[len(self.results.results) - 1] = detach(image)  # a camera's lent frame goes back
+            self.images[self.results.total - 1] = detach(image)  # a camera's lent frame goes back
             while len(self.images) > IMAGE_MEMORY:
                 self.images.popitem(last=False)
         if self.follow_live:
@@ -334,27 +406,31 @@ class MainWindow(QMainWindow):
             self.table.scrollToBottom()
 
     def set_job(self, job: str, lot: str) -> None:
-        """Job and lot go into the sessions that follow (a change starts a new session)."""
+        """Job and lot go into the sessions that follow (a change starts a new session); kept across restarts."""
         self.job_lot = (job, lot)
+        self.settings.job_lot = (job, lot)
         self._set_job.emit(job, lot)
-        self.statusBar().showMessage(f"Job {job or '—'}, lot {lot or '—'}", 5000)
+        self.state.update(job=job, lot=lot)
 
-    def _display(self, image: np.ndarray | None, result: FrameResult) -> None:
+    def _display(self, image: np.ndarray | None, result: FrameResult, *, cached: bool = True) -> None:
+        """Show a result; `cached` False for an old row whose candidates left the ring (shown as recorded)."""
         self.current, self.current_image = result, image
+        preview = False
         if not result.ok:
-            self.view.show_message(f"{result.source_name}: could not be inspected — "
-                                   f"{(result.error or '').splitlines()[0]}")
-            self.crops.show_crops(None, None)
+            first = (result.error or "").splitlines()[0]
+            self.view.show_message(f"{result.source_name}: could not be inspected\n{first}", error=True)
+            self.crops.show_crops(None, None, note=f"no image: {result.source_name} could not be inspected")
+            reasons = [first]
         else:
-            shown = rejudge(result, self.thresholds, self.recipe) if result.thresholds != self.thresholds else result
+            preview = cached and result.thresholds != self.thresholds
+            shown = rejudge(result, self.thresholds, self.recipe) if preview else result
             self.view.show_frame(image, shown.detections)
             self.crops.show_crops(image, shown.detections)
             result = shown
-        verdict = Inspector.verdict_text(result)
-        reasons = list(getattr(result.verdict, "reasons", ()) or ())
-        if result.verdict is None and result.ok:
-            reasons = [f"{len(result.detections)} detections; load a recipe to get OK / NG / REVIEW"]
-        self.banner.show_verdict(verdict, reasons)
+            reasons = list(getattr(result.verdict, "reasons", ()) or ())
+            if result.verdict is None:
+                reasons = [f"{len(result.detections)} detections; load a recipe to get OK / NG / REVIEW"]
+        self.banner.show_verdict(Inspector.verdict_text(result), reasons, preview=preview)
         self.text_panel.show_result(result, self.reading_on)
 
     def show_result_at(self, row: int) -> None:
@@ -362,13 +438,13 @@ class MainWindow(QMainWindow):
             return
         self.follow_live = row == len(self.results.results) - 1
         result = self.results.results[row]
-        image = self.images.get(row)
+        image = self.images.get(self.results.dropped + row)
         if image is None and _rereadable(result):
             try:
                 image = read_image(result.source_path)
             except Exception as exc:
                 self._on_error(f"Cannot show {result.source_name} again: {exc}")
-        self._display(image, result)
+        self._display(image, result, cached=self.results.has_candidates(row))
 
     # -- tuning ----------------------------------------------------------------------------------------
     def set_thresholds(self, thresholds: Thresholds) -> None:
@@ -376,23 +452,33 @@ class MainWindow(QMainWindow):
         self.thresholds = thresholds
         self.settings.thresholds = thresholds
         self._thresholds.emit(thresholds)
-        if self.current is not None and self.current.ok:
-            shown = rejudge(self.current, thresholds, self.recipe)
-            self.view.show_detections(shown.detections)
-            self.crops.show_crops(self.current_image, shown.detections)
-            self.banner.show_verdict(Inspector.verdict_text(shown),
-                                     list(getattr(shown.verdict, "reasons", ()) or ()))
+        self._rejudge_on_screen()
         self._whatif_timer.start()
 
-    def _update_whatif(self) -> None:
-        done = self.results.results[-2000:]
-        if len(done) < 2:
-            self.tuning.whatif.setText("")
+    def _rejudge_on_screen(self) -> None:
+        """Judge the frame on screen again with the current thresholds and recipe; a verdict the station did
+        not record (other thresholds) is shown as a PREVIEW."""
+        current = self.current
+        if current is None or not current.ok:
             return
-        flips, compared = count_flips(done, self.thresholds, self.recipe)
-        scope = f"the last {compared}" if len(self.results.results) > 2000 else f"{compared}"
-        self.tuning.whatif.setText(f"What-if: {flips} of {scope} inspected frames would change verdict "
-                                   "at these thresholds (re-filtered from cached outputs, no new inference).")
+        preview = current.thresholds != self.thresholds
+        shown = rejudge(current, self.thresholds, self.recipe)
+        self.view.show_detections(shown.detections)
+        self.crops.show_crops(self.current_image, shown.detections)
+        self.banner.show_verdict(Inspector.verdict_text(shown), list(getattr(shown.verdict, "reasons", ()) or ()),
+                                 preview=preview)
+        self.text_panel.show_result(shown, self.reading_on)
+
+    def _update_whatif(self) -> None:
+        self.tuning.whatif.setText(whatif_text(self.results.results[-self.results.cache_last:], self.thresholds,
+                                               self.recipe))
+
+    def pick_recipe(self) -> None:
+        """Recipe…: the engineer browses the recipes folder; the operator picks an approved recipe."""
+        ask = recipe_picker.ask_engineer if self.modes.mode == ENGINEER else recipe_picker.ask_operator
+        path = ask(self, self.settings)
+        if path is not None:
+            self.load_recipe(path)
 
     def load_recipe(self, path: Path) -> None:
         try:
@@ -400,11 +486,16 @@ class MainWindow(QMainWindow):
 
             self.recipe = load_recipe(path)
         except Exception as exc:
-            self._on_error(f"Recipe not loaded:\n{exc}")
+            self._on_error(f"Recipe not loaded: {path}\n{exc}")
+            self.errors_panel.show_error("recipe", f"Recipe not loaded: {path}", exc)
             return
         self.recipe_path = path
-        self.source_bar.recipe_label.setText(f"Recipe: {getattr(self.recipe, 'name', path.stem)}")
+        self.settings.recipe_path = str(path)
+        self.errors_panel.clear_kind("recipe")
+        self.state.update(recipe=str(getattr(self.recipe, "name", "") or path.stem), recipe_path=str(path))
         self._recipe.emit(self.recipe)
+        self._rejudge_on_screen()  # the banner must not keep saying "no recipe"
+        self._whatif_timer.start()  # the what-if counts threshold changes under this recipe, from now on
 
     def _on_reading_changed(self, on: bool) -> None:
         self.reading_on = on
@@ -416,6 +507,9 @@ class MainWindow(QMainWindow):
         first = message.splitlines()[0]
         self.statusBar().showMessage(f"⚠ {first}", 15000)
         print(f"[station] {message}", flush=True)
+        if first.startswith("The source failed"):  # a source that stopped mid-run: the panel keeps the details
+            self.errors_panel.show_error("source", "The source stopped", message)
+            self.state.update(run=STOPPED)
 
     def _update_status(self) -> None:
         p = self.pipeline
@@ -424,7 +518,7 @@ class MainWindow(QMainWindow):
         labels["backend"].setText(f"Backend: {p.backend if p else '—'}")
         labels["precision"].setText(f"Precision: {self.precision.upper()}")
         labels["device"].setText(f"Device: {p.engine.device_name if p else '—'}")
-        labels["frames"].setText(f"Frames: {len(self.results.results)}" + (f" (dropped {self.drops})" if self.drops else ""))
+        labels["frames"].setText(f"Frames: {self.results.total}" + (f" (dropped {self.drops})" if self.drops else ""))
         labels["fps"].setText(f"{self.plots.fps:.1f} fps")
 
     def set_dark(self, dark: bool) -> None:
@@ -441,6 +535,40 @@ class MainWindow(QMainWindow):
         self.engines.close()
         self.records.close()
         super().closeEvent(event)
+
+
+def whatif_text(results: list[FrameResult], thresholds, recipe) -> str:
+    """How many frames on record would change verdict at `thresholds`, each compared with its own recorded
+    thresholds under the *current* recipe: a recipe change alone flips nothing (it used to count every
+    frame judged without a recipe)."""
+    if len(results) < 2:
+        return ""
+    flips = compared = 0
+    for result in results:
+        if not result.ok or not len(result.candidates):
+            continue
+        compared += 1
+        before = rejudge(result, result.thresholds, recipe)
+        flips += Inspector.verdict_text(rejudge(result, thresholds, recipe)) != Inspector.verdict_text(before)
+    return (f"What-if: {flips} of the last {compared} inspected frames would change verdict at these thresholds "
+            "(re-filtered from cached outputs, no new inference).")
+
+
+class _SpaceStops(QObject):
+    """Space toggles the run even when a spin box (fps cap, takt…) has the focus and would eat the key."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt naming
+        if (event.type() == QEvent.Type.KeyPress and event.key() == Qt.Key.Key_Space
+                and event.modifiers() == Qt.KeyboardModifier.NoModifier and isinstance(obj, QWidget)):
+            spin = obj if isinstance(obj, QAbstractSpinBox) else obj.parentWidget()
+            if isinstance(spin, QAbstractSpinBox) and self.window.isAncestorOf(spin):
+                self.window.toggle_run()
+                return True
+        return False
 
 
 def _rereadable(result: FrameResult) -> bool:

@@ -1,9 +1,12 @@
 """Operator mode (big verdict, minimal controls, tuning locked) and engineer mode (everything,
-behind a PIN set in the settings)."""
+behind a PIN set in the settings).
+
+Operator mode gives the live image most of the screen (source row, tuning, plots and tag text
+hidden; results in a narrow column) and hides maintenance actions (Prune image archive, PIN,
+recipe approval); the operator still picks a recipe, from the ones an engineer approved."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox
 
@@ -22,7 +25,10 @@ class ModeController:
             group.addAction(action)
             menu.addAction(action)
         menu.addSeparator()
-        menu.addAction(QAction("Set engineer PIN…", window, triggered=self.change_pin))
+        self.pin_action = QAction("Set engineer PIN…", window, triggered=self.change_pin)
+        self.approve_action = QAction("Approve current recipe for operators", window, triggered=self.approve_recipe)
+        menu.addAction(self.pin_action)
+        menu.addAction(self.approve_action)
         self.mode = ENGINEER
         self.set_mode(self.settings.get("mode/current", ENGINEER) if self.settings.has_pin() else ENGINEER)
 
@@ -31,20 +37,34 @@ class ModeController:
         operator = mode == OPERATOR
         w = self.window
         w.tuning.set_locked(operator)
-        for key in ("tuning", "plots"):
+        for key in ("tuning", "plots", "text"):
             w.docks[key].setVisible(not operator)
             w.docks[key].toggleViewAction().setEnabled(not operator)
         w.banner.set_large(operator)
         bar = w.source_bar
-        for control in (bar.kind, bar.path, bar.browse, bar.resolution, bar.open_button, bar.recipe_button,
-                        bar.reading, bar.loop, bar.fps_cap):
-            control.setEnabled(not operator)  # the operator runs the source and recipe the engineer set up
-        if operator:  # the live view and the verdict get the room; recent results stay in a short list
-            w.resizeDocks([w.docks["results"]], [170], Qt.Orientation.Vertical)
+        for control in (bar.kind, bar.path, bar.browse, bar.resolution, bar.open_button, bar.reading, bar.loop,
+                        bar.fps_cap):
+            control.setEnabled(not operator)  # the operator runs the source the engineer set up
+        bar.set_compact(operator)
+        for action in maintenance_actions(w) + [self.pin_action, self.approve_action]:
+            action.setVisible(not operator)
+        w.layout_for_mode(operator)
         self.operator_action.setChecked(operator)
         self.engineer_action.setChecked(not operator)
         self.settings.set("mode/current", mode)
+        if hasattr(w, "state"):
+            w.state.update(mode=mode)
         w.setWindowTitle(f"Hangtag Station — {mode} mode")
+
+    def approve_recipe(self) -> None:
+        from app.recipe_picker import approve
+
+        path = self.window.recipe_path
+        if path is None:
+            QMessageBox.information(self.window, "Approve recipe", "Load a recipe first (Recipe…).")
+            return
+        approved = approve(self.settings, path)
+        self.window.statusBar().showMessage(f"Operators may pick {len(approved)} recipe(s); added {path.name}", 8000)
 
     def unlock(self, pin: str) -> bool:
         """Engineer mode if the PIN matches; the check the dialog and the tests share."""
@@ -75,3 +95,11 @@ class ModeController:
             self.settings.set_pin(pin)
         elif ok:
             QMessageBox.warning(self.window, "Engineer PIN", "The PIN needs at least 4 characters; it was not changed.")
+
+
+MAINTENANCE = ("Prune image archive",)
+
+
+def maintenance_actions(window) -> list:
+    """Menu actions only an engineer may reach (found by their text: the records link adds them)."""
+    return [a for a in window.file_menu.actions() if a.text().startswith(MAINTENANCE)]

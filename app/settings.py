@@ -1,4 +1,5 @@
-"""Persistent station settings (QSettings): last source, thresholds, engine, layout, theme, mode, PIN."""
+"""Persistent station settings (QSettings): last source, recipe, job and lot, the recipes operators may pick,
+thresholds, engine, layout, theme, mode, PIN."""
 
 from __future__ import annotations
 
@@ -48,6 +49,37 @@ class StationSettings:
     @thresholds.setter
     def thresholds(self, value: Thresholds) -> None:
         self.store.setValue("tuning/thresholds", json.dumps(value.to_dict()))
+
+    # -- the job on the line: kept across restarts (issue 16: lost on restart, every frame "no recipe") --
+    @property
+    def recipe_path(self) -> str:
+        return str(self._get("station/recipe", ""))
+
+    @recipe_path.setter
+    def recipe_path(self, path: str) -> None:
+        self.store.setValue("station/recipe", path)
+
+    @property
+    def job_lot(self) -> tuple[str, str]:
+        return str(self._get("station/job", "")), str(self._get("station/lot", ""))
+
+    @job_lot.setter
+    def job_lot(self, value: tuple[str, str]) -> None:
+        self.store.setValue("station/job", value[0])
+        self.store.setValue("station/lot", value[1])
+
+    @property
+    def approved_recipes(self) -> list[str]:
+        """Recipe files an engineer approved; the operator picks only from these."""
+        try:
+            value = json.loads(str(self._get("station/approved_recipes", "[]")))
+        except ValueError:
+            return []
+        return [str(v) for v in value] if isinstance(value, list) else []
+
+    @approved_recipes.setter
+    def approved_recipes(self, paths: list[str]) -> None:
+        self.store.setValue("station/approved_recipes", json.dumps(list(dict.fromkeys(paths)), ensure_ascii=False))
 
     def get(self, key: str, default: str = "") -> str:
         return str(self._get(key, default))

@@ -13,8 +13,8 @@ CLASS_COLORS = {
     "qr_code": "#8e44ad",
 }
 FALLBACK_COLORS = ["#16a085", "#c0392b", "#27ae60", "#d35400", "#2c3e50", "#7f8c8d"]
-VERDICT_COLORS = {"OK": "#1e8e3e", "NG": "#d93025", "REVIEW": "#f29900", "ERROR": "#5f6368",
-                  "no recipe": "#5f6368", "—": "#5f6368"}
+VERDICT_COLORS = {"OK": "#1e8e3e", "NG": "#d93025", "REVIEW": "#f29900", "ERROR": "#a50e0e",
+                  "NO SOURCE": "#a50e0e", "no recipe": "#5f6368", "—": "#5f6368"}
 
 _family: str | None = None
 

@@ -37,6 +37,7 @@ class InspectionWorker(QObject):
     errored = Signal(str)
     state_changed = Signal(str)  # "idle" | "running"
     source_opened = Signal(str, int)  # description, frame count (0 = unknown/live)
+    source_failed = Signal(str, str)  # the spec that did not open, the full message
     source_finished = Signal(str)
     engine_swapped = Signal(object)  # the new Inspector's pipeline (for the status bar)
     drops_changed = Signal(int)
@@ -98,10 +99,14 @@ class InspectionWorker(QObject):
     @Slot(str)
     def open_source(self, spec: str) -> None:
         self._close_source()
+        # Forget the previous spec first: a Start after a failed open must not re-inspect the previous
+        # source, nor journal its frames under the spec that failed.
+        self._source_spec = None
+        self.drops_changed.emit(0)
         try:
             source = open_source(spec)
         except Exception as exc:  # the window shows it; the station stays idle
-            self.errored.emit(describe_error(exc))
+            self.source_failed.emit(spec, describe_error(exc))
             return
         self._source, self._source_spec = source, spec
         self._lend_frames()

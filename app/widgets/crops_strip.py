@@ -27,15 +27,18 @@ class CropsStrip(QWidget):
         self.setFixedHeight(height + 6)
         self.shown = 0
 
-    def show_crops(self, image: np.ndarray | None, detections: Detections | None) -> None:
+    def show_crops(self, image: np.ndarray | None, detections: Detections | None, *, note: str = "") -> None:
+        """`note` says why there are no crops when it is not "no hangtag found" (an error frame, no source)."""
         tags = detections.of_class("hangtag") if detections is not None else None
         self.shown = 0
+        if not note:
+            note = "no hangtag found on this frame" if image is not None else "no image to crop"
         for i, label in enumerate(self.labels):
             if image is None or tags is None or i >= len(tags):
                 label.clear()
                 label.setVisible(i == 0)
                 if i == 0:
-                    label.setText("no hangtag on this frame")
+                    label.setText(note)
                 continue
             x1, y1, x2, y2 = (int(round(v)) for v in tags.xyxy[i])
             crop = image[max(0, y1):max(y1 + 1, y2), max(0, x1):max(x1 + 1, x2)]

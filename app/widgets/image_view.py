@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPen, QPixmap
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsPixmapItem, QGraphicsScene, QGraphicsView
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QImage, QPainter, QPen, QPixmap
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsPixmapItem, QGraphicsScene, QGraphicsView, QLabel
 
 from app.theme import class_color
 from inference.detections import Detections
@@ -18,16 +18,23 @@ def bgr_to_qimage(image: np.ndarray) -> QImage:
     return QImage(bgr.data, w, h, 3 * w, QImage.Format.Format_BGR888).copy()
 
 
+LABEL_PX = 13  # box labels are this tall on screen at any zoom
+
+
 class BoxesItem(QGraphicsItem):
     """All boxes and labels of one frame, painted by one item: no scene items are created or
-    destroyed per frame, which kept the view from repainting at camera rates."""
+    destroyed per frame, which kept the view from repainting at camera rates.
+
+    Lines and labels are sized in screen pixels (a 4000-px frame at fit zoom drew ~7-px labels), and
+    labels are placed so they do not cover each other (`place_labels`)."""
 
     def __init__(self) -> None:
         super().__init__()
         self._rows: list[tuple[QRectF, QColor, str]] = []
         self._bounds = QRectF()
-        self._pen_width = 2.0
         self._font = QFont()
+        self._font.setPixelSize(LABEL_PX)
+        self._font.setBold(True)
 
     def set_detections(self, detections: Detections | None, image_size) -> None:
         self.prepareGeometryChange()
@@ -37,27 +44,48 @@ class BoxesItem(QGraphicsItem):
                                               detections.labels):
                 x1, y1, x2, y2 = (float(v) for v in box)
                 self._rows.append((QRectF(x1, y1, x2 - x1, y2 - y1), class_color(label, int(cid)), f"{label} {score:.2f}"))
-        size = max(image_size.width(), image_size.height(), 1)
-        self._pen_width = max(2.0, size / 400)
-        self._font.setPixelSize(int(max(12, size / 60)))
-        self._bounds = QRectF(-50, -100, image_size.width() + 100, image_size.height() + 150)
+        margin = max(image_size.width(), image_size.height(), 1)
+        self._bounds = QRectF(-margin, -margin, image_size.width() + 2 * margin, image_size.height() + 2 * margin)
         self.update()
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt naming
         return self._bounds
 
+    def place_labels(self, scale: float) -> list[QRectF]:
+        """Label rectangles in scene units at view `scale` (screen px per image px), one per box, none
+        overlapping another: above the box if there is room, else the first free slot going down."""
+        metrics = QFontMetricsF(self._font)
+        height = (metrics.height() + 2) / scale
+        placed: list[QRectF] = []
+        for rect, _, text in self._rows:
+            width = (metrics.horizontalAdvance(text) + 8) / scale
+            tag = QRectF(rect.left(), rect.top() - height, width, height)
+            if tag.top() < 0:
+                tag.moveTop(rect.top())
+            for _ in range(len(self._rows) + 1):
+                clash = next((p for p in placed if p.intersects(tag)), None)
+                if clash is None:
+                    break
+                tag.moveTop(clash.bottom() + 0.5 / scale)
+            placed.append(tag)
+        return placed
+
     def paint(self, painter: QPainter, option, widget=None) -> None:
-        painter.setFont(self._font)
-        metrics = painter.fontMetrics()
-        for rect, color, text in self._rows:
-            painter.setPen(QPen(color, self._pen_width))
+        scale = max(1e-6, abs(painter.worldTransform().m11()))
+        font = QFont(self._font)
+        font.setPixelSize(max(1, round(LABEL_PX / scale)) if scale < 1 else LABEL_PX)
+        painter.setFont(font)
+        tags = self.place_labels(scale if scale < 1 else 1.0)
+        for (rect, color, text), tag in zip(self._rows, tags):
+            pen = QPen(color, 2)
+            pen.setCosmetic(True)  # 2 screen pixels at any zoom
+            painter.setPen(pen)
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRect(rect)
-            tag = QRectF(rect.left(), max(0.0, rect.top() - metrics.height()), metrics.horizontalAdvance(text) + 6,
-                         metrics.height())
             painter.fillRect(tag, color)
             painter.setPen(QColor("white"))
-            painter.drawText(tag.adjusted(3, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, text)
+            painter.drawText(tag.adjusted(4 / max(scale, 1e-6) if scale < 1 else 4, 0, 0, 0),
+                             Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, text)
 
 
 class ImageView(QGraphicsView):
@@ -75,8 +103,13 @@ class ImageView(QGraphicsView):
         self._boxes = BoxesItem()
         self.scene().addItem(self._boxes)
         self._fit_mode = True
-        self.placeholder = self.scene().addSimpleText("No frame yet — open a source and press Start (Space).")
-        self.placeholder.setBrush(QBrush(QColor("#bdc1c6")))
+        # Messages are a label over the viewport, not scene text: they keep their size at any zoom (an error
+        # drawn at the previous frame's zoom was ~5 px tall).
+        self.placeholder = QLabel(self.viewport())
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.placeholder.setWordWrap(True)
+        self.message_is_error = False
+        self._set_message("No frame yet — open a source and press Start (Space).", error=False)
         self.box_count = 0
 
     def show_frame(self, image: np.ndarray | None, detections: Detections | None) -> None:
@@ -88,11 +121,28 @@ class ImageView(QGraphicsView):
         if self._fit_mode:
             self.fit()
 
-    def show_message(self, text: str) -> None:
+    def show_message(self, text: str, *, error: bool = False) -> None:
+        """No frame: the message alone, at a readable size; `error` draws it under a red ERROR banner."""
         self._pixmap.setPixmap(QPixmap())
         self.show_detections(None)
-        self.placeholder.setText(text)
+        self._fit_mode = True
+        self.resetTransform()
+        self._set_message(text, error=error)
+
+    def _set_message(self, text: str, *, error: bool) -> None:
+        self.message_is_error = error
+        if error:
+            self.placeholder.setText(f'<div style="background:#a50e0e; color:white; font-size:28px; '
+                                     f'font-weight:bold; padding:6px;">&nbsp;ERROR&nbsp;</div>'
+                                     f'<p style="color:#f1f3f4; font-size:16px;">{_html(text)}</p>')
+        else:
+            self.placeholder.setText(f'<p style="color:#bdc1c6; font-size:15px;">{_html(text)}</p>')
         self.placeholder.setVisible(True)
+        self._place_message()
+
+    def _place_message(self) -> None:
+        area = self.viewport().rect().adjusted(16, 16, -16, -16)
+        self.placeholder.setGeometry(area)
 
     def show_detections(self, detections: Detections | None) -> None:
         self._boxes.set_detections(detections, self._pixmap.pixmap().size())
@@ -114,5 +164,12 @@ class ImageView(QGraphicsView):
 
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)
+        self._place_message()
         if self._fit_mode:
             self.fit()
+
+
+def _html(text: str) -> str:
+    import html
+
+    return html.escape(text).replace("\n", "<br>")

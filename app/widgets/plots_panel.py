@@ -15,6 +15,7 @@ from inference.telemetry import STAGES, RollingStats, drift_per_1000
 STAGE_COLORS = {"decode": "#7f8c8d", "preprocess": "#2e86de", "h2d": "#16a085", "infer": "#8e44ad",
                 "d2h": "#27ae60", "postprocess": "#f39c12", "read": "#c0392b"}
 HOST_SHARE_LINE = 0.30
+GPU_ONLY_STAGES = ("h2d", "d2h")  # host-to-device and back: only a GPU backend has them
 
 
 class Ring:
@@ -95,8 +96,14 @@ class PlotsPanel(QWidget):
         self._y_top = {"lat": 0.0, "mem": (0.0, 0.0)}
         self.capacity = capacity
         self._x_span = 0
-        self.lat_plot.addLegend(offset=(5, 2), colCount=len(STAGES), labelTextSize="8pt")
-        self.mem_plot.addLegend(offset=(5, 2), colCount=2, labelTextSize="8pt")
+        # Legends in a column of their own, right of the plots: never on top of the data.
+        self.legends = {}
+        for row, key in enumerate(("lat", "mem", "share")):
+            legend = pg.LegendItem(labelTextSize="8pt", verSpacing=-6)
+            self.graphs.addItem(legend, row=row, col=1)
+            self.legends[key] = legend
+        self.graphs.ci.layout.setColumnStretchFactor(0, 5)
+        self.graphs.ci.layout.setColumnStretchFactor(1, 1)
         # Stacked areas: each stage's cumulative curve filled down to zero, the later stages drawn
         # first so the earlier ones paint over them (cheaper than FillBetweenItem's path unions).
         self.stage_curves = {}
@@ -105,17 +112,24 @@ class PlotsPanel(QWidget):
                                        brush=pg.mkBrush(STAGE_COLORS[stage] + "c0"))
             curve.setZValue(len(STAGES) - z)
             self.stage_curves[stage] = curve
-        self.takt_line = pg.InfiniteLine(pos=250, angle=0, pen=pg.mkPen("#d93025", width=2, style=pg.QtCore.Qt.PenStyle.DashLine),
-                                         label="takt {value:.0f} ms", labelOpts={"position": 0.95, "color": "#d93025"})
+        dash = pg.QtCore.Qt.PenStyle.DashLine
+        self.takt_line = pg.InfiniteLine(pos=250, angle=0, pen=pg.mkPen("#d93025", width=2, style=dash))
         self.lat_plot.addItem(self.takt_line)
         self.rss_curve = self.mem_plot.plot(pen=pg.mkPen("#2e86de", width=2), name="host RSS")
         self.vram_curve = self.mem_plot.plot(pen=pg.mkPen("#8e44ad", width=2), name="VRAM (this process)")
-        self.share_curve = self.share_plot.plot(pen=pg.mkPen("#f39c12", width=2))
+        self.share_curve = self.share_plot.plot(pen=pg.mkPen("#f39c12", width=2), name="host-side share")
         self.share_plot.setYRange(0, 1, padding=0)
-        self.share_plot.addItem(pg.InfiniteLine(pos=HOST_SHARE_LINE, angle=0,
-                                                pen=pg.mkPen("#d93025", style=pg.QtCore.Qt.PenStyle.DashLine),
-                                                label="30 %: above it CPU-side work dominates",
-                                                labelOpts={"position": 0.5, "color": "#d93025"}))
+        self.share_plot.addItem(pg.InfiniteLine(pos=HOST_SHARE_LINE, angle=0, pen=pg.mkPen("#d93025", style=dash)))
+        # The lines' names go in the legends (a label on the line sat on the data).
+        self._takt_key = pg.PlotDataItem(pen=pg.mkPen("#d93025", width=2, style=dash))
+        self.legends["lat"].addItem(self._takt_key, "takt 250 ms")
+        self.legends["mem"].addItem(self.rss_curve, "host RSS")
+        self.legends["mem"].addItem(self.vram_curve, "VRAM (this process)")
+        self.legends["share"].addItem(self.share_curve, "host-side share")
+        self.legends["share"].addItem(pg.PlotDataItem(pen=pg.mkPen("#d93025", style=dash)),
+                                      "30 %: above it CPU-side work dominates")
+        self.shown_stages: tuple[str, ...] = ()
+        self.set_stages("onnxruntime-cpu")
 
         self.summary = QLabel("no frames yet")
         self.summary.setWordWrap(True)
@@ -141,8 +155,29 @@ class PlotsPanel(QWidget):
         self.timer.timeout.connect(self.refresh)
         self.timer.start()
 
+    def set_stages(self, backend: str) -> None:
+        """Legend entries and curves only for the stages this backend has: no h2d/d2h on the CPU."""
+        gpu = any(name in backend for name in ("cuda", "tensorrt", "gpu"))
+        stages = tuple(s for s in STAGES if gpu or s not in GPU_ONLY_STAGES)
+        if stages == self.shown_stages:
+            return
+        legend = self.legends["lat"]
+        for stage in self.shown_stages:
+            legend.removeItem(self.stage_curves[stage])
+        for stage in stages:
+            legend.addItem(self.stage_curves[stage], stage)
+        for stage, curve in self.stage_curves.items():
+            curve.setVisible(stage in stages)
+        self.shown_stages = stages
+
+    def legend_labels(self, key: str) -> list[str]:
+        return [label.text for _, label in self.legends[key].items]
+
     def _on_takt_changed(self, value: float) -> None:
         self.takt_line.setValue(value)
+        legend = self.legends["lat"]
+        legend.removeItem(self._takt_key)
+        legend.addItem(self._takt_key, f"takt {value:.0f} ms")
         rows = self.latency.ordered()
         totals = np.nansum(rows[:, : len(STAGES)], axis=1) if rows.size else np.zeros(0)
         self.takt_violations = int(np.sum(totals > value))

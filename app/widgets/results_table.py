@@ -1,25 +1,40 @@
 """One row per inspected frame: time, source, verdict, counts. The model keeps the results; the
-view never copies them."""
+view never copies them.
+
+Bounded (issue 15 item 4: the window grew ~40 MiB per 1 000 frames): the model is a ring of the
+last `capacity` results, and only the last `cache_last` keep their detector candidates (what tuning
+re-filters and the what-if counts); older results keep their final boxes and verdict. Everything is
+in the journal, which the report reads."""
 
 from __future__ import annotations
 
 import time
 
+import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QColor
 
 from app.theme import VERDICT_COLORS
+from inference.decode import Candidates
 from inference.inspection import Inspector
 from inference.pipeline import FrameResult
+
+ROW_CAPACITY = 1000  # rows kept in the window; older frames are in the journal
+CACHE_LAST = 300  # results that keep their candidates for re-filtering and the what-if count
+NO_CANDIDATES = Candidates(np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int32))
 
 COLUMNS = ("Time", "Source", "Verdict", "Tags", "Barcodes", "QR", "ms")
 
 
 class ResultsModel(QAbstractTableModel):
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent=None, *, capacity: int = ROW_CAPACITY, cache_last: int = CACHE_LAST) -> None:
         super().__init__(parent)
-        self.results: list[FrameResult] = []  # every result, including ones not yet shown as rows
+        self.results: list[FrameResult] = []  # the kept results, including ones not yet shown as rows
         self._rows = 0  # rows the view knows about; `flush()` catches up in one insert
+        self.capacity = capacity
+        self.cache_last = cache_last
+        self.dropped = 0  # results that left the ring from the front: row r is frame number dropped + r
+        self.total = 0  # results ever appended
 
     def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802
         return 0 if parent.isValid() else self._rows
@@ -66,8 +81,28 @@ class ResultsModel(QAbstractTableModel):
         """Record at once; the rows appear at the next `flush()` (a fast engine must not relayout the
         view once per frame)."""
         self.results.append(result)
+        self.total += 1
+        old = len(self.results) - 1 - self.cache_last
+        if old >= 0 and len(self.results[old].candidates):
+            self.results[old] = self.results[old].with_(candidates=NO_CANDIDATES)
+        if len(self.results) > 2 * self.capacity:  # no flush for a long time: stay bounded anyway
+            self.flush()
+
+    def has_candidates(self, row: int) -> bool:
+        """Whether this row's result can still be re-filtered (its detector output is cached)."""
+        return len(self.results) - 1 - row < self.cache_last
 
     def flush(self) -> None:
+        excess = len(self.results) - self.capacity
+        if excess > 0:
+            shown = min(excess, self._rows)
+            if shown:
+                self.beginRemoveRows(QModelIndex(), 0, shown - 1)
+            del self.results[:excess]
+            self.dropped += excess
+            self._rows -= shown
+            if shown:
+                self.endRemoveRows()
         if self._rows == len(self.results):
             return
         self.beginInsertRows(QModelIndex(), self._rows, len(self.results) - 1)
@@ -76,6 +111,7 @@ class ResultsModel(QAbstractTableModel):
 
     def replace_all(self, results: list[FrameResult]) -> None:
         self.beginResetModel()
+        self.dropped += len(self.results)
         self.results = list(results)
         self._rows = len(self.results)
         self.endResetModel()

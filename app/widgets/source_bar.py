@@ -1,11 +1,17 @@
-"""Source bar: what to inspect (folder, image, video, camera) and start / stop / step / loop / fps cap."""
+"""Source bar: what to inspect (folder, image, video, camera) and start / stop / step / loop / fps cap.
+
+Two rows, so it fits a 1280-px screen: what to open on the first, how to run it and the recipe on the
+second. Start is enabled from the station's state (an open source and a loaded engine), never from a
+flag of its own."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog, QHBoxLayout, QLabel, QLineEdit,
-                               QPushButton, QWidget)
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog, QHBoxLayout, QLineEdit,
+                               QPushButton, QSizePolicy, QVBoxLayout, QWidget)
 
+from app.station_state import OPEN, RUNNING, StationState
+from app.widgets.elided_label import ElidedLabel
 from inference.sources import split_camera, spec_kind
 
 KINDS = ("Image folder", "Watch folder", "Single image", "Video file", "Camera")
@@ -21,6 +27,7 @@ class SourceBar(QWidget):
     fps_cap_changed = Signal(float)
     reading_changed = Signal(bool)
     recipe_requested = Signal(str)
+    recipe_pick_requested = Signal()  # the Recipe… button: the window decides what the mode may pick
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -43,13 +50,23 @@ class SourceBar(QWidget):
         self.fps_cap.setSuffix(" fps")
         self.reading = QCheckBox("Read tags")
         self.reading.setChecked(True)
-        self.recipe_label = QLabel("Recipe: none")
+        self.recipe_label = ElidedLabel("Recipe: none", mode=Qt.TextElideMode.ElideRight)
         self.recipe_button = QPushButton("Recipe…")
-        layout = QHBoxLayout(self)
+        self.path.setMinimumWidth(160)
+        self.path.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.open_row = QWidget()  # what to open: hidden in operator mode, where the engineer set it up
+        first, second = QHBoxLayout(self.open_row), QHBoxLayout()
+        first.setContentsMargins(0, 0, 0, 0)
+        for w in (self.kind, self.path, self.browse, self.resolution, self.open_button):
+            first.addWidget(w, 1 if w is self.path else 0)
+        for w in (self.start_button, self.step_button, self.loop, self.fps_cap, self.reading, self.recipe_button):
+            second.addWidget(w)
+        second.addWidget(self.recipe_label, 1)
+        layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 2)
-        for w in (self.kind, self.path, self.browse, self.resolution, self.open_button, self.start_button,
-                  self.step_button, self.loop, self.fps_cap, self.reading, self.recipe_button, self.recipe_label):
-            layout.addWidget(w, 3 if w is self.path else 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.open_row)
+        layout.addLayout(second)
         self.kind.currentIndexChanged.connect(self._on_kind)
         self.browse.clicked.connect(self._browse)
         self.open_button.clicked.connect(self._open)
@@ -59,7 +76,7 @@ class SourceBar(QWidget):
         self.loop.toggled.connect(self.loop_changed)
         self.fps_cap.valueChanged.connect(self.fps_cap_changed)
         self.reading.toggled.connect(self.reading_changed)
-        self.recipe_button.clicked.connect(self._pick_recipe)
+        self.recipe_button.clicked.connect(self.recipe_pick_requested)
         self.running = False
         self._on_kind(0)
 
@@ -101,10 +118,21 @@ class SourceBar(QWidget):
             self.path.setText(chosen)
             self._open()
 
-    def _pick_recipe(self) -> None:
-        chosen, _ = QFileDialog.getOpenFileName(self, "Recipe", "", "Recipes (*.toml)")
-        if chosen:
-            self.recipe_requested.emit(chosen)
+    def set_compact(self, compact: bool) -> None:
+        self.open_row.setVisible(not compact)
+
+    def render(self, state: StationState, changed: frozenset = frozenset()) -> None:
+        """StationModel listener: Start needs an open source and an engine; the recipe line is the state's."""
+        self.set_running(state.run == RUNNING)
+        self.start_button.setEnabled(state.run == RUNNING or state.can_start)
+        self.step_button.setEnabled(state.run != RUNNING and state.can_start)
+        if state.source_status != OPEN:
+            self.start_button.setToolTip("Open a source first: a folder, a file or a camera")
+        elif not state.engine:
+            self.start_button.setToolTip("Waiting for the engine to load")
+        else:
+            self.start_button.setToolTip("Start / stop (Space)")
+        self.recipe_label.setText(f"Recipe: {state.recipe}" if state.recipe else "Recipe: none — press Recipe…")
 
     def _open(self) -> None:
         if self.path.text().strip():

@@ -1,20 +1,29 @@
-"""The verdict banner: OK / NG / REVIEW, big enough to read from the line, with the reasons."""
+"""The verdict banner: OK / NG / REVIEW, big enough to read from the line, with the reasons.
+
+Two states that are not verdicts are drawn so no one takes them for one: a what-if PREVIEW (tuning
+thresholds before they are applied) is hatched and says so, and NO SOURCE / ERROR are red, not the
+grey of "no recipe"."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtGui import QBrush, QColor, QPainter
+from PySide6.QtWidgets import QLabel, QStyle, QStyleOption, QVBoxLayout, QWidget
 
 from app.theme import VERDICT_COLORS
 
 
 MAX_REASONS = 4
+PREVIEW_TEXT = "PREVIEW at these thresholds — not a recorded verdict"
 
 
 class VerdictBanner(QWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self.setAutoFillBackground(True)
+        self.setObjectName("verdict_banner")
+        self.preview_label = QLabel(PREVIEW_TEXT)
+        self.preview_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.preview_label.setVisible(False)
         self.verdict = QLabel("—")
         self.verdict.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.reasons = QLabel("Waiting for the first tag")
@@ -22,21 +31,41 @@ class VerdictBanner(QWidget):
         self.reasons.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 4, 8, 4)
+        layout.setSpacing(0)
+        layout.addWidget(self.preview_label)
         layout.addWidget(self.verdict)
         layout.addWidget(self.reasons)
+        self.preview = False
+        self._color = ""
         self.set_large(False)
         self.show_verdict("—", [])
 
     def set_large(self, large: bool) -> None:
-        self.verdict.setStyleSheet(f"font-size: {72 if large else 30}px; font-weight: bold; color: white;")
-        self.reasons.setStyleSheet(f"font-size: {20 if large else 13}px; color: white;")
+        self.large = large
+        self.verdict.setStyleSheet(f"font-size: {64 if large else 28}px; font-weight: bold; color: white;")
+        self.reasons.setStyleSheet(f"font-size: {18 if large else 13}px; color: white;")
+        self.preview_label.setStyleSheet("font-size: 13px; font-weight: bold; color: black; background: #fdd663; "
+                                         "border-radius: 3px;")
 
-    def show_verdict(self, verdict: str, reasons: list[str]) -> None:
-        if verdict != self.verdict.text() or not self.styleSheet():  # re-styling is costly: only on change
-            color = VERDICT_COLORS.get(verdict, "#5f6368")
-            self.setStyleSheet(f"background-color: {color}; border-radius: 6px;")
+    def show_verdict(self, verdict: str, reasons: list[str], *, preview: bool = False) -> None:
+        color = VERDICT_COLORS.get(verdict, "#5f6368")
+        if color != self._color:  # re-styling is costly: only on change
+            self._color = color
+            self.setStyleSheet(f"#verdict_banner {{ background-color: {color}; border-radius: 6px; }}")
+        if preview != self.preview:
+            self.preview = preview
+            self.preview_label.setVisible(preview)
+            self.update()
         self.verdict.setText(verdict)
         shown = list(reasons[:MAX_REASONS])
         if len(reasons) > MAX_REASONS:  # the banner must stay readable from the line; the rest is in Tag text
             shown.append(f"and {len(reasons) - MAX_REASONS} more (see Tag text)")
         self.reasons.setText("; ".join(shown) if shown else ("all checks passed" if verdict == "OK" else ""))
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt naming
+        option = QStyleOption()
+        option.initFrom(self)
+        painter = QPainter(self)
+        self.style().drawPrimitive(QStyle.PrimitiveElement.PE_Widget, option, painter, self)
+        if self.preview:  # hatched: a preview must not look like a verdict the station recorded
+            painter.fillRect(self.rect(), QBrush(QColor(255, 255, 255, 90), Qt.BrushStyle.BDiagPattern))

@@ -1,0 +1,62 @@
+"""The error panel: recipe, source and engine errors with their full expected / found / hint text.
+
+A fixed height, so a long message scrolls inside it instead of moving the live view; hidden when
+there is nothing to say. The status bar only had room for the first line ("Recipe not loaded:")."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
+
+from inference.errors import HangtagError
+
+PANEL_HEIGHT = 104
+
+
+def error_text(error: BaseException | str) -> str:
+    """The full text: a HangtagError's message with its expected / found / hint lines."""
+    if isinstance(error, HangtagError):
+        return str(error)
+    if isinstance(error, BaseException):
+        return f"{type(error).__name__}: {error}"
+    return str(error)
+
+
+class ErrorPanel(QWidget):
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("error_panel")
+        self.title = QLabel()
+        self.title.setStyleSheet("color: #d93025; font-weight: bold;")
+        self.text = QPlainTextEdit()
+        self.text.setReadOnly(True)
+        self.dismiss = QPushButton("Dismiss")
+        self.dismiss.clicked.connect(self.clear)
+        top = QHBoxLayout()
+        top.addWidget(self.title, 1)
+        top.addWidget(self.dismiss)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 2, 4, 2)
+        layout.setSpacing(2)
+        layout.addLayout(top)
+        layout.addWidget(self.text, 1)
+        self.setFixedHeight(PANEL_HEIGHT)
+        self.setStyleSheet("#error_panel { border: 2px solid #d93025; border-radius: 4px; }")
+        self.kind = ""
+        self.setVisible(False)
+
+    def show_error(self, kind: str, title: str, error: BaseException | str) -> None:
+        """`kind` is "recipe", "source" or "engine": a later success of that kind clears it (`clear_kind`)."""
+        self.kind = kind
+        self.title.setText(f"⚠ {title}")
+        self.text.setPlainText(error_text(error))
+        self.setVisible(True)
+
+    def clear_kind(self, kind: str) -> None:
+        if self.kind == kind:
+            self.clear()
+
+    def clear(self) -> None:
+        self.kind = ""
+        self.title.clear()
+        self.text.clear()
+        self.setVisible(False)

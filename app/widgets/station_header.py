@@ -1,0 +1,53 @@
+"""The fixed header: recipe, job, lot, source, engine, mode and run state, always on screen.
+
+It renders the StationModel and nothing else (no copy of the state), so what it says is what the
+station is doing. Job and lot used to show only in a 5-second status message."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
+
+from app.station_state import FAILED, OPEN, RUNNING, StationModel, StationState
+from app.widgets.elided_label import ElidedLabel
+
+RUN_STYLES = {"running": ("RUNNING", "#1e8e3e"), "stopped": ("STOPPED", "#5f6368"), "error": ("ERROR", "#d93025")}
+
+
+class StationHeader(QWidget):
+    def __init__(self, model: StationModel, parent=None) -> None:
+        super().__init__(parent)
+        self.fields: dict[str, ElidedLabel] = {}
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(6, 2, 6, 2)
+        layout.setSpacing(10)
+        self.run_label = QLabel()
+        self.run_label.setFixedWidth(86)
+        layout.addWidget(self.run_label)
+        for key, stretch in (("recipe", 4), ("job", 2), ("lot", 2), ("source", 4), ("engine", 3), ("mode", 2)):
+            label = ElidedLabel(min_chars=8)
+            label.setObjectName(f"header_{key}")
+            layout.addWidget(label, stretch)
+            self.fields[key] = label
+        self.setFixedHeight(self.fontMetrics().height() + 10)
+        model.connect(self._on_state)
+
+    def _on_state(self, state: StationState, changed: frozenset) -> None:
+        text, color = RUN_STYLES.get(state.run, RUN_STYLES["stopped"])
+        if state.source_status == FAILED:
+            text, color = "NO SOURCE", "#d93025"
+        self.run_label.setText(text)
+        self.run_label.setStyleSheet(f"background:{color}; color:white; font-weight:bold; border-radius:3px; "
+                                     "padding:0 4px;")
+        source = state.source or "none"
+        if state.source_status == FAILED:
+            source = f"{source} (failed)"
+        elif state.source_status != OPEN:
+            source = "none" if not state.source else f"{source} (not open)"
+        values = {"recipe": state.recipe or "none — pick a recipe", "job": state.job or "—", "lot": state.lot or "—",
+                  "source": source, "engine": state.engine or "loading…", "mode": state.mode}
+        for key, value in values.items():
+            label = self.fields[key]
+            label.setText(f"{key.capitalize()}: {value}")
+        self.fields["recipe"].setStyleSheet("" if state.recipe else "color: #d93025; font-weight: bold;")
+        self.fields["source"].setStyleSheet("color: #d93025; font-weight: bold;" if state.source_status == FAILED else "")
+        self.run_label.setToolTip("running" if state.run == RUNNING else state.source_message or state.run)
