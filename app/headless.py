@@ -1,4 +1,9 @@
-"""The station without a screen: the same inspection over a source, results printed as lines."""
+"""The station without a screen: the same inspection over a source, results printed as lines.
+
+It records exactly as the window does (one journal session per run, NG/REVIEW images archived), so
+`hangtag-inspect report --last` finds a headless run too. A data folder that cannot take records is
+said at start, and every frame that was not recorded is marked on its line; inspection goes on.
+"""
 
 from __future__ import annotations
 
@@ -9,35 +14,88 @@ import numpy as np
 
 from inference.errors import HangtagError
 from inference.inspection import Inspector
-from inference.sources import open_source
+from inference.records.archive import DEFAULT_CAP_BYTES, Archive
+from inference.records.journal import OfflineJournal, open_station_journal
+from inference.records.recorder import Recorder, SessionKey
+from inference.resources import user_data_dir
+from inference.sources import Frame, FrameSource, Waiting, open_source
 
 
-def run_headless(source: str, model: Path, backend: str | None, recipe: Path | None, *, read: bool = True,
-                 out=sys.stdout, err=sys.stderr) -> int:
+def run_headless(source: str | FrameSource, model: Path, backend: str | None, recipe: Path | None, *,
+                 read: bool = True, out=sys.stdout, err=sys.stderr, journal_path: Path | None = None) -> int:
     """0 when the source was inspected to its end; 2, with the reason on `err`, when the model, recipe or
     source cannot be used (results printed before a source broke off stay printed)."""
     try:
-        return _inspect(source, model, backend, recipe, read, out)
+        return _inspect(source, model, backend, recipe, read, out, err, journal_path)
     except HangtagError as exc:
         print(f"error: {exc}", file=err)
         return 2
 
 
-def _inspect(source: str, model: Path, backend: str | None, recipe: Path | None, read: bool, out) -> int:
+def open_recorder(journal_path: Path | None, err) -> Recorder:
+    journal = open_station_journal(journal_path)
+    if isinstance(journal, OfflineJournal):
+        print(f"warning: results will NOT be recorded: {journal.reason}\n  inspecting anyway; each frame's line "
+              "says [NOT recorded]", file=err, flush=True)
+    return Recorder(journal, Archive(user_data_dir() / "archive", cap_bytes=DEFAULT_CAP_BYTES))
+
+
+def _session_key(source: str | FrameSource, inspector: Inspector, recipe: Path | None) -> SessionKey:
+    return SessionKey(source=source if isinstance(source, str) else source.description,
+                      recipe_name=inspector.recipe_name, recipe_path=str(recipe or ""),
+                      model_path=str(getattr(inspector.pipeline.engine, "model_path", "")),
+                      backend=inspector.pipeline.backend, precision=getattr(inspector, "precision", "fp32"))
+
+
+def _inspect(source: str | FrameSource, model: Path, backend: str | None, recipe: Path | None, read: bool, out,
+             err, journal_path: Path | None) -> int:
     with Inspector.open(model, backend, recipe_path=recipe, read=read) as inspector:
+        frames = open_source(source) if isinstance(source, str) else source
         print(f"Hangtag Station (headless) — model {model.name}, backend {inspector.pipeline.backend}, "
               f"recipe {inspector.recipe_name or 'none'}", file=out)
+        recorder = open_recorder(journal_path, err)
+        recorder.use(_session_key(source, inspector, recipe))
         counts: dict[str, int] = {}
         totals: list[float] = []
-        for result in inspector.run(open_source(source)):
-            print(inspector.describe(result), file=out)
-            key = inspector.verdict_text(result)
-            counts[key] = counts.get(key, 0) + 1
-            if result.ok:
-                totals.append(result.timings.total_ms)
+        told = set()
+        try:
+            for result, image in _inspected(inspector, frames):
+                mark = _record(recorder, result, image, err, told)
+                print(inspector.describe(result) + mark, file=out)
+                key = inspector.verdict_text(result)
+                counts[key] = counts.get(key, 0) + 1
+                if result.ok:
+                    totals.append(result.timings.total_ms)
+        finally:
+            recorder.end()
+            recorder.journal.close()
         detect = inspector.pipeline.stats.summary().get("total", {})
         p50, p95 = (float(v) for v in np.percentile(totals, [50, 95])) if totals else (0.0, 0.0)
         print("summary: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
               + f"; per frame p50 {p50:.0f} ms, p95 {p95:.0f} ms"
               + (f" (detection alone p50 {detect.get('p50', 0):.0f} ms)" if inspector.reader else ""), file=out)
     return 0
+
+
+def _inspected(inspector: Inspector, source: FrameSource):
+    """(result, the frame's pixels or None) for each frame; the pixels go to the archive for NG/REVIEW."""
+    source.lend_frames(inspector.frame_memory)
+    try:
+        for item in source.frames():
+            if not isinstance(item, Waiting):
+                yield inspector.inspect(item), item.image if isinstance(item, Frame) else None
+    finally:
+        source.close()
+
+
+def _record(recorder: Recorder, result, image, err, told: set[str]) -> str:
+    """'' when the frame is recorded; else a mark for its line (the reason is printed once per kind)."""
+    try:
+        recorder.record(result, image)
+    except HangtagError as exc:
+        kind = type(exc).__name__
+        if kind not in told:
+            told.add(kind)
+            print(f"warning: {exc}", file=err, flush=True)
+        return " [NOT archived]" if kind == "ArchiveError" else " [NOT recorded]"
+    return ""

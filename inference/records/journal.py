@@ -17,6 +17,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +39,7 @@ _INSERT_FRAME = (f"INSERT INTO frames ({', '.join(_FRAME_COLUMNS)}) "
 _SESSION_SELECT = """
 SELECT s.id, s.started_at, s.ended_at, s.station_id, s.job, s.lot, s.recipe_name, s.recipe_path, s.source,
        s.model_hash, s.backend, s.precision, s.exported_at, s.export_path,
-       (SELECT COUNT(*) FROM frames f WHERE f.session_id = s.id)
+       (SELECT COUNT(*) FROM frames f WHERE f.session_id = s.id), s.end_reason
 FROM sessions s
 """
 _FRAME_SELECT = """
@@ -59,6 +60,29 @@ def default_journal_path() -> Path:
 
 def default_station_id() -> str:
     return os.environ.get("HANGTAG_STATION_ID") or socket.gethostname()
+
+
+INTERRUPTED = "interrupted"
+
+
+def _this_process() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _process_alive(owner: str) -> bool:
+    """Whether the "host:pid" that wrote a session still runs; another host's sessions count as alive."""
+    host, _, pid = owner.rpartition(":")
+    if not owner or (host == socket.gethostname() and not pid.isdigit()):
+        return False  # written before sessions had owners: no station of that version can still be writing
+    if host != socket.gethostname():
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 class Journal:
@@ -97,6 +121,13 @@ class Journal:
                 conn.execute("PRAGMA journal_mode = WAL")
                 conn.execute(f"PRAGMA synchronous = {DURABILITY[durability]}")
             cls._bring_up_to_date(conn, path, read_only)
+            if not read_only:
+                _close_interrupted(conn)
+        except sqlite3.OperationalError as exc:
+            conn.close()
+            raise JournalError("cannot open the journal for writing", expected="a writable SQLite file on a drive "
+                               "with free space", found=f"{path}: {exc}",
+                               hint="make the data folder writable or free space (HANGTAG_DATA_DIR moves it)") from exc
         except sqlite3.DatabaseError as exc:
             conn.close()
             raise JournalError("the file is not a readable journal", expected="an SQLite journal",
@@ -144,13 +175,13 @@ class Journal:
     def start_session(self, *, station_id: str | None = None, job: str = "", lot: str = "", recipe_name: str = "",
                       recipe_path: str = "", source: str = "", model_hash: str = "", backend: str = "",
                       precision: str = "", started_at: float | None = None) -> int:
-        with self._lock:
+        with self._lock, self._writing("the session could not be started"):
             cursor = self._conn.execute(
                 "INSERT INTO sessions (started_at, station_id, job, lot, recipe_name, recipe_path, source, "
-                "model_hash, backend, precision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "model_hash, backend, precision, owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (started_at or time.time(), station_id or default_station_id(), job, lot,
                  recipe_name or (Path(recipe_path).stem if recipe_path else ""), str(recipe_path), str(source),
-                 model_hash, backend, precision))
+                 model_hash, backend, precision, _this_process()))
             return int(cursor.lastrowid)
 
     def record(self, session_id: int, result: FrameResult, *, image_hash: str = "", image_path: str | None = None,
@@ -169,21 +200,25 @@ class Journal:
                              ensure_ascii=False, separators=(",", ":"))
                   if c in _JSON_COLUMNS else values.get(c, "" if c in _TEXT_DEFAULTS else None)
                   for c in _FRAME_COLUMNS]
-        with self._lock:
-            try:
-                cursor = self._conn.execute(_INSERT_FRAME, params)
-            except sqlite3.Error as exc:
-                raise JournalError("the frame could not be journaled", expected=f"a writable journal at {self.path}",
-                                   found=str(exc), hint="free disk space or check the drive: results are not being "
-                                                        "saved until this is fixed") from exc
-            return int(cursor.lastrowid)
+        with self._lock, self._writing("the frame could not be journaled"):
+            return int(self._conn.execute(_INSERT_FRAME, params).lastrowid)
 
     def end_session(self, session_id: int, ended_at: float | None = None) -> None:
-        with self._lock:
+        with self._lock, self._writing("the session's end could not be journaled"):
             self._conn.execute("UPDATE sessions SET ended_at = ? WHERE id = ?", (ended_at or time.time(), session_id))
 
+    @contextmanager
+    def _writing(self, what: str) -> Iterator[None]:
+        """A full disk or a read-only drive is a JournalError the station reports, never an sqlite3 traceback."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise JournalError(what, expected=f"a writable journal at {self.path}", found=str(exc),
+                               hint="free disk space or check the drive: results are not being saved until this "
+                                    "is fixed") from exc
+
     def mark_exported(self, session_id: int, export_path: str, when: float | None = None) -> None:
-        with self._lock:
+        with self._lock, self._writing("the export could not be noted in the journal"):
             self._conn.execute("UPDATE sessions SET exported_at = ?, export_path = ? WHERE id = ?",
                                (when or time.time(), str(export_path), session_id))
 
@@ -202,12 +237,20 @@ class Journal:
         return SessionInfo(*row)
 
     def last_session_id(self) -> int:
+        """The session started last (ties: the higher id), whichever station wrote it."""
         with self._lock:
-            row = self._conn.execute("SELECT MAX(id) FROM sessions").fetchone()
-        if row[0] is None:
+            row = self._conn.execute("SELECT id FROM sessions ORDER BY started_at DESC, id DESC LIMIT 1").fetchone()
+        if row is None:
             raise JournalError("the journal has no sessions yet", expected="at least one inspection run",
                                found=f"an empty journal at {self.path}")
         return int(row[0])
+
+    def overlapping(self, session_id: int) -> list[SessionInfo]:
+        """Other sessions that were running at some time while `session_id` ran (concurrent stations)."""
+        target = self.session(session_id)
+        end = target.ended_at if target.ended_at is not None else float("inf")
+        return [s for s in self.sessions() if s.id != session_id and s.started_at <= end
+                and (s.ended_at is None or s.ended_at >= target.started_at)]
 
     def frames(self, session_id: int) -> list[FrameRecord]:
         return list(self.iter_frames(session_id))
@@ -237,6 +280,53 @@ class Journal:
 
 _TEXT_DEFAULTS = frozenset({"source_name", "image_path", "image_hash", "verdict", "error",
                             "archive_original", "archive_annotated"})
+
+
+def _close_interrupted(conn: sqlite3.Connection) -> None:
+    """Sessions left open by a station that is no longer running end at their last frame, "interrupted"."""
+    rows = conn.execute("SELECT id, owner, started_at FROM sessions WHERE ended_at IS NULL").fetchall()
+    for session_id, owner, started_at in rows:
+        if owner == _this_process() or _process_alive(owner):
+            continue
+        last = conn.execute("SELECT MAX(timestamp) FROM frames WHERE session_id = ?", (session_id,)).fetchone()[0]
+        conn.execute("UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ? AND ended_at IS NULL",
+                     (max(last or started_at, started_at), INTERRUPTED, session_id))
+
+
+class OfflineJournal:
+    """Stands in for a journal the data folder cannot hold (read-only, full, unreadable): the station keeps
+    inspecting, and every frame it cannot record is reported with `reason` instead of being lost silently."""
+
+    read_only = False
+
+    def __init__(self, path: Path, reason: JournalError) -> None:
+        self.path = path
+        self.reason = reason
+
+    def _refuse(self, *args: object, **kwargs: object):
+        raise JournalError(f"not recorded: {self.reason.message}", expected=self.reason.expected,
+                           found=self.reason.found, hint=self.reason.hint)
+
+    start_session = record = record_values = mark_exported = last_session_id = sessions = session = _refuse
+    frames = iter_frames = frame_count = overlapping = _refuse
+
+    def end_session(self, *args: object, **kwargs: object) -> None:
+        pass
+
+    def unexported_archive_paths(self) -> set[str]:
+        return set()
+
+    def close(self) -> None:
+        pass
+
+
+def open_station_journal(path: Path | str | None = None, **options: Any) -> Journal | OfflineJournal:
+    """The journal the station records into, or an OfflineJournal saying why it cannot (the caller says so
+    at start and goes on inspecting)."""
+    try:
+        return Journal.open(path, **options)
+    except JournalError as exc:
+        return OfflineJournal(Path(path) if path is not None else default_journal_path(), exc)
 
 
 def _frame_record(row: tuple) -> FrameRecord:

@@ -7,15 +7,16 @@ before the window shows it.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from inference.pipeline import FrameResult
-from inference.records.archive import Archive
+from inference.records.archive import Archive, ArchiveError
 from inference.records.convert import file_hash, pixels_hash, verdict_parts
-from inference.records.journal import Journal
+from inference.records.journal import Journal, JournalError
 
 FLAGGED = ("NG", "REVIEW")
 
@@ -58,24 +59,39 @@ class Recorder:
                 source=key.source, model_hash=self._model_hash(key.model_path), backend=key.backend,
                 precision=key.precision)
         verdict, _, _ = verdict_parts(result.verdict)
-        archived = None
+        archived, not_archived = None, None
         if self.archive is not None and result.ok and verdict in FLAGGED:
-            archived = self.archive.save(session_id=self.session_id, frame_index=result.index, verdict=verdict,
-                                         source_name=result.source_name, detections=result.detections.to_records(),
-                                         image_bgr=image, source_file=_existing(result.source_path))
+            try:
+                archived = self.archive.save(session_id=self.session_id, frame_index=result.index, verdict=verdict,
+                                             source_name=result.source_name,
+                                             detections=result.detections.to_records(), image_bgr=image,
+                                             source_file=_existing(result.source_path))
+            except (ArchiveError, OSError) as exc:  # the verdict is still journaled, without its images
+                not_archived = exc
         image_hash = ""
         if _existing(result.source_path):
             image_hash = file_hash(result.source_path)
         elif image is not None:
             image_hash = pixels_hash(image)
-        return self.journal.record(self.session_id, result, image_hash=image_hash,
-                                   archive_original=archived.original if archived else "",
-                                   archive_annotated=archived.annotated if archived else "")
+        row = self.journal.record(self.session_id, result, image_hash=image_hash,
+                                  archive_original=archived.original if archived else "",
+                                  archive_annotated=archived.annotated if archived else "")
+        if not_archived is not None:
+            raise ArchiveError(f"frame {result.source_name} was journaled but its images were NOT archived",
+                               expected=f"a writable archive at {self.archive.root}",
+                               found=getattr(not_archived, "found", "") or str(not_archived),
+                               hint="free disk space or check the drive; the journal row has no image")
+        return row
 
     def end(self) -> None:
-        if self.session_id is not None:
-            self.journal.end_session(self.session_id)
-        self.session_id = None
+        """Never raises: a journal that can no longer take the session's end (full disk, unplugged drive)
+        leaves the session open, and the next start closes it as interrupted."""
+        session_id, self.session_id = self.session_id, None
+        if session_id is not None:
+            try:
+                self.journal.end_session(session_id)
+            except JournalError as exc:
+                logging.getLogger(__name__).warning("%s", exc)
 
     def _model_hash(self, model_path: str) -> str:
         if model_path not in self._model_hashes:

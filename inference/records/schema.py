@@ -70,12 +70,20 @@ def _v2_recipe_names(conn: sqlite3.Connection) -> None:
                      [(PurePath(path.replace("\\", "/")).stem, sid) for sid, path in rows])
 
 
+# v3: a session knows which process writes it (owner "host:pid") and why it ended, so a session whose
+# station was killed is closed at the next start as "interrupted" instead of staying open forever.
+_V3 = """
+ALTER TABLE sessions ADD COLUMN owner       TEXT NOT NULL DEFAULT '';
+ALTER TABLE sessions ADD COLUMN end_reason  TEXT NOT NULL DEFAULT '';
+"""
+
 Migration = tuple[str, Callable[[sqlite3.Connection], None] | None]
 
 # MIGRATIONS[i] takes a journal from version i to version i + 1.
 MIGRATIONS: tuple[Migration, ...] = (
     (_V1, None),
     (_V2, _v2_recipe_names),
+    (_V3, None),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -44,6 +44,7 @@ class SessionInfo:
     exported_at: float | None
     export_path: str
     frame_count: int = 0
+    end_reason: str = ""  # "" while running or ended normally; "interrupted" when its station was killed
 
     @property
     def exported(self) -> bool:
