@@ -86,7 +86,7 @@ class Inspector:
                 raise FrameAborted(source_name)
             start = time.perf_counter_ns()
             # asked between tags: a Stop mid-frame abandons it rather than waiting for every tag
-            readings = tuple(self.reader.read(image, result.detections, should_stop=should_stop))
+            readings = tuple(self._read(image, result.detections, should_stop))
             if should_stop is not None and should_stop():
                 raise FrameAborted(source_name)
             read_ms = (time.perf_counter_ns() - start) / 1e6
@@ -97,6 +97,10 @@ class Inspector:
             result = result.with_(timings=StageTimings(stages, result.timings.total_ms + read_ms))
         verdict = self._judge(result.detections, readings)
         return result.with_(readings=readings, verdict=verdict)
+
+    def _read(self, image: np.ndarray, detections, should_stop):
+        """With a recipe the reader verifies each tag against it (re-reading what is in doubt)."""
+        return self.reader.read(image, detections, should_stop=should_stop, recipe=self.recipe)
 
     def _judge(self, detections, readings):
         return judge_frame(self.recipe, detections, readings)

@@ -61,7 +61,8 @@ def with_(name: str, value: str) -> dict[str, str]:
         ("size not found", tag(without("size")), detections(), Verdict.REVIEW, ["size not found (尺码)"]),
         ("two tags", tag(), detections(hangtags=2), Verdict.NG, ["2 hangtags, expected 1"]),
         ("no barcode box", tag(), detections(barcodes=0), Verdict.NG, ["no barcode, expected 1"]),
-        ("barcode unreadable", tag(barcodes=()), detections(), Verdict.NG, ["barcode unreadable"]),
+        # unreadable is not wrong: REVIEW, NG only on positive evidence (or where the recipe says missing is NG)
+        ("barcode unreadable", tag(barcodes=()), detections(), Verdict.REVIEW, ["barcode unreadable"]),
         (
             "wrong barcode",
             tag(barcodes=(BarcodeReading("EAN-13", "6901234567885", True, (0, 0, 1, 1)),)),
@@ -74,21 +75,21 @@ def with_(name: str, value: str) -> dict[str, str]:
             tag(low={"price": 0.55}),
             detections(),
             Verdict.REVIEW,
-            ["price ¥259.00 read at 55% confidence, minimum 80%"],
+            ["price uncertain: read as ¥259.00 at 55%, expected ¥259.00"],
         ),
         (
             "low confidence mismatch",
             tag(with_("price", "¥299.00"), low={"price": 0.55}),
             detections(),
             Verdict.REVIEW,
-            ["price ¥299.00 ≠ expected ¥259.00 (read at 55% confidence, minimum 80%)"],
+            ["price uncertain: read as ¥299.00 at 55%, expected ¥259.00"],
         ),
         (
             "NG wins over REVIEW, both listed",
             tag(with_("price", "¥199.00"), low={"size": 0.3}),
             detections(),
             Verdict.NG,
-            ["price ¥199.00 ≠ expected ¥259.00", "size L read at 30% confidence, minimum 80%"],
+            ["price ¥199.00 ≠ expected ¥259.00", "size uncertain: read as L at 30%, expected /^(L|XL)$/"],
         ),
     ],
 )

@@ -23,7 +23,7 @@ def inspect_frame(
     detections: Detections,
     vlm: VlmClient | None = None,
 ) -> tuple[tuple[TagReading, ...], FrameVerdict]:
-    readings = reader.read(image_bgr, detections)
+    readings = reader.read(image_bgr, detections, recipe=recipe)
     verdict = judge(recipe, detections, readings)
     if vlm is None or verdict.verdict is not Verdict.REVIEW:
         return readings, verdict

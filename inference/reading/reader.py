@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -18,10 +18,13 @@ import numpy as np
 from inference.detections import Detections
 from inference.reading import barcodes as bc
 from inference.reading.fields import extract_fields
+from inference.reading.evidence import gather
 from inference.reading.lines import SymbolZone, group_rows, merge_overlapping, symbol_zone, trim_to_neighbours, union
 from inference.reading.ocr.detector import DbParams, TextDetector
 from inference.reading.ocr.models import OcrModels, find_ocr_models
+from inference.reading.matching import Found
 from inference.reading.ocr.recognizer import Recognized, TextRecognizer
+from inference.reading.recipe import Recipe
 from inference.reading.rectify import (
     Upright,
     bars_down_angle,
@@ -37,6 +40,13 @@ Box = tuple[float, float, float, float]
 
 # Bars this strong (share of gradient energy across them; noise gives ~0.1) set the angle.
 MIN_BAR_STRENGTH = 0.3
+# The second read of lines a field is in doubt on: unsqueezed, so repeated digits keep their steps.
+REREAD_SQUEEZE = 1.0
+# A detector box is a tag when it holds a barcode or this many lines read this surely.
+MIN_TAG_LINES = 2
+TAG_LINE_CONFIDENCE = 0.7
+# Focus is measured with the patch's longer side at most this many pixels.
+FOCUS_SIDE = 256
 
 
 def _ms(start_ns: int) -> float:
@@ -89,8 +99,12 @@ class TagReader:
 
     # -- per frame -----------------------------------------------------------------------------
     def read(self, image_bgr: np.ndarray, detections: Detections | None = None,
-             should_stop: Callable[[], bool] | None = None) -> tuple[TagReading, ...]:
+             should_stop: Callable[[], bool] | None = None, recipe: Recipe | None = None) -> tuple[TagReading, ...]:
         """Every hangtag in the frame; with no hangtag boxes the whole image is read as one tag.
+
+        With a `recipe` each tag is verified against it: lines that leave a field in doubt are read
+        again another way before anyone judges. A detector box with no text and no barcode in it
+        comes back marked `rejected` (it is not a tag: a coin, a lamp).
 
         `should_stop` is asked before each tag; when it says yes the tags read so far are returned
         (the caller, which asked, knows the frame is incomplete)."""
@@ -100,13 +114,18 @@ class TagReader:
         for box, label in zip(detections.xyxy, detections.labels):
             if label in boxes:
                 boxes[label].append(tuple(float(v) for v in box))
+        detected = bool(boxes["hangtag"])
         tag_boxes = boxes["hangtag"] or [(0.0, 0.0, float(w), float(h))]
         readings = []
         for index, tag_box in enumerate(tag_boxes):
             if should_stop is not None and should_stop():
                 break
-            readings.append(self.read_tag(image_bgr, tag_box, [b for b in boxes["barcode"] if _inside(b, tag_box)],
-                                          [b for b in boxes["qr_code"] if _inside(b, tag_box)], index))
+            reading = self.read_tag(image_bgr, tag_box, [b for b in boxes["barcode"] if _inside(b, tag_box)],
+                                    [b for b in boxes["qr_code"] if _inside(b, tag_box)], index, recipe=recipe)
+            if detected and not looks_like_a_tag(reading):
+                reading = replace(reading, rejected="no text and no barcode in the box: not a hangtag",
+                                  notes=reading.notes + ("box dropped: nothing tag-like in it",))
+            readings.append(reading)
         return tuple(readings)
 
     def read_tag(
@@ -116,6 +135,7 @@ class TagReader:
         barcode_boxes: Sequence[Box] = (),
         qr_boxes: Sequence[Box] = (),
         tag_index: int = 0,
+        recipe: Recipe | None = None,
     ) -> TagReading:
         """One tag; boxes in original image pixels. Linear barcode boxes set the angle."""
         timings: dict[str, float] = {}
@@ -151,9 +171,10 @@ class TagReader:
                     upright = upright.flipped()
         timings["rectify"] += _ms(t)
 
-        lines, det_ms, rec_ms, upright = self._ocr(upright, _zones(codes, upright, (*barcode_boxes, *qr_boxes)), ambiguous=not sure)
+        lines, det_ms, rec_ms, upright, crops = self._ocr(upright, _zones(codes, upright, (*barcode_boxes, *qr_boxes)), ambiguous=not sure)
         timings["ocr_det"] = det_ms
         timings["ocr_rec"] = rec_ms
+        focus = focus_of(gray, [_shift(b, -ox, -oy) for b in barcode_boxes])
 
         t = time.perf_counter_ns()
         fields = extract_fields(lines)
@@ -162,8 +183,7 @@ class TagReader:
         fields, merge_notes = merge_barcodes(fields, readings)
         notes.extend(merge_notes)
         timings["fields"] = _ms(t)
-        timings["total"] = _ms(start)
-        return TagReading(
+        tag = TagReading(
             tag_index=tag_index,
             xyxy=tag_box,
             fields=fields,
@@ -173,7 +193,31 @@ class TagReader:
             timings_ms=timings,
             notes=tuple(notes),
             rotation=upright.angle_deg,
+            focus=focus,
         )
+        if recipe is not None:
+            tag = self._verify(tag, recipe, crops, upright, timings)
+        timings["total"] = _ms(start)
+        return replace(tag, timings_ms=timings)
+
+    def _verify(self, tag: TagReading, recipe: Recipe, crops: _LineCrops, upright: Upright,
+                timings: dict[str, float]) -> TagReading:
+        """Fields in doubt after the first read get a second read of every line another way (no
+        squeeze: a narrowed '399' loses a 9); the tag then shows what the evidence says."""
+        t = time.perf_counter_ns()
+        evidence = gather(recipe, tag)
+        if crops.crops and any(e.found is not Found.MATCH for e in evidence.values()):
+            again = self.recognizer.recognize(list(crops.crops), squeeze=REREAD_SQUEEZE)
+            reread = [replace(line, box=upright.to_image_box(line.box)) for line in _join_rows(crops.boxes, again)]
+            tag = replace(tag, reread_lines=tuple(reread))
+            evidence = gather(recipe, tag)
+        fields = dict(tag.fields)
+        for name, found in evidence.items():
+            reading = found.reading()
+            if reading is not None:
+                fields[name] = reading
+        timings["verify"] = _ms(t)
+        return replace(tag, fields=fields, summary=summarize(fields, tag.barcodes))
 
     def upright_crop(self, image_bgr: np.ndarray, tag: TagReading) -> np.ndarray:
         """The tag as the reader saw it, for the VLM and for the text panel's thumbnail."""
@@ -203,7 +247,8 @@ class TagReader:
         down, _strength = text_down_angle(gray)
         return turn_from_down_angle(down), False, []
 
-    def _ocr(self, upright: Upright, zones: Sequence[SymbolZone], ambiguous: bool) -> tuple[list[OcrLine], float, float, Upright]:
+    def _ocr(self, upright: Upright, zones: Sequence[SymbolZone], ambiguous: bool
+             ) -> tuple[list[OcrLine], float, float, Upright, _LineCrops]:
         t = time.perf_counter_ns()
         found = self.detector.detect(upright.image)
         boxes = trim_to_neighbours(merge_overlapping([box for box, _score in found if not self._skipped(box, zones)]))
@@ -216,16 +261,17 @@ class TagReader:
         boxes = [boxes[i] for i in keep]
         crops = [crops[i] for i in keep]
         if ambiguous and crops:
-            both = self.recognizer.recognize(crops + [np.ascontiguousarray(c[::-1, ::-1]) for c in crops])
+            turned = [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]
+            both = self.recognizer.recognize(crops + turned)
             recognized, flipped = both[: len(crops)], both[len(crops) :]
             if _mean_conf(flipped) > _mean_conf(recognized):
                 hh, ww = image.shape[:2]
                 upright = upright.flipped()
                 boxes = [(ww - b[2], hh - b[3], ww - b[0], hh - b[1]) for b in boxes]
-                recognized = flipped
+                recognized, crops = flipped, turned
         else:
             recognized = self.recognizer.recognize(crops)
-        return _join_rows(boxes, recognized), det_ms, _ms(t), upright
+        return _join_rows(boxes, recognized), det_ms, _ms(t), upright, _LineCrops(tuple(boxes), tuple(crops))
 
     def _skipped(self, box: Box, zones: Sequence[SymbolZone]) -> bool:
         """Text a barcode already carries: its digits, a Code128 caption, anything on a QR code."""
@@ -235,6 +281,39 @@ class TagReader:
                 if area is not None and area[0] <= cx <= area[2] and area[1] <= cy <= area[3]:
                     return not (zone.kind == "ean" and self.read_printed_ean)
         return False
+
+
+@dataclass(frozen=True)
+class _LineCrops:
+    """The text boxes of one tag (upright-crop pixels) and their crops, kept for a second read."""
+
+    boxes: tuple[Box, ...]
+    crops: tuple[np.ndarray, ...]
+
+
+def looks_like_a_tag(tag: TagReading) -> bool:
+    """A hangtag carries a barcode or printed lines; a coin or a lamp the detector took for one
+    reads as nothing, or as a stray character or two."""
+    if tag.barcodes:
+        return True
+    solid = [line for line in tag.ocr_lines if len(line.text.replace(" ", "")) >= 2 and line.confidence >= TAG_LINE_CONFIDENCE]
+    return len(solid) >= MIN_TAG_LINES
+
+
+def focus_of(gray: np.ndarray, barcode_boxes: Sequence[Box]) -> float:
+    """Sharpness where it matters most: the largest barcode box (else the whole tag), as the
+    variance of the Laplacian at a fixed working size, so numbers compare across cameras."""
+    patch = gray
+    if barcode_boxes:
+        x1, y1, x2, y2 = max(barcode_boxes, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]))
+        cut = gray[int(max(0, y1)) : int(y2) + 1, int(max(0, x1)) : int(x2) + 1]
+        if cut.size >= 64:
+            patch = cut
+    side = max(patch.shape[:2])
+    if side > FOCUS_SIDE:
+        scale = FOCUS_SIDE / side
+        patch = cv2.resize(patch, (max(1, int(patch.shape[1] * scale)), max(1, int(patch.shape[0] * scale))), interpolation=cv2.INTER_AREA)
+    return float(cv2.Laplacian(patch, cv2.CV_64F).var())
 
 
 def _zones(codes: Sequence[bc.DecodedCode], upright: Upright, symbol_boxes: Sequence[Box]) -> list[SymbolZone]:

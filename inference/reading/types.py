@@ -98,6 +98,12 @@ class TagReading:
     timings_ms: Mapping[str, float] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
     rotation: int = 0
+    # the same lines recognized again another way, where the first read left a field in doubt
+    reread_lines: tuple[OcrLine, ...] = ()
+    # why this detector box is not a hangtag ("no text and no barcode in it"); '' for a tag
+    rejected: str = ""
+    # sharpness of the tag's barcode area (variance of the Laplacian at a fixed scale); None if unmeasured
+    focus: float | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "xyxy", tuple(float(v) for v in self.xyxy))
@@ -105,7 +111,12 @@ class TagReading:
         object.__setattr__(self, "timings_ms", MappingProxyType(dict(self.timings_ms)))
         object.__setattr__(self, "barcodes", tuple(self.barcodes))
         object.__setattr__(self, "ocr_lines", tuple(self.ocr_lines))
+        object.__setattr__(self, "reread_lines", tuple(self.reread_lines))
         object.__setattr__(self, "notes", tuple(self.notes))
+
+    @property
+    def is_tag(self) -> bool:
+        return not self.rejected
 
     def value(self, name: str) -> str | None:
         reading = self.fields.get(name)
@@ -126,6 +137,9 @@ class TagReading:
                 for b in self.barcodes
             ],
             "ocr_lines": [{"text": line.text, "confidence": round(line.confidence, 4)} for line in self.ocr_lines],
+            "reread_lines": [{"text": line.text, "confidence": round(line.confidence, 4)} for line in self.reread_lines],
+            "rejected": self.rejected,
+            "focus": None if self.focus is None else round(self.focus, 1),
             "summary": self.summary,
             "timings_ms": {k: round(v, 3) for k, v in self.timings_ms.items()},
             "notes": list(self.notes),

@@ -6,18 +6,21 @@ read at all, goes to REVIEW so that doubt is never passed as OK.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
 from inference.detections import Detections
+from inference.reading.evidence import FieldEvidence, gather
 from inference.reading.fields import extract_fields
-from inference.reading.normalize import code_key, field_key, format_price, normalize_ean, parse_price
+from inference.reading.matching import Found
+from inference.reading.normalize import code_key, format_price, normalize_ean, parse_price
 from inference.reading.recipe import CountRule, FieldRule, Recipe
 from inference.reading.types import FIELD_LABELS_ZH, FieldReading, TagReading
 
 STYLE_CODE_FORMATS = ("Code128", "Code93", "Code39", "Code39Std", "Code39Ext")
+# Below this focus (variance of the Laplacian of the barcode area at the reader's fixed scale) bars blur together.
+SHARP_FOCUS = 40.0
 _PLURALS = {"hangtag": "hangtags", "barcode": "barcodes", "qr_code": "QR codes"}
 
 
@@ -53,14 +56,13 @@ class FrameVerdict:
 
 
 def judge(recipe: Recipe, detections: Detections, readings: Sequence[TagReading]) -> FrameVerdict:
+    tags = [tag for tag in readings if tag.is_tag]
     checks: list[Check] = [_count_check(rule, detections, readings, recipe) for rule in recipe.counts]
-    many = len(readings) > 1
-    for tag in readings:
+    many = len(tags) > 1
+    for tag in tags:
         prefix = f"tag {tag.tag_index + 1}: " if many else ""
-        checks.extend(_field_check(rule, tag, recipe, prefix) for rule in recipe.fields)
-        if recipe.barcode.required or recipe.barcode.expected or recipe.barcode.match_printed or recipe.barcode.match_style_number:
-            checks.extend(_barcode_checks(recipe, tag, prefix))
-    if not readings and recipe.fields and not any(rule.class_name == "hangtag" for rule in recipe.counts):
+        checks.extend(_tag_checks(recipe, tag, prefix))
+    if not tags and recipe.fields and not any(rule.class_name == "hangtag" for rule in recipe.counts):
         checks.append(Check("hangtag", None, "a hangtag", "none", None, "detector", Verdict.REVIEW, "no hangtag to read"))
     return summarize(checks)
 
@@ -68,10 +70,23 @@ def judge(recipe: Recipe, detections: Detections, readings: Sequence[TagReading]
 def judge_tag(recipe: Recipe, tag: TagReading) -> FrameVerdict:
     """One tag against the recipe's field and barcode rules, counts left out: which tags to
     send to the VLM."""
-    checks = [_field_check(rule, tag, recipe, "") for rule in recipe.fields]
+    return summarize(_tag_checks(recipe, tag, ""))
+
+
+def _tag_checks(recipe: Recipe, tag: TagReading, prefix: str) -> list[Check]:
+    evidence = gather(recipe, tag)
+    checks = [_field_check(rule, evidence[rule.name], tag, recipe, prefix) for rule in recipe.fields]
     if recipe.barcode.required or recipe.barcode.expected or recipe.barcode.match_printed or recipe.barcode.match_style_number:
-        checks.extend(_barcode_checks(recipe, tag, ""))
-    return summarize(checks)
+        checks.extend(_barcode_checks(recipe, tag, prefix))
+    return checks
+
+
+def focus_note(focus: float | None) -> str:
+    if focus is None:
+        return ""
+    if focus < SHARP_FOCUS:
+        return f" — too blurred to read (focus {focus:.0f}, needs > {SHARP_FOCUS:.0f})"
+    return f" (focus {focus:.0f}, sharp enough)"
 
 
 def summarize(checks: Sequence[Check]) -> FrameVerdict:
@@ -88,13 +103,25 @@ def _plural(name: str, n: int) -> str:
 def _observed_count(class_name: str, detections: Detections, readings: Sequence[TagReading], min_conf: float) -> tuple[int, str]:
     if class_name in detections.class_names:
         kept = detections[detections.confidence >= min_conf] if len(detections) else detections
-        return kept.count(class_name), "detector"
+        n = kept.count(class_name)
+        if class_name == "hangtag":
+            # a box the reader found nothing tag-like in (a coin, a lamp) is not a hangtag
+            n -= sum(1 for tag in readings if not tag.is_tag and _has_box(kept, tag.xyxy))
+        return max(0, n), "detector"
     if class_name == "hangtag":
-        return len(readings), "reader"
-    codes = [b for tag in readings for b in tag.barcodes]
+        return sum(1 for tag in readings if tag.is_tag), "reader"
+    codes = [b for tag in readings if tag.is_tag for b in tag.barcodes]
     if class_name == "qr_code":
         return sum(1 for b in codes if "QR" in b.format), "reader"
     return sum(1 for b in codes if "QR" not in b.format), "reader"
+
+
+def _has_box(detections: Detections, box: tuple[float, float, float, float]) -> bool:
+    labels = detections.labels
+    for xyxy, label in zip(detections.xyxy, labels):
+        if label == "hangtag" and all(abs(float(a) - float(b)) < 1.0 for a, b in zip(xyxy, box)):
+            return True
+    return False
 
 
 def _count_check(rule: CountRule, detections: Detections, readings: Sequence[TagReading], recipe: Recipe) -> Check:
@@ -113,33 +140,28 @@ def _shown(name: str, value: str) -> str:
     return value
 
 
-def _field_check(rule: FieldRule, tag: TagReading, recipe: Recipe, prefix: str) -> Check:
+def _field_check(rule: FieldRule, evidence: FieldEvidence, tag: TagReading, recipe: Recipe, prefix: str) -> Check:
     name = rule.name
     label = name.replace("_", " ")
     expected = _shown(name, rule.expected) if rule.expected else (f"/{rule.pattern}/" if rule.pattern else "present")
-    reading: FieldReading | None = tag.fields.get(name)
-    if reading is None:
+    idx = tag.tag_index
+    if evidence.found is Found.ABSENT:
         if not rule.required:
-            return Check(name, tag.tag_index, expected, "", None, "", Verdict.OK)
+            return Check(name, idx, expected, "", None, "", Verdict.OK)
         verdict = Verdict.NG if recipe.missing_field == "ng" else Verdict.REVIEW
-        return Check(name, tag.tag_index, expected, "", None, "", verdict, f"{prefix}{label} not found ({FIELD_LABELS_ZH[name]})")
-    read = _shown(name, reading.value)
-    if rule.expected is not None:
-        matches = field_key(name, reading.value) == field_key(name, rule.expected)
-    elif rule.pattern is not None:
-        matches = re.fullmatch(rule.pattern, reading.value) is not None
-    else:
-        matches = True
-    confident = reading.confidence >= rule.min_confidence
-    at = f"read at {reading.confidence:.0%} confidence, minimum {rule.min_confidence:.0%}"
-    if matches and confident:
-        return Check(name, tag.tag_index, expected, read, reading.confidence, reading.source, Verdict.OK)
-    if matches:
-        reason = f"{prefix}{label} {read} {at}"
-        return Check(name, tag.tag_index, expected, read, reading.confidence, reading.source, Verdict.REVIEW, reason)
-    relation = f"≠ expected {expected}" if rule.expected is not None else f"does not match {expected}"
-    reason = f"{prefix}{label} {read} {relation}" + ("" if confident else f" ({at})")
-    return Check(name, tag.tag_index, expected, read, reading.confidence, reading.source, Verdict.NG if confident else Verdict.REVIEW, reason)
+        return Check(name, idx, expected, "", None, "", verdict, f"{prefix}{label} not found ({FIELD_LABELS_ZH[name]})")
+    read = _shown(name, evidence.value)
+    conf = evidence.confidence
+    if evidence.found is Found.MATCH:
+        return Check(name, idx, expected, read, conf, evidence.source, Verdict.OK)
+    if evidence.found is Found.DIFFERENT:
+        relation = f"≠ expected {expected}" if rule.expected is not None else f"does not match {expected}"
+        return Check(name, idx, expected, read, conf, evidence.source, Verdict.NG, f"{prefix}{label} {read} {relation}")
+    if not rule.required and rule.expected is None and rule.pattern is None:
+        return Check(name, idx, expected, read, conf, evidence.source, Verdict.OK)
+    doubt = f"read as {read} at {conf:.0%}" if read else "unclear"
+    target = f", expected {expected}" if rule.expected is not None or rule.pattern is not None else f", minimum {rule.min_confidence:.0%}"
+    return Check(name, idx, expected, read, conf, evidence.source, Verdict.REVIEW, f"{prefix}{label} uncertain: {doubt}{target}")
 
 
 def _barcode_checks(recipe: Recipe, tag: TagReading, prefix: str) -> list[Check]:
@@ -147,8 +169,11 @@ def _barcode_checks(recipe: Recipe, tag: TagReading, prefix: str) -> list[Check]
     idx = tag.tag_index
     codes = [b for b in tag.barcodes if "QR" not in b.format]
     if not codes:
-        verdict = Verdict.NG if rule.required else Verdict.OK
-        return [Check("barcode", idx, rule.expected or "a barcode", "", None, "barcode", verdict, f"{prefix}barcode unreadable" if rule.required else "")]
+        if not rule.required:
+            return [Check("barcode", idx, rule.expected or "a barcode", "", None, "barcode", Verdict.OK)]
+        # unreadable is not wrong: NG only where the recipe says a missing field is NG
+        verdict = Verdict.NG if recipe.missing_field == "ng" else Verdict.REVIEW
+        return [Check("barcode", idx, rule.expected or "a barcode", "", None, "barcode", verdict, f"{prefix}barcode unreadable{focus_note(tag.focus)}")]
     checks: list[Check] = []
     main = next((b for b in codes if b.format.startswith(("EAN", "UPC"))), codes[0])
     if rule.format and main.format.replace("-", "").lower() != rule.format.replace("-", "").lower():

@@ -145,16 +145,18 @@ class TextRecognizer:
         options = {"threads": threads} if threads else {}
         return cls(create_engine(backend, model_path, **options), **kwargs)
 
-    def recognize(self, crops: Sequence[np.ndarray]) -> list[Recognized]:
+    def recognize(self, crops: Sequence[np.ndarray], squeeze: float | None = None) -> list[Recognized]:
+        """`squeeze` overrides the recognizer's own for this call (a second read of doubtful lines)."""
         if not crops:
             return []
+        squeeze = self.squeeze if squeeze is None else squeeze
         for crop in crops:
             if crop.ndim not in (2, 3) or crop.shape[0] == 0 or crop.shape[1] == 0:
                 raise InputShapeError("text line crop is empty or not an image", expected="(H, W[, 3]) uint8, H, W > 0", found=str(crop.shape))
-        widths = [rec_width(crop, self.squeeze) for crop in crops]
+        widths = [rec_width(crop, squeeze) for crop in crops]
         results: list[Recognized | None] = [None] * len(crops)
         for chunk in plan_batches(widths, self.call_overhead_px, self.max_batch):
-            batch, widths = prepare_batch([crops[i] for i in chunk], self.squeeze)
+            batch, widths = prepare_batch([crops[i] for i in chunk], squeeze)
             probs = self.engine.infer({self.input_name: batch})[self.output_name]
             steps = [math.ceil(w / WIDTH_STEP) for w in widths]
             for i, rec in zip(chunk, ctc_greedy(probs, self.charset, steps)):

@@ -1,0 +1,329 @@
+"""Evidence for or against each field of a recipe, gathered from everything the reader saw.
+
+The recipe says what must be printed; this module looks for it. First the expected value itself,
+anywhere on the tag, label or no label (matching.search). Only where it is not found does it
+locate what the tag says instead: the text after the field's label, or a token of the field's
+grammar (a 号型 such as 175/96A, a price with its currency, a colour word on its own line). A
+different value is NG evidence only when every read of it (the first and the re-read) agrees.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from inference.reading.fields import extract_fields
+from inference.reading.matching import Found, Glyphs, compare, haystacks, search
+from inference.reading.normalize import code_key, field_key, halfwidth, normalize_ean, normalize_field, parse_price, squash
+from inference.reading.recipe import FieldRule, Recipe
+from inference.reading.types import FieldReading, OcrLine, TagReading
+
+BARCODE_CONFIDENCE = 0.995
+STYLE_CODE_FORMATS = ("Code128", "Code93", "Code39", "Code39Std", "Code39Ext")
+
+
+@dataclass(frozen=True)
+class FieldEvidence:
+    """What the tag says about one field of the recipe. `value` is what was read (normalized), or
+    the expected value where it was found as expected."""
+
+    name: str
+    found: Found
+    value: str = ""
+    confidence: float = 0.0
+    source: str = "ocr"
+    how: str = ""  # "printed as expected", "after its label", "a 号型 token" …
+    raw: str = ""
+
+    def reading(self) -> FieldReading | None:
+        if self.found is Found.ABSENT or not self.value:
+            return None
+        return FieldReading(self.name, self.value, self.confidence, self.source if self.source in ("ocr", "barcode", "vlm") else "ocr", self.raw)
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    value: str
+    confidence: float
+    how: str
+    raw: str
+
+
+def gather(recipe: Recipe, tag: TagReading) -> dict[str, FieldEvidence]:
+    """Evidence for every field rule of the recipe, from the tag's lines, re-reads and barcodes."""
+    reads = [tuple(tag.ocr_lines)] + ([tuple(tag.reread_lines)] if tag.reread_lines else [])
+    texts = haystacks([line for read in reads for line in read])
+    labelled = [extract_fields(read) for read in reads]
+    if tag.fields:  # what the reader (or the VLM) reported counts as a read of its own
+        reads.append(())
+        labelled.append(dict(tag.fields))
+    return {rule.name: field_evidence(rule, tag, texts, reads, labelled) for rule in recipe.fields}
+
+
+def field_evidence(rule: FieldRule, tag: TagReading, texts: Sequence[Glyphs], reads: Sequence[Sequence[OcrLine]],
+                   labelled: Sequence[Mapping[str, FieldReading]]) -> FieldEvidence:
+    name = rule.name
+    coded = _from_barcodes(rule, tag)
+    if coded is not None and coded.found is Found.MATCH:
+        return coded
+    if rule.expected is not None:
+        return _expected(rule, texts, reads, labelled, coded)
+    candidates = [c for read, fields in zip(reads, labelled) for c in _candidates(name, read, fields)]
+    if coded is not None:
+        candidates.append(_Candidate(coded.value, coded.confidence, coded.how, coded.raw))
+    if not candidates:
+        return FieldEvidence(name, Found.ABSENT)
+    best = max(candidates, key=lambda c: c.confidence)
+    if rule.pattern is not None:
+        passing = [c for c in candidates if _pattern_ok(rule, c.value)]
+        if passing:
+            best = max(passing, key=lambda c: c.confidence)
+            found = Found.MATCH if best.confidence >= rule.min_confidence else Found.NEAR
+        else:
+            found = Found.DIFFERENT if best.confidence >= rule.min_confidence else Found.NEAR
+    else:
+        found = Found.MATCH if best.confidence >= rule.min_confidence else Found.NEAR
+    return FieldEvidence(name, found, best.value, best.confidence, "ocr", best.how, best.raw)
+
+
+def _pattern_ok(rule: FieldRule, value: str) -> bool:
+    matcher = getattr(rule, "matcher", None)
+    if matcher is not None:
+        return bool(matcher.fullmatch(value))
+    return re.fullmatch(rule.pattern or "", value) is not None
+
+
+def _expected(rule: FieldRule, texts: Sequence[Glyphs], reads: Sequence[Sequence[OcrLine]],
+              labelled: Sequence[Mapping[str, FieldReading]], coded: FieldEvidence | None) -> FieldEvidence:
+    name, expected = rule.name, rule.expected or ""
+    if name == "price":
+        return _price(rule, reads, labelled)
+    hit = search(_searchable(name, expected), texts, rule.min_confidence)
+    if hit.found is Found.MATCH:
+        return FieldEvidence(name, Found.MATCH, expected, hit.confidence, "ocr", "printed as expected", hit.line.text if hit.line else "")
+    partial = _by_parts(rule, texts)
+    if partial is not None:
+        return partial
+    # not printed as expected: what does the tag say instead, in each read?
+    verdicts: list[tuple[Found, _Candidate]] = []
+    for read, fields in zip(reads, labelled):
+        found_here: list[tuple[Found, _Candidate]] = []
+        for cand in _candidates(name, read, fields):
+            found_here.append((_compare(name, expected, cand, rule.min_confidence), cand))
+        if found_here:
+            rank = {Found.MATCH: 0, Found.NEAR: 1, Found.DIFFERENT: 2, Found.ABSENT: 3}
+            verdicts.append(min(found_here, key=lambda fc: (rank[fc[0]], -fc[1].confidence)))
+    if coded is not None:
+        verdicts.append((coded.found, _Candidate(coded.value, coded.confidence, coded.how, coded.raw)))
+    if any(found is Found.MATCH for found, _ in verdicts):
+        found, cand = next(fc for fc in verdicts if fc[0] is Found.MATCH)
+        return FieldEvidence(name, Found.MATCH, expected, cand.confidence, "ocr", cand.how, cand.raw)
+    different = [fc for fc in verdicts if fc[0] is Found.DIFFERENT]
+    if different and len(different) == len(verdicts):
+        _found, cand = max(different, key=lambda fc: fc[1].confidence)
+        return FieldEvidence(name, Found.DIFFERENT, cand.value, cand.confidence, "barcode" if "barcode" in cand.how else "ocr", cand.how, cand.raw)
+    if verdicts:
+        _found, cand = max(verdicts, key=lambda fc: fc[1].confidence)
+        return FieldEvidence(name, Found.NEAR, cand.value, cand.confidence, "ocr", cand.how, cand.raw)
+    if hit.found is Found.NEAR:
+        return FieldEvidence(name, Found.NEAR, hit.text, hit.confidence, "ocr", "close to the expected text", hit.line.text if hit.line else "")
+    return FieldEvidence(name, Found.ABSENT)
+
+
+def _searchable(name: str, expected: str) -> str:
+    if name == "style_number":
+        return code_key(expected)
+    return expected
+
+
+def _compare(name: str, expected: str, cand: _Candidate, min_conf: float) -> Found:
+    if name == "style_number":
+        return compare(code_key(expected), code_key(cand.value), cand.confidence, min_conf)
+    if name == "safety_category":
+        want, got = _safety_class(expected), _safety_class(cand.value)
+        if want and got:
+            if want == got:
+                return Found.MATCH if cand.confidence >= min_conf else Found.NEAR
+            return Found.DIFFERENT if cand.confidence >= min_conf else Found.NEAR
+    if name == "ean13":
+        if normalize_ean(cand.value) == normalize_ean(expected):
+            return Found.MATCH if cand.confidence >= min_conf else Found.NEAR
+    if field_key(name, cand.value) == field_key(name, expected):
+        return Found.MATCH if cand.confidence >= min_conf else Found.NEAR
+    return compare(normalize_field(name, expected) or expected, cand.value, cand.confidence, min_conf)
+
+
+def _by_parts(rule: FieldRule, texts: Sequence[Glyphs]) -> FieldEvidence | None:
+    """Values printed in pieces: '175/92A(XL)' as '175/92A' and a big 'XL'; 'GB 18401-2010 B类' as
+    its class alone."""
+    name, expected = rule.name, rule.expected or ""
+    if name == "size":
+        parts = [p for p in re.split(r"[()（）\s]+", halfwidth(expected)) if p]
+        if len(parts) > 1:
+            hits = [search(part, texts, rule.min_confidence) for part in parts]
+            if all(h.found is Found.MATCH for h in hits):
+                conf = min(h.confidence for h in hits)
+                return FieldEvidence(name, Found.MATCH, expected, conf, "ocr", "printed in parts", " / ".join(h.text for h in hits))
+    if name == "safety_category":
+        letter = _safety_class(expected)
+        if letter:
+            hit = search(letter, texts, rule.min_confidence)
+            if hit.found is Found.MATCH:
+                return FieldEvidence(name, Found.MATCH, expected, hit.confidence, "ocr", "its class printed", hit.line.text if hit.line else "")
+    return None
+
+
+def _safety_class(text: str) -> str:
+    match = re.search(r"([ABC])\s*[类頬突美米]", squash(text).upper())
+    return f"{match.group(1)}类" if match else ""
+
+
+# -- where a field's value sits when it is not the expected one -------------------------------------
+_SIZE_NUMERIC = re.compile(r"(?<![\d/])(\d{2,3}/\d{2,3}[A-Z]{0,2})(?:\(([A-Z0-9]{1,4})\))?")
+_SIZE_LETTER = re.compile(r"^(?:X{0,4}[SML]|[2-6]XL|XXS|F|FREE|均码)$")
+_COLOUR_WORD = re.compile(r"^[\u4e00-\u9fff]{1,3}色$|^(?:藏青|卡其|米白|酒红|墨绿|杏|驼|咖啡|军绿|宝蓝|浅灰|深灰|花灰|黑|白|红|蓝|灰|绿|黄|紫|粉|棕)$")
+
+
+def _candidates(name: str, lines: Sequence[OcrLine], labelled: Mapping[str, FieldReading]) -> list[_Candidate]:
+    out: list[_Candidate] = []
+    reading = labelled.get(name)
+    if reading is not None:
+        out.append(_Candidate(reading.value, reading.confidence, "after its label", reading.raw))
+    if name == "size":
+        out.extend(_size_tokens(lines))
+    elif name == "color":
+        out.extend(_colour_lines(lines))
+    elif name == "safety_category":
+        for line in lines:
+            letter = _safety_class(line.text)
+            if letter:
+                out.append(_Candidate(letter, _weakest(line, line.text.find(letter[0]), line.text.find(letter[0]) + 2), "a safety class", line.text))
+    return out
+
+
+def _weakest(line: OcrLine, start: int, end: int) -> float:
+    chars = line.char_confidences
+    if len(chars) == len(line.text) and 0 <= start < end <= len(chars):
+        return float(min(chars[start:end]))
+    return float(line.confidence)
+
+
+def _size_tokens(lines: Sequence[OcrLine]) -> list[_Candidate]:
+    out = []
+    for line in lines:
+        text = halfwidth(line.text).upper()
+        for match in _SIZE_NUMERIC.finditer(text.replace(" ", "")):
+            value = match.group(0)
+            out.append(_Candidate(value, float(line.confidence), "a 号型 token", line.text))
+        bare = squash(text)
+        if _SIZE_LETTER.match(bare):
+            out.append(_Candidate(bare, float(line.confidence), "a size on its own line", line.text))
+    return out
+
+
+def _colour_lines(lines: Sequence[OcrLine]) -> list[_Candidate]:
+    return [_Candidate(squash(line.text), float(line.confidence), "a colour on its own line", line.text)
+            for line in lines if _COLOUR_WORD.match(squash(halfwidth(line.text)))]
+
+
+# -- prices: compared as amounts, whatever their format ---------------------------------------------
+_AMOUNT = re.compile(r"(?<![\d.,])(\d{1,3}(?:[,，]\d{3})+|\d{1,6})(?:[.．·](\d{0,2}))?(?![\d])")
+_PRICE_CONTEXT = re.compile(r"[¥￥元]|RMB|CNY|价|PRICE", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class _Amount:
+    amount: Decimal
+    digits: str
+    confidence: float
+    context: bool
+    line: OcrLine
+
+
+def _amounts(line: OcrLine) -> list[_Amount]:
+    text = line.text
+    same_length = halfwidth(text)
+    if len(same_length) == len(text):
+        text = same_length
+    context = bool(_PRICE_CONTEXT.search(text))
+    cleaned = re.sub(r"(?<=\d)[Oo]|[Oo](?=\d)", "0", text)
+    out = []
+    for match in _AMOUNT.finditer(cleaned):
+        whole, cents = match.group(1).replace(",", "").replace("，", ""), match.group(2)
+        try:
+            amount = Decimal(f"{whole}.{cents or '0'}").quantize(Decimal("0.01"))
+        except InvalidOperation:
+            continue
+        decimals = cents is not None and len(cents) == 2
+        out.append(_Amount(amount, whole, _weakest(line, match.start(), match.end()), context or decimals, line))
+    return out
+
+
+def _collapsed(digits: str) -> str:
+    return re.sub(r"(\d)\1+", r"\1", digits)
+
+
+def _price(rule: FieldRule, reads: Sequence[Sequence[OcrLine]], labelled: Sequence[Mapping[str, FieldReading]]) -> FieldEvidence:
+    expected = parse_price(rule.expected or "")
+    if expected is None:
+        return FieldEvidence("price", Found.ABSENT)
+    want_digits = str(int(expected))
+    per_read: list[tuple[Found, _Amount | None]] = []
+    best_match: _Amount | None = None
+    for read, fields in zip(reads, labelled):
+        amounts = [a for line in read for a in _amounts(line)]
+        reading = fields.get("price")
+        amount = parse_price(reading.value) if reading is not None else None
+        if amount is not None and not any(a.amount == amount for a in amounts):
+            line = OcrLine(reading.raw or reading.value, reading.confidence, (0.0, 0.0, 0.0, 0.0))
+            amounts.append(_Amount(amount, str(int(amount)), reading.confidence, True, line))
+        matches = [a for a in amounts if a.amount == expected and (a.context or len(a.digits) >= 2)]
+        if matches:
+            top = max(matches, key=lambda a: a.confidence)
+            if best_match is None or top.confidence > best_match.confidence:
+                best_match = top
+            continue
+        priced = [a for a in amounts if a.context]
+        near = [a for a in priced if _collapsed(a.digits) == _collapsed(want_digits) or a.confidence < rule.min_confidence]
+        if near:
+            per_read.append((Found.NEAR, max(near, key=lambda a: a.confidence)))
+        elif priced:
+            per_read.append((Found.DIFFERENT, max(priced, key=lambda a: a.confidence)))
+        else:
+            per_read.append((Found.ABSENT, None))
+    if best_match is not None:
+        found = Found.MATCH if best_match.confidence >= rule.min_confidence else Found.NEAR
+        return FieldEvidence("price", found, rule.expected or "", best_match.confidence, "ocr", "printed as expected", best_match.line.text)
+    seen = [(f, a) for f, a in per_read if a is not None]
+    if seen and all(f is Found.DIFFERENT for f, _ in seen):
+        _f, amount = max(seen, key=lambda fa: fa[1].confidence)
+        return FieldEvidence("price", Found.DIFFERENT, f"¥{amount.amount:.2f}", amount.confidence, "ocr", "a price on the tag", amount.line.text)
+    if seen:
+        _f, amount = max(seen, key=lambda fa: fa[1].confidence)
+        return FieldEvidence("price", Found.NEAR, f"¥{amount.amount:.2f}", amount.confidence, "ocr", "a price on the tag", amount.line.text)
+    return FieldEvidence("price", Found.ABSENT)
+
+
+# -- barcodes -----------------------------------------------------------------------------------------
+def _from_barcodes(rule: FieldRule, tag: TagReading) -> FieldEvidence | None:
+    """A style number a Code128 carries, an EAN the bars carry: stronger than any OCR."""
+    if rule.name == "style_number":
+        codes = [b for b in tag.barcodes if b.format.replace("-", "") in STYLE_CODE_FORMATS]
+        if not codes:
+            return None
+        if rule.expected is not None:
+            hit = next((b for b in codes if code_key(b.text) == code_key(rule.expected)), None)
+            if hit is not None:
+                return FieldEvidence("style_number", Found.MATCH, rule.expected, BARCODE_CONFIDENCE, "barcode", f"carried by the {hit.format}", hit.text)
+            return None
+        return FieldEvidence("style_number", Found.NEAR, codes[0].text, 0.9, "barcode", f"carried by the {codes[0].format}", codes[0].text)
+    if rule.name == "ean13":
+        ean = next((b for b in tag.barcodes if b.format == "EAN-13" and b.valid_checksum), None)
+        if ean is None:
+            return None
+        if rule.expected is None or ean.text == normalize_ean(rule.expected):
+            return FieldEvidence("ean13", Found.MATCH, ean.text, BARCODE_CONFIDENCE, "barcode", "the EAN-13's bars", ean.text)
+        return FieldEvidence("ean13", Found.DIFFERENT, ean.text, BARCODE_CONFIDENCE, "barcode", "the EAN-13's bars", ean.text)
+    return None

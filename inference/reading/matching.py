@@ -1,0 +1,280 @@
+"""Is a value printed on the tag? Confusion-aware search and comparison of recognized text.
+
+Verification asks a narrower question than extraction: not "what does this line say" but "does the
+tag carry 170/92A". The recognizer's known slips are forgiven where they cannot hide a different
+value: look-alike characters (0/O/D, 1/I/l, 8/B, 5/S, 类/米 …), spacing, width forms, dashes and
+colons, and punctuation dropped or added. Two slips are never forgiven silently: a character the
+network merged with its repeated neighbour ("399" read "39") and a character whose runner-up is the
+expected one; they make a match *near*, which the reader re-reads and the verdict sends to REVIEW.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from inference.reading.types import OcrLine
+
+# Characters a text-line recognizer confuses with one another, each group folded onto its first.
+CONFUSABLE_GROUPS: tuple[str, ...] = (
+    "0OoDQ",
+    "1Il|i!",
+    "8B",
+    "5Ss",
+    "2Zz",
+    "6G",
+    "9g",
+    "类米美突頬",
+    "号弓",
+    "码玛",
+    "锦能",
+    "纶伦轮",
+    "棉帛",
+    "涤条",
+    "衫杉",
+    "裤库",
+    "绒狨",
+    "氨胺",
+    "腈睛",
+    "粘黏",
+)
+_DASHES = "‐‑‒–—―−﹣－ー一_~"
+_PUNCT = frozenset(".,:;'\"`·-/()[]+*#&")
+_FOLD: dict[str, str] = {}
+for _group in CONFUSABLE_GROUPS:
+    for _ch in _group:
+        _FOLD[_ch] = _group[0]
+for _ch in _DASHES:
+    _FOLD[_ch] = "-"
+_FOLD.update({"：": ":", "；": ":", ";": ":", "，": ",", "、": ",", "。": ".", "￥": "¥", "Y": "Y", "（": "(", "）": ")", "【": "[", "】": "]"})
+
+# Costs of one edit between expected text and what was read.
+PUNCT_EDIT = 0.1
+SOFT_EDIT = 0.5  # a repeated character merged away, or the expected one as the recognizer's runner-up
+HARD_EDIT = 1.0
+# A found value counts when its weakest character was read at least this sure; an exact
+# multi-character match below it is still evidence, but only for REVIEW.
+MATCH_FLOOR = 0.5
+
+
+def fold_char(ch: str) -> str:
+    """One character in the form comparisons use: '' for whitespace."""
+    if ch.isspace():
+        return ""
+    norm = unicodedata.normalize("NFKC", ch)
+    if len(norm) == 1:
+        ch = norm
+    if ch.isascii():
+        ch = ch.upper()
+    return _FOLD.get(ch, ch)
+
+
+def fold(text: str) -> str:
+    return "".join(fold_char(ch) for ch in text)
+
+
+@dataclass(frozen=True)
+class Glyphs:
+    """A recognized line folded for comparison, each character with its confidence and runners-up."""
+
+    chars: str
+    confidences: tuple[float, ...]
+    alternatives: tuple[str, ...]
+    source: OcrLine
+
+    @classmethod
+    def of(cls, line: OcrLine) -> Glyphs:
+        confs = line.char_confidences if len(line.char_confidences) == len(line.text) else (line.confidence,) * len(line.text)
+        alts = line.char_alternatives if len(line.char_alternatives) == len(line.text) else ("",) * len(line.text)
+        chars, kept_conf, kept_alts = [], [], []
+        for ch, conf, alt in zip(line.text, confs, alts):
+            folded = fold_char(ch)
+            if folded:
+                chars.append(folded)
+                kept_conf.append(float(conf))
+                kept_alts.append(fold(alt))
+        return cls("".join(chars), tuple(kept_conf), tuple(kept_alts), line)
+
+    def joined(self, other: Glyphs) -> Glyphs:
+        """This line and the next as one text: a value wrapped over two lines."""
+        return Glyphs(self.chars + other.chars, self.confidences + other.confidences, self.alternatives + other.alternatives, self.source)
+
+    def weakest(self, start: int, end: int) -> float:
+        weighed = [c for ch, c in zip(self.chars[start:end], self.confidences[start:end]) if ch not in _PUNCT]
+        return min(weighed) if weighed else (min(self.confidences[start:end]) if end > start else 0.0)
+
+
+class Found(str, Enum):
+    MATCH = "match"  # printed as expected
+    NEAR = "near"  # close, but a slip the recognizer makes could hide a difference: re-read, else REVIEW
+    DIFFERENT = "different"  # a confidently read value that is not the expected one
+    ABSENT = "absent"  # nothing like it
+
+
+@dataclass(frozen=True)
+class Hit:
+    """Where the expected text was found: the line, the span of its folded characters, the cost."""
+
+    found: Found
+    cost: float
+    confidence: float
+    line: OcrLine | None = None
+    text: str = ""
+
+
+NO_HIT = Hit(Found.ABSENT, float("inf"), 0.0)
+
+
+def _sub_cost(want: str, got: str, alternatives: str) -> float:
+    if want == got:
+        return 0.0
+    if want in alternatives:
+        return SOFT_EDIT
+    return HARD_EDIT
+
+
+def _del_cost(pattern: str, i: int) -> float:
+    """Cost of the expected character pattern[i] missing from the read text."""
+    ch = pattern[i]
+    if ch in _PUNCT:
+        return PUNCT_EDIT
+    if i > 0 and pattern[i - 1] == ch:
+        return SOFT_EDIT  # CTC merged a repeated character into its neighbour
+    return HARD_EDIT
+
+
+def _ins_cost(ch: str) -> float:
+    return PUNCT_EDIT if ch in _PUNCT else HARD_EDIT
+
+
+def align(pattern: str, glyphs: Glyphs, *, anywhere: bool) -> tuple[float, int, int]:
+    """(cost, start, end) of the cheapest alignment of `pattern` with glyphs.chars: with `anywhere`,
+    against any substring (semi-global); else against the whole text."""
+    text, alts = glyphs.chars, glyphs.alternatives
+    n = len(text)
+    inf = float("inf")
+    # prev[j]: cost of aligning pattern[:i] with text ending at j; start[j]: where that alignment began
+    prev = [0.0] * (n + 1) if anywhere else [sum(_ins_cost(text[k]) for k in range(j)) for j in range(n + 1)]
+    prev_start = list(range(n + 1)) if anywhere else [0] * (n + 1)
+    for i in range(len(pattern)):
+        want = pattern[i]
+        dele = _del_cost(pattern, i)
+        cur = [prev[0] + dele] + [inf] * n
+        cur_start = [prev_start[0]] + [0] * n
+        for j in range(1, n + 1):
+            got = text[j - 1]
+            best = prev[j - 1] + _sub_cost(want, got, alts[j - 1])
+            start = prev_start[j - 1]
+            c = prev[j] + dele
+            if c < best:
+                best, start = c, prev_start[j]
+            c = cur[j - 1] + _ins_cost(got)
+            if c < best:
+                best, start = c, cur_start[j - 1]
+            cur[j], cur_start[j] = best, start
+        prev, prev_start = cur, cur_start
+    if anywhere:
+        end = min(range(n + 1), key=lambda j: (prev[j], -j))
+    else:
+        end = n
+    return prev[end], prev_start[end], end
+
+
+def tolerance(pattern: str) -> float:
+    """How far a near match may be: one slip in a short value, one in five in a long one."""
+    return max(1.0, 0.2 * len(pattern))
+
+
+def _is_word_char(ch: str) -> bool:
+    return ch.isascii() and ch.isalnum()
+
+
+def _bounded(chars: str, start: int, end: int) -> bool:
+    """A short code ('M', 'XL') must stand alone, not be a piece of 'GB/T' or a style number."""
+    before = chars[start - 1] if start > 0 else ""
+    after = chars[end] if end < len(chars) else ""
+    return not (before and _is_word_char(before)) and not (after and _is_word_char(after))
+
+
+def haystacks(lines: Sequence[OcrLine]) -> list[Glyphs]:
+    """Every line, and every line joined with the next (a value wrapped or split by the detector)."""
+    glyphs = [Glyphs.of(line) for line in lines]
+    return glyphs + [a.joined(b) for a, b in zip(glyphs, glyphs[1:])]
+
+
+def search(expected: str, texts: Iterable[Glyphs], floor: float = MATCH_FLOOR) -> Hit:
+    """The best place `expected` is printed, forgiving the recognizer's harmless slips. A match
+    whose weakest character was read below `floor` is only NEAR; exact reads of the same text in
+    several places (a line and its re-read) count together."""
+    pattern = fold(expected)
+    if not pattern:
+        return NO_HIT
+    short = len(pattern) <= 3
+    best = NO_HIT
+    wanted = set(pattern)
+    exact: list[Hit] = []
+    for glyphs in texts:
+        chars = glyphs.chars
+        at = chars.find(pattern)
+        while at >= 0:
+            end = at + len(pattern)
+            if not short or _bounded(chars, at, end):
+                exact.append(Hit(Found.MATCH, 0.0, glyphs.weakest(at, end), glyphs.source, chars[at:end]))
+                break
+            at = chars.find(pattern, at + 1)
+        if short or len(wanted & set(chars)) < 0.5 * len(wanted):
+            continue  # nothing like it here; a short code is only ever matched exactly
+        cost, start, end = align(pattern, glyphs, anywhere=True)
+        if cost > tolerance(pattern) or cost == 0.0:
+            continue
+        conf = glyphs.weakest(start, end)
+        found = Found.MATCH if cost < SOFT_EDIT and conf >= floor else Found.NEAR
+        if _better(found, cost, conf, best):
+            best = Hit(found, cost, conf, glyphs.source, chars[start:end])
+    if exact:
+        top = max(exact, key=lambda h: h.confidence)
+        doubt = 1.0
+        for hit in exact:
+            doubt *= 1.0 - hit.confidence
+        conf = max(top.confidence, 1.0 - doubt) if len(exact) > 1 else top.confidence
+        hit = Hit(Found.MATCH if conf >= floor else Found.NEAR, 0.0, conf, top.line, top.text)
+        if _better(hit.found, 0.0, conf, best):
+            best = hit
+    return best
+
+
+def _better(found: Found, cost: float, conf: float, best: Hit) -> bool:
+    rank = {Found.MATCH: 0, Found.NEAR: 1, Found.DIFFERENT: 2, Found.ABSENT: 3}
+    return (rank[found], cost, -conf) < (rank[best.found], best.cost, -best.confidence)
+
+
+def compare(expected: str, value: str, confidence: float, min_confidence: float) -> Found:
+    """A located candidate (the text after a label, a size token) against the expected value.
+
+    DIFFERENT needs at least one full edit that no recognizer slip explains, read at the recipe's
+    confidence; a candidate read less surely, or only a slip away, is NEAR."""
+    pattern, read = fold(expected), fold(value)
+    if not read:
+        return Found.ABSENT
+    glyphs = Glyphs(read, (confidence,) * len(read), ("",) * len(read), OcrLine(value, confidence, (0.0, 0.0, 0.0, 0.0)))
+    cost, _start, _end = align(pattern, glyphs, anywhere=False)
+    if cost < SOFT_EDIT:
+        return Found.MATCH if confidence >= min_confidence else Found.NEAR
+    if confidence >= min_confidence and cost >= HARD_EDIT and _has_hard_edit(pattern, read):
+        return Found.DIFFERENT
+    return Found.NEAR
+
+
+def _has_hard_edit(pattern: str, read: str) -> bool:
+    """Whether the two differ by more than merged repeats and punctuation."""
+    def squeeze(text: str) -> str:
+        out = []
+        for ch in text:
+            if ch in _PUNCT or (out and out[-1] == ch):
+                continue
+            out.append(ch)
+        return "".join(out)
+
+    return squeeze(pattern) != squeeze(read)
