@@ -20,6 +20,9 @@ def add_model_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--imgsz", type=int, nargs="+", default=None,
                         help="input size for dynamic-shape models: one value or H W")
     parser.add_argument("--threads", type=int, default=None, help="CPU threads for ONNX Runtime")
+    parser.add_argument("--triton-url", default=None, metavar="URL[,URL…]",
+                        help="Triton server(s) for --backend triton: http://host:8000 or grpc://host:8001, "
+                             "comma-separated (default: $HANGTAG_TRITON_URL)")
 
 
 def thresholds_from(args: argparse.Namespace) -> Thresholds:
@@ -38,4 +41,13 @@ def pipeline_from(args: argparse.Namespace):
     options = {"thresholds": thresholds_from(args), "input_hw": input_hw_from(args)}
     if args.threads:
         options["threads"] = args.threads
+    if args.backend == "triton":
+        from inference.engines.registry import create_engine
+
+        engine = create_engine("triton", args.model, urls=getattr(args, "triton_url", None), threads=args.threads)
+        try:
+            return Pipeline(engine.load(), **{k: v for k, v in options.items() if k != "threads"})
+        except Exception:
+            engine.close()
+            raise
     return Pipeline.open(args.model, args.backend, **options)

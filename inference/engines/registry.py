@@ -32,6 +32,8 @@ BACKENDS: tuple[BackendInfo, ...] = (
     BackendInfo("tensorrt", "TensorRT", "inference.engines.tensorrt", "probe", "TensorRTEngine"),
     BackendInfo("onnxruntime-cuda", "ONNX Runtime CUDA", "inference.engines.onnxrt", "probe_cuda", "OnnxRuntimeCudaEngine"),
     BackendInfo("onnxruntime-cpu", "ONNX Runtime CPU", "inference.engines.onnxrt", "probe_cpu", "OnnxRuntimeEngine"),
+    # Remote: never the default (it needs a server URL); chosen with --backend triton.
+    BackendInfo("triton", "Triton Inference Server", "inference.engines.triton", "probe", "TritonEngine"),
 )
 
 
