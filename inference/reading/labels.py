@@ -31,6 +31,12 @@ LABELS: Mapping[str, str | None] = {
     "颜色": "color",
     "色别": "color",
     "颜色/色号": "color",
+    "色号": "color",
+    "色名": "color",
+    "货品名称": "product_name",
+    "款式名称": "product_name",
+    "产品型号": "style_number",
+    "商品编号": "style_number",
     "COLOUR": "color",
     "COLOR": "color",
     "尺码": "size",
@@ -144,7 +150,7 @@ def _fuzzy_label_at(text: str, start: int) -> tuple[str, int, bool] | None:
     return best
 
 
-_ENGLISH_SUBLABEL = re.compile(r"\s*[A-Za-z][A-Za-z. ]{1,16}?\s*[:：;；]")
+_ENGLISH_SUBLABEL = re.compile(r"\s*[/|]?\s*[A-Za-z][A-Za-z. ]{1,16}?\s*[:：;；]")
 
 
 def _skip_english_label(text: str, index: int) -> int:

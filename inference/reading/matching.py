@@ -66,6 +66,8 @@ def fold_char(ch: str) -> str:
     norm = unicodedata.normalize("NFKC", ch)
     if len(norm) == 1:
         ch = norm
+    if ch in _FOLD:
+        return _FOLD[ch]
     if ch.isascii():
         ch = ch.upper()
     return _FOLD.get(ch, ch)
@@ -83,23 +85,29 @@ class Glyphs:
     confidences: tuple[float, ...]
     alternatives: tuple[str, ...]
     source: OcrLine
+    breaks: frozenset[int] = frozenset()  # positions a space stood before: word boundaries
 
     @classmethod
     def of(cls, line: OcrLine) -> Glyphs:
         confs = line.char_confidences if len(line.char_confidences) == len(line.text) else (line.confidence,) * len(line.text)
         alts = line.char_alternatives if len(line.char_alternatives) == len(line.text) else ("",) * len(line.text)
-        chars, kept_conf, kept_alts = [], [], []
+        chars, kept_conf, kept_alts, breaks = [], [], [], set()
         for ch, conf, alt in zip(line.text, confs, alts):
             folded = fold_char(ch)
             if folded:
                 chars.append(folded)
                 kept_conf.append(float(conf))
                 kept_alts.append(fold(alt))
-        return cls("".join(chars), tuple(kept_conf), tuple(kept_alts), line)
+            else:
+                breaks.add(len(chars))
+        return cls("".join(chars), tuple(kept_conf), tuple(kept_alts), line, frozenset(breaks))
 
     def joined(self, other: Glyphs) -> Glyphs:
         """This line and the next as one text: a value wrapped over two lines."""
-        return Glyphs(self.chars + other.chars, self.confidences + other.confidences, self.alternatives + other.alternatives, self.source)
+        shift = len(self.chars)
+        breaks = self.breaks | {shift} | {shift + b for b in other.breaks}
+        return Glyphs(self.chars + other.chars, self.confidences + other.confidences, self.alternatives + other.alternatives,
+                      self.source, frozenset(breaks))
 
     def weakest(self, start: int, end: int) -> float:
         weighed = [c for ch, c in zip(self.chars[start:end], self.confidences[start:end]) if ch not in _PUNCT]
@@ -191,11 +199,15 @@ def _is_word_char(ch: str) -> bool:
     return ch.isascii() and ch.isalnum()
 
 
-def _bounded(chars: str, start: int, end: int) -> bool:
-    """A short code ('M', 'XL') must stand alone, not be a piece of 'GB/T' or a style number."""
-    before = chars[start - 1] if start > 0 else ""
-    after = chars[end] if end < len(chars) else ""
-    return not (before and _is_word_char(before)) and not (after and _is_word_char(after))
+def _bounded(glyphs: Glyphs, start: int, end: int) -> bool:
+    """A short code ('M', 'XL') must stand alone, not be a piece of 'GB/T' or a style number;
+    a space, punctuation or a CJK character next to it is a boundary."""
+    chars = glyphs.chars
+    if _is_word_char(chars[start]) and start > 0 and start not in glyphs.breaks and _is_word_char(chars[start - 1]):
+        return False
+    if _is_word_char(chars[end - 1]) and end < len(chars) and end not in glyphs.breaks and _is_word_char(chars[end]):
+        return False
+    return True
 
 
 def haystacks(lines: Sequence[OcrLine]) -> list[Glyphs]:
@@ -220,7 +232,7 @@ def search(expected: str, texts: Iterable[Glyphs], floor: float = MATCH_FLOOR) -
         at = chars.find(pattern)
         while at >= 0:
             end = at + len(pattern)
-            if not short or _bounded(chars, at, end):
+            if not short or _bounded(glyphs, at, end):
                 exact.append(Hit(Found.MATCH, 0.0, glyphs.weakest(at, end), glyphs.source, chars[at:end]))
                 break
             at = chars.find(pattern, at + 1)

@@ -1,0 +1,108 @@
+"""Verification against the recipe: the expected value is looked for wherever the tag prints it,
+and only a confidently read different value is NG (the failure classes of issue 14)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from inference.detections import Detections
+from inference.reading import OcrLine, TagReading, Verdict, judge, parse_recipe
+from inference.reading.fields import lines_from_text
+from inference.reading.matching import Found, compare, fold, haystacks, search
+
+
+def tag(text: str, confidence: float = 0.97, **kwargs) -> TagReading:
+    return TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines_from_text(text, confidence), **kwargs)
+
+
+def one_tag() -> Detections:
+    return Detections(np.array([[10, 10, 200, 300]], np.float32), np.array([0.9], np.float32), np.array([0]),
+                      ("hangtag", "barcode", "qr_code"))
+
+
+def recipe(fields: str) -> object:
+    return parse_recipe(f"[counts]\nhangtag = 1\n[fields]\n{fields}\n")
+
+
+@pytest.mark.parametrize(
+    "expected, line, found",
+    [
+        ("170/92A", "号型：170/92A", Found.MATCH),
+        ("170/92A", "半身裙 170/92A", Found.MATCH),  # a row glued across the column gap
+        ("B60965693", "货号:860965693", Found.MATCH),  # B read as 8
+        ("XL", "XL", Found.MATCH),
+        ("XL", "XXL", Found.ABSENT),  # a short code must stand alone
+        ("M", "GB/T 2664-2017", Found.ABSENT),
+        ("黑色", "颜色：黑色", Found.MATCH),
+        ("GB/T 2664-2017", "执行标准：GB/T 264-2017", Found.NEAR),  # one digit lost: re-read, else REVIEW
+        ("GB/T 2664-2017", "执行标准 GB/T2664—2017", Found.MATCH),  # spacing and dash forms
+        ("170/92A", "175/96A", Found.ABSENT),  # two confident digits away is not this value
+    ],
+)
+def test_search(expected: str, line: str, found: Found) -> None:
+    assert search(expected, haystacks(lines_from_text(line))).found is found
+
+
+def test_search_weak_exact_read_is_near_and_two_reads_together_count() -> None:
+    weak = OcrLine("170/92A", 0.6, (0, 0, 1, 1), (0.6,) * 7)
+    assert search("170/92A", haystacks([weak]), 0.8).found is Found.NEAR
+    again = OcrLine("170/92A", 0.6, (0, 0, 1, 1), (0.6,) * 7)
+    assert search("170/92A", haystacks([weak, again]), 0.8).found is Found.MATCH
+
+
+@pytest.mark.parametrize(
+    "expected, read, confidence, found",
+    [
+        ("170/92A", "175/96A", 0.95, Found.DIFFERENT),
+        ("170/92A", "175/96A", 0.6, Found.NEAR),  # read too unsurely to call it wrong
+        ("黑色", "藏青", 0.9, Found.DIFFERENT),
+        ("KX-2301A", "KX2301A", 0.9, Found.MATCH),  # a dropped dash is the recognizer's slip
+        ("1299", "129", 0.95, Found.NEAR),  # a repeated digit merged away
+        ("M", "L", 0.95, Found.DIFFERENT),
+    ],
+)
+def test_compare(expected: str, read: str, confidence: float, found: Found) -> None:
+    assert compare(expected, read, confidence, 0.8) is found
+
+
+def test_fold_forgives_width_and_lookalikes_not_digits() -> None:
+    assert fold("ＫＸ－２３０１Ａ") == fold("KX-2301A")
+    assert fold("O") == fold("0") and fold("l") == fold("1")
+    assert fold("5") != fold("6") and fold("3") != fold("8")
+
+
+@pytest.mark.parametrize(
+    "case, fields, text, verdict, reasons",
+    [
+        ("size printed large without a label", 'size = "175/96A"', "B60965693\n175/96A\n￥399.00", Verdict.OK, []),
+        ("wrong size after its label", 'size = "170/92A"', "号型：165/88A", Verdict.NG, ["size 165/88A ≠ expected 170/92A"]),
+        ("wrong unlabelled size", 'size = "170/92A"', "半身裙\n175/96A", Verdict.NG, ["size 175/96A ≠ expected 170/92A"]),
+        ("price with RMB and a thousands comma", 'price = "1099"', "RMB 1,099.00", Verdict.OK, []),
+        ("price with 元", 'price = "199"', "零售价 ￥199元", Verdict.OK, []),
+        ("price with a repeated digit merged", 'price = "399"', "RMB 39.00", Verdict.REVIEW,
+         ["price uncertain: read as ¥39.00 at 97%, expected ¥399.00"]),
+        ("wrong price", 'price = "399"', "吊牌价：¥299.00", Verdict.NG, ["price ¥299.00 ≠ expected ¥399.00"]),
+        ("bilingual slash label", 'product_name = "女士羊毛针织衫"', "品名/Name：女士羊毛针织衫", Verdict.OK, []),
+        ("colour label variant", 'color = "藏青"', "色号：藏青", Verdict.OK, []),
+        ("wrong colour after a variant label", 'color = "黑色"', "色号：藏青", Verdict.NG, ["color 藏青 ≠ expected 黑色"]),
+        ("wrong colour on its own line", 'color = "黑色"', "女士T恤\n卡其色", Verdict.NG, ["color 卡其色 ≠ expected 黑色"]),
+        ("glued row, both fields right", 'product_name = "半身裙"\nsize = "170/92A"', "品名：半身裙 170/92A", Verdict.OK, []),
+        ("safety class only", 'safety_category = "GB 18401-2010 B类"', "安全类别：B类", Verdict.OK, []),
+        ("wrong safety class", 'safety_category = "GB 18401-2010 B类"', "安全技术类别：GB 18401-2010 C类", Verdict.NG,
+         ["safety category GB 18401-2010 C类 ≠ expected GB 18401-2010 B类"]),
+        ("nothing about the size", 'size = "170/92A"', "品名：半身裙", Verdict.REVIEW, ["size not found (尺码)"]),
+    ],
+)
+def test_verdicts_on_other_designs(case: str, fields: str, text: str, verdict: Verdict, reasons: list[str]) -> None:
+    result = judge(recipe(fields), one_tag(), [tag(text)])
+    assert (result.verdict, list(result.reasons)) == (verdict, reasons), case
+
+
+def test_a_box_with_nothing_tag_like_is_not_counted() -> None:
+    two = Detections(np.array([[10, 10, 200, 300], [400, 10, 500, 100]], np.float32), np.array([0.9, 0.6], np.float32),
+                     np.array([0, 0]), ("hangtag", "barcode", "qr_code"))
+    coin = TagReading(1, (400.0, 10.0, 500.0, 100.0), rejected="no text and no barcode in the box: not a hangtag")
+    result = judge(recipe('size = "M"'), two, [tag("尺码：M"), coin])
+    assert result.verdict is Verdict.OK, result.reasons
+    assert judge(recipe('size = "M"'), two, [tag("尺码：M"), tag("尺码：M")]).verdict is Verdict.NG  # two real tags
