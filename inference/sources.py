@@ -27,6 +27,7 @@ class Frame:
     path: str | None
     image: np.ndarray
     decode_ms: float
+    trigger_id: int | None = None  # the trigger that asked for this frame (software or hardware), if any
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,11 @@ FrameOrError = Frame | FrameError
 
 
 class Waiting:
-    """Yielded by sources that wait for input (a watched folder): nothing new yet, ask again."""
+    """Yielded by sources that wait for input (a watched folder): nothing new yet, ask again. `reason` says
+    what for, where it matters to the operator (an industrial camera lost and being looked for)."""
+
+    def __init__(self, reason: str = "") -> None:
+        self.reason = reason
 
 
 WAITING = Waiting()
@@ -228,6 +233,8 @@ def spec_kind(spec: str | Path) -> str:
     """What a source spec names, by its text: "watch", "replay", "camera", "video", "image" or "folder"
     (open_source then asks the file system; the source bar shows the kind)."""
     text = str(spec)
+    if text.startswith(("genicam:", "aravis:")):  # industrial cameras (inference.cameras)
+        return "camera"
     if text.startswith("watch:"):
         return "watch"
     if text.startswith("camera:"):
@@ -241,7 +248,11 @@ def spec_kind(spec: str | Path) -> str:
     return "image" if suffix in IMAGE_SUFFIXES else "folder"
 
 
-def _camera(text: str) -> VideoSource:
+def _camera(text: str) -> FrameSource:
+    if text.startswith(("genicam:", "aravis:")):
+        from inference.cameras.specs import open_camera  # harvesters / Aravis load only when asked for
+
+        return open_camera(text)
     target, size = split_camera(text)
     resolution = None
     if size:
@@ -255,7 +266,8 @@ def _camera(text: str) -> VideoSource:
 
 def open_source(spec: str | Path) -> FrameSource:
     """A folder, an image file, a video file, a camera index ('0', '0@1280x720'), a stream URL,
-    'watch:FOLDER' for new files arriving in a folder, or 'camera:VIDEO' to replay a video as a camera."""
+    'watch:FOLDER' for new files arriving in a folder, 'camera:VIDEO' to replay a video as a camera, or an
+    industrial camera: 'genicam:SERIAL' (any GenTL producer) or 'aravis:SERIAL' (GigE Vision through Aravis)."""
     text, kind = str(spec), spec_kind(spec)
     if kind == "watch":
         return WatchedFolderSource(Path(text[len("watch:"):]))

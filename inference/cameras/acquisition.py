@@ -1,0 +1,274 @@
+"""The acquisition loop every industrial camera shares: frames into lent memory, triggers, lost and
+incomplete frames counted, and a camera that goes away re-found without ever blocking the station.
+
+A backend (harvesters, Aravis) fills in `_open_impl` / `_start_impl` / `_close_impl` / `_fetch_impl` /
+`nodes`; the public methods own the state. `_fetch_impl` lends the producer's buffer for the length of a
+`with` block: the frame is converted into a lent frame inside it, and the buffer goes back to the producer
+at the block's end, before the frame travels on.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import Iterator
+
+import numpy as np
+
+from inference.cameras.pixels import frame_shape, to_bgr
+from inference.cameras.settings import CameraSettings, NodeMap, Readback, apply_settings
+from inference.errors import HangtagError, SourceError
+from inference.lending import FrameLender, FrameMemory
+from inference.sources import LENT_FRAMES, Frame, FrameError, FrameOrError, FrameSource, Waiting
+
+
+class CameraLost(SourceError):
+    """The camera stopped answering (unplugged, rebooted, link down); the source is re-finding it."""
+
+
+@dataclass(frozen=True)
+class RawFrame:
+    """The producer's buffer, lent for one `with` block: a flat uint8 view, never kept past it."""
+
+    data: np.ndarray
+    pixel_format: str
+    width: int
+    height: int
+    frame_id: int | None = None  # the camera's block/frame counter: gaps are frames lost on the way
+
+
+@dataclass
+class AcquisitionCounts:
+    delivered: int = 0  # frames handed to the station
+    lost: int = 0  # frame ids the camera sent that never arrived complete (gaps)
+    incomplete: int = 0  # buffers the producer flagged incomplete and the source dropped
+    host_copies: int = 0  # copies of pixels on the host: one per frame, producer buffer → frame
+    in_lent_frames: int = 0  # frames converted straight into lent (page-locked) memory
+    in_own_memory: int = 0  # frames that found every lent frame out and went to ordinary memory
+    camera_lost: int = 0  # times the camera went away
+    reconnects: int = 0  # times it was found again, settings re-applied
+
+
+class CameraSource(FrameSource):
+    live = True
+    fetch_timeout_s = 0.1  # the longest one step of frames() waits for a frame: the station never blocks
+    retry_every_s = 0.2  # how often a lost camera is looked for again
+    stall_s = 1.0  # free-run: no frame for this long means the camera is gone, even if the producer is silent
+    heartbeat_s = 0.5  # triggered: a node read this often while idle notices a camera gone between triggers
+
+    def __init__(self, camera_id: str, settings: CameraSettings | None = None) -> None:
+        self.camera_id = camera_id
+        self.settings = settings or CameraSettings()
+        self.counts = AcquisitionCounts()
+        self.readback: Readback | None = None
+        self.lost_reason = ""
+        self.lender: FrameLender | None = None
+        self._memory: FrameMemory | None = None
+        self._node_lock = threading.Lock()  # trigger() comes from other threads (Step key, PLC)
+        self._pending_triggers: deque[int] = deque()
+        self._next_trigger_id = 1
+        self._connected = False
+        self._closed = False
+        self._next_attempt = 0.0
+        self._last_frame_id: int | None = None
+        try:
+            self._connect()  # a camera missing at open is the operator's error, said now
+        except BaseException:
+            self.close()  # the producer is released for the next try
+            raise
+
+    # -- backend ------------------------------------------------------------------------------------
+    def _open_impl(self) -> None:
+        raise NotImplementedError
+
+    def _start_impl(self) -> None:
+        raise NotImplementedError
+
+    def _close_impl(self) -> None:
+        """Stops and releases the camera; never raises (the camera may be gone already)."""
+        raise NotImplementedError
+
+    def _fetch_impl(self, timeout_s: float) -> AbstractContextManager[RawFrame | None]:
+        """The next complete buffer, or None after `timeout_s`; raises CameraLost when the device is gone."""
+        raise NotImplementedError
+
+    @property
+    def nodes(self) -> NodeMap:
+        raise NotImplementedError
+
+    # -- lifecycle ----------------------------------------------------------------------------------
+    @property
+    def connected(self) -> bool:
+        return self._connected
+
+    def _connect(self) -> None:
+        self._open_impl()
+        try:
+            with self._node_lock:
+                self.readback = apply_settings(self.nodes, self.settings)
+                self._check_trigger_nodes()
+            self._start_impl()
+        except BaseException:
+            self._close_impl()
+            raise
+        self._connected = True
+        self._last_frame_id = None
+        self._last_seen = time.monotonic()
+        self.lost_reason = ""
+
+    def _check_trigger_nodes(self) -> None:
+        mode = self.settings.trigger.mode
+        needed = {"free": (), "software": ("TriggerMode", "TriggerSoftware"), "hardware": ("TriggerMode",)}[mode]
+        missing = [node for node in needed if not self.nodes.has(node)]
+        if missing:
+            raise SourceError(f"{self.description} cannot be triggered by {mode}", expected=", ".join(needed),
+                              found=f"no {', '.join(missing)} node", hint="use free-run for this camera")
+
+    def _lose(self, reason: str) -> None:
+        self._connected = False
+        self.counts.camera_lost += 1
+        self.lost_reason = reason
+        self._pending_triggers.clear()  # a trigger the camera never saw gives no frame: not one late either
+        self._close_impl()
+        self._next_attempt = time.monotonic()
+
+    def _try_reconnect(self) -> bool:
+        now = time.monotonic()
+        if now < self._next_attempt:
+            return False
+        self._next_attempt = now + self.retry_every_s
+        try:
+            self._connect()
+        except HangtagError as exc:
+            self.lost_reason = exc.message
+            return False
+        except Exception as exc:  # the producer's own error while the camera is half back
+            self.lost_reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            return False
+        self.counts.reconnects += 1
+        return True
+
+    def close(self) -> None:
+        self._closed = True
+        if self._connected:
+            self._connected = False
+            self._close_impl()
+
+    # -- lending ------------------------------------------------------------------------------------
+    def lend_frames(self, memory: FrameMemory | None) -> None:
+        self._memory = memory
+
+    def _target(self, shape: tuple[int, ...]) -> np.ndarray | None:
+        memory = self._memory
+        if memory is None:
+            self.lender = None
+            return None
+        if self.lender is None or self.lender.make != memory or self.lender.shape != shape:
+            self.lender = FrameLender(shape, LENT_FRAMES, memory)
+        return self.lender.lend()
+
+    # -- triggers -----------------------------------------------------------------------------------
+    def trigger(self, trigger_id: int | None = None) -> int:
+        """One software trigger: exactly one frame follows, carrying `trigger_id` (or the next number).
+        Raises CameraLost when the camera is away (the caller answers the PLC's request with an error)."""
+        if self.settings.trigger.mode != "software":
+            raise SourceError("software trigger on a camera not in software-trigger mode", expected="trigger=software",
+                              found=f"trigger={self.settings.trigger.mode}", hint="set the trigger mode in the job")
+        if not self._connected:
+            raise CameraLost(f"{self.description} is lost; trigger not sent", found=self.lost_reason)
+        trigger_id = self._next_trigger_id if trigger_id is None else int(trigger_id)
+        self._next_trigger_id = trigger_id + 1
+        with self._node_lock:
+            self._pending_triggers.append(trigger_id)
+            try:
+                self.nodes.execute("TriggerSoftware")
+            except Exception as exc:
+                self._pending_triggers.remove(trigger_id)
+                raise CameraLost(f"{self.description} did not take the trigger", found=str(exc).splitlines()[0],
+                                 hint="the station is re-finding the camera") from None
+        return trigger_id
+
+    # -- frames -------------------------------------------------------------------------------------
+    kind = "camera"
+
+    @property
+    def _name(self) -> str:
+        return f"{self.kind}-{self.camera_id}"
+
+    def frames(self) -> Iterator[FrameOrError | Waiting]:
+        index = 0
+        while not self._closed:
+            if not self._connected:
+                if not self._try_reconnect():
+                    yield Waiting(f"camera lost: {self.lost_reason}; looking for it again")
+                    time.sleep(min(self.retry_every_s, 0.05))
+                continue
+            try:
+                item = self._grab(index)
+            except CameraLost as exc:
+                self._lose(exc.message)
+                yield FrameError(index, f"{self._name}#{index}", None,
+                                 f"camera lost: {exc.message}; the station is looking for it again")
+                index += 1
+                continue
+            if isinstance(item, Waiting):
+                yield item
+                continue
+            yield item
+            index += 1
+
+    def _grab(self, index: int) -> FrameOrError | Waiting:
+        start = time.perf_counter_ns()
+        with self._fetch_impl(self.fetch_timeout_s) as raw:
+            if raw is None:
+                return self._idle()
+            self._count_gap(raw.frame_id)
+            target = self._target(frame_shape(raw.width, raw.height))
+            try:
+                image = to_bgr(raw.data, raw.pixel_format, raw.width, raw.height, target)
+            except HangtagError as exc:
+                return FrameError(index, f"{self._name}#{index}", None, str(exc))
+            frame_id = raw.frame_id
+        self._last_seen = time.monotonic()
+        self.counts.host_copies += 1
+        self.counts.delivered += 1
+        if target is not None and image is target:
+            self.counts.in_lent_frames += 1
+        else:
+            self.counts.in_own_memory += 1 if self._memory is not None else 0
+        trigger_id = self._trigger_id(frame_id)
+        name = f"{self._name}#{index}" if trigger_id is None else f"{self._name}#trigger-{trigger_id}"
+        return Frame(index, name, None, image, (time.perf_counter_ns() - start) / 1e6, trigger_id=trigger_id)
+
+    def _trigger_id(self, frame_id: int | None) -> int | None:
+        mode = self.settings.trigger.mode
+        if mode == "software":
+            with self._node_lock:
+                return self._pending_triggers.popleft() if self._pending_triggers else None
+        return frame_id if mode == "hardware" else None
+
+    def _count_gap(self, frame_id: int | None) -> None:
+        if frame_id is None:
+            return
+        last, self._last_frame_id = self._last_frame_id, frame_id
+        if last is not None and frame_id > last + 1:
+            self.counts.lost += frame_id - last - 1
+
+    def _idle(self) -> Waiting:
+        """No frame this step: normal while waiting for a trigger; in free-run, too long means the camera is gone."""
+        quiet = time.monotonic() - self._last_seen
+        if self.settings.trigger.mode == "free":
+            if quiet > self.stall_s:
+                raise CameraLost(f"no frame from {self.description} for {quiet:.1f} s")
+            return Waiting("no frame yet")
+        if quiet > self.heartbeat_s:
+            self._last_seen = time.monotonic()
+            try:
+                with self._node_lock:
+                    self.nodes.read("TriggerMode")
+            except Exception as exc:
+                raise CameraLost(f"{self.description} stopped answering", found=str(exc).splitlines()[0]) from None
+        return Waiting("waiting for a trigger")
