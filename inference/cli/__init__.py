@@ -20,6 +20,7 @@ COMMANDS = (
     "read_bench",
     "serve",
     "load",
+    "triton_repo",
 )
 
 
