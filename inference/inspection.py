@@ -18,11 +18,52 @@ from inference.postprocess import Thresholds
 from inference.sources import Frame, FrameError, FrameSource, Waiting
 
 
+# Reading's allowance per frame: several times a busy line's worst frame on a 2-core station, far under "frozen".
+READ_BUDGET_S = 15.0
+
+
 class FrameAborted(Exception):
     """Stop was pressed while this frame was between stages; the caller inspects it again later."""
 
 
+class ReadBudget:
+    """Reading's time allowance for one frame, asked between tags alongside the operator's Stop."""
+
+    def __init__(self, seconds: float, stop: Callable[[], bool] | None) -> None:
+        self.seconds = seconds
+        self._stop = stop
+        self._deadline = time.perf_counter() + seconds
+        self.spent = False
+
+    def should_stop(self) -> bool:
+        if self._stop is not None and self._stop():
+            return True
+        self.spent = self.spent or time.perf_counter() > self._deadline
+        return self.spent
+
+
+def too_long(verdict: Any, budget: ReadBudget) -> Any:
+    """A frame whose reading ran out of time is never OK: tags left unread are doubt (NG found stays NG)."""
+    from inference.reading.verdict import Check, FrameVerdict, Verdict
+
+    reason = f"reading took too long (over {budget.seconds:g} s): tags were left unread"
+    check = Check("time", None, f"reading within {budget.seconds:g} s", "over budget", None, "station",
+                  Verdict.REVIEW, reason)
+    worst = Verdict.NG if verdict.verdict is Verdict.NG else Verdict.REVIEW
+    return FrameVerdict(worst, tuple(verdict.reasons) + (reason,), tuple(verdict.checks) + (check,))
+
+
+def _with_stage(result: FrameResult, stage: str, ms: float) -> FrameResult:
+    from inference.telemetry import StageTimings
+
+    stages = dict(result.timings.stages_ms)
+    stages[stage] = ms
+    return result.with_(timings=StageTimings(stages, result.timings.total_ms + ms))
+
+
 class Inspector:
+    read_budget_s = READ_BUDGET_S
+
     def __init__(self, pipeline: Pipeline, *, reader: Any = None, recipe: Any = None) -> None:
         self.pipeline = pipeline
         self.reader = reader
@@ -81,13 +122,16 @@ class Inspector:
         result = self.pipeline.process(image, source_name=source_name, source_path=source_path, index=index,
                                        decode_ms=decode_ms)
         readings: tuple = ()
+        budget = None
         if self.reader is not None:
             if should_stop is not None and should_stop():
                 raise FrameAborted(source_name)
             start = time.perf_counter_ns()
-            # asked between tags: a Stop mid-frame abandons it rather than waiting for every tag
+            budget = ReadBudget(self.read_budget_s, should_stop)
+            asked, should_stop = should_stop, budget.should_stop
+            # asked between tags: a Stop mid-frame abandons it; a spent budget ends reading with what was read
             readings = tuple(self._read(image, result.detections, should_stop))
-            if should_stop is not None and should_stop():
+            if asked is not None and asked():
                 raise FrameAborted(source_name)
             read_ms = (time.perf_counter_ns() - start) / 1e6
             stages = dict(result.timings.stages_ms)
@@ -95,7 +139,11 @@ class Inspector:
             from inference.telemetry import StageTimings
 
             result = result.with_(timings=StageTimings(stages, result.timings.total_ms + read_ms))
+        start = time.perf_counter_ns()
         verdict = self._judge(result.detections, readings)
+        if verdict is not None and budget is not None and budget.spent:
+            verdict = too_long(verdict, budget)
+        result = _with_stage(result, "judge", (time.perf_counter_ns() - start) / 1e6)
         return result.with_(readings=readings, verdict=verdict)
 
     def _read(self, image: np.ndarray, detections, should_stop):

@@ -119,6 +119,7 @@ def test_locate_key(keys: tuple[str, ...], line: int | None) -> None:
     assert locate_key(text, keys) == line
 
 
-def test_an_empty_recipe_checks_nothing() -> None:
-    recipe = parse_recipe("", "empty.toml")
-    assert recipe.fields == () and recipe.counts == () and not recipe.barcode.required
+@pytest.mark.parametrize("text", ["", "[recipe]\n", '[recipe]\nname = "x"\n[confidence]\nfield = 0.9\n'])
+def test_a_recipe_that_checks_nothing_is_refused(text: str) -> None:
+    with pytest.raises(RecipeError, match="checks nothing"):
+        parse_recipe(text, "empty.toml")

@@ -14,6 +14,7 @@ from typing import Any
 
 from inference.errors import ConfigError
 from inference.reading.normalize import ean13_check_ok, normalize_ean, normalize_field
+from inference.reading.patterns import PatternError, SafePattern, compile_pattern
 from inference.reading.types import FIELD_NAMES
 
 KNOWN_CLASSES = ("hangtag", "barcode", "qr_code")
@@ -37,13 +38,17 @@ class RecipeError(ConfigError):
 
 @dataclass(frozen=True)
 class FieldRule:
-    """`expected` is normalized like the reader's values; `pattern` is matched with re.fullmatch."""
+    """`expected` is normalized like the reader's values; `pattern` is matched whole, in linear time (`matcher`)."""
 
     name: str
     expected: str | None = None
     pattern: str | None = None
     required: bool = True
     min_confidence: float = DEFAULT_MIN_FIELD_CONFIDENCE
+
+    @property
+    def matcher(self) -> SafePattern | None:
+        return compile_pattern(self.pattern) if self.pattern is not None else None
 
 
 @dataclass(frozen=True)
@@ -170,7 +175,7 @@ class _Builder:
         missing = verdict.get("missing_field", "review")
         if missing not in MISSING_FIELD_VERDICTS:
             raise self.fail(("verdict", "missing_field"), "unknown verdict", '"review" or "ng"', missing)
-        return Recipe(
+        recipe = Recipe(
             name=self.string(("recipe", "name"), head.get("name", Path(self.source).stem)),
             path=self.source,
             description=self.string(("recipe", "description"), head.get("description", "")),
@@ -180,6 +185,12 @@ class _Builder:
             min_detection_confidence=self.probability(("confidence", "detection"), confidence.get("detection", 0.0)),
             missing_field=missing,
         )
+        if not (recipe.fields or recipe.counts or "barcode" in data):
+            raise RecipeError(f"Recipe {self.source}: this recipe checks nothing", expected="at least one check: "
+                              "[counts], [fields] or [barcode]", found=f"sections {', '.join(data) or 'none'}",
+                              hint="an empty recipe would pass every frame, even one with no tag; see "
+                                   "resources/recipes/example.toml")
+        return recipe
 
     def string(self, keys: tuple[str, ...], value: Any) -> str:
         if not isinstance(value, str):
@@ -217,9 +228,9 @@ class _Builder:
         if pattern is not None:
             self.string(keys + ("pattern",), pattern)
             try:
-                re.compile(pattern)
-            except re.error as exc:
-                raise self.fail(keys + ("pattern",), f"is not a valid regular expression ({exc.msg})", "a Python regular expression", pattern) from exc
+                compile_pattern(pattern)
+            except PatternError as exc:
+                raise self.fail(keys + ("pattern",), exc.message, exc.expected, pattern, exc.hint) from None
         if expected is not None and pattern is not None:
             raise self.fail(keys, "has both expected and pattern", "one of expected or pattern", value)
         required = self.boolean(keys + ("required",), value.get("required", True))
@@ -268,8 +279,26 @@ _EXAMPLES = {
     "style_number": 'letters and digits, e.g. "AB2301-05"',
 }
 
-_HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
-_ASSIGN = re.compile(r"^\s*([A-Za-z0-9_\-\"'. ]+?)\s*=")
+_BARE_KEY = re.compile(r"[A-Za-z0-9_\-\"'. ]+")  # one character class, matched whole: linear in the line
+
+
+def _header(line: str) -> str | None:
+    """'[fields.price]' or '[[x]]' (a comment may follow) → 'fields.price'; parsed by hand, since a regex with
+    optional spaces on both sides of a lazy group backtracks cubically on a line of spaces."""
+    text = line.strip()
+    if not text.startswith("["):
+        return None
+    close = text.find("]")
+    inner, rest = text[1:close].removeprefix("[").strip(), text[close:].lstrip("]").strip()
+    if close < 0 or not inner or (rest and not rest.startswith("#")):
+        return None
+    return inner
+
+
+def _assigned(line: str) -> str | None:
+    key, eq, _ = line.partition("=")
+    key = key.strip()
+    return key if eq and key and _BARE_KEY.fullmatch(key) else None
 
 
 def _split_key(key: str) -> tuple[str, ...]:
@@ -281,15 +310,15 @@ def locate_key(text: str, keys: tuple[str, ...]) -> int | None:
     best_line, best_depth = None, 0
     table: tuple[str, ...] = ()
     for number, line in enumerate(text.splitlines(), start=1):
-        header = _HEADER.match(line)
+        header = _header(line)
         if header:
-            table = _split_key(header.group(1))
+            table = _split_key(header)
             full = table
         else:
-            assign = _ASSIGN.match(line)
+            assign = _assigned(line)
             if not assign:
                 continue
-            full = table + _split_key(assign.group(1))
+            full = table + _split_key(assign)
         depth = 0
         for a, b in zip(full, keys):
             if a != b:
