@@ -72,12 +72,12 @@ class Inspector:
     @classmethod
     def open(cls, model: Path | str, backend: str | None = None, *, recipe_path: Path | None = None,
              read: bool = True, **pipeline_options: Any) -> Inspector:
-        recipe = None
-        if recipe_path is not None:
-            from inference.reading import load_recipe
+        recipe = _load_recipe(recipe_path)
+        return cls.around(_open_pipeline(model, backend, pipeline_options), read=read, recipe=recipe)
 
-            recipe = load_recipe(recipe_path)
-        pipeline = _open_pipeline(model, backend, pipeline_options)
+    @classmethod
+    def around(cls, pipeline: Pipeline, *, read: bool = True, recipe: Any = None) -> Inspector:
+        """An inspector over a pipeline the caller opened (closed with it, also when the reader fails)."""
         reader = None
         if read:
             from inference.reading import TagReader
@@ -192,6 +192,14 @@ class Inspector:
         tail = f" — {'; '.join(reasons)}" if reasons else ""
         return (f"{result.source_name}: {self.verdict_text(result)} | {found} | "
                 f"{result.timings.total_ms:.0f} ms{tail}")
+
+
+def _load_recipe(path: Path | None) -> Any:
+    if path is None:
+        return None
+    from inference.reading import load_recipe
+
+    return load_recipe(path)
 
 
 def _open_pipeline(model: Path | str, backend: str | None, options: dict[str, Any]):

@@ -47,3 +47,25 @@ def test_bad_source_gives_a_clear_error_and_exit_code_2(tmp_path, capsys):
     code = main(["run", "--source", str(tmp_path / "nowhere"), "--model", str(model)])
     err = capsys.readouterr().err
     assert code == 2 and "source not found" in err and "hint" in err
+
+
+def test_run_with_a_recipe_writes_reads_and_the_verdict_per_frame(tmp_path, capsys):
+    from pathlib import Path
+
+    sample = Path("resources/samples/090000022.jpg")
+    good = Path("resources/recipes/sample_090000022.toml")
+    wrong = tmp_path / "wrong_price.toml"
+    wrong.write_text(good.read_text(encoding="utf-8").replace('price = "¥999.00"', 'price = "¥899.00"'), encoding="utf-8")
+    records = {}
+    for name, recipe in (("good", good), ("wrong", wrong)):
+        out = tmp_path / name
+        assert main(["run", "--source", str(sample), "--recipe", str(recipe), "--out", str(out)]) == 0
+        (records[name],) = [json.loads(line) for line in (out / "results.jsonl").read_text(encoding="utf-8").splitlines()]
+        summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+        assert summary["verdicts"] == {records[name]["verdict"]: 1}
+    assert records["good"]["verdict"] == "OK", records["good"]["reasons"]
+    assert records["good"]["readings"][0]["fields"]["size"]["value"] == "175/92A(XL)"
+    assert records["wrong"]["verdict"] == "NG"
+    assert records["wrong"]["reasons"] == ["price ¥999.00 ≠ expected ¥899.00"]
+    price = next(c for c in records["wrong"]["checks"] if c["subject"] == "price")
+    assert (price["expected"], price["read"], price["verdict"]) == ("¥899.00", "¥999.00", "NG")

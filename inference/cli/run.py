@@ -1,4 +1,7 @@
-"""`hangtag-inspect run`: inspect a folder, image or video; one JSON line per frame plus a summary."""
+"""`hangtag-inspect run`: inspect a folder, image or video; one JSON line per frame plus a summary.
+
+With --read each line carries the fields and barcodes read off every tag; with --recipe also the
+verdict, its reasons and every check (expected vs read), as the station shows them."""
 
 from __future__ import annotations
 
@@ -8,8 +11,10 @@ import sys
 from pathlib import Path
 
 from inference.cli.common import add_model_options, pipeline_from
-from inference.pipeline import FrameResult, error_result
-from inference.sources import Frame, open_source
+from inference.inspection import Inspector
+from inference.pipeline import FrameResult
+from inference.reading.recipe import load_recipe
+from inference.sources import FrameError, Waiting, open_source
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -18,6 +23,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_model_options(parser)
     parser.add_argument("--out", type=Path, default=None, help="folder for results.jsonl and summary.json")
     parser.add_argument("--max-frames", type=int, default=0, help="stop after this many frames (0 = all)")
+    parser.add_argument("--read", action="store_true", help="read each tag's fields and barcodes (OCR)")
+    parser.add_argument("--recipe", type=Path, default=None,
+                        help="judge each frame OK / NG / REVIEW against this job recipe (implies --read)")
     parser.set_defaults(func=run)
 
 
@@ -36,9 +44,16 @@ def result_record(result: FrameResult) -> dict:
         "detections": result.detections.to_records(),
         "timings_ms": result.timings.to_dict(),
     })
+    if result.readings:
+        record["readings"] = [tag.to_record() for tag in result.readings]
     if result.verdict is not None:
         record["verdict"] = getattr(result.verdict, "verdict", result.verdict)
         record["reasons"] = list(getattr(result.verdict, "reasons", ()))
+        record["checks"] = [
+            {"subject": c.subject, "tag": c.tag_index, "expected": c.expected, "read": c.read,
+             "confidence": None if c.confidence is None else round(c.confidence, 4), "verdict": c.verdict, "reason": c.reason}
+            for c in getattr(result.verdict, "checks", ())
+        ]
     return record
 
 
@@ -50,17 +65,22 @@ def run(args: argparse.Namespace) -> int:
         out_file = (args.out / "results.jsonl").open("w", encoding="utf-8")
     counts = {"frames": 0, "errors": 0, "detections": 0}
     per_class: dict[str, int] = {}
-    with pipeline_from(args) as pipeline:
+    verdicts: dict[str, int] = {}
+    recipe = load_recipe(args.recipe) if args.recipe else None
+    with Inspector.around(pipeline_from(args), read=args.read or recipe is not None, recipe=recipe) as inspector:
+        pipeline = inspector.pipeline
         try:
             for item in source.frames():
-                if isinstance(item, Frame):
-                    result = pipeline.process(item.image, source_name=item.name, source_path=item.path,
-                                              index=item.index, decode_ms=item.decode_ms)
-                else:
-                    result = error_result(item.index, item.name, item.path, item.message, pipeline.thresholds)
+                if isinstance(item, Waiting):
+                    continue
+                result = inspector.inspect(item)
+                if isinstance(item, FrameError):
                     print(f"warning: {item.name}: {item.message.splitlines()[0]}", file=sys.stderr)
                 counts["frames"] += 1
                 counts["errors"] += 0 if result.ok else 1
+                if recipe is not None:
+                    key = Inspector.verdict_text(result)
+                    verdicts[key] = verdicts.get(key, 0) + 1
                 counts["detections"] += len(result.detections)
                 for label in result.detections.labels:
                     per_class[label] = per_class.get(label, 0) + 1
@@ -75,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
         summary = {"source": str(args.source), "model": str(args.model), "backend": pipeline.backend,
                    "input_hw": list(pipeline.input_hw), **counts, "per_class": per_class,
                    "latency_ms": pipeline.stats.summary()}
+        if recipe is not None:
+            summary.update({"recipe": recipe.name, "verdicts": verdicts})
     text = json.dumps(summary, ensure_ascii=False, indent=2)
     if args.out:
         (args.out / "summary.json").write_text(text + "\n", encoding="utf-8")
