@@ -18,6 +18,7 @@ COMMANDS = (
     "journal_bench",
     "gpu_bench",
     "read_bench",
+    "verdict_bench",
     "serve",
     "load",
     "triton_repo",

@@ -1,0 +1,308 @@
+"""`hangtag-inspect verdict-bench`: the station's verdicts on a labelled set of tags it was never built for.
+
+The set (written by `python -m training.tagsets`, read here as plain files) is organised in jobs, each
+with its recipe; a known share of its frames has one planted defect. The station runs exactly as on
+the line (detector, reader, recipe) and is scored per camera condition: good frames must be OK,
+defective ones NG, and every printed field read exactly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import re
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+from inference.errors import ConfigError
+from inference.reading.types import FIELD_NAMES
+from inference.resources import default_model_path
+
+BUCKETS = ("nominal", "blurred", "small")
+VERDICTS = ("OK", "REVIEW", "NG", "ERROR")
+MATCH_IOU = 0.5
+# Issue 14's "done when", for the nominal condition (blur <= 1.5 px, tags >= 300 px tall).
+TARGETS = (
+    ("correct: OK", "correct.ok_rate", ">=", 0.97),
+    ("correct: NG", "correct.ng_rate", "<=", 0.005),
+    ("defects: escape", "defective.escape_rate", "<=", 0.002),
+    ("defects: NG", "defective.ng_rate", ">=", 0.95),
+    ("every field exact", "fields.min_rate", ">=", 0.98),
+    ("detect+read p50 ms/tag", "time_per_tag_ms.p50", "<=", 250.0),
+)
+
+
+class TagsetFormatError(ConfigError):
+    """The --data folder is not a test set this command can read."""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("verdict-bench", help="verdicts, field reads and tag boxes on a labelled test set (training.tagsets)")
+    parser.add_argument("--data", type=Path, required=True, help="folder with manifest.json, truth.jsonl, images/, recipes/")
+    parser.add_argument("--model", type=Path, default=default_model_path(), help="ONNX detector (default: the shipped one)")
+    parser.add_argument("--backend", default=None, help="engine backend (default: the best available)")
+    parser.add_argument("--limit", type=int, default=0, help="first N images only (0 = all)")
+    parser.add_argument("--json", type=Path, default=None, help="write every number and per-image rows here")
+    parser.set_defaults(func=verdict_bench)
+
+
+# -- reading the set ----------------------------------------------------------------------------------
+def load_truth(data: Path) -> tuple[dict, list[dict]]:
+    manifest_path, truth_path = data / "manifest.json", data / "truth.jsonl"
+    if not manifest_path.is_file() or not truth_path.is_file():
+        raise TagsetFormatError(f"{data} is not a tag test set", expected="manifest.json and truth.jsonl in the folder",
+                                found=", ".join(p.name for p in sorted(data.iterdir())[:8]) if data.is_dir() else "no such folder",
+                                hint="make one with: python -m training.tagsets --out DIR --count 300 --seed 1401")
+    try:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        rows = [json.loads(line) for line in truth_path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise TagsetFormatError(f"{data}: truth files are not valid JSON", expected="manifest.json and JSON lines",
+                                found=str(exc), hint="regenerate the set") from exc
+    needed = ("image", "job", "recipe", "bucket", "expected_verdict", "tags")
+    for number, row in enumerate(rows, start=1):
+        missing = [k for k in needed if k not in row]
+        if missing:
+            raise TagsetFormatError(f"{truth_path}, line {number}: incomplete row", expected=", ".join(needed),
+                                    found=f"missing {', '.join(missing)}", hint="regenerate the set")
+    return manifest, rows
+
+
+# -- scoring one frame --------------------------------------------------------------------------------
+def iou(a, b) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def match(truth_boxes: list, found_boxes: list) -> dict[int, int]:
+    """Truth index -> found index, best overlap first, each box used once, IoU >= 0.5."""
+    pairs = sorted(((iou(t, f), i, j) for i, t in enumerate(truth_boxes) for j, f in enumerate(found_boxes)), reverse=True)
+    taken_t, taken_f, out = set(), set(), {}
+    for overlap, i, j in pairs:
+        if overlap < MATCH_IOU:
+            break
+        if i not in taken_t and j not in taken_f:
+            out[i] = j
+            taken_t.add(i)
+            taken_f.add(j)
+    return out
+
+
+_LABELS = sorted((name.replace("_", " ") for name in FIELD_NAMES), key=len, reverse=True) + ["barcode"]
+
+
+def reason_kind(reason: str) -> str:
+    """A reason with its values masked, so the same failure on different tags counts together."""
+    text = re.sub(r"^tag \d+: ", "", reason)
+    for label in _LABELS:
+        differs = re.match(rf"{re.escape(label)} .+ (≠ expected|does not match) ", text)
+        if differs:
+            text = f"{label} … {differs.group(1)} …"
+            break
+    text = re.sub(r"\d+(\.\d+)?%?", "#", text)
+    text = re.sub(r"(≠ expected|expected|read as|is) [^,;()]+", r"\1 …", text)
+    return text.strip()
+
+
+def score_frame(row: dict, result, field_key) -> dict:
+    """Everything the tables need from one inspected frame, as plain values."""
+    verdict = "ERROR" if not result.ok else _verdict_text(result.verdict)
+    reasons = list(getattr(result.verdict, "reasons", ()) or ()) if result.ok else [result.error.splitlines()[0]]
+    truth_tags = row["tags"]
+    found = [tuple(map(float, b)) for b in result.detections.of_class("hangtag").xyxy] if result.ok else []
+    tag_match = match([t["xyxy"] for t in truth_tags], found)
+    readings = list(result.readings) if result.ok else []
+    read_match = match([t["xyxy"] for t in truth_tags], [r.xyxy for r in readings])
+    fields: dict[str, list[int]] = {}
+    misreads = []
+    for i, tag in enumerate(truth_tags):
+        if i not in read_match:
+            continue
+        reading = readings[read_match[i]]
+        for name, printed in tag["fields"].items():
+            got = reading.fields.get(name)
+            ok = got is not None and field_key(name, got.value) == field_key(name, printed)
+            hit = fields.setdefault(name, [0, 0])
+            hit[0] += ok
+            hit[1] += 1
+            if not ok:
+                misreads.append({"field": name, "printed": printed, "read": got.value if got else None})
+        decoded = {b.text for b in reading.barcodes}
+        for code in tag.get("barcodes", []):
+            hit = fields.setdefault("barcode", [0, 0])
+            hit[0] += code["text"] in decoded
+            hit[1] += 1
+    n_read = len(readings)
+    per_tag = result.timings.total_ms / n_read if result.ok and n_read else None
+    defect = row.get("defect") or None
+    return {
+        "image": row["image"], "job": row["job"], "design": row.get("design", ""), "bucket": row["bucket"],
+        "defect": defect["kind"] if defect else None, "expected": row["expected_verdict"], "verdict": verdict,
+        "reasons": reasons, "reason_kinds": [reason_kind(r) for r in reasons],
+        "tags_truth": len(truth_tags), "tags_found": len(tag_match), "false_boxes": len(found) - len(tag_match),
+        "fields": fields, "misreads": misreads,
+        "ms_per_tag": round(per_tag, 2) if per_tag is not None else None,
+        "read_ms": round(result.timings.get("read"), 2) if result.ok else None,
+        "total_ms": round(result.timings.total_ms, 2) if result.ok else None,
+    }
+
+
+def _verdict_text(verdict) -> str:
+    if verdict is None:
+        return "ERROR"
+    value = getattr(verdict, "verdict", verdict)
+    return str(getattr(value, "value", value))
+
+
+# -- summing up ---------------------------------------------------------------------------------------
+def _rates(counts: Counter, n: int) -> dict:
+    out = {"images": n}
+    for v in VERDICTS:
+        out[v.lower()] = counts.get(v, 0)
+    for v in ("OK", "REVIEW", "NG"):
+        out[f"{v.lower()}_rate"] = round(counts.get(v, 0) / n, 4) if n else None
+    return out
+
+
+def summarize(rows: list[dict]) -> dict:
+    correct = [r for r in rows if r["expected"] == "OK"]
+    defective = [r for r in rows if r["expected"] != "OK"]
+    good = _rates(Counter(r["verdict"] for r in correct), len(correct))
+    bad = _rates(Counter(r["verdict"] for r in defective), len(defective))
+    bad["escape"] = bad["ok"]
+    bad["escape_rate"] = bad.pop("ok_rate")
+    kinds = sorted({r["defect"] for r in defective})
+    bad["by_kind"] = {k: _rates(Counter(r["verdict"] for r in defective if r["defect"] == k),
+                                sum(r["defect"] == k for r in defective)) for k in kinds}
+    fields: dict[str, list[int]] = {}
+    for r in rows:
+        for name, (hit, total) in r["fields"].items():
+            acc = fields.setdefault(name, [0, 0])
+            acc[0] += hit
+            acc[1] += total
+    field_table = {name: {"exact": h, "total": t, "rate": round(h / t, 4)} for name, (h, t) in sorted(fields.items())}
+    text_fields = [v for k, v in field_table.items() if k != "barcode"]
+    all_hit, all_total = sum(v["exact"] for v in text_fields), sum(v["total"] for v in text_fields)
+    times = [r["ms_per_tag"] for r in rows if r["ms_per_tag"] is not None]
+    truth_tags = sum(r["tags_truth"] for r in rows)
+    found = sum(r["tags_found"] for r in rows)
+    trouble = Counter(k for r in correct if r["verdict"] in ("REVIEW", "NG") for k in r["reason_kinds"])
+    return {
+        "images": len(rows),
+        "correct": good,
+        "defective": bad,
+        "fields": {"by_field": field_table,
+                   "exact_rate": round(all_hit / all_total, 4) if all_total else None,
+                   "min_rate": min((v["rate"] for v in field_table.values()), default=None)},
+        "tags": {"truth": truth_tags, "found": found, "recall": round(found / truth_tags, 4) if truth_tags else None,
+                 "false_boxes": sum(r["false_boxes"] for r in rows)},
+        "time_per_tag_ms": {"p50": round(float(np.percentile(times, 50)), 1), "p95": round(float(np.percentile(times, 95)), 1),
+                            "tags": len(times)} if times else {"p50": None, "p95": None, "tags": 0},
+        "top_reasons_on_correct": trouble.most_common(10),
+    }
+
+
+def _lookup(stats: dict, path: str):
+    value = stats
+    for key in path.split("."):
+        value = value.get(key) if isinstance(value, dict) else None
+    return value
+
+
+def check_targets(nominal: dict) -> list[dict]:
+    out = []
+    for name, path, op, goal in TARGETS:
+        value = _lookup(nominal, path)
+        met = value is not None and (value >= goal if op == ">=" else value <= goal)
+        out.append({"target": name, "value": value, "goal": f"{op} {goal}", "met": bool(met)})
+    return out
+
+
+# -- the command --------------------------------------------------------------------------------------
+def verdict_bench(args: argparse.Namespace) -> int:
+    from inference.imageio import read_image
+    from inference.inspection import Inspector
+    from inference.reading.normalize import field_key
+    from inference.reading.recipe import load_recipe
+
+    data = args.data
+    manifest, truth = load_truth(data)
+    if args.limit:
+        truth = truth[: args.limit]
+    recipes: dict[str, object] = {}
+    rows = []
+    start = time.perf_counter()
+    with Inspector.open(args.model, args.backend, read=True) as inspector:
+        for number, row in enumerate(truth, start=1):
+            if row["job"] not in recipes:
+                recipes[row["job"]] = load_recipe(data / row["recipe"])
+            inspector.recipe = recipes[row["job"]]
+            image = read_image(data / row["image"])
+            result = inspector.inspect_image(image, source_name=row["image"], source_path=str(data / row["image"]), index=number - 1)
+            rows.append(score_frame(row, result, field_key))
+        backend = inspector.pipeline.backend
+    wall = time.perf_counter() - start
+    report = {
+        "data": str(data), "generator": manifest.get("generator"), "seed": manifest.get("seed"),
+        "model": str(args.model), "backend": backend, "images": len(rows), "wall_s": round(wall, 1),
+        "buckets": {b: summarize([r for r in rows if r["bucket"] == b]) for b in BUCKETS},
+        "overall": summarize(rows),
+        "by_design": {d: summarize([r for r in rows if r["design"] == d]) for d in sorted({r["design"] for r in rows})},
+        "environment": {"python": platform.python_version(), "machine": platform.machine(), "processor_count": _cpus()},
+        "date": time.strftime("%Y-%m-%d"),
+    }
+    report["targets_nominal"] = check_targets(report["buckets"]["nominal"])
+    print(render_table(report))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps({**report, "rows": rows}, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {args.json}")
+    return 0
+
+
+def _cpus() -> int:
+    import os
+
+    return os.cpu_count() or 0
+
+
+def _pct(value) -> str:
+    return "  —  " if value is None else f"{value * 100:5.1f}%"
+
+
+def render_table(report: dict) -> str:
+    lines = [f"verdict-bench: {report['images']} images from {report['data']} ({report['backend']}, {report['wall_s']} s)", ""]
+    head = f"{'condition':<10}{'imgs':>5} | {'good: OK':>9}{'REVIEW':>8}{'NG':>8} | {'bad: NG':>8}{'REVIEW':>8}{'escape':>8} | {'fields':>7}{'barcode':>8} | {'tags':>7}{'false':>6} | {'ms/tag p50':>10}{'p95':>7}"
+    lines += [head, "-" * len(head)]
+    for name, stats in [*report["buckets"].items(), ("overall", report["overall"])]:
+        if not stats["images"]:
+            lines.append(f"{name:<10}{0:>5} | (no images)")
+            continue
+        g, d, f, t, ms = stats["correct"], stats["defective"], stats["fields"], stats["tags"], stats["time_per_tag_ms"]
+        barcode = f["by_field"].get("barcode", {}).get("rate")
+        p50 = "—" if ms["p50"] is None else f"{ms['p50']:.0f}"
+        p95 = "—" if ms["p95"] is None else f"{ms['p95']:.0f}"
+        lines.append(f"{name:<10}{stats['images']:>5} | {_pct(g['ok_rate']):>9}{_pct(g['review_rate']):>8}{_pct(g['ng_rate']):>8} | "
+                     f"{_pct(d['ng_rate']):>8}{_pct(d['review_rate']):>8}{_pct(d['escape_rate']):>8} | "
+                     f"{_pct(f['exact_rate']):>7}{_pct(barcode):>8} | {_pct(t['recall']):>7}{t['false_boxes']:>6} | {p50:>10}{p95:>7}")
+    lines += ["", "nominal condition against issue 14's targets:"]
+    for target in report["targets_nominal"]:
+        value = target["value"]
+        shown = "—" if value is None else (f"{value:.1f}" if "ms" in target["target"] else f"{value * 100:.1f}%")
+        lines.append(f"  {target['target']:<24}{shown:>8}  (goal {target['goal']})  {'met' if target['met'] else 'MISSED'}")
+    nominal = report["buckets"]["nominal"]
+    if nominal["images"]:
+        lines += ["", "nominal: exact reads per field"]
+        lines += [f"  {name:<16}{_pct(v['rate'])}  ({v['exact']}/{v['total']})" for name, v in nominal["fields"]["by_field"].items()]
+        lines += ["", "nominal: planted defects by kind (NG / REVIEW / escape)"]
+        lines += [f"  {k:<20}{v['ng']:>3} /{v['review']:>3} /{v['ok']:>3}  of {v['images']}" for k, v in nominal["defective"]["by_kind"].items()]
+    lines += ["", "top reasons for REVIEW/NG on correct frames (all conditions)"]
+    lines += [f"  {n:>4}  {reason}" for reason, n in report["overall"]["top_reasons_on_correct"]] or ["  (none)"]
+    return "\n".join(lines)

@@ -1,0 +1,199 @@
+"""The independent test set: deterministic, complete truth, loadable recipes, defects at the asked share."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from inference.reading.normalize import field_key
+from inference.reading.recipe import load_recipe
+
+fonts = pytest.importorskip("training.tagsets.fonts")
+try:
+    fonts.font_files()
+except fonts.FontsMissingError:
+    pytest.skip("CJK fonts for training.tagsets are not installed (make system-deps)", allow_module_level=True)
+
+from training.tagsets import DESIGNS, generate  # noqa: E402
+from training.tagsets.__main__ import main as tagsets_main  # noqa: E402
+from training.tagsets.scene import HEIGHT, WIDTH  # noqa: E402
+from training.tagsets.values import DEFECT_KINDS, random_values  # noqa: E402
+
+SET_COUNT, SET_SEED, SET_SHARE = 10, 5, 0.3
+
+
+@pytest.fixture(scope="module")
+def tagset(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("tagset")
+    generate(out, SET_COUNT, SET_SEED, SET_SHARE)
+    return out
+
+
+def truth_rows(folder: Path) -> list[dict]:
+    return [json.loads(line) for line in (folder / "truth.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+def price_amount(text: str) -> Decimal:
+    digits = "".join(c for c in text if c.isdigit() or c == ".")
+    return Decimal(digits.strip(".")).quantize(Decimal("0.01"))
+
+
+def test_same_seed_same_set_and_another_seed_another(tmp_path):
+    a, b, c = tmp_path / "a", tmp_path / "b", tmp_path / "c"
+    generate(a, 3, 77)
+    generate(b, 3, 77)
+    generate(c, 3, 78)
+    assert (a / "truth.jsonl").read_bytes() == (b / "truth.jsonl").read_bytes()
+    for name in ("000000.jpg", "000002.jpg"):
+        assert (a / "images" / name).read_bytes() == (b / "images" / name).read_bytes()
+    assert (a / "truth.jsonl").read_bytes() != (c / "truth.jsonl").read_bytes()
+
+
+def test_folder_layout_and_manifest(tagset):
+    manifest = json.loads((tagset / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["generator"] == "training.tagsets" and manifest["version"] == 1
+    assert (manifest["seed"], manifest["count"], manifest["defect_share"]) == (SET_SEED, SET_COUNT, SET_SHARE)
+    assert set(manifest["designs"]) == set(DESIGNS)
+    rows = truth_rows(tagset)
+    assert [r["image"] for r in rows] == [f"images/{i:06d}.jpg" for i in range(SET_COUNT)]
+    for row in rows:
+        assert (tagset / row["image"]).is_file()
+        assert (tagset / row["recipe"]).is_file() and row["recipe"] == f"recipes/{row['job']}.toml"
+        assert row["bucket"] in ("nominal", "blurred", "small") and row["design"] in DESIGNS
+        assert set(row["condition"]) >= {"blur_px", "tag_height_px", "rotation_deg", "perspective", "background", "jpeg_quality"}
+        assert 70 <= row["condition"]["jpeg_quality"] <= 95 and abs(row["condition"]["rotation_deg"]) <= 35
+
+
+def test_conditions_fall_inside_their_bucket(tagset):
+    for row in truth_rows(tagset):
+        cond = row["condition"]
+        if not row["tags"]:
+            continue
+        if row["bucket"] == "blurred":
+            assert 1.5 <= cond["blur_px"] <= 4.0
+        else:
+            assert cond["blur_px"] <= 1.5
+        if row["bucket"] == "small":
+            assert 140 <= cond["tag_height_px"] <= 305
+        else:
+            assert cond["tag_height_px"] >= 290
+
+
+def test_truth_outlines_lie_inside_the_frame_and_hold_their_codes(tagset):
+    from PIL import Image
+
+    for row in truth_rows(tagset):
+        with Image.open(tagset / row["image"]) as image:
+            assert image.size == (WIDTH, HEIGHT)
+        for tag in row["tags"]:
+            quad = np.asarray(tag["quad"])
+            assert quad.shape == (4, 2)
+            assert (quad >= 0).all() and (quad[:, 0] <= WIDTH).all() and (quad[:, 1] <= HEIGHT).all()
+            x1, y1, x2, y2 = tag["xyxy"]
+            assert quad[:, 0].min() - 2 <= x1 < x2 <= quad[:, 0].max() + 2
+            assert quad[:, 1].min() - 2 <= y1 < y2 <= quad[:, 1].max() + 2
+            edges = np.roll(quad, -1, axis=0) - quad  # clockwise on screen (y down): positive cross products
+            turns = [edges[i][0] * edges[(i + 1) % 4][1] - edges[i][1] * edges[(i + 1) % 4][0] for i in range(4)]
+            assert all(t > 0 for t in turns)
+            assert tag["barcodes"], "every design carries one linear barcode"
+            for code in tag["barcodes"] + tag["qr"]:
+                bx1, by1, bx2, by2 = code["xyxy"]
+                assert x1 - 2 <= bx1 < bx2 <= x2 + 2 and y1 - 2 <= by1 < by2 <= y2 + 2
+
+
+def test_every_recipe_loads_and_describes_the_correct_tag(tagset):
+    for row in truth_rows(tagset):
+        recipe = load_recipe(tagset / row["recipe"])
+        assert {c.class_name: (c.min, c.max) for c in recipe.counts}["hangtag"] == (1, 1)
+        assert recipe.barcode.required and recipe.barcode.expected
+        if row["defect"] is not None:
+            continue
+        (tag,) = row["tags"]
+        for rule in recipe.fields:
+            if rule.expected is None:
+                continue
+            printed = tag["fields"][rule.name]
+            if rule.name == "price":
+                assert price_amount(rule.expected) == price_amount(printed)
+            else:
+                assert field_key(rule.name, rule.expected) == field_key(rule.name, printed), rule.name
+        codes = [c["text"] for c in tag["barcodes"]]
+        assert recipe.barcode.expected in codes
+
+
+def test_defects_are_planted_at_the_asked_share(tagset):
+    rows = truth_rows(tagset)
+    defective = [r for r in rows if r["defect"] is not None]
+    assert len(defective) == round(SET_COUNT * SET_SHARE)
+    assert all(r["expected_verdict"] == ("NG" if r["defect"] else "OK") for r in rows)
+    for row in defective:
+        defect = row["defect"]
+        assert defect["kind"] in DEFECT_KINDS
+        if defect["kind"] == "missing_tag":
+            assert row["tags"] == []
+        elif defect["kind"] == "two_tags":
+            assert len(row["tags"]) == 2
+        else:
+            (tag,) = row["tags"]
+            assert defect["printed"] != defect["expected"]
+            assert tag["fields"][defect["field"]] == defect["printed"]
+    for row in rows:
+        if row["defect"] is None:
+            assert len(row["tags"]) == 1
+
+
+def test_every_defect_kind_is_made_over_a_larger_set(tmp_path):
+    generate(tmp_path, 14, 3, defect_share=1.0, designs=["vertical_classic", "grid_table"])
+    kinds = {r["defect"]["kind"] for r in truth_rows(tmp_path)}
+    assert kinds == set(DEFECT_KINDS)
+
+
+def test_the_designs_differ(tmp_path):
+    assert len(DESIGNS) >= 6
+    values = random_values(np.random.default_rng(11))
+    arts = {name: design(3, values, 6.0) for name, design in DESIGNS.items()}
+    shapes = {name: art.rgba.shape[:2] for name, art in arts.items()}
+    assert any(h > w for h, w in shapes.values()) and any(w > h for h, w in shapes.values())
+    luminance = {name: art.rgba[..., :3][art.rgba[..., 3] > 0].mean() for name, art in arts.items()}
+    assert luminance["dark_bilingual"] < 90 < min(v for k, v in luminance.items() if k != "dark_bilingual")
+    assert "size" in arts["big_size_corner"].fields and any(art.qr for art in arts.values())
+    symbologies = {code.format for art in arts.values() for code in art.barcodes}
+    assert {"EAN-13", "Code128", "Code93"} <= symbologies
+    small = {name: np.asarray(art.rgba[..., :3], np.float32) for name, art in arts.items()}
+    names = list(small)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            if small[a].shape == small[b].shape:
+                assert np.abs(small[a] - small[b]).mean() > 10, (a, b)
+
+
+def test_the_generator_shares_nothing_with_the_training_generator():
+    code = "import sys, training.tagsets.writer; print('training.synth' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_missing_fonts_name_the_packages(tmp_path):
+    fonts.font_files.cache_clear()
+    try:
+        with pytest.raises(fonts.FontsMissingError) as caught:
+            fonts.font_files(tmp_path)
+    finally:
+        fonts.font_files.cache_clear()
+    assert "fonts-wqy-zenhei" in str(caught.value) and "hint" in str(caught.value)
+
+
+@pytest.mark.parametrize("argv, found", [
+    (["--designs", "no_such_design"], "no_such_design"),
+    (["--defect-share", "1.5"], "defect share 1.5"),
+])
+def test_cli_refuses_bad_requests_with_a_message(tmp_path, capsys, argv, found):
+    assert tagsets_main(["--out", str(tmp_path), "--count", "2", "--seed", "1", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error:") and found in err and "Traceback" not in err

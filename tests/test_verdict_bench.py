@@ -1,0 +1,89 @@
+"""verdict-bench end to end: a tiny independent set through the real detector, reader and recipes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from inference.cli import main
+from inference.cli.verdict_bench import match, reason_kind
+from inference.resources import default_model_path
+
+
+def test_verdict_bench_does_not_import_training():
+    code = "import sys, inference.cli.verdict_bench; print(any(m.startswith('training') for m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("truth, found, expected", [
+    ([(0, 0, 10, 10)], [(0, 0, 10, 10)], {0: 0}),
+    ([(0, 0, 10, 10)], [(6, 6, 16, 16)], {}),                       # IoU 0.09
+    ([(0, 0, 10, 10), (20, 0, 30, 10)], [(21, 0, 31, 10), (0, 1, 10, 11)], {0: 1, 1: 0}),
+    ([(0, 0, 10, 10)], [(0, 0, 10, 9), (0, 0, 10, 10)], {0: 1}),    # the best overlap wins, once
+    ([], [(0, 0, 1, 1)], {}),
+])
+def test_boxes_match_at_iou_half_each_once(truth, found, expected):
+    assert match(truth, found) == expected
+
+
+@pytest.mark.parametrize("reason, kind", [
+    ("tag 2: size 175/96A ≠ expected 170/92A", "size … ≠ expected …"),
+    ("style number B6O965693 ≠ expected B60965693", "style number … ≠ expected …"),
+    ("2 hangtags, expected 1", "# hangtags, expected …"),
+    ("price uncertain: read as ¥39. at 46%, expected ¥399.00", "price uncertain: read as …, expected …"),
+    ("product name not found (品名)", "product name not found (品名)"),
+])
+def test_reasons_are_counted_with_their_values_masked(reason, kind):
+    assert reason_kind(reason) == kind
+
+
+def test_a_folder_that_is_not_a_test_set_is_refused_with_a_message(tmp_path, capsys):
+    assert main(["verdict-bench", "--data", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error:") and "manifest.json" in err and "python -m training.tagsets" in err
+
+
+def test_verdict_bench_on_a_tiny_set_counts_every_image(tmp_path, capsys):
+    fonts = pytest.importorskip("training.tagsets.fonts")
+    try:
+        fonts.font_files()
+    except fonts.FontsMissingError:
+        pytest.skip("CJK fonts for training.tagsets are not installed (make system-deps)")
+    if not default_model_path().is_file():
+        pytest.skip(f"the shipped detector is absent: {default_model_path()}")
+    from training.tagsets import generate
+
+    data = tmp_path / "set"
+    generate(data, 5, 21, defect_share=0.4, designs=["vertical_classic", "wide_price_block"])
+    out = tmp_path / "bench.json"
+    assert main(["verdict-bench", "--data", str(data), "--backend", "onnxruntime-cpu", "--json", str(out)]) == 0
+    table = capsys.readouterr().out
+    assert "nominal" in table and "overall" in table and ("met" in table or "MISSED" in table)
+
+    report = json.loads(out.read_text(encoding="utf-8"))
+    truth = [json.loads(line) for line in (data / "truth.jsonl").read_text(encoding="utf-8").splitlines()]
+    rows = report["rows"]
+    assert [r["image"] for r in rows] == [t["image"] for t in truth]
+    assert [r["expected"] for r in rows] == [t["expected_verdict"] for t in truth]
+    assert all(r["verdict"] in ("OK", "REVIEW", "NG", "ERROR") for r in rows)
+    assert sum(r["expected"] == "NG" for r in rows) == 2
+
+    overall = report["overall"]
+    assert overall["images"] == 5 == sum(b["images"] for b in report["buckets"].values())
+    for stats in [overall, *report["buckets"].values()]:
+        good, bad = stats["correct"], stats["defective"]
+        assert good["ok"] + good["review"] + good["ng"] + good["error"] == good["images"]
+        assert bad["escape"] + bad["review"] + bad["ng"] + bad["error"] == bad["images"]
+        assert good["images"] + bad["images"] == stats["images"]
+        assert sum(k["images"] for k in bad["by_kind"].values()) == bad["images"]
+        for name, field in stats["fields"]["by_field"].items():
+            assert 0 <= field["exact"] <= field["total"], name
+    assert overall["tags"]["truth"] == sum(len(t["tags"]) for t in truth)
+    assert 0 <= overall["tags"]["found"] <= overall["tags"]["truth"]
+    assert overall["time_per_tag_ms"]["tags"] >= 1 and overall["time_per_tag_ms"]["p50"] > 0
+    assert [t["target"] for t in report["targets_nominal"]][0] == "correct: OK"
+    assert all(isinstance(t["met"], bool) for t in report["targets_nominal"])

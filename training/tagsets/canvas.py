@@ -1,0 +1,130 @@
+"""A tag card drawn in millimetres with Pillow: stock, shape (rounded, die-cut, punched hole), text, codes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFilter
+
+from training.tagsets import codes
+from training.tagsets.fonts import font
+
+Color = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class SymbolArt:
+    format: str
+    text: str
+    box: tuple[float, float, float, float]  # card pixels
+
+
+@dataclass(frozen=True)
+class TagArt:
+    """One rendered card: RGBA pixels (transparent outside the die-cut outline and in the hole)."""
+
+    rgba: np.ndarray
+    fields: dict[str, str]
+    barcodes: tuple[SymbolArt, ...] = ()
+    qr: tuple[SymbolArt, ...] = ()
+
+
+@dataclass
+class Card:
+    width_mm: float
+    height_mm: float
+    px_per_mm: float
+    stock: Color
+    image: Image.Image = field(init=False)
+    mask: Image.Image = field(init=False)
+    draw: ImageDraw.ImageDraw = field(init=False)
+    barcodes: list[SymbolArt] = field(default_factory=list)
+    qr: list[SymbolArt] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        size = (self.px(self.width_mm), self.px(self.height_mm))
+        self.image = Image.new("RGB", size, self.stock)
+        self.mask = Image.new("L", size, 255)
+        self.draw = ImageDraw.Draw(self.image)
+
+    def px(self, mm: float) -> int:
+        return max(1, int(round(mm * self.px_per_mm)))
+
+    # -- stock and shape --------------------------------------------------------------------------
+    def texture(self, rng: np.random.Generator, strength: float, fibres: bool = False) -> None:
+        w, h = self.image.size
+        noise = rng.normal(0, strength, (h // 4 + 1, w // 4 + 1)).astype(np.float32)
+        noise = np.asarray(Image.fromarray(noise, mode="F").resize((w, h), Image.BILINEAR))
+        pixels = np.asarray(self.image, np.float32) + noise[..., None]
+        if fibres:
+            for _ in range(int(w * h / 4000)):
+                x, y = rng.integers(0, w), rng.integers(0, h)
+                length = rng.integers(3, 12)
+                pixels[y, x:x + length] -= rng.uniform(10, 30)
+        self.image = Image.fromarray(np.clip(pixels, 0, 255).astype(np.uint8))
+        self.draw = ImageDraw.Draw(self.image)
+
+    def rounded(self, radius_mm: float) -> None:
+        w, h = self.image.size
+        self.mask = Image.new("L", (w, h), 0)
+        ImageDraw.Draw(self.mask).rounded_rectangle((0, 0, w - 1, h - 1), radius=self.px(radius_mm), fill=255)
+
+    def die_cut(self, chamfer_mm: float) -> None:
+        w, h = self.image.size
+        c = self.px(chamfer_mm)
+        self.mask = Image.new("L", (w, h), 0)
+        ImageDraw.Draw(self.mask).polygon([(c, 0), (w - 1 - c, 0), (w - 1, c), (w - 1, h - 1), (0, h - 1), (0, c)], fill=255)
+
+    def hole(self, x_mm: float, y_mm: float, r_mm: float, ring: Color | None = None) -> None:
+        x, y, r = self.px(x_mm), self.px(y_mm), self.px(r_mm)
+        if ring is not None:
+            ring_r = self.px(r_mm * 1.9)
+            self.draw.ellipse((x - ring_r, y - ring_r, x + ring_r, y + ring_r), fill=ring)
+        ImageDraw.Draw(self.mask).ellipse((x - r, y - r, x + r, y + r), fill=0)
+
+    # -- print ----------------------------------------------------------------------------------
+    def text(self, x_mm: float, y_mm: float, text: str, size_mm: float, ink: Color, face: str,
+             anchor: str = "la", max_w_mm: float | None = None, stroke: int = 0) -> float:
+        """Draw one line; shrink to `max_w_mm` when given. Returns the line's width in mm."""
+        size = self.px(size_mm)
+        f = font(face, size)
+        if max_w_mm is not None:
+            width = f.getlength(text)
+            if width > self.px(max_w_mm):
+                f = font(face, max(6, int(size * self.px(max_w_mm) / width)))
+        self.draw.text((self.px(x_mm), self.px(y_mm)), text, font=f, fill=ink, anchor=anchor,
+                       stroke_width=stroke, stroke_fill=ink)
+        return f.getlength(text) / self.px_per_mm
+
+    def rect(self, box_mm: tuple[float, float, float, float], fill: Color | None = None,
+             outline: Color | None = None, width_mm: float = 0.3, radius_mm: float = 0.0) -> None:
+        box = tuple(self.px(v) for v in box_mm)
+        self.draw.rounded_rectangle(box, radius=self.px(radius_mm) if radius_mm else 0, fill=fill,
+                                    outline=outline, width=self.px(width_mm) if outline else 0)
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, ink: Color, width_mm: float = 0.25) -> None:
+        self.draw.line((self.px(x1), self.px(y1), self.px(x2), self.px(y2)), fill=ink, width=self.px(width_mm))
+
+    def linear_code(self, text: str, fmt: str, x_mm: float, y_mm: float, w_mm: float, h_mm: float,
+                    ink: Color) -> None:
+        box = codes.draw_linear(self.draw, text, fmt, (self.px(x_mm), self.px(y_mm), self.px(x_mm + w_mm),
+                                                       self.px(y_mm + h_mm)), ink)
+        self.barcodes.append(SymbolArt(fmt, text, box))
+
+    def qr_code(self, text: str, x_mm: float, y_mm: float, side_mm: float, ink: Color) -> None:
+        box = codes.draw_qr(self.draw, text, (self.px(x_mm), self.px(y_mm)), self.px(side_mm), ink)
+        self.qr.append(SymbolArt("QRCode", text, box))
+
+    def stamp_wear(self, rng: np.random.Generator, ink_mask_threshold: int = 110) -> None:
+        """Stamped ink: speckled gaps where the stamp did not touch the kraft."""
+        pixels = np.asarray(self.image, np.int16)
+        dark = pixels.mean(axis=2) < ink_mask_threshold
+        gaps = rng.random(dark.shape) < 0.10
+        pixels[dark & gaps] = np.asarray(self.stock, np.int16) - 20
+        self.image = Image.fromarray(np.clip(pixels, 0, 255).astype(np.uint8)).filter(ImageFilter.SMOOTH)
+        self.draw = ImageDraw.Draw(self.image)
+
+    def finish(self, fields: dict[str, str]) -> TagArt:
+        rgba = np.dstack([np.asarray(self.image, np.uint8), np.asarray(self.mask, np.uint8)])
+        return TagArt(rgba, dict(fields), tuple(self.barcodes), tuple(self.qr))

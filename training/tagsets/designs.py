@@ -1,0 +1,244 @@
+"""Six hangtag designs, each from a common Chinese retail convention; none shares layout with training.synth.
+
+A design draws one card from a job's values at a given scale and says what it printed, field by field,
+exactly as printed ("RMB 1,099.00", "￥199元"). Its look (font, ink, label wording) comes from
+`style_seed`, so every image of a job shows the same card.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from training.tagsets.canvas import Card, Color, TagArt
+from training.tagsets.fonts import font_names
+from training.tagsets.values import TagValues
+
+BLACK: Color = (24, 24, 28)
+
+
+def _pick(rng: np.random.Generator, items):
+    return items[int(rng.integers(len(items)))]
+
+
+def _money(price: str, form: str) -> str:
+    """A price as printed: '¥399.00', '￥199元', 'RMB 1,099.00'."""
+    units, cents = price.split(".")
+    if form == "yuan" and cents == "00":
+        return f"￥{units}元"
+    if form == "rmb":
+        return f"RMB {int(units):,}.{cents}"
+    return f"¥{price}"
+
+
+def _row(card: Card, x: float, y: float, label: str, value: str, size: float, ink: Color, label_ink: Color,
+         face: str, value_face: str, max_w: float) -> None:
+    used = card.text(x, y, label, size, label_ink, face)
+    card.text(x + used + size * 0.2, y, value, size, ink, value_face, max_w_mm=max_w - used - size * 0.2)
+
+
+def _ean_block(card: Card, ean: str, x: float, y: float, w: float, h: float, ink: Color, face: str) -> None:
+    card.linear_code(ean, "EAN-13", x, y, w, h, ink)
+    card.text(x + w / 2, y + h + 0.6, f"{ean[0]} {ean[1:7]} {ean[7:]}", w / 11.5, ink, face, anchor="ma")
+
+
+def vertical_classic(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
+    """White vertical tag, punched hole, brand on top, labelled rows (colon style), EAN-13 at the foot."""
+    rng = np.random.default_rng(style_seed)
+    face, value_face = _pick(rng, font_names()), _pick(rng, font_names())
+    card = Card(50, 92, px_per_mm, _pick(rng, ((250, 250, 246), (244, 242, 236), (255, 255, 255))))
+    card.texture(np.random.default_rng(style_seed + 1), 2.0)
+    card.rounded(2.5)
+    card.hole(25, 6, 1.8)
+    card.text(25, 11, v.brand, 7.0, BLACK, face, anchor="ma", max_w_mm=40, stroke=1)
+    card.line(5, 20, 45, 20, BLACK)
+    size_label = _pick(rng, ("号型：", "规格：", "尺码："))
+    price_label = _pick(rng, ("零售价：", "吊牌价：", "统一零售价："))
+    price = _money(v.price, _pick(rng, ("yen", "yen", "yuan")))
+    rows = [("品名：", v.product_name, "product_name"), (_pick(rng, ("货号：", "款号：")), v.style_number, "style_number"),
+            (_pick(rng, ("颜色：", "色号：")), v.color, "color"), (size_label, v.size, "size"),
+            ("成分：", v.composition, "composition"), ("等级：", v.grade, "grade"),
+            ("执行标准：", v.standard, "standard"), ("安全技术类别：", v.safety_category, "safety_category")]
+    y = 23.0
+    for label, value, _ in rows:
+        _row(card, 5, y, label, value, 3.0, BLACK, BLACK, face, value_face, 41)
+        y += 4.9
+    used = card.text(5, y + 1.0, price_label, 3.2, BLACK, face)
+    card.text(5 + used + 0.6, y + 0.2, price, 4.6, BLACK, value_face, max_w_mm=40 - used, stroke=1)
+    _ean_block(card, v.ean13, 8, 76, 34, 10, BLACK, value_face)
+    fields = {name: value for _, value, name in rows}
+    fields.update(price=price, brand=v.brand, ean13=v.ean13)
+    return card.finish(fields)
+
+
+def dark_bilingual(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
+    """Dark vertical tag printed in gold or white, bilingual slash labels; Code 128 of the style number
+    on a white block."""
+    rng = np.random.default_rng(style_seed)
+    face, value_face = _pick(rng, font_names()), _pick(rng, font_names())
+    stock = _pick(rng, ((20, 20, 22), (18, 30, 58), (22, 48, 36), (70, 16, 24)))
+    ink = _pick(rng, ((214, 178, 96), (240, 240, 236), (226, 196, 120)))
+    card = Card(54, 96, px_per_mm, stock)
+    card.texture(np.random.default_rng(style_seed + 1), 3.0)
+    card.rounded(4.0)
+    card.hole(27, 6.5, 2.0, ring=ink)
+    card.text(27, 12, v.brand.upper(), 6.5, ink, face, anchor="ma", max_w_mm=44, stroke=1)
+    rows = [("品名/Name：", v.product_name, "product_name"), ("货号 Style No.", v.style_number, "style_number"),
+            (_pick(rng, ("Colour 颜色", "颜色/Color：")), v.color, "color"),
+            (_pick(rng, ("Size 号型", "号型/Size：")), v.size, "size"),
+            ("成分/Fabric：", v.composition, "composition"), ("等级/Grade：", v.grade, "grade"),
+            ("执行标准/Standard：", v.standard, "standard"), ("安全类别/Safety：", v.safety_category, "safety_category")]
+    y = 23.0
+    for label, value, _ in rows:
+        _row(card, 5, y, label, value, 2.8, ink, ink, face, value_face, 44)
+        y += 4.6
+    price = _money(v.price, "rmb")
+    card.text(5, y + 1.5, _pick(rng, ("零售价 Retail Price", "吊牌价 Price")), 2.6, ink, face)
+    card.text(49, y + 5.0, price, 5.0, ink, value_face, anchor="ra", max_w_mm=42, stroke=1)
+    card.rect((6, 78, 48, 93), fill=(250, 250, 250), radius_mm=1.0)
+    card.linear_code(v.style_number, "Code128", 9, 79.5, 36, 8.5, BLACK)
+    card.text(27, 88.6, v.style_number, 2.8, BLACK, value_face, anchor="ma")
+    fields = {name: value for _, value, name in rows}
+    fields.update(price=price, brand=v.brand.upper())
+    return card.finish(fields)
+
+
+def wide_price_block(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
+    """Horizontal tag: fields on the left, the price in light print on a coloured panel, size in a box."""
+    rng = np.random.default_rng(style_seed)
+    face, value_face = _pick(rng, font_names()), _pick(rng, font_names())
+    panel = _pick(rng, ((196, 32, 40), (228, 110, 20), (24, 70, 150), (30, 30, 30)))
+    card = Card(104, 60, px_per_mm, _pick(rng, ((252, 252, 250), (246, 244, 238))))
+    card.texture(np.random.default_rng(style_seed + 1), 1.5)
+    card.rounded(2.0)
+    card.hole(6, 6, 1.6)
+    card.text(11, 3.5, v.brand, 5.0, BLACK, face, max_w_mm=40, stroke=1)
+    rows = [("品名：", v.product_name, "product_name"), (_pick(rng, ("款号：", "型号：", "货号：")), v.style_number, "style_number"),
+            (_pick(rng, ("色号：", "颜色：")), v.color, "color"), ("成分：", v.composition, "composition"),
+            ("执行标准：", v.standard, "standard"), ("安全类别：", v.safety_category, "safety_category"),
+            ("等级：", v.grade, "grade")]
+    y = 11.5
+    for label, value, _ in rows:
+        _row(card, 5, y, label, value, 2.7, BLACK, BLACK, face, value_face, 58)
+        y += 4.2
+    card.rect((68, 6, 100, 28), fill=panel, radius_mm=1.5)
+    light: Color = (255, 255, 255) if panel != (228, 110, 20) else (255, 250, 230)
+    card.text(84, 8.5, _pick(rng, ("吊牌价", "零售价", "统一零售价")), 3.0, light, face, anchor="ma")
+    price = _money(v.price, _pick(rng, ("yen", "rmb")))
+    card.text(84, 16.5, price, 5.2, light, value_face, anchor="ma", max_w_mm=29, stroke=1)
+    card.text(70, 31.5, _pick(rng, ("规格", "号型")), 2.8, BLACK, face)
+    card.rect((78, 30.5, 100, 40.5), outline=BLACK, width_mm=0.4)
+    card.text(89, 31.6, v.size, 5.0, BLACK, value_face, anchor="ma", max_w_mm=19)
+    _ean_block(card, v.ean13, 62, 44, 34, 9.5, BLACK, value_face)
+    fields = {name: value for _, value, name in rows}
+    fields.update(price=price, size=v.size, brand=v.brand, ean13=v.ean13)
+    return card.finish(fields)
+
+
+def kraft_stamped(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
+    """Kraft stock with a reinforced hole, stamped dark ink, a QR code and an EAN-13."""
+    rng = np.random.default_rng(style_seed)
+    face, value_face = _pick(rng, font_names()), _pick(rng, font_names())
+    stock = _pick(rng, ((190, 150, 104), (176, 136, 92), (200, 164, 118)))
+    ink = _pick(rng, ((40, 28, 20), (22, 22, 26), (60, 30, 24)))
+    card = Card(56, 90, px_per_mm, stock)
+    card.texture(np.random.default_rng(style_seed + 1), 6.0, fibres=True)
+    card.rounded(6.0)
+    card.hole(28, 7, 2.2, ring=(236, 224, 200))
+    card.text(28, 13, v.brand, 6.0, ink, face, anchor="ma", max_w_mm=44, stroke=1)
+    rows = [("品名", v.product_name, "product_name"), (_pick(rng, ("型号", "款号")), v.style_number, "style_number"),
+            (_pick(rng, ("色号", "颜色")), v.color, "color"), (_pick(rng, ("号型", "规格")), v.size, "size"),
+            ("面料", v.composition, "composition"), ("执行标准", v.standard, "standard"),
+            ("安全类别", v.safety_category, "safety_category"), ("等级", v.grade, "grade")]
+    y = 22.5
+    for label, value, _ in rows:
+        _row(card, 5, y, label + "：", value, 2.9, ink, ink, face, value_face, 46)
+        y += 4.5
+    price = _money(v.price, _pick(rng, ("yuan", "yen")))
+    card.text(5, y + 1.0, "零售价", 3.0, ink, face)
+    card.text(5, y + 5.0, price, 5.0, ink, value_face, max_w_mm=27, stroke=1)
+    card.qr_code(f"https://m.{v.brand.lower().replace('&', '')}.cn/p/{v.style_number}", 36, y - 0.5, 15, ink)
+    _ean_block(card, v.ean13, 9, 74, 38, 9, ink, value_face)
+    card.stamp_wear(np.random.default_rng(style_seed + 2))
+    fields = {name: value for _, value, name in rows}
+    fields.update(price=price, brand=v.brand, ean13=v.ean13)
+    return card.finish(fields)
+
+
+def big_size_corner(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
+    """Pastel vertical tag whose size is printed large, unlabelled, in the top corner; Code 93 of the
+    style number; the price inline after its label."""
+    rng = np.random.default_rng(style_seed)
+    face, value_face = _pick(rng, font_names()), _pick(rng, font_names())
+    card = Card(48, 88, px_per_mm, _pick(rng, ((236, 240, 246), (248, 236, 232), (238, 246, 236), (255, 255, 255))))
+    card.texture(np.random.default_rng(style_seed + 1), 2.0)
+    card.die_cut(5.0)
+    card.hole(8.5, 8.5, 1.7)
+    size_mm = 9.0 if len(v.size) <= 3 else 5.8
+    card.text(44, 4.0, v.size, size_mm, BLACK, value_face, anchor="ra", max_w_mm=28, stroke=1)
+    card.text(4, 17, v.product_name, 4.6, BLACK, face, max_w_mm=40, stroke=1)
+    card.text(4, 23, v.brand, 3.0, (90, 90, 96), face, max_w_mm=40)
+    rows = [(_pick(rng, ("货号", "款号")), v.style_number, "style_number"), ("颜色", v.color, "color"),
+            ("成分", v.composition, "composition"), ("等级", v.grade, "grade"), ("标准", v.standard, "standard"),
+            ("类别", v.safety_category, "safety_category")]
+    y = 29.0
+    for label, value, _ in rows:
+        _row(card, 4, y, label + " ", value, 2.8, BLACK, (90, 90, 96), face, value_face, 40)
+        y += 4.4
+    price = _money(v.price, "yen")
+    _row(card, 4, y + 1.5, _pick(rng, ("零售价 ", "吊牌价 ")), price, 3.6, BLACK, BLACK, face, value_face, 40)
+    card.linear_code(v.style_number, "Code93", 6, 69, 36, 10, BLACK)
+    card.text(24, 80.2, v.style_number, 2.6, BLACK, value_face, anchor="ma")
+    fields = {name: value for _, value, name in rows}
+    fields.update(size=v.size, product_name=v.product_name, price=price, brand=v.brand)
+    return card.finish(fields)
+
+
+def grid_table(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
+    """Horizontal die-cut tag with the fields in a ruled two-column table (label cell | value cell)."""
+    rng = np.random.default_rng(style_seed)
+    face, value_face = _pick(rng, font_names()), _pick(rng, font_names())
+    rule = _pick(rng, ((60, 60, 60), (30, 60, 120), (120, 40, 40)))
+    card = Card(96, 64, px_per_mm, _pick(rng, ((255, 255, 255), (250, 248, 240))))
+    card.texture(np.random.default_rng(style_seed + 1), 1.5)
+    card.die_cut(4.0)
+    card.hole(5.5, 32, 1.6)
+    card.text(12, 3.0, v.brand, 4.6, rule, face, max_w_mm=30, stroke=1)
+    card.text(92, 3.6, "合格证", 3.6, rule, face, anchor="ra")
+    rows = [("品名", v.product_name, "product_name"), (_pick(rng, ("货号", "款号", "型号")), v.style_number, "style_number"),
+            (_pick(rng, ("颜色", "色号")), v.color, "color"), (_pick(rng, ("规格", "号型")), v.size, "size"),
+            ("成分", v.composition, "composition"), ("执行标准", v.standard, "standard"),
+            ("安全类别", v.safety_category, "safety_category"), ("等级", v.grade, "grade")]
+    x0, x1, x2, top, step = 11, 27, 63, 10.0, 5.2
+    card.rect((x0, top, x2, top + step * len(rows)), outline=rule, width_mm=0.3)
+    card.line(x1, top, x1, top + step * len(rows), rule)
+    for i, (label, value, _) in enumerate(rows):
+        y = top + i * step
+        if i:
+            card.line(x0, y, x2, y, rule, 0.2)
+        card.text(x0 + 1.2, y + 1.2, label, 2.7, rule, face, max_w_mm=14.5)
+        card.text(x1 + 1.2, y + 1.2, value, 2.7, BLACK, value_face, max_w_mm=34)
+    price = _money(v.price, _pick(rng, ("yen", "rmb")))
+    card.text(79, 11, _pick(rng, ("统一零售价", "零售价", "吊牌价")), 3.0, rule, face, anchor="ma")
+    card.text(79, 16, price, 4.8, BLACK, value_face, anchor="ma", max_w_mm=28, stroke=1)
+    card.linear_code(v.ean13, "EAN-13", 66, 32, 27, 16, BLACK)
+    card.text(79.5, 48.8, v.ean13, 2.6, BLACK, value_face, anchor="ma")
+    fields = {name: value for _, value, name in rows}
+    fields.update(price=price, brand=v.brand, ean13=v.ean13)
+    return card.finish(fields)
+
+
+Design = Callable[[int, TagValues, float], TagArt]
+DESIGNS: dict[str, Design] = {
+    "vertical_classic": vertical_classic,
+    "dark_bilingual": dark_bilingual,
+    "wide_price_block": wide_price_block,
+    "kraft_stamped": kraft_stamped,
+    "big_size_corner": big_size_corner,
+    "grid_table": grid_table,
+}
+# The symbology each design carries, so a recipe and a defect know what the barcode encodes.
+BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_price_block": "EAN-13",
+              "kraft_stamped": "EAN-13", "big_size_corner": "Code93", "grid_table": "EAN-13"}
+HAS_QR = {"kraft_stamped"}
