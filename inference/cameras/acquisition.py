@@ -72,7 +72,7 @@ class CameraSource(FrameSource):
         self._next_trigger_id = 1
         self._connected = False
         self._closed = False
-        self._next_attempt = 0.0
+        self._finder: threading.Thread | None = None
         self._last_frame_id: int | None = None
         try:
             self._connect()  # a camera missing at open is the operator's error, said now
@@ -114,10 +114,13 @@ class CameraSource(FrameSource):
         except BaseException:
             self._close_impl()
             raise
-        self._connected = True
         self._last_frame_id = None
+        self._heartbeat: threading.Thread | None = None
+        self._heartbeat_at = 0.0
+        self._heartbeat_error = ""
         self._last_seen = time.monotonic()
         self.lost_reason = ""
+        self._connected = True  # last: the station's thread reads the rest once it sees this
 
     def _check_trigger_nodes(self) -> None:
         mode = self.settings.trigger.mode
@@ -128,31 +131,42 @@ class CameraSource(FrameSource):
                               found=f"no {', '.join(missing)} node", hint="use free-run for this camera")
 
     def _lose(self, reason: str) -> None:
+        """The camera is gone: from here on the station's thread only reads state, while one background thread
+        releases the old connection and looks for the camera again (both may block on a dead device)."""
         self._connected = False
         self.counts.camera_lost += 1
         self.lost_reason = reason
         self._pending_triggers.clear()  # a trigger the camera never saw gives no frame: not one late either
-        self._close_impl()
-        self._next_attempt = time.monotonic()
+        self._finder = threading.Thread(target=self._find_again, name=f"find {self.description}", daemon=True)
+        self._finder.start()
 
-    def _try_reconnect(self) -> bool:
-        now = time.monotonic()
-        if now < self._next_attempt:
-            return False
-        self._next_attempt = now + self.retry_every_s
-        try:
-            self._connect()
-        except HangtagError as exc:
-            self.lost_reason = exc.message
-            return False
-        except Exception as exc:  # the producer's own error while the camera is half back
-            self.lost_reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            return False
-        self.counts.reconnects += 1
+    def _find_again(self) -> None:
+        self._close_impl()
+        while not self._closed:
+            started = time.monotonic()
+            if self._reachable():
+                try:
+                    self._connect()
+                except Exception as exc:  # not back yet, or the producer's own error while it is half back
+                    self.lost_reason = getattr(exc, "message", "") or str(exc).splitlines()[0] or type(exc).__name__
+                else:
+                    if self._closed:  # closed while connecting: release what was just opened
+                        self._connected = False
+                        self._close_impl()
+                    else:
+                        self.counts.reconnects += 1
+                    return
+            time.sleep(max(0.0, self.retry_every_s - (time.monotonic() - started)))
+
+    def _reachable(self) -> bool:
+        """A cheap probe before a full (possibly slow) connect; backends that have none say yes."""
         return True
 
     def close(self) -> None:
         self._closed = True
+        finder = getattr(self, "_finder", None)
+        if finder is not None and finder is not threading.current_thread():
+            finder.join(timeout=5.0)  # it stops at its next attempt
         if self._connected:
             self._connected = False
             self._close_impl()
@@ -202,9 +216,8 @@ class CameraSource(FrameSource):
         index = 0
         while not self._closed:
             if not self._connected:
-                if not self._try_reconnect():
-                    yield Waiting(f"camera lost: {self.lost_reason}; looking for it again")
-                    time.sleep(min(self.retry_every_s, 0.05))
+                yield Waiting(f"camera lost: {self.lost_reason}; looking for it again")
+                time.sleep(0.02)
                 continue
             try:
                 item = self._grab(index)
@@ -254,8 +267,12 @@ class CameraSource(FrameSource):
         if frame_id is None:
             return
         last, self._last_frame_id = self._last_frame_id, frame_id
-        if last is not None and frame_id > last + 1:
+        if last is None:
+            return
+        if frame_id > last + 1:
             self.counts.lost += frame_id - last - 1
+        elif frame_id < 0x100 < 0xFF00 < last:  # GigE Vision's 16-bit block id wrapped (0 is never used)
+            self.counts.lost += (0xFFFF - last) + (frame_id - 1)
 
     def _idle(self) -> Waiting:
         """No frame this step: normal while waiting for a trigger; in free-run, too long means the camera is gone."""
@@ -264,11 +281,21 @@ class CameraSource(FrameSource):
             if quiet > self.stall_s:
                 raise CameraLost(f"no frame from {self.description} for {quiet:.1f} s")
             return Waiting("no frame yet")
-        if quiet > self.heartbeat_s:
-            self._last_seen = time.monotonic()
-            try:
-                with self._node_lock:
-                    self.nodes.read("TriggerMode")
-            except Exception as exc:
-                raise CameraLost(f"{self.description} stopped answering", found=str(exc).splitlines()[0]) from None
+        beat = self._heartbeat
+        if beat is not None and not beat.is_alive() and self._heartbeat_error:
+            raise CameraLost(f"{self.description} stopped answering", found=self._heartbeat_error)
+        if beat is not None and beat.is_alive() and time.monotonic() - self._heartbeat_at > self.heartbeat_s:
+            raise CameraLost(f"{self.description} stopped answering", found=f"no answer in {self.heartbeat_s} s")
+        if quiet > self.heartbeat_s and (beat is None or not beat.is_alive()):
+            self._last_seen = self._heartbeat_at = time.monotonic()
+            self._heartbeat = threading.Thread(target=self._beat, name="camera heartbeat", daemon=True)
+            self._heartbeat.start()
         return Waiting("waiting for a trigger")
+
+    def _beat(self) -> None:
+        """Reads one node: off the station's thread, since a dead GigE camera takes seconds to time out."""
+        try:
+            self.nodes.read("TriggerMode")  # no lock: a finder's new connection must not wait for this one
+            self._heartbeat_error = ""
+        except Exception as exc:
+            self._heartbeat_error = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
