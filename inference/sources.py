@@ -12,11 +12,14 @@ import cv2
 import numpy as np
 
 from inference.errors import HangtagError, SourceError
-from inference.imageio import IMAGE_SUFFIXES, list_images, read_image
+from inference.errors import ImageDecodeError
+from inference.imageio import IMAGE_SUFFIXES, read_image, scan_images, skipped_error
 from inference.lending import FrameLender, FrameMemory
 
 LENT_FRAMES = 8  # the grabber's newest, the one being read, the one inspected, the window's, and spare
 _SIZE = re.compile(r"(\d+)[xX](\d+)")  # a camera's WIDTHxHEIGHT
+STREAM_TIMEOUT_MS = 3000  # a stream URL that answers nothing for this long is "no frames", not a 30 s hang
+RECONNECT_BACKOFF_S = (0.5, 1.0, 2.0, 4.0, 8.0)  # then every 8 s, as long as the station runs
 VIDEO_SUFFIXES = frozenset({".mp4", ".avi", ".mov", ".mkv", ".m4v", ".webm", ".mpg", ".mpeg"})
 
 
@@ -75,8 +78,9 @@ class FrameSource:
 
 
 class ImageFilesSource(FrameSource):
-    def __init__(self, paths: list[Path], description: str) -> None:
-        self.paths = list(paths)
+    def __init__(self, paths: list[Path], description: str, skipped: dict[Path, str] | None = None) -> None:
+        self.skipped = dict(skipped or {})  # entries named like images that are not files: one error record each
+        self.paths = list(paths) + sorted(self.skipped, key=lambda p: p.name)
         self.description = description
 
     def __len__(self) -> int:
@@ -85,6 +89,9 @@ class ImageFilesSource(FrameSource):
     def frames(self) -> Iterator[FrameOrError]:
         for index, path in enumerate(self.paths):
             start = time.perf_counter_ns()
+            if path in self.skipped:
+                yield FrameError(index, path.name, str(path), str(skipped_error(path, self.skipped[path])))
+                continue
             try:
                 image = read_image(path)
             except HangtagError as exc:
@@ -94,12 +101,12 @@ class ImageFilesSource(FrameSource):
 
 
 def folder_source(folder: Path) -> ImageFilesSource:
-    paths = list_images(folder)
-    if not paths:
+    paths, skipped = scan_images(folder)
+    if not paths and not skipped:
         raise SourceError(f"no images in {folder}", expected=f"files ending in {', '.join(sorted(IMAGE_SUFFIXES))}",
                           found=f"{sum(1 for _ in folder.iterdir())} other entries",
                           hint="pick the folder that holds the captured tag images")
-    return ImageFilesSource(paths, f"folder {folder}")
+    return ImageFilesSource(paths, f"folder {folder}", skipped)
 
 
 class VideoSource(FrameSource):
@@ -111,10 +118,12 @@ class VideoSource(FrameSource):
         self.live = live
         self.simulated = simulated  # a recorded video played as a camera: its end is no fault
         self.description = ("camera replay " if simulated else "camera ") + str(target) if live else f"video {target}"
-        self._capture = cv2.VideoCapture(target)
+        self._capture = _capture(target)
         if not self._capture.isOpened():
+            stream = isinstance(target, str) and "://" in target
             raise SourceError(f"cannot open {self.description}", expected="a readable video file or camera",
-                              found="OpenCV could not open it",
+                              found=f"no frames within {STREAM_TIMEOUT_MS / 1000:g} s" if stream
+                              else "OpenCV could not open it",
                               hint="check the path, the camera index or URL, and that no other program holds it")
         if resolution:
             self._capture.set(cv2.CAP_PROP_FRAME_WIDTH, resolution[0])
@@ -166,56 +175,83 @@ class VideoSource(FrameSource):
                                      "the file is truncated or the stream broke; frames before it were kept")
                 elif self.live and not self.simulated:
                     yield FrameError(index, f"{name}#{index}", str(self.target),
-                                     f"{self.description} stopped delivering frames; check the cable or stream")
+                                     f"{self.description} stopped delivering frames; reconnecting (check the "
+                                     "cable or stream)")
+                    yield from self._reconnect()
+                    index += 1
+                    continue
                 return
             shape = image.shape
             yield Frame(index, f"{name}#{index}", str(self.target), image, (time.perf_counter_ns() - start) / 1e6)
             index += 1
 
+    def _reconnect(self) -> Iterator[Waiting]:
+        """Open the camera again with growing pauses, as a camera's own software does, saying so while waiting."""
+        for attempt in range(1_000_000_000):
+            pause = RECONNECT_BACKOFF_S[min(attempt, len(RECONNECT_BACKOFF_S) - 1)]
+            until = time.monotonic() + pause
+            while time.monotonic() < until:
+                yield Waiting(f"{self.description} lost: reconnecting (attempt {attempt + 1})")
+                time.sleep(min(0.2, max(0.0, until - time.monotonic())))
+            self._capture.release()
+            self._capture = _capture(self.target)
+            if self._capture.isOpened():
+                return
+
     def close(self) -> None:
         self._capture.release()
+
+
+def _capture(target: str | int) -> cv2.VideoCapture:
+    """Stream URLs open and read with a timeout (FFmpeg's default is 30 s); files and device indices as they are."""
+    if isinstance(target, str) and "://" in target:
+        return cv2.VideoCapture(target, cv2.CAP_FFMPEG, [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, STREAM_TIMEOUT_MS,
+                                                         cv2.CAP_PROP_READ_TIMEOUT_MSEC, STREAM_TIMEOUT_MS])
+    return cv2.VideoCapture(target)
 
 
 class WatchedFolderSource(FrameSource):
     """Inspects files that appear in a folder after it is opened, in arrival order; never ends by itself.
 
-    A file counts as arrived once its size is the same on two polls, so a half-written capture is
-    not decoded. Every file is inspected (nothing is dropped): the line waits for the station.
+    A file is inspected once it is complete (inference.arrivals: size and time unchanged for a moment, a
+    failed decode tried once more); empty files and entries that are not files get an error record.
+    Every file is inspected (nothing is dropped): the line waits for the station.
     """
 
-    def __init__(self, folder: Path, poll_s: float = 0.2) -> None:
+    def __init__(self, folder: Path, poll_s: float = 0.2, **arrival_options: float) -> None:
         if not folder.is_dir():
             raise SourceError(f"cannot watch {folder}", expected="an existing folder", found="no such folder",
                               hint="create the folder the camera software writes into, then watch it")
+        from inference.arrivals import Arrivals
+
         self.folder = folder
         self.poll_s = poll_s
         self.description = f"watched folder {folder}"
-        self._seen = {p.name for p in folder.iterdir()}
+        self.arrivals = Arrivals(folder, **arrival_options)
 
     def frames(self) -> Iterator[FrameOrError | Waiting]:
         index = 0
-        sizes: dict[str, int] = {}
         while True:
-            fresh = []
-            for path in list_images(self.folder):
-                if path.name in self._seen:
-                    continue
-                size = path.stat().st_size
-                if sizes.get(path.name) == size and size > 0:
-                    fresh.append(path)
-                sizes[path.name] = size
-            for path in fresh:
-                self._seen.add(path.name)
-                sizes.pop(path.name, None)
+            now = time.monotonic()
+            ready, problems = self.arrivals.poll(now)
+            before = index
+            for path, reason in problems:
+                yield FrameError(index, path.name, str(path), str(skipped_error(path, reason)))
+                index += 1
+            for path in ready:
                 start = time.perf_counter_ns()
                 try:
                     image = read_image(path)
                 except HangtagError as exc:
+                    if isinstance(exc, ImageDecodeError) and self.arrivals.retry_later(path, now):
+                        continue  # perhaps still being written: once more after a pause
+                    self.arrivals.done(path)
                     yield FrameError(index, path.name, str(path), str(exc))
                 else:
+                    self.arrivals.done(path)
                     yield Frame(index, path.name, str(path), image, (time.perf_counter_ns() - start) / 1e6)
                 index += 1
-            if not fresh:
+            if index == before:  # nothing new (or only files waiting for their second try)
                 yield WAITING
                 time.sleep(self.poll_s)
 
