@@ -1,0 +1,207 @@
+"""GigE Vision through Aravis, against Aravis's own fake GigE Vision camera served on loopback by a child
+process (real GVCP/GVSP over UDP, no mocks): settings, software triggers carried into the journal, and a
+camera killed and restarted mid-run. Skipped with the reason where Aravis or PyGObject is missing."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from inference.cameras.settings import CameraSettings, Trigger
+from inference.errors import BackendUnavailableError
+from inference.lending import is_lent
+from inference.sources import Frame, FrameError, FrameSource, Waiting, open_source
+
+try:
+    from inference.cameras.aravis import _aravis
+
+    _aravis()
+    SKIP = ""
+except BackendUnavailableError as exc:
+    SKIP = exc.message + f" ({exc.hint})"
+pytestmark = pytest.mark.skipif(bool(SKIP), reason=SKIP)
+
+_serials = (f"GV{n:02d}" for n in itertools.count(31))
+
+
+def fake_camera():
+    from inference.cameras.fake import FakeGigECamera
+
+    return FakeGigECamera(next(_serials))
+
+
+def gige(serial: str, **settings):
+    from inference.cameras.aravis import AravisSource
+
+    return AravisSource(serial, CameraSettings(**settings))
+
+
+class FirstFrames(FrameSource):
+    def __init__(self, camera, count: int) -> None:
+        self.camera, self.count = camera, count
+        self.description = camera.description
+        self.live = True
+
+    def lend_frames(self, memory) -> None:
+        self.camera.lend_frames(memory)
+
+    def frames(self):
+        seen = 0
+        for item in self.camera.frames():
+            yield item
+            if not isinstance(item, Waiting):
+                seen += 1
+                if seen >= self.count:
+                    return
+
+    def close(self) -> None:
+        self.camera.close()
+
+
+def next_frame(items, budget_s: float = 5.0):
+    start = time.monotonic()
+    for item in items:
+        if isinstance(item, (Frame, FrameError)):
+            return item
+        assert time.monotonic() - start < budget_s, "no frame within the budget"
+
+
+def test_the_fake_camera_is_listed_with_its_address():
+    from inference.cameras.aravis import list_cameras
+
+    with fake_camera() as fake:
+        rows = [r for r in list_cameras() if r.serial == fake.serial]
+    assert [(r.vendor, r.model, r.interface, r.status) for r in rows] == [
+        ("Aravis", "Fake", "GigEVision 127.0.0.1", "reachable")]
+
+
+def test_settings_are_applied_and_read_back_from_the_camera():
+    with fake_camera() as fake:
+        camera = gige(fake.serial, pixel_format="BayerRG8", exposure_us=2000.0, gain=3, frame_rate=40.0,
+                      roi=(16, 8, 320, 240))
+        try:
+            back = camera.readback
+            assert {name: back[name].value for name in ("exposure_us", "gain", "pixel_format", "frame_rate",
+                                                        "offset_x", "offset_y", "width", "height", "trigger_mode")} \
+                == {"exposure_us": 2000.0, "gain": 3, "pixel_format": "BayerRG8", "frame_rate": 40.0,
+                    "offset_x": 16, "offset_y": 8, "width": 320, "height": 240, "trigger_mode": "Off"}
+            assert (back["exposure_us"].node, back["gain"].node) == ("ExposureTimeAbs", "GainRaw")
+            camera.lend_frames(lambda shape: np.zeros(shape, np.uint8))
+            frame = next_frame(camera.frames())
+            assert isinstance(frame, Frame) and frame.image.shape == (240, 320, 3) and is_lent(frame.image)
+        finally:
+            camera.close()
+
+
+def test_each_software_trigger_gives_exactly_one_inspection_with_its_id_in_the_journal(tmp_path):
+    from app.headless import run_headless
+    from inference.records.journal import Journal
+    from tests.factories import blob_detector
+
+    model = blob_detector(tmp_path / "m.onnx")
+    with fake_camera() as fake:
+        camera = gige(fake.serial, pixel_format="Mono8", roi=(0, 0, 256, 192), trigger=Trigger("software"))
+        sent: list[int] = []
+
+        def press_step():  # the Step key, the watched folder or the PLC, each on its own thread
+            for trigger_id in (41, 42, 43, 44, 45):
+                time.sleep(0.15)
+                sent.append(camera.trigger(trigger_id))
+
+        presser = threading.Thread(target=press_step)
+        presser.start()
+        out, err = io.StringIO(), io.StringIO()
+        code = run_headless(FirstFrames(camera, 5), model, "onnxruntime-cpu", None, read=False, out=out, err=err,
+                            journal_path=tmp_path / "journal.sqlite3")
+        presser.join()
+    assert code == 0, err.getvalue()
+    assert sent == [41, 42, 43, 44, 45]
+    with Journal.open(tmp_path / "journal.sqlite3", read_only=True) as journal:
+        names = [f.source_name for f in journal.frames(journal.last_session_id())]
+    assert names == [f"aravis-{fake.serial}#trigger-{i}" for i in sent]
+    assert camera.counts.delivered == 5 and camera.counts.lost == 0
+
+
+def test_no_trigger_no_frame():
+    with fake_camera() as fake:
+        camera = gige(fake.serial, pixel_format="Mono8", trigger=Trigger("software"))
+        try:
+            frames = camera.frames()
+            start, waits = time.monotonic(), []
+            while time.monotonic() - start < 0.6:
+                item = next(frames)
+                assert isinstance(item, Waiting)
+                waits.append(item.reason)
+            assert set(waits) == {"waiting for a trigger"}
+            camera.trigger(7)
+            frame = next_frame(frames)
+            assert isinstance(frame, Frame) and frame.trigger_id == 7
+        finally:
+            camera.close()
+
+
+def test_a_camera_killed_and_restarted_mid_run_is_back_within_2_s_with_nothing_else_lost():
+    with fake_camera() as fake:
+        camera = gige(fake.serial, pixel_format="Mono8", roi=(0, 0, 320, 240), frame_rate=20.0)
+        camera.stall_s = 0.5
+        try:
+            frames = camera.frames()
+            before = [next_frame(frames) for _ in range(5)]
+            fake.stop()
+            lost = next_frame(frames)
+            assert isinstance(lost, FrameError) and lost.message.startswith("camera lost")
+            for _ in range(10):  # meanwhile every step comes back at once, saying why
+                item = next(frames)
+                assert isinstance(item, Waiting) and item.reason.startswith("camera lost")
+            fake.start()
+            restarted = time.monotonic()
+            after = next_frame(frames)
+            back_s = time.monotonic() - restarted
+        finally:
+            camera.close()
+    assert all(isinstance(f, Frame) for f in before) and isinstance(after, Frame)
+    assert back_s < 2.0
+    assert (camera.counts.camera_lost, camera.counts.reconnects) == (1, 1)
+    assert (camera.counts.lost, camera.counts.incomplete) == (0, 0)
+
+
+def test_a_trigger_while_the_camera_is_away_is_refused_and_works_again_when_it_is_back():
+    from inference.cameras.acquisition import CameraLost
+
+    with fake_camera() as fake:
+        camera = gige(fake.serial, pixel_format="Mono8", trigger=Trigger("software"))
+        try:
+            frames = camera.frames()
+            camera.trigger(1)
+            assert next_frame(frames).trigger_id == 1
+            fake.stop()
+            lost = next_frame(frames)  # the heartbeat notices between triggers
+            assert isinstance(lost, FrameError) and "camera lost" in lost.message
+            with pytest.raises(CameraLost):
+                camera.trigger(2)
+            fake.start()
+            start = time.monotonic()
+            while not camera.connected:
+                next(frames)
+                assert time.monotonic() - start < 2.0
+            camera.trigger(3)
+            frame = next_frame(frames)
+            assert isinstance(frame, Frame) and frame.trigger_id == 3
+        finally:
+            camera.close()
+
+
+def test_an_aravis_spec_opens_the_camera_by_serial():
+    with fake_camera() as fake:
+        camera = open_source(f"aravis:{fake.serial}?pixel_format=RGB8&roi=0,0,64,48")
+        try:
+            assert camera.readback["pixel_format"].value == "RGB8"
+            frame = next_frame(camera.frames())
+            assert frame.image.shape == (48, 64, 3) and frame.name == f"aravis-{fake.serial}#0"
+        finally:
+            camera.close()
