@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QThread, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
-from PySide6.QtWidgets import (QAbstractSpinBox, QApplication, QDockWidget, QMainWindow, QTableView, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QAbstractSpinBox, QApplication, QDockWidget, QHeaderView, QMainWindow, QScrollArea,
+                               QTableView, QVBoxLayout, QWidget)
 
 from app import recipe_picker
 from app.modes import ENGINEER, ModeController
@@ -41,6 +41,7 @@ from inference.resources import default_model_path
 
 PAINT_INTERVAL_MS = 16  # repaint the live view at most ~60 times a second
 IMAGE_MEMORY = 200  # frames of live sources kept for re-display (files are re-read from disk)
+ENGINE_NAMES = {"onnxruntime-cpu": "CPU", "onnxruntime-cuda": "CUDA", "tensorrt": "TensorRT"}  # header words
 
 
 class MainWindow(QMainWindow):
@@ -129,19 +130,30 @@ class MainWindow(QMainWindow):
         self.table.setModel(self.results)
         self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
         self.table.verticalHeader().setVisible(False)
-        self.table.horizontalHeader().setStretchLastSection(True)
+        header = self.table.horizontalHeader()
+        metrics = self.table.fontMetrics()
+        for column, widest in enumerate(("00:00:00", "", "REVIEW", "Tags", "Barcodes", "QR", "99999")):
+            if widest:  # fixed widths: sizing to contents would measure a thousand rows twice a second
+                header.resizeSection(column, metrics.horizontalAdvance(widest) + 18)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)  # the source name takes what is left
         self.docks = {}
+        tuning_scroll = QScrollArea()  # the tuning form is taller than a 720-px screen leaves it
+        tuning_scroll.setWidget(self.tuning)
+        tuning_scroll.setWidgetResizable(True)
+        tuning_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         for key, title, widget, area in (
                 ("text", "Tag text", self.text_panel, Qt.DockWidgetArea.RightDockWidgetArea),
-                ("tuning", "Tuning", self.tuning, Qt.DockWidgetArea.RightDockWidgetArea),
-                ("results", "Results", self.table, Qt.DockWidgetArea.BottomDockWidgetArea),
-                ("plots", "Latency && memory", self.plots, Qt.DockWidgetArea.BottomDockWidgetArea)):
+                ("tuning", "Tuning", tuning_scroll, Qt.DockWidgetArea.RightDockWidgetArea),
+                ("results", "Results", self.table, Qt.DockWidgetArea.RightDockWidgetArea),
+                ("plots", "Latency && memory", self.plots, Qt.DockWidgetArea.RightDockWidgetArea)):
             dock = QDockWidget(title, self)  # "&&": a lone & marks a mnemonic in the View menu's entry
             dock.setObjectName(f"dock_{key}")
             dock.setWidget(widget)
             self.addDockWidget(area, dock)
             self.docks[key] = dock
+        # One right-hand column: tag text, tuning and plots as tabs, the results below them.
         self.tabifyDockWidget(self.docks["text"], self.docks["tuning"])
+        self.tabifyDockWidget(self.docks["text"], self.docks["plots"])
         self.docks["text"].raise_()
         self.tuning.set_backends(list_backends(), self.backend_name or "")
         self.tuning.set_precision(self.precision)
@@ -192,31 +204,27 @@ class MainWindow(QMainWindow):
         self._keep_restored_layout = isinstance(state, QByteArray) and self.restoreState(state)
 
     def layout_for_mode(self, operator: bool) -> None:
-        """Docks for the mode and the window's size, so 1280×720 shows everything the mode needs at once.
-        Operator: the image gets the room, recent results in a narrow column. Engineer: tag text, tuning
-        (and on short screens the plots) as tabs on the right, results (and plots) below."""
-        if self._keep_restored_layout:
+        """Dock sizes for the mode and the window's size, so 1280×720 shows everything the mode needs at
+        once. The docks never move (moving tabified docks leaves Qt's old tab bars on screen): one right-hand
+        column holds tag text, tuning and plots as tabs with the results below; operator mode hides the
+        tabs, so the results fill the column and the live image keeps the rest."""
+        from app.modes import ENGINEER_DOCKS
+
+        d = self.docks
+        for column in (3, 4, 5, 6):  # tags, barcodes, QR, ms: engineer's columns
+            self.table.setColumnHidden(column, operator)
+        for key in ENGINEER_DOCKS:
+            d[key].setVisible(not operator)
+        if self._keep_restored_layout:  # the first layout of a restored window is the one it was left with
             self._keep_restored_layout = False
             return
-        d, right, bottom = self.docks, Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.BottomDockWidgetArea
         h, w = max(self.height(), 600), max(self.width(), 800)
         if operator:
-            self.addDockWidget(right, d["results"])
-            d["results"].show()
-            self.resizeDocks([d["results"]], [min(380, w // 4)], Qt.Orientation.Horizontal)
+            self.resizeDocks([d["results"]], [min(400, w // 4)], Qt.Orientation.Horizontal)
             return
-        self.addDockWidget(right, d["text"])
-        self.tabifyDockWidget(d["text"], d["tuning"])
-        self.addDockWidget(bottom, d["results"])
-        if h < 900:  # short screen: the plots are a tab beside tag text and tuning
-            self.tabifyDockWidget(d["tuning"], d["plots"])
-            self.resizeDocks([d["results"]], [max(130, h // 5)], Qt.Orientation.Vertical)
-        else:
-            self.splitDockWidget(d["results"], d["plots"], Qt.Orientation.Horizontal)
-            self.resizeDocks([d["results"], d["plots"]], [h // 3] * 2, Qt.Orientation.Vertical)
-            self.resizeDocks([d["results"], d["plots"]], [w * 2 // 5, w * 3 // 5], Qt.Orientation.Horizontal)
-        self.resizeDocks([d["text"]], [max(340, w // 4)], Qt.Orientation.Horizontal)
         d["text"].raise_()
+        self.resizeDocks([d["text"]], [max(440, w // 3)], Qt.Orientation.Horizontal)
+        self.resizeDocks([d["text"], d["results"]], [h * 3 // 5, h * 2 // 5], Qt.Orientation.Vertical)
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
@@ -310,7 +318,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Engine ready: {pipeline.backend}, {self.precision.upper()}", 5000)
         self.plots.set_stages(pipeline.backend)
         self.errors_panel.clear_kind("engine")
-        self.state.update(engine=f"{pipeline.backend} · {self.precision.upper()}")
+        self.state.update(engine=f"{ENGINE_NAMES.get(pipeline.backend, pipeline.backend)} {self.precision.upper()}")
         self._update_status()
         if self.autostart:
             self.autostart = False
@@ -439,7 +447,7 @@ class MainWindow(QMainWindow):
         self.follow_live = row == len(self.results.results) - 1
         result = self.results.results[row]
         image = self.images.get(self.results.dropped + row)
-        if image is None and _rereadable(result):
+        if image is None and result.ok and _rereadable(result):
             try:
                 image = read_image(result.source_path)
             except Exception as exc:

@@ -37,8 +37,7 @@ class ModeController:
         operator = mode == OPERATOR
         w = self.window
         w.tuning.set_locked(operator)
-        for key in ("tuning", "plots", "text"):
-            w.docks[key].setVisible(not operator)
+        for key in ENGINEER_DOCKS:
             w.docks[key].toggleViewAction().setEnabled(not operator)
         w.banner.set_large(operator)
         bar = w.source_bar
@@ -98,6 +97,7 @@ class ModeController:
 
 
 MAINTENANCE = ("Prune image archive",)
+ENGINEER_DOCKS = ("text", "tuning", "plots")
 
 
 def maintenance_actions(window) -> list:

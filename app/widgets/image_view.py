@@ -125,6 +125,7 @@ class ImageView(QGraphicsView):
         """No frame: the message alone, at a readable size; `error` draws it under a red ERROR banner."""
         self._pixmap.setPixmap(QPixmap())
         self.show_detections(None)
+        self.scene().setSceneRect(QRectF(0, 0, 1, 1))  # no scroll bars left over from the last frame
         self._fit_mode = True
         self.resetTransform()
         self._set_message(text, error=error)

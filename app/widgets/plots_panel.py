@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QDoubleSpinBox, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDoubleSpinBox, QGridLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
 from inference.pipeline import FrameResult
 from inference.telemetry import STAGES, RollingStats, drift_per_1000
@@ -135,11 +135,12 @@ class PlotsPanel(QWidget):
         self.summary.setWordWrap(True)
         self.alarm = QLabel("")
         self.alarm.setWordWrap(True)
-        controls = QHBoxLayout()
-        for text, widget in (("Takt", self.takt), ("Drift window", self.drift_window), ("Alarm above", self.drift_limit)):
-            controls.addWidget(QLabel(text))
-            controls.addWidget(widget)
-        controls.addStretch(1)
+        controls = QGridLayout()  # two rows: the panel fits a right-hand column on a 1280-px screen
+        for i, (text, widget) in enumerate((("Takt", self.takt), ("Drift window", self.drift_window),
+                                            ("Alarm above", self.drift_limit))):
+            controls.addWidget(QLabel(text), i // 2, 2 * (i % 2))
+            controls.addWidget(widget, i // 2, 2 * (i % 2) + 1)
+        controls.setColumnStretch(4, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 2)
         layout.setSpacing(2)

@@ -57,7 +57,7 @@ class ResultsModel(QAbstractTableModel):
             if column == "Time":
                 return time.strftime("%H:%M:%S", time.localtime(result.timestamp))
             if column == "Source":
-                return result.source_name
+                return readable_name(result)
             if column == "Verdict":
                 return verdict
             if column == "Tags":
@@ -118,3 +118,14 @@ class ResultsModel(QAbstractTableModel):
 
     def clear(self) -> None:
         self.replace_all([])
+
+
+def readable_name(result: FrameResult) -> str:
+    """A row's source as a person reads it: a camera frame is "camera 0 #57" or "replay line.avi #57", not
+    "camera-/tmp/…/line.avi"; files keep their own name."""
+    name = result.source_name
+    if not name.startswith("camera-"):
+        return name
+    target = name[len("camera-"):]
+    label = f"camera {target}" if target.isdigit() else f"camera {target.rstrip('/').rsplit('/', 1)[-1]}"
+    return f"{label} #{result.index}"

@@ -6,12 +6,11 @@ flag of its own."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog, QHBoxLayout, QLineEdit,
                                QPushButton, QSizePolicy, QVBoxLayout, QWidget)
 
 from app.station_state import OPEN, RUNNING, StationState
-from app.widgets.elided_label import ElidedLabel
 from inference.sources import split_camera, spec_kind
 
 KINDS = ("Image folder", "Watch folder", "Single image", "Video file", "Camera")
@@ -50,7 +49,6 @@ class SourceBar(QWidget):
         self.fps_cap.setSuffix(" fps")
         self.reading = QCheckBox("Read tags")
         self.reading.setChecked(True)
-        self.recipe_label = ElidedLabel("Recipe: none", mode=Qt.TextElideMode.ElideRight)
         self.recipe_button = QPushButton("Recipe…")
         self.path.setMinimumWidth(160)
         self.path.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
@@ -61,7 +59,7 @@ class SourceBar(QWidget):
             first.addWidget(w, 1 if w is self.path else 0)
         for w in (self.start_button, self.step_button, self.loop, self.fps_cap, self.reading, self.recipe_button):
             second.addWidget(w)
-        second.addWidget(self.recipe_label, 1)
+        second.addStretch(1)  # the recipe's name is in the station header
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 2)
         layout.setSpacing(2)
@@ -132,7 +130,7 @@ class SourceBar(QWidget):
             self.start_button.setToolTip("Waiting for the engine to load")
         else:
             self.start_button.setToolTip("Start / stop (Space)")
-        self.recipe_label.setText(f"Recipe: {state.recipe}" if state.recipe else "Recipe: none — press Recipe…")
+        self.recipe_button.setText("Recipe…" if state.recipe else "⚠ Pick a recipe…")
 
     def _open(self) -> None:
         if self.path.text().strip():

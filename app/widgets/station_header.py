@@ -5,6 +5,7 @@ station is doing. Job and lot used to show only in a 5-second status message."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
 from app.station_state import FAILED, OPEN, RUNNING, StationModel, StationState
@@ -16,15 +17,16 @@ RUN_STYLES = {"running": ("RUNNING", "#1e8e3e"), "stopped": ("STOPPED", "#5f6368
 class StationHeader(QWidget):
     def __init__(self, model: StationModel, parent=None) -> None:
         super().__init__(parent)
-        self.fields: dict[str, ElidedLabel] = {}
+        self.fields: dict[str, QLabel] = {}
         layout = QHBoxLayout(self)
         layout.setContentsMargins(6, 2, 6, 2)
         layout.setSpacing(10)
         self.run_label = QLabel()
         self.run_label.setFixedWidth(86)
         layout.addWidget(self.run_label)
-        for key, stretch in (("recipe", 4), ("job", 2), ("lot", 2), ("source", 4), ("engine", 3), ("mode", 2)):
-            label = ElidedLabel(min_chars=8)
+        for key, stretch in (("recipe", 5), ("job", 3), ("lot", 3), ("source", 3), ("engine", 0), ("mode", 0)):
+            # Recipe, job, lot and source can be long and are elided; engine and mode are short and never are.
+            label = ElidedLabel(min_chars=8, mode=Qt.TextElideMode.ElideRight) if stretch else QLabel()
             label.setObjectName(f"header_{key}")
             layout.addWidget(label, stretch)
             self.fields[key] = label
@@ -38,7 +40,7 @@ class StationHeader(QWidget):
         self.run_label.setText(text)
         self.run_label.setStyleSheet(f"background:{color}; color:white; font-weight:bold; border-radius:3px; "
                                      "padding:0 4px;")
-        source = state.source or "none"
+        source = short_source(state.source) if state.source else "none"
         if state.source_status == FAILED:
             source = f"{source} (failed)"
         elif state.source_status != OPEN:
@@ -46,8 +48,25 @@ class StationHeader(QWidget):
         values = {"recipe": state.recipe or "none — pick a recipe", "job": state.job or "—", "lot": state.lot or "—",
                   "source": source, "engine": state.engine or "loading…", "mode": state.mode}
         for key, value in values.items():
-            label = self.fields[key]
-            label.setText(f"{key.capitalize()}: {value}")
+            self.fields[key].setText(f"{key.capitalize()}: {value}")
+        self.fields["source"].setToolTip(state.source_message or state.source)
         self.fields["recipe"].setStyleSheet("" if state.recipe else "color: #d93025; font-weight: bold;")
         self.fields["source"].setStyleSheet("color: #d93025; font-weight: bold;" if state.source_status == FAILED else "")
         self.run_label.setToolTip("running" if state.run == RUNNING else state.source_message or state.run)
+
+
+def short_source(spec: str) -> str:
+    """The last part of a folder or file path (the full spec is in the tooltip): "watch:…/line-3" reads
+    as "line-3 (watched)", a camera as "camera 0"."""
+    from pathlib import PurePath
+
+    from inference.sources import spec_kind
+
+    kind = spec_kind(spec)
+    if kind == "watch":
+        return f"{PurePath(spec[len('watch:'):]).name} (watched)"
+    if kind == "camera":
+        return f"camera {spec}" if "://" not in spec else spec.split("://", 1)[1].split("@")[-1].split("/")[0]
+    if kind == "replay":
+        return f"camera replay {PurePath(spec[len('camera:'):]).name}"
+    return PurePath(spec).name or spec

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QPainter
-from PySide6.QtWidgets import QLabel, QStyle, QStyleOption, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QStyle, QStyleOption, QVBoxLayout, QWidget
 
 from app.theme import VERDICT_COLORS
 
@@ -27,14 +27,18 @@ class VerdictBanner(QWidget):
         self.verdict = QLabel("—")
         self.verdict.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.reasons = QLabel("Waiting for the first tag")
-        self.reasons.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.reasons.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         self.reasons.setWordWrap(True)
+        # Verdict left, reasons right: one short band, so the live image keeps the height.
+        row = QHBoxLayout()
+        row.setSpacing(16)
+        row.addWidget(self.verdict)
+        row.addWidget(self.reasons, 1)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 4, 8, 4)
-        layout.setSpacing(0)
+        layout.setContentsMargins(10, 4, 10, 4)
+        layout.setSpacing(2)
         layout.addWidget(self.preview_label)
-        layout.addWidget(self.verdict)
-        layout.addWidget(self.reasons)
+        layout.addLayout(row)
         self.preview = False
         self._color = ""
         self.set_large(False)
@@ -42,7 +46,8 @@ class VerdictBanner(QWidget):
 
     def set_large(self, large: bool) -> None:
         self.large = large
-        self.verdict.setStyleSheet(f"font-size: {64 if large else 28}px; font-weight: bold; color: white;")
+        self.verdict.setStyleSheet(f"font-size: {60 if large else 30}px; font-weight: bold; color: white;")
+        self.verdict.setMinimumWidth(300 if large else 150)
         self.reasons.setStyleSheet(f"font-size: {18 if large else 13}px; color: white;")
         self.preview_label.setStyleSheet("font-size: 13px; font-weight: bold; color: black; background: #fdd663; "
                                          "border-radius: 3px;")

@@ -1,0 +1,120 @@
+"""Golden screenshots of the station's main states, for review and for the pixel tests.
+
+    python -m app.screenshots --out docs/screenshots        (what `make screenshots` runs)
+
+The real window, offscreen, with the shipped detector and reader on two bundled samples and one file
+that cannot be decoded: OK (sample 090000022 with its recipe), NG (sample 090000005 under the same
+recipe) and ERROR, in operator and engineer mode, at 1280×720 and 1920×1080. Everything the window
+keeps (settings, journal, archive) goes to a temporary folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+SIZES = ((1280, 720), (1920, 1080))
+MODES = ("operator", "engineer")
+STATES = ("ok", "ng", "error")  # rows of the run, in this order
+SAMPLES = ("090000022.jpg", "090000005.jpg")  # OK and NG under sample_090000022.toml
+JOB, LOT = "K2291 女士连衣裙", "LOT-2026-12-01"
+
+
+def shot_name(mode: str, state: str, size: tuple[int, int]) -> str:
+    return f"{mode}_{state}_{size[0]}x{size[1]}.png"
+
+
+def make_source(folder: Path) -> Path:
+    from inference.resources import samples_dir
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for i, name in enumerate(SAMPLES):
+        shutil.copy(samples_dir() / name, folder / f"{i:02d}_{name}")
+    (folder / "02_torn_upload.jpg").write_bytes(b"\xff\xd8\xff not really a jpeg")
+    return folder
+
+
+def _wait(app, condition, timeout_s: float) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the station did not reach the state to photograph in time")
+        app.processEvents()
+        time.sleep(0.01)
+
+
+def capture(out_dir: Path, sizes=SIZES, modes=MODES) -> list[Path]:
+    """Write every screenshot into `out_dir`; returns their paths."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from app.theme import apply_theme, register_fonts
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    register_fonts()
+    apply_theme(app, False)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    with tempfile.TemporaryDirectory(prefix="hangtag-shots-") as tmp:
+        previous = os.environ.get("HANGTAG_DATA_DIR")
+        os.environ["HANGTAG_DATA_DIR"] = str(Path(tmp) / "data")
+        try:
+            from app.main_window import MainWindow
+            from app.settings import StationSettings
+            from inference.resources import resource_path
+
+            settings = StationSettings(QSettings(str(Path(tmp) / "station.ini"), QSettings.Format.IniFormat))
+            source = make_source(Path(tmp) / "line-3 tags")
+            window = MainWindow(source=str(source), backend="onnxruntime-cpu", settings=settings,
+                                recipe=resource_path("recipes", "sample_090000022.toml"),
+                                journal_path=Path(tmp) / "journal.sqlite3", testing=True)
+            window.set_job(JOB, LOT)
+            window.resize(*sizes[0])
+            window.show()
+            _wait(app, lambda: window.pipeline is not None, 120)
+            window.start()
+            _wait(app, lambda: window.results.total >= len(STATES) and not window.source_bar.running, 300)
+            _wait(app, lambda: window.results.rowCount() == len(STATES), 5)
+            for size in sizes:
+                for mode in modes:
+                    window.resize(*size)  # the mode lays the docks out for the size: size, mode, size
+                    app.processEvents()
+                    window.modes.set_mode(mode)
+                    window.resize(*size)
+                    app.processEvents()
+                    for row, state in enumerate(STATES):
+                        window.show_result_at(row)
+                        window.table.selectRow(row)
+                        for _ in range(5):
+                            app.processEvents()
+                            time.sleep(0.02)
+                        path = out_dir / shot_name(mode, state, size)
+                        window.grab().save(str(path))
+                        written.append(path)
+            window.close()
+            app.processEvents()
+        finally:
+            if previous is None:
+                os.environ.pop("HANGTAG_DATA_DIR", None)
+            else:
+                os.environ["HANGTAG_DATA_DIR"] = previous
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m app.screenshots", description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
+    args = parser.parse_args(argv)
+    for path in capture(args.out):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
