@@ -104,6 +104,9 @@ class ModbusServer:
         self._failure: BaseException | None = None
 
     def start(self, timeout: float = 10.0) -> ModbusServer:
+        if self._thread is not None:
+            raise LineError(f"the {name} server was started twice", expected="one start() per server",
+                            found="a second start()", hint="use either start() or a with block, not both")
         self._thread = threading.Thread(target=self._run, name="line-modbus", daemon=True)
         self._thread.start()
         if not self._ready.wait(timeout) or self._failure is not None:

@@ -1,0 +1,223 @@
+"""The station as an OPC UA server (asyncua), shaped after OPC 40100 Machine Vision.
+
+Object `HangtagStation` in namespace `urn:hangtag-station:line`:
+    variables  State, StateCode, Ready, Busy, ResultsReady, Error, ErrorCode, Verdict, ResultTriggerId,
+               ResultFields (JSON), TriggerId, ResultCounter, MissedTriggers, LateAcks, QueueLength,
+               JobIndex, JobName, Lot, Heartbeat
+    methods    StartSingleJob() -> JobId (the trigger id this job's result will carry),
+               SelectRecipe(Index), AcknowledgeResult(TriggerId; 0 = the oldest), ResetError(), SetLot(Lot)
+    event      ResultReadyEventType (TriggerId, Verdict, ResultFields), emitted by HangtagStation per result
+
+Anonymous access is off unless asked for; username/password come from the caller (the CLI reads the
+password from an environment variable, never from the command line).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+from typing import Any
+
+from inference.line.handshake import STATE_CODES, Ack, Publish, Reset, SelectJob, SetLot, Signals, State, Trigger
+from inference.line.station import Change, LineError, LineStation
+
+NAMESPACE = "urn:hangtag-station:line"
+log = logging.getLogger(__name__)
+
+
+def variable_values(sig: Signals) -> dict[str, Any]:
+    return {
+        "State": sig.state.value, "StateCode": STATE_CODES[sig.state], "Ready": sig.ready, "Busy": sig.busy,
+        "ResultsReady": sig.results_ready, "Error": sig.error, "ErrorCode": int(sig.code),
+        "Verdict": sig.verdict.name, "ResultTriggerId": sig.result_trigger_id,
+        "ResultFields": json.dumps(dict(sig.result_fields), ensure_ascii=False), "TriggerId": sig.trigger_id,
+        "ResultCounter": sig.result_counter, "MissedTriggers": sig.missed_triggers, "LateAcks": sig.late_acks,
+        "QueueLength": sig.queue_length, "JobIndex": sig.job_index, "JobName": sig.job_name, "Lot": sig.lot,
+        "Heartbeat": sig.heartbeat,
+    }
+
+
+class OpcUaServer:
+    def __init__(self, station: LineStation, url: str = "opc.tcp://127.0.0.1:4840/hangtag/", *,
+                 users: dict[str, str] | None = None, anonymous: bool = False) -> None:
+        if not anonymous and not users:
+            raise LineError("OPC UA server has no way in", expected="a username/password, or anonymous access "
+                            "switched on explicitly", found="neither", hint="hangtag-inspect line --opcua-user NAME "
+                            "with HANGTAG_OPCUA_PASSWORD set, or --opcua-anonymous on a closed network")
+        self.station = station
+        self.url = url
+        self.users = dict(users or {})
+        self.anonymous = anonymous
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
+        self._stopping: asyncio.Event | None = None
+        self._failure: BaseException | None = None
+        self._nodes: dict[str, Any] = {}
+        self._written: dict[str, Any] = {}
+        self._event_gen: Any = None
+
+    def start(self, timeout: float = 30.0) -> OpcUaServer:
+        if self._thread is not None:
+            raise LineError(f"the {name} server was started twice", expected="one start() per server",
+                            found="a second start()", hint="use either start() or a with block, not both")
+        self._thread = threading.Thread(target=self._run, name="line-opcua", daemon=True)
+        self._thread.start()
+        if not self._ready.wait(timeout) or self._failure is not None:
+            raise LineError("the OPC UA server did not start", expected=f"listening at {self.url}",
+                            found=str(self._failure or "no answer in time"), hint="is the port in use?")
+        self.station.set_link("opcua", f"listening at {self.url}")
+        self.station.subscribe("opcua", self._on_change)
+        return self
+
+    def close(self) -> None:
+        if self._loop is not None and self._stopping is not None and self._loop.is_running():
+            self._loop.call_soon_threadsafe(self._stopping.set)
+        if self._thread is not None:
+            self._thread.join(10.0)
+        self.station.set_link("opcua", "closed")
+
+    def __enter__(self) -> OpcUaServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- server thread ---------------------------------------------------------------------------------
+    def _run(self) -> None:
+        loop = asyncio.new_event_loop()
+        self._loop = loop
+        try:
+            loop.run_until_complete(self._serve())
+        except BaseException as exc:  # reported by start()
+            self._failure = exc
+            self._ready.set()
+        finally:
+            loop.close()
+
+    async def _serve(self) -> None:
+        from asyncua import Server, ua
+
+        self._stopping = asyncio.Event()
+        server = Server(user_manager=_UserManager(self.users, self.anonymous))
+        await server.init()
+        server.set_endpoint(self.url)
+        server.set_server_name("Hangtag Station")
+        server.set_security_policy([ua.SecurityPolicyType.NoSecurity])
+        tokens = [ua.UserNameIdentityToken] + ([ua.AnonymousIdentityToken] if self.anonymous else [])
+        server.set_identity_tokens(tokens)
+        idx = await server.register_namespace(NAMESPACE)
+        station_obj = await server.nodes.objects.add_object(idx, "HangtagStation")
+        for name, value in variable_values(self.station.signals()).items():
+            self._nodes[name] = await station_obj.add_variable(idx, name, _variant(name, value))
+            self._written[name] = value
+        await self._add_methods(station_obj, idx)
+        etype = await server.create_custom_event_type(idx, "ResultReadyEventType", ua.ObjectIds.BaseEventType, [
+            ("TriggerId", ua.VariantType.UInt32), ("Verdict", ua.VariantType.String),
+            ("ResultFields", ua.VariantType.String)])
+        self._event_gen = await server.get_event_generator(etype, station_obj)
+        async with server:
+            self._ready.set()
+            await self._stopping.wait()
+
+    async def _add_methods(self, obj, idx: int) -> None:
+        from asyncua import ua
+        from asyncua.common.methods import uamethod
+
+        def refuse(what: str, sig: Signals) -> None:
+            log.info("OPC UA %s refused in state %s (code %d)", what, sig.state.value, int(sig.code))
+            raise ua.UaStatusCodeError(ua.StatusCodes.BadInvalidState)
+
+        @uamethod
+        def start_single_job(parent):
+            before = self.station.signals().trigger_id
+            sig = self.station.pulse(Trigger)
+            if sig.trigger_id == before:
+                refuse("StartSingleJob", sig)
+            return ua.Variant(sig.trigger_id, ua.VariantType.UInt32)
+
+        @uamethod
+        def select_recipe(parent, index):
+            sig = self.station.submit(SelectJob(int(index)))
+            if sig.state is State.ERROR:
+                refuse("SelectRecipe", sig)
+            return True
+
+        @uamethod
+        def acknowledge(parent, trigger_id):
+            tid = int(trigger_id) or None
+            sig = self.station.pulse(lambda level: Ack(level, tid))
+            if sig.state is State.ERROR:
+                refuse("AcknowledgeResult", sig)
+
+        @uamethod
+        def reset(parent):
+            self.station.pulse(Reset)
+
+        @uamethod
+        def set_lot(parent, lot):
+            sig = self.station.submit(SetLot(str(lot)))
+            if sig.state is State.ERROR:
+                refuse("SetLot", sig)
+
+        u32, text = ua.VariantType.UInt32, ua.VariantType.String
+        await obj.add_method(idx, "StartSingleJob", start_single_job, [], [u32])
+        await obj.add_method(idx, "SelectRecipe", select_recipe, [u32], [ua.VariantType.Boolean])
+        await obj.add_method(idx, "AcknowledgeResult", acknowledge, [u32], [])
+        await obj.add_method(idx, "ResetError", reset, [], [])
+        await obj.add_method(idx, "SetLot", set_lot, [text], [])
+
+    # -- the station's outbox thread -------------------------------------------------------------------
+    def _on_change(self, change: Change) -> None:
+        if self._loop is None or not self._loop.is_running():
+            raise LineError("OPC UA server is not running", expected="a running server", found="stopped")
+        future = asyncio.run_coroutine_threadsafe(self._apply(change), self._loop)
+        future.result(5.0)  # the outbox's own thread waits, bounded; the station never does
+
+    async def _apply(self, change: Change) -> None:
+        from asyncua import ua
+
+        # the result variables first, then the event: a client reacting to the event reads this result
+        for name, value in variable_values(change.signals).items():
+            if self._written.get(name) != value:
+                self._written[name] = value
+                await self._nodes[name].write_value(_variant(name, value))
+        for action in change.actions:
+            if isinstance(action, Publish):
+                r = action.result
+                gen = self._event_gen
+                gen.event.TriggerId = ua.Variant(r.trigger_id, ua.VariantType.UInt32)
+                gen.event.Verdict = r.verdict.name
+                gen.event.ResultFields = json.dumps(dict(r.fields), ensure_ascii=False)
+                await gen.trigger(message=f"result for trigger {r.trigger_id}: {r.verdict.name}")
+
+
+_UINT32 = {"StateCode", "ErrorCode", "ResultTriggerId", "TriggerId", "ResultCounter", "MissedTriggers", "LateAcks",
+           "QueueLength", "JobIndex"}
+
+
+def _variant(name: str, value: Any):
+    from asyncua import ua
+
+    if name in _UINT32:
+        return ua.Variant(int(value), ua.VariantType.UInt32)
+    if isinstance(value, bool):
+        return ua.Variant(value, ua.VariantType.Boolean)
+    return ua.Variant(str(value), ua.VariantType.String)
+
+
+class _UserManager:
+    def __init__(self, users: dict[str, str], anonymous: bool) -> None:
+        self.users = users
+        self.anonymous = anonymous
+
+    def get_user(self, iserver, username=None, password=None, certificate=None):
+        from asyncua.crypto.permission_rules import User, UserRole
+
+        if username is None:  # anonymous (this server offers no certificate identities)
+            return User(role=UserRole.User) if self.anonymous else None
+        if username is not None and self.users.get(username) == password:
+            return User(role=UserRole.User, name=username)
+        return None
