@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from inference.sources import Frame, FrameError, FrameSource
+from inference.sources import Frame, FrameError, FrameSource, Waiting
 
 
 class LatestFrameGrabber:
@@ -18,6 +18,7 @@ class LatestFrameGrabber:
         self.source = source
         self.dropped = 0
         self.finished = False
+        self.waiting_reason = ""  # why the source has nothing new, when it says ("camera lost: …")
         self._slot: Frame | FrameError | None = None
         self._cond = threading.Condition()
         self._stop = threading.Event()
@@ -27,6 +28,12 @@ class LatestFrameGrabber:
     def _grab(self) -> None:
         try:
             for item in self.source.frames():
+                if isinstance(item, Waiting):  # nothing new (an industrial camera waiting for a trigger, or lost):
+                    self.waiting_reason = item.reason  # the newest frame stays for the taker; the reason is shown
+                    if self._stop.is_set():
+                        break
+                    continue
+                self.waiting_reason = ""
                 with self._cond:
                     if self._slot is not None and isinstance(self._slot, Frame):
                         self.dropped += 1

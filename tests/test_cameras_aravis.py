@@ -205,3 +205,19 @@ def test_an_aravis_spec_opens_the_camera_by_serial():
             assert frame.image.shape == (48, 64, 3) and frame.name == f"aravis-{fake.serial}#0"
         finally:
             camera.close()
+
+
+def test_the_stations_grabber_keeps_a_triggered_frame_until_it_is_taken():
+    from inference.live import LatestFrameGrabber
+
+    with fake_camera() as fake:
+        grabber = LatestFrameGrabber(gige(fake.serial, pixel_format="Mono8", trigger=Trigger("software")))
+        try:
+            grabber.source.trigger(9)
+            time.sleep(0.6)  # the camera says "waiting for a trigger" several times meanwhile
+            frame = grabber.take(2.0)
+            assert isinstance(frame, Frame) and frame.trigger_id == 9
+            assert grabber.take(0.3) is None and grabber.waiting_reason == "waiting for a trigger"
+            assert grabber.dropped == 0
+        finally:
+            grabber.close()
