@@ -38,6 +38,14 @@ class SystemInfo:
         return cls(str(trt.__version__), name.rstrip("\x00").strip(), (int(props.major), int(props.minor)))
 
 
+_TEXT, _INT, _NUMBER = (str,), (int,), (int, float)
+_SCALAR_TYPES: dict[str, tuple[type, ...]] = {
+    "model_sha256": _TEXT, "precision": _TEXT, "input_name": _TEXT, "tensorrt_version": _TEXT, "gpu_name": _TEXT,
+    "build_time": _TEXT, "plan_sha256": _TEXT, "plan_bytes": _INT, "workspace_mb": _INT,
+    "build_seconds": _NUMBER, "model_metadata": (dict,), "format_version": _INT,
+}
+
+
 @dataclass(frozen=True)
 class EngineInfo:
     model_sha256: str
@@ -81,6 +89,14 @@ class EngineInfo:
             raise EngineFileError("the engine's model_info.json is incomplete", expected=", ".join(required),
                                   found=f"{source} lacks {', '.join(missing)}", hint=REBUILD_HINT)
         known = {k: v for k, v in raw.items() if k in cls.__dataclass_fields__}
+        wrong = sorted(name for name, value in known.items() if name in _SCALAR_TYPES
+                       and (not isinstance(value, _SCALAR_TYPES[name]) or isinstance(value, bool)))
+        if wrong:
+            raise EngineFileError("the engine's model_info.json has fields of the wrong type",
+                                  expected=", ".join(f"{n}: {'/'.join(t.__name__ for t in _SCALAR_TYPES[n])}"
+                                                     for n in wrong),
+                                  found=f"{source}: " + "; ".join(f"{n} is {type(known[n]).__name__} {known[n]!r:.40}"
+                                                                  for n in wrong), hint=REBUILD_HINT)
         try:
             for name in ("input_hw", "batch_range", "compute_capability"):
                 value = known[name]
