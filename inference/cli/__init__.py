@@ -22,6 +22,7 @@ COMMANDS = (
     "serve",
     "load",
     "triton_repo",
+    "cameras",
 )
 
 
