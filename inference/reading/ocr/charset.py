@@ -80,17 +80,13 @@ def restrict_charset(source: Path, out: Path, keep: frozenset[str]) -> Path:
 
 def restricted_rec(source: Path, folder: Path) -> Path:
     """The GB 2312 copy of `source`, built on first use and rebuilt when `source` changes."""
-    from inference.reading.ocr.models import sha256, sidecar_path
+    from inference.reading.ocr.models import cached_copy_ok, sha256, sidecar_path
 
     out = folder / f"{source.stem}.gb2312.onnx"
     side = sidecar_path(out)
     digest = sha256(source)
-    if out.is_file() and side.is_file():
-        try:
-            if json.loads(side.read_text(encoding="utf-8")).get("source_sha256") == digest:
-                return out
-        except (OSError, ValueError):
-            pass
+    if cached_copy_ok(out, digest):  # a corrupt copy is deleted there and built again here
+        return out
     keep = gb2312_charset()
     restrict_charset(source, out, keep)
     side.write_text(

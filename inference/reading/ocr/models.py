@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
+import logging
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -125,14 +126,35 @@ def sidecar_path(model: Path) -> Path:
 def valid_int8(source: Path, folder: Path | None = None) -> Path | None:
     """The INT8 copy of `source` if it exists and was built from exactly this file."""
     model = int8_path(source, folder)
+    return model if cached_copy_ok(model, sha256(source)) else None
+
+
+def cached_copy_ok(model: Path, source_sha256: str) -> bool:
+    """Whether a derived model in the cache is intact and built from the file whose hash is `source_sha256`.
+
+    Its sidecar must be a JSON object whose `source_sha256` and `sha256` are hex text, and the file must
+    still hash to `sha256`. A copy that fails any of these (random bytes, a torn write, a hand-edited
+    sidecar) is deleted with its sidecar, so the caller builds it again instead of failing every start."""
     side = sidecar_path(model)
     if not model.is_file() or not side.is_file():
-        return None
+        return False
     try:
         meta = json.loads(side.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return None
-    return model if meta.get("source_sha256") == sha256(source) else None
+        meta = None
+    if isinstance(meta, dict) and meta.get("source_sha256") != source_sha256 and _is_hex(meta.get("source_sha256")):
+        return False  # built from another version of the source: rebuilt over, nothing corrupt
+    intact = isinstance(meta, dict) and _is_hex(meta.get("source_sha256")) and _is_hex(meta.get("sha256")) \
+        and meta["sha256"] == sha256(model)
+    if not intact:
+        logging.getLogger(__name__).warning("cached OCR model %s is corrupt; it will be rebuilt", model)
+        for path in (model, side):
+            path.unlink(missing_ok=True)
+    return intact
+
+
+def _is_hex(value: object) -> bool:
+    return isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
 
 
 def base_models(charset: str = "gb2312", folder: Path | None = None) -> OcrModels:
