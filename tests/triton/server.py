@@ -117,7 +117,9 @@ class TritonServer:
     def log_tail(self, lines: int = 5) -> str:
         if self.log_path is None or not self.log_path.exists():
             return ""
-        return " | ".join(self.log_path.read_text(errors="replace").strip().splitlines()[-lines:])
+        log = self.log_path.read_text(errors="replace").strip().splitlines()
+        errors = [line[:300] for line in log if line.startswith("E")]  # Triton's error lines say why
+        return " | ".join(errors[-lines:] + log[-2:])
 
     def kill(self) -> None:
         """Die at once, as a crashed server does: no draining of in-flight requests."""
@@ -155,5 +157,6 @@ def repository_copy(dest: Path, *, max_queue_size: int | None = None, delay_us: 
         text = text.replace("max_queue_delay_microseconds: 20000", f"max_queue_delay_microseconds: {delay_us}")
     if max_batch is not None:
         text = text.replace("max_batch_size: 8", f"max_batch_size: {max_batch}")
+        text = text.replace("  preferred_batch_size: [ 4, 8 ]\n", "")
     config.write_text(text)
     return target

@@ -7,6 +7,7 @@ reset, timed out: take the server out), or a plain HangtagError (the request its
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -67,6 +68,10 @@ class ServerAddress:
                                found=url, hint="separate several servers with commas")
         if ":" not in rest:
             rest += ":8001" if protocol == "grpc" else ":8000"
+        host, _, port = rest.rpartition(":")
+        if not host or not port.isdigit():
+            raise HangtagError("a Triton server URL is malformed", expected="http://host:8000 or grpc://host:8001",
+                               found=url, hint="give a host and a numeric port")
         return cls(f"{protocol}://{rest}", protocol, rest)
 
 
@@ -100,30 +105,47 @@ def kserve_dtype(dtype: np.dtype) -> str:
 
 
 class RemoteServer:
-    """A client for one server; not thread-safe (one per engine, as the engine is one per worker)."""
+    """A client for one server. tritonclient's HTTP client (gevent) works only on the thread that made
+    it, and the station opens engines on one thread and runs them on another: one client per thread."""
 
     def __init__(self, address: ServerAddress, timeout_s: float) -> None:
         self.address = address
         self.timeout_s = timeout_s
         self._module = tritonclient_module(address.protocol)
-        self._client = self._connect()
+        self._per_thread = threading.local()
+        self._clients: list = []
+        self._lock = threading.Lock()
+
+    @property
+    def _client(self):
+        client = getattr(self._per_thread, "client", None)
+        if client is None:
+            client = self._per_thread.client = self._connect()
+            with self._lock:
+                self._clients.append(client)
+        return client
 
     def _connect(self):
         if self.address.protocol == "grpc":
             return self._module.InferenceServerClient(self.address.host_port)
-        return self._module.InferenceServerClient(self.address.host_port, connection_timeout=self.timeout_s,
+        return self._module.InferenceServerClient(self.address.host_port, connection_timeout=min(1.0, self.timeout_s),
                                                   network_timeout=self.timeout_s)
 
     def reconnect(self) -> None:
-        """A fresh connection after a failure: a killed server leaves the old one half-open."""
-        self.close()
-        self._client = self._connect()
+        """A fresh connection for this thread after a failure: a killed server leaves the old one half-open."""
+        client = getattr(self._per_thread, "client", None)
+        self._per_thread.client = None
+        if client is not None:
+            with self._lock:
+                self._clients.remove(client)
+            _close_quietly(client)
 
     def close(self) -> None:
-        try:
-            self._client.close()
-        except Exception:  # closing a dead connection may fail in the library; nothing is left to free
-            pass
+        with self._lock:
+            clients, self._clients = self._clients, []
+        for client in clients:
+            _close_quietly(client)
+        self._per_thread = threading.local()
 
     def _call(self, what: str, fn, *args: Any, **kwargs: Any):
         if self.address.protocol == "grpc" and what != "infer":
@@ -173,6 +195,13 @@ class RemoteServer:
             requested = [m.InferRequestedOutput(name, binary_data=True) for name in outputs]
             result = self._call("infer", self._client.infer, model, inputs, outputs=requested)
         return {name: np.array(result.as_numpy(name), copy=True) for name in outputs}
+
+
+def _close_quietly(client) -> None:
+    try:
+        client.close()
+    except Exception:  # a dead connection, or one made on another thread, may refuse to close; nothing leaks
+        pass
 
 
 def classify(exc: Exception, url: str, what: str) -> HangtagError:

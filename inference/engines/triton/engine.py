@@ -156,6 +156,8 @@ class TritonEngine(Engine):
                 continue
             t0 = time.perf_counter_ns()
             try:
+                if not self._pool.is_healthy(url) and not self._servers[url].is_ready(self.model_name):
+                    raise ServerDown(f"Triton server {url} is not ready", found="probe after back-off: not ready")
                 outputs = self._servers[url].infer(self.model_name, feeds, names, deadline)
             except ServerBusy as exc:
                 self._pool.busy(url)

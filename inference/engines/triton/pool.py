@@ -3,8 +3,9 @@
 Pure bookkeeping with an injectable clock, so the rules are tested without any server:
 - a failure takes a server out for `backoff_s * 2**(failures-1)` (capped), then it is tried again;
 - a busy answer (queue full) only cools the server for `busy_cooldown_s`, it is no failure;
-- among servers in rotation the one with the fewest requests in flight, then the lowest recent
-  latency, then the longest-idle wins.
+- a failed server whose back-off ended is picked first, once (the caller probes it: half-open);
+- otherwise the one with the fewest requests in flight, then the lowest recent latency, then the
+  longest-idle wins.
 """
 
 from __future__ import annotations
@@ -57,7 +58,8 @@ class ServerPool:
             ready = [s for s in self.servers.values() if s.out_until <= now]
             if not ready:
                 return None
-            best = min(ready, key=lambda s: (s.in_flight, not s.healthy, s.latency_ms, s.last_used))
+            # A failed server whose back-off ended goes first: one probe decides whether it is back.
+            best = min(ready, key=lambda s: (s.healthy, s.in_flight, s.latency_ms, s.last_used))
             best.in_flight += 1
             best.last_used = now
             return best.url
@@ -103,6 +105,9 @@ class ServerPool:
         """The request ended without a verdict on the server (e.g. the caller gave up)."""
         with self._lock:
             self.servers[url].in_flight = max(0, self.servers[url].in_flight - 1)
+
+    def is_healthy(self, url: str) -> bool:
+        return self.servers[url].healthy
 
     def healthy_urls(self) -> list[str]:
         return [s.url for s in self.servers.values() if s.healthy]
