@@ -83,17 +83,19 @@ def lookup(root: Path, key: str) -> Path | None:
         info = json.loads(record.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError):
         return None
-    if info.get("key") != key or info.get("output_sha256") != file_sha256(model):
-        return None  # damaged or edited by hand: rebuild rather than trust it
+    if not isinstance(info, dict) or not isinstance(info.get("output_sha256"), str) or info.get("key") != key \
+            or info["output_sha256"] != file_sha256(model):
+        return None  # damaged or edited by hand (a JSON list, a number for a hash): rebuild rather than trust it
     return model
 
 
 def read_entry(model_path: Path) -> dict[str, Any] | None:
     record = Path(model_path).parent / ENTRY_FILE
     try:
-        return json.loads(record.read_text(encoding="utf-8"))
+        info = json.loads(record.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError):
         return None
+    return info if isinstance(info, dict) else None
 
 
 class PendingEntry:
