@@ -7,11 +7,12 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QProgressDialog
 
-from inference.records import Archive, Journal
+from inference.records import Archive, Journal, JournalError
+from inference.records.journal import OfflineJournal, open_station_journal
 from inference.records.recorder import Recorder
 from inference.resources import user_data_dir
 
@@ -54,7 +55,9 @@ class RecordsLink(QObject):
     def __init__(self, window, journal_path: Path | None = None) -> None:
         super().__init__(window)
         self.window = window
-        self.journal = Journal.open(journal_path)
+        self.journal = open_station_journal(journal_path)  # a read-only or full data folder: OfflineJournal
+        if isinstance(self.journal, OfflineJournal):  # said once the window is up; each frame then says "NOT recorded"
+            QTimer.singleShot(0, lambda: window._on_error(f"Results will NOT be recorded: {self.journal.reason}"))
         self.archive = Archive(user_data_dir() / "archive", cap_bytes=ARCHIVE_CAP_BYTES)
         self.recorder = Recorder(self.journal, self.archive)
         self.thread = QThread(self)
@@ -124,7 +127,11 @@ class RecordsLink(QObject):
             self.dialog = None
 
     def prune(self) -> None:
-        result = self.archive.prune(self.journal.unexported_archive_paths())
+        try:
+            result = self.archive.prune(self.journal.unexported_archive_paths())
+        except JournalError as exc:  # without the journal, nobody knows which images are still unexported
+            self.window._on_error(f"Archive not pruned: {exc}")
+            return
         if getattr(result, "needs_confirmation", False):
             answer = QMessageBox.question(self.window, "Prune image archive",
                                           "The archive is over its size cap, and freeing space would delete images "

@@ -309,12 +309,10 @@ class OfflineJournal:
 
     start_session = record = record_values = mark_exported = last_session_id = sessions = session = _refuse
     frames = iter_frames = frame_count = overlapping = _refuse
+    unexported_archive_paths = _refuse  # unknown: pruning must not take it for "nothing to protect"
 
     def end_session(self, *args: object, **kwargs: object) -> None:
         pass
-
-    def unexported_archive_paths(self) -> set[str]:
-        return set()
 
     def close(self) -> None:
         pass
