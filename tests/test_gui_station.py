@@ -1,0 +1,342 @@
+"""The operator's screen (issue 16) and the window's bounded memory (issue 15 item 4), driven through the
+real window offscreen: the blob detector names its classes hangtag and barcode, so a recipe that counts
+hangtags judges its frames."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("PySide6")
+from PySide6.QtCore import QSettings, Qt  # noqa: E402
+from PySide6.QtGui import QKeySequence  # noqa: E402
+
+from app.main_window import MainWindow  # noqa: E402
+from app.settings import StationSettings  # noqa: E402
+from app.theme import VERDICT_COLORS  # noqa: E402
+from inference.records import Journal  # noqa: E402
+from tests.factories import blob_detector, scene_with_squares, write_image  # noqa: E402
+from tests.test_gui import make_folder  # noqa: E402
+
+GOOD_RECIPE = '[recipe]\nname = "{name}"\n[counts]\nhangtag = {{ min = 1, max = 999 }}\n'
+BAD_RECIPE = '[recipe]\nname = "broken"\n[counts]\nbright = 1\n'  # line 4: a class the recipe does not know
+
+
+def make_settings(tmp_path: Path) -> StationSettings:
+    return StationSettings(QSettings(str(tmp_path / "station.ini"), QSettings.Format.IniFormat))
+
+
+def make_window(qtbot, tmp_path: Path, folder: Path | None = None, *, settings: StationSettings | None = None,
+                **kwargs) -> MainWindow:
+    model = tmp_path / "tags.onnx"
+    if not model.is_file():
+        blob_detector(model, size=64, names={0: "hangtag", 1: "barcode"})
+    window = MainWindow(model=model, source=str(folder) if folder else None, backend="onnxruntime-cpu",
+                        settings=settings or make_settings(tmp_path), read=False,
+                        journal_path=tmp_path / "journal.sqlite3", testing=True, **kwargs)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.pipeline is not None, timeout=15000)
+    return window
+
+
+def write_recipe(tmp_path: Path, name: str = "blobs", text: str = GOOD_RECIPE) -> Path:
+    path = tmp_path / "recipes" / f"{name[:20]}.toml"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(text.format(name=name), encoding="utf-8")
+    return path
+
+
+def run_to_end(qtbot, window: MainWindow, expected: int) -> None:
+    window.start()
+    qtbot.waitUntil(lambda: window.results.total >= expected and not window.source_bar.running, timeout=30000)
+    qtbot.waitUntil(lambda: window.current is window.results.results[-1], timeout=3000)
+    qtbot.waitUntil(lambda: window.results.rowCount() == len(window.results.results), timeout=3000)
+
+
+# -- 1. state that is always true -------------------------------------------------------------------------
+def test_a_failed_source_clears_the_verdict_disables_start_and_nothing_is_journaled_under_it(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path, make_folder(tmp_path, 2))
+    run_to_end(qtbot, window, 2)
+    assert window.banner.verdict.text() == "no recipe"
+    missing = str(tmp_path / "camera-7-is-not-here")
+    window.open_source(missing)
+    qtbot.waitUntil(lambda: window.state.state.source_status == "failed", timeout=5000)
+    assert window.banner.verdict.text() == "NO SOURCE"
+    assert window.header.run_label.text() == "NO SOURCE"
+    assert not window.source_bar.start_button.isEnabled() and not window.source_bar.step_button.isEnabled()
+    assert window.errors_panel.isVisible() and missing in window.errors_panel.title.text()
+    assert window.current is None and window.view.message_is_error
+    window.start()  # Space or a stray click: must not re-inspect the previous folder
+    window.step()
+    qtbot.wait(400)
+    assert window.results.total == 2
+    with Journal.open(tmp_path / "journal.sqlite3", read_only=True) as journal:
+        session = journal.session(journal.last_session_id())
+    assert session.source != missing
+    other = tmp_path / "other"
+    other.mkdir()
+    window.open_source(str(make_folder(other, 1)))
+    qtbot.waitUntil(lambda: window.source_bar.start_button.isEnabled(), timeout=5000)
+    assert not window.errors_panel.isVisible()  # a source that opens clears the source error
+
+
+def test_recipe_job_and_lot_survive_a_restart_and_show_in_the_header(qtbot, tmp_path):
+    recipe = write_recipe(tmp_path, "Dress 22HX")
+    first = make_window(qtbot, tmp_path)
+    first.load_recipe(recipe)
+    first.set_job("K2291", "LOT-7")
+    first.close()
+    second = make_window(qtbot, tmp_path, settings=make_settings(tmp_path))
+    assert second.recipe is not None and second.recipe_path == recipe
+    header = {key: label.text() for key, label in second.header.fields.items()}
+    assert header["recipe"] == "Recipe: Dress 22HX"
+    assert header["job"] == "Job: K2291" and header["lot"] == "Lot: LOT-7"
+
+
+def test_the_operator_picks_only_from_recipes_an_engineer_approved(qtbot, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QInputDialog, QMessageBox
+
+    approved, other = write_recipe(tmp_path, "approved one"), write_recipe(tmp_path, "not approved")
+    window = make_window(qtbot, tmp_path)
+    told = []
+    monkeypatch.setattr(QMessageBox, "information", lambda *a, **k: told.append(a[2]))
+    window.settings.set_pin("2468")
+    window.modes.set_mode("operator")
+    assert window.source_bar.recipe_button.isEnabled()  # after a restart the operator can fix "no recipe"
+    window.pick_recipe()
+    assert window.recipe is None and "No recipe is approved" in told[0]
+    window.modes.unlock("2468")
+    window.load_recipe(approved)
+    window.modes.approve_recipe()
+    window.load_recipe(other)
+    window.modes.set_mode("operator")
+    offered = []
+
+    def get_item(parent, title, label, items, current, editable):
+        offered.extend(items)
+        return items[0], True
+
+    monkeypatch.setattr(QInputDialog, "getItem", get_item)
+    window.pick_recipe()
+    assert len(offered) == 1 and "approved one" in offered[0] and "not approved" not in offered[0]
+    assert window.recipe_path == approved and window.state.state.recipe == "approved one"
+
+
+def test_loading_a_recipe_rejudges_the_frame_on_screen_and_the_what_if_starts_from_it(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path, make_folder(tmp_path, 3))
+    run_to_end(qtbot, window, 3)
+    assert window.banner.verdict.text() == "no recipe"
+    window.load_recipe(write_recipe(tmp_path))
+    assert window.banner.verdict.text() == "OK" and not window.banner.preview
+    window._update_whatif()
+    assert window.tuning.whatif.text().startswith("What-if: 0 of the last 3 ")  # the recipe alone flips nothing
+
+
+def test_a_tuning_preview_is_marked_as_a_preview(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path, make_folder(tmp_path, 1))
+    window.load_recipe(write_recipe(tmp_path))
+    run_to_end(qtbot, window, 1)
+    assert not window.banner.preview and window.banner.verdict.text() == "OK"
+    enabled, _ = window.tuning._class_rows["hangtag"]
+    enabled.setChecked(False)  # what if hangtags were not detected at all?
+    assert window.banner.preview and window.banner.preview_label.isVisibleTo(window.banner)
+    assert "PREVIEW at these thresholds" in window.banner.preview_label.text()
+    assert window.banner.verdict.text() == "NG"  # the recipe wants at least one hangtag
+    enabled.setChecked(True)  # back to what the frame was recorded with
+    assert not window.banner.preview and window.banner.verdict.text() == "OK"
+
+
+def test_a_bad_recipe_shows_its_full_message_in_the_error_panel(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path)
+    bad = write_recipe(tmp_path, "broken", BAD_RECIPE)
+    window.load_recipe(bad)
+    text = window.errors_panel.text.toPlainText()
+    assert window.errors_panel.isVisible() and "Recipe not loaded" in window.errors_panel.title.text()
+    assert "line 4" in text and "expected:" in text and "found:" in text and "bright" in text
+    height = window.errors_panel.height()
+    window.errors_panel.show_error("recipe", "long", "x\n" * 200)
+    assert window.errors_panel.height() == height  # fixed size: a long message scrolls inside
+    window.load_recipe(write_recipe(tmp_path))
+    assert not window.errors_panel.isVisible()
+
+
+# -- 2. layout ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("mode", ["engineer", "operator"])
+def test_both_modes_fit_1280x720_and_a_long_recipe_name_does_not_widen_the_window(qtbot, tmp_path, mode):
+    window = make_window(qtbot, tmp_path, make_folder(tmp_path, 1))
+    window.resize(1280, 720)
+    window.modes.set_mode(mode)
+    window.load_recipe(write_recipe(tmp_path, "ZEPHYRA 女士连衣裙 22HX-1489 白色 175/92A(XL) " * 8))
+    window.set_job("K" * 120, "L" * 120)
+    qtbot.wait(50)
+    assert window.minimumSizeHint().width() <= 1280 and window.minimumSizeHint().height() <= 720
+    assert window.width() <= 1280 and window.height() <= 720
+    assert window.source_bar.path.width() >= 150 or mode == "operator"  # the path field keeps its room
+
+
+def test_operator_mode_gives_the_image_most_of_the_screen_and_no_maintenance_actions(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path, make_folder(tmp_path, 1))
+    window.resize(1280, 720)
+    window.modes.set_mode("operator")
+    qtbot.wait(50)
+    view = window.view.size()
+    assert view.width() * view.height() >= 0.35 * 1280 * 720
+    assert view.height() > window.banner.height() * 2
+    file_actions = [a.text() for a in window.file_menu.actions() if a.isVisible()]
+    assert not any(t.startswith("Prune") for t in file_actions)
+    assert not window.modes.approve_action.isVisible() and not window.modes.pin_action.isVisible()
+    window.modes.set_mode("engineer")
+    assert any(a.text().startswith("Prune") and a.isVisible() for a in window.file_menu.actions())
+
+
+# -- 3. readable overlays ----------------------------------------------------------------------------------
+def test_box_labels_keep_their_screen_size_and_do_not_overlap(qtbot):
+    from PySide6.QtCore import QSize
+
+    from app.widgets.image_view import LABEL_PX, BoxesItem
+    from inference.detections import Detections
+
+    boxes = np.array([[100 + 8 * i, 100 + 6 * i, 400 + 8 * i, 300] for i in range(6)], np.float32)
+    detections = Detections(boxes, np.linspace(0.9, 0.5, 6).astype(np.float32), np.zeros(6, np.int32),
+                            ("hangtag", "barcode"))
+    item = BoxesItem()
+    item.set_detections(detections, QSize(4000, 3000))
+    scale = 0.15  # a 4000-px frame fitted into a 600-px view
+    tags = item.place_labels(scale)
+    assert len(tags) == 6
+    assert all(tag.height() * scale >= LABEL_PX for tag in tags)  # ≥ 13 screen pixels tall
+    assert not any(a.intersects(b) for i, a in enumerate(tags) for b in tags[i + 1:])
+
+
+def test_plot_legends_sit_beside_the_plots_and_name_only_the_backends_stages(qtbot):
+    from app.widgets.plots_panel import PlotsPanel
+
+    panel = PlotsPanel()
+    qtbot.addWidget(panel)
+    cpu = panel.legend_labels("lat")
+    assert "h2d" not in cpu and "d2h" not in cpu and {"preprocess", "infer", "postprocess"} <= set(cpu)
+    panel.set_stages("onnxruntime-cuda")
+    assert {"h2d", "d2h"} <= set(panel.legend_labels("lat"))
+    for row, key in enumerate(("lat", "mem", "share")):
+        assert panel.graphs.ci.getItem(row, 1) is panel.legends[key]  # a column of its own, not over the data
+    assert any("30 %" in label for label in panel.legend_labels("share"))
+
+
+def test_the_latency_and_memory_title_shows_its_ampersand(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path)
+    action = window.docks["plots"].toggleViewAction()
+    assert action.text() == "Latency && memory"
+    assert QKeySequence.mnemonic(action.text()).isEmpty()  # "&&" is a literal "&", not Alt+space
+
+
+def test_space_stops_a_run_while_a_spin_box_has_the_focus(qtbot, tmp_path):
+    from PySide6.QtTest import QTest
+
+    window = make_window(qtbot, tmp_path, make_folder(tmp_path, 40))
+    window.activateWindow()
+    window.worker.set_fps_cap(10)
+    window.start()
+    qtbot.waitUntil(lambda: window.results.total >= 1, timeout=10000)
+    spin = window.source_bar.fps_cap
+    spin.setFocus()
+    QTest.keyClick(spin, Qt.Key.Key_Space)
+    qtbot.waitUntil(lambda: not window.source_bar.running, timeout=3000)
+    assert window.results.total < 40
+
+
+def test_the_dropped_counter_starts_again_with_each_source(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path)
+    window._on_drops(17)
+    window._update_status()
+    assert "dropped 17" in window.status_labels["frames"].text()
+    window.open_source(str(make_folder(tmp_path, 1)))
+    qtbot.waitUntil(lambda: window.state.state.source_status == "open", timeout=5000)
+    window._update_status()
+    assert window.drops == 0 and "dropped" not in window.status_labels["frames"].text()
+
+
+def test_the_recipe_dialog_opens_in_the_recipes_folder(qtbot, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    from inference.resources import resource_path
+
+    window = make_window(qtbot, tmp_path)
+    opened = []
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda parent, title, folder, filt: (opened.append(folder), ("", ""))[1])
+    window.pick_recipe()
+    assert Path(opened[0]) == resource_path("recipes")
+    window.load_recipe(write_recipe(tmp_path))
+    window.pick_recipe()
+    assert Path(opened[1]) == tmp_path / "recipes"  # then where the last recipe came from
+
+
+@pytest.mark.parametrize("name, index, expected", [
+    ("camera-/tmp/xyz/line.avi", 57, "camera line.avi #57"), ("camera-0", 3, "camera 0 #3"), ("tag_01.png", 1, "tag_01.png"),
+])
+def test_result_rows_name_their_source_readably(name, index, expected):
+    from app.widgets.results_table import readable_name
+    from inference.pipeline import error_result
+    from inference.postprocess import Thresholds
+
+    assert readable_name(error_result(index, name, None, "x", Thresholds())) == expected
+
+
+def test_an_error_frame_is_a_red_error_at_a_readable_size_and_the_crop_strip_says_why(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path, make_folder(tmp_path, 2, corrupt_at=1))
+    run_to_end(qtbot, window, 2)
+    window.show_result_at(0)
+    window.view.scale(0.05, 0.05)  # the previous frame was zoomed far out
+    window.show_result_at(1)
+    assert window.banner.verdict.text() == "ERROR"
+    assert VERDICT_COLORS["ERROR"] != VERDICT_COLORS["no recipe"]
+    assert VERDICT_COLORS["ERROR"] in window.banner.styleSheet()
+    assert window.view.message_is_error and window.view.placeholder.isVisible()
+    assert window.view.transform().m11() == 1.0  # drawn at its own size, not the last frame's zoom
+    assert window.view.placeholder.font().pixelSize() < 0 or window.view.placeholder.font().pointSizeF() >= 9
+    assert "could not be inspected" in window.crops.labels[0].text()
+    assert "no hangtag" not in window.crops.labels[0].text()
+
+
+# -- issue 15 item 4: bounded memory ------------------------------------------------------------------------
+def test_the_window_keeps_a_bounded_ring_of_results_and_the_journal_keeps_everything(qtbot, tmp_path):
+    folder = tmp_path / "many"
+    folder.mkdir()
+    for i in range(45):
+        write_image(folder / f"tag_{i:03d}.png", scene_with_squares(64, 64, [(8 + i % 30, 16, 16)]))
+    window = make_window(qtbot, tmp_path, folder)
+    window.results.capacity, window.results.cache_last = 20, 5
+    run_to_end(qtbot, window, 45)
+    results = window.results
+    assert results.total == 45 and len(results.results) == 20 and results.rowCount() == 20
+    assert results.dropped == 25
+    cached = [len(r.candidates) > 0 for r in results.results]
+    assert cached == [False] * 15 + [True] * 5  # detector outputs only for the last 5 frames
+    assert all(len(r.detections) > 0 for r in results.results)  # older rows keep their final boxes
+    assert results.data(results.index(0, 1)) == "tag_025.png"
+    window.tuning.confidence.slider.setValue(90)
+    window.show_result_at(0)  # an old row shows as recorded: no re-filtering from outputs it no longer has
+    assert not window.banner.preview and window.view.box_count == len(results.results[0].detections)
+    with Journal.open(tmp_path / "journal.sqlite3", read_only=True) as journal:
+        assert len(journal.frames(journal.last_session_id())) == 45  # everything older is in the journal
+
+
+def test_the_station_model_tells_each_view_what_changed():
+    from app.station_state import StationModel
+
+    model = StationModel()
+    seen = []
+    model.connect(lambda state, changed: seen.append(changed))
+    assert "source" in seen[0]  # a new view starts in step with every field
+    model.update(source="/line", source_status="open")
+    assert seen[-1] == {"source", "source_status"}
+    assert not model.state.can_start  # no engine yet
+    model.update(engine="CPU FP32")
+    assert model.state.can_start
+    count = len(seen)
+    model.update(engine="CPU FP32")
+    assert len(seen) == count  # nothing changed, nobody is told
+    with pytest.raises(TypeError, match="no field"):
+        model.update(colour="red")
