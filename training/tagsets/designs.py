@@ -66,7 +66,7 @@ def vertical_classic(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
         y += 4.9
     used = card.text(5, y + 1.0, price_label, 3.2, BLACK, face)
     card.text(5 + used + 0.6, y + 0.2, price, 4.6, BLACK, value_face, max_w_mm=40 - used, stroke=1)
-    _ean_block(card, v.ean13, 8, 76, 34, 10, BLACK, value_face)
+    _ean_block(card, v.ean13, 6, 76, 38, 10, BLACK, value_face)
     fields = {name: value for _, value, name in rows}
     fields.update(price=price, brand=v.brand, ean13=v.ean13)
     return card.finish(fields)
@@ -96,8 +96,8 @@ def dark_bilingual(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
     price = _money(v.price, "rmb")
     card.text(5, y + 1.5, _pick(rng, ("零售价 Retail Price", "吊牌价 Price")), 2.6, ink, face)
     card.text(49, y + 5.0, price, 5.0, ink, value_face, anchor="ra", max_w_mm=42, stroke=1)
-    card.rect((6, 78, 48, 93), fill=(250, 250, 250), radius_mm=1.0)
-    card.linear_code(v.style_number, "Code128", 9, 79.5, 36, 8.5, BLACK)
+    card.rect((3, 78, 51, 93), fill=(250, 250, 250), radius_mm=1.0)
+    card.linear_code(v.style_number, "Code128", 7, 79.5, 40, 8.5, BLACK)
     card.text(27, 88.6, v.style_number, 2.8, BLACK, value_face, anchor="ma")
     fields = {name: value for _, value, name in rows}
     fields.update(price=price, brand=v.brand.upper())
@@ -130,7 +130,7 @@ def wide_price_block(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
     card.text(70, 31.5, _pick(rng, ("规格", "号型")), 2.8, BLACK, face)
     card.rect((78, 30.5, 100, 40.5), outline=BLACK, width_mm=0.4)
     card.text(89, 31.6, v.size, 5.0, BLACK, value_face, anchor="ma", max_w_mm=19)
-    _ean_block(card, v.ean13, 62, 44, 34, 9.5, BLACK, value_face)
+    _ean_block(card, v.ean13, 60, 44.5, 39, 9.0, BLACK, value_face)
     fields = {name: value for _, value, name in rows}
     fields.update(price=price, size=v.size, brand=v.brand, ean13=v.ean13)
     return card.finish(fields)
@@ -159,8 +159,8 @@ def kraft_stamped(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
     card.text(5, y + 1.0, "零售价", 3.0, ink, face)
     card.text(5, y + 5.0, price, 5.0, ink, value_face, max_w_mm=27, stroke=1)
     card.qr_code(f"https://m.{v.brand.lower().replace('&', '')}.cn/p/{v.style_number}", 36, y - 0.5, 15, ink)
-    _ean_block(card, v.ean13, 9, 74, 38, 9, ink, value_face)
     card.stamp_wear(np.random.default_rng(style_seed + 2))
+    _ean_block(card, v.ean13, 7, 74, 42, 9, ink, value_face)  # the code is printed, not stamped
     fields = {name: value for _, value, name in rows}
     fields.update(price=price, brand=v.brand, ean13=v.ean13)
     return card.finish(fields)
@@ -188,7 +188,7 @@ def big_size_corner(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
         y += 4.4
     price = _money(v.price, "yen")
     _row(card, 4, y + 1.5, _pick(rng, ("零售价 ", "吊牌价 ")), price, 3.6, BLACK, BLACK, face, value_face, 40)
-    card.linear_code(v.style_number, "Code93", 6, 69, 36, 10, BLACK)
+    card.linear_code(v.style_number, "Code93", 4, 69, 40, 10, BLACK)
     card.text(24, 80.2, v.style_number, 2.6, BLACK, value_face, anchor="ma")
     fields = {name: value for _, value, name in rows}
     fields.update(size=v.size, product_name=v.product_name, price=price, brand=v.brand)
@@ -210,7 +210,7 @@ def grid_table(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
             (_pick(rng, ("颜色", "色号")), v.color, "color"), (_pick(rng, ("规格", "号型")), v.size, "size"),
             ("成分", v.composition, "composition"), ("执行标准", v.standard, "standard"),
             ("安全类别", v.safety_category, "safety_category"), ("等级", v.grade, "grade")]
-    x0, x1, x2, top, step = 11, 27, 63, 10.0, 5.2
+    x0, x1, x2, top, step = 11, 26, 60, 10.0, 5.2
     card.rect((x0, top, x2, top + step * len(rows)), outline=rule, width_mm=0.3)
     card.line(x1, top, x1, top + step * len(rows), rule)
     for i, (label, value, _) in enumerate(rows):
@@ -218,11 +218,11 @@ def grid_table(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
         if i:
             card.line(x0, y, x2, y, rule, 0.2)
         card.text(x0 + 1.2, y + 1.2, label, 2.7, rule, face, max_w_mm=14.5)
-        card.text(x1 + 1.2, y + 1.2, value, 2.7, BLACK, value_face, max_w_mm=34)
+        card.text(x1 + 1.2, y + 1.2, value, 2.7, BLACK, value_face, max_w_mm=32)
     price = _money(v.price, _pick(rng, ("yen", "rmb")))
-    card.text(79, 11, _pick(rng, ("统一零售价", "零售价", "吊牌价")), 3.0, rule, face, anchor="ma")
-    card.text(79, 16, price, 4.8, BLACK, value_face, anchor="ma", max_w_mm=28, stroke=1)
-    card.linear_code(v.ean13, "EAN-13", 66, 32, 27, 16, BLACK)
+    card.text(79.5, 11, _pick(rng, ("统一零售价", "零售价", "吊牌价")), 3.0, rule, face, anchor="ma")
+    card.text(79.5, 16, price, 4.8, BLACK, value_face, anchor="ma", max_w_mm=28, stroke=1)
+    card.linear_code(v.ean13, "EAN-13", 65.5, 32, 28, 16, BLACK)
     card.text(79.5, 48.8, v.ean13, 2.6, BLACK, value_face, anchor="ma")
     fields = {name: value for _, value, name in rows}
     fields.update(price=price, brand=v.brand, ean13=v.ean13)

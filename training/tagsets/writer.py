@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from inference.errors import ConfigError
+from training.tagsets.codes import modules
 from training.tagsets.designs import BARCODE_OF, DESIGNS, HAS_QR
 from training.tagsets.recipe_toml import recipe_text
 from training.tagsets.scene import HEIGHT, KINDS, WIDTH, Placement, Shot, map_box, photograph, place
@@ -87,6 +88,14 @@ def _placements(rng: np.random.Generator, design: str, style_seed: int, values: 
                       found=design, hint="this is a generator bug; report the seed")
 
 
+def _module_px(card) -> float:
+    """Width of one barcode module in the frame: below ~1.5 px no reader decodes it."""
+    art, placement = card
+    code = art.barcodes[0]
+    scale = placement.tag_height_px / art.rgba.shape[0]
+    return round((code.box[2] - code.box[0]) / modules(code.text, code.format).shape[1] * scale, 2)
+
+
 def _tag_truth(art, placement: Placement, box) -> dict:
     h = placement.homography
     return {
@@ -141,6 +150,7 @@ def generate(out: Path, count: int, seed: int, defect_share: float = 0.2, design
                 "image": path, "job": name, "recipe": f"recipes/{name}.toml", "design": design, "bucket": bucket,
                 "condition": {"blur_px": shot.blur_px, "blur_kind": shot.blur_kind,
                               "tag_height_px": round(cards[0][1].tag_height_px if cards else 0.0, 1),
+                              "barcode_module_px": _module_px(cards[0]) if cards else 0.0,
                               "rotation_deg": shot.rotation_deg, "perspective": shot.perspective,
                               "background": shot.background, "jpeg_quality": shot.jpeg_quality},
                 "defect": _defect(kind, right, cards),
