@@ -21,7 +21,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("report", help="export a session as a report folder (HTML, CSV, JSON, COCO, PDF)")
     which = parser.add_mutually_exclusive_group(required=True)
     which.add_argument("--session", type=int, help="session id (see --list)")
-    which.add_argument("--last", action="store_true", help="the most recent session")
+    which.add_argument("--last", action="store_true",
+                       help="the session started last (ties: the higher id); others running at the same time are named")
     which.add_argument("--list", action="store_true", help="list the journal's sessions and exit")
     parser.add_argument("--out", type=Path, help="folder to put the report folder in")
     parser.add_argument("--journal", type=Path, default=None, help="journal file (default: the station's)")
@@ -41,8 +42,17 @@ def report(args: argparse.Namespace) -> int:
         return _export_with_pdf(args)
     with Journal.open(args.journal) as journal:
         session_id = journal.last_session_id() if args.last else args.session
+        session = journal.session(session_id)
+        others = journal.overlapping(session_id)
         result = export_session(journal, session_id, args.out, images=args.images)
     print(f"report: {result.path}")
+    print(f"  session {session.id} from {session.station_id}, started {iso_time(session.started_at)}"
+          + (f", ended {'(interrupted) ' if session.end_reason else ''}{iso_time(session.ended_at)}"
+             if session.ended_at else ", still open"))
+    if others:
+        print("  also running at the same time: " + ", ".join(f"session {o.id} ({o.station_id}, {o.frame_count} frames)"
+                                                            for o in others)
+              + "; export each with --session ID")
     print(f"  {result.frames} frames, {result.flagged} NG/REVIEW, {result.images_written} images"
           f"{f', {result.images_missing} images unavailable' if result.images_missing else ''}; {result.seconds:.1f} s")
     return 0
@@ -62,8 +72,9 @@ def _export_with_pdf(args: argparse.Namespace) -> int:
 def _list(journal_path: Path | None) -> int:
     with Journal.open(journal_path) as journal:
         sessions = journal.sessions()
-    print(f"{'id':>5}  {'started':<26} {'frames':>7}  {'exported':<9} job / recipe")
+    print(f"{'id':>5}  {'started':<26} {'frames':>7}  {'ended':<12} {'exported':<9} job / recipe")
     for s in sessions:
-        print(f"{s.id:>5}  {iso_time(s.started_at):<26} {s.frame_count:>7}  {'yes' if s.exported else 'no':<9} "
+        ended = s.end_reason or ("yes" if s.ended_at else "open")
+        print(f"{s.id:>5}  {iso_time(s.started_at):<26} {s.frame_count:>7}  {ended:<12} {'yes' if s.exported else 'no':<9} "
               f"{s.job or '—'} / {s.recipe_name or '—'}")
     return 0

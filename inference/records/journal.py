@@ -232,7 +232,7 @@ class Journal:
         with self._lock:
             row = self._conn.execute(_SESSION_SELECT + " WHERE s.id = ?", (session_id,)).fetchone()
         if row is None:
-            raise JournalError("no such session in the journal", expected="a session id from `sessions()`",
+            raise JournalError("no such session in the journal", expected="a session id that `report --list` shows",
                                found=f"{session_id} in {self.path}", hint="list sessions, or use --last")
         return SessionInfo(*row)
 
