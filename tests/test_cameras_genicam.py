@@ -230,3 +230,14 @@ def test_a_genicam_spec_opens_the_camera_with_its_settings():
         assert frame.name.startswith("genicam-VikyTL_DEV_blue#")
     finally:
         camera.close()
+
+
+def test_the_camera_benchmark_reports_no_extra_host_copy_on_the_lent_frame_path(tmp_path, capsys):
+    from inference.cameras.bench import run_bench
+    from tests.factories import blob_detector
+
+    spec = f"genicam:2?cti={VIKY}&pixel_format=Mono8&frame_rate=100"
+    assert run_bench(spec, seconds=0.5, model=blob_detector(tmp_path / "m.onnx")) == 0
+    out = capsys.readouterr().out
+    assert out.count("host copies per frame 1.00") == 2 and out.count("extra on the lent-frame path 0") == 2
+    assert "producer loop alone" in out and "latency p50" in out

@@ -50,6 +50,7 @@ class AcquisitionCounts:
     in_own_memory: int = 0  # frames that found every lent frame out and went to ordinary memory
     camera_lost: int = 0  # times the camera went away
     reconnects: int = 0  # times it was found again, settings re-applied
+    convert_ms: float = 0.0  # time spent converting buffers into frames (the host copy), all frames together
 
 
 class CameraSource(FrameSource):
@@ -240,10 +241,12 @@ class CameraSource(FrameSource):
                 return self._idle()
             self._count_gap(raw.frame_id)
             target = self._target(frame_shape(raw.width, raw.height))
+            converting = time.perf_counter_ns()
             try:
                 image = to_bgr(raw.data, raw.pixel_format, raw.width, raw.height, target)
             except HangtagError as exc:
                 return FrameError(index, f"{self._name}#{index}", None, str(exc))
+            self.counts.convert_ms += (time.perf_counter_ns() - converting) / 1e6
             frame_id = raw.frame_id
         self._last_seen = time.monotonic()
         self.counts.host_copies += 1

@@ -17,6 +17,7 @@ from inference.cameras.producers import find_producers, no_producer_error
 from inference.cameras.settings import CameraSettings
 from inference.errors import BackendUnavailableError, SourceError
 
+STREAM_BUFFERS = 16  # announced to the producer: room for bursts while the station converts a frame
 # GenTL DEVICE_ACCESS_STATUS: whether another program holds the camera
 ACCESS_STATUS = {0: "unknown", 1: "reachable", 2: "reachable (read-only)", 3: "no access", 4: "busy (held by "
                  "another program)", 5: "open here", 6: "open here (read-only)"}
@@ -130,6 +131,7 @@ class GenICamSource(CameraSource):
         self.acquirer.add_callback(self.acquirer.Events.INCOMPLETE_BUFFER, _incomplete_counter(self))
 
     def _start_impl(self) -> None:
+        self.acquirer.num_buffers = max(self.acquirer.num_buffers, STREAM_BUFFERS)
         self.acquirer.start()
 
     def _close_impl(self) -> None:
