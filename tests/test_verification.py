@@ -106,3 +106,26 @@ def test_a_box_with_nothing_tag_like_is_not_counted() -> None:
     result = judge(recipe('size = "M"'), two, [tag("尺码：M"), coin])
     assert result.verdict is Verdict.OK, result.reasons
     assert judge(recipe('size = "M"'), two, [tag("尺码：M"), tag("尺码：M")]).verdict is Verdict.NG  # two real tags
+
+
+@pytest.mark.parametrize(
+    "digits, verdict, reasons",
+    [
+        ("6 920669 139542", Verdict.OK, []),
+        ("6 920669 139559", Verdict.NG, ["printed EAN 6920669139559 ≠ expected 6920669139542 (bars unreadable)"]),
+        ("6 92066 1395", Verdict.REVIEW, ["barcode unreadable"]),  # too few digits: nothing verified
+    ],
+)
+def test_bars_too_fine_to_resolve_are_verified_from_the_printed_digits(digits: str, verdict: Verdict, reasons: list[str]) -> None:
+    rules = parse_recipe('[barcode]\nexpected = "6920669139542"\nrequired = true\n')
+    result = judge(rules, one_tag(), [tag(f"尺码：M\n{digits}")])
+    assert (result.verdict, list(result.reasons)) == (verdict, reasons)
+
+
+def test_a_tag_box_with_nothing_legible_is_review_not_a_missing_tag() -> None:
+    blurred = TagReading(0, (10.0, 10.0, 200.0, 300.0), rejected="no text and no barcode in the box: not a hangtag")
+    result = judge(recipe('size = "M"'), one_tag(), [blurred])
+    assert result.verdict is Verdict.REVIEW
+    assert result.reasons == ("hangtag found but nothing on it legible (blurred, covered or not a tag)",)
+    nothing = Detections(np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, int), ("hangtag", "barcode", "qr_code"))
+    assert judge(recipe('size = "M"'), nothing, []).reasons == ("no hangtag, expected 1",)

@@ -45,10 +45,17 @@ class FieldEvidence:
 
 @dataclass(frozen=True)
 class _Candidate:
+    """A value located on the tag; `confidence` is its weakest character, `typical` its mean."""
+
     value: str
     confidence: float
     how: str
     raw: str
+    typical: float = -1.0
+
+    @property
+    def mean(self) -> float:
+        return self.confidence if self.typical < 0 else self.typical
 
 
 def gather(recipe: Recipe, tag: TagReading) -> dict[str, FieldEvidence]:
@@ -119,7 +126,7 @@ def _expected(rule: FieldRule, texts: Sequence[Glyphs], reads: Sequence[Sequence
         verdicts.append((coded.found, _Candidate(coded.value, coded.confidence, coded.how, coded.raw)))
     if any(found is Found.MATCH for found, _ in verdicts):
         found, cand = next(fc for fc in verdicts if fc[0] is Found.MATCH)
-        return FieldEvidence(name, Found.MATCH, expected, cand.confidence, "ocr", cand.how, cand.raw)
+        return FieldEvidence(name, Found.MATCH, expected, cand.mean, "ocr", cand.how, cand.raw)
     different = [fc for fc in verdicts if fc[0] is Found.DIFFERENT]
     if different and len(different) == len(verdicts):
         _found, cand = max(different, key=lambda fc: fc[1].confidence)
@@ -140,19 +147,19 @@ def _searchable(name: str, expected: str) -> str:
 
 def _compare(name: str, expected: str, cand: _Candidate, min_conf: float) -> Found:
     if name == "style_number":
-        return compare(code_key(expected), code_key(cand.value), cand.confidence, min_conf)
+        return compare(code_key(expected), code_key(cand.value), cand.confidence, min_conf, cand.mean)
     if name == "safety_category":
         want, got = _safety_class(expected), _safety_class(cand.value)
         if want and got:
             if want == got:
-                return Found.MATCH if cand.confidence >= min_conf else Found.NEAR
+                return Found.MATCH if cand.mean >= min_conf else Found.NEAR
             return Found.DIFFERENT if cand.confidence >= min_conf else Found.NEAR
     if name == "ean13":
         if normalize_ean(cand.value) == normalize_ean(expected):
-            return Found.MATCH if cand.confidence >= min_conf else Found.NEAR
+            return Found.MATCH if cand.mean >= min_conf else Found.NEAR
     if field_key(name, cand.value) == field_key(name, expected):
-        return Found.MATCH if cand.confidence >= min_conf else Found.NEAR
-    return compare(normalize_field(name, expected) or expected, cand.value, cand.confidence, min_conf)
+        return Found.MATCH if cand.mean >= min_conf else Found.NEAR
+    return compare(normalize_field(name, expected) or expected, cand.value, cand.confidence, min_conf, cand.mean)
 
 
 def _by_parts(rule: FieldRule, texts: Sequence[Glyphs]) -> FieldEvidence | None:
@@ -190,7 +197,9 @@ def _candidates(name: str, lines: Sequence[OcrLine], labelled: Mapping[str, Fiel
     out: list[_Candidate] = []
     reading = labelled.get(name)
     if reading is not None:
-        out.append(_Candidate(reading.value, reading.confidence, "after its label", reading.raw))
+        line = next((line for line in lines if line.text == reading.raw), None)
+        typical = float(line.confidence) if line is not None else reading.confidence
+        out.append(_Candidate(reading.value, reading.confidence, "after its label", reading.raw, max(typical, reading.confidence)))
     if name == "size":
         out.extend(_size_tokens(lines))
     elif name == "color":
@@ -204,9 +213,11 @@ def _candidates(name: str, lines: Sequence[OcrLine], labelled: Mapping[str, Fiel
 
 
 def _weakest(line: OcrLine, start: int, end: int) -> float:
+    """The least sure character of a span (spaces aside); the line's mean where characters are unknown."""
     chars = line.char_confidences
     if len(chars) == len(line.text) and 0 <= start < end <= len(chars):
-        return float(min(chars[start:end]))
+        weighed = [c for ch, c in zip(line.text[start:end], chars[start:end]) if not ch.isspace()]
+        return float(min(weighed)) if weighed else float(line.confidence)
     return float(line.confidence)
 
 
@@ -214,17 +225,18 @@ def _size_tokens(lines: Sequence[OcrLine]) -> list[_Candidate]:
     out = []
     for line in lines:
         text = halfwidth(line.text).upper()
-        for match in _SIZE_NUMERIC.finditer(text.replace(" ", "")):
-            value = match.group(0)
-            out.append(_Candidate(value, float(line.confidence), "a 号型 token", line.text))
+        aligned = len(text) == len(line.text)
+        for match in _SIZE_NUMERIC.finditer(text):
+            weakest = _weakest(line, match.start(), match.end()) if aligned else _weakest(line, 0, 0)
+            out.append(_Candidate(match.group(0), weakest, "a 号型 token", line.text, float(line.confidence)))
         bare = squash(text)
         if _SIZE_LETTER.match(bare):
-            out.append(_Candidate(bare, float(line.confidence), "a size on its own line", line.text))
+            out.append(_Candidate(bare, _weakest(line, 0, len(line.text)), "a size on its own line", line.text, float(line.confidence)))
     return out
 
 
 def _colour_lines(lines: Sequence[OcrLine]) -> list[_Candidate]:
-    return [_Candidate(squash(line.text), float(line.confidence), "a colour on its own line", line.text)
+    return [_Candidate(squash(line.text), _weakest(line, 0, len(line.text)), "a colour on its own line", line.text, float(line.confidence))
             for line in lines if _COLOUR_WORD.match(squash(halfwidth(line.text)))]
 
 

@@ -42,6 +42,7 @@ CONFUSABLE_GROUPS: tuple[str, ...] = (
 )
 _DASHES = "‐‑‒–—―−﹣－ー一_~"
 _PUNCT = frozenset(".,:;'\"`·-/()[]+*#&")
+_UNWEIGHED = _PUNCT | {"%", "¥"}
 _FOLD: dict[str, str] = {}
 for _group in CONFUSABLE_GROUPS:
     for _ch in _group:
@@ -110,8 +111,15 @@ class Glyphs:
                       self.source, frozenset(breaks))
 
     def weakest(self, start: int, end: int) -> float:
-        weighed = [c for ch, c in zip(self.chars[start:end], self.confidences[start:end]) if ch not in _PUNCT]
+        weighed = [c for ch, c in zip(self.chars[start:end], self.confidences[start:end]) if ch not in _UNWEIGHED]
         return min(weighed) if weighed else (min(self.confidences[start:end]) if end > start else 0.0)
+
+    def typical(self, start: int, end: int) -> float:
+        """How surely a span was read as a whole: the mean of its characters. For text that reads
+        exactly as expected this is the fair measure; one hesitant character among certain ones
+        does not make the whole value doubtful."""
+        weighed = [c for ch, c in zip(self.chars[start:end], self.confidences[start:end]) if ch not in _UNWEIGHED]
+        return sum(weighed) / len(weighed) if weighed else 0.0
 
 
 class Found(str, Enum):
@@ -233,7 +241,7 @@ def search(expected: str, texts: Iterable[Glyphs], floor: float = MATCH_FLOOR) -
         while at >= 0:
             end = at + len(pattern)
             if not short or _bounded(glyphs, at, end):
-                exact.append(Hit(Found.MATCH, 0.0, glyphs.weakest(at, end), glyphs.source, chars[at:end]))
+                exact.append(Hit(Found.MATCH, 0.0, glyphs.typical(at, end), glyphs.source, chars[at:end]))
                 break
             at = chars.find(pattern, at + 1)
         if short or len(wanted & set(chars)) < 0.5 * len(wanted):
@@ -262,18 +270,21 @@ def _better(found: Found, cost: float, conf: float, best: Hit) -> bool:
     return (rank[found], cost, -conf) < (rank[best.found], best.cost, -best.confidence)
 
 
-def compare(expected: str, value: str, confidence: float, min_confidence: float) -> Found:
+def compare(expected: str, value: str, confidence: float, min_confidence: float, typical: float | None = None) -> Found:
     """A located candidate (the text after a label, a size token) against the expected value.
 
-    DIFFERENT needs at least one full edit that no recognizer slip explains, read at the recipe's
+    `confidence` is the candidate's weakest character, `typical` its mean (default: the same).
+    The expected value read exactly passes on the typical character; DIFFERENT needs at least one
+    full edit that no recognizer slip explains with every character read at the recipe's
     confidence; a candidate read less surely, or only a slip away, is NEAR."""
+    typical = confidence if typical is None else typical
     pattern, read = fold(expected), fold(value)
     if not read:
         return Found.ABSENT
     glyphs = Glyphs(read, (confidence,) * len(read), ("",) * len(read), OcrLine(value, confidence, (0.0, 0.0, 0.0, 0.0)))
     cost, _start, _end = align(pattern, glyphs, anywhere=False)
     if cost < SOFT_EDIT:
-        return Found.MATCH if confidence >= min_confidence else Found.NEAR
+        return Found.MATCH if typical >= min_confidence else Found.NEAR
     if confidence >= min_confidence and cost >= HARD_EDIT and _has_hard_edit(pattern, read):
         return Found.DIFFERENT
     return Found.NEAR

@@ -44,7 +44,8 @@ MIN_BAR_STRENGTH = 0.3
 REREAD_SQUEEZE = 1.0
 # A detector box is a tag when it holds a barcode or this many lines read this surely.
 MIN_TAG_LINES = 2
-TAG_LINE_CONFIDENCE = 0.7
+TAG_LINE_CONFIDENCE = 0.6
+MIN_BLURRED_TAG_LINES = 4
 # Focus is measured with the patch's longer side at most this many pixels.
 FOCUS_SIDE = 256
 
@@ -296,8 +297,10 @@ def looks_like_a_tag(tag: TagReading) -> bool:
     reads as nothing, or as a stray character or two."""
     if tag.barcodes:
         return True
-    solid = [line for line in tag.ocr_lines if len(line.text.replace(" ", "")) >= 2 and line.confidence >= TAG_LINE_CONFIDENCE]
-    return len(solid) >= MIN_TAG_LINES
+    lines = [line for line in tag.ocr_lines if len(line.text.replace(" ", "")) >= 2]
+    solid = [line for line in lines if line.confidence >= TAG_LINE_CONFIDENCE]
+    # a blurred tag still shows rows of text, read unsurely; a coin or lamp shows a stray glyph or two
+    return len(solid) >= MIN_TAG_LINES or len(lines) >= MIN_BLURRED_TAG_LINES
 
 
 def focus_of(gray: np.ndarray, barcode_boxes: Sequence[Box]) -> float:

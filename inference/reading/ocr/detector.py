@@ -26,12 +26,16 @@ class DbParams:
     min_size: int = 3
 
 
+# A small tag's crop is enlarged up to the limit (at most this much): DB finds 8-px text poorly.
+MAX_UPSCALE = 2.0
+
+
 def prepare(image_bgr: np.ndarray, limit_side: int) -> tuple[np.ndarray, float, float]:
     h, w = image_bgr.shape[:2]
-    scale = min(1.0, limit_side / max(h, w))
+    scale = min(MAX_UPSCALE, limit_side / max(h, w))
     nh = max(32, int(round(h * scale / 32)) * 32)
     nw = max(32, int(round(w * scale / 32)) * 32)
-    resized = cv2.resize(image_bgr, (nw, nh), interpolation=cv2.INTER_AREA)
+    resized = cv2.resize(image_bgr, (nw, nh), interpolation=cv2.INTER_AREA if scale <= 1.0 else cv2.INTER_CUBIC)
     blob = resized.transpose(2, 0, 1)[None].astype(np.float32) * np.float32(1 / 127.5) - np.float32(1.0)
     return blob, w / nw, h / nh
 
