@@ -200,7 +200,7 @@ def summarize(rows: list[dict]) -> dict:
         "defective": bad,
         "fields": {"by_field": field_table,
                    "exact_rate": round(all_hit / all_total, 4) if all_total else None,
-                   "min_rate": min((v["rate"] for v in field_table.values()), default=None)},
+                   "min_rate": min((v["rate"] for v in text_fields), default=None)},
         "tags": {"truth": truth_tags, "found": found, "recall": round(found / truth_tags, 4) if truth_tags else None,
                  "false_boxes": sum(r["false_boxes"] for r in rows)},
         "time_per_tag_ms": {"p50": round(float(np.percentile(times, 50)), 1), "p95": round(float(np.percentile(times, 95)), 1),
@@ -302,7 +302,13 @@ def render_table(report: dict) -> str:
         lines += ["", "nominal: exact reads per field"]
         lines += [f"  {name:<16}{_pct(v['rate'])}  ({v['exact']}/{v['total']})" for name, v in nominal["fields"]["by_field"].items()]
         lines += ["", "nominal: planted defects by kind (NG / REVIEW / escape)"]
-        lines += [f"  {k:<20}{v['ng']:>3} /{v['review']:>3} /{v['ok']:>3}  of {v['images']}" for k, v in nominal["defective"]["by_kind"].items()]
+        lines += [f"  {k:<20}{v['ng']:>3} /{v['review']:>3} /{v['ok']:>3}  of {v['images']}"
+                  for k, v in nominal["defective"]["by_kind"].items()] or ["  (none in this condition)"]
+    lines += ["", "by design, all conditions (good frames OK / fields exact / barcodes decoded)"]
+    for name, stats in report["by_design"].items():
+        barcode = stats["fields"]["by_field"].get("barcode", {}).get("rate")
+        lines.append(f"  {name:<20}{_pct(stats['correct']['ok_rate'])} /{_pct(stats['fields']['exact_rate'])} /{_pct(barcode)}"
+                     f"  ({stats['images']} images)")
     lines += ["", "top reasons for REVIEW/NG on correct frames (all conditions)"]
     lines += [f"  {n:>4}  {reason}" for reason, n in report["overall"]["top_reasons_on_correct"]] or ["  (none)"]
     return "\n".join(lines)

@@ -1,4 +1,4 @@
-"""Six hangtag designs, each from a common Chinese retail convention; none shares layout with training.synth.
+"""Seven hangtag designs, each from a common Chinese retail convention; none shares layout with training.synth.
 
 A design draws one card from a job's values at a given scale and says what it printed, field by field,
 exactly as printed ("RMB 1,099.00", "￥199元"). Its look (font, ink, label wording) comes from
@@ -229,6 +229,40 @@ def grid_table(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
     return card.finish(fields)
 
 
+def stacked_labels(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
+    """Horizontal export-style tag: each label is Chinese over a small English line, values in a column to
+    the right; QR code and Code 128 of the style number; the price under 零售价/RETAIL."""
+    rng = np.random.default_rng(style_seed)
+    face, value_face = _pick(rng, font_names()), _pick(rng, font_names())
+    accent = _pick(rng, ((150, 30, 40), (30, 80, 60), (40, 40, 40), (20, 60, 130)))
+    card = Card(100, 66, px_per_mm, _pick(rng, ((238, 238, 234), (246, 240, 228), (255, 255, 255))))
+    card.texture(np.random.default_rng(style_seed + 1), 1.8)
+    card.rounded(3.0)
+    card.hole(94, 6, 1.6)
+    card.rect((0, 0, 100, 2.2), fill=accent)
+    card.text(5, 4.5, v.brand, 5.0, accent, face, max_w_mm=40, stroke=1)
+    rows = [("品名", "PRODUCT", v.product_name, "product_name"), ("款号", "STYLE", v.style_number, "style_number"),
+            ("颜色", "COLOUR", v.color, "color"), ("号型", "SIZE", v.size, "size"),
+            ("成分", "FABRIC", v.composition, "composition"), ("执行标准", "STANDARD", v.standard, "standard"),
+            ("安全类别", "SAFETY", v.safety_category, "safety_category"), ("等级", "GRADE", v.grade, "grade")]
+    y = 13.0
+    for zh, en, value, _ in rows:
+        card.text(5, y, zh, 2.5, BLACK, face)
+        card.text(5, y + 2.7, en, 1.6, (110, 110, 110), face)
+        card.text(22, y + 0.9, value, 2.8, BLACK, value_face, max_w_mm=42)
+        y += 6.0
+    price = _money(v.price, _pick(rng, ("yen", "rmb")))
+    card.text(70, 13, "零售价", 2.8, BLACK, face)
+    card.text(70, 16.4, "RETAIL PRICE", 1.7, (110, 110, 110), face)
+    card.text(97, 20.5, price, 4.6, accent, value_face, anchor="ra", max_w_mm=29, stroke=1)
+    card.qr_code(f"https://{v.brand.lower().replace('&', '')}.com.cn/q/{v.ean13}", 78, 28, 14, BLACK)
+    card.linear_code(v.style_number, "Code128", 60, 47, 36, 10, BLACK)
+    card.text(78, 58.2, v.style_number, 2.4, BLACK, value_face, anchor="ma")
+    fields = {name: value for _, _, value, name in rows}
+    fields.update(price=price, brand=v.brand)
+    return card.finish(fields)
+
+
 Design = Callable[[int, TagValues, float], TagArt]
 DESIGNS: dict[str, Design] = {
     "vertical_classic": vertical_classic,
@@ -237,8 +271,9 @@ DESIGNS: dict[str, Design] = {
     "kraft_stamped": kraft_stamped,
     "big_size_corner": big_size_corner,
     "grid_table": grid_table,
+    "stacked_labels": stacked_labels,
 }
 # The symbology each design carries, so a recipe and a defect know what the barcode encodes.
 BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_price_block": "EAN-13",
-              "kraft_stamped": "EAN-13", "big_size_corner": "Code93", "grid_table": "EAN-13"}
-HAS_QR = {"kraft_stamped"}
+              "kraft_stamped": "EAN-13", "big_size_corner": "Code93", "grid_table": "EAN-13", "stacked_labels": "Code128"}
+HAS_QR = {"kraft_stamped", "stacked_labels"}
