@@ -87,3 +87,33 @@ def test_verdict_bench_on_a_tiny_set_counts_every_image(tmp_path, capsys):
     assert overall["time_per_tag_ms"]["tags"] >= 1 and overall["time_per_tag_ms"]["p50"] > 0
     assert [t["target"] for t in report["targets_nominal"]][0] == "correct: OK"
     assert all(isinstance(t["met"], bool) for t in report["targets_nominal"])
+
+
+def test_a_station_fault_on_one_frame_is_counted_as_error_and_the_run_goes_on(tmp_path, capsys, monkeypatch):
+    fonts = pytest.importorskip("training.tagsets.fonts")
+    try:
+        fonts.font_files()
+    except fonts.FontsMissingError:
+        pytest.skip("CJK fonts for training.tagsets are not installed (make system-deps)")
+    if not default_model_path().is_file():
+        pytest.skip(f"the shipped detector is absent: {default_model_path()}")
+    from inference.inspection import Inspector
+    from training.tagsets import generate
+
+    data = tmp_path / "set"
+    generate(data, 2, 4, defect_share=0.0, designs=["grid_table"])
+    real = Inspector.inspect_image
+
+    def fails_on_the_first(self, image, **kw):
+        if kw.get("index") == 0:
+            raise RuntimeError("reader bug")
+        return real(self, image, **kw)
+
+    monkeypatch.setattr(Inspector, "inspect_image", fails_on_the_first)
+    out = tmp_path / "bench.json"
+    assert main(["verdict-bench", "--data", str(data), "--backend", "onnxruntime-cpu", "--json", str(out)]) == 0
+    assert "000000.jpg: RuntimeError: reader bug" in capsys.readouterr().err
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert [r["verdict"] == "ERROR" for r in report["rows"]] == [True, False]
+    assert report["rows"][0]["reasons"] == ["RuntimeError: reader bug"]
+    assert report["overall"]["correct"]["error"] == 1

@@ -12,6 +12,7 @@ import argparse
 import json
 import platform
 import re
+import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -229,6 +230,7 @@ def check_targets(nominal: dict) -> list[dict]:
 def verdict_bench(args: argparse.Namespace) -> int:
     from inference.imageio import read_image
     from inference.inspection import Inspector
+    from inference.pipeline import error_result
     from inference.reading.normalize import field_key
     from inference.reading.recipe import load_recipe
 
@@ -245,7 +247,13 @@ def verdict_bench(args: argparse.Namespace) -> int:
                 recipes[row["job"]] = load_recipe(data / row["recipe"])
             inspector.recipe = recipes[row["job"]]
             image = read_image(data / row["image"])
-            result = inspector.inspect_image(image, source_name=row["image"], source_path=str(data / row["image"]), index=number - 1)
+            try:
+                result = inspector.inspect_image(image, source_name=row["image"], source_path=str(data / row["image"]),
+                                                 index=number - 1)
+            except Exception as exc:  # a station fault on one frame is a result to count, not the end of the run
+                print(f"warning: {row['image']}: {type(exc).__name__}: {exc}", file=sys.stderr)
+                result = error_result(number - 1, row["image"], str(data / row["image"]), f"{type(exc).__name__}: {exc}",
+                                      inspector.pipeline.thresholds, inspector.pipeline.class_names)
             rows.append(score_frame(row, result, field_key))
         backend = inspector.pipeline.backend
     wall = time.perf_counter() - start
