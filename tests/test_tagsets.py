@@ -197,3 +197,19 @@ def test_cli_refuses_bad_requests_with_a_message(tmp_path, capsys, argv, found):
     assert tagsets_main(["--out", str(tmp_path), "--count", "2", "--seed", "1", *argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error:") and found in err and "Traceback" not in err
+
+
+def test_every_character_the_generator_prints_exists_in_every_font():
+    """A glyph missing from one font would print a box where the truth says a character is."""
+    import inspect
+
+    from training.tagsets import backgrounds, designs, values
+
+    source = "".join(inspect.getsource(m) for m in (values, designs, backgrounds))
+    chars = sorted({c for c in source if ord(c) > 127 and c not in "—…→·"})
+    assert len(chars) > 100
+    for name in fonts.font_names():
+        face = fonts.font(name, 40)
+        box = np.asarray(face.getmask("\U000F0000")).tobytes()  # a private-use code point: the missing glyph
+        missing = [c for c in chars if np.asarray(face.getmask(c)).tobytes() == box]
+        assert not missing, (name, "".join(missing))
