@@ -31,10 +31,33 @@ def prepared():
         pytest.skip(f"no real tritonserver here: {exc}")
 
 
+def started(prepared, **options) -> TritonServer:
+    """A running server, or a skip saying why it would not start here (e.g. no shared libpython)."""
+    try:
+        return TritonServer(prepared, **options).start()
+    except TritonUnavailable as exc:
+        pytest.skip(f"tritonserver would not start here: {exc}")
+
+
 @pytest.fixture(scope="module")
 def server(prepared):
-    with TritonServer(prepared) as running:
+    with started(prepared) as running:
         yield running
+
+
+def test_the_station_inspects_through_triton_named_by_the_environment(server, monkeypatch):
+    from inference.inspection import Inspector
+
+    monkeypatch.setenv("HANGTAG_TRITON_URL", server.url)
+    path = list_images(samples_dir())[1]
+    with Inspector.open(DETECTOR, "triton", read=False) as inspector:
+        result = inspector.inspect_image(read_image(path), source_name=path.name)
+        assert inspector.pipeline.backend == "triton"
+        assert inspector.pipeline.engine.device_name == f"Triton {server.url}"
+    with Pipeline.open(DETECTOR, "onnxruntime-cpu", threads=1) as local:
+        expected = local.process(read_image(path)).detections
+    assert result.ok and len(result.detections) == len(expected) > 0
+    np.testing.assert_allclose(result.detections.xyxy, expected.xyxy, atol=0.05)
 
 
 def sample_tensors(count: int) -> list[np.ndarray]:
@@ -128,7 +151,7 @@ def test_a_full_queue_answers_503_and_the_engine_backs_off_until_served(prepared
 
     repo = repository_copy(tmp_path, max_queue_size=1, max_batch=1, delay_us=0)
     tensor = sample_tensors(1)[0]
-    with TritonServer(prepared, repository=repo, delay_ms=300) as busy:
+    with started(prepared, repository=repo, delay_ms=300) as busy:
         statuses = []
 
         def raw():
@@ -163,7 +186,7 @@ def test_a_server_killed_mid_run_fails_over_and_no_frame_is_lost(prepared):
     tensors = sample_tensors(4)
     expected = local_outputs(tensors)
     events = []
-    with TritonServer(prepared) as first, TritonServer(prepared) as second:
+    with started(prepared) as first, started(prepared) as second:
         servers = {first.url: first, second.url: second}
         with TritonEngine(DETECTOR, urls=f"{first.url},{second.url}", on_event=events.append) as engine:
             answered = []
@@ -182,7 +205,7 @@ def test_a_server_killed_mid_run_fails_over_and_no_frame_is_lost(prepared):
 
 def test_two_servers_one_slow_most_frames_go_to_the_fast_one(prepared, server):
     tensor = sample_tensors(1)[0]
-    with TritonServer(prepared, delay_ms=1500) as slow:
+    with started(prepared, delay_ms=1500) as slow:
         with TritonEngine(DETECTOR, urls=f"{slow.url},{server.url}") as engine:
             for _ in range(8):
                 engine.infer({"images": tensor})

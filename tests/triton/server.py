@@ -138,7 +138,7 @@ class TritonServer:
             self.log_path.unlink(missing_ok=True)
 
     def __enter__(self) -> TritonServer:
-        return self.start()
+        return self if self.process is not None and self.process.poll() is None else self.start()
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
