@@ -120,7 +120,12 @@ def decode_image(data: bytes, name: str = "image", keep_long_side: int = KEEP_LO
     _check_budget(size, factor if data[:2] == b"\xff\xd8" else 1, name)  # only JPEG decodes reduced in place
     buffer = np.frombuffer(data, dtype=np.uint8)
     flags = _REDUCED.get(factor, cv2.IMREAD_COLOR)
-    image = cv2.imdecode(buffer, flags)
+    try:
+        image = cv2.imdecode(buffer, flags)
+    except cv2.error as exc:  # out of memory for a header we could not read, or a decoder's own refusal
+        raise ImageDecodeError(f"{name} could not be decoded", expected="an image that fits in memory",
+                               found=str(exc).strip().splitlines()[-1][:200],
+                               hint="check the file; the run continues with the next file") from None
     if image is None:
         kind = "truncated or corrupt image" if header_size(data) is not None else "not a recognised image format"
         raise ImageDecodeError(f"{name} could not be decoded", expected="a complete JPEG, PNG, BMP, TIFF or WebP",
