@@ -18,17 +18,16 @@ import sys
 import threading
 from pathlib import Path
 
-from PySide6.QtCore import QMarginsF, QRectF, QSizeF, Qt, QUrl
+from PySide6.QtCore import QByteArray, QMarginsF, QRectF, QSizeF, Qt, QUrl
 from PySide6.QtGui import (QColor, QFont, QFontDatabase, QGuiApplication, QImage, QPageLayout, QPageSize, QPainter,
-                           QPaintDevice, QPdfWriter, QTextDocument)
+                           QPaintDevice, QPdfWriter, QTextBlockFormat, QTextCursor, QTextDocument, QTextFormat)
 from PySide6.QtSvg import QSvgRenderer
 
 from inference.errors import HangtagError
 from inference.records.export import ExportResult, export_session
 from inference.records.html_report import render_html
-from inference.records.report import ReportData
+from inference.records.report import ReportData, local_time
 from inference.records.staging import ExportError
-from inference.records.types import iso_time
 from inference.resources import font_path
 
 PDF_DPI = 300
@@ -72,8 +71,19 @@ def build_document(report: ReportData, folder: Path, device: QPaintDevice) -> QT
     return doc
 
 
+def svg_in_family(svg: str, family: str) -> str:
+    """The chart's text in the bundled font by its exact family name: QtSvg does not walk a CSS font list
+    and fell back to a serif maths font (issue 16)."""
+    from html import escape
+
+    from inference.records.svg import FONT
+
+    return svg.replace(f'font-family="{escape(FONT)}"', f'font-family="{escape(family)}"')
+
+
 def _rasterize_svg(path: Path, scale: float) -> QImage:
-    renderer = QSvgRenderer(str(path))
+    svg = svg_in_family(path.read_text(encoding="utf-8"), register_report_font())
+    renderer = QSvgRenderer(QByteArray(svg.encode("utf-8")))
     size = renderer.defaultSize()
     image = QImage(int(size.width() * scale), int(size.height() * scale), QImage.Format.Format_RGB32)
     image.fill(QColor("white"))
@@ -85,6 +95,33 @@ def _rasterize_svg(path: Path, scale: float) -> QImage:
     return image
 
 
+def keep_headings_with_content(doc: QTextDocument, passes: int = 100) -> int:
+    """Start a new page at any heading whose next block lies on the following page: QTextDocument breaks
+    pages line by line and knows no keep-with-next, so a heading could end a page and its chart or
+    table begin the next. Returns how many headings were moved."""
+    height = doc.pageSize().height()
+    layout = doc.documentLayout()
+    moved = 0
+    for _ in range(passes):  # each move re-lays out the rest of the document
+        block = doc.begin()
+        while block.isValid():
+            following = block.next()
+            fmt = block.blockFormat()
+            if (fmt.headingLevel() and following.isValid()
+                    and fmt.pageBreakPolicy() == QTextFormat.PageBreakFlag.PageBreak_Auto
+                    and int(layout.blockBoundingRect(following).top() // height)
+                    > int(layout.blockBoundingRect(block).top() // height)):
+                brk = QTextBlockFormat()
+                brk.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
+                QTextCursor(block).mergeBlockFormat(brk)
+                moved += 1
+                break
+            block = following
+        else:
+            return moved
+    return moved
+
+
 def paint_pages(doc: QTextDocument, device: QPaintDevice, page_px: QSizeF, footer: str,
                 new_page=None, first_page: int = 0, last_page: int | None = None) -> int:
     """Paint pages [first_page, last_page] of `doc` onto `device`; returns the page count."""
@@ -92,6 +129,7 @@ def paint_pages(doc: QTextDocument, device: QPaintDevice, page_px: QSizeF, foote
     footer_px = FOOTER_PT * dpi / 72.0
     body = QSizeF(page_px.width(), page_px.height() - footer_px)
     doc.setPageSize(body)
+    keep_headings_with_content(doc)
     pages = doc.pageCount()
     last = pages - 1 if last_page is None else min(last_page, pages - 1)
     painter = QPainter(device)
@@ -126,7 +164,7 @@ def render_pdf(report: ReportData, folder: Path, pdf_path: Path) -> int:
     writer.setCreator("Hangtag Station")
     doc = build_document(report, folder, writer)
     paint_rect = writer.pageLayout().paintRectPixels(PDF_DPI)
-    footer = f"Hangtag Station · session {report.session.id} · {report.session.station_id} · {iso_time(report.generated_at)}"
+    footer = f"Hangtag Station · session {report.session.id} · {report.session.station_id} · {local_time(report.generated_at)}"
     pages = paint_pages(doc, writer, QSizeF(paint_rect.width(), paint_rect.height()), footer, new_page=writer.newPage)
     del doc, writer  # the painter has ended the PDF; drop the device before anything else
     if not pdf_path.is_file() or pdf_path.stat().st_size == 0:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from inference.records.report import downsample, latency_stats, pareto, reason_categories, summarize
+from inference.records.report import (downsample, latency_stats, local_time, pareto, primary_reason, reason_categories,
+                                      summarize)
 from inference.records.svg import line_chart_svg, nice_ticks, pareto_svg
 from inference.records.types import FrameRecord, SessionInfo
 
@@ -84,3 +85,47 @@ def test_charts_escape_their_labels_and_say_when_there_is_nothing_to_draw():
     assert "<script>" not in svg and "&lt;script&gt;" in svg
     assert "No NG or REVIEW frames" in pareto_svg(())
     assert "Not measured" in line_chart_svg([], title="VRAM", x_label="t", y_label="MiB")
+
+
+def test_the_pareto_counts_each_flagged_frame_once_so_no_bar_outgrows_the_session():
+    """Issue 16: "other = 107" on a frames axis for a 24-frame session."""
+    unreadable = [{"subject": f, "verdict": "NG", "reason": f"{f} not found", "read": None}
+                  for f in ("brand", "price", "size", "color", "style_number")]
+    frames = ([make_frame(i, "NG", checks=unreadable) for i in range(10)]
+              + [make_frame(10 + i, "NG", checks=[failed(f"s{i}"), failed("price")]) for i in range(14)]
+              + [make_frame(30, "", error="bad file"), make_frame(31, "OK")])
+    bars = pareto(frames)
+    assert sum(b.count for b in bars) == 25 <= len(frames)  # every flagged or failed frame once
+    assert bars[0].label == "tag not readable (NG)" and bars[0].count == 10
+    assert all(b.count <= len(frames) for b in bars) and bars[-1].cumulative == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("frame, expected", [
+    (make_frame(0, "NG", checks=[failed("size", "REVIEW"), failed("price")]), "price 价格 · NG"),  # NG before REVIEW
+    (make_frame(0, "REVIEW", checks=[failed("count:hangtag", "REVIEW")]), "hangtag count · REVIEW"),
+    (make_frame(0, "NG", reasons=["barcode unreadable"]), "barcode unreadable"),
+    (make_frame(0, "", error="could not be decoded"), "inspection error"),
+    (make_frame(0, "OK"), None),
+])
+def test_a_flagged_frame_has_one_primary_reason(frame, expected):
+    assert primary_reason(frame) == expected
+
+
+def test_report_times_are_local_with_the_zone(monkeypatch):
+    import time
+
+    monkeypatch.setenv("TZ", "Asia/Shanghai")
+    time.tzset()
+    try:
+        assert local_time(1_790_000_000) == "2026-09-21 22:13:20 CST (UTC+08:00)"
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+def test_chart_text_is_drawn_in_the_bundled_family_by_its_exact_name():
+    pytest.importorskip("PySide6")
+    from app.report_pdf import svg_in_family
+
+    svg = svg_in_family(pareto_svg(pareto([make_frame(0, "NG", checks=[failed("price")])])), "Noto Sans SC")
+    assert 'font-family="Noto Sans SC"' in svg and "Microsoft YaHei" not in svg

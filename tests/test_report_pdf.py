@@ -9,10 +9,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from PySide6.QtCore import QSizeF
 
 from app.report_pdf import export_session_with_pdf, render_page_images
 from inference.records.journal import Journal
-from inference.records.report import summarize
 from inference.resources import font_path
 from tests.test_records_export import EVIL, make_session
 
@@ -57,12 +57,26 @@ def test_pdf_has_non_blank_pages_with_the_chinese_font_embedded(qapp, tmp_path):
     document.close()
 
 
+def export_with_report(journal_path: Path, session: int, out: Path):
+    """Export with the PDF and keep the ReportData the PDF was drawn from (flagged frames and thumbnails)."""
+    from app.report_pdf import render_pdf
+    from inference.records.export import export_session
+
+    drawn = []
+
+    def pdf(report, folder, path):
+        drawn.append(report)
+        return render_pdf(report, folder, path)
+
+    with Journal.open(journal_path) as journal:
+        result = export_session(journal, session, out, pdf=pdf)
+    return result, drawn[0]
+
+
 def test_every_laid_out_page_has_ink_and_tag_text_stays_text(qapp, tmp_path):
     journal_path, session = make_session(tmp_path, frames=30, tag_text=EVIL)
-    with Journal.open(journal_path) as journal:
-        result = export_session_with_pdf(journal, session, tmp_path / "out")
-        info, frames = journal.session(session), journal.frames(session)
-    report = summarize(info, frames)
+    result, report = export_with_report(journal_path, session, tmp_path / "out")
+    assert report.flagged
     images = render_page_images(report, result.path, dpi=40)
     assert len(images) >= 1
     for image in images:
@@ -79,3 +93,37 @@ def test_hangtag_inspect_report_pdf_runs_the_qt_exporter(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     (folder,) = out.iterdir()
     assert (folder / "report.pdf").stat().st_size > 10_000 and (folder / "report.html").is_file()
+
+
+def test_the_pdf_is_a_summary_page_then_one_row_per_ng_then_appendices(qapp, tmp_path):
+    """Issue 16: 29 pages for 24 frames, headings parted from their content at page breaks."""
+    from PySide6.QtGui import QImage
+
+    from app.report_pdf import build_document, paint_pages
+
+    journal_path, session = make_session(tmp_path, frames=60, flagged_rate=0.4)
+    result, report = export_with_report(journal_path, session, tmp_path / "out")
+    flagged = len(report.flagged)
+    assert flagged >= 15
+    pages = pdf_page_count((result.path / "report.pdf").read_bytes())
+    assert pages <= 3 + flagged // 8 + 1  # summary, ~8+ NG rows a page, two pages of appendices
+    page = QImage(800, 1130, QImage.Format.Format_RGB32)
+    page.setDotsPerMeterX(round(96 / 0.0254))
+    page.setDotsPerMeterY(round(96 / 0.0254))
+    doc = build_document(report, result.path, page)
+    paint_pages(doc, page, QSizeF(700, 1000), "test", first_page=0, last_page=0)
+    height = doc.pageSize().height()
+    layout = doc.documentLayout()
+    block, headings = doc.begin(), []
+    while block.isValid():
+        if block.blockFormat().headingLevel() in (1, 2) or block.charFormat().fontPointSize() >= 13:
+            top = layout.blockBoundingRect(block).top()
+            headings.append((block.text(), top))
+        block = block.next()
+    texts = [t for t, _ in headings]
+    assert any("NG and REVIEW frames" in t for t in texts) and any("Appendix A" in t for t in texts)
+    for text, top in headings:  # no heading in the last 8 % of a page: it would stand apart from its content
+        assert (top % height) < 0.92 * height, f"heading {text!r} at the foot of a page"
+    first_pages = {t: int(top // height) for t, top in headings}
+    frames_heading = next(t for t in texts if "NG and REVIEW frames" in t)
+    assert first_pages[frames_heading] == 1  # the summary is page 1 on its own

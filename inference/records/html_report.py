@@ -12,16 +12,17 @@ from __future__ import annotations
 from html import escape
 from pathlib import PurePosixPath
 
-from inference.records.report import FlaggedFrame, ReportData, subject_label
+from inference.records.report import FlaggedFrame, ReportData, local_time, subject_label
 from inference.records.svg import FONT, line_chart_svg, pareto_svg
-from inference.records.types import iso_time
 
 CSP = ("default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; font-src 'self'; "
        "script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'")
 FONT_FILE = "fonts/NotoSansSC-Regular-GB2312.otf"
 CHART_WIDTH = 760
 QT_CHART_WIDTH = 640  # px at 96 dpi: 169 mm, inside A4's printable width
-QT_THUMB_WIDTH = 200
+QT_ROW_THUMB_WIDTH = 96  # the PDF's NG list: one compact row per frame
+QT_ROW_CHECKS = 4  # failed checks named in a row; the rest are counted (all of them are in the HTML and CSV)
+PAGE_BREAK = ' style="page-break-before: always"'
 _QT_GRID = '<table border="1" cellspacing="0" cellpadding="3" style="border-color: #c8ced4" class="grid'
 VERDICT_COLORS = {"OK": "#2f9e44", "NG": "#c92a2a", "REVIEW": "#e67700", "ERROR": "#495057", "NOT JUDGED": "#868e96"}
 
@@ -55,6 +56,8 @@ def render_html(report: ReportData, *, flavor: str = "browser", chart_svgs: dict
     title = f"Hangtag inspection report — session {s.id}"
     chart = (lambda name: f'<div class="chart">{svgs[name]}</div>') if flavor == "browser" else \
             (lambda name: f'<p><img src="charts/{name}.svg" width="{QT_CHART_WIDTH}"></p>')
+    if flavor == "qt":
+        return _qt_document(report, title, svgs, chart).replace('<table class="grid', _QT_GRID)
     parts = [
         "<!DOCTYPE html>", '<html lang="zh-CN">', "<head>", '<meta charset="utf-8">',
         f'<meta http-equiv="Content-Security-Policy" content="{e(CSP)}">' if flavor == "browser" else "",
@@ -66,12 +69,60 @@ def render_html(report: ReportData, *, flavor: str = "browser", chart_svgs: dict
         "<h2>Memory</h2>", chart("rss"),
         chart("vram") if "vram" in svgs else '<p class="muted">VRAM: not measured in this session (no NVIDIA GPU / NVML).</p>',
         f"<h2>NG and REVIEW tags ({len(report.flagged)})</h2>",
-        _flagged(report.flagged, flavor) if report.flagged else '<p class="muted">None: every judged tag passed.</p>',
+        _flagged(report.flagged) if report.flagged else '<p class="muted">None: every judged tag passed.</p>',
         _errors(report) if report.errors else "",
         _footer(report), "</body>", "</html>",
     ]
     text = "\n".join(p for p in parts if p) + "\n"
     return text.replace('<table class="grid', _QT_GRID) if flavor == "qt" else text
+
+
+def _qt_document(report: ReportData, title: str, svgs: dict[str, str], chart) -> str:
+    """The PDF's layout: a summary page (header, counts, Pareto), then one row per NG/REVIEW frame with its
+    thumbnail, then the appendices (a 29-page PDF for 24 frames was issue 16's complaint). The PDF
+    renderer moves a heading that would end a page to the next one (app.report_pdf)."""
+    vram = chart("vram") if "vram" in svgs else \
+        '<p class="muted">VRAM: not measured in this session (no NVIDIA GPU / NVML).</p>'
+    parts = [
+        "<!DOCTYPE html>", '<html lang="zh-CN">', "<head>", '<meta charset="utf-8">', f"<title>{e(title)}</title>",
+        f"<style>{_css('qt')}</style>", "</head>", "<body>",
+        f"<h1>{e(title)}</h1>", _header_table(report, pairs_per_row=2), _summary(report, "qt"),
+        "<h2>NG and REVIEW reasons</h2>", chart("pareto"),
+        f"<h2{PAGE_BREAK}>NG and REVIEW frames ({len(report.flagged)})</h2>",
+        _flagged_rows(report.flagged) if report.flagged else '<p class="muted">None: every judged tag passed.</p>',
+        f"<h2{PAGE_BREAK}>Appendix A · Reasons, latency</h2>", _pareto_table(report),
+        "<h3>Latency</h3>", _latency_table(report), chart("latency"),
+        "<h2>Appendix B · Memory</h2>", chart("rss"), vram,
+        _errors(report) if report.errors else "", _footer(report),
+        "</body>", "</html>",
+    ]
+    return "\n".join(p for p in parts if p) + "\n"
+
+
+def _flagged_rows(frames: tuple[FlaggedFrame, ...]) -> str:
+    rows = []
+    for f in frames:
+        r = f.record
+        w, h = f.thumb_wh
+        if w > QT_ROW_THUMB_WIDTH:
+            w, h = QT_ROW_THUMB_WIDTH, round(h * QT_ROW_THUMB_WIDTH / w)
+        size = f' width="{w}" height="{h}"' if w and h else ""
+        img = f'<img src="{e(_rel(f.thumb))}"{size}>' if f.thumb else f'<span class="muted">no image: {e(f.note)}</span>'
+        failed = [c for c in r.checks if c.get("verdict") in ("NG", "REVIEW")]
+        lines = [f"{subject_label(str(c.get('subject', '')))}: expected {c.get('expected') or '—'}, "
+                 f"read {c.get('read') or 'nothing'}" for c in failed[:QT_ROW_CHECKS]]
+        if not failed:
+            lines = list(r.reasons[:QT_ROW_CHECKS]) or ["(no reason recorded)"]
+        more = len(failed) - QT_ROW_CHECKS
+        if more > 0:
+            lines.append(f"and {more} more check(s) failed (see report.html)")
+        rows.append(f'<tr><td width="{QT_ROW_THUMB_WIDTH + 6}">{img}</td>'
+                    f'<td><b>{r.frame_index}</b><br>{e(r.source_name)}<br><span class="muted">'
+                    f'{e(local_time(r.timestamp))}</span></td>'
+                    f'<td><span class="{e(r.verdict)}"><b>{e(r.verdict)}</b></span></td>'
+                    f'<td>{"<br>".join(e(line) for line in lines)}</td></tr>')
+    return ('<table class="grid" width="100%"><thead><tr><th>image</th><th>frame</th><th>verdict</th>'
+            f'<th>failed checks: expected / read</th></tr></thead>{"".join(rows)}</table>')
 
 
 def _css(flavor: str) -> str:
@@ -105,15 +156,15 @@ code {{ font-size: 12px; word-break: break-all; }}
 """
 
 
-def _header_table(report: ReportData) -> str:
+def _header_table(report: ReportData, pairs_per_row: int = 1) -> str:
     s = report.session
-    span = f"{iso_time(report.first_time)} → {iso_time(report.last_time)}" if report.first_time else "no frames"
+    span = f"{local_time(report.first_time)} → {local_time(report.last_time)}" if report.first_time else "no frames"
     rows = [("Lot", s.lot or "—"), ("Job", s.job or "—"), ("Recipe", s.recipe_name or "— (no recipe)"),
             ("Recipe file", s.recipe_path or "—"), ("Station", s.station_id), ("Source", s.source or "—"),
             ("Model hash", s.model_hash or "—"), ("Backend", s.backend or "—"), ("Precision", s.precision or "—"),
-            ("Time span", span), ("Report generated", iso_time(report.generated_at))]
-    body = "".join(f"<tr><th>{e(k)}</th><td>{'<code>' + e(v) + '</code>' if k == 'Model hash' else e(v)}</td></tr>"
-                   for k, v in rows)
+            ("Time span", span), ("Report generated", local_time(report.generated_at))]
+    cells = [f"<th>{e(k)}</th><td>{'<code>' + e(v) + '</code>' if k == 'Model hash' else e(v)}</td>" for k, v in rows]
+    body = "".join(f"<tr>{''.join(cells[i:i + pairs_per_row])}</tr>" for i in range(0, len(cells), pairs_per_row))
     return f'<table class="grid header">{body}</table>'
 
 
@@ -176,32 +227,24 @@ def _checks_table(frame: FlaggedFrame) -> str:
 def _frame_title(frame: FlaggedFrame) -> str:
     r = frame.record
     return (f'<span class="badge {e(r.verdict)}">{e(r.verdict)}</span> frame {r.frame_index} · {e(r.source_name)} · '
-            f'<span class="muted">{e(iso_time(r.timestamp))}</span>')
+            f'<span class="muted">{e(local_time(r.timestamp))}</span>')
 
 
-def _flagged(frames: tuple[FlaggedFrame, ...], flavor: str) -> str:
+def _flagged(frames: tuple[FlaggedFrame, ...]) -> str:
+    """The browser's NG/REVIEW cards, every check in full (the PDF has one compact row each: `_flagged_rows`)."""
     items = []
     for f in frames:
         r = f.record
         w, h = f.thumb_wh
-        if flavor == "qt" and w > QT_THUMB_WIDTH:
-            w, h = QT_THUMB_WIDTH, round(h * QT_THUMB_WIDTH / w)
         size = f' width="{w}" height="{h}"' if w and h else ""
-        lazy = ' loading="lazy"' if flavor == "browser" else ""
         img = (f'<a href="{e(_rel(f.image))}"><img src="{e(_rel(f.thumb))}" alt="frame {r.frame_index}"{size}'
-               f"{lazy}></a>") if f.thumb else \
-              f'<p class="muted">[no image: {e(f.note)}]</p>'
+               ' loading="lazy"></a>') if f.thumb else f'<p class="muted">[no image: {e(f.note)}]</p>'
         reasons = "".join(f"<li>{e(reason)}</li>" for reason in r.reasons) or "<li>(no reason recorded)</li>"
         note = f'<p class="muted">{e(f.note)}</p>' if f.note and f.thumb else ""
         hash_line = f'<p class="muted">image <code>{e(r.image_hash or "not hashed")}</code></p>'
         details = f"<h3>{_frame_title(f)}</h3><ul>{reasons}</ul>{_checks_table(f)}{note}{hash_line}"
-        if flavor == "qt":
-            items.append(f'<table class="tag" width="100%" cellpadding="4" cellspacing="0" '
-                         f'style="border-top: 1px solid #c8ced4"><tr><td width="{(w or QT_THUMB_WIDTH) + 8}">{img}</td>'
-                         f"<td>{details}</td></tr></table><hr>")
-        else:
-            items.append(f'<article class="tag" id="frame-{r.id}">{img}<div>{details}</div></article>')
-    return "".join(items) if flavor == "qt" else f'<div class="tags">{"".join(items)}</div>'
+        items.append(f'<article class="tag" id="frame-{r.id}">{img}<div>{details}</div></article>')
+    return f'<div class="tags">{"".join(items)}</div>'
 
 
 def _errors(report: ReportData) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from datetime import datetime, timezone
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -128,8 +129,42 @@ def reason_categories(frame: FrameRecord) -> list[str]:
     return []
 
 
+UNREADABLE_FIELDS = 3  # this many fields "not found" on one frame: the tag was not readable, not 3 faults
+
+
+def primary_reason(frame: FrameRecord) -> str | None:
+    """The one category a flagged frame counts under in the Pareto: so every bar counts frames, the bars add
+    up to the flagged frames, and "other" can never outgrow the session (issue 16: "other = 107" for 24
+    frames). An NG check comes before a REVIEW one; a tag whose fields were mostly not found is
+    "tag not readable" rather than its first missing field."""
+    if frame.error:
+        return "inspection error"
+    failed = [c for c in frame.checks if c.get("verdict") in ("NG", "REVIEW")]
+    missing = [c for c in failed if "not found" in str(c.get("reason", "")) or c.get("read") in (None, "")]
+    if len(missing) >= UNREADABLE_FIELDS:
+        return f"tag not readable ({frame.verdict})"
+    for verdict in ("NG", "REVIEW"):
+        first = next((c for c in failed if c.get("verdict") == verdict), None)
+        if first is not None:
+            return f"{subject_label(str(first.get('subject', '?')))} · {verdict}"
+    if frame.verdict in ("NG", "REVIEW"):
+        return frame.reasons[0][:60] if frame.reasons else f"{frame.verdict} (no reason given)"
+    return None
+
+
+def local_time(timestamp: float | None) -> str:
+    """A time as the QA manager reads it: the station's local time with its zone, "2026-12-01 23:39:54 CST
+    (UTC+08:00)". Machine-readable exports keep ISO 8601 (types.iso_time)."""
+    if timestamp is None:
+        return ""
+    moment = datetime.fromtimestamp(timestamp, timezone.utc).astimezone()
+    offset = moment.strftime("%z")
+    return f"{moment:%Y-%m-%d %H:%M:%S} {moment.tzname() or ''} (UTC{offset[:3]}:{offset[3:]})".replace("  ", " ")
+
+
 def pareto(frames: Sequence[FrameRecord], bars: int = PARETO_BARS) -> tuple[ParetoBar, ...]:
-    counter = Counter(cat for f in frames for cat in reason_categories(f))
+    """Flagged frames by their primary reason, largest first; the tail beyond `bars` - 1 bars is "other"."""
+    counter = Counter(reason for reason in map(primary_reason, frames) if reason)
     ranked = counter.most_common()
     if len(ranked) > bars:
         ranked = ranked[: bars - 1] + [("other", sum(n for _, n in ranked[bars - 1:]))]
