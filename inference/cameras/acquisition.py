@@ -130,6 +130,11 @@ class CameraSource(FrameSource):
         if missing:
             raise SourceError(f"{self.description} cannot be triggered by {mode}", expected=", ".join(needed),
                               found=f"no {', '.join(missing)} node", hint="use free-run for this camera")
+        refused = [note for note in (self.readback.notes if self.readback else ()) if note.startswith("trigger")]
+        if mode != "free" and refused:  # armed on another line, the station would wait for triggers that never come
+            raise SourceError(f"{self.description} did not take the {mode} trigger settings",
+                              expected=f"{self.settings.trigger}", found="; ".join(refused),
+                              hint="pick a trigger line and edge the camera offers")
 
     def _lose(self, reason: str) -> None:
         """The camera is gone: from here on the station's thread only reads state, while one background thread
