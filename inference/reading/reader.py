@@ -30,6 +30,7 @@ from inference.reading.rectify import (
     bars_down_angle,
     crop_box,
     make_upright,
+    residual_skew,
     text_down_angle,
     turn_from_down_angle,
 )
@@ -46,6 +47,10 @@ REREAD_SQUEEZE = 1.0
 MIN_TAG_LINES = 2
 TAG_LINE_CONFIDENCE = 0.6
 MIN_BLURRED_TAG_LINES = 4
+# Printed lines still tilted this much after the barcode's angle (perspective, a loose box), and
+# clearly sharper level, are levelled before text detection.
+MIN_SKEW_DEG = 1.0
+MIN_SKEW_GAIN = 1.05
 # Focus is measured with the patch's longer side at most this many pixels.
 FOCUS_SIDE = 256
 
@@ -170,6 +175,9 @@ class TagReader:
                 sure = True
                 if flip:
                     upright = upright.flipped()
+        skew, gain = residual_skew(cv2.cvtColor(upright.image, cv2.COLOR_BGR2GRAY))
+        if abs(skew) >= MIN_SKEW_DEG and gain >= MIN_SKEW_GAIN:
+            upright = make_upright(image_bgr, tag_box, upright.angle_deg + skew)
         timings["rectify"] += _ms(t)
 
         lines, det_ms, rec_ms, upright, crops = self._ocr(upright, _zones(codes, upright, (*barcode_boxes, *qr_boxes)), ambiguous=not sure)

@@ -145,6 +145,35 @@ def text_down_angle(gray: np.ndarray, work_side: int = 200) -> tuple[float, floa
     return best_angle, strength
 
 
+def residual_skew(gray: np.ndarray, span: float = 10.0, step: float = 0.5, work_side: int = 240) -> tuple[float, float]:
+    """(degrees, gain) of the tilt left in an upright crop, from its printed lines: the angle
+    within ±span whose projection across the lines is sharpest, and how much sharper it is
+    than level (1.0 = no better). The barcode's angle can be a few degrees off under perspective,
+    and a tilted line's box takes in pieces of its neighbours."""
+    h, w = gray.shape[:2]
+    scale = min(1.0, work_side / max(h, w))
+    small = cv2.resize(gray, (max(8, int(w * scale)), max(8, int(h * scale))), interpolation=cv2.INTER_AREA)
+    binary = cv2.adaptiveThreshold(small, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, 15, 10)
+    ink = binary == 0 if (binary == 0).mean() < 0.5 else binary != 0
+    ys, xs = np.nonzero(ink)
+    if len(xs) < 50:
+        return 0.0, 1.0
+    xs = xs.astype(np.float32) - xs.mean()
+    ys = ys.astype(np.float32) - ys.mean()
+
+    def sharpness(angle: float) -> float:
+        t = math.radians(angle)
+        proj = ys * math.cos(t) - xs * math.sin(t)
+        hist = np.bincount((proj - proj.min()).astype(np.int32))
+        return float((hist.astype(np.float32) ** 2).sum())
+
+    level = sharpness(0.0)
+    angles = np.arange(-span, span + step / 2, step)
+    scores = [sharpness(float(a)) for a in angles]
+    best = int(np.argmax(scores))
+    return float(angles[best]), scores[best] / max(level, 1e-9)
+
+
 def bars_down_angle(gray_patch: np.ndarray) -> tuple[float, float]:
     """(direction along the bars in degrees modulo 180, strength 0..1) of a linear barcode patch.
 
