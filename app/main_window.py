@@ -8,15 +8,17 @@ import time
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QThread, QTimer, Signal
+from PySide6.QtCore import QByteArray, Qt, QThread, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
-from PySide6.QtWidgets import (QAbstractSpinBox, QApplication, QDockWidget, QHeaderView, QMainWindow, QScrollArea,
-                               QTableView, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QApplication, QDockWidget, QHeaderView, QMainWindow, QScrollArea, QTableView,
+                               QVBoxLayout, QWidget)
 
 from app import recipe_picker
 from app.modes import ENGINEER, ModeController
 from app.records_link import RecordsLink
+from app.report_open import ReportOpener
 from app.settings import StationSettings
+from app.space_key import SpaceStops
 from app.station_state import FAILED, NONE, OPEN, RUNNING, STOPPED, StationModel, StationState
 from app.theme import apply_theme
 from app.widgets.crops_strip import CropsStrip
@@ -29,6 +31,7 @@ from app.widgets.source_bar import SourceBar
 from app.widgets.text_panel import TextPanel
 from app.widgets.tuning_panel import TuningPanel
 from app.widgets.verdict_banner import VerdictBanner
+from app.whatif import whatif_text
 from app.engine_link import EngineLink
 from app.worker import InspectionWorker
 from inference.engines import list_backends
@@ -89,6 +92,7 @@ class MainWindow(QMainWindow):
         self.autostart = autostart  # start inspecting as soon as the first engine is ready
         self._start_threads()
         self.records = RecordsLink(self, journal_path)
+        self.report_opener = ReportOpener(self)
         self._set_recorder.emit(self.records.recorder)
         self._set_job.emit(job, lot)
         self.modes = ModeController(self)
@@ -242,7 +246,7 @@ class MainWindow(QMainWindow):
         self.mode_menu = self.menuBar().addMenu("&Mode")
         self.menuBar().addMenu("&Help").addAction(QAction("About Hangtag Station", self, triggered=self._show_about))
         QShortcut(QKeySequence(Qt.Key.Key_Space), self, activated=self.toggle_run)
-        self._space = _SpaceStops(self)  # a spin box keeps Space for itself; Space must still stop the line
+        self._space = SpaceStops(self)  # a spin box keeps Space for itself; Space must still stop the line
         QApplication.instance().installEventFilter(self._space)
         QShortcut(QKeySequence(Qt.Key.Key_Right), self, activated=self.step)
         QShortcut(QKeySequence(Qt.Key.Key_F), self, activated=self.view.fit)
@@ -543,40 +547,6 @@ class MainWindow(QMainWindow):
         self.engines.close()
         self.records.close()
         super().closeEvent(event)
-
-
-def whatif_text(results: list[FrameResult], thresholds, recipe) -> str:
-    """How many frames on record would change verdict at `thresholds`, each compared with its own recorded
-    thresholds under the *current* recipe: a recipe change alone flips nothing (it used to count every
-    frame judged without a recipe)."""
-    if len(results) < 2:
-        return ""
-    flips = compared = 0
-    for result in results:
-        if not result.ok or not len(result.candidates):
-            continue
-        compared += 1
-        before = rejudge(result, result.thresholds, recipe)
-        flips += Inspector.verdict_text(rejudge(result, thresholds, recipe)) != Inspector.verdict_text(before)
-    return (f"What-if: {flips} of the last {compared} inspected frames would change verdict at these thresholds "
-            "(re-filtered from cached outputs, no new inference).")
-
-
-class _SpaceStops(QObject):
-    """Space toggles the run even when a spin box (fps cap, takt…) has the focus and would eat the key."""
-
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.window = window
-
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt naming
-        if (event.type() == QEvent.Type.KeyPress and event.key() == Qt.Key.Key_Space
-                and event.modifiers() == Qt.KeyboardModifier.NoModifier and isinstance(obj, QWidget)):
-            spin = obj if isinstance(obj, QAbstractSpinBox) else obj.parentWidget()
-            if isinstance(spin, QAbstractSpinBox) and self.window.isAncestorOf(spin):
-                self.window.toggle_run()
-                return True
-        return False
 
 
 def _rereadable(result: FrameResult) -> bool:

@@ -340,3 +340,23 @@ def test_the_station_model_tells_each_view_what_changed():
     assert len(seen) == count  # nothing changed, nobody is told
     with pytest.raises(TypeError, match="no field"):
         model.update(colour="red")
+
+
+def test_after_an_export_the_window_offers_to_open_the_report(qtbot, tmp_path, monkeypatch):
+    from PySide6.QtGui import QDesktopServices
+
+    window = make_window(qtbot, tmp_path, make_folder(tmp_path, 2))
+    run_to_end(qtbot, window, 2)
+    assert not window.report_opener.button.isVisibleTo(window)
+    with Journal.open(tmp_path / "journal.sqlite3", read_only=True) as journal:
+        session = journal.last_session_id()
+    out = tmp_path / "reports"
+    out.mkdir()
+    window.records.export(session, str(out), pdf=True)
+    qtbot.waitUntil(lambda: window.report_opener.last_report is not None, timeout=60000)
+    assert window.report_opener.button.isVisibleTo(window)
+    assert window.report_opener.last_report.name == "report.pdf" and window.report_opener.last_report.is_file()
+    opened = []
+    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url.toLocalFile()) or True)
+    window.report_opener.button.click()
+    assert opened == [str(window.report_opener.last_report)]
