@@ -235,3 +235,26 @@ def test_a_server_with_another_model_is_refused_naming_both_sides(server, tmp_pa
         TritonEngine(model, urls=server.url).load()
     text = str(info.value)
     assert "local: tag, code, qr" in text and "server: hangtag, barcode, qr_code" in text
+
+
+def test_the_ocr_models_read_the_same_text_through_triton(prepared, monkeypatch):
+    from inference.reading import TagReader
+    from inference.reading.ocr.models import find_ocr_models
+    from tests.triton.server import OCR_REPOSITORY
+
+    models = find_ocr_models("fp32", "gb2312")
+    ocr_env = {"HANGTAG_TRITON_OCR_DET": str(models.det), "HANGTAG_TRITON_OCR_REC": str(models.rec)}
+    path = list_images(samples_dir())[0]
+    image = read_image(path)
+    with Pipeline.open(DETECTOR, "onnxruntime-cpu", threads=1) as local:
+        detections = local.process(image).detections
+    with TagReader.open("onnxruntime-cpu", 1, models=models) as reader:
+        expected = reader.read(image, detections)
+    with started(prepared, repository=OCR_REPOSITORY, extra_env=ocr_env) as ocr_server:
+        monkeypatch.setenv("HANGTAG_TRITON_URL", ocr_server.url)
+        with TagReader.open("triton", models=models) as reader:
+            assert (reader.detector.engine.model_name, reader.recognizer.engine.model_name) == ("ocr_det", "ocr_rec")
+            got = reader.read(image, detections)
+    texts = [[line.text for line in r.ocr_lines] for r in expected]
+    assert sum(len(t) for t in texts) > 0
+    assert [[line.text for line in r.ocr_lines] for r in got] == texts

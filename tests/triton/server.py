@@ -24,6 +24,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 SETUP = HERE / "setup_triton.sh"
 TEST_REPOSITORY = HERE / "model_repository"
+OCR_REPOSITORY = HERE / "ocr_repository"  # ocr_det / ocr_rec from HANGTAG_TRITON_OCR_DET / _REC
 DETECTOR = ROOT / "resources" / "models" / "hangtag_det.onnx"
 
 
@@ -65,6 +66,7 @@ class TritonServer:
     metrics_port: int = field(default_factory=free_port)
     process: subprocess.Popen | None = None
     log_path: Path | None = None
+    extra_env: dict[str, str] = field(default_factory=dict)  # e.g. the OCR models' paths for OCR_REPOSITORY
 
     @property
     def url(self) -> str:
@@ -84,7 +86,7 @@ class TritonServer:
                 "HANGTAG_TRITON_SITE": site,
                 "HANGTAG_TRITON_ONNX": str(DETECTOR),
                 "HANGTAG_TRITON_DELAY_MS": str(self.delay_ms),
-                "HANGTAG_TRITON_THREADS": str(self.threads)}
+                "HANGTAG_TRITON_THREADS": str(self.threads), **self.extra_env}
 
     def start(self, timeout_s: float = 60.0) -> TritonServer:
         binary = self.prepared / "wheel" / "pytriton" / "tritonserver" / "bin" / "tritonserver"

@@ -3,6 +3,7 @@ the ONNX file without building a session, and the check that a server's model ke
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +16,16 @@ from inference.model_info import read_model_spec
 
 _ONNX_DTYPES = {1: np.float32, 10: np.float16, 11: np.float64, 2: np.uint8, 3: np.int8, 6: np.int32, 7: np.int64,
                 9: np.bool_}
+
+
+OCR_DET, OCR_REC = "ocr_det", "ocr_rec"
+_OCR_FILE = re.compile(r"ocr.*?[_-](det|rec)(?=[_.-])", re.IGNORECASE)  # PP-OCRv6_rec_small.gb2312.onnx
+
+
+def repository_name(model_path: Path, detector_name: str) -> str:
+    """The name `triton-repo` gives this model: the PP-OCR pair by their file names, else the detector."""
+    match = _OCR_FILE.search(model_path.name)
+    return {"det": OCR_DET, "rec": OCR_REC}[match.group(1).lower()] if match else detector_name
 
 
 class ContractMismatchError(ModelError):

@@ -18,7 +18,7 @@ import numpy as np
 
 from inference.engines.base import Engine
 from inference.engines.triton.client import RemoteServer, ServerAddress, ServerBusy, ServerDown, parse_urls
-from inference.engines.triton.contract import check_contract, local_contract
+from inference.engines.triton.contract import check_contract, local_contract, repository_name
 from inference.engines.triton.pool import PoolEvent, ServerPool
 from inference.engines.triton.stats import ServerTimes, Snapshot
 from inference.errors import BackendUnavailableError, HangtagError
@@ -42,7 +42,7 @@ class TritonEngine(Engine):
                  on_event: Callable[[PoolEvent], None] | None = None, device_id: int = 0) -> None:
         super().__init__(model_path)
         self.urls_text = urls or os.environ.get(URL_ENV, "")
-        self.model_name = model_name or os.environ.get(MODEL_ENV) or DEFAULT_MODEL
+        self.model_name = model_name or repository_name(self.model_path, os.environ.get(MODEL_ENV) or DEFAULT_MODEL)
         self.deadline_s = deadline_ms / 1000.0
         self.fallback = fallback if fallback is not None else os.environ.get(FALLBACK_ENV, "") == "local"
         self.threads = threads

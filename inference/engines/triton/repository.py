@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from inference.engines.base import TensorSpec
-from inference.engines.triton.contract import ModelContract, local_contract
+from inference.engines.triton.contract import OCR_DET, OCR_REC, ModelContract, local_contract
 from inference.errors import ConfigError
 
 PRECISIONS = ("fp32", "fp16", "int8")
@@ -124,9 +124,9 @@ def _write_ocr(out: Path, batching: Batching) -> list[Path]:
 
     models = find_ocr_models("auto")
     written = []
-    for name, path in (("ocr_det", models.det), ("ocr_rec", models.rec)):
+    for name, path in ((OCR_DET, models.det), (OCR_REC, models.rec)):
         contract = local_contract(path)
-        ocr_batching = Batching(max_batch=min(batching.max_batch, 8 if name == "ocr_det" else 32),
+        ocr_batching = Batching(max_batch=min(batching.max_batch, 8 if name == OCR_DET else 32),
                                 instances=batching.instances, kind=batching.kind,
                                 max_queue_delay_us=batching.max_queue_delay_us, max_queue_size=batching.max_queue_size)
         written.append(_write_model(out, name, path, model_config(name, contract, ocr_batching,

@@ -1,8 +1,9 @@
 """Serves the station's ONNX detector inside the pytriton wheel's tritonserver (Python backend only).
 
-The ONNX file path, an optional per-batch delay (a "slow server" for tests) and the thread count come
-from config.pbtxt parameters and the environment the test harness sets (HANGTAG_TRITON_ONNX,
-HANGTAG_TRITON_DELAY_MS), so one repository serves every test server.
+The ONNX file comes from the environment variable the config's `onnx_env` parameter names (the test
+harness sets HANGTAG_TRITON_ONNX for the detector, HANGTAG_TRITON_OCR_DET / _REC for the OCR pair, whose
+model.py files link here); HANGTAG_TRITON_DELAY_MS makes a "slow server", HANGTAG_TRITON_THREADS sets
+ONNX Runtime's threads. So one file serves every test model and server.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ class TritonPythonModel:
         config = json.loads(args["model_config"])
         params = {k: v["string_value"] for k, v in config.get("parameters", {}).items()}
         here = os.path.dirname(__file__)
-        onnx_path = os.environ.get("HANGTAG_TRITON_ONNX") or os.path.join(here, params.get("onnx_model", ""))
+        onnx_path = os.environ.get(params.get("onnx_env", "HANGTAG_TRITON_ONNX")) or \
+            os.path.join(here, params.get("onnx_model", ""))
         self.delay_s = float(os.environ.get("HANGTAG_TRITON_DELAY_MS", params.get("delay_ms", "0"))) / 1000.0
         options = ort.SessionOptions()
         options.intra_op_num_threads = int(os.environ.get("HANGTAG_TRITON_THREADS", "1"))

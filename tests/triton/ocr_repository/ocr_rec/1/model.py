@@ -1,0 +1,1 @@
+../../../model_repository/hangtag_det/1/model.py
