@@ -112,7 +112,7 @@ def test_a_box_with_nothing_tag_like_is_not_counted() -> None:
     "digits, verdict, reasons",
     [
         ("6 920669 139542", Verdict.OK, []),
-        ("6 920669 139559", Verdict.NG, ["printed EAN 6920669139559 ≠ expected 6920669139542 (bars unreadable)"]),
+        ("6 920669 139559", Verdict.NG, ["barcode caption 6920669139559 ≠ expected 6920669139542 (bars unreadable)"]),
         ("6 92066 1395", Verdict.REVIEW, ["barcode unreadable"]),  # too few digits: nothing verified
     ],
 )
@@ -129,3 +129,18 @@ def test_a_tag_box_with_nothing_legible_is_review_not_a_missing_tag() -> None:
     assert result.reasons == ("hangtag found but nothing on it legible (blurred, covered or not a tag)",)
     nothing = Detections(np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, int), ("hangtag", "barcode", "qr_code"))
     assert judge(recipe('size = "M"'), nothing, []).reasons == ("no hangtag, expected 1",)
+
+
+@pytest.mark.parametrize(
+    "caption_at, caption, verdict",
+    [
+        ((40.0, 262.0, 160.0, 275.0), "MT085628", Verdict.OK),  # right under the bars
+        ((40.0, 262.0, 160.0, 275.0), "KX230117", Verdict.NG),  # the bars' own caption says another code
+        ((40.0, 60.0, 160.0, 75.0), "MT085628", Verdict.REVIEW),  # the style number elsewhere says nothing of the bars
+    ],
+)
+def test_a_code128_caption_verifies_only_from_under_its_bars(caption_at, caption: str, verdict: Verdict) -> None:
+    rules = parse_recipe('[barcode]\nexpected = "MT085628"\nformat = "Code93"\nrequired = true\n')
+    lines = (OcrLine("货号 MT085628", 0.99, (40.0, 40.0, 160.0, 55.0)), OcrLine(caption, 0.97, caption_at))
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines, symbol_boxes=((40.0, 200.0, 160.0, 258.0),))
+    assert judge(rules, one_tag(), [reading]).verdict is verdict

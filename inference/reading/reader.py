@@ -203,6 +203,7 @@ class TagReader:
             notes=tuple(notes),
             rotation=upright.angle_deg,
             focus=focus,
+            symbol_boxes=tuple(barcode_boxes),
         )
         if recipe is not None:
             tag = self._verify(tag, recipe, crops, upright, timings)

@@ -102,6 +102,8 @@ class TagReading:
     reread_lines: tuple[OcrLine, ...] = ()
     # why this detector box is not a hangtag ("no text and no barcode in it"); '' for a tag
     rejected: str = ""
+    # the detector's symbol boxes on this tag (image pixels), decoded or not: where captions sit
+    symbol_boxes: tuple[Box, ...] = ()
     # sharpness of the tag's barcode area (variance of the Laplacian at a fixed scale); None if unmeasured
     focus: float | None = None
 
@@ -112,6 +114,7 @@ class TagReading:
         object.__setattr__(self, "barcodes", tuple(self.barcodes))
         object.__setattr__(self, "ocr_lines", tuple(self.ocr_lines))
         object.__setattr__(self, "reread_lines", tuple(self.reread_lines))
+        object.__setattr__(self, "symbol_boxes", tuple(tuple(float(v) for v in box) for box in self.symbol_boxes))
         object.__setattr__(self, "notes", tuple(self.notes))
 
     @property

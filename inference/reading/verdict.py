@@ -13,10 +13,10 @@ from enum import Enum
 from inference.detections import Detections
 from inference.reading.evidence import FieldEvidence, gather
 from inference.reading.fields import extract_fields
-from inference.reading.matching import Found
+from inference.reading.matching import Found, compare
 from inference.reading.normalize import code_key, ean13_check_ok, format_price, normalize_ean, parse_price
 from inference.reading.recipe import CountRule, FieldRule, Recipe
-from inference.reading.types import FIELD_LABELS_ZH, FieldReading, TagReading
+from inference.reading.types import FIELD_LABELS_ZH, FieldReading, OcrLine, TagReading
 
 STYLE_CODE_FORMATS = ("Code128", "Code93", "Code39", "Code39Std", "Code39Ext")
 # Below this focus (variance of the Laplacian of the barcode area at the reader's fixed scale) bars blur together.
@@ -105,7 +105,7 @@ def _observed_count(class_name: str, detections: Detections, readings: Sequence[
     nothing tag-like in; barcodes and QR codes, where tags were read: the symbols decoded on them
     (a box nothing decodes in is not certainly a symbol)."""
     tags = [tag for tag in readings if tag.is_tag]
-    if class_name != "hangtag" and tags:
+    if class_name != "hangtag" and readings:
         codes = {(b.format, b.text) for tag in tags for b in tag.barcodes}
         if class_name == "qr_code":
             return sum(1 for fmt, _ in codes if "QR" in fmt), "reader"
@@ -230,22 +230,49 @@ def _min_confidence(recipe: Recipe, name: str) -> float:
 
 
 def _printed_digits_check(recipe: Recipe, tag: TagReading, prefix: str) -> Check | None:
-    """Bars too fine for the camera to resolve, but the digits printed under them read with a
-    valid check digit: the recipe's EAN is verified from them (a misprint where bars and digits
-    disagree is far rarer than a camera that cannot resolve 1.5-px modules)."""
+    """Bars too fine for the camera to resolve, but the text printed under them read: an EAN
+    with a valid check digit anywhere on the tag, any other code only from the line right under
+    the symbol's box (the style number printed elsewhere says nothing about the bars). A misprint
+    where bars and their own caption disagree is far rarer than a camera that cannot resolve
+    1.5-px modules."""
     rule = recipe.barcode
-    if rule.expected is None or not (len(rule.expected) == 13 and rule.expected.isdigit()):
+    if rule.expected is None:
         return None
-    printed = _printed_fields(tag).get("ean13")
-    if printed is None or not ean13_check_ok(normalize_ean(printed.value)):
-        return None
-    value = normalize_ean(printed.value)
-    seen = f"printed digits (bars unreadable{focus_note(tag.focus)})"
-    if value == rule.expected:
-        return Check("barcode", tag.tag_index, rule.expected, value, printed.confidence, seen, Verdict.OK)
-    verdict = Verdict.NG if printed.confidence >= _min_confidence(recipe, "ean13") else Verdict.REVIEW
-    return Check("barcode", tag.tag_index, rule.expected, value, printed.confidence, seen, verdict,
-                 f"{prefix}printed EAN {value} ≠ expected {rule.expected} (bars unreadable)")
+    seen = f"printed under the bars (bars unreadable{focus_note(tag.focus)})"
+    if len(rule.expected) == 13 and rule.expected.isdigit():
+        printed = _printed_fields(tag).get("ean13")
+        if printed is None or not ean13_check_ok(normalize_ean(printed.value)):
+            return None
+        value, confidence = normalize_ean(printed.value), printed.confidence
+        same = value == rule.expected
+    else:
+        caption = _caption(tag)
+        if caption is None:
+            return None
+        value, confidence = caption.text.strip(), caption.confidence
+        found = compare(code_key(rule.expected), code_key(value), confidence, _min_confidence(recipe, "style_number"))
+        if found is Found.NEAR:
+            return None
+        same = found is Found.MATCH
+    if same:
+        return Check("barcode", tag.tag_index, rule.expected, value, confidence, seen, Verdict.OK)
+    verdict = Verdict.NG if confidence >= _min_confidence(recipe, "ean13") else Verdict.REVIEW
+    return Check("barcode", tag.tag_index, rule.expected, value, confidence, seen, verdict,
+                 f"{prefix}barcode caption {value} ≠ expected {rule.expected} (bars unreadable)")
+
+
+def _caption(tag: TagReading) -> OcrLine | None:
+    """The text line right under a symbol box: its human-readable caption."""
+    best = None
+    for x1, y1, x2, y2 in tag.symbol_boxes:
+        h, w = y2 - y1, x2 - x1
+        for line in (*tag.reread_lines, *tag.ocr_lines):
+            lx1, ly1, lx2, ly2 = line.box
+            cx, cy = (lx1 + lx2) / 2, (ly1 + ly2) / 2
+            if x1 - 0.1 * w <= cx <= x2 + 0.1 * w and y1 + 0.5 * h <= cy <= y2 + 0.6 * h and len(code_key(line.text)) >= 4:
+                if best is None or line.confidence > best.confidence:
+                    best = line
+    return best
 
 
 def _printed_ean_check(recipe: Recipe, tag: TagReading, decoded: str, prefix: str) -> Check:
