@@ -40,7 +40,7 @@ def font_names() -> tuple[str, ...]:
     return tuple(p.name.split(".")[0] for p in font_files())
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=96)
 def font(name: str, size_px: int) -> ImageFont.FreeTypeFont:
     path = next(p for p in font_files() if p.name.split(".")[0] == name)
     return ImageFont.truetype(str(path), max(6, int(size_px)), index=0)
