@@ -213,7 +213,7 @@ def test_two_servers_one_slow_most_frames_go_to_the_fast_one(prepared, server):
     assert served[server.url] >= 6 and served[slow.url] <= 2, served
 
 
-def test_no_server_with_local_fallback_keeps_inspecting():
+def test_no_server_with_local_fallback_keeps_inspecting(caplog):
     url = f"http://127.0.0.1:{free_port()}"
     with pytest.raises(TritonUnavailableError) as info:
         TritonEngine(DETECTOR, urls=url).load()
@@ -225,6 +225,7 @@ def test_no_server_with_local_fallback_keeps_inspecting():
         assert engine.last_server == "local"
     np.testing.assert_allclose(out, local_outputs([tensor])[0], atol=1e-4)
     assert [e.kind for e in events] == ["server_down", "all_down", "fallback_local"]
+    assert f"triton server_down: {url}" in caplog.text and "triton fallback_local" in caplog.text
 
 
 def test_a_server_with_another_model_is_refused_naming_both_sides(server, tmp_path):

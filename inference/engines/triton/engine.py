@@ -9,6 +9,7 @@ averaged over the last interval), `network` (the rest of the round trip) and `re
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from collections.abc import Callable
@@ -27,6 +28,7 @@ URL_ENV = "HANGTAG_TRITON_URL"
 MODEL_ENV = "HANGTAG_TRITON_MODEL"
 FALLBACK_ENV = "HANGTAG_TRITON_FALLBACK"  # "local" falls back to the local engine
 DEFAULT_MODEL = "hangtag_det"
+_log = logging.getLogger(__name__)
 
 
 class TritonUnavailableError(BackendUnavailableError):
@@ -235,7 +237,10 @@ class TritonEngine(Engine):
         return list(self._pool.events) if self._pool else []
 
     def _emit(self, events: list[PoolEvent]) -> None:
-        """Pass the pool's events on (the station journals them and shows a banner for `all_down`)."""
+        """Log the pool's events and pass them on (for the station's journal, and a banner on `all_down`)."""
+        for event in events:
+            level = logging.INFO if event.kind == "server_back" else logging.WARNING
+            _log.log(level, "triton %s: %s (%s)", event.kind, event.url, event.detail)
         if self.on_event is not None:
             for event in events:
                 self.on_event(event)
