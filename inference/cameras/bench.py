@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from inference.cameras.acquisition import CameraSource
-from inference.sources import Frame, FrameSource, Waiting, open_source
+from inference.sources import Frame, FrameSource, open_source
 
 FAKE_SPEC = "aravis:GVBENCH?pixel_format=Mono8&frame_rate=1000"
 
