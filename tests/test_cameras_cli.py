@@ -8,7 +8,8 @@ from inference.cameras.producers import simulated_producer
 from inference.cli import main
 
 
-@pytest.mark.skipif(simulated_producer() is None, reason="the genicam wheel's viky.cti is missing (pip install genicam)")
+@pytest.mark.skipif(simulated_producer() is None,
+                    reason="the genicam wheel's viky.cti is missing (pip install genicam)")
 def test_the_simulated_producers_cameras_are_listed_with_the_spec_that_opens_them(capsys):
     pytest.importorskip("harvesters.core", reason="harvesters is not installed")
     assert main(["cameras", "--simulated", "--no-aravis"]) == 0
