@@ -106,7 +106,8 @@ def test_a_batch_goes_in_one_call_and_comes_back_in_order(server):
         np.testing.assert_allclose(got, want[0], atol=1e-3)
 
 
-def test_cli_run_through_triton(server, capsys):
+def test_cli_run_through_triton(server, capsys, monkeypatch):
+    monkeypatch.setenv("HANGTAG_TRITON_URL", "")  # --triton-url sets it for the process; restored after
     source = list_images(samples_dir())[0]
     assert main(["run", "--source", str(source), "--backend", "triton", "--triton-url", server.url]) == 0
     out = capsys.readouterr()
@@ -115,7 +116,8 @@ def test_cli_run_through_triton(server, capsys):
     assert '"backend": "triton"' in out.err
 
 
-def test_cli_without_a_server_says_so_and_exits_2(capsys):
+def test_cli_without_a_server_says_so_and_exits_2(capsys, monkeypatch):
+    monkeypatch.setenv("HANGTAG_TRITON_URL", "")
     url = f"http://127.0.0.1:{free_port()}"
     code = main(["run", "--source", str(samples_dir()), "--backend", "triton", "--triton-url", url])
     err = capsys.readouterr().err

@@ -20,9 +20,22 @@ def add_model_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--imgsz", type=int, nargs="+", default=None,
                         help="input size for dynamic-shape models: one value or H W")
     parser.add_argument("--threads", type=int, default=None, help="CPU threads for ONNX Runtime")
-    parser.add_argument("--triton-url", default=None, metavar="URL[,URL…]",
+    parser.add_argument("--triton-url", action=_TritonUrl, default=None, metavar="URL[,URL…]",
                         help="Triton server(s) for --backend triton: http://host:8000 or grpc://host:8001, "
                              "comma-separated (default: $HANGTAG_TRITON_URL)")
+
+
+class _TritonUrl(argparse.Action):
+    """Sets HANGTAG_TRITON_URL for this process, where the triton backend looks, so every command that
+    opens engines (the detector, and the OCR models when they run on Triton) reaches the same servers."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        import os
+
+        from inference.engines.triton.engine import URL_ENV
+
+        os.environ[URL_ENV] = str(values)
+        setattr(namespace, self.dest, values)
 
 
 def thresholds_from(args: argparse.Namespace) -> Thresholds:
@@ -41,13 +54,4 @@ def pipeline_from(args: argparse.Namespace):
     options = {"thresholds": thresholds_from(args), "input_hw": input_hw_from(args)}
     if args.threads:
         options["threads"] = args.threads
-    if args.backend == "triton":
-        from inference.engines.registry import create_engine
-
-        engine = create_engine("triton", args.model, urls=getattr(args, "triton_url", None), threads=args.threads)
-        try:
-            return Pipeline(engine.load(), **{k: v for k, v in options.items() if k != "threads"})
-        except Exception:
-            engine.close()
-            raise
     return Pipeline.open(args.model, args.backend, **options)
