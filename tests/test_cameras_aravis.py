@@ -249,3 +249,38 @@ def test_a_hardware_triggered_camera_waits_for_its_line():
                 assert isinstance(item, Waiting) and item.reason == "waiting for a trigger"
         finally:
             camera.close()
+
+
+def test_the_plcs_triggers_fire_the_camera_and_each_result_answers_its_own_trigger(tmp_path):
+    from inference.cameras.line import TriggeredInspection
+    from inference.inspection import Inspector
+    from inference.line.handshake import Ack, Config
+    from inference.line.handshake import Trigger as PlcTrigger
+    from inference.line.station import LineStation
+    from inference.pipeline import Pipeline
+    from tests.factories import blob_detector
+
+    def wait_for(predicate, timeout_s: float = 10.0):
+        start = time.monotonic()
+        while not predicate(station.signals()):
+            assert time.monotonic() - start < timeout_s, station.signals()
+            time.sleep(0.01)
+        return station.signals()
+
+    pipeline = Pipeline.open(blob_detector(tmp_path / "m.onnx"), "onnxruntime-cpu")
+    with fake_camera() as fake, Inspector(pipeline) as inspector:
+        camera = gige(fake.serial, pixel_format="Mono8", roi=(0, 0, 256, 192), trigger=Trigger("software"))
+        inspection = TriggeredInspection(camera, inspector.inspect)
+        answered = []
+        station = LineStation(inspection, config=Config(ack_timeout_s=10.0)).start(job=(1, "job1"))
+        with station:
+            for _ in range(3):
+                station.pulse(PlcTrigger)
+                done = wait_for(lambda s: s.results_ready)
+                answered.append((done.result_trigger_id, dict(done.result_fields)["frame"]))
+                station.pulse(lambda level: Ack(level))
+                wait_for(lambda s: s.ready and not s.results_ready)
+        inspection.close()
+        camera.close()
+    assert answered == [(i, f"aravis-{fake.serial}#trigger-{i}") for i in (1, 2, 3)]
+    assert inspection.stale == 0 and camera.counts.delivered == 3
