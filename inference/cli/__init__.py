@@ -23,6 +23,8 @@ COMMANDS = (
     "load",
     "triton_repo",
     "cameras",
+    "line",
+    "plc_sim",
 )
 
 

@@ -1,0 +1,151 @@
+"""`hangtag-inspect line`: a headless station driven by the line's PLC over Modbus TCP, OPC UA and/or MQTT.
+
+Each trigger inspects the next frame of --source (a camera's newest frame) with the job's recipe;
+`--answer OK` skips the detector and answers every trigger at once (commissioning the wiring, or
+measuring the handshake alone).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+from inference.cli.common import add_model_options
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("line", help="run a headless station for a PLC (Modbus TCP, OPC UA, MQTT)")
+    parser.add_argument("--modbus", metavar="HOST:PORT", help="serve the Modbus map here (e.g. 0.0.0.0:5020)")
+    parser.add_argument("--opcua", metavar="URL", help="serve OPC UA here (e.g. opc.tcp://0.0.0.0:4840/hangtag/)")
+    parser.add_argument("--opcua-user", metavar="NAME",
+                        help="OPC UA username; its password is read from HANGTAG_OPCUA_PASSWORD")
+    parser.add_argument("--opcua-anonymous", action="store_true", help="allow anonymous OPC UA clients")
+    parser.add_argument("--mqtt", metavar="URL", help="publish to this broker (mqtt://HOST:PORT/TOPIC/BASE)")
+    parser.add_argument("--source", help="image, folder, video or camera to inspect on each trigger")
+    parser.add_argument("--recipe-dir", type=Path, help="folder of NN_name.toml recipes; NN is the job index")
+    parser.add_argument("--recipe", type=Path, help="one recipe, loaded as job --job at start")
+    parser.add_argument("--job", type=int, default=None, help="job index to load at start (default: the lowest)")
+    parser.add_argument("--answer", choices=["OK", "NG", "REVIEW"], default=None,
+                        help="answer every trigger with this verdict without inspecting (commissioning)")
+    parser.add_argument("--no-read", action="store_true", help="detection only: skip reading the tags")
+    parser.add_argument("--queue-depth", type=int, default=4, help="results kept until acknowledged")
+    parser.add_argument("--ack-timeout", type=float, default=2.0, help="seconds before an unacked result is a fault")
+    parser.add_argument("--duration", type=float, default=0.0, help="stop after this many seconds (0 = Ctrl-C)")
+    parser.add_argument("--verbose", action="store_true", help="print every handshake event")
+    add_model_options(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from inference.line.handshake import Config
+    from inference.line.jobs import FrameInspection, RecipeFolder
+    from inference.line.station import LineError, LineStation, Outcome
+
+    if not (args.modbus or args.opcua or args.mqtt):
+        raise LineError("no transport to the line", expected="--modbus, --opcua and/or --mqtt",
+                        found="none of them", hint="e.g. hangtag-inspect line --modbus 127.0.0.1:5020 --answer OK")
+    if args.answer is None and not args.source:
+        raise LineError("nothing to inspect", expected="--source (image, folder, video, camera)",
+                        found="no --source", hint="or --answer OK to commission the wiring without inspecting")
+    folder = RecipeFolder(args.recipe_dir) if args.recipe_dir else None
+    inspector = None
+    close_inspection = None
+    if args.answer is not None:
+        from inference.line.handshake import Verdict
+
+        answer = Outcome(Verdict[args.answer])
+        inspect = lambda start: answer  # noqa: E731
+    else:
+        from inference.cli.common import input_hw_from, thresholds_from
+        from inference.inspection import Inspector
+
+        options = {"thresholds": thresholds_from(args), "input_hw": input_hw_from(args)}
+        if args.threads:
+            options["threads"] = args.threads
+        inspector = Inspector.open(args.model, args.backend, read=not args.no_read, **options)
+        inspection = FrameInspection(inspector, args.source)
+        inspect = inspection
+        close_inspection = inspection.close
+
+    def load_job(index: int) -> str:
+        if folder is None:
+            from inference.line.station import JobNotFound
+
+            raise JobNotFound(f"job {index}: this station was started without --recipe-dir")
+        recipe = folder.load(index)
+        if inspector is not None:
+            inspector.recipe = recipe
+        return getattr(recipe, "name", "") or folder.table[index].stem
+
+    station = LineStation(inspect, load_job=load_job,
+                          config=Config(queue_depth=args.queue_depth, ack_timeout_s=args.ack_timeout))
+    if args.verbose:
+        station.on_event(lambda e: print(f"{e.at:12.3f} {e.event:<16} {e.state:<16} code {e.code:<3} "
+                                         f"trigger {e.trigger_id} {e.detail}", file=sys.stderr))
+    transports = []
+    try:
+        start_job = _initial_job(args, folder, inspector)
+        station.start(job=start_job)
+        if args.modbus:
+            from inference.line.modbus import ModbusServer, parse_host_port
+
+            transports.append(ModbusServer(station, *parse_host_port(args.modbus)).start())
+        if args.opcua:
+            from inference.line.opcua import OpcUaServer
+
+            users = {args.opcua_user: os.environ.get("HANGTAG_OPCUA_PASSWORD", "")} if args.opcua_user else None
+            if args.opcua_user and not users[args.opcua_user]:
+                raise LineError("OPC UA user has no password", expected="HANGTAG_OPCUA_PASSWORD set",
+                                found="it is empty or unset", hint="export HANGTAG_OPCUA_PASSWORD=... first")
+            transports.append(OpcUaServer(station, args.opcua, users=users, anonymous=args.opcua_anonymous).start())
+        if args.mqtt:
+            from inference.line.mqtt import MqttLink
+
+            transports.append(MqttLink(station, args.mqtt).start())
+        sig = station.signals()
+        print(f"line station {sig.state.value}: job {sig.job_index} {sig.job_name!r}; "
+              + "; ".join(f"{k}: {v}" for k, v in station.links.items()), file=sys.stderr, flush=True)
+        _wait(args.duration)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for transport in reversed(transports):
+            transport.close()
+        station.close()
+        if close_inspection:
+            close_inspection()
+        if inspector is not None:
+            inspector.close()
+    sig = station.signals()
+    print(f"stopped: {sig.result_counter} results, {sig.missed_triggers} missed triggers, {sig.late_acks} late acks, "
+          f"last code {int(sig.code)} {sig.code.name}", file=sys.stderr)
+    return 0
+
+
+def _initial_job(args, folder, inspector) -> tuple[int, str] | None:
+    from inference.reading import load_recipe
+
+    if args.recipe is not None:
+        recipe = load_recipe(args.recipe)
+        if inspector is not None:
+            inspector.recipe = recipe
+        return (args.job or 1, getattr(recipe, "name", "") or args.recipe.stem)
+    if folder is not None and folder.table:
+        index = args.job if args.job is not None else min(folder.table)
+        recipe = folder.load(index)
+        if inspector is not None:
+            inspector.recipe = recipe
+        return (index, getattr(recipe, "name", "") or folder.table[index].stem)
+    if args.answer is not None:
+        return (args.job or 1, "commissioning")
+    return None  # Preoperational until the PLC selects a job
+
+
+def _wait(duration: float) -> None:
+    end = time.monotonic() + duration if duration > 0 else float("inf")
+    while time.monotonic() < end:
+        time.sleep(min(0.2, max(0.0, end - time.monotonic())))
+
