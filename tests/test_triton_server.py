@@ -171,17 +171,18 @@ def test_a_full_queue_answers_503_and_the_engine_backs_off_until_served(prepared
         [t.join(60) for t in threads]
         assert "503" in statuses and "200" in statuses, statuses
 
-        engines = [TritonEngine(DETECTOR, urls=busy.url, deadline_ms=30000).load() for _ in range(4)]
-        results = []
-        threads = [threading.Thread(target=lambda e=e: results.append(e.infer({"images": tensor})["output0"]))
-                   for e in engines]
-        [t.start() for t in threads]
-        [t.join(90) for t in threads]
-        assert len(results) == 4  # every frame served in the end
-        assert sum(e.busy_answers for e in engines) >= 1
-        assert any("retry_wait" in e.last_stage_ns for e in engines if e.busy_answers)
-        for engine in engines:
-            engine.close()
+        for url in (busy.url, busy.grpc_url):  # gRPC says UNAVAILABLE "Exceeds maximum queue size"
+            engines = [TritonEngine(DETECTOR, urls=url, deadline_ms=30000).load() for _ in range(4)]
+            results = []
+            threads = [threading.Thread(target=lambda e=e: results.append(e.infer({"images": tensor})["output0"]))
+                       for e in engines]
+            [t.start() for t in threads]
+            [t.join(90) for t in threads]
+            assert len(results) == 4, url  # every frame served in the end
+            assert sum(e.busy_answers for e in engines) >= 1, url
+            assert any("retry_wait" in e.last_stage_ns for e in engines if e.busy_answers)
+            for engine in engines:
+                engine.close()
 
 
 def test_a_server_killed_mid_run_fails_over_and_no_frame_is_lost(prepared):
