@@ -60,6 +60,8 @@ def test_search_weak_exact_read_is_near_and_two_reads_together_count() -> None:
         ("KX-2301A", "KX2301A", 0.9, Found.MATCH),  # a dropped dash is the recognizer's slip
         ("1299", "129", 0.95, Found.NEAR),  # a repeated digit merged away
         ("M", "L", 0.95, Found.DIFFERENT),
+        ("粘纤 60% 亚麻 27% 羊毛 13%", "粘纤 60% 亚 27% 羊毛 13%", 0.95, Found.NEAR),  # a character lost is a slip, not proof
+        ("KX-2301A", "KX-2307A", 0.95, Found.DIFFERENT),  # one confidently read wrong character is
     ],
 )
 def test_compare(expected: str, read: str, confidence: float, found: Found) -> None:

@@ -291,13 +291,22 @@ def compare(expected: str, value: str, confidence: float, min_confidence: float,
 
 
 def _has_hard_edit(pattern: str, read: str) -> bool:
-    """Whether the two differ by more than merged repeats and punctuation."""
-    def squeeze(text: str) -> str:
-        out = []
-        for ch in text:
-            if ch in _PUNCT or (out and out[-1] == ch):
-                continue
-            out.append(ch)
-        return "".join(out)
-
-    return squeeze(pattern) != squeeze(read)
+    """Whether the cheapest alignment needs a character that was read but is not expected (a
+    substitution or an extra character). Characters only missing from the read, merged repeats
+    and punctuation are slips a recognizer makes; they never prove a difference."""
+    n = len(read)
+    # (cost, wrong characters read) per cell, the fewest wrong characters among equal costs
+    prev = [(sum(_ins_cost(read[k]) for k in range(j)), sum(1 for k in range(j) if _ins_cost(read[k]) >= HARD_EDIT)) for j in range(n + 1)]
+    for i in range(len(pattern)):
+        dele = _del_cost(pattern, i)
+        cur = [(prev[0][0] + dele, prev[0][1])] + [(0.0, 0)] * n
+        for j in range(1, n + 1):
+            sub = _sub_cost(pattern[i], read[j - 1], "")
+            options = (
+                (prev[j - 1][0] + sub, prev[j - 1][1] + (1 if sub >= HARD_EDIT else 0)),
+                (prev[j][0] + dele, prev[j][1]),
+                (cur[j - 1][0] + _ins_cost(read[j - 1]), cur[j - 1][1] + (1 if _ins_cost(read[j - 1]) >= HARD_EDIT else 0)),
+            )
+            cur[j] = min(options)
+        prev = cur
+    return prev[n][1] > 0
