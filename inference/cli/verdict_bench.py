@@ -127,7 +127,9 @@ def score_frame(row: dict, result, field_key) -> dict:
         if i not in read_match:
             continue
         reading = readings[read_match[i]]
+        canonical = tag.get("values", {})  # the printed value in the recipe's form, where the set gives it
         for name, printed in tag["fields"].items():
+            printed = canonical.get(name, printed)
             got = reading.fields.get(name)
             ok = got is not None and field_key(name, got.value) == field_key(name, printed)
             hit = fields.setdefault(name, [0, 0])

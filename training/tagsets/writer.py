@@ -96,12 +96,15 @@ def _module_px(card) -> float:
     return round((code.box[2] - code.box[0]) / modules(code.text, code.format).shape[1] * scale, 2)
 
 
-def _tag_truth(art, placement: Placement, box) -> dict:
+def _tag_truth(art, placement: Placement, box, values: TagValues) -> dict:
+    """`fields` as printed ("RMB 1,099.00"); `values` the same in the recipe's form ("¥1099.00"), so a
+    scorer need not parse every printed number format to compare."""
     h = placement.homography
     return {
         "quad": [[round(float(x), 1), round(float(y), 1)] for x, y in placement.quad],
         "xyxy": [round(v, 1) for v in box],
         "fields": dict(art.fields),
+        "values": {name: f"¥{values.price}" if name == "price" else printed for name, printed in art.fields.items()},
         "barcodes": [{"format": s.format, "text": s.text, "xyxy": map_box(h, s.box)} for s in art.barcodes],
         "qr": [{"format": s.format, "text": s.text, "xyxy": map_box(h, s.box)} for s in art.qr],
     }
@@ -155,7 +158,7 @@ def generate(out: Path, count: int, seed: int, defect_share: float = 0.2, design
                               "background": shot.background, "jpeg_quality": shot.jpeg_quality},
                 "defect": _defect(kind, right, cards),
                 "expected_verdict": "NG" if kind else "OK",
-                "tags": [_tag_truth(art, p, box) for (art, p), box in zip(cards, boxes)],
+                "tags": [_tag_truth(art, p, box, printed_values) for (art, p), box in zip(cards, boxes)],
             }
             truth.write(json.dumps(row, ensure_ascii=False) + "\n")
             rows.append(row)
