@@ -14,10 +14,9 @@ import numpy as np
 
 from inference.errors import HangtagError
 from inference.inspection import Inspector
-from inference.records.archive import DEFAULT_CAP_BYTES, Archive
+from inference.records.archive import DEFAULT_CAP_BYTES, open_station_archive
 from inference.records.journal import OfflineJournal, open_station_journal
 from inference.records.recorder import Recorder, SessionKey
-from inference.resources import user_data_dir
 from inference.sources import Frame, FrameSource, Waiting, open_source
 
 
@@ -37,7 +36,7 @@ def open_recorder(journal_path: Path | None, err) -> Recorder:
     if isinstance(journal, OfflineJournal):
         print(f"warning: results will NOT be recorded: {journal.reason}\n  inspecting anyway; each frame's line "
               "says [NOT recorded]", file=err, flush=True)
-    return Recorder(journal, Archive(user_data_dir() / "archive", cap_bytes=DEFAULT_CAP_BYTES))
+    return Recorder(journal, open_station_archive(DEFAULT_CAP_BYTES))
 
 
 def _session_key(source: str | FrameSource, inspector: Inspector, recipe: Path | None) -> SessionKey:

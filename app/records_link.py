@@ -11,10 +11,10 @@ from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QProgressDialog
 
-from inference.records import Archive, Journal, JournalError
+from inference.records import Journal, JournalError
+from inference.records.archive import open_station_archive
 from inference.records.journal import OfflineJournal, open_station_journal
 from inference.records.recorder import Recorder
-from inference.resources import user_data_dir
 
 ARCHIVE_CAP_BYTES = 20 * 2**30
 
@@ -58,7 +58,7 @@ class RecordsLink(QObject):
         self.journal = open_station_journal(journal_path)  # a read-only or full data folder: OfflineJournal
         if isinstance(self.journal, OfflineJournal):  # said once the window is up; each frame then says "NOT recorded"
             QTimer.singleShot(0, lambda: window._on_error(f"Results will NOT be recorded: {self.journal.reason}"))
-        self.archive = Archive(user_data_dir() / "archive", cap_bytes=ARCHIVE_CAP_BYTES)
+        self.archive = open_station_archive(ARCHIVE_CAP_BYTES)
         self.recorder = Recorder(self.journal, self.archive)
         self.thread = QThread(self)
         self.thread.setObjectName("report-export")

@@ -182,6 +182,17 @@ def _walk_files(root: Path) -> Iterable[os.DirEntry]:
                     yield entry
 
 
+def open_station_archive(cap_bytes: int = DEFAULT_CAP_BYTES) -> Archive | None:
+    """The archive in the station's data folder; None when that folder cannot even be created (the journal,
+    in the same folder, is then offline and says why on every frame)."""
+    from inference.resources import user_data_dir
+
+    try:
+        return Archive(user_data_dir() / "archive", cap_bytes=cap_bytes)
+    except OSError:
+        return None
+
+
 def _write_image(path: Path, image: np.ndarray, params: list[int]) -> None:
     ok, data = cv2.imencode(path.suffix, image, params)
     if not ok:

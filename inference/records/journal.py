@@ -55,7 +55,12 @@ class JournalError(HangtagError):
 
 
 def default_journal_path() -> Path:
-    return user_data_dir() / "journal.sqlite3"
+    try:
+        return user_data_dir() / "journal.sqlite3"
+    except OSError as exc:
+        raise JournalError("the station's data folder cannot be created", expected="a writable folder",
+                           found=f"{exc.filename}: {exc.strerror}",
+                           hint="free disk space or fix the folder (HANGTAG_DATA_DIR moves it)") from exc
 
 
 def default_station_id() -> str:
@@ -324,7 +329,7 @@ def open_station_journal(path: Path | str | None = None, **options: Any) -> Jour
     try:
         return Journal.open(path, **options)
     except JournalError as exc:
-        return OfflineJournal(Path(path) if path is not None else default_journal_path(), exc)
+        return OfflineJournal(Path(path) if path is not None else Path("journal.sqlite3"), exc)
 
 
 def _frame_record(row: tuple) -> FrameRecord:
