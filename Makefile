@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench package clean lint system-deps
+.PHONY: run test bench package clean lint system-deps screenshots
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -17,6 +17,10 @@ run: $(STAMP)
 
 test: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
+
+# Golden screenshots of the window (tests/test_gui_screenshots.py compares against them): regenerate, look, commit.
+screenshots: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) -m app.screenshots --out docs/screenshots
 
 lint: $(STAMP)
 	$(VENV)/bin/lint-imports

@@ -39,6 +39,41 @@ def make_source(folder: Path) -> Path:
     return folder
 
 
+def save_png(image, path: Path) -> None:
+    """256 colours chosen for this picture (Pillow's median cut, no dithering): a fifth of the full-colour
+    size with the photo still faithful, so twelve goldens stay small in the repository."""
+    import numpy as np
+    from PIL import Image
+    from PySide6.QtGui import QImage
+
+    rgb = image.convertToFormat(QImage.Format.Format_RGB888)
+    rows = np.frombuffer(rgb.constBits(), np.uint8, rgb.sizeInBytes()).reshape(rgb.height(), -1)
+    pixels = rows[:, : rgb.width() * 3].reshape(rgb.height(), rgb.width(), 3)
+    picture = Image.fromarray(pixels.copy(), "RGB").quantize(256, method=Image.Quantize.MEDIANCUT,
+                                                            dither=Image.Dither.NONE)
+    picture.save(str(path), optimize=True)
+
+
+def differing_share(golden, candidate, *, block: int = 4, level: int = 40) -> float:
+    """Share of `block`×`block` cells whose mean grey differs by more than `level`: dithering, anti-aliasing
+    and a changed clock in the results table stay far below a few per cent; a moved dock or a different
+    verdict does not. Two QImages of one size; 1.0 when the sizes differ."""
+    import numpy as np
+    from PySide6.QtGui import QImage
+
+    if golden.size() != candidate.size():
+        return 1.0
+
+    def grey(image: QImage) -> np.ndarray:
+        image = image.convertToFormat(QImage.Format.Format_Grayscale8)
+        rows = np.frombuffer(image.constBits(), np.uint8, image.sizeInBytes()).reshape(image.height(), -1)
+        rows = rows[:, : image.width()].astype(np.float32)
+        h, w = (rows.shape[0] // block) * block, (rows.shape[1] // block) * block
+        return rows[:h, :w].reshape(h // block, block, w // block, block).mean(axis=(1, 3))
+
+    return float((np.abs(grey(golden) - grey(candidate)) > level).mean())
+
+
 def _wait(app, condition, timeout_s: float) -> None:
     deadline = time.monotonic() + timeout_s
     while not condition():
@@ -70,7 +105,9 @@ def capture(out_dir: Path, sizes=SIZES, modes=MODES) -> list[Path]:
             from inference.resources import resource_path
 
             settings = StationSettings(QSettings(str(Path(tmp) / "station.ini"), QSettings.Format.IniFormat))
-            source = make_source(Path(tmp) / "line-3 tags")
+            fixed = Path(tempfile.gettempdir()) / "hangtag-screenshots"  # the same path in every shot, every run
+            shutil.rmtree(fixed, ignore_errors=True)
+            source = make_source(fixed / "line-3 tags")
             window = MainWindow(source=str(source), backend="onnxruntime-cpu", settings=settings,
                                 recipe=resource_path("recipes", "sample_090000022.toml"),
                                 journal_path=Path(tmp) / "journal.sqlite3", testing=True)
@@ -95,7 +132,7 @@ def capture(out_dir: Path, sizes=SIZES, modes=MODES) -> list[Path]:
                             app.processEvents()
                             time.sleep(0.02)
                         path = out_dir / shot_name(mode, state, size)
-                        window.grab().save(str(path))
+                        save_png(window.grab().toImage(), path)
                         written.append(path)
             window.close()
             app.processEvents()

@@ -64,7 +64,8 @@ class VerdictBanner(QWidget):
         self.verdict.setText(verdict)
         shown = list(reasons[:MAX_REASONS])
         if len(reasons) > MAX_REASONS:  # the banner must stay readable from the line; the rest is in Tag text
-            shown.append(f"and {len(reasons) - MAX_REASONS} more (see Tag text)")
+            where = "" if self.large else " (see Tag text)"  # operator mode has no Tag text dock
+            shown.append(f"and {len(reasons) - MAX_REASONS} more{where}")
         self.reasons.setText("; ".join(shown) if shown else ("all checks passed" if verdict == "OK" else ""))
 
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt naming
