@@ -43,6 +43,9 @@ Box = tuple[float, float, float, float]
 MIN_BAR_STRENGTH = 0.3
 # The second read of lines a field is in doubt on: unsqueezed, so repeated digits keep their steps.
 REREAD_SQUEEZE = 1.0
+# A taught region is read with this margin (share of its size) and enlarged towards this height.
+REGION_MARGIN = 0.25
+REGION_TEXT_HEIGHT = 96
 # Lines shorter than this (pixels) are enlarged 2x for the second read.
 REREAD_MIN_HEIGHT = 32
 # A detector box is a tag when it holds a barcode or this many lines read this surely.
@@ -218,10 +221,14 @@ class TagReader:
         squeeze: a narrowed '399' loses a 9); the tag then shows what the evidence says."""
         t = time.perf_counter_ns()
         evidence = gather(recipe, tag)
-        if crops.crops and any(e.found is not Found.MATCH for e in evidence.values()):
-            again = self.recognizer.recognize([_enlarged(c) for c in crops.crops], squeeze=REREAD_SQUEEZE)
-            reread = [replace(line, box=upright.to_image_box(line.box)) for line in _join_rows(crops.boxes, again)]
-            tag = replace(tag, reread_lines=tuple(reread))
+        doubtful = [rule for rule in recipe.fields if evidence[rule.name].found is not Found.MATCH]
+        if doubtful:
+            reread: list[OcrLine] = []
+            if crops.crops:
+                again = self.recognizer.recognize([_enlarged(c) for c in crops.crops], squeeze=REREAD_SQUEEZE)
+                reread.extend(_join_rows(crops.boxes, again))
+            reread.extend(self._read_regions(upright, [rule.region for rule in doubtful if rule.region is not None]))
+            tag = replace(tag, reread_lines=tuple(replace(line, box=upright.to_image_box(line.box)) for line in reread))
             evidence = gather(recipe, tag)
         fields = dict(tag.fields)
         for name, found in evidence.items():
@@ -284,6 +291,31 @@ class TagReader:
         else:
             recognized = self.recognizer.recognize(crops)
         return _join_rows(boxes, recognized), det_ms, _ms(t), upright, _LineCrops(tuple(boxes), tuple(crops))
+
+    def _read_regions(self, upright: Upright, regions: Sequence[tuple[float, float, float, float]]) -> list[OcrLine]:
+        """Read where a taught field is printed: its region of the upright tag (with a margin for
+        a tag framed a little differently), enlarged, detected and recognized on its own."""
+        image = upright.image
+        h, w = image.shape[:2]
+        lines: list[OcrLine] = []
+        for x1, y1, x2, y2 in regions:
+            mx, my = REGION_MARGIN * (x2 - x1) + 0.02, REGION_MARGIN * (y2 - y1) + 0.02
+            left, top = int(max(0.0, x1 - mx) * w), int(max(0.0, y1 - my) * h)
+            right, bottom = int(np.ceil(min(1.0, x2 + mx) * w)), int(np.ceil(min(1.0, y2 + my) * h))
+            if right - left < 8 or bottom - top < 8:
+                continue
+            patch = image[top:bottom, left:right]
+            scale = min(3.0, max(1.0, REGION_TEXT_HEIGHT / max(1, bottom - top)))
+            big = cv2.resize(patch, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC) if scale > 1 else patch
+            boxes = [b for b, _score in self.detector.detect(big)]
+            crops = [big[int(b[1]) : int(np.ceil(b[3])), int(b[0]) : int(np.ceil(b[2]))] for b in boxes]
+            keep = [i for i, c in enumerate(crops) if c.shape[0] >= 4 and c.shape[1] >= 4]
+            if not keep:
+                continue
+            recognized = self.recognizer.recognize([crops[i] for i in keep], squeeze=REREAD_SQUEEZE)
+            back = [(left + b[0] / scale, top + b[1] / scale, left + b[2] / scale, top + b[3] / scale) for b in (boxes[i] for i in keep)]
+            lines.extend(_join_rows(back, recognized))
+        return lines
 
     def _skipped(self, box: Box, zones: Sequence[SymbolZone]) -> bool:
         """Text a barcode already carries: its digits, a Code128 caption, anything on a QR code."""

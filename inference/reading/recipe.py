@@ -29,7 +29,7 @@ _SECTION_KEYS: dict[str, tuple[str, ...]] = {
     "barcode": ("expected", "format", "match_printed", "match_style_number", "required"),
     "verdict": ("missing_field",),
 }
-_FIELD_RULE_KEYS = ("expected", "pattern", "required", "min_confidence")
+_FIELD_RULE_KEYS = ("expected", "pattern", "required", "min_confidence", "region")
 
 
 class RecipeError(ConfigError):
@@ -45,6 +45,9 @@ class FieldRule:
     pattern: str | None = None
     required: bool = True
     min_confidence: float = DEFAULT_MIN_FIELD_CONFIDENCE
+    # where the field is printed, taught from a golden tag: (x1, y1, x2, y2) as fractions of the
+    # upright tag; None where the recipe was written by hand (the field is then searched for)
+    region: tuple[float, float, float, float] | None = None
 
     @property
     def matcher(self) -> SafePattern | None:
@@ -235,7 +238,19 @@ class _Builder:
             raise self.fail(keys, "has both expected and pattern", "one of expected or pattern", value)
         required = self.boolean(keys + ("required",), value.get("required", True))
         min_conf = self.probability(keys + ("min_confidence",), value.get("min_confidence", min_field))
-        return FieldRule(name, expected, pattern, required, min_conf)
+        region = self.region(keys + ("region",), value["region"]) if "region" in value else None
+        return FieldRule(name, expected, pattern, required, min_conf, region)
+
+    def region(self, keys: tuple[str, ...], value: Any) -> tuple[float, float, float, float]:
+        example = "[x1, y1, x2, y2] as fractions of the upright tag, e.g. [0.1, 0.30, 0.9, 0.38]"
+        if (not isinstance(value, list) or len(value) != 4
+                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)):
+            raise self.fail(keys, "must be four numbers", example, value)
+        x1, y1, x2, y2 = (float(v) for v in value)
+        if not (0.0 <= x1 < x2 <= 1.0 and 0.0 <= y1 < y2 <= 1.0):
+            raise self.fail(keys, "is not a box inside the tag", example + " with x1 < x2, y1 < y2, all within 0 … 1", value,
+                            hint="teach the job again (Teach job…) or delete the region to search the whole tag")
+        return (x1, y1, x2, y2)
 
     def count_rule(self, name: str, value: Any) -> CountRule:
         keys = ("counts", name)
