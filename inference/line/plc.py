@@ -32,13 +32,14 @@ def _deadline_passed(deadline: float, what: str) -> None:
 
 
 class ModbusPlc:
-    def __init__(self, host: str, port: int, timeout_s: float = 5.0) -> None:
+    def __init__(self, host: str, port: int, timeout_s: float = 5.0, poll_s: float = 0.0) -> None:
         from pymodbus.client import ModbusTcpClient
 
         from inference.line import modbus as mb
 
         self.mb = mb
         self.timeout_s = timeout_s
+        self.poll_s = poll_s  # between reads, like a PLC's scan cycle (and leaving the station a core)
         self.client = ModbusTcpClient(host, port=port, timeout=timeout_s)
         if not self.client.connect():
             raise PlcError("cannot connect to the station's Modbus server", expected=f"a server at {host}:{port}",
@@ -60,6 +61,8 @@ class ModbusPlc:
                 raise PlcError(f"station in Error while waiting for {what}", found=f"code {regs[self.mb.IR_CODE]}",
                                hint="see the station's log; a reset clears it (--reset)")
             _deadline_passed(deadline, what)
+            if self.poll_s:
+                time.sleep(self.poll_s)
 
     def cycle(self) -> Cycle:
         mb = self.mb

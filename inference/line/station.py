@@ -22,6 +22,7 @@ from inference.line.breaker import Outbox
 from inference.line.handshake import (Action, Code, Config, Event, Handshake, InspectionDone, InspectionFailed,
                                       JobFailed, JobLoaded, LoadJob, Publish, Signals, StartInspection, Tick,
                                       Verdict)
+from inference.telemetry import RollingStats, StageTimings
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +82,10 @@ class LineStation:
         self._outboxes: list[Outbox] = []
         self._work: queue.Queue = queue.Queue()
         self._busy_since: float | None = None
+        self._triggered_ns = 0
+        self._inspect_ns = 0
+        # trigger accepted -> result queued, split into the inspection call and the station's own share
+        self.stats = RollingStats(window=10_000)
         self._stop = threading.Event()
         self.log: collections.deque[LogEntry] = collections.deque(maxlen=2000)
         self.links: dict[str, str] = {}  # transport name -> connection state, for the screen and the journal
@@ -158,9 +163,14 @@ class LineStation:
         for action in actions:
             if isinstance(action, StartInspection):
                 self._busy_since = now
+                self._triggered_ns = time.perf_counter_ns()
                 self._work.put(action)
             elif isinstance(action, LoadJob):
                 self._work.put(action)
+            elif isinstance(action, Publish) and self._triggered_ns:
+                total = (time.perf_counter_ns() - self._triggered_ns) / 1e6
+                inspect = self._inspect_ns / 1e6
+                self.stats.add(StageTimings({"inspect": inspect, "handshake": max(0.0, total - inspect)}, total))
         if after != before or actions:
             change = Change(after, actions, type(event).__name__, now)
             for outbox in self._outboxes:
@@ -190,11 +200,14 @@ class LineStation:
                 self.submit(self._run_load(item))
 
     def _run_inspection(self, start: StartInspection) -> Event:
+        began = time.perf_counter_ns()
         try:
             outcome = self._inspect(start)
         except Exception as exc:  # the PLC still gets an answer for this trigger: verdict ERROR
             log.warning("inspection for trigger %d failed: %s", start.trigger_id, exc)
             return InspectionFailed(start.trigger_id, str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+        finally:
+            self._inspect_ns = time.perf_counter_ns() - began
         return InspectionDone(start.trigger_id, outcome.verdict, outcome.fields)
 
     def _run_load(self, load: LoadJob) -> Event:
