@@ -40,7 +40,7 @@ from inference.inspection import Inspector, rejudge
 from inference.lending import detach
 from inference.pipeline import FrameResult
 from inference.postprocess import Thresholds
-from inference.resources import default_model_path
+from inference.resources import default_model_path, user_data_dir
 
 PAINT_INTERVAL_MS = 16  # repaint the live view at most ~60 times a second
 IMAGE_MEMORY = 200  # frames of live sources kept for re-display (files are re-read from disk)
@@ -233,6 +233,7 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
         quit_action = QAction("Quit", self, shortcut=QKeySequence.StandardKey.Quit, triggered=self.close)
+        file_menu.addAction(QAction("Teach job from the tag on screen…", self, triggered=self.teach_job))
         file_menu.addAction(quit_action)
         self.file_menu = file_menu
         view = self.menuBar().addMenu("&View")
@@ -491,6 +492,25 @@ class MainWindow(QMainWindow):
         path = ask(self, self.settings)
         if path is not None:
             self.load_recipe(path)
+
+    def teach_job(self) -> None:
+        """File → Teach job… (engineer mode): the tag on screen, as read, becomes the job's recipe."""
+        from PySide6.QtWidgets import QMessageBox
+
+        from app.teach_dialog import TeachDialog
+
+        result, image = self.current, self.current_image
+        tags = [t for t in (result.readings if result is not None and result.ok else ()) if t.is_tag]
+        if image is None or not tags:
+            QMessageBox.information(self, "Teach job", "Show the station one good tag first: open it as an image (or "
+                                    "hold it under the camera) with Read on, then choose Teach job… again.")
+            return
+        tag = max(tags, key=lambda t: (t.xyxy[2] - t.xyxy[0]) * (t.xyxy[3] - t.xyxy[1]))
+        folder = user_data_dir() / "recipes"
+        folder.mkdir(parents=True, exist_ok=True)
+        self.teach_dialog = TeachDialog(image, tag, tags_in_frame=len(tags), recipes_dir=folder, parent=self)
+        if self.teach_dialog.exec() and self.teach_dialog.saved_path is not None and self.teach_dialog.load_after.isChecked():
+            self.load_recipe(self.teach_dialog.saved_path)
 
     def load_recipe(self, path: Path) -> None:
         try:

@@ -1,0 +1,72 @@
+"""Teach job… in the window: the tag on screen, read by the station, becomes a recipe the engineer
+corrects field by field (value, region dragged on the crop) and saves; the station then judges with it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("PySide6")
+from PySide6.QtCore import QPoint, QSettings, Qt  # noqa: E402
+
+from app.main_window import MainWindow  # noqa: E402
+from app.settings import StationSettings  # noqa: E402
+from app.teach_dialog import TeachDialog  # noqa: E402
+from inference.reading import load_recipe  # noqa: E402
+
+SAMPLE = Path("resources/samples/090000022.jpg").resolve()
+ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
+
+
+@pytest.fixture
+def window_on_sample(qtbot, tmp_path):
+    settings = StationSettings(QSettings(str(tmp_path / "station.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(source=str(SAMPLE), backend="onnxruntime-cpu", settings=settings, read=True,
+                        journal_path=tmp_path / "journal.sqlite3", testing=True)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.pipeline is not None, timeout=60000)
+    window.start()
+    qtbot.waitUntil(lambda: window.current is not None and bool(window.current.readings), timeout=120000)
+    return window
+
+
+def test_teach_a_job_from_the_tag_on_screen(qtbot, tmp_path, window_on_sample):
+    window = window_on_sample
+    tag = window.current.readings[0]
+    dialog = TeachDialog(window.current_image, tag, tags_in_frame=1, recipes_dir=tmp_path, parent=window)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    names = [f.name for f in dialog.lesson.fields]
+    size_row = names.index("size")
+    assert dialog.table.item(size_row, 2).text() == "175/92A(XL)"
+    assert dialog.table.item(size_row, 0).checkState() == Qt.CheckState.Checked
+    # the engineer corrects the colour and redraws the size's region on the crop
+    dialog.table.item(names.index("color"), 2).setText("米白")
+    dialog.table.selectRow(size_row)
+    crop = dialog.crop
+    qtbot.mousePress(crop, Qt.MouseButton.LeftButton, pos=QPoint(crop.width() // 4, crop.height() // 2))
+    qtbot.mouseMove(crop, QPoint(crop.width() * 3 // 4, crop.height() // 2 + 30))
+    qtbot.mouseRelease(crop, Qt.MouseButton.LeftButton, pos=QPoint(crop.width() * 3 // 4, crop.height() // 2 + 30))
+    ARTIFACTS.mkdir(exist_ok=True)
+    dialog.grab().save(str(ARTIFACTS / "teach_job.png"))
+    path = dialog.save(tmp_path / "taught.toml")
+    assert path is not None and dialog.result() == dialog.DialogCode.Accepted
+    recipe = load_recipe(path)
+    assert recipe.field("color").expected == "米白"
+    x1, y1, x2, y2 = recipe.field("size").region
+    assert 0.2 < x1 < 0.3 and 0.7 < x2 < 0.8 and y2 > y1
+    assert recipe.barcode.expected == "6958924207750"
+    window.load_recipe(path)
+    # the frame on screen is re-judged at once: the corrected colour is not what the tag says
+    assert window.banner.verdict.text() == "NG"
+    assert "color 白色 ≠ expected 米白" in window.banner.reasons.text()
+
+
+def test_teach_job_is_an_engineers_action(qtbot, window_on_sample):
+    window = window_on_sample
+    action = next(a for a in window.file_menu.actions() if a.text().startswith("Teach job"))
+    assert action.isVisible()
+    window.modes.set_mode("operator")
+    assert not action.isVisible()
