@@ -269,7 +269,7 @@ def verdict_bench(args: argparse.Namespace) -> int:
         "date": time.strftime("%Y-%m-%d"),
     }
     report["targets_nominal"] = check_targets(report["buckets"]["nominal"])
-    print(render_table(report))
+    print(render_table({**report, "_rows": rows}))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps({**report, "rows": rows}, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
@@ -314,6 +314,14 @@ def render_table(report: dict) -> str:
         lines += ["", "nominal: planted defects by kind (NG / REVIEW / escape)"]
         lines += [f"  {k:<20}{v['ng']:>3} /{v['review']:>3} /{v['ok']:>3}  of {v['images']}"
                   for k, v in nominal["defective"]["by_kind"].items()] or ["  (none in this condition)"]
+    misreads = [m for r in report.get("_rows", []) if r["bucket"] == "nominal" for m in r["misreads"]]
+    if misreads:
+        lines += ["", "nominal: misreads, first of each field (printed -> read)"]
+        seen: set[str] = set()
+        for m in misreads:
+            if m["field"] not in seen:
+                seen.add(m["field"])
+                lines.append(f"  {m['field']:<16}{m['printed']!r} -> {m['read']!r}")
     lines += ["", "by design, all conditions (good frames OK / fields exact / barcodes decoded)"]
     for name, stats in report["by_design"].items():
         barcode = stats["fields"]["by_field"].get("barcode", {}).get("rate")
