@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     _wait(app, lambda: False, args.seconds)
     window.stop()
     probe.stop()
-    frames = len(window.results.results)
+    frames = window.results.total
     _wait(app, lambda: not window.source_bar.running, 5)
 
     # 2. Threshold change → repaint of the still frame.
@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
 
     # 4. Camera path: a video played as a live camera, newest frame only.
     video = _make_camera_video(tmp / "camera.avi")
-    shown_before = len(window.results.results)
+    shown_before = window.results.total
     painted_before = window.frames_painted
     window.open_source(f"camera:{video}")
     _wait(app, lambda: False, 0.3)
@@ -136,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     _wait(app, lambda: window.source_bar.running, 5)
     _wait(app, lambda: not window.source_bar.running, 30)
     cam_elapsed = time.perf_counter() - cam_start
-    cam_frames = len(window.results.results) - shown_before
+    cam_frames = window.results.total - shown_before
     cam_painted = window.frames_painted - painted_before
 
     result = {
