@@ -47,6 +47,18 @@ def test_a_folder_that_is_not_a_test_set_is_refused_with_a_message(tmp_path, cap
     assert err.startswith("error:") and "manifest.json" in err and "python -m training.tagsets" in err
 
 
+def test_an_unknown_design_is_refused_with_the_designs_there(tmp_path, capsys):
+    data = tmp_path / "set"
+    data.mkdir()
+    (data / "manifest.json").write_text('{"generator": "training.tagsets"}', encoding="utf-8")
+    row = {"image": "images/000000.jpg", "job": "job000", "recipe": "recipes/job000.toml", "bucket": "nominal",
+           "design": "grid_table", "expected_verdict": "OK", "tags": []}
+    (data / "truth.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
+    assert main(["verdict-bench", "--data", str(data), "--design", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error:") and "grid_table" in err and "nope" in err
+
+
 def test_verdict_bench_on_a_tiny_set_counts_every_image(tmp_path, capsys):
     fonts = pytest.importorskip("training.tagsets.fonts")
     try:

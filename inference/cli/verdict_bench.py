@@ -47,6 +47,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--model", type=Path, default=default_model_path(), help="ONNX detector (default: the shipped one)")
     parser.add_argument("--backend", default=None, help="engine backend (default: the best available)")
     parser.add_argument("--limit", type=int, default=0, help="first N images only (0 = all)")
+    parser.add_argument("--bucket", choices=BUCKETS, default=None, help="only frames of this camera condition")
+    parser.add_argument("--design", default=None, help="only frames of this tag design (names in manifest.json)")
     parser.add_argument("--json", type=Path, default=None, help="write every number and per-image rows here")
     parser.set_defaults(func=verdict_bench)
 
@@ -238,6 +240,14 @@ def verdict_bench(args: argparse.Namespace) -> int:
 
     data = args.data
     manifest, truth = load_truth(data)
+    if args.bucket:
+        truth = [row for row in truth if row["bucket"] == args.bucket]
+    if args.design:
+        designs = sorted({row.get("design", "") for row in truth})
+        if args.design not in designs:
+            raise TagsetFormatError("no frames of that design", expected=f"one of {', '.join(designs)}",
+                                    found=args.design, hint="design names are listed in manifest.json")
+        truth = [row for row in truth if row.get("design") == args.design]
     if args.limit:
         truth = truth[: args.limit]
     recipes: dict[str, object] = {}
