@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench package clean lint system-deps screenshots
+.PHONY: run test bench package clean lint system-deps reliability screenshots
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -21,6 +21,10 @@ test: $(STAMP)
 # Golden screenshots of the window (tests/test_gui_screenshots.py compares against them): regenerate, look, commit.
 screenshots: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) -m app.screenshots --out docs/screenshots
+
+# The whole reliability battery (issue 15), slow cases included: run before each release.
+reliability: $(STAMP)
+	HANGTAG_RELIABILITY=1 QT_QPA_PLATFORM=offscreen $(PY) -m pytest tests/reliability
 
 lint: $(STAMP)
 	$(VENV)/bin/lint-imports

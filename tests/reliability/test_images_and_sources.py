@@ -67,6 +67,7 @@ def test_cli_run_under_a_memory_limit_records_each_bad_file_and_finishes(tmp_pat
     assert "a folder" in by_name["x.jpg"]["error"] and "link loop" in by_name["loop.jpg"]["error"]
 
 
+@pytest.mark.release
 def test_the_headless_station_under_a_memory_limit_goes_past_bad_files(tmp_path) -> None:
     folder = line_folder(tmp_path, good=3)
     proc = headless("--no-read", "--source", str(folder), data_dir=tmp_path / "data", address_space=ADDRESS_SPACE,

@@ -44,6 +44,7 @@ def test_an_unwritable_data_folder_is_said_at_start_and_every_frame_is_marked(tm
     assert len(lines) == 2 and all(line.endswith("[NOT recorded]") for line in lines)
 
 
+@pytest.mark.release
 def test_a_full_disk_keeps_inspecting_and_marks_what_was_not_recorded(tmp_path) -> None:
     folder = tmp_path / "line"
     folder.mkdir()
@@ -163,6 +164,7 @@ def test_report_last_finds_the_headless_session(tmp_path) -> None:
     assert session.backend == "onnxruntime-cpu" and session.model_hash
 
 
+@pytest.mark.release
 @pytest.mark.timeout(120)
 def test_a_killed_session_is_closed_as_interrupted_at_the_next_start(tmp_path) -> None:
     data, watched = tmp_path / "data", tmp_path / "drop"

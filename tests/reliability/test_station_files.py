@@ -14,13 +14,30 @@ from inference.precision.cache import ENTRY_FILE, MODEL_FILE, lookup, read_entry
 from tests.reliability.helpers import MODEL, SAMPLES, assert_explained, assert_no_traceback, cli
 
 
-@pytest.mark.parametrize(("sidecar", "named"), [
+BAD_SIDECARS = [
     ('{"imgsz": "abc"}', "imgsz"),
     ('{"names": {"tag": "hangtag", "bar": "barcode"}}', "names"),
     ("[1, 2, 3]", "not a JSON object"),
     ('{"layout": 8}', "layout"),
+    ('{"imgsz": [640, true]}', "imgsz"),
     ('{"names": ', "not valid JSON"),
-])
+]
+
+
+@pytest.mark.parametrize(("sidecar", "named"), BAD_SIDECARS)
+def test_a_bad_model_sidecar_is_a_model_error_naming_the_key(tmp_path, sidecar: str, named: str) -> None:
+    from inference.errors import ModelError
+    from inference.model_info import read_model_spec
+
+    model = tmp_path / "det.onnx"
+    model.with_suffix(".json").write_text(sidecar, encoding="utf-8")
+    with pytest.raises(ModelError) as info:
+        read_model_spec(model, {"names": "{0: 'hangtag'}", "imgsz": "[640, 640]"})
+    assert named in str(info.value)
+    assert_explained(str(info.value))
+
+
+@pytest.mark.parametrize(("sidecar", "named"), [BAD_SIDECARS[0], pytest.param(*BAD_SIDECARS[2], marks=pytest.mark.release)])
 def test_a_bad_model_sidecar_is_a_clear_error_from_the_cli(tmp_path, sidecar: str, named: str) -> None:
     model = tmp_path / "det.onnx"
     shutil.copy(MODEL, model)
