@@ -27,6 +27,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--rounds", type=int, default=30,
                         help="round-robin timing rounds on one frame (every precision under the same load)")
     parser.add_argument("--threads", type=int, default=None, help="CPU threads for ONNX Runtime")
+    parser.add_argument("--recipe", type=Path, default=None,
+                        help="also read and judge the images at every precision against this job recipe and "
+                             "report verdict agreement with FP32")
+    parser.add_argument("--verdict-images", type=int, default=24, help="images read and judged per precision with --recipe")
     parser.add_argument("--json", type=Path, default=None, help="write the full report here")
     parser.set_defaults(func=run)
 
@@ -34,10 +38,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from inference.precision.report import format_table, precision_report
 
+    from inference.reading import load_recipe
+
     precisions = [p.strip().lower() for p in args.precisions.split(",") if p.strip()]
+    recipe = load_recipe(args.recipe) if args.recipe else None
     report = precision_report(args.model, args.data, precisions=precisions, backend=args.backend,
                               calibration_dir=args.calib, method=args.method, limit=args.limit, threads=args.threads,
-                              latency_rounds=args.rounds)
+                              latency_rounds=args.rounds, recipe=recipe, verdict_images=args.verdict_images)
     print(format_table(report))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -92,7 +92,9 @@ def precision_report(model_path: Path | str, data_dir: Path | str, *, precisions
                      limit: int = 0, threads: int | None = None, operator: Thresholds | None = None,
                      progress: Callable[[str, float], None] | None = None,
                      cancel: Callable[[], bool] | None = None, cache_root: Path | None = None,
-                     latency_rounds: int = 30) -> dict[str, Any]:
+                     latency_rounds: int = 30, recipe: Any = None, verdict_images: int = 24) -> dict[str, Any]:
+    """With a `recipe`, the first `verdict_images` images are also inspected end to end (read and
+    judged) at every precision, and each precision's verdicts are compared with FP32's."""
     from inference.engines import default_backend
 
     model_path, data_dir = Path(model_path), Path(data_dir)
@@ -136,6 +138,16 @@ def precision_report(model_path: Path | str, data_dir: Path | str, *, precisions
         latency["eval_infer_p50"] = latency.pop("infer_p50")
         latency.update(infer_p50=round(_percentile(values, 50), 3), infer_p95=round(_percentile(values, 95), 3),
                        rounds=len(values))
+    if recipe is not None:
+        if progress:
+            progress("verdicts (read and judged at each precision)", 0.995)
+        from inference.precision.verdicts import agreement_with_fp32, verdicts_by_precision
+
+        verdicts = verdicts_by_precision({p: converted_paths[p] for p in report["precisions"]}, backend,
+                                         images[:verdict_images], recipe, threads=threads)
+        for name, agreement_ in agreement_with_fp32(verdicts).items():
+            report["precisions"][name]["verdict_agreement"] = agreement_
+        report["recipe"] = getattr(recipe, "name", "")
     _add_deltas(report)
     return report
 
@@ -198,8 +210,9 @@ def _environment() -> dict[str, Any]:
 def format_table(report: dict[str, Any]) -> str:
     rows = report["precisions"]
     class_names = list(next(iter(rows.values()))["ap50"]) if rows else []
+    verdicts = any("verdict_agreement" in m for m in rows.values())
     head = ["precision", "size MB", "infer p50 ms", "× FP32", "mAP50", "Δ pts", *[f"AP50 {c}" for c in class_names],
-            "agree@0.9"]
+            "agree@0.9", *(["verdict = FP32", "OK/NG/REVIEW"] if verdicts else [])]
     lines = []
     for name, m in rows.items():
         agree = m.get("agreement")
@@ -207,12 +220,21 @@ def format_table(report: dict[str, Any]) -> str:
                       f"{m.get('latency_ratio', 1.0):.2f}", _pct(m["map50"]),
                       "—" if "map50_drop_points" not in m else f"{m['map50_drop_points']:+.2f}",
                       *[_pct(m["ap50"].get(c)) for c in class_names],
-                      "ref" if agree is None else f"{100 * agree['rate']:.1f}%"])
+                      "ref" if agree is None else f"{100 * agree['rate']:.1f}%",
+                      *(_verdict_cells(m.get("verdict_agreement")) if verdicts else [])])
     widths = [max(len(str(r[i])) for r in [head, *lines]) for i in range(len(head))]
     fmt = lambda row: "  ".join(str(v).rjust(w) for v, w in zip(row, widths))  # noqa: E731
     title = (f"{report['model']} on {report['backend']}, {report['images']} images from {report['data']} "
              f"(INT8 calibration: {report['method']}, {report['calibration']})")
     return "\n".join([title, fmt(head), *(fmt(r) for r in lines)])
+
+
+def _verdict_cells(agreement: dict[str, Any] | None) -> list[str]:
+    if agreement is None:
+        return ["—", "—"]
+    counts = agreement["verdicts"]
+    return [f"{agreement['same_as_fp32']}/{agreement['images']}",
+            "/".join(str(counts.get(v, 0)) for v in ("OK", "NG", "REVIEW"))]
 
 
 def _pct(value: float | None) -> str:
