@@ -186,12 +186,12 @@ class VideoSource(FrameSource):
             index += 1
 
     def _reconnect(self) -> Iterator[Waiting]:
-        """Open the camera again with growing pauses, as a camera's own software does, saying so while waiting."""
+        """Open the camera again with growing pauses, as a camera's own software does (the error before it said so)."""
         for attempt in range(1_000_000_000):
             pause = RECONNECT_BACKOFF_S[min(attempt, len(RECONNECT_BACKOFF_S) - 1)]
             until = time.monotonic() + pause
             while time.monotonic() < until:
-                yield Waiting(f"{self.description} lost: reconnecting (attempt {attempt + 1})")
+                yield WAITING  # the singleton: the window's worker tells "nothing yet" by identity
                 time.sleep(min(0.2, max(0.0, until - time.monotonic())))
             self._capture.release()
             self._capture = _capture(self.target)
