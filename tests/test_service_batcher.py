@@ -117,7 +117,7 @@ def test_a_request_queued_past_its_deadline_is_answered_503_not_served():
     served, error, batches = run(scenario())
     assert served.result == 2
     assert batches == [[1]]  # the late request never reached the runner
-    assert error.status == 503 and "queue" in error.found
+    assert error.status == 503 and "waiting" in error.found
 
 
 def test_one_bad_item_fails_alone_and_a_crashing_runner_fails_only_its_batch():
@@ -170,6 +170,25 @@ def test_drain_finishes_what_is_queued_then_refuses_new_requests():
         return [(await p).result for p in pending]
 
     assert run(scenario()) == [0, 2, 4, 6, 8]
+
+
+def test_admission_counts_requests_still_being_decoded_so_a_full_service_refuses_before_reading():
+    async def scenario():
+        batcher = Batcher([Recorder()], max_batch=4, max_wait_ms=0, max_queue=2)
+        await batcher.start()
+        first, second = batcher.admit(), batcher.admit()  # both "decoding": not in the queue yet
+        with pytest.raises(QueueFull):
+            batcher.admit()
+        assert batcher.depth == 2
+        second.release()  # its client went away before submitting
+        third = batcher.admit()
+        served = await asyncio.gather(batcher.submit(1, first), batcher.submit(3, third))
+        after = batcher.depth
+        await batcher.drain()
+        return [s.result for s in served], after
+
+    results, after = run(scenario())
+    assert results == [2, 6] and after == 0
 
 
 def test_two_runners_share_one_queue():

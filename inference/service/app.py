@@ -23,7 +23,6 @@ from inference.service.config import CONF_RANGE, IOU_RANGE, MAX_DET_RANGE, Servi
 from inference.service.decoding import media_type_of
 from inference.service.errors import (BadParameter, BodyTooLarge, InferenceFailed, NotReady, ServiceError,
                                       UndecodableImage)
-from inference.service.journaling import body_hash
 from inference.service.metrics import CONTENT_TYPE
 from inference.service.runtime import Service, WorkerFactory
 from inference.service.worker import DETECT, INSPECT, Job
@@ -108,18 +107,22 @@ class _Handlers:
             media = media_type_of(request.headers.get("content-type"))
             thresholds = _thresholds(request.query_params, s.thresholds)
             recipe = s.recipes.pick(request.query_params.get("recipe")) if kind == INSPECT else None
+            ticket = s.batcher.admit()  # a full service refuses here, before reading or decoding anything
+        except ServiceError as exc:
+            return self._finish(self._error(exc, kind, log), kind, log, start)
+        try:
             body = await _read_body(request, s.config.max_body_bytes)
             log["size"] = len(body)
-            image_hash = body_hash(body) if s.journal is not None else ""
+            journaled = s.journal is not None
             try:
-                decoded = await s.decoder.decode(body, media)
+                decoded = await s.decoder.decode(body, media, with_hash=journaled)
             except UndecodableImage as exc:
-                if s.journal is not None:
+                if journaled:
                     await asyncio.to_thread(s.journal.record, error_result(0, request_id, None, str(exc), thresholds),
-                                            image_hash)
+                                            getattr(exc, "body_hash", ""))
                 raise
-            job = Job(kind, decoded.image, thresholds, request_id, decoded.decode_ms, recipe, image_hash)
-            served = await s.batcher.submit(job)
+            job = Job(kind, decoded.image, thresholds, request_id, decoded.decode_ms, recipe, decoded.body_hash)
+            served = await s.batcher.submit(job, ticket)
             result = served.result
             log.update(queue_ms=round(served.queue_ms, 3), batch=served.batch_size,
                        stages={k: round(v, 3) for k, v in result.timings.stages_ms.items()})
@@ -137,6 +140,16 @@ class _Handlers:
         except HangtagError as exc:
             response = self._error(InferenceFailed(exc.message, expected=exc.expected, found=exc.found,
                                                    hint=exc.hint), kind, log)
+        except Exception as exc:  # a bug, not the client's fault: still a JSON answer and a log line
+            response = self._error(InferenceFailed("the service failed on this request", expected="a result",
+                                                   found=f"{type(exc).__name__}: {exc}"[:300],
+                                                   hint="report this with the request id"), kind, log)
+        finally:
+            ticket.release()
+        return self._finish(response, kind, log, start)
+
+    def _finish(self, response: Response, kind: str, log: dict, start: int) -> Response:
+        s = self.service
         total_ms = (time.perf_counter_ns() - start) / 1e6
         s.metrics.request_seconds.labels(kind).observe(total_ms / 1000.0)
         s.metrics.requests.labels(kind, str(response.status_code)).inc()

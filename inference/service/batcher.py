@@ -1,9 +1,11 @@
 """Dynamic batching with a bounded queue, after Triton's dynamic batcher (semantics, not code).
 
 One job: collect up to `max_batch` requests or until `max_wait_ms` has passed since the first, hand the
-batch to a free runner on that runner's own thread, and answer each request's future. A full queue is
-refused at once (QueueFull, HTTP 503) instead of growing; a request still queued past its deadline is
-answered DeadlineExceeded instead of being served late.
+batch to a free runner on that runner's own thread, and answer each request's future. A request is admitted (`admit`) as soon as it
+arrives, before its body is read or decoded, and counts as waiting until a batch takes it: so a full
+service refuses at once (QueueFull, HTTP 503) instead of growing a hidden queue in front of the decoder,
+and a request still waiting past its deadline (from admission) is answered DeadlineExceeded instead of
+being served late.
 """
 
 from __future__ import annotations
@@ -30,10 +32,27 @@ class Served:
     batch_size: int
 
 
+class Ticket:
+    """One admitted request's place among the waiting; released when a batch takes it (or it gives up)."""
+
+    __slots__ = ("_batcher", "admitted_ns", "_open")
+
+    def __init__(self, batcher: Batcher) -> None:
+        self._batcher = batcher
+        self.admitted_ns = time.perf_counter_ns()
+        self._open = True
+
+    def release(self) -> None:
+        if self._open:
+            self._open = False
+            self._batcher._waiting -= 1
+
+
 @dataclass(eq=False)
 class _Pending:
     item: Any
     future: asyncio.Future
+    ticket: Ticket
     enqueued_ns: int
     deadline_ns: int
     queue_ms: float = field(default=0.0)
@@ -55,11 +74,12 @@ class Batcher:
         self._consumers: list[asyncio.Task] = []
         self._executors: list[ThreadPoolExecutor] = []
         self._in_flight = 0
+        self._waiting = 0
         self._closing = False
 
     # -- lifecycle -----------------------------------------------------------------------------------
     async def start(self) -> None:
-        self._queue = asyncio.Queue(maxsize=self.max_queue)
+        self._queue = asyncio.Queue()  # bounded by admission, not here
         for i, runner in enumerate(self.runners):
             executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"inference-{i}")
             self._executors.append(executor)
@@ -70,6 +90,9 @@ class Batcher:
         self._closing = True
         if self._queue is not None:
             await self._queue.join()
+            while self._waiting:  # admitted before the drain and still decoding: they are served too
+                await asyncio.sleep(0.005)
+                await self._queue.join()
         for task in self._consumers:
             task.cancel()
         await asyncio.gather(*self._consumers, return_exceptions=True)
@@ -81,8 +104,8 @@ class Batcher:
     # -- state -----------------------------------------------------------------------------------------
     @property
     def depth(self) -> int:
-        """Requests waiting for a batch (not counting those being inferred)."""
-        return self._queue.qsize() if self._queue is not None else 0
+        """Requests admitted and not yet taken by a batch (decoding or queued; not those being inferred)."""
+        return self._waiting
 
     @property
     def in_flight(self) -> int:
@@ -93,20 +116,29 @@ class Batcher:
         return self._queue is not None and not self._closing
 
     # -- submitting ------------------------------------------------------------------------------------
-    async def submit(self, item: Any) -> Served:
+    def admit(self) -> Ticket:
+        """A place among the waiting, or QueueFull / ShuttingDown at once."""
         if not self.accepting:
             raise ShuttingDown("the service is shutting down", expected="a running service",
                                found="shutdown in progress", hint="retry against another instance")
-        now = time.perf_counter_ns()
-        pending = _Pending(item, asyncio.get_running_loop().create_future(), now, now + self.deadline_ns)
-        try:
-            self._queue.put_nowait(pending)
-        except asyncio.QueueFull:
+        if self._waiting >= self.max_queue:
             raise QueueFull("the inspection queue is full", expected=f"fewer than {self.max_queue} requests waiting",
-                            found=f"{self.max_queue} waiting",
-                            hint="retry after the Retry-After delay, or slow the sender down") from None
-        result, batch_size = await pending.future
-        return Served(result, pending.queue_ms, batch_size)
+                            found=f"{self._waiting} waiting",
+                            hint="retry after the Retry-After delay, or slow the sender down")
+        self._waiting += 1
+        return Ticket(self)
+
+    async def submit(self, item: Any, ticket: Ticket | None = None) -> Served:
+        ticket = ticket or self.admit()
+        try:
+            now = time.perf_counter_ns()
+            pending = _Pending(item, asyncio.get_running_loop().create_future(), ticket, now,
+                               ticket.admitted_ns + self.deadline_ns)
+            self._queue.put_nowait(pending)
+            result, batch_size = await pending.future
+            return Served(result, pending.queue_ms, batch_size)
+        finally:
+            ticket.release()
 
     # -- consuming -------------------------------------------------------------------------------------
     async def _collect(self) -> list[_Pending]:
@@ -134,13 +166,15 @@ class Batcher:
         now = time.perf_counter_ns()
         live = []
         for pending in batch:
+            pending.ticket.release()
             pending.queue_ms = (now - pending.enqueued_ns) / 1e6
             if pending.future.done():
                 self._queue.task_done()
             elif now > pending.deadline_ns:
                 pending.future.set_exception(DeadlineExceeded(
                     "the request waited past its deadline", expected=f"served within {self.deadline_ns / 1e6:.0f} ms",
-                    found=f"{pending.queue_ms:.0f} ms in the queue", hint="the service is overloaded: retry later"))
+                    found=f"{(now - pending.ticket.admitted_ns) / 1e6:.0f} ms waiting",
+                    hint="the service is overloaded: retry later"))
                 self._queue.task_done()
             else:
                 live.append(pending)

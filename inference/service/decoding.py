@@ -13,6 +13,7 @@ import numpy as np
 from inference.errors import ImageDecodeError
 from inference.imageio import decode_image, header_size
 from inference.service.errors import BadRequest, UndecodableImage, UnsupportedMediaType
+from inference.service.journaling import body_hash
 
 MEDIA_TYPES = ("image/jpeg", "image/png")
 MAX_PIXELS = 64_000_000  # a header that promises more is refused before any pixel is decoded
@@ -24,6 +25,7 @@ class DecodedImage:
     image: np.ndarray
     media_type: str
     decode_ms: float
+    body_hash: str = ""  # sha256 of the bytes sent, when the journal wants it
 
 
 def media_type_of(content_type: str | None) -> str:
@@ -38,9 +40,10 @@ def media_type_of(content_type: str | None) -> str:
     return media
 
 
-def decode_body(body: bytes, media_type: str) -> DecodedImage:
+def decode_body(body: bytes, media_type: str, with_hash: bool = False) -> DecodedImage:
     """Blocking: call from the pool. Raises UndecodableImage / BadRequest with expected/found/hint."""
     start = time.perf_counter_ns()
+    digest = body_hash(body) if with_hash else ""
     size = header_size(body)
     if size is not None and size[0] * size[1] > MAX_PIXELS:
         raise BadRequest("the image has too many pixels", expected=f"at most {MAX_PIXELS // 1_000_000} MP",
@@ -48,17 +51,20 @@ def decode_body(body: bytes, media_type: str) -> DecodedImage:
     try:
         image = decode_image(body, "the request body", keep_long_side=_NO_REDUCTION)
     except ImageDecodeError as exc:
-        raise UndecodableImage(exc.message, expected=exc.expected, found=exc.found,
-                               hint="send a complete JPEG or PNG file as the raw request body") from None
-    return DecodedImage(image, media_type, (time.perf_counter_ns() - start) / 1e6)
+        error = UndecodableImage(exc.message, expected=exc.expected, found=exc.found,
+                                 hint="send a complete JPEG or PNG file as the raw request body")
+        error.body_hash = digest
+        raise error from None
+    return DecodedImage(image, media_type, (time.perf_counter_ns() - start) / 1e6, digest)
 
 
 class DecodePool:
     def __init__(self, threads: int) -> None:
         self._executor = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="decode")
 
-    async def decode(self, body: bytes, media_type: str) -> DecodedImage:
-        return await asyncio.get_running_loop().run_in_executor(self._executor, decode_body, body, media_type)
+    async def decode(self, body: bytes, media_type: str, with_hash: bool = False) -> DecodedImage:
+        return await asyncio.get_running_loop().run_in_executor(self._executor, decode_body, body, media_type,
+                                                                with_hash)
 
     def close(self) -> None:
         self._executor.shutdown(wait=True)
