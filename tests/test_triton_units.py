@@ -74,6 +74,7 @@ def test_pool_prefers_least_loaded_then_fastest():
     assert {first, second} == {"a", "b"}
     pool.succeeded("a", 50.0)
     pool.succeeded("b", 5.0)
+    assert pool.peek() == "b" and pool.servers["b"].in_flight == 0  # peeking reserves nothing
     assert pool.pick() == "b"
 
 

@@ -81,7 +81,7 @@ def failover(prepared, threads: int, frames: int = 20, kill_at: int = 6) -> dict
         with Pipeline(engine) as pipeline:
             for i in range(frames):
                 if i == kill_at:
-                    servers[engine.last_server].kill()
+                    servers[engine.pool.peek()].kill()  # the server this frame goes to
                 retries = engine.retries
                 result = pipeline.process(images[i % len(images)])
                 ok += result.ok and len(result.detections) > 0

@@ -129,8 +129,13 @@ class TritonServer:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait(timeout=10)
 
+    def freeze(self) -> None:
+        """Hang, as a wedged server does: connections are accepted, nothing answers."""
+        os.killpg(self.process.pid, signal.SIGSTOP)
+
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGCONT)  # a frozen server cannot act on SIGTERM
             os.killpg(self.process.pid, signal.SIGTERM)
             try:
                 self.process.wait(timeout=15)

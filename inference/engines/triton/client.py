@@ -106,36 +106,42 @@ def kserve_dtype(dtype: np.dtype) -> str:
 
 class RemoteServer:
     """A client for one server. tritonclient's HTTP client (gevent) works only on the thread that made
-    it, and the station opens engines on one thread and runs them on another: one client per thread."""
+    it, and the station opens engines on one thread and runs them on another: one client per thread.
 
-    def __init__(self, address: ServerAddress, timeout_s: float) -> None:
+    Control calls (ready, metadata, config, statistics) wait at most `control_timeout_s`, so probing a
+    hung server costs a frame little; inference waits up to `timeout_s`."""
+
+    def __init__(self, address: ServerAddress, timeout_s: float, control_timeout_s: float = 1.0) -> None:
         self.address = address
         self.timeout_s = timeout_s
+        self.control_timeout_s = min(control_timeout_s, timeout_s)
         self._module = tritonclient_module(address.protocol)
         self._per_thread = threading.local()
         self._clients: list = []
         self._lock = threading.Lock()
 
-    @property
-    def _client(self):
-        client = getattr(self._per_thread, "client", None)
-        if client is None:
-            client = self._per_thread.client = self._connect()
+    def _client(self, control: bool):
+        clients = getattr(self._per_thread, "clients", None)
+        if clients is None:
+            clients = self._per_thread.clients = {}
+        key = control and self.address.protocol == "http"  # gRPC takes a timeout per call: one client
+        if key not in clients:
+            clients[key] = self._connect(self.control_timeout_s if key else self.timeout_s)
             with self._lock:
-                self._clients.append(client)
-        return client
+                self._clients.append(clients[key])
+        return clients[key]
 
-    def _connect(self):
+    def _connect(self, timeout_s: float):
         if self.address.protocol == "grpc":
             return self._module.InferenceServerClient(self.address.host_port)
-        return self._module.InferenceServerClient(self.address.host_port, connection_timeout=min(1.0, self.timeout_s),
-                                                  network_timeout=self.timeout_s)
+        return self._module.InferenceServerClient(self.address.host_port, connection_timeout=min(1.0, timeout_s),
+                                                  network_timeout=timeout_s)
 
     def reconnect(self) -> None:
-        """A fresh connection for this thread after a failure: a killed server leaves the old one half-open."""
-        client = getattr(self._per_thread, "client", None)
-        self._per_thread.client = None
-        if client is not None:
+        """Fresh connections for this thread after a failure: a killed server leaves the old ones half-open."""
+        clients = getattr(self._per_thread, "clients", None) or {}
+        self._per_thread.clients = {}
+        for client in clients.values():
             with self._lock:
                 self._clients.remove(client)
             _close_quietly(client)
@@ -147,32 +153,32 @@ class RemoteServer:
             _close_quietly(client)
         self._per_thread = threading.local()
 
-    def _call(self, what: str, fn, *args: Any, **kwargs: Any):
-        if self.address.protocol == "grpc" and what != "infer":
-            kwargs.setdefault("client_timeout", self.timeout_s)
+    def _call(self, what: str, method: str, *args: Any, **kwargs: Any):
+        control = what != "infer"
+        if self.address.protocol == "grpc" and control:
+            kwargs.setdefault("client_timeout", self.control_timeout_s)
         try:
-            return fn(*args, **kwargs)
+            return getattr(self._client(control), method)(*args, **kwargs)
         except HangtagError:
             raise
         except Exception as exc:
             raise classify(exc, self.address.url, what) from exc
 
     def is_ready(self, model: str) -> bool:
-        return bool(self._call("ready", self._client.is_server_ready)) and \
-            bool(self._call("ready", self._client.is_model_ready, model))
+        return bool(self._call("ready", "is_server_ready")) and bool(self._call("ready", "is_model_ready", model))
 
     def metadata(self, model: str) -> dict:
         kwargs = {"as_json": True} if self.address.protocol == "grpc" else {}
-        return self._call("metadata", self._client.get_model_metadata, model, **kwargs)
+        return self._call("metadata", "get_model_metadata", model, **kwargs)
 
     def config(self, model: str) -> dict:
         kwargs = {"as_json": True} if self.address.protocol == "grpc" else {}
-        config = self._call("config", self._client.get_model_config, model, **kwargs)
+        config = self._call("config", "get_model_config", model, **kwargs)
         return config.get("config", config)  # gRPC wraps it in {"config": ...}
 
     def statistics(self, model: str) -> dict:
         kwargs = {"as_json": True} if self.address.protocol == "grpc" else {}
-        stats = self._call("statistics", self._client.get_inference_statistics, model, **kwargs)
+        stats = self._call("statistics", "get_inference_statistics", model, **kwargs)
         entries = stats.get("model_stats") or [{}]
         return entries[0]
 
@@ -190,10 +196,10 @@ class RemoteServer:
         if self.address.protocol == "grpc":
             requested = [m.InferRequestedOutput(name) for name in outputs]
             remaining = max(0.05, deadline - time.monotonic())
-            result = self._call("infer", self._client.infer, model, inputs, outputs=requested, client_timeout=remaining)
+            result = self._call("infer", "infer", model, inputs, outputs=requested, client_timeout=remaining)
         else:
             requested = [m.InferRequestedOutput(name, binary_data=True) for name in outputs]
-            result = self._call("infer", self._client.infer, model, inputs, outputs=requested)
+            result = self._call("infer", "infer", model, inputs, outputs=requested)
         return {name: np.array(result.as_numpy(name), copy=True) for name in outputs}
 
 

@@ -89,7 +89,10 @@ class TritonEngine(Engine):
         return contract.inputs, contract.outputs
 
     def _open_server(self, address: ServerAddress, contract) -> None:
-        server = RemoteServer(address, timeout_s=self.deadline_s)
+        # With several servers one attempt may take half the frame's deadline, leaving the rest for
+        # another server when this one hangs (accepts the connection, never answers).
+        several = len(self._pool.servers) > 1
+        server = RemoteServer(address, timeout_s=self.deadline_s / 2 if several else self.deadline_s)
         try:
             if not server.is_ready(self.model_name):
                 raise ServerDown(f"Triton server {address.url} is not ready", expected=f"model '{self.model_name}' ready",
@@ -231,6 +234,11 @@ class TritonEngine(Engine):
     def server_statistics(self, url: str | None = None) -> dict:
         """Triton's own statistics for the model on one server (the last that answered by default)."""
         return self._servers[url or self.last_server].statistics(self.model_name)
+
+    @property
+    def pool(self) -> ServerPool | None:
+        """The servers' states (in flight, healthy, latency, requests, last error): for a status view."""
+        return self._pool
 
     @property
     def events(self) -> list[PoolEvent]:

@@ -52,17 +52,26 @@ class ServerPool:
         self.events: list[PoolEvent] = []
 
     def pick(self) -> str | None:
-        """The server to try now, or None when every one is out (see `next_retry_in`)."""
-        now = self._clock()
+        """The server to try now (counted in flight), or None when every one is out (see `next_retry_in`)."""
         with self._lock:
-            ready = [s for s in self.servers.values() if s.out_until <= now]
-            if not ready:
+            best = self._best()
+            if best is None:
                 return None
-            # A failed server whose back-off ended goes first: one probe decides whether it is back.
-            best = min(ready, key=lambda s: (s.healthy, s.in_flight, s.latency_ms, s.last_used))
             best.in_flight += 1
-            best.last_used = now
+            best.last_used = self._clock()
             return best.url
+
+    def peek(self) -> str | None:
+        """The server `pick` would choose now, without choosing it."""
+        with self._lock:
+            best = self._best()
+            return best.url if best else None
+
+    def _best(self) -> ServerState | None:
+        now = self._clock()
+        ready = [s for s in self.servers.values() if s.out_until <= now]
+        # A failed server whose back-off ended goes first: one probe decides whether it is back.
+        return min(ready, key=lambda s: (s.healthy, s.in_flight, s.latency_ms, s.last_used)) if ready else None
 
     def next_retry_in(self) -> float:
         now = self._clock()
