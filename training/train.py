@@ -133,6 +133,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--capacity", type=int, default=60000, help="most images held on the GPU")
     parser.add_argument("--min-images", type=int, default=2000, help="images to wait for before the first step")
     parser.add_argument("--init", type=Path, help="checkpoint to continue from (fresh optimizer and schedule)")
+    parser.add_argument("--init-onnx", type=Path,
+                        help="start from an exported detector instead (the shipped ONNX: BN unfolded and recalibrated)")
     parser.add_argument("--widths", type=int, nargs=5, default=[16, 32, 64, 128, 192])
     parser.add_argument("--depths", type=int, nargs=4, default=[1, 2, 2, 1])
     parser.add_argument("--activation", choices=("relu", "silu"), default="relu",
@@ -165,6 +167,11 @@ def main(argv: list[str] | None = None) -> int:
         model.load_state_dict({k: v.float() for k, v in weights.items()})
         ema_updates = int(state.get("ema_updates", 0)) if keep_ema else 0
         print(f"continuing from {args.init} (step {state.get('step')}, {was} -> {args.activation})")
+    if args.init_onnx:
+        from training.model.onnx_init import load_onnx_weights
+
+        load_onnx_weights(model, args.init_onnx)
+        print(f"weights from {args.init_onnx}")
     model = model.to(device).to(memory_format=torch.channels_last)
     ema = ModelEMA(model)
     if args.init and keep_ema and "ema" in state:
@@ -185,6 +192,20 @@ def main(argv: list[str] | None = None) -> int:
     t_wait = time.perf_counter()
     store.wait_for(min(args.min_images, args.capacity))
     print(f"first {store.count} training images on the GPU after {time.perf_counter() - t_wait:.1f} s", flush=True)
+    if args.init_onnx:
+        from training.model.onnx_init import calibrate_bn, onnx_difference
+
+        sample, _ = store.batch(torch.arange(min(256, store.count), device=device))
+        x = (sample.permute(0, 3, 1, 2).float() / 255).contiguous(memory_format=torch.channels_last)
+        calibrate_bn(model, x)
+        diff = onnx_difference(model, args.init_onnx, x[:8], args.imgsz)
+        print(f"model vs {args.init_onnx.name}: largest output difference {diff:.2e}", flush=True)
+        if diff > 0.1:
+            raise SystemExit(f"the model does not reproduce {args.init_onnx} (difference {diff:.3f}): not this architecture")
+        ema = ModelEMA(model)
+        if val_store is not None:
+            before = validate(model, val_store, points, strides)
+            print("validation before fine-tuning: " + "  ".join(f"{k} {v:.4f}" for k, v in before.items()), flush=True)
 
     started = time.perf_counter()
     last_save = last_log = started

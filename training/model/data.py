@@ -19,7 +19,7 @@ import torch
 import torch.nn.functional as F
 
 PAD_VALUE = 114
-MAX_OBJECTS = 16
+MAX_OBJECTS = 40  # a sheet of six tags with their codes, plus codes on packaging
 
 
 def letterbox(image_bgr: np.ndarray, size: int) -> tuple[np.ndarray, float, int, int]:

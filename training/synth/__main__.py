@@ -13,21 +13,29 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from training.synth.labels import read_scene_records, write_dataset_files, write_scene
 from training.synth.scene import generate_scene
 
 
-def _make(seed: int, imgsz: int, clean: bool, tag_px: int):
+def _make(seed: int, imgsz: int, clean: bool, tag_px: int, domain: str = "classic", held_out: bool = False,
+          classic_share: float = 0.0, no_tags: bool = False):
     if tag_px:
         from training.synth.cards import card_scene
 
         return card_scene(seed, tag_px)
+    if domain == "wide":
+        from training.synth.wide_scene import generate_wide_scene
+
+        if held_out or no_tags or np.random.default_rng([seed, 1]).random() >= classic_share:
+            return generate_wide_scene(seed, imgsz, held_out=held_out, no_tags=no_tags)
     return generate_scene(seed, imgsz, clean=clean)
 
 
 def _work(out: str, seeds: list[int], imgsz: int, quality: int, clean: bool,
-          skip_existing: bool = False, flat: bool = False, tag_px: int = 0) -> list[tuple[dict, list[dict]]]:
+          skip_existing: bool = False, flat: bool = False, tag_px: int = 0, wide: tuple = ("classic", False, 0.0)
+          ) -> list[tuple[dict, list[dict]]]:
     cv2.setNumThreads(1)
     results = []
     for s in seeds:
@@ -35,7 +43,7 @@ def _work(out: str, seeds: list[int], imgsz: int, quality: int, clean: bool,
         if skip_existing and (Path(out) / "labels" / f"{stem}.txt").exists():
             results.append(read_scene_records(Path(out), stem))
         else:
-            results.append(write_scene(Path(out), _make(s, imgsz, clean, tag_px), stem, quality, flat=flat))
+            results.append(write_scene(Path(out), _make(s, imgsz, clean, tag_px, *wide), stem, quality, flat=flat))
     return results
 
 
@@ -54,23 +62,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cards", action="store_true",
                         help="one flat front-side card per image, ~--tag-px high, turned (seed %% 4) x 90° (read-bench)")
     parser.add_argument("--tag-px", type=int, default=570, help="--cards: height of the tag in pixels")
+    parser.add_argument("--domain", choices=("classic", "wide"), default="classic",
+                        help="classic: the first model's scenes; wide: many designs, surfaces and hard negatives")
+    parser.add_argument("--held-out", action="store_true", help="--domain wide: only the held-out designs, one per scene")
+    parser.add_argument("--no-tags", action="store_true", help="--domain wide: hard-negative scenes, no tag in any")
+    parser.add_argument("--classic-share", type=float, default=0.0,
+                        help="--domain wide: this share of the images (chosen by seed) drawn as classic scenes")
     args = parser.parse_args(argv)
 
     for sub in ("labels", "truth") if args.flat else ("images", "labels", "truth"):
         (args.out / sub).mkdir(parents=True, exist_ok=True)
     seeds = list(range(args.seed, args.seed + args.count))
     tag_px = args.tag_px if args.cards else 0
+    wide = (args.domain, args.held_out, args.classic_share, args.no_tags)
     chunks = [seeds[i:i + args.chunk] for i in range(0, len(seeds), args.chunk)]
     started = time.perf_counter()
     results: list[tuple[dict, list[dict]]] = []
     if args.workers <= 1:
         for chunk in chunks:
             results.extend(_work(str(args.out), chunk, args.imgsz, args.quality, args.clean, args.skip_existing, args.flat,
-                                 tag_px))
+                                 tag_px, wide))
     else:
         with ProcessPoolExecutor(args.workers) as pool:
             futures = [pool.submit(_work, str(args.out), c, args.imgsz, args.quality, args.clean, args.skip_existing,
-                                   args.flat, tag_px) for c in chunks]
+                                   args.flat, tag_px, wide) for c in chunks]
             for done, future in enumerate(futures, start=1):
                 results.extend(future.result())
                 if done % max(1, len(chunks) // 10) == 0:

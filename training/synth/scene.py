@@ -36,14 +36,18 @@ class TagTruth:
     side: str
     fields: dict[str, str | None]
     symbols: tuple[SymbolTruth, ...]
+    design: str = ""  # the wide domain's layout/typeface (training.synth.wide_tag); empty for classic tags
 
     def to_json(self) -> dict:
-        return {
+        out = {
             "xyxy": list(self.xyxy), "quad": [list(p) for p in self.quad], "side": self.side,
             "fields": dict(self.fields),
             "symbols": [{"class_id": s.class_id, "class_name": CLASS_NAMES[s.class_id], "format": s.format,
                          "text": s.text, "xyxy": list(s.xyxy)} for s in self.symbols],
         }
+        if self.design:
+            out["design"] = self.design
+        return out
 
 
 @dataclass(frozen=True)
