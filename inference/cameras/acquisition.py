@@ -88,8 +88,9 @@ class CameraSource(FrameSource):
     def _start_impl(self) -> None:
         raise NotImplementedError
 
-    def _close_impl(self) -> None:
-        """Stops and releases the camera; never raises (the camera may be gone already)."""
+    def _close_impl(self, *, gone: bool = False) -> None:
+        """Stops and releases the camera; never raises. `gone`: the camera was lost, so nothing is sent to it
+        (a camera back at the same address must not get the old connection's stop)."""
         raise NotImplementedError
 
     def _fetch_impl(self, timeout_s: float) -> AbstractContextManager[RawFrame | None]:
@@ -147,7 +148,7 @@ class CameraSource(FrameSource):
         self._finder.start()
 
     def _find_again(self) -> None:
-        self._close_impl()
+        self._close_impl(gone=True)
         while not self._closed:
             started = time.monotonic()
             if self._reachable():

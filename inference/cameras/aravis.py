@@ -143,20 +143,22 @@ class AravisSource(CameraSource):
         self._stream, self._arrays = stream, arrays
         camera.start_acquisition()
 
-    def _close_impl(self) -> None:
+    def _close_impl(self, *, gone: bool = False) -> None:
         camera, stream, arrays = self.camera, self._stream, self._arrays
         self.camera, self._stream, self._arrays = None, None, {}
         if camera is None:
             return
 
         def release() -> None:  # may take seconds on a dead camera: never on the station's thread
-            try:
-                camera.stop_acquisition()
-            except Exception:  # the camera is gone; there is nothing left to stop on it
-                pass
-            nonlocal stream
+            nonlocal camera, stream
+            if not gone:
+                try:
+                    camera.stop_acquisition()
+                except Exception:  # gone after all; there is nothing left to stop on it
+                    pass
             stream = None  # the stream's thread ends here, before the arrays it writes into go
             arrays.clear()
+            camera = None
 
         threading.Thread(target=release, name=f"release {self.description}", daemon=True).start()
 

@@ -14,7 +14,8 @@ from pathlib import Path
 import numpy as np
 
 from inference.cameras.acquisition import CameraSource
-from inference.sources import Frame, FrameSource, open_source
+from inference.errors import SourceError
+from inference.sources import Frame, FrameError, FrameSource, open_source
 
 FAKE_SPEC = "aravis:GVBENCH?pixel_format=Mono8&frame_rate=1000"
 
@@ -94,6 +95,34 @@ def _to_results(spec: str, model: Path, seconds: float) -> dict[str, float]:
             "copies_per_frame": counts.host_copies / max(counts.delivered, 1), "extra_copies": counts.in_own_memory}
 
 
+def _reconnect_times(camera: CameraSource, unplug, plug, cycles: int) -> list[float]:
+    """Seconds from the camera being back (`plug` returned) to its next frame, over `cycles` unplug/plug
+    cycles while the source runs; the source must also have said "camera lost" in between."""
+    times: list[float] = []
+    frames = camera.frames()
+    for _ in range(cycles):
+        _next_frame(frames)
+        unplug()
+        while not isinstance(next(frames), FrameError):
+            pass
+        plug()
+        back = time.perf_counter()
+        _next_frame(frames)
+        times.append(time.perf_counter() - back)
+    frames.close()
+    return times
+
+
+def _next_frame(frames, budget_s: float = 30.0) -> Frame:
+    start = time.perf_counter()
+    for item in frames:
+        if isinstance(item, Frame):
+            return item
+        if time.perf_counter() - start > budget_s:
+            break
+    raise SourceError("the camera gave no frame", expected=f"a frame within {budget_s} s", found="none")
+
+
 def _producer_loop_rate(camera: CameraSource, seconds: float) -> tuple[float, int]:
     """harvesters' fetch/queue loop alone on the same camera, nothing converted: what the producer gives
     (GenICam only; None elsewhere). Frames/s and frames lost (id gaps)."""
@@ -136,6 +165,19 @@ def run_bench(spec: str, *, seconds: float = 5.0, model: Path | None = None) -> 
               f"{alone['incomplete']} of {alone['delivered']}; host copies per frame {alone['copies_per_frame']:.2f} "
               f"(producer buffer → frame, {alone['convert_ms']:.3f} ms), extra on the lent-frame path "
               f"{alone['extra_copies']} ({alone['in_lent']} frames in lent memory)")
+        camera = open_source(spec)
+        try:
+            if fake is not None:  # the camera killed and restarted: a cable pulled and plugged back
+                times = _reconnect_times(camera, fake.stop, fake.start, cycles=5)
+                how = "fake GigE camera killed and restarted"
+            else:  # the producer invalidates the acquirer, as it does when its device goes away
+                times = _reconnect_times(camera, lambda: camera.acquirer.destroy(), lambda: None, cycles=5)
+                how = "acquirer destroyed under the source"
+        finally:
+            camera.close()
+        print(f"reconnect ({how}, 5 times): back to frames in p50 {np.percentile(times, 50):.2f} s, "
+              f"max {max(times):.2f} s after the camera was back; lost {camera.counts.camera_lost}, "
+              f"found again {camera.counts.reconnects}")
         model = model or default_model_path()
         through = _to_results(spec, model, seconds)
         print(f"acquisition → result ({model.name}, onnxruntime-cpu, newest frame): {through['results']} results, "

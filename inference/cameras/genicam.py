@@ -17,7 +17,7 @@ from inference.cameras.producers import find_producers, no_producer_error
 from inference.cameras.settings import CameraSettings
 from inference.errors import BackendUnavailableError, SourceError
 
-STREAM_BUFFERS = 16  # announced to the producer: room for bursts while the station converts a frame
+STREAM_BUFFERS = 8  # announced to the producer: room for bursts while the station converts a frame
 # GenTL DEVICE_ACCESS_STATUS: whether another program holds the camera
 ACCESS_STATUS = {0: "unknown", 1: "reachable", 2: "reachable (read-only)", 3: "no access", 4: "busy (held by "
                  "another program)", 5: "open here", 6: "open here (read-only)"}
@@ -134,7 +134,7 @@ class GenICamSource(CameraSource):
         self.acquirer.num_buffers = max(self.acquirer.num_buffers, STREAM_BUFFERS)
         self.acquirer.start()
 
-    def _close_impl(self) -> None:
+    def _close_impl(self, *, gone: bool = False) -> None:
         acquirer, self.acquirer = self.acquirer, None
         if acquirer is None:
             return
