@@ -214,3 +214,24 @@ def test_every_character_the_generator_prints_exists_in_every_font():
         box = np.asarray(face.getmask("\U000F0000")).tobytes()  # a private-use code point: the missing glyph
         missing = [c for c in chars if np.asarray(face.getmask(c)).tobytes() == box]
         assert not missing, (name, "".join(missing))
+
+
+@pytest.mark.parametrize("design", sorted(DESIGNS))
+def test_every_design_prints_codes_a_decoder_reads_when_sharp(design):
+    import zxingcpp
+
+    for seed in (1, 2):
+        art = DESIGNS[design](seed, random_values(np.random.default_rng(seed)), 8.0)
+        decoded = {(str(b.format), b.text) for b in zxingcpp.read_barcodes(np.ascontiguousarray(art.rgba[..., :3]))}
+        texts = {text for _, text in decoded}
+        assert all(code.text in texts for code in art.barcodes + art.qr), (design, seed, decoded)
+
+
+def test_oracle_counts_codes_per_condition(tagset):
+    from training.tagsets.oracle import oracle
+
+    stats = oracle(tagset)
+    rows = truth_rows(tagset)
+    assert set(stats) == {r["bucket"] for r in rows if r["tags"]}
+    assert sum(s["codes"] for s in stats.values()) == sum(len(t["barcodes"]) for r in rows for t in r["tags"])
+    assert all(0 <= s["decoded"] <= s["codes"] for s in stats.values())

@@ -108,13 +108,20 @@ class Card:
 
     def linear_code(self, text: str, fmt: str, x_mm: float, y_mm: float, w_mm: float, h_mm: float,
                     ink: Color) -> None:
-        box = codes.draw_linear(self.draw, text, fmt, (self.px(x_mm), self.px(y_mm), self.px(x_mm + w_mm),
-                                                       self.px(y_mm + h_mm)), ink)
+        box = (x_mm * self.px_per_mm, y_mm * self.px_per_mm, (x_mm + w_mm) * self.px_per_mm, (y_mm + h_mm) * self.px_per_mm)
+        self._paint(lambda pixels: codes.paint_linear(pixels, codes.modules(text, fmt)[0], box, ink))
         self.barcodes.append(SymbolArt(fmt, text, box))
 
     def qr_code(self, text: str, x_mm: float, y_mm: float, side_mm: float, ink: Color) -> None:
-        box = codes.draw_qr(self.draw, text, (self.px(x_mm), self.px(y_mm)), self.px(side_mm), ink)
+        box = (x_mm * self.px_per_mm, y_mm * self.px_per_mm, (x_mm + side_mm) * self.px_per_mm, (y_mm + side_mm) * self.px_per_mm)
+        self._paint(lambda pixels: codes.paint_grid(pixels, codes.modules(text, "QRCode"), box, ink))
         self.qr.append(SymbolArt("QRCode", text, box))
+
+    def _paint(self, paint) -> None:
+        pixels = np.asarray(self.image, np.float32).copy()
+        paint(pixels)
+        self.image = Image.fromarray(np.clip(pixels + 0.5, 0, 255).astype(np.uint8))
+        self.draw = ImageDraw.Draw(self.image)
 
     def stamp_wear(self, rng: np.random.Generator, ink_mask_threshold: int = 110) -> None:
         """Stamped ink: speckled gaps where the stamp did not touch the kraft."""
