@@ -49,9 +49,7 @@ def applicable_defects(design: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=64)
 def _height_mm(design: str) -> float:
-    from training.tagsets.values import random_values as _values
-
-    return DESIGNS[design](0, _values(np.random.default_rng(0)), 10.0).rgba.shape[0] / 10.0
+    return DESIGNS[design](0, random_values(np.random.default_rng(0)), 10.0).rgba.shape[0] / 10.0
 
 
 def _render(design: str, style_seed: int, values: TagValues, height_px: float):
@@ -135,31 +133,9 @@ def generate(out: Path, count: int, seed: int, defect_share: float = 0.2, design
     rows = []
     with (out / "truth.jsonl").open("w", encoding="utf-8") as truth:
         for i in range(count):
-            name, design, values, style_seed, right = jobs[i // IMAGES_PER_JOB]
-            image_rng = np.random.default_rng([seed, i])
-            bucket = BUCKETS[int(image_rng.choice(len(BUCKETS), p=BUCKET_SHARES))]
-            kinds = applicable_defects(design)
-            kind = kinds[(order[i] + seed) % len(kinds)] if i in defective else None
-            printed_values = wrong_value(image_rng, kind, values) if kind in DEFECT_FIELD else values
-            shot = _shot(image_rng, bucket)
-            n_tags = {"missing_tag": 0, "two_tags": 2}.get(kind, 1)
-            cards, rotation = _placements(image_rng, design, style_seed, printed_values, bucket, shot, max(n_tags, 1))
-            shot = Shot(shot.blur_px, shot.blur_kind, round(rotation, 1), shot.perspective, shot.background, shot.jpeg_quality)
-            cards = cards[:n_tags]
-            jpeg, boxes = photograph(image_rng, cards, shot)
-            path = f"images/{i:06d}.jpg"
-            (out / path).write_bytes(jpeg)
-            row = {
-                "image": path, "job": name, "recipe": f"recipes/{name}.toml", "design": design, "bucket": bucket,
-                "condition": {"blur_px": shot.blur_px, "blur_kind": shot.blur_kind,
-                              "tag_height_px": round(cards[0][1].tag_height_px if cards else 0.0, 1),
-                              "barcode_module_px": _module_px(cards[0]) if cards else 0.0,
-                              "rotation_deg": shot.rotation_deg, "perspective": shot.perspective,
-                              "background": shot.background, "jpeg_quality": shot.jpeg_quality},
-                "defect": _defect(kind, right, cards),
-                "expected_verdict": "NG" if kind else "OK",
-                "tags": [_tag_truth(art, p, box, printed_values) for (art, p), box in zip(cards, boxes)],
-            }
+            kind_index = order[i] + seed if i in defective else None
+            row, jpeg = _image(i, seed, jobs[i // IMAGES_PER_JOB], kind_index)
+            (out / row["image"]).write_bytes(jpeg)
             truth.write(json.dumps(row, ensure_ascii=False) + "\n")
             rows.append(row)
     manifest = {"generator": "training.tagsets", "version": VERSION, "seed": seed, "count": count, "designs": names,
@@ -167,6 +143,34 @@ def generate(out: Path, count: int, seed: int, defect_share: float = 0.2, design
                 "defective_images": len(defective), "buckets": {b: sum(r["bucket"] == b for r in rows) for b in BUCKETS}}
     (out / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     return manifest
+
+
+def _image(i: int, seed: int, job: tuple, kind_index: int | None) -> tuple[dict, bytes]:
+    """Image `i` of the set and its truth row; `kind_index` picks its defect kind (None: a correct tag)."""
+    name, design, values, style_seed, right = job
+    image_rng = np.random.default_rng([seed, i])
+    bucket = BUCKETS[int(image_rng.choice(len(BUCKETS), p=BUCKET_SHARES))]
+    kinds = applicable_defects(design)
+    kind = kinds[kind_index % len(kinds)] if kind_index is not None else None
+    printed_values = wrong_value(image_rng, kind, values) if kind in DEFECT_FIELD else values
+    shot = _shot(image_rng, bucket)
+    n_tags = {"missing_tag": 0, "two_tags": 2}.get(kind, 1)
+    cards, rotation = _placements(image_rng, design, style_seed, printed_values, bucket, shot, max(n_tags, 1))
+    shot = Shot(shot.blur_px, shot.blur_kind, round(rotation, 1), shot.perspective, shot.background, shot.jpeg_quality)
+    cards = cards[:n_tags]
+    jpeg, boxes = photograph(image_rng, cards, shot)
+    row = {
+        "image": f"images/{i:06d}.jpg", "job": name, "recipe": f"recipes/{name}.toml", "design": design, "bucket": bucket,
+        "condition": {"blur_px": shot.blur_px, "blur_kind": shot.blur_kind,
+                      "tag_height_px": round(cards[0][1].tag_height_px if cards else 0.0, 1),
+                      "barcode_module_px": _module_px(cards[0]) if cards else 0.0,
+                      "rotation_deg": shot.rotation_deg, "perspective": shot.perspective,
+                      "background": shot.background, "jpeg_quality": shot.jpeg_quality},
+        "defect": _defect(kind, right, cards),
+        "expected_verdict": "NG" if kind else "OK",
+        "tags": [_tag_truth(art, p, box, printed_values) for (art, p), box in zip(cards, boxes)],
+    }
+    return row, jpeg
 
 
 def _defect(kind: str | None, right: dict[str, str], cards) -> dict | None:
