@@ -184,3 +184,21 @@ def test_a_damaged_shipped_ocr_folder_says_what_is_wrong(tmp_path):
     (folder / "manifest.json").write_text("{not json", encoding="utf-8")
     with pytest.raises(ModelError, match="manifest is unreadable"):
         shipped_models(folder)
+
+
+def test_a_box_over_two_printed_lines_is_cut_between_them_and_a_big_line_is_not():
+    import numpy as np
+
+    from inference.reading.lines import split_tall
+
+    gray = np.full((240, 300), 255, np.uint8)
+    for top in (20, 50, 80, 110, 140):  # five 14-px lines of "ink", 16 px apart
+        gray[top : top + 14, 20:280] = 30
+    gray[180:220, 20:200] = 30  # one big 40-px line (a price printed large)
+    boxes = [(15.0, 17.0, 285.0, 37.0), (15.0, 47.0, 285.0, 97.0), (15.0, 107.0, 285.0, 127.0),
+             (15.0, 137.0, 285.0, 157.0), (15.0, 177.0, 205.0, 223.0)]
+    out = split_tall(boxes, gray)
+    assert len(out) == 6
+    cut = out[1][3]
+    assert 64 <= cut <= 80 and out[2][1] == cut  # between the lines at 50-64 and 80-94
+    assert (15.0, 177.0, 205.0, 223.0) in out

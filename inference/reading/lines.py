@@ -127,3 +127,36 @@ def _side_by_side(a: Box, b: Box) -> bool:
 
 def union(boxes: Sequence[Box]) -> Box:
     return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def split_tall(boxes: Sequence[Box], gray: np.ndarray, ratio: float = 1.7) -> list[Box]:
+    """A box much taller than the tag's typical line holds two lines (DB joins tightly set rows
+    under perspective): cut it at the faintest row of ink between them."""
+    if len(boxes) < 3:
+        return list(boxes)
+    typical = float(np.median([b[3] - b[1] for b in boxes]))
+    out: list[Box] = []
+    for box in boxes:
+        x1, y1, x2, y2 = box
+        if y2 - y1 < ratio * typical or x2 - x1 < 2 * typical:
+            out.append(box)
+            continue
+        top, bottom = int(max(0, y1)), int(min(gray.shape[0], np.ceil(y2)))
+        patch = gray[top:bottom, int(max(0, x1)) : int(np.ceil(x2))]
+        if patch.size == 0:
+            out.append(box)
+            continue
+        rows = patch.astype(np.float32).mean(axis=1)
+        background = float(np.concatenate([rows[:2], rows[-2:]]).mean())  # DB's margins hold paper, light or dark
+        ink = np.abs(rows - background) + patch.astype(np.float32).std(axis=1)
+        margin = max(1, int(0.3 * typical))
+        inner = ink[margin : len(ink) - margin]
+        if len(inner) < 3:
+            out.append(box)
+            continue
+        cut = margin + int(np.argmin(inner))
+        if inner.min() > 0.35 * float(ink.max()):  # no gap between two lines: one tall line (a big price)
+            out.append(box)
+            continue
+        out.extend([(x1, y1, x2, top + cut), (x1, top + cut, x2, y2)])
+    return out

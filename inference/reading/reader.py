@@ -19,7 +19,7 @@ from inference.detections import Detections
 from inference.reading import barcodes as bc
 from inference.reading.fields import extract_fields
 from inference.reading.evidence import gather
-from inference.reading.lines import SymbolZone, group_rows, merge_overlapping, symbol_zone, trim_to_neighbours, union
+from inference.reading.lines import SymbolZone, group_rows, merge_overlapping, split_tall, symbol_zone, trim_to_neighbours, union
 from inference.reading.ocr.detector import DbParams, TextDetector
 from inference.reading.ocr.models import OcrModels, find_ocr_models
 from inference.reading.matching import Found
@@ -271,6 +271,7 @@ class TagReader:
         t = time.perf_counter_ns()
         found = self.detector.detect(upright.image)
         boxes = trim_to_neighbours(merge_overlapping([box for box, _score in found if not self._skipped(box, zones)]))
+        boxes = split_tall(boxes, cv2.cvtColor(upright.image, cv2.COLOR_BGR2GRAY))
         det_ms = _ms(t)
 
         t = time.perf_counter_ns()
