@@ -241,7 +241,6 @@ class CameraSource(FrameSource):
             index += 1
 
     def _grab(self, index: int) -> FrameOrError | Waiting:
-        start = time.perf_counter_ns()
         with self._fetch_impl(self.fetch_timeout_s) as raw:
             if raw is None:
                 return self._idle()
@@ -252,7 +251,8 @@ class CameraSource(FrameSource):
                 image = to_bgr(raw.data, raw.pixel_format, raw.width, raw.height, target)
             except HangtagError as exc:
                 return FrameError(index, f"{self._name}#{index}", None, str(exc))
-            self.counts.convert_ms += (time.perf_counter_ns() - converting) / 1e6
+            convert_ms = (time.perf_counter_ns() - converting) / 1e6
+            self.counts.convert_ms += convert_ms
             frame_id = raw.frame_id
         self._last_seen = time.monotonic()
         self.counts.host_copies += 1
@@ -263,7 +263,8 @@ class CameraSource(FrameSource):
             self.counts.in_own_memory += 1 if self._memory is not None else 0
         trigger_id = self._trigger_id(frame_id)
         name = f"{self._name}#{index}" if trigger_id is None else f"{self._name}#trigger-{trigger_id}"
-        return Frame(index, name, None, image, (time.perf_counter_ns() - start) / 1e6, trigger_id=trigger_id)
+        # the frame's decode time is the conversion alone: waiting for the camera is not the station's time
+        return Frame(index, name, None, image, convert_ms, trigger_id=trigger_id)
 
     def _trigger_id(self, frame_id: int | None) -> int | None:
         mode = self.settings.trigger.mode
