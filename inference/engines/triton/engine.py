@@ -232,8 +232,10 @@ class TritonEngine(Engine):
         return self.server_times.get(url)
 
     def server_statistics(self, url: str | None = None) -> dict:
-        """Triton's own statistics for the model on one server (the last that answered by default)."""
-        return self._servers[url or self.last_server].statistics(self.model_name)
+        """Triton's own statistics for the model on one server (the last that answered by default);
+        empty where that server is not connected (or the local fallback answered)."""
+        server = self._servers.get(url or self.last_server)
+        return server.statistics(self.model_name) if server is not None else {}
 
     @property
     def pool(self) -> ServerPool | None:
