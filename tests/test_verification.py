@@ -146,3 +146,14 @@ def test_a_code128_caption_verifies_only_from_under_its_bars(caption_at, caption
     lines = (OcrLine("货号 MT085628", 0.99, (40.0, 40.0, 160.0, 55.0)), OcrLine(caption, 0.97, caption_at))
     reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines, symbol_boxes=((40.0, 200.0, 160.0, 258.0),))
     assert judge(rules, one_tag(), [reading]).verdict is verdict
+
+
+def test_a_wrong_printed_style_number_is_ng_even_where_the_code128_carries_the_right_one() -> None:
+    from inference.reading import BarcodeReading
+
+    code = (BarcodeReading("Code128", "KX-2301A", None, (20.0, 200.0, 180.0, 240.0)),)
+    rules = recipe('style_number = "KX-2301A"')
+    assert judge(rules, one_tag(), [tag("货号：KX-2301A", barcodes=code)]).verdict is Verdict.OK
+    assert judge(rules, one_tag(), [tag("尺码：M", barcodes=code)]).verdict is Verdict.OK  # print unread: the bars decide
+    wrong = judge(rules, one_tag(), [tag("货号：KX-2977B", barcodes=code)])
+    assert (wrong.verdict, wrong.reasons) == (Verdict.NG, ("style number KX-2977B ≠ expected KX-2301A",))

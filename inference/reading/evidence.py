@@ -73,10 +73,13 @@ def field_evidence(rule: FieldRule, tag: TagReading, texts: Sequence[Glyphs], re
                    labelled: Sequence[Mapping[str, FieldReading]]) -> FieldEvidence:
     name = rule.name
     coded = _from_barcodes(rule, tag)
-    if coded is not None and coded.found is Found.MATCH:
-        return coded
     if rule.expected is not None:
-        return _expected(rule, texts, reads, labelled, coded)
+        printed = _expected(rule, texts, reads, labelled, None)
+        if coded is not None and coded.found is Found.MATCH and printed.found is not Found.DIFFERENT:
+            return coded  # the bars carry the expected value and the print does not contradict them
+        if coded is not None and printed.found is Found.ABSENT:
+            return coded
+        return printed
     candidates = [c for read, fields in zip(reads, labelled) for c in _candidates(name, read, fields)]
     if coded is not None:
         candidates.append(_Candidate(coded.value, coded.confidence, coded.how, coded.raw))
@@ -196,7 +199,7 @@ _COLOUR_WORD = re.compile(r"^[\u4e00-\u9fff]{1,3}色$|^(?:藏青|卡其|米白|�
 def _candidates(name: str, lines: Sequence[OcrLine], labelled: Mapping[str, FieldReading]) -> list[_Candidate]:
     out: list[_Candidate] = []
     reading = labelled.get(name)
-    if reading is not None:
+    if reading is not None and reading.source != "barcode":  # what bars carry is weighed apart from the print
         line = next((line for line in lines if line.text == reading.raw), None)
         typical = float(line.confidence) if line is not None else reading.confidence
         out.append(_Candidate(reading.value, reading.confidence, "after its label", reading.raw, max(typical, reading.confidence)))
