@@ -196,6 +196,9 @@ def summarize(rows: list[dict]) -> dict:
     text_fields = [v for k, v in field_table.items() if k != "barcode"]
     all_hit, all_total = sum(v["exact"] for v in text_fields), sum(v["total"] for v in text_fields)
     times = [r["ms_per_tag"] for r in rows if r["ms_per_tag"] is not None]
+    timed = [r for r in rows if r["total_ms"] is not None]
+    detect = [r["total_ms"] - r["read_ms"] for r in timed]
+    read = [r["read_ms"] for r in timed]
     truth_tags = sum(r["tags_truth"] for r in rows)
     found = sum(r["tags_found"] for r in rows)
     trouble = Counter(k for r in correct if r["verdict"] in ("REVIEW", "NG") for k in r["reason_kinds"])
@@ -208,10 +211,14 @@ def summarize(rows: list[dict]) -> dict:
                    "min_rate": min((v["rate"] for v in text_fields), default=None)},
         "tags": {"truth": truth_tags, "found": found, "recall": round(found / truth_tags, 4) if truth_tags else None,
                  "false_boxes": sum(r["false_boxes"] for r in rows)},
-        "time_per_tag_ms": {"p50": round(float(np.percentile(times, 50)), 1), "p95": round(float(np.percentile(times, 95)), 1),
-                            "tags": len(times)} if times else {"p50": None, "p95": None, "tags": 0},
+        "time_per_tag_ms": {"p50": _percentile(times, 50), "p95": _percentile(times, 95), "tags": len(times),
+                            "detect_per_frame_p50": _percentile(detect, 50), "read_per_frame_p50": _percentile(read, 50)},
         "top_reasons_on_correct": trouble.most_common(10),
     }
+
+
+def _percentile(values: list[float], q: float) -> float | None:
+    return round(float(np.percentile(values, q)), 1) if values else None
 
 
 def _lookup(stats: dict, path: str):
@@ -312,6 +319,9 @@ def render_table(report: dict) -> str:
         lines.append(f"{name:<10}{stats['images']:>5} | {_pct(g['ok_rate']):>9}{_pct(g['review_rate']):>8}{_pct(g['ng_rate']):>8} | "
                      f"{_pct(d['ng_rate']):>8}{_pct(d['review_rate']):>8}{_pct(d['escape_rate']):>8} | "
                      f"{_pct(f['exact_rate']):>7}{_pct(barcode):>8} | {_pct(t['recall']):>7}{t['false_boxes']:>6} | {p50:>10}{p95:>7}")
+    ms = report["overall"]["time_per_tag_ms"]
+    if ms["tags"]:
+        lines.append(f"per frame, all conditions: detect p50 {ms['detect_per_frame_p50']} ms, read p50 {ms['read_per_frame_p50']} ms")
     lines += ["", "nominal condition against issue 14's targets:"]
     for target in report["targets_nominal"]:
         value = target["value"]
