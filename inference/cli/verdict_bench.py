@@ -274,6 +274,8 @@ def verdict_bench(args: argparse.Namespace) -> int:
                 result = error_result(number - 1, row["image"], str(data / row["image"]), f"{type(exc).__name__}: {exc}",
                                       inspector.pipeline.thresholds, inspector.pipeline.class_names)
             rows.append(score_frame(row, result, field_key))
+            if number % 25 == 0 and number < len(truth):
+                print(f"verdict-bench: {number}/{len(truth)} images, {time.perf_counter() - start:.0f} s", file=sys.stderr)
         backend = inspector.pipeline.backend
     wall = time.perf_counter() - start
     report = {
