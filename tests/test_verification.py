@@ -61,7 +61,7 @@ def test_search_weak_exact_read_is_near_and_two_reads_together_count() -> None:
         ("1299", "129", 0.95, Found.NEAR),  # a repeated digit merged away
         ("M", "L", 0.95, Found.DIFFERENT),
         ("粘纤 60% 亚麻 27% 羊毛 13%", "粘纤 60% 亚 27% 羊毛 13%", 0.95, Found.NEAR),  # a character lost is a slip, not proof
-        ("KX-2301A", "KX-2307A", 0.95, Found.DIFFERENT),  # one confidently read wrong character is
+        ("KX-2301A", "KX-2307A", 0.95, Found.DIFFERENT),  # in a code one confidently read wrong character is
     ],
 )
 def test_compare(expected: str, read: str, confidence: float, found: Found) -> None:
@@ -157,3 +157,33 @@ def test_a_wrong_printed_style_number_is_ng_even_where_the_code128_carries_the_r
     assert judge(rules, one_tag(), [tag("尺码：M", barcodes=code)]).verdict is Verdict.OK  # print unread: the bars decide
     wrong = judge(rules, one_tag(), [tag("货号：KX-2977B", barcodes=code)])
     assert (wrong.verdict, wrong.reasons) == (Verdict.NG, ("style number KX-2977B ≠ expected KX-2301A",))
+
+
+@pytest.mark.parametrize(
+    "expected, read, found",
+    [
+        ("男士夹克", "男士央克", Found.NEAR),  # one look-alike character in a word: re-read, else REVIEW
+        ("黑色", "白色", Found.DIFFERENT),  # half the word
+        ("女士连衣裙", "男士衬衫", Found.DIFFERENT),
+    ],
+)
+def test_words_differ_only_beyond_one_look_alike_character(expected: str, read: str, found: Found) -> None:
+    assert compare(expected, read, 0.95, 0.8, words=True) is found
+
+
+def test_a_missed_tag_whose_text_is_in_view_is_review_and_an_empty_frame_is_ng() -> None:
+    nothing = Detections(np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, int), ("hangtag", "barcode", "qr_code"))
+    rules = recipe('size = "170/92A"\ncolor = "黑色"')
+    whole = TagReading(0, (0.0, 0.0, 640.0, 480.0), ocr_lines=lines_from_text("颜色：黑色\n号型：170/92A"), whole_frame=True)
+    assert judge(rules, nothing, [whole]).reasons[0] == "hangtag not outlined by the detector, but its text is in view"
+    assert judge(rules, nothing, [whole]).verdict is Verdict.REVIEW
+    empty = TagReading(0, (0.0, 0.0, 640.0, 480.0), ocr_lines=lines_from_text("SALE"), whole_frame=True)
+    assert judge(rules, nothing, [empty]).verdict is Verdict.NG
+
+
+def test_a_qr_code_not_found_is_review_unless_the_recipe_says_missing_is_ng() -> None:
+    rules = parse_recipe('[counts]\nhangtag = 1\nqr_code = 1\n[fields]\nsize = "M"\n')
+    result = judge(rules, one_tag(), [tag("尺码：M")])
+    assert (result.verdict, result.reasons) == (Verdict.REVIEW, ("QR codes: none found, expected 1",))
+    strict = parse_recipe('[counts]\nhangtag = 1\nqr_code = 1\n[fields]\nsize = "M"\n[verdict]\nmissing_field = "ng"\n')
+    assert judge(strict, one_tag(), [tag("尺码：M")]).verdict is Verdict.NG

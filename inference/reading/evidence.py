@@ -21,6 +21,8 @@ from inference.reading.recipe import FieldRule, Recipe
 from inference.reading.types import FieldReading, OcrLine, TagReading
 
 BARCODE_CONFIDENCE = 0.995
+# Fields printed as words, where one look-alike character read wrong is not yet a different value.
+WORD_FIELDS = ("product_name", "color", "composition", "brand", "grade")
 STYLE_CODE_FORMATS = ("Code128", "Code93", "Code39", "Code39Std", "Code39Ext")
 
 
@@ -162,7 +164,8 @@ def _compare(name: str, expected: str, cand: _Candidate, min_conf: float) -> Fou
             return Found.MATCH if cand.mean >= min_conf else Found.NEAR
     if field_key(name, cand.value) == field_key(name, expected):
         return Found.MATCH if cand.mean >= min_conf else Found.NEAR
-    return compare(normalize_field(name, expected) or expected, cand.value, cand.confidence, min_conf, cand.mean)
+    return compare(normalize_field(name, expected) or expected, cand.value, cand.confidence, min_conf, cand.mean,
+                   words=name in WORD_FIELDS)
 
 
 def _by_parts(rule: FieldRule, texts: Sequence[Glyphs]) -> FieldEvidence | None:

@@ -270,7 +270,13 @@ def _better(found: Found, cost: float, conf: float, best: Hit) -> bool:
     return (rank[found], cost, -conf) < (rank[best.found], best.cost, -best.confidence)
 
 
-def compare(expected: str, value: str, confidence: float, min_confidence: float, typical: float | None = None) -> Found:
+# In words (names, colours, fibres) a recognizer swaps one look-alike character for another at high
+# confidence (夹/央, 锦/能); a word is different only where more than this share of it differs.
+WORD_SHARE = 0.25
+
+
+def compare(expected: str, value: str, confidence: float, min_confidence: float, typical: float | None = None,
+            *, words: bool = False) -> Found:
     """A located candidate (the text after a label, a size token) against the expected value.
 
     `confidence` is the candidate's weakest character, `typical` its mean (default: the same).
@@ -285,15 +291,16 @@ def compare(expected: str, value: str, confidence: float, min_confidence: float,
     cost, _start, _end = align(pattern, glyphs, anywhere=False)
     if cost < SOFT_EDIT:
         return Found.MATCH if typical >= min_confidence else Found.NEAR
-    if confidence >= min_confidence and cost >= HARD_EDIT and _has_hard_edit(pattern, read):
+    wrong = _wrong_characters(pattern, read)
+    if confidence >= min_confidence and cost >= HARD_EDIT and wrong > (WORD_SHARE * len(pattern) if words else 0):
         return Found.DIFFERENT
     return Found.NEAR
 
 
-def _has_hard_edit(pattern: str, read: str) -> bool:
-    """Whether the cheapest alignment needs a character that was read but is not expected (a
-    substitution or an extra character). Characters only missing from the read, merged repeats
-    and punctuation are slips a recognizer makes; they never prove a difference."""
+def _wrong_characters(pattern: str, read: str) -> int:
+    """How many characters the cheapest alignment reads that are not expected (substitutions and
+    extra characters). Characters only missing from the read, merged repeats and punctuation are
+    slips a recognizer makes; they never prove a difference."""
     n = len(read)
     # (cost, wrong characters read) per cell, the fewest wrong characters among equal costs
     prev = [(sum(_ins_cost(read[k]) for k in range(j)), sum(1 for k in range(j) if _ins_cost(read[k]) >= HARD_EDIT)) for j in range(n + 1)]
@@ -309,4 +316,4 @@ def _has_hard_edit(pattern: str, read: str) -> bool:
             )
             cur[j] = min(options)
         prev = cur
-    return prev[n][1] > 0
+    return prev[n][1]

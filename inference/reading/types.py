@@ -102,6 +102,8 @@ class TagReading:
     reread_lines: tuple[OcrLine, ...] = ()
     # why this detector box is not a hangtag ("no text and no barcode in it"); '' for a tag
     rejected: str = ""
+    # no tag box was found, and the whole frame was read as one tag
+    whole_frame: bool = False
     # the detector's symbol boxes on this tag (image pixels), decoded or not: where captions sit
     symbol_boxes: tuple[Box, ...] = ()
     # sharpness of the tag's barcode area (variance of the Laplacian at a fixed scale); None if unmeasured

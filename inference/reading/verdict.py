@@ -122,6 +122,14 @@ def _observed_count(class_name: str, detections: Detections, readings: Sequence[
     return 0, "reader"
 
 
+# A frame read whole (no tag box) holds the tag when this many of the recipe's values are on it.
+MIN_FIELDS_FOR_A_TAG = 2
+
+
+def _verified_fields(recipe: Recipe, tag: TagReading) -> int:
+    return sum(1 for e in gather(recipe, tag).values() if e.found is Found.MATCH)
+
+
 def _has_box(detections: Detections, box: tuple[float, float, float, float]) -> bool:
     labels = detections.labels
     for xyxy, label in zip(detections.xyxy, labels):
@@ -137,19 +145,26 @@ def _count_check(rule: CountRule, detections: Detections, readings: Sequence[Tag
     if rule.min <= n <= rule.max:
         return Check(subject, None, expected, str(n), None, source, Verdict.OK)
     if rule.class_name == "hangtag":
+        whole = next((tag for tag in readings if tag.whole_frame and tag.is_tag), None)
+        if n == 0 and whole is not None and _verified_fields(recipe, whole) >= MIN_FIELDS_FOR_A_TAG:
+            # no box, but the job's own text is in view: the detector missed the tag, the tag is there
+            return Check(subject, None, expected, "no box", None, "reader", Verdict.REVIEW,
+                         "hangtag not outlined by the detector, but its text is in view")
         unreadable = sum(1 for tag in readings if not tag.is_tag)
         if n < rule.min <= n + unreadable:
             # the detector saw a tag there, but nothing on it could be read: not certainly missing
             return Check(subject, None, expected, f"{n} + {unreadable} unreadable", None, source, Verdict.REVIEW,
                          f"{_plural('hangtag', unreadable)} found but nothing on it legible (blurred, covered or not a tag)")
     elif source == "reader" and n < rule.min:
+        # a symbol not found is not proof it is missing (small, on kraft, blurred): REVIEW unless the recipe says NG
         boxes = detections.count(rule.class_name) if rule.class_name in detections.class_names and len(detections) else 0
-        if boxes >= rule.min:
-            if rule.class_name == "barcode" and recipe.barcode.required:
-                # seen but unreadable: the barcode rule says so, with the focus; not twice
-                return Check(subject, None, expected, f"{n} read of {boxes}", None, source, Verdict.OK)
-            return Check(subject, None, expected, f"{n} read of {boxes}", None, source, Verdict.REVIEW,
-                         f"{boxes} {_plural(rule.class_name, boxes)} seen, {n} readable")
+        if rule.class_name == "barcode" and recipe.barcode.required:
+            # the barcode rule says it is unreadable, with the focus; not twice
+            return Check(subject, None, expected, f"{n} read of {boxes}", None, source, Verdict.OK)
+        verdict = Verdict.NG if recipe.missing_field == "ng" else Verdict.REVIEW
+        seen = f"{boxes} seen, {n} readable" if boxes else "none found"
+        return Check(subject, None, expected, f"{n} read of {boxes}", None, source, verdict,
+                     f"{_plural(rule.class_name, 2)}: {seen}, expected {expected}")
     found = f"no {_plural(rule.class_name, 1)}" if n == 0 else f"{n} {_plural(rule.class_name, n)}"
     return Check(subject, None, expected, str(n), None, source, Verdict.NG, f"{found}, expected {expected}")
 
@@ -249,7 +264,9 @@ def _printed_digits_check(recipe: Recipe, tag: TagReading, prefix: str) -> Check
         caption = _caption(tag)
         if caption is None:
             return None
-        value, confidence = caption.text.strip(), caption.confidence
+        value = caption.text.strip()
+        chars = [c for ch, c in zip(caption.text, caption.char_confidences) if not ch.isspace()]
+        confidence = min(chars) if len(caption.char_confidences) == len(caption.text) and chars else caption.confidence
         found = compare(code_key(rule.expected), code_key(value), confidence, _min_confidence(recipe, "style_number"))
         if found is Found.NEAR:
             return None
