@@ -81,3 +81,13 @@ def test_bad_settings_say_what_was_expected(query, message):
     with pytest.raises(ConfigError, match=message) as caught:
         CameraSettings.from_query(query)
     assert caught.value.expected
+
+
+@pytest.mark.parametrize("settings", [
+    CameraSettings(),
+    CameraSettings(exposure_us=5000.0, gain=2.5, frame_rate=29.97, pixel_format="BayerRG8", roi=(8, 4, 640, 480)),
+    CameraSettings(trigger=Trigger("software")),
+    CameraSettings(exposure_us=120.5, trigger=Trigger("hardware", "Line3", "FallingEdge")),
+])
+def test_settings_survive_the_trip_through_a_saved_spec(settings):
+    assert CameraSettings.from_query(settings.to_query()) == settings

@@ -77,6 +77,21 @@ class CameraSettings:
         return cls(**values, trigger=Trigger(**trigger))
 
 
+    def to_query(self) -> str:
+        """The inverse of from_query: what a job or the last session keeps in its source spec."""
+        parts = [f"{key}={float(getattr(self, key))!r}" for key in ("exposure_us", "gain", "frame_rate")
+                 if getattr(self, key) is not None]
+        if self.pixel_format is not None:
+            parts.append(f"pixel_format={self.pixel_format}")
+        if self.roi is not None:
+            parts.append("roi=" + ",".join(str(v) for v in self.roi))
+        if self.trigger.mode != "free":
+            parts.append(f"trigger={self.trigger.mode}")
+        if self.trigger.mode == "hardware":
+            parts += [f"trigger_source={self.trigger.source}", f"trigger_activation={self.trigger.activation}"]
+        return "&".join(parts)
+
+
 # Each setting, and the nodes that can hold it: the SFNC name first, then older names cameras still use.
 NODES: dict[str, tuple[str, ...]] = {
     "exposure_us": ("ExposureTime", "ExposureTimeAbs"),
