@@ -10,7 +10,8 @@
 #       PYTHONPATH, and the model (tests/triton/model_repository) needs numpy and onnxruntime;
 #   stub-venv/                     a venv with numpy < 2 and onnxruntime for the stub: the stub's
 #       pybind11 reads numpy 1.x's dtype layout, and with numpy 2 every output tensor it builds
-#       from an array is 0 bytes long (tests/triton/server.py passes this venv's site-packages).
+#       from an array is 0 bytes long (tests/triton/server.py passes this venv's site-packages);
+#       --no-deps: onnxruntime's other requirements (sympy, coloredlogs, ...) serve its tools only.
 # Prints the prepared folder on success; exits 1 with a reason when the wheel cannot be fetched.
 set -euo pipefail
 
@@ -57,7 +58,7 @@ UTILS="$DEST/backends/python/triton_python_backend_utils.py"
 if [ ! -x "$DEST/stub-venv/bin/python" ]; then
   "$PY" -m venv --without-pip "$DEST/stub-venv" 2>/dev/null || "$PY" -m venv "$DEST/stub-venv"
 fi
-if ! "$PY" -m pip --python "$DEST/stub-venv/bin/python" install --quiet "numpy<2" "onnxruntime>=1.18" >&2; then
+if ! "$PY" -m pip --python "$DEST/stub-venv/bin/python" install --quiet --no-deps "numpy<2" "onnxruntime>=1.18" >&2; then
   echo "could not install numpy<2 and onnxruntime into $DEST/stub-venv" >&2
   exit 1
 fi
