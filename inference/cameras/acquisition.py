@@ -59,6 +59,7 @@ class CameraSource(FrameSource):
     retry_every_s = 0.2  # how often a lost camera is looked for again
     stall_s = 1.0  # free-run: no frame for this long means the camera is gone, even if the producer is silent
     heartbeat_s = 0.5  # triggered: a node read this often while idle notices a camera gone between triggers
+    answer_s = 1.5  # a heartbeat read not answered in this long: the camera is gone
 
     def __init__(self, camera_id: str, settings: CameraSettings | None = None) -> None:
         self.camera_id = camera_id
@@ -288,14 +289,16 @@ class CameraSource(FrameSource):
         """No frame this step: normal while waiting for a trigger; in free-run, too long means the camera is gone."""
         quiet = time.monotonic() - self._last_seen
         if self.settings.trigger.mode == "free":
-            if quiet > self.stall_s:
+            rate = self.readback["frame_rate"].value if self.readback else None
+            stall_s = max(self.stall_s, 3.0 / rate) if isinstance(rate, (int, float)) and rate > 0 else self.stall_s
+            if quiet > stall_s:  # three frame periods, at least stall_s: a slow camera is not a lost one
                 raise CameraLost(f"no frame from {self.description} for {quiet:.1f} s")
             return Waiting("no frame yet")
         beat = self._heartbeat
         if beat is not None and not beat.is_alive() and self._heartbeat_error:
             raise CameraLost(f"{self.description} stopped answering", found=self._heartbeat_error)
-        if beat is not None and beat.is_alive() and time.monotonic() - self._heartbeat_at > self.heartbeat_s:
-            raise CameraLost(f"{self.description} stopped answering", found=f"no answer in {self.heartbeat_s} s")
+        if beat is not None and beat.is_alive() and time.monotonic() - self._heartbeat_at > self.answer_s:
+            raise CameraLost(f"{self.description} stopped answering", found=f"no answer in {self.answer_s} s")
         if quiet > self.heartbeat_s and (beat is None or not beat.is_alive()):
             self._last_seen = self._heartbeat_at = time.monotonic()
             self._heartbeat = threading.Thread(target=self._beat, name="camera heartbeat", daemon=True)
