@@ -41,3 +41,15 @@ def test_the_fake_gige_camera_is_listed_for_aravis(capsys):
         fake.stop()
     rows = [line.split() for line in capsys.readouterr().out.splitlines() if line.startswith("aravis")]
     assert rows == [["aravis", "Aravis", "Fake", "GV29", "GigEVision", "127.0.0.1", "reachable", "aravis:GV29"]]
+
+
+@pytest.mark.skipif(simulated_producer() is None,
+                    reason="the genicam wheel's viky.cti is missing (pip install genicam)")
+def test_a_broken_producer_is_noted_and_the_others_still_listed(tmp_path, capsys):
+    pytest.importorskip("harvesters.core", reason="harvesters is not installed")
+    broken = tmp_path / "vendor.cti"
+    broken.write_bytes(b"not a shared library")
+    assert main(["cameras", "--cti", str(broken), "--simulated", "--no-aravis"]) == 0
+    out = capsys.readouterr().out
+    assert sum(line.startswith("genicam") for line in out.splitlines()) == 3
+    assert f"note: GenICam: the GenTL producer {broken} could not be loaded" in out

@@ -68,8 +68,9 @@ def _matches(info: CameraInfo, camera_id: str) -> bool:
     return camera_id in (info.serial, info.user_id, info.device_id) or (bool(info.model) and camera_id == info.model)
 
 
-def list_cameras(cti: Iterable[str | Path] | None = None) -> list[CameraInfo]:
-    """Every device the producers see, one producer at a time (so each row names its producer)."""
+def list_cameras(cti: Iterable[str | Path] | None = None, *, problems: list[str] | None = None) -> list[CameraInfo]:
+    """Every device the producers see, one producer at a time (so each row names its producer). With
+    `problems`, a producer that cannot be loaded is noted there and the others are still listed."""
     producers = find_producers(cti)
     if not producers:
         raise no_producer_error()
@@ -80,10 +81,16 @@ def list_cameras(cti: Iterable[str | Path] | None = None) -> list[CameraInfo]:
         try:
             harvester.add_file(str(producer), check_existence=True)
             harvester.update()
+            if not getattr(harvester, "_producers", [True]):  # harvesters logs a producer it cannot open and goes on
+                raise RuntimeError("not a GenTL producer this process can load")
             rows += [_info(info, str(producer)) for info in harvester.device_info_list]
         except Exception as exc:
-            raise SourceError(f"the GenTL producer {producer} could not be loaded", found=str(exc).splitlines()[0],
-                              hint="a producer for another architecture or a broken SDK install") from None
+            error = SourceError(f"the GenTL producer {producer} could not be loaded",
+                                found=str(exc).splitlines()[0] if str(exc) else type(exc).__name__,
+                                hint="a producer for another architecture or a broken SDK install")
+            if problems is None:
+                raise error from None
+            problems.append(f"{error.message} ({error.found})")
         finally:
             harvester.reset()
     return rows

@@ -67,7 +67,9 @@ def _genicam_rows(args: argparse.Namespace, notes: list[str]) -> list[tuple[str,
     try:
         from inference.cameras.genicam import list_cameras
 
-        found = list_cameras(given or None)
+        problems: list[str] = []
+        found = list_cameras(given or None, problems=problems)
+        notes += [f"GenICam: {problem}" for problem in problems]
     except BackendUnavailableError as exc:
         notes.append(f"GenICam: {exc.message} ({exc.hint})")
         return []
