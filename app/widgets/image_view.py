@@ -76,16 +76,17 @@ class BoxesItem(QGraphicsItem):
         font.setPixelSize(max(1, round(LABEL_PX / scale)) if scale < 1 else LABEL_PX)
         painter.setFont(font)
         tags = self.place_labels(scale if scale < 1 else 1.0)
-        for (rect, color, text), tag in zip(self._rows, tags):
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        for rect, color, _ in self._rows:  # every box first, then every label: no line crosses a label
             pen = QPen(color, 2)
             pen.setCosmetic(True)  # 2 screen pixels at any zoom
             painter.setPen(pen)
-            painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRect(rect)
+        pad = 4 / scale if scale < 1 else 4
+        for (_, color, text), tag in zip(self._rows, tags):
             painter.fillRect(tag, color)
             painter.setPen(QColor("white"))
-            painter.drawText(tag.adjusted(4 / max(scale, 1e-6) if scale < 1 else 4, 0, 0, 0),
-                             Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, text)
+            painter.drawText(tag.adjusted(pad, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, text)
 
 
 class ImageView(QGraphicsView):
