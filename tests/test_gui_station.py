@@ -360,3 +360,17 @@ def test_after_an_export_the_window_offers_to_open_the_report(qtbot, tmp_path, m
     monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url.toLocalFile()) or True)
     window.report_opener.button.click()
     assert opened == [str(window.report_opener.last_report)]
+
+
+def test_memory_growth_during_warm_up_is_not_called_drift(qtbot):
+    from app.widgets.plots_panel import PlotsPanel
+
+    panel = PlotsPanel()
+    qtbot.addWidget(panel)
+    for frame in range(1, 201):  # caches fill over the first 100 frames, then memory is flat
+        panel.memory.push([200.0 + 2.0 * min(frame, 100), np.nan, frame])
+    rss_drift, vram_drift = panel.memory_drift()
+    assert abs(rss_drift) < 0.5 and vram_drift is None
+    for frame in range(201, 401):  # a real leak after warm-up is still seen
+        panel.memory.push([400.0 + 0.05 * (frame - 200), np.nan, frame])
+    assert panel.memory_drift()[0] > 5.0

@@ -73,16 +73,16 @@ class BoxesItem(QGraphicsItem):
     def paint(self, painter: QPainter, option, widget=None) -> None:
         scale = max(1e-6, abs(painter.worldTransform().m11()))
         font = QFont(self._font)
-        font.setPixelSize(max(1, round(LABEL_PX / scale)) if scale < 1 else LABEL_PX)
+        font.setPixelSize(max(1, round(LABEL_PX / scale)))  # LABEL_PX on screen, zoomed in or out
         painter.setFont(font)
-        tags = self.place_labels(scale if scale < 1 else 1.0)
+        tags = self.place_labels(scale)
         painter.setBrush(Qt.BrushStyle.NoBrush)
         for rect, color, _ in self._rows:  # every box first, then every label: no line crosses a label
             pen = QPen(color, 2)
             pen.setCosmetic(True)  # 2 screen pixels at any zoom
             painter.setPen(pen)
             painter.drawRect(rect)
-        pad = 4 / scale if scale < 1 else 4
+        pad = 4 / scale
         for (_, color, text), tag in zip(self._rows, tags):
             painter.fillRect(tag, color)
             painter.setPen(QColor("white"))

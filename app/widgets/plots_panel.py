@@ -99,7 +99,7 @@ class PlotsPanel(QWidget):
         # Legends in a column of their own, right of the plots: never on top of the data.
         self.legends = {}
         for row, key in enumerate(("lat", "mem", "share")):
-            legend = pg.LegendItem(labelTextSize="8pt", verSpacing=-6)
+            legend = pg.LegendItem(labelTextSize="8pt", verSpacing=-6, colCount=2 if key == "lat" else 1)
             self.graphs.addItem(legend, row=row, col=1)
             self.legends[key] = legend
         self.graphs.ci.layout.setColumnStretchFactor(0, 5)
@@ -209,10 +209,15 @@ class PlotsPanel(QWidget):
         span = self._stamps[-1] - self._stamps[0]
         return (len(self._stamps) - 1) / span if span > 0 else 0.0
 
-    MIN_DRIFT_SAMPLES = 50  # fewer frames than this is warm-up, not drift
+    MIN_DRIFT_SAMPLES = 50  # fewer frames than this is too few to call a trend
+    WARMUP_FRAMES = 100  # the first frames load caches and buffers: growth there is warm-up, not drift
+
+    def _drift_rows(self) -> np.ndarray:
+        rows = self.memory.ordered()
+        return rows[rows[:, 2] > self.WARMUP_FRAMES][-self.drift_window.value():] if rows.size else rows
 
     def memory_drift(self) -> tuple[float, float | None]:
-        rows = self.memory.ordered()[-self.drift_window.value():]
+        rows = self._drift_rows()
         if rows.shape[0] < self.MIN_DRIFT_SAMPLES:
             return 0.0, None
         rss = drift_per_1000(rows[:, 0])
@@ -268,9 +273,10 @@ class PlotsPanel(QWidget):
             alarms.append(f"host RSS rising {rss_drift:.1f} MiB per 1000 frames")
         if vram_drift is not None and vram_drift > limit:
             alarms.append(f"VRAM rising {vram_drift:.1f} MiB per 1000 frames")
-        samples = min(self.memory.count, self.drift_window.value())
+        samples = self._drift_rows().shape[0]
         if samples < self.MIN_DRIFT_SAMPLES:
-            self.alarm.setText(f"memory drift: measuring ({samples} of {self.MIN_DRIFT_SAMPLES} frames needed)")
+            self.alarm.setText(f"memory drift: measuring after {self.WARMUP_FRAMES} warm-up frames "
+                               f"({samples} of {self.MIN_DRIFT_SAMPLES} needed)")
             self.alarm.setStyleSheet("")
             return
         vram_text = "VRAM: no NVIDIA GPU in use" if vram_drift is None else f"VRAM drift {vram_drift:+.2f}"
