@@ -8,7 +8,7 @@
 #   backends/python/triton_python_backend_utils.py   a copy whose first lines put the paths in
 #       HANGTAG_TRITON_SITE on sys.path: the stub starts an *isolated* interpreter that ignores
 #       PYTHONPATH, and the model (tests/triton/model_repository) needs numpy and onnxruntime;
-#   stub-venv/                     a venv with numpy < 2 and onnxruntime for the stub: the stub's
+#   stub-venv/                     a venv with numpy 1.26.4 and the station's onnxruntime version: the stub's
 #       pybind11 reads numpy 1.x's dtype layout, and with numpy 2 every output tensor it builds
 #       from an array is 0 bytes long (tests/triton/server.py passes this venv's site-packages);
 #       --no-deps: onnxruntime's other requirements (sympy, coloredlogs, ...) serve its tools only.
@@ -20,8 +20,11 @@ ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 PY="${PYTHON:-$ROOT/.venv/bin/python}"
 DEST="$ROOT/.cache/triton/pytriton-$PYTRITON_VERSION"
 PYVER="$("$PY" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')"
+# The station's own ONNX Runtime version, so the server computes exactly what the local engine does.
+ORT_VERSION="$("$PY" -c 'import onnxruntime; print(onnxruntime.__version__)')"
+STAMP="$DEST/.ready-py$PYVER-ort$ORT_VERSION"
 
-if [ -f "$DEST/.ready-$PYVER" ]; then
+if [ -f "$STAMP" ]; then
   echo "$DEST"
   exit 0
 fi
@@ -58,10 +61,12 @@ UTILS="$DEST/backends/python/triton_python_backend_utils.py"
 if [ ! -x "$DEST/stub-venv/bin/python" ]; then
   "$PY" -m venv --without-pip "$DEST/stub-venv" 2>/dev/null || "$PY" -m venv "$DEST/stub-venv"
 fi
-if ! "$PY" -m pip --python "$DEST/stub-venv/bin/python" install --quiet --no-deps "numpy<2" "onnxruntime>=1.18" >&2; then
-  echo "could not install numpy<2 and onnxruntime into $DEST/stub-venv" >&2
+if ! "$PY" -m pip --python "$DEST/stub-venv/bin/python" install --quiet --no-deps "numpy==1.26.4" \
+    "onnxruntime==$ORT_VERSION" >&2; then
+  echo "could not install numpy 1.26.4 and onnxruntime $ORT_VERSION into $DEST/stub-venv" >&2
   exit 1
 fi
 
-touch "$DEST/.ready-$PYVER"
+rm -f "$DEST"/.ready-*
+touch "$STAMP"
 echo "$DEST"
