@@ -130,35 +130,42 @@ class OpcUaServer:
             log.info("OPC UA %s refused in state %s (code %d)", what, sig.state.value, int(sig.code))
             raise ua.UaStatusCodeError(ua.StatusCodes.BadInvalidState)
 
+        # each method writes the variables before it returns: a client reading right after the call sees
+        # its effect (the outbox's later update writes the then-newest values too, never older ones)
         @uamethod
-        def start_single_job(parent):
+        async def start_single_job(parent):
             before = self.station.signals().trigger_id
             sig = self.station.pulse(Trigger)
+            await self._sync_variables()
             if sig.trigger_id == before:
                 refuse("StartSingleJob", sig)
             return ua.Variant(sig.trigger_id, ua.VariantType.UInt32)
 
         @uamethod
-        def select_recipe(parent, index):
+        async def select_recipe(parent, index):
             sig = self.station.submit(SelectJob(int(index)))
+            await self._sync_variables()
             if sig.state is State.ERROR:
                 refuse("SelectRecipe", sig)
             return True
 
         @uamethod
-        def acknowledge(parent, trigger_id):
+        async def acknowledge(parent, trigger_id):
             tid = int(trigger_id) or None
             sig = self.station.pulse(lambda level: Ack(level, tid))
+            await self._sync_variables()
             if sig.state is State.ERROR:
                 refuse("AcknowledgeResult", sig)
 
         @uamethod
-        def reset(parent):
+        async def reset(parent):
             self.station.pulse(Reset)
+            await self._sync_variables()
 
         @uamethod
-        def set_lot(parent, lot):
+        async def set_lot(parent, lot):
             sig = self.station.submit(SetLot(str(lot)))
+            await self._sync_variables()
             if sig.state is State.ERROR:
                 refuse("SetLot", sig)
 
@@ -176,14 +183,19 @@ class OpcUaServer:
         future = asyncio.run_coroutine_threadsafe(self._apply(change), self._loop)
         future.result(5.0)  # the outbox's own thread waits, bounded; the station never does
 
-    async def _apply(self, change: Change) -> None:
-        from asyncua import ua
-
-        # the result variables first, then the event: a client reacting to the event reads this result
-        for name, value in variable_values(change.signals).items():
+    async def _sync_variables(self) -> None:
+        """Write the station's signals as they are now (not as they were when a change was queued), so
+        writes from the outbox and from method calls only ever move the variables forward."""
+        for name, value in variable_values(self.station.signals()).items():
             if self._written.get(name) != value:
                 self._written[name] = value
                 await self._nodes[name].write_value(_variant(name, value))
+
+    async def _apply(self, change: Change) -> None:
+        from asyncua import ua
+
+        # the variables first, then the event: a client reacting to the event reads this result or a later state
+        await self._sync_variables()
         for action in change.actions:
             if isinstance(action, Publish):
                 r = action.result
