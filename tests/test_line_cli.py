@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -54,13 +55,19 @@ def line_station(*args: str, port: int):
             time.sleep(0.1)
         yield proc
     finally:
-        proc.terminate()
-        proc.wait(10)
+        proc.send_signal(signal.SIGINT)  # the station's own Ctrl-C path: closes transports, flushes the journal
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise
 
 
 def test_plc_sim_against_a_line_station_with_job_changes(tmp_path, capsys):
     port = free_port()
-    with line_station("--answer", "NG", "--recipe-dir", str(recipe_dir(tmp_path)), port=port):
+    journal = tmp_path / "events.jsonl"
+    with line_station("--answer", "NG", "--recipe-dir", str(recipe_dir(tmp_path)), "--events", str(journal),
+                      port=port) as proc:
         code = main(["plc-sim", "--modbus", f"127.0.0.1:{port}", "--count", "40", "--warmup", "2",
                      "--jobs", "2,1", "--job-every", "10", "--json", str(tmp_path / "sim.json")])
     summary = json.loads(capsys.readouterr().out)
@@ -68,6 +75,12 @@ def test_plc_sim_against_a_line_station_with_job_changes(tmp_path, capsys):
     assert summary["cycles"] == 40 and summary["verdicts"] == {"NG": 40} and summary["job_changes"] == 3
     assert 0 < summary["round_trip_ms"]["p50"] <= summary["round_trip_ms"]["p99"]
     assert json.loads((tmp_path / "sim.json").read_text()) == summary
+    station = json.loads(proc.stdout.read().strip().splitlines()[-1])
+    assert station["results"] == 42 and station["missed_triggers"] == 0 and station["station_ms"]["total"]["n"] == 42
+    events = [json.loads(line) for line in journal.read_text().splitlines()]
+    done = [e for e in events if e["event"] == "InspectionDone"]
+    assert [e["trigger_id"] for e in done] == list(range(1, 43)) and "result trigger 42 NG" in done[-1]["detail"]
+    assert sum(e["event"] == "SelectJob" for e in events) == 3 and all(e["wall"] > 0 for e in events)
 
 
 def test_plc_sim_reports_a_missing_recipe_as_an_error(tmp_path, capsys):

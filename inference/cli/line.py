@@ -34,7 +34,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--no-read", action="store_true", help="detection only: skip reading the tags")
     parser.add_argument("--queue-depth", type=int, default=4, help="results kept until acknowledged")
     parser.add_argument("--ack-timeout", type=float, default=2.0, help="seconds before an unacked result is a fault")
+    parser.add_argument("--inspect-budget", type=float, default=10.0,
+                        help="seconds an inspection may take before the trigger is answered ERROR")
     parser.add_argument("--duration", type=float, default=0.0, help="stop after this many seconds (0 = Ctrl-C)")
+    parser.add_argument("--events", type=Path, help="append every handshake event to this file (JSON lines)")
     parser.add_argument("--verbose", action="store_true", help="print every handshake event")
     add_model_options(parser)
     parser.set_defaults(func=run)
@@ -85,11 +88,13 @@ def run(args: argparse.Namespace) -> int:
     # inspection's hand-over that long; this process does little else, so switch more often
     sys.setswitchinterval(0.0005)
     station = LineStation(inspect, load_job=load_job,
-                          config=Config(queue_depth=args.queue_depth, ack_timeout_s=args.ack_timeout))
+                          config=Config(queue_depth=args.queue_depth, ack_timeout_s=args.ack_timeout),
+                          inspect_budget_s=args.inspect_budget)
     if args.verbose:
         station.on_event(lambda e: print(f"{e.at:12.3f} {e.event:<16} {e.state:<16} code {e.code:<3} "
                                          f"trigger {e.trigger_id} {e.detail}", file=sys.stderr))
     transports = []
+    events = _event_journal(station, args.events) if args.events else None
     try:
         start_job = _initial_job(args, folder, inspector)
         station.start(job=start_job)
@@ -119,6 +124,8 @@ def run(args: argparse.Namespace) -> int:
         for transport in reversed(transports):
             transport.close()
         station.close()
+        if events is not None:
+            events.close()
         if close_inspection:
             close_inspection()
         if inspector is not None:
@@ -130,6 +137,29 @@ def run(args: argparse.Namespace) -> int:
     print(json.dumps({"results": sig.result_counter, "missed_triggers": sig.missed_triggers,
                       "late_acks": sig.late_acks, "station_ms": station.stats.summary()}))
     return 0
+
+
+def _event_journal(station, path: Path):
+    """Every handshake event as a JSON line, written on its own thread (disk never holds the station up)."""
+    from dataclasses import asdict
+
+    from inference.line.breaker import Outbox
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle = path.open("a", encoding="utf-8")
+
+    def write(entry) -> None:
+        handle.write(json.dumps(asdict(entry), ensure_ascii=False) + "\n")
+        handle.flush()
+
+    class _Journal(Outbox):
+        def close(self, timeout: float = 2.0) -> None:
+            super().close(timeout)
+            handle.close()
+
+    outbox = _Journal("events", write)
+    station.on_event(outbox.put)
+    return outbox
 
 
 def _initial_job(args, folder, inspector) -> tuple[int, str] | None:

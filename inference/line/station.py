@@ -61,6 +61,7 @@ class LogEntry:
     code: int
     trigger_id: int
     detail: str = ""
+    wall: float = 0.0  # time.time(), for journals read by people
 
 
 InspectFn = Callable[[StartInspection], Outcome]
@@ -127,7 +128,8 @@ class LineStation:
         return outbox
 
     def on_event(self, callback: Callable[[LogEntry], None]) -> None:
-        """Called (on the submitting thread, so keep it short) for every handshake event: the journal hook."""
+        """Called for every handshake event on the submitting thread under the station's lock, so it must
+        not block: a journal hands entries to an Outbox (`on_event(outbox.put)`) and writes there."""
         self._on_event.append(callback)
 
     def set_link(self, name: str, state: str) -> None:
@@ -167,7 +169,7 @@ class LineStation:
                 self._work.put(action)
             elif isinstance(action, LoadJob):
                 self._work.put(action)
-            elif isinstance(action, Publish) and self._triggered_ns:
+            elif isinstance(action, Publish) and self._triggered_ns and isinstance(event, InspectionDone):
                 total = (time.perf_counter_ns() - self._triggered_ns) / 1e6
                 inspect = self._inspect_ns / 1e6
                 self.stats.add(StageTimings({"inspect": inspect, "handshake": max(0.0, total - inspect)}, total))
@@ -181,7 +183,7 @@ class LineStation:
         return after
 
     def _record(self, event: str, sig: Signals, detail: str) -> None:
-        entry = LogEntry(self._clock(), event, sig.state.value, int(sig.code), sig.trigger_id, detail)
+        entry = LogEntry(self._clock(), event, sig.state.value, int(sig.code), sig.trigger_id, detail, time.time())
         self.log.append(entry)
         for callback in self._on_event:
             try:
@@ -235,7 +237,9 @@ def _describe(action: Action) -> str:
     if isinstance(action, StartInspection):
         return f"start trigger {action.trigger_id}"
     if isinstance(action, Publish):
-        return f"result trigger {action.result.trigger_id} {action.result.verdict.name}"
+        frame = dict(action.result.fields).get("frame")
+        return (f"result trigger {action.result.trigger_id} {action.result.verdict.name}"
+                + (f" frame {frame}" if frame else ""))
     if isinstance(action, LoadJob):
         return f"load job {action.index}"
     return f"code {int(action.code)} {action.code.name} {action.detail}".strip()
