@@ -69,6 +69,7 @@ def test_a_failed_source_clears_the_verdict_disables_start_and_nothing_is_journa
     assert not window.source_bar.start_button.isEnabled() and not window.source_bar.step_button.isEnabled()
     assert window.errors_panel.isVisible() and missing in window.errors_panel.title.text()
     assert window.current is None and window.view.message_is_error
+    assert window.source_bar.spec() == missing  # the bar shows the source that failed, not the previous one
     window.start()  # Space or a stray click: must not re-inspect the previous folder
     window.step()
     qtbot.wait(400)

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, 
 
 from inference.errors import HangtagError
 
-PANEL_HEIGHT = 104
+PANEL_HEIGHT = 124  # title and four lines: the message, expected, found, hint
 
 
 def error_text(error: BaseException | str) -> str:

@@ -121,6 +121,8 @@ class SourceBar(QWidget):
 
     def render(self, state: StationState, changed: frozenset = frozenset()) -> None:
         """StationModel listener: Start needs an open source and an engine; the recipe line is the state's."""
+        if "source" in changed and state.source and state.source != self.spec():
+            self.set_spec(state.source)  # opened from the command line, the settings or the window itself
         self.set_running(state.run == RUNNING)
         self.start_button.setEnabled(state.run == RUNNING or state.can_start)
         self.step_button.setEnabled(state.run != RUNNING and state.can_start)
