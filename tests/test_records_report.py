@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from inference.records.report import (downsample, latency_stats, local_time, pareto, primary_reason, reason_categories,
-                                      summarize)
+from inference.records.report import downsample, latency_stats, local_time, pareto, primary_reason, summarize
 from inference.records.svg import line_chart_svg, nice_ticks, pareto_svg
 from inference.records.types import FrameRecord, SessionInfo
 
@@ -25,18 +24,6 @@ def make_session() -> SessionInfo:
 
 def failed(subject: str, verdict: str = "NG") -> dict:
     return {"subject": subject, "verdict": verdict, "reason": f"{subject} wrong"}
-
-
-@pytest.mark.parametrize("frame, expected", [
-    (make_frame(0, "NG", checks=[failed("price"), failed("ean13"), {"subject": "size", "verdict": "OK"}]),
-     ["ean13 条码 · NG", "price 价格 · NG"]),
-    (make_frame(0, "REVIEW", checks=[failed("count:hangtag", "REVIEW")]), ["hangtag count · REVIEW"]),
-    (make_frame(0, "NG", reasons=["barcode unreadable"]), ["barcode unreadable"]),
-    (make_frame(0, "", error="could not be decoded"), ["inspection error"]),
-    (make_frame(0, "OK", checks=[{"subject": "price", "verdict": "OK"}]), []),
-])
-def test_reasons_group_by_check_not_by_the_value_read(frame, expected):
-    assert reason_categories(frame) == expected
 
 
 def test_counts_and_yield_count_errors_as_not_passed_and_leave_unjudged_out():

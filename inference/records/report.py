@@ -117,18 +117,6 @@ def subject_label(subject: str) -> str:
     return subject.replace("_", " ").replace(".", " ")
 
 
-def reason_categories(frame: FrameRecord) -> list[str]:
-    """One category per failed check (subject and verdict), so a Pareto groups causes, not values read."""
-    if frame.error:
-        return ["inspection error"]
-    failed = [c for c in frame.checks if c.get("verdict") in ("NG", "REVIEW")]
-    if failed:
-        return sorted({f"{subject_label(str(c.get('subject', '?')))} · {c.get('verdict')}" for c in failed})
-    if frame.verdict in ("NG", "REVIEW"):
-        return [r[:60] for r in frame.reasons] or [f"{frame.verdict} (no reason given)"]
-    return []
-
-
 UNREADABLE_FIELDS = 3  # this many fields "not found" on one frame: the tag was not readable, not 3 faults
 
 
