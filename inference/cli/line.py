@@ -20,6 +20,11 @@ from inference.cli.common import add_model_options
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("line", help="run a headless station for a PLC (Modbus TCP, OPC UA, MQTT)")
     parser.add_argument("--modbus", metavar="HOST:PORT", help="serve the Modbus map here (e.g. 0.0.0.0:5020)")
+    parser.add_argument("--modbus-plc", metavar="HOST:PORT",
+                        help="be a Modbus client of the PLC instead: poll its command registers, write status into it")
+    parser.add_argument("--plc-registers", type=int, nargs=2, default=(0, 100), metavar=("COMMAND", "STATUS"),
+                        help="with --modbus-plc: the PLC's holding registers for commands and for status (0 100)")
+    parser.add_argument("--plc-unit", type=int, default=1, help="with --modbus-plc: the PLC's unit id")
     parser.add_argument("--opcua", metavar="URL", help="serve OPC UA here (e.g. opc.tcp://0.0.0.0:4840/hangtag/)")
     parser.add_argument("--opcua-user", metavar="NAME",
                         help="OPC UA username; its password is read from HANGTAG_OPCUA_PASSWORD")
@@ -48,8 +53,8 @@ def run(args: argparse.Namespace) -> int:
     from inference.line.jobs import FrameInspection, RecipeFolder
     from inference.line.station import LineError, LineStation, Outcome
 
-    if not (args.modbus or args.opcua or args.mqtt):
-        raise LineError("no transport to the line", expected="--modbus, --opcua and/or --mqtt",
+    if not (args.modbus or args.modbus_plc or args.opcua or args.mqtt):
+        raise LineError("no transport to the line", expected="--modbus, --modbus-plc, --opcua and/or --mqtt",
                         found="none of them", hint="e.g. hangtag-inspect line --modbus 127.0.0.1:5020 --answer OK")
     if args.answer is None and not args.source:
         raise LineError("nothing to inspect", expected="--source (image, folder, video, camera)",
@@ -102,6 +107,13 @@ def run(args: argparse.Namespace) -> int:
             from inference.line.modbus import ModbusServer, parse_host_port
 
             transports.append(ModbusServer(station, *parse_host_port(args.modbus)).start())
+        if args.modbus_plc:
+            from inference.line.modbus import parse_host_port
+            from inference.line.modbus_client import ModbusClientLink
+
+            command, status = args.plc_registers
+            transports.append(ModbusClientLink(station, *parse_host_port(args.modbus_plc), command_base=command,
+                                               status_base=status, device_id=args.plc_unit).start())
         if args.opcua:
             from inference.line.opcua import OpcUaServer
 

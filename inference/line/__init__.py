@@ -4,6 +4,8 @@
     station.py    LineStation: runs inspections off the transports' threads, tells each transport of changes
     breaker.py    circuit breaker and outbox: a dead peer never blocks a thread
     modbus.py     the station as a Modbus TCP server (pymodbus), register map in README.md
+    modbus_client.py  the station as a Modbus client writing into the PLC's own registers
+    plc.py        a PLC played in software for each transport (plc-sim, benchmarks)
     opcua.py      the station as an OPC UA server (asyncua): StartSingleJob, SelectRecipe, ResultReady
     mqtt.py       results and status over MQTT (paho-mqtt), commands on a command topic
     jobs.py       job index -> recipe file in a recipe folder
