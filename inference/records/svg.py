@@ -63,7 +63,7 @@ def empty_chart(title: str, message: str, width: int = 760, height: int = 90) ->
     return "\n".join(parts + ["</svg>"])
 
 
-def pareto_svg(bars: Sequence[ParetoBar], *, title: str = "NG/REVIEW reasons (Pareto)",
+def pareto_svg(bars: Sequence[ParetoBar], *, title: str = "NG/REVIEW frames by their first failed check (Pareto)",
                width: int = 760, height: int = 340) -> str:
     if not bars:
         return empty_chart(title, "No NG or REVIEW frames in this session.", width)
