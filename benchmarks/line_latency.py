@@ -45,7 +45,8 @@ def mosquitto(port: int):
     binary = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
     with tempfile.TemporaryDirectory() as tmp:
         conf = Path(tmp) / "m.conf"
-        conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\nset_tcp_nodelay true\n")
+        conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
+                        "set_tcp_nodelay true\n")
         proc = subprocess.Popen([binary, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             wait_port(port, proc)
@@ -63,7 +64,8 @@ def measure(transport: str, args: argparse.Namespace) -> dict:
     inspect = ["--source", args.detector, "--recipe", str(args.recipe)] if args.detector else ["--answer", "OK"]
     if args.detector and args.no_read:
         inspect.append("--no-read")
-    station_cmd = cli + ["line", f"--{transport}", address, "--duration", "600", "--ack-timeout", "30", *inspect]
+    station_cmd = cli + ["line", f"--{transport}", address, "--duration", "600", "--ack-timeout", "30",
+                                   "--inspect-budget", "60", *inspect]
     if transport == "opcua":
         station_cmd.append("--opcua-anonymous")
     with mosquitto(port) if transport == "mqtt" else contextlib.nullcontext():
@@ -74,7 +76,9 @@ def measure(transport: str, args: argparse.Namespace) -> dict:
             else:
                 time.sleep(3.0)  # the station connects to the broker on its own
             sim = subprocess.run(cli + ["plc-sim", f"--{transport}", address, "--count", str(args.count),
-                                        "--warmup", "5", "--timeout", "60"], cwd=ROOT, capture_output=True, text=True)
+                                        "--warmup", "5", "--timeout", "60",
+                                        *(["--poll-ms", str(args.poll_ms)] if transport == "modbus" else [])],
+                             cwd=ROOT, capture_output=True, text=True)
             if sim.returncode != 0:
                 raise SystemExit(f"plc-sim failed: {sim.stderr}")
             plc = json.loads(sim.stdout)
@@ -82,8 +86,11 @@ def measure(transport: str, args: argparse.Namespace) -> dict:
             station.send_signal(2)  # SIGINT: the station prints its own timings and stops
             out, _ = station.communicate(timeout=60)
     station_line = json.loads(out.strip().splitlines()[-1])
+    if transport == "modbus" and args.poll_ms:
+        transport = f"modbus (PLC reads every {args.poll_ms:g} ms)"
     return {"transport": transport, "plc_round_trip_ms": plc["round_trip_ms"], "cycles": plc["cycles"],
-            "station_ms": {k: v for k, v in station_line["station_ms"].items() if k in ("inspect", "handshake", "total")}}
+            "station_ms": {k: v for k, v in station_line["station_ms"].items()
+                           if k in ("inspect", "handshake", "total")}}
 
 
 def in_process(count: int) -> list[dict]:
@@ -130,6 +137,7 @@ def main() -> None:
     parser.add_argument("--detector", help="inspect this image with the shipped detector on every trigger")
     parser.add_argument("--recipe", type=Path, default=ROOT / "resources" / "recipes" / "example.toml")
     parser.add_argument("--no-read", action="store_true", help="detection only (no OCR)")
+    parser.add_argument("--poll-ms", type=float, default=0.0, help="the Modbus PLC's pause between status reads")
     parser.add_argument("--in-process", action="store_true", help="also time the handshake without a transport")
     args = parser.parse_args()
     if args.in_process:

@@ -36,7 +36,8 @@ class Broker:
     def __init__(self, tmp: Path, port: int) -> None:
         self.port = port
         self.conf = tmp / "mosquitto.conf"
-        self.conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\nset_tcp_nodelay true\n")
+        self.conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
+                             "set_tcp_nodelay true\n")
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> Broker:

@@ -1,6 +1,7 @@
 """Line integration: the PLC trigger/result handshake (one pure state machine) and its transports.
 
-    handshake.py  the state machine: states, events, actions, signals (pure, no I/O)
+    events.py     the vocabulary: states, codes, verdicts, events, actions
+    handshake.py  the state machine: transitions and signals (pure, no I/O)
     station.py    LineStation: runs inspections off the transports' threads, tells each transport of changes
     breaker.py    circuit breaker and outbox: a dead peer never blocks a thread
     modbus.py     the station as a Modbus TCP server (pymodbus), register map in README.md
