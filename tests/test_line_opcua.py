@@ -258,3 +258,40 @@ def test_client_gone_mid_cycle_loses_nothing(line):
     job_id = asyncio.run(trigger_and_leave(srv.url))
     gate.open.set()  # the inspection finishes while no client is connected
     assert asyncio.run(come_back(srv.url)) == (job_id, "OK" if job_id % 2 else "NG")
+
+
+def test_certificates_encrypt_the_channel_and_the_none_policy_is_gone(tmp_path):
+    from asyncua.crypto.cert_gen import setup_self_signed_certificate
+    from asyncua.crypto.security_policies import SecurityPolicyBasic256Sha256
+    from cryptography.x509.oid import ExtendedKeyUsageOID
+
+    client_cert, client_key = tmp_path / "client_cert.der", tmp_path / "client_key.pem"
+    asyncio.run(setup_self_signed_certificate(client_key, client_cert, "urn:plc:client", "localhost",
+                                              [ExtendedKeyUsageOID.CLIENT_AUTH], {"commonName": "plc"}))
+
+    async def secure(url):
+        client = Client(url, timeout=10)
+        client.application_uri = "urn:plc:client"
+        await client.set_security(SecurityPolicyBasic256Sha256, str(client_cert), str(client_key))
+        client.set_user("line")
+        client.set_password("s3cret")
+        await client.connect()
+        try:
+            idx, obj = await nodes(client)
+            return await obj.call_method(f"{idx}:StartSingleJob")
+        finally:
+            await client.disconnect()
+
+    async def plain(url):
+        try:
+            await (await connect(url)).disconnect()
+        except Exception as exc:
+            return type(exc).__name__
+        return "connected"
+
+    st = LineStation(Gate()).start(job=(1, "polo"))
+    url = f"opc.tcp://127.0.0.1:{free_port()}/hangtag/"
+    with st, OpcUaServer(st, url, users=USERS, cert_dir=tmp_path / "server") as srv:
+        assert asyncio.run(secure(srv.url)) == 1
+        assert asyncio.run(plain(srv.url)) != "connected"
+    assert (tmp_path / "server" / "server_cert.der").stat().st_size > 500

@@ -28,6 +28,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--opcua", metavar="URL", help="serve OPC UA here (e.g. opc.tcp://0.0.0.0:4840/hangtag/)")
     parser.add_argument("--opcua-user", metavar="NAME",
                         help="OPC UA username; its password is read from HANGTAG_OPCUA_PASSWORD")
+    parser.add_argument("--opcua-cert-dir", type=Path, metavar="DIR",
+                        help="encrypt OPC UA (Basic256Sha256) with DIR/server_cert.der and server_key.pem, "
+                             "made self-signed on first use")
     parser.add_argument("--opcua-anonymous", action="store_true", help="allow anonymous OPC UA clients")
     parser.add_argument("--mqtt", metavar="URL", help="publish to this broker (mqtt://HOST:PORT/TOPIC/BASE)")
     parser.add_argument("--source", help="image, folder, video or camera to inspect on each trigger")
@@ -121,7 +124,8 @@ def run(args: argparse.Namespace) -> int:
             if args.opcua_user and not users[args.opcua_user]:
                 raise LineError("OPC UA user has no password", expected="HANGTAG_OPCUA_PASSWORD set",
                                 found="it is empty or unset", hint="export HANGTAG_OPCUA_PASSWORD=... first")
-            transports.append(OpcUaServer(station, args.opcua, users=users, anonymous=args.opcua_anonymous).start())
+            transports.append(OpcUaServer(station, args.opcua, users=users, anonymous=args.opcua_anonymous,
+                                          cert_dir=args.opcua_cert_dir).start())
         if args.mqtt:
             from inference.line.mqtt import MqttLink
 

@@ -9,7 +9,8 @@ Object `HangtagStation` in namespace `urn:hangtag-station:line`:
     event      ResultReadyEventType (TriggerId, Verdict, ResultFields), emitted by HangtagStation per result
 
 Anonymous access is off unless asked for; username/password come from the caller (the CLI reads the
-password from an environment variable, never from the command line).
+password from an environment variable, never from the command line). With a certificate folder the
+server offers only Basic256Sha256 Sign&Encrypt, so passwords cross the network encrypted.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import asyncio
 import json
 import logging
 import threading
+from pathlib import Path
 from typing import Any
 
 from inference.line.handshake import STATE_CODES, Ack, Publish, Reset, SelectJob, SetLot, Signals, State, Trigger
@@ -41,7 +43,7 @@ def variable_values(sig: Signals) -> dict[str, Any]:
 
 class OpcUaServer:
     def __init__(self, station: LineStation, url: str = "opc.tcp://127.0.0.1:4840/hangtag/", *,
-                 users: dict[str, str] | None = None, anonymous: bool = False) -> None:
+                 users: dict[str, str] | None = None, anonymous: bool = False, cert_dir: Path | None = None) -> None:
         if not anonymous and not users:
             raise LineError("OPC UA server has no way in", expected="a username/password, or anonymous access "
                             "switched on explicitly", found="neither", hint="hangtag-inspect line --opcua-user NAME "
@@ -50,6 +52,7 @@ class OpcUaServer:
         self.url = url
         self.users = dict(users or {})
         self.anonymous = anonymous
+        self.cert_dir = cert_dir  # with it: Basic256Sha256 Sign&Encrypt only; without: the None policy only
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
@@ -105,7 +108,14 @@ class OpcUaServer:
         await server.init()
         server.set_endpoint(self.url)
         server.set_server_name("Hangtag Station")
-        server.set_security_policy([ua.SecurityPolicyType.NoSecurity])
+        if self.cert_dir is not None:
+            cert, key = await server_certificate(self.cert_dir, self.url)
+            await server.set_application_uri(APPLICATION_URI)
+            await server.load_certificate(str(cert))
+            await server.load_private_key(str(key))
+            server.set_security_policy([ua.SecurityPolicyType.Basic256Sha256_SignAndEncrypt])
+        else:
+            server.set_security_policy([ua.SecurityPolicyType.NoSecurity])
         tokens = [ua.UserNameIdentityToken] + ([ua.AnonymousIdentityToken] if self.anonymous else [])
         server.set_identity_tokens(tokens)
         idx = await server.register_namespace(NAMESPACE)
@@ -204,6 +214,25 @@ class OpcUaServer:
                 gen.event.Verdict = r.verdict.name
                 gen.event.ResultFields = json.dumps(dict(r.fields), ensure_ascii=False)
                 await gen.trigger(message=f"result for trigger {r.trigger_id}: {r.verdict.name}")
+
+
+APPLICATION_URI = "urn:hangtag-station:line:server"
+
+
+async def server_certificate(folder: Path, url: str) -> tuple[Path, Path]:
+    """The server's certificate and key in `folder` (server_cert.der, server_key.pem), made self-signed for
+    this host on first use; give the certificate to the PLC's OPC UA client to trust."""
+    from urllib.parse import urlsplit
+
+    from asyncua.crypto.cert_gen import setup_self_signed_certificate
+    from cryptography.x509.oid import ExtendedKeyUsageOID
+
+    folder.mkdir(parents=True, exist_ok=True)
+    cert, key = folder / "server_cert.der", folder / "server_key.pem"
+    host = urlsplit(url).hostname or "localhost"
+    await setup_self_signed_certificate(key, cert, APPLICATION_URI, host, [ExtendedKeyUsageOID.SERVER_AUTH],
+                                        {"commonName": "Hangtag Station", "organizationName": "Hangtag Station"})
+    return cert, key
 
 
 _UINT32 = {"StateCode", "ErrorCode", "ResultTriggerId", "TriggerId", "ResultCounter", "MissedTriggers", "LateAcks",
