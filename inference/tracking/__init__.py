@@ -1,0 +1,18 @@
+"""One verdict per physical tag on a moving line: tracking, best-shot reading, verdicts per track. Qt-free.
+
+    tracker.py    ByteTrack's two-stage association on the detector's hangtag boxes -> a track id per tag
+    records.py    TagTrack (what is known about one tag so far) and TagVerdict (its one final answer)
+    worker.py     the reading worker: OCR beside detection, a bounded queue where a tag's newest best shot wins
+    line.py       LineInspector: detect every frame, read each tag's best fully-inside shot, judge it when it leaves
+    triggered.py  TriggeredInspector: one frame per trigger, one verdict per trigger id
+"""
+
+from __future__ import annotations
+
+from inference.tracking.line import LineInspector, LineSettings
+from inference.tracking.records import TagTrack, TagVerdict, best_evidence
+from inference.tracking.tracker import TagTracker, TrackerSettings
+from inference.tracking.triggered import TriggeredInspector
+
+__all__ = ["LineInspector", "LineSettings", "TagTrack", "TagTracker", "TagVerdict", "TrackerSettings",
+           "TriggeredInspector", "best_evidence"]

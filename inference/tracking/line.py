@@ -1,0 +1,265 @@
+"""LineInspector: one verdict per physical tag on a moving line.
+
+Every frame: detect, follow each hangtag box with the tracker, and measure the sharpness of the tags that
+are fully inside the view (not touching its edge). A tag is read on its sharpest fully-inside shot after it
+has been whole for `look_frames` frames; it is read again only while its reads leave it unresolved (REVIEW)
+and it is still in view, and never once a read settled it (OK or NG). Reading runs on the worker's thread.
+When the tracker says the tag left (or its time ran out) and no read of it is still running, its verdict is
+final: the best evidence over its reads (records.best_evidence). A tag that left unread is a REVIEW.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from inference.detections import Detections
+from inference.errors import ConfigError
+from inference.tracking.records import Read, TagTrack, TagVerdict, verdict_of
+from inference.tracking.tracker import TagTracker, TrackerSettings, touches_edge
+from inference.tracking.worker import ReadWorker, Shot, read_shot
+
+SYMBOLS = ("barcode", "qr_code")
+
+
+@dataclass(frozen=True)
+class LineSettings:
+    look_frames: int = 3  # frames a tag is seen whole before its first read (its sharpest of them is read)
+    max_reads: int = 3  # reads of one unresolved tag at most
+    timeout_s: float = 20.0  # a tag still in view this long gets its verdict anyway (a stopped belt)
+    queue: int = 4  # tags waiting to be read at most (worker.ReadWorker)
+    drain_s: float = 60.0  # at the end of a run, how long to wait for the reads still running
+    edge_px: float = 2.0
+    tracker: TrackerSettings = field(default_factory=TrackerSettings)
+
+
+class NoRecipeError(ConfigError):
+    """The line judges every tag against a job's recipe; without one there is no verdict to give."""
+
+
+@dataclass
+class _State:
+    track_id: int
+    first_frame: int
+    started_at: float
+    last_frame: int = -1
+    last_box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+    frames_seen: int = 0
+    best_frame: int | None = None
+    best_focus: float | None = None
+    fully_inside: bool = False
+    reads: list[Read] = field(default_factory=list)
+    shot: Shot | None = None  # the sharpest whole shot since the last one sent to be read
+    whole_frames: int = 0  # frames seen whole since the last shot sent
+    sent: int = 0
+    gone_at: float | None = None
+    timed_out: bool = False
+
+    def record(self) -> TagTrack:
+        return TagTrack(self.track_id, self.frames_seen, self.first_frame, self.last_frame, self.last_box,
+                        self.best_frame, self.best_focus, self.fully_inside, tuple(self.reads))
+
+
+class _InlineWorker:
+    """The worker's interface, reading at once on the caller's thread: for offline analysis and tests."""
+
+    def __init__(self, reader: Any, recipe: Any) -> None:
+        self.reader, self.recipe = reader, recipe
+        self.dropped, self.busy_s = 0, 0.0
+        self._done: list[tuple[int, Read]] = []
+
+    def submit(self, shot: Shot) -> None:
+        start = time.perf_counter()
+        self._done.append((shot.track_id, read_shot(self.reader, self.recipe, shot)))
+        self.busy_s += time.perf_counter() - start
+
+    def busy_with(self, track_id: int) -> bool:
+        return False
+
+    def cancel(self, track_id: int) -> None:
+        pass
+
+    def collect(self) -> list[tuple[int, Read]]:
+        done, self._done = self._done, []
+        return done
+
+    def wait_for(self, track_id: int, timeout_s: float) -> bool:
+        return True
+
+    def close(self) -> None:
+        pass
+
+
+def tag_focus(image: np.ndarray, box, symbol_boxes) -> float:
+    """Variance of the Laplacian on the tag's crop (its largest barcode where it has one), at the reader's
+    fixed working size, so it compares with the reader's own focus numbers."""
+    from inference.reading.reader import focus_of
+
+    h, w = image.shape[:2]
+    x1, y1 = max(0, int(box[0])), max(0, int(box[1]))
+    x2, y2 = min(w, int(np.ceil(box[2]))), min(h, int(np.ceil(box[3])))
+    crop = image[y1:y2, x1:x2]
+    if crop.size == 0:
+        return 0.0
+    gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
+    shifted = [(b[0] - x1, b[1] - y1, b[2] - x1, b[3] - y1) for b in symbol_boxes]
+    return focus_of(gray, shifted)
+
+
+class LineInspector:
+    """Not thread-safe: `step` and `finish` are called from one detection loop."""
+
+    def __init__(self, detect: Callable[[np.ndarray], Detections] | None, reader: Any, recipe: Any,
+                 settings: LineSettings = LineSettings(), *, threaded: bool = True,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        if recipe is None:
+            raise NoRecipeError("the line needs a job's recipe", expected="a recipe (--recipe JOB.toml)",
+                                found="none", hint="teach or load the job's recipe, then start the line")
+        self.detect = detect
+        self.recipe = recipe
+        self.settings = settings
+        self.clock = clock
+        self.worker = ReadWorker(reader, recipe, settings.queue) if threaded else _InlineWorker(reader, recipe)
+        self.tracker: TagTracker | None = None
+        self.frames = 0
+        self._live: dict[int, _State] = {}
+        self._leaving: dict[int, _State] = {}
+        self._closed: set[int] = set()  # ids given a verdict (after a timeout the tracker may still see them)
+
+    @classmethod
+    def around(cls, inspector: Any, settings: LineSettings = LineSettings(), **options: Any) -> LineInspector:
+        """Over an `inference.inspection.Inspector`: its detector every frame, its reader and recipe per tag."""
+        pipeline = inspector.pipeline
+        return cls(lambda image: pipeline.process(image).detections, inspector.reader, inspector.recipe,
+                   settings, **options)
+
+    # -- the loop ---------------------------------------------------------------------------------------
+    def step(self, frame: int, image: np.ndarray, detections: Detections | None = None) -> list[TagVerdict]:
+        """One frame (its source index, the image, and its detections when the caller already has them);
+        returns the verdicts of tags that became final at this frame."""
+        now = self.clock()
+        if detections is None:
+            detections = self.detect(image)
+        if self.tracker is None:
+            self.tracker = TagTracker((image.shape[1], image.shape[0]), self.settings.tracker)
+        self.frames += 1
+        self._collect()
+        tags = np.flatnonzero(np.array([label == "hangtag" for label in detections.labels], dtype=bool))
+        update = self.tracker.update(frame, detections.xyxy[tags], detections.confidence[tags])
+        for i, track_id in zip(tags, update.ids):
+            if track_id is not None and track_id not in self._closed:
+                self._seen(track_id, frame, image, detections, int(i), now)
+        for track_id in update.ended:
+            self._leave(track_id, now)
+        for state in list(self._live.values()):
+            if now - state.started_at > self.settings.timeout_s:
+                state.timed_out = True
+                self._leave(state.track_id, now)
+            else:
+                self._schedule(state, leaving=False)
+        return self._finalize(wait_s=0.0)
+
+    def finish(self) -> list[TagVerdict]:
+        """The stream ended: every tag still in view leaves now; waits for the reads still running."""
+        now = self.clock()
+        if self.tracker is not None:
+            self.tracker.end_all()
+        for track_id in list(self._live):
+            self._leave(track_id, now)
+        return self._finalize(wait_s=self.settings.drain_s)
+
+    def tracks(self) -> tuple[TagTrack, ...]:
+        """The tags in view (and those waiting for a read before their verdict), as plain records."""
+        return tuple(s.record() for s in (*self._live.values(), *self._leaving.values()))
+
+    def close(self) -> None:
+        self.worker.close()
+
+    def __enter__(self) -> LineInspector:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- per tag ----------------------------------------------------------------------------------------
+    def _seen(self, track_id: int, frame: int, image: np.ndarray, detections: Detections, index: int,
+              now: float) -> None:
+        state = self._live.get(track_id)
+        if state is None:
+            state = self._live[track_id] = _State(track_id, frame, now)
+        box = tuple(float(v) for v in detections.xyxy[index])
+        state.frames_seen += 1
+        state.last_frame, state.last_box = frame, box
+        if touches_edge(box, (image.shape[1], image.shape[0]), self.settings.edge_px):
+            return
+        symbols = [j for j, label in enumerate(detections.labels)
+                   if label in SYMBOLS and _centre_inside(detections.xyxy[j], box)]
+        focus = tag_focus(image, box, [tuple(detections.xyxy[j]) for j in symbols])
+        state.fully_inside = True
+        state.whole_frames += 1
+        if state.best_focus is None or focus > state.best_focus:
+            state.best_frame, state.best_focus = frame, focus
+        if state.shot is None or focus > state.shot.focus:
+            state.shot = Shot(track_id, frame, focus, image, detections[np.array([index, *symbols], dtype=np.intp)])
+
+    def _settled(self, state: _State) -> bool:
+        return state.record().settled
+
+    def _schedule(self, state: _State, *, leaving: bool) -> None:
+        """Send the tag's best shot to be read when it is due: after `look_frames` whole frames (at once when
+        the tag is leaving), only while unresolved, one read of a tag at a time, `max_reads` at most."""
+        if state.shot is None or self._settled(state) or state.sent >= self.settings.max_reads:
+            return
+        if self.worker.busy_with(state.track_id):
+            return
+        if not leaving and state.whole_frames < self.settings.look_frames:
+            return
+        self.worker.submit(state.shot)
+        state.sent += 1
+        state.shot, state.whole_frames = None, 0
+
+    def _leave(self, track_id: int, now: float) -> None:
+        state = self._live.pop(track_id, None)
+        if state is None:
+            return
+        state.gone_at = now
+        self._closed.add(track_id)
+        self._leaving[track_id] = state
+        self._schedule(state, leaving=True)
+
+    def _collect(self) -> None:
+        for track_id, read in self.worker.collect():
+            state = self._live.get(track_id) or self._leaving.get(track_id)
+            if state is not None:
+                state.reads.append(read)
+
+    def _finalize(self, wait_s: float) -> list[TagVerdict]:
+        out = []
+        for track_id, state in list(self._leaving.items()):
+            if wait_s > 0:
+                self.worker.wait_for(track_id, wait_s)
+            self._collect()
+            if self.worker.busy_with(track_id):
+                continue
+            if state.shot is not None:  # a read came back unresolved while it was leaving: one more try
+                self._schedule(state, leaving=True)
+                self._collect()
+                if self.worker.busy_with(track_id):
+                    if wait_s <= 0:
+                        continue
+                    self.worker.wait_for(track_id, wait_s)
+                    self._collect()
+            del self._leaving[track_id]
+            out.append(verdict_of(state.record(), latency_s=max(0.0, self.clock() - (state.gone_at or 0.0)),
+                                  timed_out=state.timed_out))
+        return out
+
+
+def _centre_inside(inner, outer) -> bool:
+    cx, cy = (inner[0] + inner[2]) / 2, (inner[1] + inner[3]) / 2
+    return outer[0] <= cx <= outer[2] and outer[1] <= cy <= outer[3]

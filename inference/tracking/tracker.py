@@ -1,0 +1,163 @@
+"""ByteTrack's association on hangtag boxes: a track id per tag, stable while the tag crosses the view.
+
+ByteTrack (Zhang et al., 2022) matches confident boxes to the tracks first, then gives the tracks left over a
+second chance with the low-confidence boxes (a tag half-blurred or half out of the view scores low but is the
+same tag), and starts tracks only from confident boxes. supervision's `ByteTrack` was the first choice, but the
+releases that still carry it (<= 0.26) require `opencv-python`, whose cv2 overwrites the station's
+`opencv-python-headless` and ships its own Qt beside PySide6; the algorithm is small, so it lives here, with
+a constant-velocity prediction in place of the Kalman filter (a conveyor moves tags at a steady speed).
+
+Frames are counted by the source's index, so frames the detector skipped on a busy machine widen the
+prediction rather than breaking tracks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class TrackerSettings:
+    high: float = 0.5  # a box this confident is matched first and may start a track
+    low: float = 0.1  # boxes between low and high only continue tracks (ByteTrack's second stage)
+    match_iou: float = 0.2  # overlap with a track's predicted box needed to continue it
+    lost_frames: int = 15  # frames (source index) a track may go unseen in the middle of the view
+    edge_lost_frames: int = 1  # ...and once its last box touched the edge it was moving towards (it went out)
+    edge_px: float = 2.0  # a box this close to the frame's edge touches it
+
+
+@dataclass
+class _Track:
+    track_id: int
+    box: np.ndarray  # last seen, float64 (4,)
+    last_frame: int
+    velocity: np.ndarray = field(default_factory=lambda: np.zeros(4))  # per source frame
+    hits: int = 1
+
+    def predicted(self, frame: int) -> np.ndarray:
+        return self.box + self.velocity * (frame - self.last_frame)
+
+    def update(self, box: np.ndarray, frame: int) -> None:
+        step = max(1, frame - self.last_frame)
+        moved = (box - self.box) / step
+        self.velocity = moved if self.hits == 1 else 0.5 * self.velocity + 0.5 * moved
+        self.box, self.last_frame = box, frame
+        self.hits += 1
+
+
+def iou_matrix(a: np.ndarray, b: np.ndarray, *, of_smaller: np.ndarray | None = None) -> np.ndarray:
+    """Intersection over union; where `of_smaller` (rows x cols, bool) says so, over the smaller box instead:
+    a tag coming in at the edge shows a sliver that grows, and the sliver lies inside the next box."""
+    if len(a) == 0 or len(b) == 0:
+        return np.zeros((len(a), len(b)))
+    ix = np.clip(np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0]), 0, None)
+    iy = np.clip(np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1]), 0, None)
+    inter = ix * iy
+    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
+    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    union = area_a[:, None] + area_b[None, :] - inter
+    if of_smaller is not None:
+        union = np.where(of_smaller, np.minimum(area_a[:, None], area_b[None, :]), union)
+    return inter / np.maximum(union, 1e-9)
+
+
+def _greedy(overlap: np.ndarray, minimum: float) -> list[tuple[int, int]]:
+    """(row, col) pairs, best overlap first, each row and column once (a few tags per frame: greedy is exact
+    enough, and needs no solver)."""
+    pairs = []
+    if overlap.size == 0:
+        return pairs
+    rows, cols = set(), set()
+    for flat in np.argsort(-overlap, axis=None):
+        r, c = divmod(int(flat), overlap.shape[1])
+        if overlap[r, c] < minimum:
+            break
+        if r not in rows and c not in cols:
+            pairs.append((r, c))
+            rows.add(r)
+            cols.add(c)
+    return pairs
+
+
+def touches_edge(box: Box | np.ndarray, frame_wh: tuple[int, int], edge_px: float = 2.0) -> bool:
+    x1, y1, x2, y2 = (float(v) for v in box)
+    w, h = frame_wh
+    return x1 <= edge_px or y1 <= edge_px or x2 >= w - edge_px or y2 >= h - edge_px
+
+
+@dataclass(frozen=True)
+class TrackUpdate:
+    """One frame's answer: a track id per given box (None: a weak box that continues no track) and the ids
+    of tracks that ended (left the view) at this frame."""
+
+    ids: tuple[int | None, ...]
+    ended: tuple[int, ...]
+
+
+class TagTracker:
+    """Not thread-safe: one tracker per line, updated from the detection loop."""
+
+    def __init__(self, frame_wh: tuple[int, int], settings: TrackerSettings = TrackerSettings()) -> None:
+        self.frame_wh = frame_wh
+        self.settings = settings
+        self._tracks: dict[int, _Track] = {}
+        self._next_id = 1
+
+    @property
+    def live_ids(self) -> tuple[int, ...]:
+        return tuple(self._tracks)
+
+    def update(self, frame: int, xyxy: np.ndarray, confidence: np.ndarray) -> TrackUpdate:
+        s = self.settings
+        boxes = np.asarray(xyxy, np.float64).reshape(-1, 4)
+        conf = np.asarray(confidence, np.float64).reshape(-1)
+        ids: list[int | None] = [None] * len(boxes)
+        tracks = list(self._tracks.values())
+        free_tracks = list(range(len(tracks)))
+        for stage in (conf >= s.high, (conf >= s.low) & (conf < s.high)):
+            dets = [i for i in np.flatnonzero(stage)]
+            if not dets or not free_tracks:
+                continue
+            predicted = np.array([tracks[t].predicted(frame) for t in free_tracks])
+            at_edge = np.array([touches_edge(b, self.frame_wh, s.edge_px) for b in boxes[dets]])
+            overlap = iou_matrix(boxes[dets], predicted, of_smaller=at_edge[:, None] & np.ones(len(free_tracks), bool))
+            taken = []
+            for r, c in _greedy(overlap, s.match_iou):
+                track = tracks[free_tracks[c]]
+                track.update(boxes[dets[r]], frame)
+                ids[dets[r]] = track.track_id
+                taken.append(free_tracks[c])
+            free_tracks = [t for t in free_tracks if t not in taken]
+        for i in np.flatnonzero(conf >= s.high):
+            if ids[i] is None:
+                track = _Track(self._next_id, boxes[i], frame)
+                self._tracks[track.track_id] = track
+                ids[i] = track.track_id
+                self._next_id += 1
+        ended = []
+        for t in free_tracks:
+            track = tracks[t]
+            limit = s.edge_lost_frames if self._leaving(track) else s.lost_frames
+            if frame - track.last_frame >= limit:
+                ended.append(track.track_id)
+                del self._tracks[track.track_id]
+        return TrackUpdate(tuple(ids), tuple(ended))
+
+    def _leaving(self, track: _Track) -> bool:
+        """Its last box touched an edge while moving towards it: it went out (one entering stays a while)."""
+        x1, y1, x2, y2 = track.box
+        w, h = self.frame_wh
+        e = self.settings.edge_px
+        vx = (track.velocity[0] + track.velocity[2]) / 2
+        vy = (track.velocity[1] + track.velocity[3]) / 2
+        return bool((x1 <= e and vx < 0) or (x2 >= w - e and vx > 0) or (y1 <= e and vy < 0) or (y2 >= h - e and vy > 0))
+
+    def end_all(self) -> tuple[int, ...]:
+        """The stream ended: every track still open has left."""
+        ended = tuple(self._tracks)
+        self._tracks.clear()
+        return ended

@@ -1,0 +1,121 @@
+"""The reading worker: OCR runs on its own thread, so detection never waits for it.
+
+The queue holds at most one shot per tag (a newer best shot of the same tag replaces the waiting one) and at
+most `capacity` tags; when it is full the oldest waiting shot is dropped (that tag is read again from a later
+frame, or passes unread and becomes a REVIEW). Tags are read in the order they were queued: on a conveyor
+the first tag in is the first one out.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from inference.detections import Detections
+from inference.reading.verdict import FrameVerdict, Verdict
+from inference.tracking.records import Read, judge_read
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One frame of one tag, chosen to be read: the whole frame and the tag's boxes in it."""
+
+    track_id: int
+    frame: int
+    focus: float
+    image: np.ndarray
+    detections: Detections  # the tag's hangtag box first, then the symbol boxes on it
+
+
+def read_shot(reader: Any, recipe: Any, shot: Shot) -> Read:
+    """Read and judge one shot; a reader that fails gives a REVIEW read saying so (the tag is not lost)."""
+    try:
+        readings = reader.read(shot.image, shot.detections, recipe=recipe)
+    except Exception as exc:  # any reader fault: this tag is doubt, the line goes on
+        reason = f"reading failed: {type(exc).__name__}: {exc}"
+        return Read(shot.frame, shot.focus, None, FrameVerdict(Verdict.REVIEW, (reason,)))
+    if not readings:
+        return Read(shot.frame, shot.focus, None, FrameVerdict(Verdict.REVIEW, ("the reader returned nothing",)))
+    reading = readings[0]
+    return Read(shot.frame, shot.focus, reading, judge_read(recipe, reading))
+
+
+class ReadWorker:
+    """Owns a thread that reads shots with one TagReader (not thread-safe: used by this thread only)."""
+
+    def __init__(self, reader: Any, recipe: Any, capacity: int = 4) -> None:
+        self.reader = reader
+        self.recipe = recipe
+        self.capacity = capacity
+        self.dropped = 0
+        self.busy_s = 0.0
+        self._waiting: OrderedDict[int, Shot] = OrderedDict()
+        self._reading: int | None = None
+        self._done: list[tuple[int, Read]] = []
+        self._cond = threading.Condition()
+        self._stop = False
+        self._thread = threading.Thread(target=self._run, name="tag-reader", daemon=True)
+        self._thread.start()
+
+    def submit(self, shot: Shot) -> None:
+        with self._cond:
+            self._waiting.pop(shot.track_id, None)
+            self._waiting[shot.track_id] = shot
+            while len(self._waiting) > self.capacity:
+                self._waiting.popitem(last=False)
+                self.dropped += 1
+            self._cond.notify_all()
+
+    def busy_with(self, track_id: int) -> bool:
+        """A shot of this tag is waiting or being read."""
+        with self._cond:
+            return track_id == self._reading or track_id in self._waiting
+
+    def cancel(self, track_id: int) -> None:
+        with self._cond:
+            self._waiting.pop(track_id, None)
+
+    def collect(self) -> list[tuple[int, Read]]:
+        with self._cond:
+            done, self._done = self._done, []
+        return done
+
+    def wait_for(self, track_id: int, timeout_s: float) -> bool:
+        """Block until nothing of this tag is waiting or being read; False on timeout."""
+        deadline = time.monotonic() + timeout_s
+        with self._cond:
+            while track_id == self._reading or track_id in self._waiting:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cond.wait(left)
+        return True
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while not self._waiting and not self._stop:
+                    self._cond.wait()
+                if self._stop:
+                    return
+                track_id, shot = self._waiting.popitem(last=False)
+                self._reading = track_id
+            start = time.perf_counter()
+            read = read_shot(self.reader, self.recipe, shot)
+            with self._cond:
+                self.busy_s += time.perf_counter() - start
+                self._done.append((track_id, read))
+                self._reading = None
+                self._cond.notify_all()
+
+    def close(self, timeout_s: float = 30.0) -> None:
+        with self._cond:
+            self._stop = True
+            self._waiting.clear()
+            self._cond.notify_all()
+        self._thread.join(timeout_s)

@@ -1,0 +1,198 @@
+"""The line's one verdict per tag: tracker ids, best-shot reading, verdicts per track and per trigger.
+
+Detections are fed directly (moving rectangles drawn on synthetic frames): no ONNX detector is needed. The
+reader is a stand-in that reads what the test planted in the tag's pixels, so each expectation is exact.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from inference.detections import Detections
+from inference.reading import parse_recipe
+from inference.reading.types import FieldReading, OcrLine, TagReading
+from inference.reading.verdict import FrameVerdict, Verdict
+from inference.tracking import LineInspector, LineSettings, TagTracker, TriggeredInspector, best_evidence
+from inference.tracking.records import UNREAD, Read
+
+W, H = 640, 360
+NAMES = ("hangtag", "barcode", "qr_code")
+RECIPE = parse_recipe('[recipe]\nname = "line test"\n[fields]\nstyle_number = "AB1234"\nsize = "M"\n')
+# what the stand-in reader sees in a tag's pixels: its mean grey level says which tag was printed
+PRINTED = {"ok": ("AB1234", "M"), "ng": ("AB1234", "L")}
+GREY = {"ok": 200, "ng": 90, "blank": 40}
+
+
+class PlantedReader:
+    """Reads the tag the test drew: grey 200 is a correct tag, 90 one with the wrong size, 40 unreadable.
+    Records (frame stamp, box) of every read; the frame stamp is the image's top-left pixel."""
+
+    def __init__(self, unreadable_first: int = 0) -> None:
+        self.calls: list[tuple[int, tuple]] = []
+        self.unreadable_first = unreadable_first
+
+    def read(self, image, detections, should_stop=None, recipe=None):
+        if detections.count("hangtag") == 0:
+            return ()  # an empty frame: nothing tag-like in it
+        box = tuple(float(v) for v in detections.of_class("hangtag").xyxy[0])
+        self.calls.append((int(image[0, 0, 0]), box))
+        x1, y1, x2, y2 = (int(v) for v in box)
+        grey = float(np.median(image[y1 + 2:y2 - 2, x1 + 2:x2 - 2]))
+        kind = min(GREY, key=lambda k: abs(GREY[k] - grey))
+        if kind == "blank" or len(self.calls) <= self.unreadable_first:
+            return (TagReading(0, box),)
+        style, size = PRINTED[kind]
+        fields = {"style_number": FieldReading("style_number", style, 0.99, "ocr"),
+                  "size": FieldReading("size", size, 0.99, "ocr")}
+        lines = (OcrLine(f"货号：{style}", 0.99, box), OcrLine(f"尺码：{size}", 0.99, box))
+        return (TagReading(0, box, fields=fields, ocr_lines=lines),)
+
+
+def frame_with(tags: list[tuple[tuple[int, int, int, int], str]], stamp: int, blur: float = 0.0) -> np.ndarray:
+    image = np.full((H, W, 3), 60, np.uint8)
+    for (x1, y1, x2, y2), kind in tags:
+        image[max(0, y1):y2, max(0, x1):x2] = GREY[kind]
+        image[max(0, y1) + 10:y2 - 10:8, max(0, x1) + 10:x2 - 10] = GREY[kind] - 30  # ruled lines: something to focus on
+    if blur > 0:
+        image = cv2.GaussianBlur(image, (0, 0), blur)
+    image[0, 0] = stamp
+    return image
+
+
+def detections_of(boxes: list[tuple[int, int, int, int]], conf: float = 0.9) -> Detections:
+    xyxy = np.array([[max(0, x1), max(0, y1), min(W, x2), min(H, y2)] for x1, y1, x2, y2 in boxes], np.float32)
+    return Detections(xyxy.reshape(-1, 4), np.full(len(boxes), conf, np.float32), np.zeros(len(boxes), np.int32), NAMES)
+
+
+def conveyor(n_tags: int, *, gap: int = 260, speed: int = 20, width: int = 120, kinds=None, ys=None):
+    """Frames of tags moving left to right; yields (frame, [(box, kind, tag number)]) while any is in view."""
+    kinds = kinds or ["ok"] * n_tags
+    ys = ys or [100] * n_tags
+    frame = 0
+    while True:
+        visible = []
+        for k in range(n_tags):
+            x1 = -width + frame * speed - k * gap
+            if x1 < W and x1 + width > 0:
+                visible.append(((x1, ys[k], x1 + width, ys[k] + 160), kinds[k], k))
+        done = -width + frame * speed - (n_tags - 1) * gap >= W
+        if done:
+            return
+        yield frame, visible
+        frame += 1
+
+
+def run_line(line: LineInspector, frames) -> list:
+    verdicts = []
+    for frame, visible in frames:
+        image = frame_with([(box, kind) for box, kind, _ in visible], frame % 250)
+        verdicts += line.step(frame, image, detections_of([box for box, _, _ in visible]))
+    return verdicts + line.finish()
+
+
+def test_track_ids_stay_the_same_while_tags_cross_the_view():
+    tracker = TagTracker((W, H))
+    ids_of: dict[int, set[int]] = {}
+    ended: list[int] = []
+    for frame, visible in conveyor(3, speed=25):
+        if frame % 3 == 1:  # a busy detector skips frames: the prediction spans them
+            continue
+        update = tracker.update(frame, detections_of([b for b, _, _ in visible]).xyxy, np.full(len(visible), 0.9))
+        for (_, _, tag), track_id in zip(visible, update.ids):
+            ids_of.setdefault(tag, set()).add(track_id)
+        ended += update.ended
+    ended += tracker.end_all()
+    assert [len(ids) for ids in ids_of.values()] == [1, 1, 1], ids_of
+    assert len({next(iter(ids)) for ids in ids_of.values()}) == 3
+    assert sorted(ended) == sorted(next(iter(ids)) for ids in ids_of.values())
+
+
+def test_a_weak_box_continues_a_track_but_never_starts_one():
+    tracker = TagTracker((W, H))
+    first = tracker.update(0, np.array([[100, 100, 200, 260]]), np.array([0.9])).ids[0]
+    assert tracker.update(1, np.array([[110, 100, 210, 260]]), np.array([0.2])).ids == (first,)
+    assert tracker.update(2, np.array([[400, 100, 500, 260]]), np.array([0.2])).ids == (None,)
+
+
+def test_every_tag_gets_exactly_one_verdict_threaded():
+    reader = PlantedReader()
+    kinds = ["ok", "ng", "ok", "blank"]
+    with LineInspector(None, reader, RECIPE) as line:
+        verdicts = run_line(line, conveyor(4, kinds=kinds))
+    assert len(verdicts) == 4 and len({v.track_id for v in verdicts}) == 4
+    by_start = sorted(verdicts, key=lambda v: v.first_frame)
+    assert [v.verdict for v in by_start] == [Verdict.OK, Verdict.NG, Verdict.OK, Verdict.REVIEW]
+    assert "size" in " ".join(by_start[1].reasons)
+    assert [v.reads for v in by_start[:3]] == [1, 1, 1]  # settled by the first read: never read again
+    assert by_start[3].reads == LineSettings().max_reads  # unresolved: read again while frames remained
+
+
+def test_a_tag_that_leaves_unread_is_a_review():
+    reader = PlantedReader()
+    line = LineInspector(None, reader, RECIPE, threaded=False)
+    # its path runs along the top edge: never seen whole, so never read
+    verdicts = run_line(line, conveyor(1, ys=[-20]))
+    assert len(verdicts) == 1
+    assert verdicts[0].verdict is Verdict.REVIEW and verdicts[0].reasons == (UNREAD,)
+    assert verdicts[0].unread and reader.calls == []
+
+
+def test_best_shot_is_the_sharpest_fully_inside_frame():
+    reader = PlantedReader()
+    line = LineInspector(None, reader, RECIPE, LineSettings(look_frames=4), threaded=False)
+    inside = (12, 100, 132, 260)
+    plan = [  # (frame, box, blur): the sharpest frame of all touches the edge and must not be read
+        (0, (-8, 100, 112, 260), 0.0),
+        (1, inside, 3.0),
+        (2, inside, 0.6),
+        (3, inside, 2.0),
+        (4, inside, 1.5),
+        (5, inside, 2.5),
+    ]
+    verdicts = []
+    for frame, box, blur in plan:
+        verdicts += line.step(frame, frame_with([(box, "ok")], frame, blur), detections_of([box]))
+    assert [stamp for stamp, _ in reader.calls] == [2]
+    (track,) = line.tracks()
+    assert track.best_frame == 2 and track.fully_inside and track.settled
+    verdicts += line.finish()
+    assert [(v.verdict, v.best_frame, v.reads) for v in verdicts] == [(Verdict.OK, 2, 1)]
+
+
+def test_an_unresolved_read_is_read_again_until_settled_then_never():
+    reader = PlantedReader(unreadable_first=1)
+    line = LineInspector(None, reader, RECIPE, LineSettings(look_frames=2), threaded=False)
+    verdicts = run_line(line, conveyor(1))
+    assert len(reader.calls) == 2  # REVIEW, then OK: settled, and the many frames left are not read
+    assert [(v.verdict, v.reads) for v in verdicts] == [(Verdict.OK, 2)]
+
+
+def test_best_evidence_needs_an_ng_read_for_ng_and_an_ok_read_for_ok():
+    review = Read(1, 90.0, None, FrameVerdict(Verdict.REVIEW, ("blurred",)))
+    ok = Read(2, 50.0, None, FrameVerdict(Verdict.OK, ()))
+    ng = Read(3, 40.0, None, FrameVerdict(Verdict.NG, ("size L ≠ expected M",)))
+    assert best_evidence([review, ok]) is ok
+    assert best_evidence([review, ok, ng]) is ng
+    assert best_evidence([review]) is review
+    assert best_evidence([]) is None
+
+
+def test_the_line_needs_a_recipe():
+    from inference.errors import HangtagError
+
+    with pytest.raises(HangtagError, match="recipe"):
+        LineInspector(None, PlantedReader(), None)
+
+
+def test_triggered_mode_gives_one_verdict_per_trigger_id():
+    recipe = parse_recipe('[recipe]\nname = "t"\n[counts]\nhangtag = 1\n[fields]\nstyle_number = "AB1234"\nsize = "M"\n')
+    triggered = TriggeredInspector(None, PlantedReader(), recipe)
+    box = (200, 100, 320, 260)
+    asked = [("T-1", [(box, "ok")]), ("T-2", [(box, "ng")]), ("T-3", [])]
+    verdicts = [triggered.inspect(trigger, frame_with(tags, 0), detections_of([b for b, _ in tags]))
+                for trigger, tags in asked]
+    assert [(v.trigger_id, v.verdict) for v in verdicts] == [("T-1", Verdict.OK), ("T-2", Verdict.NG),
+                                                              ("T-3", Verdict.NG)]
+    assert "hangtag" in " ".join(verdicts[2].reasons)  # the recipe counts one tag: none is a missing tag
