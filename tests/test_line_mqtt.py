@@ -8,6 +8,7 @@ import queue
 import shutil
 import socket
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -33,11 +34,11 @@ def free_port() -> int:
 
 
 class Broker:
-    def __init__(self, tmp: Path, port: int) -> None:
+    def __init__(self, tmp: Path, port: int, persistent: bool = False) -> None:
         self.port = port
         self.conf = tmp / "mosquitto.conf"
-        self.conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
-                             "set_tcp_nodelay true\n")
+        store = f"persistence true\npersistence_location {tmp}/\n" if persistent else "persistence false\n"
+        self.conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\n{store}set_tcp_nodelay true\n")
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> Broker:
@@ -70,11 +71,14 @@ def broker(tmp_path: Path):
 class Plc:
     """A real MQTT client playing the PLC: sends commands, collects what the station publishes."""
 
-    def __init__(self, port: int, base: str) -> None:
+    def __init__(self, port: int, base: str, persistent: bool = False) -> None:
         self.base = base
         self.messages: queue.Queue = queue.Queue()
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"plc-{port}")
+        self.subscribed = threading.Event()
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"plc-{port}",
+                                  clean_session=not persistent)
         self.client.on_message = lambda c, u, m: self.messages.put((m.topic, m.payload.decode(), m.retain))
+        self.client.on_subscribe = lambda *args: self.subscribed.set()
         self.client.reconnect_delay_set(1, 2)
         self.client.on_connect = lambda c, u, f, rc, p=None: c.subscribe(f"{base}/#", qos=1)
         self.client.connect("127.0.0.1", port)
@@ -242,3 +246,28 @@ def test_parse_mqtt_url(url, host, port, base, user):
 def test_parse_mqtt_url_refuses(url):
     with pytest.raises(LineError, match="expected"):
         parse_mqtt_url(url)
+
+
+@needs_broker
+def test_a_result_published_while_the_broker_is_down_arrives_after_it_returns(tmp_path):
+    """Nothing lost end to end: the station's client keeps the QoS 1 result, the broker keeps the PLC's
+    persistent session across its restart (persistence on, as a line's broker should run)."""
+    b = Broker(tmp_path, free_port(), persistent=True).start()
+    try:
+        with station() as st:
+            link = MqttLink(st, f"mqtt://127.0.0.1:{b.port}/hangtag/line5").start()
+            plc = Plc(b.port, "hangtag/line5", persistent=True)
+            try:
+                assert link.connected.wait(10) and plc.subscribed.wait(10)
+                b.stop()
+                wait_until(lambda: not link.connected.is_set())
+                st.pulse(Trigger)  # inspected and published while no broker is there
+                wait_until(lambda: st.signals().results_ready)
+                b.start()
+                result = json.loads(plc.next("result", timeout=30))
+            finally:
+                plc.close()
+                link.close()
+    finally:
+        b.stop()
+    assert result["trigger_id"] == 1 and result["verdict"] == "OK"
