@@ -112,6 +112,9 @@ def quantize_model(source: Path, feeds: list[dict], out: Path, exclude_ops: tupl
             activation_type=QuantType.QUInt8,
             weight_type=QuantType.QInt8,
             per_channel=True,
+            # 7-bit weights: without VNNI, u8 x s8 products saturate in the 16-bit accumulate of
+            # onnxruntime's CPU kernels (per-channel det masks agreed 41 % with FP32; 98 % with it)
+            reduce_range=True,
             op_types_to_quantize=ops,
         )
     return out
