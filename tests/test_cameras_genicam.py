@@ -241,3 +241,20 @@ def test_the_camera_benchmark_reports_no_extra_host_copy_on_the_lent_frame_path(
     out = capsys.readouterr().out
     assert out.count("host copies per frame 1.00") == 2 and out.count("extra on the lent-frame path 0") == 2
     assert "producer loop alone" in out and "latency p50" in out
+
+
+def test_ctrl_c_still_stops_a_run_from_a_genicam_camera():
+    import os
+    import signal
+    import threading
+
+    before = signal.getsignal(signal.SIGINT)
+    camera = sim_camera("0", pixel_format="Mono8")
+    try:
+        assert signal.getsignal(signal.SIGINT) is before  # harvesters' acquirer takes it over otherwise
+        threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
+        with pytest.raises(KeyboardInterrupt):
+            first_items(camera, 10_000, budget_s=10.0)
+        assert camera.counts.camera_lost == 0
+    finally:
+        camera.close()

@@ -7,10 +7,12 @@ data is a view of the producer's memory: the conversion into the lent frame is t
 
 from __future__ import annotations
 
+import signal
+import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from inference.cameras.acquisition import CameraLost, CameraSource, RawFrame
 from inference.cameras.producers import find_producers, no_producer_error
@@ -96,6 +98,19 @@ def list_cameras(cti: Iterable[str | Path] | None = None, *, problems: list[str]
     return rows
 
 
+def _keeping_ctrl_c(create: Callable[[], Any]) -> Any:
+    """harvesters' acquirer takes over SIGINT on the main thread and answers Ctrl-C by destroying itself, which
+    the source took for a lost camera and re-found: Ctrl-C never stopped the headless station. The station's
+    own handler is put back."""
+    if threading.current_thread() is not threading.main_thread():
+        return create()
+    previous = signal.getsignal(signal.SIGINT)
+    try:
+        return create()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _incomplete_counter(source: CameraSource) -> Any:
     """harvesters' INCOMPLETE_BUFFER callback (it must subclass harvesters' Callback, imported lazily): the
     producer's incomplete buffer was dropped and re-queued; count it."""
@@ -134,7 +149,7 @@ class GenICamSource(CameraSource):
             seen = ", ".join(f"{i.model} {i.serial}" for i in infos) or "no cameras"
             raise SourceError(f"no camera {self.camera_id!r}", expected="a serial number, user id or model the "
                               "producers list", found=seen, hint="run `hangtag-inspect cameras` to see what is there")
-        self.acquirer = self._harvester.create(index)
+        self.acquirer = _keeping_ctrl_c(lambda: self._harvester.create(index))
         self.acquirer.add_callback(self.acquirer.Events.INCOMPLETE_BUFFER, _incomplete_counter(self))
 
     def _start_impl(self) -> None:
