@@ -114,12 +114,9 @@ def crop_box(image: np.ndarray, xyxy: Box, margin: float = 0.02) -> tuple[np.nda
     return image[b:d, a:c], (a, b)
 
 
-def text_down_angle(gray: np.ndarray, work_side: int = 200) -> tuple[float, float]:
-    """(down direction in degrees, modulo 180 — 90 means horizontal lines; strength 0..1).
-
-    Ink pixels are projected on candidate directions; printed lines give the sharpest profile
-    across them. Cheap (a few ms) and enough to choose between lying and standing tags.
-    """
+def _ink_points(gray: np.ndarray, work_side: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """Centred (x, y) of the printed pixels at a small working size, dark or light print alike;
+    None when there is too little print to measure anything by."""
     h, w = gray.shape[:2]
     scale = min(1.0, work_side / max(h, w))
     small = cv2.resize(gray, (max(8, int(w * scale)), max(8, int(h * scale))), interpolation=cv2.INTER_AREA)
@@ -127,9 +124,20 @@ def text_down_angle(gray: np.ndarray, work_side: int = 200) -> tuple[float, floa
     ink = binary == 0 if (binary == 0).mean() < 0.5 else binary != 0
     ys, xs = np.nonzero(ink)
     if len(xs) < 50:
+        return None
+    return xs.astype(np.float32) - xs.mean(), ys.astype(np.float32) - ys.mean()
+
+
+def text_down_angle(gray: np.ndarray, work_side: int = 200) -> tuple[float, float]:
+    """(down direction in degrees, modulo 180 — 90 means horizontal lines; strength 0..1).
+
+    Ink pixels are projected on candidate directions; printed lines give the sharpest profile
+    across them. Cheap (a few ms) and enough to choose between lying and standing tags.
+    """
+    points = _ink_points(gray, work_side)
+    if points is None:
         return 90.0, 0.0
-    xs = xs.astype(np.float32) - xs.mean()
-    ys = ys.astype(np.float32) - ys.mean()
+    xs, ys = points
     best_angle, best_score, scores = 90.0, -1.0, []
     for angle in range(0, 180, 3):
         t = math.radians(angle)
@@ -150,16 +158,10 @@ def residual_skew(gray: np.ndarray, span: float = 10.0, step: float = 0.5, work_
     within ±span whose projection across the lines is sharpest, and how much sharper it is
     than level (1.0 = no better). The barcode's angle can be a few degrees off under perspective,
     and a tilted line's box takes in pieces of its neighbours."""
-    h, w = gray.shape[:2]
-    scale = min(1.0, work_side / max(h, w))
-    small = cv2.resize(gray, (max(8, int(w * scale)), max(8, int(h * scale))), interpolation=cv2.INTER_AREA)
-    binary = cv2.adaptiveThreshold(small, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, 15, 10)
-    ink = binary == 0 if (binary == 0).mean() < 0.5 else binary != 0
-    ys, xs = np.nonzero(ink)
-    if len(xs) < 50:
+    points = _ink_points(gray, work_side)
+    if points is None:
         return 0.0, 1.0
-    xs = xs.astype(np.float32) - xs.mean()
-    ys = ys.astype(np.float32) - ys.mean()
+    xs, ys = points
 
     def sharpness(angle: float) -> float:
         t = math.radians(angle)
