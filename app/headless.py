@@ -7,8 +7,11 @@ said at start, and every frame that was not recorded is marked on its line; insp
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 from collections import deque
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -29,10 +32,31 @@ def run_headless(source: str | FrameSource, model: Path, backend: str | None, re
     """0 when the source was inspected to its end; 2, with the reason on `err`, when the model, recipe or
     source cannot be used (results printed before a source broke off stay printed)."""
     try:
-        return _inspect(source, model, backend, recipe, read, out, err, journal_path)
+        with _stopped_by_sigterm():
+            return _inspect(source, model, backend, recipe, read, out, err, journal_path)
     except HangtagError as exc:
         print(f"error: {exc}", file=err)
         return 2
+    except KeyboardInterrupt as stop:  # Ctrl+C, or the service manager's SIGTERM: the session ends normally
+        print(f"stopped ({stop.args[0] if stop.args else 'Ctrl+C'}); the session was closed", file=err)
+        return 130
+
+
+@contextmanager
+def _stopped_by_sigterm():
+    """SIGTERM (systemctl stop, docker stop) ends the run like Ctrl+C, so the journal closes the session."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame) -> None:
+        raise KeyboardInterrupt("SIGTERM")
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def open_recorder(journal_path: Path | None, err) -> Recorder:

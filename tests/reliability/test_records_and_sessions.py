@@ -217,3 +217,27 @@ def test_report_last_is_deterministic_and_names_concurrent_sessions(tmp_path) ->
     missing = cli("report", "--session", "99", "--out", str(tmp_path / "out"), data_dir=data)
     assert_no_traceback(missing)
     assert missing.returncode == 2 and "report --list" in missing.stderr
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_a_station_stopped_by_its_service_manager_closes_its_session(tmp_path, stop) -> None:
+    data, watched = tmp_path / "data", tmp_path / "drop"
+    watched.mkdir()
+    env = {**os.environ, "HANGTAG_DATA_DIR": str(data)}
+    station = subprocess.Popen([sys.executable, "-m", "app.main", "--headless", "--no-read", "--source",
+                                f"watch:{watched}"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        assert station.stdout.readline().startswith("Backends")
+        assert station.stdout.readline().startswith("Hangtag Station (headless)")
+        (watched / "tag.jpg").write_bytes(jpeg_bytes(seed=11))
+        assert station.stdout.readline().startswith("tag.jpg:")
+        station.send_signal(stop)
+        out, err = station.communicate(timeout=60)
+    finally:
+        station.kill()
+    assert "Traceback" not in out + err and "the session was closed" in err and station.returncode == 130
+    with Journal.open(data / "journal.sqlite3", read_only=True) as journal:
+        session = journal.sessions()[0]
+    assert session.ended_at is not None and session.end_reason == "" and session.frame_count == 1
