@@ -19,7 +19,7 @@ from app.records_link import RecordsLink
 from app.report_open import ReportOpener
 from app.settings import StationSettings
 from app.space_key import SpaceStops
-from app.station_state import FAILED, NONE, OPEN, RUNNING, STOPPED, StationModel, StationState
+from app.station_state import ERROR, FAILED, NONE, OPEN, RUNNING, STOPPED, StationModel, StationState
 from app.theme import apply_theme
 from app.widgets.crops_strip import CropsStrip
 from app.widgets.error_panel import ErrorPanel
@@ -313,6 +313,7 @@ class MainWindow(QMainWindow):
         self.errors_panel.show_error("engine", f"Engine not changed ({still})", message)
         if self.pipeline is None:
             self.view.show_message("No engine: " + message.splitlines()[0], error=True)
+            self.state.update(run=ERROR)  # nothing can run: the header says so, not "loading…"
 
     def _on_engine_swapped(self, pipeline) -> None:
         self.pipeline = pipeline
@@ -323,7 +324,8 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Engine ready: {pipeline.backend}, {self.precision.upper()}", 5000)
         self.plots.set_stages(pipeline.backend)
         self.errors_panel.clear_kind("engine")
-        self.state.update(engine=f"{ENGINE_NAMES.get(pipeline.backend, pipeline.backend)} {self.precision.upper()}")
+        self.state.update(engine=f"{ENGINE_NAMES.get(pipeline.backend, pipeline.backend)} {self.precision.upper()}",
+                          run=STOPPED if self.state.state.run == ERROR else self.state.state.run)
         self._update_status()
         if self.autostart:
             self.autostart = False

@@ -375,3 +375,18 @@ def test_memory_growth_during_warm_up_is_not_called_drift(qtbot):
     for frame in range(201, 401):  # a real leak after warm-up is still seen
         panel.memory.push([400.0 + 0.05 * (frame - 200), np.nan, frame])
     assert panel.memory_drift()[0] > 5.0
+
+
+def test_an_engine_that_cannot_load_shows_as_an_error_not_as_loading(qtbot, tmp_path):
+    broken = tmp_path / "broken.onnx"
+    broken.write_bytes(b"not an onnx model")
+    window = MainWindow(model=broken, backend="onnxruntime-cpu", settings=make_settings(tmp_path), read=False,
+                        journal_path=tmp_path / "journal.sqlite3", testing=True, source=str(make_folder(tmp_path, 1)))
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.errors_panel.kind == "engine", timeout=30000)
+    assert window.header.run_label.text() == "ERROR"
+    assert "none" in window.header.fields["engine"].text() and "loading" not in window.header.fields["engine"].text()
+    assert not window.source_bar.start_button.isEnabled()
+    text = window.errors_panel.text.toPlainText()
+    assert "broken.onnx" in text and "expected: a valid ONNX file" in text and "hint:" in text

@@ -8,7 +8,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
-from app.station_state import FAILED, OPEN, RUNNING, StationModel, StationState
+from app.station_state import ERROR, FAILED, OPEN, RUNNING, StationModel, StationState
 from app.widgets.elided_label import ElidedLabel
 
 RUN_STYLES = {"running": ("RUNNING", "#1e8e3e"), "stopped": ("STOPPED", "#5f6368"), "error": ("ERROR", "#d93025")}
@@ -46,7 +46,7 @@ class StationHeader(QWidget):
         elif state.source_status != OPEN:
             source = "none" if not state.source else f"{source} (not open)"
         values = {"recipe": state.recipe or "none — pick a recipe", "job": state.job or "—", "lot": state.lot or "—",
-                  "source": source, "engine": state.engine or "loading…", "mode": state.mode}
+                  "source": source, "engine": state.engine or ("none — see the error" if state.run == ERROR else "loading…"), "mode": state.mode}
         for key, value in values.items():
             self.fields[key].setText(f"{key.capitalize()}: {value}")
         self.fields["source"].setToolTip(state.source_message or state.source)
