@@ -109,7 +109,7 @@ def blurred_room(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
 
 
 SURFACES = (garment_background, wood, belt, steel, cardboard, printed_page, lab_texture, blurred_room)
-SURFACE_WEIGHTS = (0.34, 0.1, 0.1, 0.08, 0.08, 0.13, 0.08, 0.09)
+SURFACE_WEIGHTS = (0.37, 0.1, 0.1, 0.08, 0.08, 0.1, 0.08, 0.09)
 
 
 def surface(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
