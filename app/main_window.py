@@ -357,6 +357,9 @@ class MainWindow(QMainWindow):
             self.banner.show_verdict("NO SOURCE", [f"{state.source}: " + state.source_message.splitlines()[0]])
             self.view.show_message(f"NO SOURCE — {state.source} could not be opened", error=True)
             self.crops.show_crops(None, None, note="no source")
+        elif "source_status" in changed and state.source_status == OPEN and self.banner.verdict.text() == "NO SOURCE":
+            self.banner.show_verdict("—", ["Source open: press Start (Space)"])
+            self.view.show_message(f"{state.source} is open — press Start (Space).")
 
     def _on_source_finished(self, description: str) -> None:
         self.statusBar().showMessage(f"Finished {description}", 8000)

@@ -82,6 +82,7 @@ def test_a_failed_source_clears_the_verdict_disables_start_and_nothing_is_journa
     window.open_source(str(make_folder(other, 1)))
     qtbot.waitUntil(lambda: window.source_bar.start_button.isEnabled(), timeout=5000)
     assert not window.errors_panel.isVisible()  # a source that opens clears the source error
+    assert window.banner.verdict.text() == "—" and not window.view.message_is_error
 
 
 def test_recipe_job_and_lot_survive_a_restart_and_show_in_the_header(qtbot, tmp_path):
