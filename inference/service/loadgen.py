@@ -54,7 +54,8 @@ class LoadReport:
                "max_send_lag_ms": round(float(lag.max()), 3)}
         if self.rss_mb:
             out["server_rss_mb"] = {"first": round(self.rss_mb[0], 1), "last": round(self.rss_mb[-1], 1),
-                                    "max": round(max(self.rss_mb), 1), "samples": len(self.rss_mb)}
+                                    "max": round(max(self.rss_mb), 1), "samples": len(self.rss_mb),
+                                    "series": [round(v, 1) for v in self.rss_mb]}
         return out
 
 
