@@ -120,7 +120,8 @@ class SourceBar(QWidget):
         self.open_row.setVisible(not compact)
 
     def render(self, state: StationState, changed: frozenset = frozenset()) -> None:
-        """StationModel listener: Start needs an open source and an engine; the recipe line is the state's."""
+        """StationModel listener: the bar shows the state's source; Start needs an open source and an engine;
+        the Recipe button asks for a recipe while none is loaded."""
         if "source" in changed and state.source and state.source != self.spec():
             self.set_spec(state.source)  # opened from the command line, the settings or the window itself
         self.set_running(state.run == RUNNING)

@@ -45,8 +45,9 @@ class StationHeader(QWidget):
             source = f"{source} (failed)"
         elif state.source_status != OPEN:
             source = "none" if not state.source else f"{source} (not open)"
+        engine = state.engine or ("none — see the error" if state.run == ERROR else "loading…")
         values = {"recipe": state.recipe or "none — pick a recipe", "job": state.job or "—", "lot": state.lot or "—",
-                  "source": source, "engine": state.engine or ("none — see the error" if state.run == ERROR else "loading…"), "mode": state.mode}
+                  "source": source, "engine": engine, "mode": state.mode}
         for key, value in values.items():
             self.fields[key].setText(f"{key.capitalize()}: {value}")
         self.fields["source"].setToolTip(state.source_message or state.source)
