@@ -52,7 +52,7 @@ class Plan:
     fps: int = 30
     width: int = 1280
     height: int = 720
-    tag_height: float = 0.58  # share of the frame's height a tag's card takes
+    tag_height: float = 0.7  # share of the frame's height a tag's card takes
     belt_px_per_s: float = 0.0  # 0: the frame's width per 1.4 s (a tag is whole in view for about 1 s)
     defect_share: float = 0.25
     edge_share: float = 0.12

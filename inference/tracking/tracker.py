@@ -22,12 +22,14 @@ Box = tuple[float, float, float, float]
 
 @dataclass(frozen=True)
 class TrackerSettings:
-    high: float = 0.5  # a box this confident is matched first and may start a track
+    high: float = 0.25  # a box this confident is matched first and may start a track (the detector's own threshold:
+    # a tag the frame's edge cuts scores 0.3, and it must become a track, to be counted)
     low: float = 0.1  # boxes between low and high only continue tracks (ByteTrack's second stage)
     match_iou: float = 0.2  # overlap with a track's predicted box needed to continue it
     lost_frames: int = 15  # frames (source index) a track may go unseen in the middle of the view
     edge_lost_frames: int = 1  # ...and once its last box touched the edge it was moving towards (it went out)
     edge_px: float = 2.0  # a box this close to the frame's edge touches it
+    max_jump: float = 0.75  # last chance for a confident box: centre within this share of the track's diagonal
 
 
 @dataclass
@@ -106,6 +108,9 @@ class TagTracker:
         self.settings = settings
         self._tracks: dict[int, _Track] = {}
         self._next_id = 1
+        # A belt moves every tag alike: a new track starts at the speed the others were seen moving, so a
+        # detector that sees a tag once every several frames still finds it where it went.
+        self.belt_velocity = np.zeros(4)
 
     @property
     def live_ids(self) -> tuple[int, ...]:
@@ -122,7 +127,9 @@ class TagTracker:
             dets = [i for i in np.flatnonzero(stage)]
             if not dets or not free_tracks:
                 continue
-            predicted = np.array([tracks[t].predicted(frame) for t in free_tracks])
+            w, h = self.frame_wh
+            predicted = np.array([tracks[t].predicted(frame) for t in free_tracks]).reshape(-1, 4)
+            predicted = np.clip(predicted, 0, [w, h, w, h])  # as the detector's boxes are: cut at the edge
             at_edge = np.array([touches_edge(b, self.frame_wh, s.edge_px) for b in boxes[dets]])
             overlap = iou_matrix(boxes[dets], predicted, of_smaller=at_edge[:, None] & np.ones(len(free_tracks), bool))
             taken = []
@@ -132,20 +139,63 @@ class TagTracker:
                 ids[dets[r]] = track.track_id
                 taken.append(free_tracks[c])
             free_tracks = [t for t in free_tracks if t not in taken]
+        self._by_distance(frame, boxes, conf, ids, tracks, free_tracks)
         for i in np.flatnonzero(conf >= s.high):
             if ids[i] is None:
-                track = _Track(self._next_id, boxes[i], frame)
+                track = _Track(self._next_id, boxes[i], frame, velocity=self.belt_velocity.copy())
                 self._tracks[track.track_id] = track
                 ids[i] = track.track_id
                 self._next_id += 1
+        moving = [t.velocity for t in tracks if t.hits > 1 and t.last_frame == frame
+                  and not touches_edge(t.box, self.frame_wh, s.edge_px)]
+        if moving:
+            self.belt_velocity = 0.7 * self.belt_velocity + 0.3 * np.mean(moving, axis=0)
         ended = []
         for t in free_tracks:
             track = tracks[t]
+            if track.track_id not in self._tracks:
+                continue
+            if self._out_of_view(track.predicted(frame)):
+                ended.append(track.track_id)
+                del self._tracks[track.track_id]
+                continue
             limit = s.edge_lost_frames if self._leaving(track) else s.lost_frames
             if frame - track.last_frame >= limit:
                 ended.append(track.track_id)
                 del self._tracks[track.track_id]
         return TrackUpdate(tuple(ids), tuple(ended))
+
+    def _by_distance(self, frame: int, boxes: np.ndarray, conf: np.ndarray, ids: list, tracks: list[_Track],
+                     free_tracks: list[int]) -> None:
+        """Confident boxes no track overlapped, and tracks nothing overlapped: matched when the box's centre is
+        near where the track was predicted and its size alike (a slow detector, a belt that changed speed).
+        `free_tracks` loses the tracks matched here."""
+        s = self.settings
+        left = [i for i in np.flatnonzero(conf >= s.high) if ids[i] is None]
+        if not left or not free_tracks:
+            return
+        pairs = []
+        for i in left:
+            for t in free_tracks:
+                p = tracks[t].predicted(frame)
+                diag = float(np.hypot(p[2] - p[0], p[3] - p[1]))
+                dist = float(np.hypot((boxes[i][0] + boxes[i][2] - p[0] - p[2]) / 2, (boxes[i][1] + boxes[i][3] - p[1] - p[3]) / 2))
+                h_ratio = (boxes[i][3] - boxes[i][1]) / max(1e-6, p[3] - p[1])
+                if dist <= s.max_jump * diag and 0.6 <= h_ratio <= 1.67:
+                    pairs.append((dist / max(diag, 1e-6), i, t))
+        used_i, used_t = set(), set()
+        for _, i, t in sorted(pairs):
+            if i in used_i or t in used_t:
+                continue
+            tracks[t].update(boxes[i], frame)
+            ids[i] = tracks[t].track_id
+            used_i.add(i)
+            used_t.add(t)
+        free_tracks[:] = [t for t in free_tracks if t not in used_t]
+
+    def _out_of_view(self, box: np.ndarray) -> bool:
+        w, h = self.frame_wh
+        return bool(box[0] >= w or box[2] <= 0 or box[1] >= h or box[3] <= 0)
 
     def _leaving(self, track: _Track) -> bool:
         """Its last box touched an edge while moving towards it: it went out (one entering stays a while)."""

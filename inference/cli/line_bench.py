@@ -1,0 +1,272 @@
+"""`hangtag-inspect line-bench`: one verdict per physical tag, scored on conveyor recordings with truth.
+
+Each recording is replayed as a live camera (`camera:VIDEO` delivers frames at the recording's rate and
+keeps only the newest for a busy consumer, as a camera does). The line runs as on the station: detection on
+every frame it can take, tracking, best-shot reading on the reading worker, one verdict when a tag leaves.
+Each verdict is matched to the truth tag whose box it followed; scored: tags seen, tags with a verdict,
+correct verdicts, duplicates, missed tags, and the time from a tag fully leaving the view to its verdict.
+
+The recordings and their truth come from `python -m training.conveyor` (read here as plain files).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+
+from inference.cli.common import add_model_options, pipeline_from
+from inference.errors import ConfigError
+
+MATCH_IOU = 0.3
+LATENCY_P95_TARGET_S = 1.0
+
+
+class TruthFormatError(ConfigError):
+    """The --truth file is not a conveyor recording's truth."""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("line-bench", help="one verdict per tag on conveyor recordings: missed, duplicates, latency")
+    parser.add_argument("--source", action="append", required=True,
+                        help="camera:VIDEO (a recording replayed as a live camera); repeat for a spacing sweep")
+    parser.add_argument("--truth", action="append", type=Path, default=None,
+                        help="truth.json of each --source, in order (default: truth.json beside the video)")
+    parser.add_argument("--recipe", action="append", type=Path, default=None,
+                        help="the job's recipe, one for all or one per --source (default: recipe.toml beside the video)")
+    parser.add_argument("--json", type=Path, default=None, help="write every number and per-tag rows here")
+    parser.add_argument("--stride", type=int, default=1,
+                        help="a plain video (no camera: prefix) is inspected frame by frame, every Nth frame: the "
+                             "line's logic without the clock (latency then says nothing about the live line)")
+    parser.add_argument("--look-frames", type=int, default=3, help="frames a tag is seen whole before its first read")
+    add_model_options(parser)
+    parser.set_defaults(func=line_bench)
+
+
+# -- truth --------------------------------------------------------------------------------------------
+def load_truth(path: Path) -> dict:
+    try:
+        truth = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise TruthFormatError(f"cannot read {path}", expected="a truth.json from python -m training.conveyor",
+                               found=str(exc), hint="make a recording: python -m training.conveyor --out DIR") from exc
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise TruthFormatError(f"{path} is not JSON", expected="a truth.json from python -m training.conveyor",
+                               found=str(exc), hint="regenerate the recording") from exc
+    missing = [k for k in ("fps", "frames", "tags") if k not in truth]
+    bad_tags = [t.get("id") for t in truth.get("tags", []) if not {"expected_verdict", "boxes", "last_frame"} <= set(t)]
+    if missing or bad_tags:
+        raise TruthFormatError(f"{path} is not a conveyor truth file", expected="fps, frames, tags[{expected_verdict, boxes, last_frame}]",
+                               found=f"missing {', '.join(missing) or 'tag fields'}", hint="regenerate the recording")
+    for tag in truth["tags"]:
+        tag["by_frame"] = {int(row[0]): row[1:] for row in tag["boxes"]}
+    return truth
+
+
+def _iou(a, b) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def match_verdict(truth: dict, verdict) -> dict | None:
+    """The truth tag this verdict's track last saw: the best overlap at its last frame (IoU >= 0.3)."""
+    best, best_iou = None, MATCH_IOU
+    for tag in truth["tags"]:
+        box = tag["by_frame"].get(int(verdict.last_frame))
+        if box is not None and (overlap := _iou(box, verdict.last_box)) >= best_iou:
+            best, best_iou = tag, overlap
+    return best
+
+
+def _pct(values: list[float], q: float) -> float | None:
+    return round(float(np.percentile(values, q)), 3) if values else None
+
+
+def score(truth: dict, verdicts: list[tuple[object, float]], delivered: dict[int, float]) -> dict:
+    """`verdicts`: (TagVerdict, when it was given, perf_counter); `delivered`: frame index -> when the source
+    delivered it. A tag fully leaves at the frame after its last visible one."""
+    fps = float(truth["fps"])
+    start = min((t - i / fps for i, t in delivered.items()), default=0.0)
+    by_tag: dict[int, list] = {t["id"]: [] for t in truth["tags"]}
+    false, rows = [], []
+    for verdict, given_at in verdicts:
+        tag = match_verdict(truth, verdict)
+        if tag is None:
+            false.append(verdict.to_record())
+            continue
+        gone = tag["last_frame"] + 1
+        left_at = delivered.get(gone, start + gone / fps)
+        by_tag[tag["id"]].append((verdict, given_at - left_at))
+    latencies, correct, confusion = [], 0, {}
+    for tag in truth["tags"]:
+        got = by_tag[tag["id"]]
+        first = min(got, key=lambda g: g[0].first_frame) if got else None
+        verdict = first[0].verdict.value if first else "MISSED"
+        correct += verdict == tag["expected_verdict"]
+        key = f"{tag['expected_verdict']}->{verdict}"
+        confusion[key] = confusion.get(key, 0) + 1
+        if first:
+            latencies.append(first[1])
+        rows.append({"id": tag["id"], "expected": tag["expected_verdict"], "verdict": verdict,
+                     "defect": (tag.get("defect") or {}).get("kind"), "edge": tag.get("edge", False),
+                     "verdicts": len(got), "latency_s": round(first[1], 3) if first else None,
+                     "reads": first[0].reads if first else 0, "reasons": list(first[0].reasons) if first else [],
+                     "best_frame": first[0].best_frame if first else None,
+                     "best_focus": round(first[0].best_focus, 1) if first and first[0].best_focus else None})
+    n = len(truth["tags"])
+    seen = sum(1 for g in by_tag.values() if g)
+    return {
+        "tags": n, "tags_seen": seen, "tags_with_verdict": seen, "correct": correct,
+        "duplicates": sum(max(0, len(g) - 1) for g in by_tag.values()), "missed": n - seen,
+        "false_verdicts": len(false), "confusion": dict(sorted(confusion.items())),
+        "latency_s": {"p50": _pct(latencies, 50), "p95": _pct(latencies, 95),
+                      "max": round(max(latencies), 3) if latencies else None},
+        "rows": rows, "false": false,
+    }
+
+
+# -- running one recording ----------------------------------------------------------------------------
+class _Newest:
+    """The grabber's newest frame, as a live camera's consumer sees it; every delivery is timed. A source that
+    is not live (a plain video file) hands over every `stride`-th frame and waits for it to be taken."""
+
+    def __init__(self, source, stride: int = 1) -> None:
+        self.source = source
+        self.every = not source.live
+        self.stride = max(1, stride)
+        self.delivered: dict[int, float] = {}
+        self.frames = 0
+        self.done = False
+        self._frame = None
+        self._cond = threading.Condition()
+        self._thread = threading.Thread(target=self._run, name="line-bench-grabber", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        from inference.sources import Frame
+
+        try:
+            for item in self.source.frames():
+                if isinstance(item, Frame):
+                    with self._cond:
+                        while self.every and self._frame is not None:
+                            self._cond.wait(0.5)
+                        if self.every and item.index % self.stride:
+                            continue
+                        self.delivered[item.index] = time.perf_counter()
+                        self.frames += 1
+                        self._frame = item
+                        self._cond.notify_all()
+        finally:
+            with self._cond:
+                self.done = True
+                self._cond.notify_all()
+
+    def take(self):
+        """The newest frame not taken yet; None once the recording ended."""
+        with self._cond:
+            while self._frame is None and not self.done:
+                self._cond.wait(0.5)
+            frame, self._frame = self._frame, None
+            self._cond.notify_all()
+            return frame
+
+
+def run_recording(inspector, spec: str, truth: dict, look_frames: int, stride: int = 1) -> dict:
+    from inference.sources import open_source
+    from inference.tracking import LineInspector, LineSettings
+
+    source = open_source(spec)
+    verdicts: list[tuple[object, float]] = []
+    detect_ms: list[float] = []
+    with LineInspector.around(inspector, LineSettings(look_frames=look_frames)) as line:
+        newest = _Newest(source, stride)
+        started = time.perf_counter()
+        try:
+            while (frame := newest.take()) is not None:
+                t0 = time.perf_counter()
+                given = line.step(frame.index, frame.image)
+                detect_ms.append((time.perf_counter() - t0) * 1000)
+                now = time.perf_counter()
+                verdicts += [(v, now) for v in given]
+            given = line.finish()
+            now = time.perf_counter()
+            verdicts += [(v, now) for v in given]
+        finally:
+            source.close()
+        wall = time.perf_counter() - started
+        result = score(truth, verdicts, newest.delivered)
+        result.update({
+            "source": spec, "live": bool(source.live), "spacing_s": truth.get("spacing_s"), "frames": truth["frames"],
+            "frames_delivered": newest.frames, "frames_inspected": line.frames,
+            "detect_fps": round(line.frames / wall, 2) if wall else None,
+            "step_ms_p50": _pct(detect_ms, 50), "reads": sum(v.reads for v, _ in verdicts),
+            "read_busy_share": round(line.worker.busy_s / wall, 3) if wall else None,
+            "shots_dropped": line.worker.dropped, "wall_s": round(wall, 2),
+        })
+    return result
+
+
+def _paths(args: argparse.Namespace) -> list[tuple[str, Path, Path]]:
+    runs = []
+    for k, spec in enumerate(args.source):
+        video = Path(spec.split(":", 1)[1] if spec.startswith("camera:") else spec)
+        truth = args.truth[k] if args.truth and k < len(args.truth) else video.parent / "truth.json"
+        if args.recipe:
+            recipe = args.recipe[k] if k < len(args.recipe) else args.recipe[-1]
+        else:
+            recipe = video.parent / "recipe.toml"
+        runs.append((spec, truth, recipe))
+    return runs
+
+
+def line_bench(args: argparse.Namespace) -> int:
+    from inference.inspection import Inspector
+    from inference.reading.recipe import load_recipe
+
+    runs = [(spec, load_truth(truth), load_recipe(recipe)) for spec, truth, recipe in _paths(args)]
+    results = []
+    with Inspector.around(pipeline_from(args), read=True, recipe=runs[0][2]) as inspector:
+        inspector.reader.read(np.full((720, 1280, 3), 128, np.uint8))  # the OCR sessions' first call, before timing
+        for spec, truth, recipe in runs:
+            inspector.recipe = recipe
+            result = run_recording(inspector, spec, truth, args.look_frames, args.stride)
+            results.append(result)
+            _print(result)
+    clean = [r for r in results if r["missed"] == 0 and r["spacing_s"] and r["live"]]
+    densest = min((r["spacing_s"][0] for r in clean), default=None)
+    if any(r["live"] for r in results):
+        print(f"densest spacing with 0 tags missed (live): {densest if densest is not None else 'none of the runs'}"
+              + (" s" if densest is not None else ""))
+    if args.json:
+        import onnxruntime
+
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps({
+            "machine": {"python": platform.python_version(), "cpu": platform.processor() or platform.machine(),
+                        "onnxruntime": onnxruntime.__version__},
+            "densest_spacing_s_without_misses": densest, "runs": results,
+        }, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+def _print(r: dict) -> None:
+    lat = r["latency_s"]
+    mode = "live" if r["live"] else "frame by frame"
+    print(f"{r['source']} ({mode}, a tag every {r['spacing_s']} s): {r['tags']} tags | seen {r['tags_seen']} | "
+          f"with a verdict {r['tags_with_verdict']} | correct {r['correct']} | duplicates {r['duplicates']} | "
+          f"missed {r['missed']} | false {r['false_verdicts']}")
+    print(f"  verdict latency after the tag left: p50 {lat['p50']} s, p95 {lat['p95']} s, max {lat['max']} s "
+          f"(target p95 <= {LATENCY_P95_TARGET_S:g} s)")
+    print(f"  frames delivered {r['frames_delivered']}, inspected {r['frames_inspected']} ({r['detect_fps']} fps), "
+          f"step p50 {r['step_ms_p50']} ms, reads {r['reads']}, reader busy {r['read_busy_share']:.0%}, "
+          f"shots dropped {r['shots_dropped']}")
+    print(f"  expected->given: {', '.join(f'{k} {v}' for k, v in r['confusion'].items())}")
