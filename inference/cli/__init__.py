@@ -25,6 +25,7 @@ COMMANDS = (
     "cameras",
     "line",
     "plc_sim",
+    "line_bench",
 )
 
 
