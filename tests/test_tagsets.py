@@ -235,3 +235,10 @@ def test_oracle_counts_codes_per_condition(tagset):
     assert set(stats) == {r["bucket"] for r in rows if r["tags"]}
     assert sum(s["codes"] for s in stats.values()) == sum(len(t["barcodes"]) for r in rows for t in r["tags"])
     assert all(0 <= s["decoded"] <= s["codes"] for s in stats.values())
+
+
+def test_designs_get_equal_shares_of_the_jobs(tmp_path):
+    generate(tmp_path, 5 * 6, 6, designs=["grid_table", "kraft_stamped", "dark_bilingual"])
+    jobs = {(r["job"], r["design"]) for r in truth_rows(tmp_path)}
+    per_design = {d: sum(design == d for _, design in jobs) for d in ("grid_table", "kraft_stamped", "dark_bilingual")}
+    assert per_design == {"grid_table": 2, "kraft_stamped": 2, "dark_bilingual": 2}

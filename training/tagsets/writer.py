@@ -121,8 +121,10 @@ def generate(out: Path, count: int, seed: int, defect_share: float = 0.2, design
     order = {image: k for k, image in enumerate(sorted(defective))}  # kinds taken in turn, so all appear
     n_jobs = math.ceil(count / IMAGES_PER_JOB)
     jobs = []
+    # every design in turn, shuffled per round, so each has the same number of jobs (±1)
+    rounds = [names[k] for _ in range(math.ceil(n_jobs / len(names))) for k in rng.permutation(len(names))]
     for j in range(n_jobs):
-        design = names[(j + int(rng.integers(len(names)))) % len(names)] if j >= len(names) else names[j]
+        design = rounds[j]
         job_rng = np.random.default_rng([seed, 1_000_000 + j])
         values, style_seed = random_values(job_rng), int(job_rng.integers(2**31))
         name = f"job{j:03d}"
