@@ -167,7 +167,7 @@ def test_an_acquirer_destroyed_under_the_source_is_reported_lost_and_found_again
             if isinstance(item, FrameError):
                 lost_at = time.monotonic()
                 items.append(item)
-            elif isinstance(item, Frame):
+            elif isinstance(item, Frame) and lost_at is not None:
                 back_at = time.monotonic()
                 items.append(item)
                 break
