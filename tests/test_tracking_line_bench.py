@@ -1,0 +1,62 @@
+"""line-bench end to end on a tiny conveyor recording: the shipped detector and reader, the real tracker and
+reading worker, the real scoring. Frame by frame (a plain video, every 3rd frame), so what is asserted does
+not depend on how fast this machine is; the live replay's timing is a benchmark (BENCHMARKS.md)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from inference.cli import main
+from inference.resources import default_model_path
+
+
+@pytest.fixture(scope="module")
+def recording(tmp_path_factory):
+    fonts = pytest.importorskip("training.tagsets.fonts")
+    try:
+        fonts.font_files()
+    except fonts.FontsMissingError:
+        pytest.skip("CJK fonts for training.tagsets are not installed (make system-deps)")
+    if not default_model_path().is_file():
+        pytest.skip(f"the shipped detector is absent: {default_model_path()}")
+    from training.conveyor import Plan, generate
+
+    out = tmp_path_factory.mktemp("line")
+    truth = generate(out, Plan(seconds=4.8, spacing=(1.1, 1.1), seed=7, width=640, height=360,
+                               defect_share=0.0, edge_share=0.0))
+    return out, truth
+
+
+def test_the_recording_has_truth_for_every_tag(recording):
+    out, truth = recording
+    assert (out / "line.avi").stat().st_size > 0 and (out / "recipe.toml").is_file()
+    assert truth["frames"] == 144 and truth["fps"] == 30 and len(truth["tags"]) == 2
+    for tag in truth["tags"]:
+        frames = [row[0] for row in tag["boxes"]]
+        assert frames == list(range(tag["first_frame"], tag["last_frame"] + 1))  # a box in every frame it shows
+        assert tag["whole_frames"] > 0 and tag["expected_verdict"] == "OK"
+        assert tag["last_frame"] < truth["frames"] - 1  # it leaves before the recording ends
+
+
+def test_line_bench_gives_every_tag_exactly_one_verdict(recording, capsys):
+    out, truth = recording
+    report = out / "bench.json"
+    assert main(["line-bench", "--source", str(out / "line.avi"), "--stride", "3", "--backend", "onnxruntime-cpu",
+                 "--json", str(report)]) == 0
+    printed = capsys.readouterr().out
+    assert "frame by frame" in printed and "duplicates 0" in printed
+    (run,) = json.loads(report.read_text(encoding="utf-8"))["runs"]
+    assert run["tags"] == 2 and run["tags_with_verdict"] == 2
+    assert (run["missed"], run["duplicates"], run["false_verdicts"]) == (0, 0, 0)
+    assert run["frames_inspected"] == 48
+    assert all(row["reads"] >= 1 and row["verdict"] in ("OK", "REVIEW", "NG") for row in run["rows"])
+
+
+def test_line_bench_says_what_is_wrong_with_a_bad_truth_file(tmp_path, capsys):
+    bad = tmp_path / "truth.json"
+    bad.write_text('{"fps": 30}', encoding="utf-8")
+    assert main(["line-bench", "--source", "camera:" + str(tmp_path / "line.avi"), "--truth", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error:") and "truth" in err and "regenerate" in err
