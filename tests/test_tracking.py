@@ -196,3 +196,14 @@ def test_triggered_mode_gives_one_verdict_per_trigger_id():
     assert [(v.trigger_id, v.verdict) for v in verdicts] == [("T-1", Verdict.OK), ("T-2", Verdict.NG),
                                                               ("T-3", Verdict.NG)]
     assert "hangtag" in " ".join(verdicts[2].reasons)  # the recipe counts one tag: none is a missing tag
+
+
+def test_a_slow_detector_reads_at_the_first_whole_sighting():
+    """Detection sees every 5th frame: waiting `look_frames` (4) whole frames would lose a whole sighting."""
+    reader = PlantedReader()
+    line = LineInspector(None, reader, RECIPE, LineSettings(look_frames=4), threaded=False)
+    frames = [(f, v) for f, v in conveyor(1, speed=20) if f % 5 == 0]
+    first_whole = next(f for f, v in frames if v and v[0][0][0] > 2 and v[0][0][2] < W - 2)
+    verdicts = run_line(line, iter(frames))
+    assert [stamp for stamp, _ in reader.calls] == [first_whole]
+    assert [(v.verdict, v.reads) for v in verdicts] == [(Verdict.OK, 1)]

@@ -130,6 +130,8 @@ class LineInspector:
         self._live: dict[int, _State] = {}
         self._leaving: dict[int, _State] = {}
         self._closed: set[int] = set()  # ids given a verdict (after a timeout the tracker may still see them)
+        self._previous_frame: int | None = None
+        self._slow = False  # the detector skips look_frames or more between its frames: waiting buys nothing
 
     @classmethod
     def around(cls, inspector: Any, settings: LineSettings = LineSettings(), **options: Any) -> LineInspector:
@@ -148,6 +150,8 @@ class LineInspector:
         if self.tracker is None:
             self.tracker = TagTracker((image.shape[1], image.shape[0]), self.settings.tracker)
         self.frames += 1
+        self._slow = self._previous_frame is not None and frame - self._previous_frame >= self.settings.look_frames
+        self._previous_frame = frame
         self._collect()
         tags = np.flatnonzero(np.array([label == "hangtag" for label in detections.labels], dtype=bool))
         update = self.tracker.update(frame, detections.xyxy[tags], detections.confidence[tags])
@@ -212,12 +216,13 @@ class LineInspector:
 
     def _schedule(self, state: _State, *, leaving: bool) -> None:
         """Send the tag's best shot to be read when it is due: after `look_frames` whole frames (at once when
-        the tag is leaving), only while unresolved, one read of a tag at a time, `max_reads` at most."""
+        the tag is leaving, or when the detector is so slow that the next frame it sees is that far away),
+        only while unresolved, one read of a tag at a time, `max_reads` at most."""
         if state.shot is None or self._settled(state) or state.sent >= self.settings.max_reads:
             return
         if self.worker.busy_with(state.track_id):
             return
-        if not leaving and state.whole_frames < self.settings.look_frames:
+        if not leaving and not self._slow and state.whole_frames < self.settings.look_frames:
             return
         self.worker.submit(state.shot)
         state.sent += 1
