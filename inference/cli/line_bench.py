@@ -43,6 +43,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--stride", type=int, default=1,
                         help="a plain video (no camera: prefix) is inspected frame by frame, every Nth frame: the "
                              "line's logic without the clock (latency then says nothing about the live line)")
+    parser.add_argument("--read-threads", type=int, default=None,
+                        help="CPU threads for the reader's OCR (default: ONNX Runtime's; on 2 cores 1 leaves one to detection)")
     parser.add_argument("--look-frames", type=int, default=3, help="frames a tag is seen whole before its first read")
     add_model_options(parser)
     parser.set_defaults(func=line_bench)
@@ -229,12 +231,11 @@ def _paths(args: argparse.Namespace) -> list[tuple[str, Path, Path]]:
 
 
 def line_bench(args: argparse.Namespace) -> int:
-    from inference.inspection import Inspector
     from inference.reading.recipe import load_recipe
 
     runs = [(spec, load_truth(truth), load_recipe(recipe)) for spec, truth, recipe in _paths(args)]
     results = []
-    with Inspector.around(pipeline_from(args), read=True, recipe=runs[0][2]) as inspector:
+    with _inspector(args, runs[0][2]) as inspector:
         inspector.reader.read(np.full((720, 1280, 3), 128, np.uint8))  # the OCR sessions' first call, before timing
         for spec, truth, recipe in runs:
             inspector.recipe = recipe
@@ -256,6 +257,23 @@ def line_bench(args: argparse.Namespace) -> int:
             "densest_spacing_s_without_misses": densest, "runs": results,
         }, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     return 0
+
+
+def _inspector(args: argparse.Namespace, recipe):
+    from inference.inspection import Inspector
+
+    pipeline = pipeline_from(args)
+    if args.read_threads is None:
+        return Inspector.around(pipeline, read=True, recipe=recipe)
+    from inference.reading import TagReader
+
+    backend = "onnxruntime-cuda" if pipeline.backend == "onnxruntime-cuda" else "onnxruntime-cpu"
+    try:
+        reader = TagReader.open(backend, args.read_threads)
+    except Exception:
+        pipeline.close()
+        raise
+    return Inspector(pipeline, reader=reader, recipe=recipe)
 
 
 def _print(r: dict) -> None:
