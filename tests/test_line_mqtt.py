@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import queue
 import shutil
 import socket
@@ -38,7 +39,9 @@ class Broker:
         self.port = port
         self.conf = tmp / "mosquitto.conf"
         store = f"persistence true\npersistence_location {tmp}/\n" if persistent else "persistence false\n"
-        self.conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\n{store}set_tcp_nodelay true\n")
+        # started as root, mosquitto drops to user 'mosquitto', which cannot write the test's private tmp dir
+        user = "user root\n" if os.geteuid() == 0 else ""
+        self.conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\n{store}{user}set_tcp_nodelay true\n")
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> Broker:
