@@ -25,6 +25,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--jobs", default="", help="job indices to cycle through, e.g. 1,2 (with --job-every)")
     parser.add_argument("--job-every", type=int, default=0, help="select the next of --jobs every N triggers")
     parser.add_argument("--reset", action="store_true", help="send Reset error first")
+    parser.add_argument("--poll-ms", type=float, default=0.0,
+                        help="Modbus: pause between status reads, like a PLC's scan cycle (0 = read back to back)")
     parser.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for each answer")
     parser.add_argument("--each", action="store_true", help="print every cycle")
     parser.add_argument("--json", type=Path, help="write the summary here as JSON")
@@ -37,7 +39,7 @@ def open_plc(args: argparse.Namespace):
     if args.modbus:
         from inference.line.modbus import parse_host_port
 
-        return plc.ModbusPlc(*parse_host_port(args.modbus), timeout_s=args.timeout)
+        return plc.ModbusPlc(*parse_host_port(args.modbus), timeout_s=args.timeout, poll_s=args.poll_ms / 1000)
     if args.opcua:
         return plc.OpcUaPlc(args.opcua, args.user, os.environ.get("HANGTAG_OPCUA_PASSWORD"), timeout_s=args.timeout)
     return plc.MqttPlc(args.mqtt, timeout_s=args.timeout)
