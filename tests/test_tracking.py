@@ -159,6 +159,7 @@ def test_best_shot_is_the_sharpest_fully_inside_frame():
     assert track.best_frame == 2 and track.fully_inside and track.settled
     verdicts += line.finish()
     assert [(v.verdict, v.best_frame, v.reads) for v in verdicts] == [(Verdict.OK, 2, 1)]
+    assert verdicts[0].crop.shape == (160, 120, 3)  # the tag's box in the frame read: what the journal archives
 
 
 def test_an_unresolved_read_is_read_again_until_settled_then_never():

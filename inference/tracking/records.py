@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from inference.reading.types import TagReading
 from inference.reading.verdict import FrameVerdict, Verdict, judge_tag
@@ -25,6 +27,7 @@ class Read:
     focus: float
     reading: TagReading | None
     verdict: FrameVerdict
+    crop: np.ndarray | None = field(default=None, repr=False, compare=False)  # the tag's box in that frame (BGR)
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,7 @@ class TagVerdict:
     trigger_id: Any = None
     reading: TagReading | None = None  # the read the verdict rests on
     timed_out: bool = False  # still in view when its time ran out
+    crop: np.ndarray | None = field(default=None, repr=False, compare=False)  # the best read's tag crop, to archive
 
     @property
     def unread(self) -> bool:
@@ -100,11 +104,11 @@ def judge_read(recipe: Any, reading: TagReading) -> FrameVerdict:
 def verdict_of(track: TagTrack, *, latency_s: float, trigger_id: Any = None, timed_out: bool = False) -> TagVerdict:
     best = best_evidence(track.reads)
     if best is None:
-        verdict, reasons, reading = Verdict.REVIEW, (UNREAD,), None
+        verdict, reasons, reading, crop = Verdict.REVIEW, (UNREAD,), None, None
     else:
-        verdict, reasons, reading = best.verdict.verdict, tuple(best.verdict.reasons), best.reading
+        verdict, reasons, reading, crop = best.verdict.verdict, tuple(best.verdict.reasons), best.reading, best.crop
     if timed_out:
         reasons = reasons + ("still in view when its time ran out",)
     return TagVerdict(track.track_id, verdict, reasons, track.frames_seen, track.first_frame, track.last_frame,
                       track.last_box, track.best_frame, track.best_focus, len(track.reads), latency_s, trigger_id,
-                      reading, timed_out)
+                      reading, timed_out, crop)

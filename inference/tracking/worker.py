@@ -32,17 +32,25 @@ class Shot:
     detections: Detections  # the tag's hangtag box first, then the symbol boxes on it
 
 
+def tag_crop(shot: Shot) -> np.ndarray:
+    """The tag's box cut from the shot's frame (a copy: the frame may be a camera's lent buffer)."""
+    h, w = shot.image.shape[:2]
+    x1, y1, x2, y2 = shot.detections.xyxy[0]
+    return shot.image[max(0, int(y1)):min(h, int(np.ceil(y2))), max(0, int(x1)):min(w, int(np.ceil(x2)))].copy()
+
+
 def read_shot(reader: Any, recipe: Any, shot: Shot) -> Read:
     """Read and judge one shot; a reader that fails gives a REVIEW read saying so (the tag is not lost)."""
+    crop = tag_crop(shot)
     try:
         readings = reader.read(shot.image, shot.detections, recipe=recipe)
     except Exception as exc:  # any reader fault: this tag is doubt, the line goes on
         reason = f"reading failed: {type(exc).__name__}: {exc}"
-        return Read(shot.frame, shot.focus, None, FrameVerdict(Verdict.REVIEW, (reason,)))
+        return Read(shot.frame, shot.focus, None, FrameVerdict(Verdict.REVIEW, (reason,)), crop)
     if not readings:
-        return Read(shot.frame, shot.focus, None, FrameVerdict(Verdict.REVIEW, ("the reader returned nothing",)))
+        return Read(shot.frame, shot.focus, None, FrameVerdict(Verdict.REVIEW, ("the reader returned nothing",)), crop)
     reading = readings[0]
-    return Read(shot.frame, shot.focus, reading, judge_read(recipe, reading))
+    return Read(shot.frame, shot.focus, reading, judge_read(recipe, reading), crop)
 
 
 class ReadWorker:
@@ -72,9 +80,10 @@ class ReadWorker:
             self._cond.notify_all()
 
     def busy_with(self, track_id: int) -> bool:
-        """A shot of this tag is waiting or being read."""
+        """A shot of this tag is waiting, being read, or read and not collected yet (its result may settle it)."""
         with self._cond:
-            return track_id == self._reading or track_id in self._waiting
+            return (track_id == self._reading or track_id in self._waiting
+                    or any(done == track_id for done, _ in self._done))
 
     def cancel(self, track_id: int) -> None:
         with self._cond:
