@@ -98,9 +98,7 @@ def run(args: argparse.Namespace) -> int:
     station = LineStation(inspect, load_job=load_job,
                           config=Config(queue_depth=args.queue_depth, ack_timeout_s=args.ack_timeout),
                           inspect_budget_s=args.inspect_budget)
-    if args.verbose:
-        station.on_event(lambda e: print(f"{e.at:12.3f} {e.event:<16} {e.state:<16} code {e.code:<3} "
-                                         f"trigger {e.trigger_id} {e.detail}", file=sys.stderr))
+    console = _console(station, every_event=args.verbose)  # transport connection changes always, the rest with -v
     transports = []
     events = _event_journal(station, args.events) if args.events else None
     try:
@@ -131,8 +129,8 @@ def run(args: argparse.Namespace) -> int:
 
             transports.append(MqttLink(station, args.mqtt).start())
         sig = station.signals()
-        print(f"line station {sig.state.value}: job {sig.job_index} {sig.job_name!r}; "
-              + "; ".join(f"{k}: {v}" for k, v in station.links.items()), file=sys.stderr, flush=True)
+        sys.stderr.write(f"line station {sig.state.value}: job {sig.job_index} {sig.job_name!r}\n")
+        sys.stderr.flush()
         _wait(args.duration)
     except KeyboardInterrupt:
         pass
@@ -142,6 +140,7 @@ def run(args: argparse.Namespace) -> int:
         station.close()
         if events is not None:
             events.close()
+        console.close()
         if close_inspection:
             close_inspection()
         if inspector is not None:
@@ -153,6 +152,20 @@ def run(args: argparse.Namespace) -> int:
     print(json.dumps({"results": sig.result_counter, "missed_triggers": sig.missed_triggers,
                       "late_acks": sig.late_acks, "station_ms": station.stats.summary()}))
     return 0
+
+
+def _console(station, every_event: bool):
+    """Events printed on an outbox thread: a stalled terminal never holds the handshake up."""
+    from inference.line.breaker import Outbox
+
+    def show(e) -> None:
+        sys.stderr.write(f"{time.strftime('%H:%M:%S', time.localtime(e.wall))} {e.event:<16} {e.state:<16} "
+                         f"code {e.code:<3} trigger {e.trigger_id} {e.detail}\n")  # one write: no interleaving
+        sys.stderr.flush()
+
+    outbox = Outbox("console", show)
+    station.on_event(lambda e: outbox.put(e) if every_event or e.event.startswith("link ") else None)
+    return outbox
 
 
 def _event_journal(station, path: Path):
