@@ -70,3 +70,14 @@ def test_teach_job_is_an_engineers_action(qtbot, window_on_sample):
     assert action.isVisible()
     window.modes.set_mode("operator")
     assert not action.isVisible()
+
+
+def test_the_tag_text_panel_marks_a_box_that_is_not_a_tag(qtbot):
+    from app.widgets.text_panel import TextPanel
+    from inference.reading import TagReading
+
+    panel = TextPanel()
+    qtbot.addWidget(panel)
+    coin = TagReading(1, (400.0, 10.0, 500.0, 100.0), rejected="no text and no barcode in the box: not a hangtag")
+    html = panel._tag_html(coin)
+    assert "Box 2: not a hangtag" in html and "not counted and not judged" in html

@@ -50,6 +50,9 @@ class TextPanel(QWidget):
 
     def _tag_html(self, reading) -> str:
         e = html.escape
+        if not reading.is_tag:  # a box the detector drew round a coin or a lamp: shown, not judged
+            return (f"<h3 style='color:#9aa0a6'>Box {reading.tag_index + 1}: not a hangtag</h3>"
+                    f"<p style='color:#9aa0a6'>{e(reading.rejected)}; not counted and not judged.</p>")
         rows = []
         for name, label in LABELS.items():
             field = reading.fields.get(name)
@@ -68,6 +71,9 @@ class TextPanel(QWidget):
         if self.show_raw.isChecked():
             raw = "<h4>Raw OCR lines</h4><pre>" + e("\n".join(
                 f"{line.confidence:.2f}  {line.text}" for line in reading.ocr_lines)) + "</pre>"
+            if reading.reread_lines:
+                raw += "<h4>Read again (fields in doubt)</h4><pre>" + e("\n".join(
+                    f"{line.confidence:.2f}  {line.text}" for line in reading.reread_lines)) + "</pre>"
         return (f"<h3>Tag {reading.tag_index + 1}</h3><p>{e(reading.summary)}</p>"
                 f"<table cellspacing='0' cellpadding='3' border='1' style='border-collapse:collapse'>"
                 f"<tr><th>Field</th><th>Read</th><th>Conf.</th><th>From</th></tr>{''.join(rows)}</table>"
