@@ -79,11 +79,16 @@ def _iou(a, b) -> float:
 
 
 def match_verdict(truth: dict, verdict) -> dict | None:
-    """The truth tag this verdict's track last saw: the best overlap at its last frame (IoU >= 0.3)."""
+    """The truth tag this verdict is about: where the read it rests on was taken (a track that jumped to the
+    next tag judged the one it read), else where its track was last seen; best overlap, IoU >= 0.3."""
+    if verdict.read_frame is not None and verdict.read_box is not None:
+        frame, seen = verdict.read_frame, verdict.read_box
+    else:
+        frame, seen = verdict.last_frame, verdict.last_box
     best, best_iou = None, MATCH_IOU
     for tag in truth["tags"]:
-        box = tag["by_frame"].get(int(verdict.last_frame))
-        if box is not None and (overlap := _iou(box, verdict.last_box)) >= best_iou:
+        box = tag["by_frame"].get(int(frame))
+        if box is not None and (overlap := _iou(box, seen)) >= best_iou:
             best, best_iou = tag, overlap
     return best
 

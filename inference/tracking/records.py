@@ -28,6 +28,7 @@ class Read:
     reading: TagReading | None
     verdict: FrameVerdict
     crop: np.ndarray | None = field(default=None, repr=False, compare=False)  # the tag's box in that frame (BGR)
+    box: Box | None = None  # the tag's box in that frame
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,8 @@ class TagVerdict:
     reading: TagReading | None = None  # the read the verdict rests on
     timed_out: bool = False  # still in view when its time ran out
     crop: np.ndarray | None = field(default=None, repr=False, compare=False)  # the best read's tag crop, to archive
+    read_frame: int | None = None  # the frame of the read the verdict rests on (what the verdict is about)
+    read_box: Box | None = None
 
     @property
     def unread(self) -> bool:
@@ -82,7 +85,8 @@ class TagVerdict:
             "last_frame": self.last_frame, "last_box": [round(v, 1) for v in self.last_box],
             "best_frame": self.best_frame,
             "best_focus": None if self.best_focus is None else round(self.best_focus, 1), "reads": self.reads,
-            "latency_s": round(self.latency_s, 4), "timed_out": self.timed_out,
+            "latency_s": round(self.latency_s, 4), "timed_out": self.timed_out, "read_frame": self.read_frame,
+            "read_box": None if self.read_box is None else [round(v, 1) for v in self.read_box],
         }
 
 
@@ -111,4 +115,4 @@ def verdict_of(track: TagTrack, *, latency_s: float, trigger_id: Any = None, tim
         reasons = reasons + ("still in view when its time ran out",)
     return TagVerdict(track.track_id, verdict, reasons, track.frames_seen, track.first_frame, track.last_frame,
                       track.last_box, track.best_frame, track.best_focus, len(track.reads), latency_s, trigger_id,
-                      reading, timed_out, crop)
+                      reading, timed_out, crop, best.frame if best else None, best.box if best else None)

@@ -42,15 +42,16 @@ def tag_crop(shot: Shot) -> np.ndarray:
 def read_shot(reader: Any, recipe: Any, shot: Shot) -> Read:
     """Read and judge one shot; a reader that fails gives a REVIEW read saying so (the tag is not lost)."""
     crop = tag_crop(shot)
+    box = tuple(float(v) for v in shot.detections.xyxy[0])
     try:
         readings = reader.read(shot.image, shot.detections, recipe=recipe)
     except Exception as exc:  # any reader fault: this tag is doubt, the line goes on
         reason = f"reading failed: {type(exc).__name__}: {exc}"
-        return Read(shot.frame, shot.focus, None, FrameVerdict(Verdict.REVIEW, (reason,)), crop)
+        return Read(shot.frame, shot.focus, None, FrameVerdict(Verdict.REVIEW, (reason,)), crop, box)
     if not readings:
-        return Read(shot.frame, shot.focus, None, FrameVerdict(Verdict.REVIEW, ("the reader returned nothing",)), crop)
+        return Read(shot.frame, shot.focus, None, FrameVerdict(Verdict.REVIEW, ("the reader returned nothing",)), crop, box)
     reading = readings[0]
-    return Read(shot.frame, shot.focus, reading, judge_read(recipe, reading), crop)
+    return Read(shot.frame, shot.focus, reading, judge_read(recipe, reading), crop, box)
 
 
 class ReadWorker:
