@@ -201,10 +201,31 @@ def test_triggered_mode_gives_one_verdict_per_trigger_id():
 
 def test_a_slow_detector_reads_at_the_first_whole_sighting():
     """Detection sees every 5th frame: waiting `look_frames` (4) whole frames would lose a whole sighting."""
+    from inference.tracking import TrackerSettings
+
     reader = PlantedReader()
-    line = LineInspector(None, reader, RECIPE, LineSettings(look_frames=4), threaded=False)
+    settings = LineSettings(look_frames=4, tracker=TrackerSettings(belt_px_per_frame=(20.0, 0.0)))
+    line = LineInspector(None, reader, RECIPE, settings, threaded=False)
     frames = [(f, v) for f, v in conveyor(1, speed=20) if f % 5 == 0]
     first_whole = next(f for f, v in frames if v and v[0][0][0] > 2 and v[0][0][2] < W - 2)
     verdicts = run_line(line, iter(frames))
     assert [stamp for stamp, _ in reader.calls] == [first_whole]
     assert [(v.verdict, v.reads) for v in verdicts] == [(Verdict.OK, 1)]
+
+
+def test_the_belts_speed_keeps_ids_when_the_detector_sees_each_tag_only_twice():
+    """Tags 230 px apart move 60 px a frame; detection sees every 3rd frame (180 px jumps, wider than a tag):
+    with the belt's speed known, each tag keeps one id and none takes the next one's."""
+    from inference.tracking import TrackerSettings
+
+    tracker = TagTracker((W, H), TrackerSettings(belt_px_per_frame=(60.0, 0.0)))
+    ids_of: dict[int, set[int]] = {}
+    for frame, visible in conveyor(4, gap=230, speed=60, width=100):
+        if frame % 3:
+            continue
+        update = tracker.update(frame, detections_of([b for b, _, _ in visible]).xyxy, np.full(len(visible), 0.9))
+        for (_, _, tag), track_id in zip(visible, update.ids):
+            ids_of.setdefault(tag, set()).add(track_id)
+    assert sorted(ids_of) == [0, 1, 2, 3]
+    assert all(len(ids) == 1 for ids in ids_of.values()), ids_of
+    assert len(set.union(*ids_of.values())) == 4

@@ -45,6 +45,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                              "line's logic without the clock (latency then says nothing about the live line)")
     parser.add_argument("--read-threads", type=int, default=None,
                         help="CPU threads for the reader's OCR (default: ONNX Runtime's; on 2 cores 1 leaves one to detection)")
+    parser.add_argument("--belt-px-per-s", type=float, default=None,
+                        help="the belt's speed as the line knows it (px/s in the image, + left to right); "
+                             "default: learned from the tags, which needs a detector seeing each tag 3+ times")
     parser.add_argument("--look-frames", type=int, default=3, help="frames a tag is seen whole before its first read")
     add_model_options(parser)
     parser.set_defaults(func=line_bench)
@@ -187,14 +190,17 @@ class _Newest:
             return frame
 
 
-def run_recording(inspector, spec: str, truth: dict, look_frames: int, stride: int = 1) -> dict:
+def run_recording(inspector, spec: str, truth: dict, look_frames: int, stride: int = 1,
+                  belt_px_per_s: float | None = None) -> dict:
     from inference.sources import open_source
-    from inference.tracking import LineInspector, LineSettings
+    from inference.tracking import LineInspector, LineSettings, TrackerSettings
 
+    belt = None if belt_px_per_s is None else (belt_px_per_s / float(truth["fps"]), 0.0)
+    settings = LineSettings(look_frames=look_frames, tracker=TrackerSettings(belt_px_per_frame=belt))
     source = open_source(spec)
     verdicts: list[tuple[object, float]] = []
     detect_ms: list[float] = []
-    with LineInspector.around(inspector, LineSettings(look_frames=look_frames)) as line:
+    with LineInspector.around(inspector, settings) as line:
         newest = _Newest(source, stride)
         started = time.perf_counter()
         try:
@@ -212,7 +218,7 @@ def run_recording(inspector, spec: str, truth: dict, look_frames: int, stride: i
         wall = time.perf_counter() - started
         result = score(truth, verdicts, newest.delivered)
         result.update({
-            "source": spec, "live": bool(source.live), "spacing_s": truth.get("spacing_s"), "frames": truth["frames"],
+            "source": spec, "live": bool(source.live), "belt_px_per_s": belt_px_per_s, "spacing_s": truth.get("spacing_s"), "frames": truth["frames"],
             "frames_delivered": newest.frames, "frames_inspected": line.frames,
             "detect_fps": round(line.frames / wall, 2) if wall else None,
             "step_ms_p50": _pct(detect_ms, 50), "reads": sum(v.reads for v, _ in verdicts),
@@ -244,7 +250,7 @@ def line_bench(args: argparse.Namespace) -> int:
         inspector.reader.read(np.full((720, 1280, 3), 128, np.uint8))  # the OCR sessions' first call, before timing
         for spec, truth, recipe in runs:
             inspector.recipe = recipe
-            result = run_recording(inspector, spec, truth, args.look_frames, args.stride)
+            result = run_recording(inspector, spec, truth, args.look_frames, args.stride, args.belt_px_per_s)
             results.append(result)
             _print(result)
     clean = [r for r in results if r["missed"] == 0 and r["spacing_s"] and r["live"]]

@@ -30,6 +30,10 @@ class TrackerSettings:
     edge_lost_frames: int = 1  # ...and once its last box touched the edge it was moving towards (it went out)
     edge_px: float = 2.0  # a box this close to the frame's edge touches it
     max_jump: float = 0.75  # last chance for a confident box: centre within this share of the track's diagonal
+    # The belt's speed as the line knows it (px per source frame, x then y; + is rightwards/down), or None to
+    # learn it from the tags. A detector that sees each tag once or twice cannot learn it: a box half a tag
+    # behind is as near as the same tag half a tag ahead, and only the belt's direction tells them apart.
+    belt_px_per_frame: tuple[float, float] | None = None
 
 
 @dataclass
@@ -39,16 +43,27 @@ class _Track:
     last_frame: int
     velocity: np.ndarray = field(default_factory=lambda: np.zeros(4))  # per source frame
     hits: int = 1
+    belt: np.ndarray | None = None  # the last step's (vx, vy) from the sides the frame's edge did not cut
 
     def predicted(self, frame: int) -> np.ndarray:
         return self.box + self.velocity * (frame - self.last_frame)
 
-    def update(self, box: np.ndarray, frame: int) -> None:
+    def update(self, box: np.ndarray, frame: int, frame_wh: tuple[int, int], edge_px: float) -> None:
         step = max(1, frame - self.last_frame)
         moved = (box - self.box) / step
         self.velocity = moved if self.hits == 1 else 0.5 * self.velocity + 0.5 * moved
+        free = ~(_cut(self.box, frame_wh, edge_px) | _cut(box, frame_wh, edge_px))
+        vx = [moved[i] for i in (0, 2) if free[i]]
+        vy = [moved[i] for i in (1, 3) if free[i]]
+        self.belt = np.array([np.mean(vx) if vx else np.nan, np.mean(vy) if vy else np.nan])
         self.box, self.last_frame = box, frame
         self.hits += 1
+
+
+def _cut(box: np.ndarray, frame_wh: tuple[int, int], edge_px: float) -> np.ndarray:
+    """Which of x1, y1, x2, y2 the frame's edge set (that side of the tag is out of view)."""
+    w, h = frame_wh
+    return np.array([box[0] <= edge_px, box[1] <= edge_px, box[2] >= w - edge_px, box[3] >= h - edge_px])
 
 
 def iou_matrix(a: np.ndarray, b: np.ndarray, *, of_smaller: np.ndarray | None = None) -> np.ndarray:
@@ -110,7 +125,9 @@ class TagTracker:
         self._next_id = 1
         # A belt moves every tag alike: a new track starts at the speed the others were seen moving, so a
         # detector that sees a tag once every several frames still finds it where it went.
-        self.belt_velocity = np.zeros(4)
+        belt = settings.belt_px_per_frame
+        self.belt_velocity = np.zeros(4) if belt is None else np.array([belt[0], belt[1], belt[0], belt[1]], float)
+        self._belt_known = [belt is not None, belt is not None]
 
     @property
     def live_ids(self) -> tuple[int, ...]:
@@ -135,7 +152,7 @@ class TagTracker:
             taken = []
             for r, c in _greedy(overlap, s.match_iou):
                 track = tracks[free_tracks[c]]
-                track.update(boxes[dets[r]], frame)
+                track.update(boxes[dets[r]], frame, self.frame_wh, s.edge_px)
                 ids[dets[r]] = track.track_id
                 taken.append(free_tracks[c])
             free_tracks = [t for t in free_tracks if t not in taken]
@@ -146,10 +163,7 @@ class TagTracker:
                 self._tracks[track.track_id] = track
                 ids[i] = track.track_id
                 self._next_id += 1
-        moving = [t.velocity for t in tracks if t.hits > 1 and t.last_frame == frame
-                  and not touches_edge(t.box, self.frame_wh, s.edge_px)]
-        if moving:
-            self.belt_velocity = 0.7 * self.belt_velocity + 0.3 * np.mean(moving, axis=0)
+        self._learn_belt([t.belt for t in tracks if t.last_frame == frame and t.belt is not None])
         ended = []
         for t in free_tracks:
             track = tracks[t]
@@ -165,6 +179,21 @@ class TagTracker:
                 del self._tracks[track.track_id]
         return TrackUpdate(tuple(ids), tuple(ended))
 
+    def _learn_belt(self, measured: list[np.ndarray]) -> None:
+        """The belt's speed from this frame's moves, each side the edge did not cut (an entering tag's front,
+        a leaving tag's back), so a detector that sees each tag only twice still learns it."""
+        if not measured:
+            return
+        stack = np.array(measured)
+        for axis in (0, 1):
+            values = stack[:, axis][~np.isnan(stack[:, axis])]
+            if values.size:
+                v = float(np.mean(values))
+                old = self.belt_velocity[axis]
+                new = v if not self._belt_known[axis] else 0.6 * old + 0.4 * v
+                self.belt_velocity[axis] = self.belt_velocity[axis + 2] = new
+                self._belt_known[axis] = True
+
     def _by_distance(self, frame: int, boxes: np.ndarray, conf: np.ndarray, ids: list, tracks: list[_Track],
                      free_tracks: list[int]) -> None:
         """Confident boxes no track overlapped, and tracks nothing overlapped: matched when the box's centre is
@@ -172,8 +201,8 @@ class TagTracker:
         `free_tracks` loses the tracks matched here."""
         s = self.settings
         left = [i for i in np.flatnonzero(conf >= s.high) if ids[i] is None]
-        if not left or not free_tracks:
-            return
+        if not left or not free_tracks or not all(self._belt_known):
+            return  # without the belt's speed a nearby box is as likely the next tag as this one
         pairs = []
         for i in left:
             for t in free_tracks:
@@ -187,7 +216,7 @@ class TagTracker:
         for _, i, t in sorted(pairs):
             if i in used_i or t in used_t:
                 continue
-            tracks[t].update(boxes[i], frame)
+            tracks[t].update(boxes[i], frame, self.frame_wh, s.edge_px)
             ids[i] = tracks[t].track_id
             used_i.add(i)
             used_t.add(t)
