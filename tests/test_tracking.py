@@ -139,6 +139,19 @@ def test_a_tag_that_leaves_unread_is_a_review():
     assert verdicts[0].unread and reader.calls == []
 
 
+def test_a_tag_whose_shot_the_busy_reader_dropped_says_so():
+    from inference.tracking.records import UNREAD_BUSY
+
+    class Stalled(PlantedReader):
+        def read(self, *args, **kwargs):
+            raise AssertionError("never reached: the queue holds nothing")
+
+    line = LineInspector(None, Stalled(), RECIPE, LineSettings(queue=0), threaded=False)
+    line.worker.submit = lambda shot: None  # a reader so far behind that every shot is dropped
+    verdicts = run_line(line, conveyor(1))
+    assert [(v.verdict, v.reasons) for v in verdicts] == [(Verdict.REVIEW, (UNREAD_BUSY,))]
+
+
 def test_best_shot_is_the_sharpest_fully_inside_frame():
     reader = PlantedReader()
     line = LineInspector(None, reader, RECIPE, LineSettings(look_frames=4), threaded=False)

@@ -13,7 +13,8 @@ from inference.reading.verdict import FrameVerdict, Verdict, judge_tag
 
 Box = tuple[float, float, float, float]
 
-UNREAD = "tag passed unread: never seen whole and sharp enough to read"
+UNREAD = "tag passed unread: never seen whole (the frame's edge cut it every time)"
+UNREAD_BUSY = "tag passed unread: seen whole, but the reader was still busy with the tags before it"
 # First the evidence that settles a tag, then doubt: a confident NG read is a defect seen; an OK read
 # clears a tag whose other reads were unsure; REVIEW only when no read settled it.
 _RANK = {Verdict.NG: 0, Verdict.OK: 1, Verdict.REVIEW: 2}
@@ -108,7 +109,8 @@ def judge_read(recipe: Any, reading: TagReading) -> FrameVerdict:
 def verdict_of(track: TagTrack, *, latency_s: float, trigger_id: Any = None, timed_out: bool = False) -> TagVerdict:
     best = best_evidence(track.reads)
     if best is None:
-        verdict, reasons, reading, crop = Verdict.REVIEW, (UNREAD,), None, None
+        verdict, reading, crop = Verdict.REVIEW, None, None
+        reasons = (UNREAD_BUSY if track.fully_inside else UNREAD,)
     else:
         verdict, reasons, reading, crop = best.verdict.verdict, tuple(best.verdict.reasons), best.reading, best.crop
     if timed_out:
