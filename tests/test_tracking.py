@@ -242,3 +242,18 @@ def test_the_belts_speed_keeps_ids_when_the_detector_sees_each_tag_only_twice():
     assert sorted(ids_of) == [0, 1, 2, 3]
     assert all(len(ids) == 1 for ids in ids_of.values()), ids_of
     assert len(set.union(*ids_of.values())) == 4
+
+
+def test_a_tag_that_stays_in_view_gets_its_verdict_at_the_timeout_and_only_once():
+    """A stopped belt: the tag never leaves. Its verdict comes when its time runs out, and the frames after
+    that give no second one."""
+    clock = iter(float(t) for t in range(1000))
+    line = LineInspector(None, PlantedReader(), RECIPE, LineSettings(look_frames=2, timeout_s=5.0),
+                         threaded=False, clock=lambda: next(clock))
+    box = (200, 100, 320, 260)
+    verdicts = []
+    for frame in range(12):
+        verdicts += line.step(frame, frame_with([(box, "ok")], frame), detections_of([box]))
+    verdicts += line.finish()
+    assert [(v.verdict, v.timed_out, v.reads) for v in verdicts] == [(Verdict.OK, True, 1)]
+    assert "time ran out" in verdicts[0].reasons[-1]
