@@ -65,18 +65,21 @@ def gather(recipe: Recipe, tag: TagReading) -> dict[str, FieldEvidence]:
     reads = [tuple(tag.ocr_lines)] + ([tuple(tag.reread_lines)] if tag.reread_lines else [])
     texts = haystacks([line for read in reads for line in read])
     labelled = [extract_fields(read) for read in reads]
+    line_reads = sum(1 for read in reads if read)  # a reading with no lines (the VLM's) has fields only
     if tag.fields:  # what the reader (or the VLM) reported counts as a read of its own
         reads.append(())
         labelled.append(dict(tag.fields))
-    return {rule.name: field_evidence(rule, tag, texts, reads, labelled) for rule in recipe.fields}
+    return {rule.name: field_evidence(rule, tag, texts, reads, labelled, line_reads) for rule in recipe.fields}
 
 
 def field_evidence(rule: FieldRule, tag: TagReading, texts: Sequence[Glyphs], reads: Sequence[Sequence[OcrLine]],
-                   labelled: Sequence[Mapping[str, FieldReading]]) -> FieldEvidence:
+                   labelled: Sequence[Mapping[str, FieldReading]], line_reads: int | None = None) -> FieldEvidence:
+    """`line_reads`: how many of `reads` are reads of the tag's lines (the first read and the
+    re-read); a different value is NG evidence only when each of them shows it."""
     name = rule.name
     coded = _from_barcodes(rule, tag)
     if rule.expected is not None:
-        printed = _expected(rule, texts, reads, labelled, None)
+        printed = _expected(rule, texts, reads, labelled, None, len(reads) if line_reads is None else line_reads)
         if coded is not None and coded.found is Found.MATCH and printed.found is not Found.DIFFERENT:
             return coded  # the bars carry the expected value and the print does not contradict them
         if coded is not None and printed.found is Found.ABSENT:
@@ -108,10 +111,10 @@ def _pattern_ok(rule: FieldRule, value: str) -> bool:
 
 
 def _expected(rule: FieldRule, texts: Sequence[Glyphs], reads: Sequence[Sequence[OcrLine]],
-              labelled: Sequence[Mapping[str, FieldReading]], coded: FieldEvidence | None) -> FieldEvidence:
+              labelled: Sequence[Mapping[str, FieldReading]], coded: FieldEvidence | None, line_reads: int) -> FieldEvidence:
     name, expected = rule.name, rule.expected or ""
     if name == "price":
-        return _price(rule, reads, labelled)
+        return _price(rule, reads, labelled, line_reads)
     hit = search(_searchable(name, expected), texts, rule.min_confidence)
     if hit.found is Found.MATCH:
         return FieldEvidence(name, Found.MATCH, expected, hit.confidence, "ocr", "printed as expected", hit.line.text if hit.line else "")
@@ -120,20 +123,23 @@ def _expected(rule: FieldRule, texts: Sequence[Glyphs], reads: Sequence[Sequence
         return partial
     # not printed as expected: what does the tag say instead, in each read?
     verdicts: list[tuple[Found, _Candidate]] = []
-    for read, fields in zip(reads, labelled):
+    confirmed = 0  # line reads that show a different value
+    for index, (read, fields) in enumerate(zip(reads, labelled)):
         found_here: list[tuple[Found, _Candidate]] = []
         for cand in _candidates(name, read, fields):
             found_here.append((_compare(name, expected, cand, rule.min_confidence), cand))
         if found_here:
             rank = {Found.MATCH: 0, Found.NEAR: 1, Found.DIFFERENT: 2, Found.ABSENT: 3}
-            verdicts.append(min(found_here, key=lambda fc: (rank[fc[0]], -fc[1].confidence)))
+            best = min(found_here, key=lambda fc: (rank[fc[0]], -fc[1].confidence))
+            verdicts.append(best)
+            confirmed += index < line_reads and best[0] is Found.DIFFERENT
     if coded is not None:
         verdicts.append((coded.found, _Candidate(coded.value, coded.confidence, coded.how, coded.raw)))
     if any(found is Found.MATCH for found, _ in verdicts):
         found, cand = next(fc for fc in verdicts if fc[0] is Found.MATCH)
         return FieldEvidence(name, Found.MATCH, expected, cand.mean, "ocr", cand.how, cand.raw)
     different = [fc for fc in verdicts if fc[0] is Found.DIFFERENT]
-    if different and len(different) == len(verdicts):
+    if different and len(different) == len(verdicts) and confirmed >= line_reads:
         _found, cand = max(different, key=lambda fc: fc[1].confidence)
         return FieldEvidence(name, Found.DIFFERENT, cand.value, cand.confidence, "barcode" if "barcode" in cand.how else "ocr", cand.how, cand.raw)
     if verdicts:
@@ -279,11 +285,15 @@ def _amounts(line: OcrLine) -> list[_Amount]:
     return out
 
 
-def _collapsed(digits: str) -> str:
-    return re.sub(r"(\d)\1+", r"\1", digits)
+def _slipped(expected: str, read: str) -> bool:
+    """Digits the recognizer lost, not a different price: '1299' read as '129' or '12' (what was
+    read is the expected digits with some left out)."""
+    it = iter(expected)
+    return len(read) < len(expected) and all(ch in it for ch in read)
 
 
-def _price(rule: FieldRule, reads: Sequence[Sequence[OcrLine]], labelled: Sequence[Mapping[str, FieldReading]]) -> FieldEvidence:
+def _price(rule: FieldRule, reads: Sequence[Sequence[OcrLine]], labelled: Sequence[Mapping[str, FieldReading]],
+           line_reads: int) -> FieldEvidence:
     expected = parse_price(rule.expected or "")
     if expected is None:
         return FieldEvidence("price", Found.ABSENT)
@@ -304,7 +314,7 @@ def _price(rule: FieldRule, reads: Sequence[Sequence[OcrLine]], labelled: Sequen
                 best_match = top
             continue
         priced = [a for a in amounts if a.context]
-        near = [a for a in priced if _collapsed(a.digits) == _collapsed(want_digits) or a.confidence < rule.min_confidence]
+        near = [a for a in priced if _slipped(want_digits, a.digits) or a.confidence < rule.min_confidence]
         if near:
             per_read.append((Found.NEAR, max(near, key=lambda a: a.confidence)))
         elif priced:
@@ -315,7 +325,8 @@ def _price(rule: FieldRule, reads: Sequence[Sequence[OcrLine]], labelled: Sequen
         found = Found.MATCH if best_match.confidence >= rule.min_confidence else Found.NEAR
         return FieldEvidence("price", found, rule.expected or "", best_match.confidence, "ocr", "printed as expected", best_match.line.text)
     seen = [(f, a) for f, a in per_read if a is not None]
-    if seen and all(f is Found.DIFFERENT for f, _ in seen):
+    confirmed = sum(1 for f, _a in per_read[:line_reads] if f is Found.DIFFERENT)
+    if seen and all(f is Found.DIFFERENT for f, _ in seen) and confirmed >= line_reads:
         _f, amount = max(seen, key=lambda fa: fa[1].confidence)
         return FieldEvidence("price", Found.DIFFERENT, f"¥{amount.amount:.2f}", amount.confidence, "ocr", "a price on the tag", amount.line.text)
     if seen:

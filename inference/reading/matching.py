@@ -273,6 +273,8 @@ def _better(found: Found, cost: float, conf: float, best: Hit) -> bool:
 # In words (names, colours, fibres) a recognizer swaps one look-alike character for another at high
 # confidence (夹/央, 锦/能); a word is different only where more than this share of it differs.
 WORD_SHARE = 0.25
+# A value one character away from the expected one is different only when every character was read this surely.
+SURE_SINGLE = 0.95
 
 
 def compare(expected: str, value: str, confidence: float, min_confidence: float, typical: float | None = None,
@@ -292,7 +294,9 @@ def compare(expected: str, value: str, confidence: float, min_confidence: float,
     if cost < SOFT_EDIT:
         return Found.MATCH if typical >= min_confidence else Found.NEAR
     wrong = _wrong_characters(pattern, read)
-    if confidence >= min_confidence and cost >= HARD_EDIT and wrong > (WORD_SHARE * len(pattern) if words else 0):
+    # one wrong character is the recognizer's commonest slip: it proves a difference only when read very surely
+    sure = max(min_confidence, SURE_SINGLE) if wrong == 1 else min_confidence
+    if confidence >= sure and cost >= HARD_EDIT and wrong > (WORD_SHARE * len(pattern) if words else 0):
         return Found.DIFFERENT
     return Found.NEAR
 

@@ -46,6 +46,12 @@ REREAD_SQUEEZE = 1.0
 # A taught region is read with this margin (share of its size) and enlarged towards this height.
 REGION_MARGIN = 0.25
 REGION_TEXT_HEIGHT = 96
+# A printed line this close to the crop's edge (share of its size) runs into it; the tag box then
+# grows by this share of the crop that way, once.
+EDGE_SHARE = 0.01
+GROW_SHARE = 0.35
+# Room left at each end of a line crop, as a share of the line's height.
+LINE_END_PAD = float(__import__("os").environ.get("HANGTAG_LINE_END_PAD", "0.3"))
 # Lines shorter than this (pixels) are enlarged 2x for the second read.
 REREAD_MIN_HEIGHT = 32
 # A detector box is a tag when it holds a barcode or this many lines read this surely.
@@ -149,8 +155,12 @@ class TagReader:
         qr_boxes: Sequence[Box] = (),
         tag_index: int = 0,
         recipe: Recipe | None = None,
+        grown: bool = False,
     ) -> TagReading:
-        """One tag; boxes in original image pixels. Linear barcode boxes set the angle."""
+        """One tag; boxes in original image pixels. Linear barcode boxes set the angle.
+
+        Printed lines running into the crop's edge mean the detector's box cut the tag (a wide tag's
+        price column, a long tag's foot): the tag is read once more from a box grown past them."""
         timings: dict[str, float] = {}
         notes: list[str] = []
         start = time.perf_counter_ns()
@@ -188,6 +198,13 @@ class TagReader:
         timings["rectify"] += _ms(t)
 
         lines, det_ms, rec_ms, upright, crops = self._ocr(upright, _zones(codes, upright, (*barcode_boxes, *qr_boxes)), ambiguous=not sure)
+        if not grown:
+            bigger = _grown(tag_box, upright, crops.boxes, image_bgr.shape[:2])
+            if bigger is not None:
+                again = self.read_tag(image_bgr, bigger, barcode_boxes, qr_boxes, tag_index, recipe, grown=True)
+                waste = {"ocr_det": det_ms, "ocr_rec": rec_ms, "total": _ms(start)}
+                timings = {k: v + waste.get(k, 0.0) for k, v in again.timings_ms.items()}
+                return replace(again, timings_ms=timings, notes=again.notes + ("tag box grown: printed lines ran into its edge",))
         timings["ocr_det"] = det_ms
         timings["ocr_rec"] = rec_ms
         focus = focus_of(gray, [_shift(b, -ox, -oy) for b in barcode_boxes])
@@ -278,6 +295,7 @@ class TagReader:
 
         t = time.perf_counter_ns()
         image = upright.image
+        boxes = [_widened(b, image.shape[1]) for b in boxes]
         crops = [image[int(b[1]) : int(np.ceil(b[3])), int(b[0]) : int(np.ceil(b[2]))] for b in boxes]
         keep = [i for i, c in enumerate(crops) if c.shape[0] >= 4 and c.shape[1] >= 4]
         boxes = [boxes[i] for i in keep]
@@ -336,6 +354,45 @@ class _LineCrops:
 
     boxes: tuple[Box, ...]
     crops: tuple[np.ndarray, ...]
+
+
+def _grown(tag_box: Box, upright: Upright, line_boxes: Sequence[Box], image_hw: tuple[int, int]) -> Box | None:
+    """The tag box grown towards every crop edge a printed line runs into, or None if none does."""
+    h, w = upright.image.shape[:2]
+    edge_x, edge_y = EDGE_SHARE * w, EDGE_SHARE * h
+    sides = set()
+    for x1, y1, x2, y2 in line_boxes:
+        if x2 - x1 < 2 * (y2 - y1):
+            continue  # a stray glyph at the edge (a punched hole, a string) is not a cut line
+        if x1 <= edge_x:
+            sides.add("left")
+        if x2 >= w - edge_x:
+            sides.add("right")
+        if y1 <= edge_y:
+            sides.add("top")
+        if y2 >= h - edge_y:
+            sides.add("bottom")
+    if not sides:
+        return None
+    # the upright crop's +x and +y as directions in the frame
+    inverse = cv2.invertAffineTransform(upright.matrix)
+    right, down = inverse[:, 0], inverse[:, 1]
+    x1, y1, x2, y2 = tag_box
+    points = [np.array([x1, y1]), np.array([x2, y1]), np.array([x2, y2]), np.array([x1, y2])]
+    grow_w, grow_h = GROW_SHARE * w, GROW_SHARE * h
+    shift = {"left": -right * grow_w, "right": right * grow_w, "top": -down * grow_h, "bottom": down * grow_h}
+    for side in sides:
+        points = points + [p + shift[side] for p in points]
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return (max(0.0, min(xs)), max(0.0, min(ys)), min(float(image_hw[1]), max(xs)), min(float(image_hw[0]), max(ys)))
+
+
+def _widened(box: Box, width: int) -> Box:
+    """A line box with room at both ends: DB's box can stop at the last stroke, and the
+    recognizer drops a character that touches the crop's edge ('160/84Y' read '160/84')."""
+    x1, y1, x2, y2 = box
+    pad = LINE_END_PAD * (y2 - y1)
+    return (max(0.0, x1 - pad), y1, min(float(width), x2 + pad), y2)
 
 
 def _enlarged(crop: np.ndarray) -> np.ndarray:
