@@ -210,3 +210,9 @@ def test_runner_ups_do_not_touch_words_that_are_not_fibres() -> None:
     alternatives = tuple("羊" if ch == "大" else "" for ch in text)
     line = OcrLine(text, 0.9, (0, 0, 1, 1), (0.9,) * len(text), alternatives)
     assert extract_fields([line])["product_name"].value == "羊毛大衣"
+
+
+def test_prices_with_thousands_separators() -> None:
+    from inference.reading.normalize import parse_price
+
+    assert [str(parse_price(t)) for t in ("RMB 1,099.00", "¥1,299", "¥12,345.50", "1,09")] == ["1099.00", "1299.00", "12345.50", "1.09"]

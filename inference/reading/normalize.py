@@ -52,6 +52,7 @@ def parse_price(text: str) -> Decimal | None:
     cleaned = squash(text).replace("￥", "¥")
     cleaned = _CURRENCY_NOISE.sub("", cleaned.upper())
     cleaned = re.sub(r"(?<=\d)O|O(?=\d)", "0", cleaned)
+    cleaned = re.sub(r"(?<=\d)[,，](?=\d{3}(?!\d))", "", cleaned)  # thousands: 1,099.00 is 1099.00
     match = _PRICE.search(cleaned)
     if not match:
         return None
