@@ -81,10 +81,13 @@ def read_scene_records(out: Path, stem: str) -> tuple[dict, list[dict]]:
     """COCO records of an image written earlier, rebuilt from its truth file (resumed runs)."""
     truth = json.loads((out / "truth" / f"{stem}.json").read_text())
     image = {"id": truth["seed"], "file_name": truth["file_name"], "width": truth["width"], "height": truth["height"]}
+    # From the YOLO file, which also holds boxes that belong to no tag (barcodes on packaging, wide domain).
+    w, h = truth["width"], truth["height"]
     boxes = []
-    for tag in truth["tags"]:
-        boxes.append((tag["xyxy"], 0))
-        boxes.extend((s["xyxy"], s["class_id"]) for s in tag["symbols"])
+    for line in (out / "labels" / f"{stem}.txt").read_text().splitlines():
+        c, cx, cy, bw, bh = line.split()
+        cx, cy, bw, bh = float(cx) * w, float(cy) * h, float(bw) * w, float(bh) * h
+        boxes.append(((cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2), int(c)))
     annotations = [{"image_id": truth["seed"], "category_id": int(c),
                     "bbox": [round(x1, 2), round(y1, 2), round(x2 - x1, 2), round(y2 - y1, 2)],
                     "area": round((x2 - x1) * (y2 - y1), 2), "iscrowd": 0} for (x1, y1, x2, y2), c in boxes]
