@@ -30,7 +30,8 @@ SUMMARY_FRAMES = 10_000  # the closing percentiles are over the last this many f
 def run_headless(source: str | FrameSource, model: Path, backend: str | None, recipe: Path | None, *,
                  read: bool = True, out=sys.stdout, err=sys.stderr, journal_path: Path | None = None) -> int:
     """0 when the source was inspected to its end; 2, with the reason on `err`, when the model, recipe or
-    source cannot be used (results printed before a source broke off stay printed)."""
+    source cannot be used (results printed before a source broke off stay printed); 130 when stopped by
+    Ctrl+C or SIGTERM, with the session closed."""
     try:
         with _stopped_by_sigterm():
             return _inspect(source, model, backend, recipe, read, out, err, journal_path)
