@@ -202,3 +202,21 @@ def test_a_box_over_two_printed_lines_is_cut_between_them_and_a_big_line_is_not(
     cut = out[1][3]
     assert 64 <= cut <= 80 and out[2][1] == cut  # between the lines at 50-64 and 80-94
     assert (15.0, 177.0, 205.0, 223.0) in out
+
+
+@pytest.mark.parametrize(
+    "text, code_like",
+    [("6 920669 139542", True), ("KX-92917", True), ("||| ll1", True), ("吊牌价：￥2999元", False), ("¥329.00", False),
+     ("RMB 79.00", False), ("1299.00", False)],
+)
+def test_text_a_symbol_carries_is_told_from_words_and_prices(text: str, code_like: bool) -> None:
+    from inference.reading.reader import _code_like
+
+    assert _code_like(text) is code_like
+
+
+@pytest.mark.parametrize("read", ["CB/T 22849-2014", "GR/T 22849-2014", "G8/T 22849-2014", "GB/T22849—2014"])
+def test_standard_prefix_slips_are_mended(read: str) -> None:
+    from inference.reading.normalize import normalize_standard
+
+    assert normalize_standard(read) == "GB/T 22849-2014"

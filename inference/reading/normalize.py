@@ -74,8 +74,8 @@ def normalize_price(text: str) -> str:
 def normalize_standard(text: str) -> str:
     """'ＧＢ／Ｔ２２８４９－２０１４' and 'GB/T22849—2014' both become 'GB/T 22849-2014'."""
     text = squash(text).translate(_DASHES).upper().replace("／", "/").lstrip("([{<（【-.,:;")
-    # standard prefixes are GB, GB/T, FZ/T: B read as 8 and Z as 2 are recognizer slips
-    text = re.sub(r"^G8(?=/T|18401|\d{4,5}-)", "GB", text)
+    # standard prefixes are GB, GB/T, FZ/T: B read as 8 or R, G as C, and Z as 2 are recognizer slips
+    text = re.sub(r"^[GC][8BR](?=/T|18401|\d{4,5}-)", "GB", text)
     text = re.sub(r"^F2(?=/T)", "FZ", text)
     text = re.sub(r"([A-Z]{1,3}(?:/[A-Z])?)(?=\d)", r"\1 ", text)
     return re.sub(r"(\d)(?=[A-Z]{2})", r"\1 ", text)

@@ -8,6 +8,7 @@ then extract fields and let the barcodes confirm or supply the EAN and the style
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -289,7 +290,7 @@ class TagReader:
              ) -> tuple[list[OcrLine], float, float, Upright, _LineCrops]:
         t = time.perf_counter_ns()
         found = self.detector.detect(upright.image)
-        boxes = trim_to_neighbours(merge_overlapping([box for box, _score in found if not self._skipped(box, zones)]))
+        boxes = trim_to_neighbours(merge_overlapping([box for box, _score in found]))
         boxes = split_tall(boxes, cv2.cvtColor(upright.image, cv2.COLOR_BGR2GRAY))
         det_ms = _ms(t)
 
@@ -300,6 +301,7 @@ class TagReader:
         keep = [i for i, c in enumerate(crops) if c.shape[0] >= 4 and c.shape[1] >= 4]
         boxes = [boxes[i] for i in keep]
         crops = [crops[i] for i in keep]
+        in_zone = [self._skipped(box, zones) for box in boxes]
         if ambiguous and crops:
             turned = [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]
             both = self.recognizer.recognize(crops + turned)
@@ -311,6 +313,10 @@ class TagReader:
                 recognized, crops = flipped, turned
         else:
             recognized = self.recognizer.recognize(crops)
+        # what a decoded symbol already carries (its digits, a Code128 caption) is not read twice; a
+        # price or a name above the bars, inside a loose symbol box, is kept
+        kept = [i for i, rec in enumerate(recognized) if not (in_zone[i] and _code_like(rec.text))]
+        boxes, crops, recognized = [boxes[i] for i in kept], [crops[i] for i in kept], [recognized[i] for i in kept]
         return _join_rows(boxes, recognized), det_ms, _ms(t), upright, _LineCrops(tuple(boxes), tuple(crops))
 
     def _read_regions(self, upright: Upright, regions: Sequence[tuple[float, float, float, float]]) -> list[OcrLine]:
@@ -385,6 +391,17 @@ def _grown(tag_box: Box, upright: Upright, line_boxes: Sequence[Box], image_hw: 
         points = points + [p + shift[side] for p in points]
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     return (max(0.0, min(xs)), max(0.0, min(ys)), min(float(image_hw[1]), max(xs)), min(float(image_hw[0]), max(ys)))
+
+
+_CODE_TEXT = re.compile(r"^[0-9A-Za-z\-\s./*<>|:'\"]*$")
+
+
+_PRICE_TEXT = re.compile(r"RMB|CNY|\d\.\d{2}\b", re.IGNORECASE)
+
+
+def _code_like(text: str) -> bool:
+    """Text a symbol carries (digits, a code, bar slivers read as letters), not words or a price."""
+    return bool(_CODE_TEXT.match(text.strip())) and not _PRICE_TEXT.search(text)
 
 
 def _widened(box: Box, width: int) -> Box:

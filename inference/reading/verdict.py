@@ -267,7 +267,8 @@ def _printed_digits_check(recipe: Recipe, tag: TagReading, prefix: str) -> Check
         value = caption.text.strip()
         chars = [c for ch, c in zip(caption.text, caption.char_confidences) if not ch.isspace()]
         confidence = min(chars) if len(caption.char_confidences) == len(caption.text) and chars else caption.confidence
-        found = compare(code_key(rule.expected), code_key(value), confidence, _min_confidence(recipe, "style_number"))
+        found = compare(code_key(rule.expected), code_key(value), confidence, _min_confidence(recipe, "style_number"),
+                        caption.confidence)
         if found is not Found.MATCH:
             return None  # a small caption read otherwise proves nothing about bars nobody could decode
         same = True
