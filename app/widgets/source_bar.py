@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog
 from app.station_state import OPEN, RUNNING, StationState
 from inference.sources import split_camera, spec_kind
 
-KINDS = ("Image folder", "Watch folder", "Single image", "Video file", "Camera")
+KINDS = ("Image folder", "Watch folder", "Single image", "Video file", "Camera", "GenICam camera")
 KIND_NAMES = {"replay": "Camera", "video": "Video file", "image": "Single image", "folder": "Image folder"}
 
 
@@ -81,13 +81,15 @@ class SourceBar(QWidget):
     def _on_kind(self, index: int) -> None:
         camera = KINDS[index] == "Camera"
         self.resolution.setVisible(camera)
-        self.browse.setVisible(not camera)
+        self.browse.setVisible(not camera and KINDS[index] != "GenICam camera")
 
     def spec(self) -> str:
         text = self.path.text().strip()
         kind = KINDS[self.kind.currentIndex()]
         if kind == "Watch folder":
             return f"watch:{text}"
+        if kind == "GenICam camera":  # SERIAL[?settings]: inference.cameras
+            return f"genicam:{text}"
         if kind == "Camera" and self.resolution.currentIndex() > 0:
             return f"{text}@{self.resolution.currentText().replace('×', 'x')}"
         return text
@@ -153,6 +155,8 @@ def kind_of(spec: str) -> tuple[str, str, str]:
     kind = spec_kind(spec)
     if kind == "watch":
         return "Watch folder", spec[len("watch:"):], ""
+    if spec.startswith("genicam:"):
+        return "GenICam camera", spec[len("genicam:"):], ""
     if kind == "camera":
         return ("Camera", *split_camera(spec))
     return KIND_NAMES[kind], spec, ""
