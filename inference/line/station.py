@@ -89,6 +89,7 @@ class LineStation:
         self.stats = RollingStats(window=10_000)
         self._stop = threading.Event()
         self.log: collections.deque[LogEntry] = collections.deque(maxlen=2000)
+        self.events_total = 0  # entries ever logged: a reader knows how many of `log` are new to it
         self.links: dict[str, str] = {}  # transport name -> connection state, for the screen and the journal
         self._on_event: list[Callable[[LogEntry], None]] = []
         self._threads = [threading.Thread(target=self._work_loop, name="line-worker", daemon=True),
@@ -133,9 +134,10 @@ class LineStation:
         self._on_event.append(callback)
 
     def set_link(self, name: str, state: str) -> None:
-        if self.links.get(name) != state:
-            self.links[name] = state
-            self._record(f"link {name}", self._signals, f"{name}: {state}")
+        with self._lock:
+            if self.links.get(name) != state:
+                self.links[name] = state
+                self._record(f"link {name}", self._signals, f"{name}: {state}")
 
     def signals(self) -> Signals:
         return self._signals
@@ -185,6 +187,7 @@ class LineStation:
     def _record(self, event: str, sig: Signals, detail: str) -> None:
         entry = LogEntry(self._clock(), event, sig.state.value, int(sig.code), sig.trigger_id, detail, time.time())
         self.log.append(entry)
+        self.events_total += 1
         for callback in self._on_event:
             try:
                 callback(entry)

@@ -1,0 +1,45 @@
+"""The I/O dock renders a live LineStation: lamps, counters, connection state and the event timeline."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+pytest.importorskip("PySide6")
+
+from app.widgets.io_dock import IoDock  # noqa: E402
+from inference.line.handshake import Ack, Trigger, Verdict  # noqa: E402
+from inference.line.station import LineStation, Outcome  # noqa: E402
+
+
+def test_the_dock_follows_a_trigger_through_to_its_ack(qtbot):
+    release = threading.Event()
+
+    def held(start):
+        release.wait(5)
+        return Outcome(Verdict.NG)
+
+    with LineStation(held).start(job=(3, "polo")) as station:
+        dock = IoDock(station, refresh_hz=50)
+        qtbot.addWidget(dock)
+        station.set_link("modbus", "1 PLC connection(s) on 127.0.0.1:5020")
+        station.pulse(Trigger)
+        qtbot.waitUntil(lambda: dock.fields["state"].text() == "SingleExecution", timeout=5000)
+        assert "#f9ab00" in dock.lamps["busy"].styleSheet()
+        station.pulse(Trigger)  # while busy: missed, shown in red
+        qtbot.waitUntil(lambda: dock.fields["missed"].text() == "1", timeout=5000)
+        assert "d93025" in dock.fields["missed"].styleSheet()
+        release.set()
+        qtbot.waitUntil(lambda: dock.fields["result"].text() == "1 NG", timeout=5000)
+        assert "#d93025" in dock.lamps["ng"].styleSheet() and "#dadce0" in dock.lamps["ok"].styleSheet()
+        station.pulse(Ack)
+        qtbot.waitUntil(lambda: dock.fields["result"].text() == "—", timeout=5000)
+        assert dock.fields["job"].text() == "3 polo"
+        assert "modbus: 1 PLC connection(s)" in dock.links.text()
+        timeline = dock.timeline.toPlainText()
+    events = [line.split()[1] for line in timeline.splitlines()]
+    assert events[:1] == ["JobLoaded"]
+    order = [e for e in events if e in ("Trigger", "InspectionDone", "Ack")]
+    assert order == ["Trigger", "Trigger", "InspectionDone", "Ack"]
+    assert "result trigger 1 NG" in timeline and "code 1" in timeline  # the missed trigger's warning code
