@@ -120,7 +120,7 @@ class CameraSource(FrameSource):
         self._last_frame_id = None
         self._heartbeat: threading.Thread | None = None
         self._heartbeat_at = 0.0
-        self._heartbeat_error = ""
+        self._heartbeat_failed: list[str] = []
         self._last_seen = time.monotonic()
         self.lost_reason = ""
         self._connected = True  # last: the station's thread reads the rest once it sees this
@@ -294,21 +294,24 @@ class CameraSource(FrameSource):
             if quiet > stall_s:  # three frame periods, at least stall_s: a slow camera is not a lost one
                 raise CameraLost(f"no frame from {self.description} for {quiet:.1f} s")
             return Waiting("no frame yet")
-        beat = self._heartbeat
-        if beat is not None and not beat.is_alive() and self._heartbeat_error:
-            raise CameraLost(f"{self.description} stopped answering", found=self._heartbeat_error)
+        beat, failed = self._heartbeat, self._heartbeat_failed
+        if beat is not None and not beat.is_alive() and failed:
+            raise CameraLost(f"{self.description} stopped answering", found=failed[0])
         if beat is not None and beat.is_alive() and time.monotonic() - self._heartbeat_at > self.answer_s:
             raise CameraLost(f"{self.description} stopped answering", found=f"no answer in {self.answer_s} s")
         if quiet > self.heartbeat_s and (beat is None or not beat.is_alive()):
             self._last_seen = self._heartbeat_at = time.monotonic()
-            self._heartbeat = threading.Thread(target=self._beat, name="camera heartbeat", daemon=True)
+            self._heartbeat_failed = []  # each beat its own list: a lost connection's late answer stays in its own
+            self._heartbeat = threading.Thread(target=_beat, args=(self.nodes, self._heartbeat_failed),
+                                               name="camera heartbeat", daemon=True)
             self._heartbeat.start()
         return Waiting("waiting for a trigger")
 
-    def _beat(self) -> None:
-        """Reads one node: off the station's thread, since a dead GigE camera takes seconds to time out."""
-        try:
-            self.nodes.read("TriggerMode")  # no lock: a finder's new connection must not wait for this one
-            self._heartbeat_error = ""
-        except Exception as exc:
-            self._heartbeat_error = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+
+def _beat(nodes: NodeMap, failed: list[str]) -> None:
+    """Reads one node: off the station's thread, since a dead GigE camera takes seconds to time out. No lock:
+    a finder's new connection must not wait for this one."""
+    try:
+        nodes.read("TriggerMode")
+    except Exception as exc:
+        failed.append(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
