@@ -240,7 +240,7 @@ class InspectionWorker(QObject):
         except Exception as exc:
             self.errored.emit(f"The source failed: {describe_error(exc)}")
             return False
-        if item is WAITING:  # a live or watched source has nothing new yet
+        if isinstance(item, Waiting):  # a live or watched source has nothing new yet (maybe with a reason)
             return True
         if item is None:
             desc = self._source.description if self._source else "source"
