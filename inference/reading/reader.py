@@ -52,7 +52,7 @@ REGION_TEXT_HEIGHT = 96
 EDGE_SHARE = 0.01
 GROW_SHARE = 0.35
 # Room left at each end of a line crop, as a share of the line's height.
-LINE_END_PAD = float(__import__("os").environ.get("HANGTAG_LINE_END_PAD", "0.3"))
+LINE_END_PAD = 0.3  # 0.1 cost 4 points of OK on 60 independent tags
 # Lines shorter than this (pixels) are enlarged 2x for the second read.
 REREAD_MIN_HEIGHT = 32
 # A detector box is a tag when it holds a barcode or this many lines read this surely.
@@ -244,7 +244,7 @@ class TagReader:
         doubtful = [rule for rule in recipe.fields if evidence[rule.name].found is not Found.MATCH]
         if doubtful:
             reread: list[OcrLine] = []
-            if crops.crops:
+            if crops.crops:  # every line: rereading only the unsure or numeric ones cost 4 points of OK on 60 tags
                 again = self.recognizer.recognize([_enlarged(c) for c in crops.crops], squeeze=REREAD_SQUEEZE)
                 reread.extend(_join_rows(crops.boxes, again))
             reread.extend(self._read_regions(upright, [rule.region for rule in doubtful if rule.region is not None]))
