@@ -40,6 +40,10 @@ EXCLUDED_MODULES: tuple[str, ...] = (
     "PIL._avif", "PIL._webp", "PIL._imagingcms", "PIL._imagingtk", "PIL.ImageQt", "PIL.ImageTk", "PIL.ImageCms",
     # ONNX Runtime pieces for training and transformer tooling
     "onnxruntime.training", "onnxruntime.transformers", "onnxruntime.tools",
+    # server-room features a desktop station does not carry (pip install the package for them): the Triton
+    # client (tritonclient, gRPC: 21 MB) and the OPC UA stack (asyncua with cryptography and aiohttp: 53 MB).
+    # Modbus, MQTT and GenICam cameras stay in the bundle.
+    "tritonclient", "grpc", "asyncua", "cryptography", "aiohttp", "aiofiles", "aiosqlite",
 )
 
 # Pure-Python stand-ins shipped in place of excluded bindings: (stub file in packaging/stubs, bundle path).
