@@ -42,8 +42,15 @@ EXCLUDED_MODULES: tuple[str, ...] = (
     "onnxruntime.training", "onnxruntime.transformers", "onnxruntime.tools",
     # server-room features a desktop station does not carry (pip install the package for them): the Triton
     # client (tritonclient, gRPC: 21 MB) and the OPC UA stack (asyncua with cryptography and aiohttp: 53 MB).
-    # Modbus, MQTT and GenICam cameras stay in the bundle.
+    # Modbus and MQTT stay in the bundle.
     "tritonclient", "grpc", "asyncua", "cryptography", "aiohttp", "aiofiles", "aiosqlite",
+    # the HTTP service and its load generator (hangtag-inspect serve / load) run from a pip install on a server
+    "starlette", "uvicorn", "anyio", "sniffio", "httpx", "httpcore", "h11", "prometheus_client", "httptools",
+    "uvloop", "websockets", "watchfiles",
+    # industrial cameras: PyGObject for GigE Vision through the system's Aravis (a bundle cannot carry the
+    # system's typelibs), and harvesters + genicam (13 MB with their own OpenSSL) for GenTL producers, which
+    # would take the bundle past its 350 MB target; a station on an industrial camera runs from a pip install
+    "gi", "cairo", "harvesters", "genicam",
 )
 
 # Pure-Python stand-ins shipped in place of excluded bindings: (stub file in packaging/stubs, bundle path).
