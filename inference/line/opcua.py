@@ -66,6 +66,11 @@ class OpcUaServer:
         if self._thread is not None:
             raise LineError(f"the {name} server was started twice", expected="one start() per server",
                             found="a second start()", hint="use either start() or a with block, not both")
+        try:
+            import asyncua  # noqa: F401  (checked here, on the caller's thread, so a missing package is a clear error)
+        except ImportError as exc:
+            raise LineError("OPC UA needs the asyncua package", expected="asyncua installed",
+                            found=str(exc), hint="pip install asyncua (the desktop bundle leaves it out)") from exc
         self._thread = threading.Thread(target=self._run, name="line-opcua", daemon=True)
         self._thread.start()
         if not self._ready.wait(timeout) or self._failure is not None:
