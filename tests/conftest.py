@@ -50,3 +50,13 @@ def _garbage_collected_on_the_gui_thread_only(request):
         gc.collect()
         if was_enabled:
             gc.enable()
+
+
+def pytest_sessionstart(session):
+    """Tests that stop a station with Ctrl-C (SIGINT) need it delivered. A test run started in the
+    background of a non-interactive shell (nohup, `cmd &`) inherits SIGINT ignored, and every station
+    it spawns would inherit that too: give the run Python's own handler, so children get the default."""
+    import signal
+
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
