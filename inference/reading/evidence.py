@@ -79,7 +79,7 @@ def field_evidence(rule: FieldRule, tag: TagReading, texts: Sequence[Glyphs], re
     name = rule.name
     coded = _from_barcodes(rule, tag)
     if rule.expected is not None:
-        printed = _expected(rule, texts, reads, labelled, None, len(reads) if line_reads is None else line_reads)
+        printed = _expected(rule, texts, reads, labelled, len(reads) if line_reads is None else line_reads)
         if coded is not None and coded.found is Found.MATCH and printed.found is not Found.DIFFERENT:
             return coded  # the bars carry the expected value and the print does not contradict them
         if coded is not None and printed.found is Found.ABSENT:
@@ -111,7 +111,7 @@ def _pattern_ok(rule: FieldRule, value: str) -> bool:
 
 
 def _expected(rule: FieldRule, texts: Sequence[Glyphs], reads: Sequence[Sequence[OcrLine]],
-              labelled: Sequence[Mapping[str, FieldReading]], coded: FieldEvidence | None, line_reads: int) -> FieldEvidence:
+              labelled: Sequence[Mapping[str, FieldReading]], line_reads: int) -> FieldEvidence:
     name, expected = rule.name, rule.expected or ""
     if name == "price":
         return _price(rule, reads, labelled, line_reads)
@@ -133,8 +133,6 @@ def _expected(rule: FieldRule, texts: Sequence[Glyphs], reads: Sequence[Sequence
             best = min(found_here, key=lambda fc: (rank[fc[0]], -fc[1].confidence))
             verdicts.append(best)
             confirmed += index < line_reads and best[0] is Found.DIFFERENT
-    if coded is not None:
-        verdicts.append((coded.found, _Candidate(coded.value, coded.confidence, coded.how, coded.raw)))
     if any(found is Found.MATCH for found, _ in verdicts):
         found, cand = next(fc for fc in verdicts if fc[0] is Found.MATCH)
         return FieldEvidence(name, Found.MATCH, expected, cand.mean, "ocr", cand.how, cand.raw)
