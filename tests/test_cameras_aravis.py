@@ -5,7 +5,6 @@ camera killed and restarted mid-run. Skipped with the reason where Aravis or PyG
 from __future__ import annotations
 
 import io
-import itertools
 import threading
 import time
 
@@ -16,7 +15,8 @@ from inference.cameras.aravis import STREAM_BUFFERS  # noqa: E402
 from inference.cameras.settings import CameraSettings, Trigger
 from inference.errors import BackendUnavailableError
 from inference.lending import is_lent
-from inference.sources import Frame, FrameError, FrameSource, Waiting, open_source
+from inference.sources import Frame, FrameError, Waiting, open_source
+from tests.camera_runs import FirstFrames, fake_camera, next_frame
 
 try:
     from inference.cameras.aravis import _aravis
@@ -27,49 +27,10 @@ except BackendUnavailableError as exc:
     SKIP = exc.message + f" ({exc.hint})"
 pytestmark = pytest.mark.skipif(bool(SKIP), reason=SKIP)
 
-_serials = (f"GV{n:02d}" for n in itertools.count(31))
-
-
-def fake_camera():
-    from inference.cameras.fake import FakeGigECamera
-
-    return FakeGigECamera(next(_serials))
-
-
 def gige(serial: str, **settings):
     from inference.cameras.aravis import AravisSource
 
     return AravisSource(serial, CameraSettings(**settings))
-
-
-class FirstFrames(FrameSource):
-    def __init__(self, camera, count: int) -> None:
-        self.camera, self.count = camera, count
-        self.description = camera.description
-        self.live = True
-
-    def lend_frames(self, memory) -> None:
-        self.camera.lend_frames(memory)
-
-    def frames(self):
-        seen = 0
-        for item in self.camera.frames():
-            yield item
-            if not isinstance(item, Waiting):
-                seen += 1
-                if seen >= self.count:
-                    return
-
-    def close(self) -> None:
-        self.camera.close()
-
-
-def next_frame(items, budget_s: float = 5.0):
-    start = time.monotonic()
-    for item in items:
-        if isinstance(item, (Frame, FrameError)):
-            return item
-        assert time.monotonic() - start < budget_s, "no frame within the budget"
 
 
 def test_the_fake_camera_is_listed_with_its_address():

@@ -15,7 +15,8 @@ from inference.cameras.producers import simulated_producer
 from inference.cameras.settings import CameraSettings, Trigger
 from inference.errors import SourceError
 from inference.lending import is_lent
-from inference.sources import Frame, FrameError, FrameSource, Waiting, open_source, spec_kind
+from inference.sources import Frame, FrameError, Waiting, open_source, spec_kind
+from tests.camera_runs import FirstFrames, first_items, ordinary
 
 harvesters = pytest.importorskip("harvesters.core", reason="harvesters is not installed (pip install harvesters)")
 VIKY = simulated_producer()
@@ -23,48 +24,10 @@ pytestmark = pytest.mark.skipif(VIKY is None, reason="the genicam wheel's simula
                                                      "(pip install genicam)")
 
 
-def ordinary(shape):
-    return np.zeros(shape, np.uint8)  # stands in for the GPU pipeline's page-locked frames
-
-
 def sim_camera(serial: str = "0", **settings):
     from inference.cameras.genicam import GenICamSource
 
     return GenICamSource(serial, CameraSettings(**settings), cti=[VIKY])
-
-
-class FirstFrames(FrameSource):
-    """The camera's first `count` frames, then the end: a run that finishes (a camera never does)."""
-
-    def __init__(self, camera, count: int) -> None:
-        self.camera, self.count = camera, count
-        self.description = camera.description
-        self.live = True
-
-    def lend_frames(self, memory) -> None:
-        self.camera.lend_frames(memory)
-
-    def frames(self):
-        seen = 0
-        for item in self.camera.frames():
-            yield item
-            if not isinstance(item, Waiting):
-                seen += 1
-                if seen >= self.count:
-                    return
-
-    def close(self) -> None:
-        self.camera.close()
-
-
-def first_items(camera, count: int, budget_s: float = 10.0) -> list:
-    items, start = [], time.monotonic()
-    for item in camera.frames():
-        if not isinstance(item, Waiting):
-            items.append(item)
-        if len(items) >= count or time.monotonic() - start > budget_s:
-            return items
-    return items
 
 
 def test_the_simulated_producer_lists_its_three_cameras():
