@@ -254,6 +254,20 @@ def test_port_in_use_is_a_line_error():
                 mb.ModbusServer(st, "127.0.0.1", port).start(timeout=5)
 
 
+def test_started_twice_is_a_line_error_and_close_says_closed():
+    with station() as st:
+        server = mb.ModbusServer(st, "127.0.0.1", 0).start()
+        try:
+            assert server.port != 0 and st.links["modbus"].startswith("listening on")
+            with pytest.raises(mb.LineError, match="started twice"):
+                server.start()
+        finally:
+            server.close()
+        assert st.links["modbus"] == "closed"
+        with pytest.raises(OSError):  # nothing listens there any more
+            socket.create_connection(("127.0.0.1", server.port), timeout=1).close()
+
+
 @pytest.mark.parametrize("text,expected", [("127.0.0.1:5020", ("127.0.0.1", 5020)), ("plc.local", ("plc.local", 502)),
                                            ("[::1]:1502", ("::1", 1502))])
 def test_parse_host_port(text, expected):

@@ -4,6 +4,7 @@
     handshake.py  the state machine: transitions and signals (pure, no I/O)
     station.py    LineStation: runs inspections off the transports' threads, tells each transport of changes
     breaker.py    circuit breaker and outbox: a dead peer never blocks a thread
+    loop_thread.py  an asyncio server's lifecycle on its own thread and loop (Modbus and OPC UA servers)
     modbus.py     the station as a Modbus TCP server (pymodbus), register map in README.md
     modbus_client.py  the station as a Modbus client writing into the PLC's own registers
     plc.py        a PLC played in software for each transport (plc-sim, benchmarks)

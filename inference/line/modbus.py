@@ -8,11 +8,8 @@ current signals at read time, so a PLC never reads a stale copy.
 
 from __future__ import annotations
 
-import asyncio
-import threading
-from typing import Any
-
 from inference.line.handshake import STATE_CODES, Ack, Malformed, Reset, SelectJob, SetLot, Signals, Trigger
+from inference.line.loop_thread import LoopThreadServer
 from inference.line.station import LineError, LineStation
 
 # coils (FC1 read, FC5/FC15 write): PLC -> station, acted on at the rising edge
@@ -89,71 +86,37 @@ def parse_host_port(text: str, default_port: int = 502) -> tuple[str, int]:
     return host.strip("[]") or "0.0.0.0", number
 
 
-class ModbusServer:
-    """Runs pymodbus' TCP server on its own thread and event loop."""
+class ModbusServer(LoopThreadServer):
+    """pymodbus' TCP server on its own thread and event loop."""
+
+    link = "modbus"
+    title = "Modbus TCP server"
+    start_hint = "is the port in use, or below 1024 without root?"
 
     def __init__(self, station: LineStation, host: str = "127.0.0.1", port: int = 5020) -> None:
-        self.station = station
+        super().__init__(station)
         self.host = host
         self.port = port
         self.clients = 0
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._server: Any = None
-        self._thread: threading.Thread | None = None
-        self._ready = threading.Event()
-        self._failure: BaseException | None = None
 
-    def start(self, timeout: float = 10.0) -> ModbusServer:
-        if self._thread is not None:
-            raise LineError(f"the {name} server was started twice", expected="one start() per server",
-                            found="a second start()", hint="use either start() or a with block, not both")
-        self._thread = threading.Thread(target=self._run, name="line-modbus", daemon=True)
-        self._thread.start()
-        if not self._ready.wait(timeout) or self._failure is not None:
-            raise LineError("the Modbus TCP server did not start", expected=f"listening on {self.host}:{self.port}",
-                            found=str(self._failure or "no answer in time"),
-                            hint="is the port in use, or below 1024 without root?")
-        self.station.set_link("modbus", f"listening on {self.host}:{self.port}, no PLC connected")
-        return self
+    @property
+    def address(self) -> str:
+        return f"{self.host}:{self.port}"
 
-    def close(self) -> None:
-        if self._loop is not None and self._server is not None and self._loop.is_running():
-            fut = asyncio.run_coroutine_threadsafe(self._server.shutdown(), self._loop)
-            try:
-                fut.result(5.0)
-            except Exception:
-                pass
-        if self._thread is not None:
-            self._thread.join(5.0)
-        self.station.set_link("modbus", "closed")
-
-    def __enter__(self) -> ModbusServer:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def _on_started(self) -> None:
+        self.station.set_link("modbus", f"listening on {self.address}, no PLC connected")
 
     # -- server thread ---------------------------------------------------------------------------------
-    def _run(self) -> None:
-        loop = asyncio.new_event_loop()
-        self._loop = loop
-        try:
-            loop.run_until_complete(self._serve())
-        except BaseException as exc:  # reported by start()
-            self._failure = exc
-            self._ready.set()
-        finally:
-            loop.close()
-
     async def _serve(self) -> None:
         from pymodbus.server import ModbusTcpServer
 
-        self._server = ModbusTcpServer(self._device(), address=(self.host, self.port),
-                                       trace_connect=self._on_connect)
-        await self._server.serve_forever(background=True)
-        self.port = self._server.transport.sockets[0].getsockname()[1] if self.port == 0 else self.port
-        self._ready.set()
-        await self._server.serving
+        server = ModbusTcpServer(self._device(), address=(self.host, self.port), trace_connect=self._on_connect)
+        await server.serve_forever(background=True)
+        try:
+            self.port = server.transport.sockets[0].getsockname()[1] if self.port == 0 else self.port
+            await self._serving()
+        finally:
+            await server.shutdown()
 
     def _device(self):
         from pymodbus.simulator import SimData, SimDevice

@@ -18,11 +18,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import threading
 from pathlib import Path
 from typing import Any
 
 from inference.line.handshake import STATE_CODES, Ack, Publish, Reset, SelectJob, SetLot, Signals, State, Trigger
+from inference.line.loop_thread import LoopThreadServer
 from inference.line.station import Change, LineError, LineStation
 
 NAMESPACE = "urn:hangtag-station:line"
@@ -41,74 +41,46 @@ def variable_values(sig: Signals) -> dict[str, Any]:
     }
 
 
-class OpcUaServer:
+class OpcUaServer(LoopThreadServer):
+    link = "opcua"
+    title = "OPC UA server"
+    start_timeout_s = 30.0
+    close_timeout_s = 10.0
+
     def __init__(self, station: LineStation, url: str = "opc.tcp://127.0.0.1:4840/hangtag/", *,
                  users: dict[str, str] | None = None, anonymous: bool = False, cert_dir: Path | None = None) -> None:
         if not anonymous and not users:
             raise LineError("OPC UA server has no way in", expected="a username/password, or anonymous access "
                             "switched on explicitly", found="neither", hint="hangtag-inspect line --opcua-user NAME "
                             "with HANGTAG_OPCUA_PASSWORD set, or --opcua-anonymous on a closed network")
-        self.station = station
+        super().__init__(station)
         self.url = url
         self.users = dict(users or {})
         self.anonymous = anonymous
         self.cert_dir = cert_dir  # with it: Basic256Sha256 Sign&Encrypt only; without: the None policy only
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
-        self._ready = threading.Event()
-        self._stopping: asyncio.Event | None = None
-        self._failure: BaseException | None = None
         self._nodes: dict[str, Any] = {}
         self._written: dict[str, Any] = {}
         self._event_gen: Any = None
 
-    def start(self, timeout: float = 30.0) -> OpcUaServer:
-        if self._thread is not None:
-            raise LineError(f"the {name} server was started twice", expected="one start() per server",
-                            found="a second start()", hint="use either start() or a with block, not both")
+    @property
+    def address(self) -> str:
+        return self.url
+
+    def _require_library(self) -> None:
         try:
-            import asyncua  # noqa: F401  (checked here, on the caller's thread, so a missing package is a clear error)
+            import asyncua  # noqa: F401
         except ImportError as exc:
             raise LineError("OPC UA needs the asyncua package", expected="asyncua installed",
                             found=str(exc), hint="pip install asyncua (the desktop bundle leaves it out)") from exc
-        self._thread = threading.Thread(target=self._run, name="line-opcua", daemon=True)
-        self._thread.start()
-        if not self._ready.wait(timeout) or self._failure is not None:
-            raise LineError("the OPC UA server did not start", expected=f"listening at {self.url}",
-                            found=str(self._failure or "no answer in time"), hint="is the port in use?")
-        self.station.set_link("opcua", f"listening at {self.url}")
+
+    def _on_started(self) -> None:
+        super()._on_started()
         self.station.subscribe("opcua", self._on_change)
-        return self
-
-    def close(self) -> None:
-        if self._loop is not None and self._stopping is not None and self._loop.is_running():
-            self._loop.call_soon_threadsafe(self._stopping.set)
-        if self._thread is not None:
-            self._thread.join(10.0)
-        self.station.set_link("opcua", "closed")
-
-    def __enter__(self) -> OpcUaServer:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # -- server thread ---------------------------------------------------------------------------------
-    def _run(self) -> None:
-        loop = asyncio.new_event_loop()
-        self._loop = loop
-        try:
-            loop.run_until_complete(self._serve())
-        except BaseException as exc:  # reported by start()
-            self._failure = exc
-            self._ready.set()
-        finally:
-            loop.close()
-
     async def _serve(self) -> None:
         from asyncua import Server, ua
 
-        self._stopping = asyncio.Event()
         server = Server(user_manager=_UserManager(self.users, self.anonymous))
         await server.init()
         server.set_endpoint(self.url)
@@ -134,8 +106,7 @@ class OpcUaServer:
             ("ResultFields", ua.VariantType.String)])
         self._event_gen = await server.get_event_generator(etype, station_obj)
         async with server:
-            self._ready.set()
-            await self._stopping.wait()
+            await self._serving()
 
     async def _add_methods(self, obj, idx: int) -> None:
         from asyncua import ua
