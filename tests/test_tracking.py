@@ -257,3 +257,94 @@ def test_a_tag_that_stays_in_view_gets_its_verdict_at_the_timeout_and_only_once(
     verdicts += line.finish()
     assert [(v.verdict, v.timed_out, v.reads) for v in verdicts] == [(Verdict.OK, True, 1)]
     assert "time ran out" in verdicts[0].reasons[-1]
+
+
+def test_a_sharp_whole_tag_is_read_at_its_first_whole_sighting():
+    """Sharp enough at once: waiting `look_frames` would only push the read (and the verdict) later."""
+    reader = PlantedReader()
+    line = LineInspector(None, reader, RECIPE, LineSettings(look_frames=5, sharp_focus=1.0), threaded=False)
+    frames = list(conveyor(1, speed=20))
+    first_whole = next(f for f, v in frames if v and v[0][0][0] > 2 and v[0][0][2] < W - 2)
+    verdicts = run_line(line, iter(frames))
+    assert [stamp for stamp, _ in reader.calls] == [first_whole]
+    assert [(v.verdict, v.reads) for v in verdicts] == [(Verdict.OK, 1)]
+
+
+def test_a_blurred_tag_waits_for_its_sharpest_of_look_frames():
+    reader = PlantedReader()
+    line = LineInspector(None, reader, RECIPE, LineSettings(look_frames=3, sharp_focus=1e9), threaded=False)
+    inside = (200, 100, 320, 260)
+    for frame, blur in enumerate((2.5, 0.8, 2.0, 3.0)):
+        line.step(frame, frame_with([(inside, "ok")], frame, blur), detections_of([inside]))
+    assert [stamp for stamp, _ in reader.calls] == [1]
+
+
+class GatedReader(PlantedReader):
+    """Blocks in read() until the test opens the gate; records the order of the tags it read."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        import threading
+
+        self.gate = threading.Event()
+        self.started = threading.Event()
+
+    def read(self, image, detections, should_stop=None, recipe=None):
+        self.started.set()
+        assert self.gate.wait(30)
+        return super().read(image, detections, recipe=recipe)
+
+
+def _shot(track_id: int, attempt: int, x: int):
+    from inference.tracking.worker import Shot
+
+    box = (x, 100, x + 120, 260)
+    return Shot(track_id, x, 100.0, frame_with([(box, "ok")], x % 250), detections_of([box]), attempt)
+
+
+def test_first_reads_go_before_second_tries_and_a_full_queue_drops_a_second_try_first():
+    from inference.tracking.worker import ReadWorker
+
+    reader = GatedReader()
+    worker = ReadWorker(reader, RECIPE, capacity=2)
+    try:
+        worker.submit(_shot(1, 1, 10))  # being read while the others queue
+        assert reader.started.wait(30)
+        worker.submit(_shot(2, 2, 150))  # a second try of tag 2, queued first
+        worker.submit(_shot(3, 1, 290))
+        worker.submit(_shot(4, 1, 430))  # the queue holds 2: tag 2's second try makes room
+        assert worker.dropped == 1 and worker.reading
+        reader.gate.set()
+        for track_id in (1, 3, 4):
+            assert worker.wait_for(track_id, 30)
+        assert [stamp for stamp, _ in reader.calls] == [10, 290 % 250, 430 % 250]
+        assert not worker.busy_with(2)
+    finally:
+        worker.close()
+
+
+def test_a_second_try_still_waiting_when_the_tag_leaves_does_not_hold_its_verdict():
+    """Tag 1 read unsure; its second try waits behind tag 2's first read. Tag 1 leaves: its verdict comes at
+    once with the read it has (REVIEW), and the second try is never run."""
+    reader = GatedReader()
+    reader.gate.set()
+    line = LineInspector(None, reader, RECIPE, LineSettings(look_frames=1, sharp_focus=1.0))
+    try:
+        a, b = (200, 100, 320, 260), (420, 100, 540, 260)
+        line.step(0, frame_with([(a, "blank")], 0), detections_of([a]))
+        assert line.worker.wait_for(1, 30)
+        reader.gate.clear()
+        reader.started.clear()
+        line.step(1, frame_with([(a, "blank"), (b, "ok")], 1), detections_of([a, b]))  # tag 2's read starts
+        assert reader.started.wait(30)
+        line.step(2, frame_with([(a, "blank"), (b, "ok")], 2), detections_of([a, b]))  # tag 1's second try queues
+        assert line.worker.busy_with(1)
+        verdicts = line.step(40, frame_with([(b, "ok")], 40), detections_of([b]))  # tag 1 is gone
+        assert [(v.track_id, v.verdict, v.reads) for v in verdicts] == [(1, Verdict.REVIEW, 1)]
+        reader.gate.set()
+        verdicts = line.finish()
+        assert [(v.track_id, v.verdict) for v in verdicts] == [(2, Verdict.OK)]
+        assert [stamp for stamp, _ in reader.calls] == [0, 1]
+    finally:
+        reader.gate.set()
+        line.close()

@@ -1,18 +1,21 @@
 """LineInspector: one verdict per physical tag on a moving line.
 
 Every frame: detect, follow each hangtag box with the tracker, and measure the sharpness of the tags that
-are fully inside the view (not touching its edge). A tag is read on its sharpest fully-inside shot after it
-has been whole for `look_frames` frames; it is read again only while its reads leave it unresolved (REVIEW)
-and it is still in view, and never once a read settled it (OK or NG). Reading runs on the worker's thread.
-When the tracker says the tag left (or its time ran out) and no read of it is still running, its verdict is
-final: the best evidence over its reads (records.best_evidence). A tag that left unread is a REVIEW.
+are fully inside the view (not touching its edge). A tag is read as soon as it is whole and sharp enough
+(`sharp_focus`, the reader's own bar), else on its sharpest whole shot of the first `look_frames`, so the read
+runs while the tag still crosses the view and its verdict is ready when it leaves. It is read again only while
+its reads leave it unresolved (REVIEW) and it is still in view, and never once a read settled it (OK or NG).
+Reading runs on the worker's thread. When the tracker says the tag left (or its time ran out) and no read of
+it is still running, its verdict is final: the best evidence over its reads (records.best_evidence). A second
+try still waiting when the tag leaves is dropped (it would only delay a verdict that already has a read); a tag
+that left unread is read once from its best shot, and a tag that left with no whole shot at all is a REVIEW.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -20,6 +23,7 @@ import numpy as np
 
 from inference.detections import Detections
 from inference.errors import ConfigError
+from inference.reading.verdict import SHARP_FOCUS
 from inference.tracking.records import Read, TagTrack, TagVerdict, verdict_of
 from inference.tracking.tracker import TagTracker, TrackerSettings, touches_edge
 from inference.tracking.worker import ReadWorker, Shot, read_shot
@@ -29,7 +33,9 @@ SYMBOLS = ("barcode", "qr_code")
 
 @dataclass(frozen=True)
 class LineSettings:
-    look_frames: int = 3  # frames a tag is seen whole before its first read (its sharpest of them is read)
+    look_frames: int = 3  # a tag never sharp enough is read on its sharpest of this many whole frames
+    sharp_focus: float = SHARP_FOCUS  # a whole shot this sharp is read at once (no better one is worth waiting for)
+    reread_after_leaving: bool = False  # a second try of a tag that left delays its verdict by a whole read
     max_reads: int = 3  # reads of one unresolved tag at most
     timeout_s: float = 20.0  # a tag still in view this long gets its verdict anyway (a stopped belt)
     queue: int = 4  # tags waiting to be read at most (worker.ReadWorker)
@@ -78,11 +84,13 @@ class _InlineWorker:
         self._done.append((shot.track_id, read_shot(self.reader, self.recipe, shot)))
         self.busy_s += time.perf_counter() - start
 
+    reading = False
+
     def busy_with(self, track_id: int) -> bool:
         return False
 
-    def cancel(self, track_id: int) -> None:
-        pass
+    def cancel(self, track_id: int) -> bool:
+        return False
 
     def collect(self) -> list[tuple[int, Read]]:
         done, self._done = self._done, []
@@ -215,17 +223,22 @@ class LineInspector:
         return state.record().settled
 
     def _schedule(self, state: _State, *, leaving: bool) -> None:
-        """Send the tag's best shot to be read when it is due: after `look_frames` whole frames (at once when
-        the tag is leaving, or when the detector is so slow that the next frame it sees is that far away),
-        only while unresolved, one read of a tag at a time, `max_reads` at most."""
-        if state.shot is None or self._settled(state) or state.sent >= self.settings.max_reads:
+        """Send the tag's best shot to be read when it is due: at once when it is sharp enough, else after
+        `look_frames` whole frames (at once when the tag is leaving unread, or when the detector is so slow that
+        the next frame it sees is that far away); only while unresolved, one read of a tag at a time,
+        `max_reads` at most, and a second try only while the tag is in view."""
+        s = self.settings
+        if state.shot is None or self._settled(state) or state.sent >= s.max_reads:
             return
         if self.worker.busy_with(state.track_id):
             return
-        if not leaving and not self._slow and state.whole_frames < self.settings.look_frames:
+        if leaving and state.reads and not s.reread_after_leaving:
             return
-        self.worker.submit(state.shot)
+        due = leaving or self._slow or state.whole_frames >= s.look_frames or state.shot.focus >= s.sharp_focus
+        if not due:
+            return
         state.sent += 1
+        self.worker.submit(replace(state.shot, attempt=state.sent))
         state.shot, state.whole_frames = None, 0
 
     def _leave(self, track_id: int, now: float) -> None:
@@ -235,6 +248,8 @@ class LineInspector:
         state.gone_at = now
         self._closed.add(track_id)
         self._leaving[track_id] = state
+        if state.reads and not self.settings.reread_after_leaving:
+            self.worker.cancel(track_id)  # a second try not started yet: the verdict goes with the reads it has
         self._schedule(state, leaving=True)
 
     def _collect(self) -> None:

@@ -2,8 +2,9 @@
 
 The queue holds at most one shot per tag (a newer best shot of the same tag replaces the waiting one) and at
 most `capacity` tags; when it is full the oldest waiting shot is dropped (that tag is read again from a later
-frame, or passes unread and becomes a REVIEW). Tags are read in the order they were queued: on a conveyor
-the first tag in is the first one out.
+frame, or passes unread and becomes a REVIEW). A tag's first read goes before any second try of another tag
+(a tag nobody has read yet has no verdict at all; one read unsure has at least a REVIEW), and within each
+kind tags are read in the order they were queued: on a conveyor the first tag in is the first one out.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ class Shot:
     focus: float
     image: np.ndarray
     detections: Detections  # the tag's hangtag box first, then the symbol boxes on it
+    attempt: int = 1  # 1: the tag's first read; 2+: a second try after unsure reads
 
 
 def tag_crop(shot: Shot) -> np.ndarray:
@@ -76,9 +78,24 @@ class ReadWorker:
             self._waiting.pop(shot.track_id, None)
             self._waiting[shot.track_id] = shot
             while len(self._waiting) > self.capacity:
-                self._waiting.popitem(last=False)
+                self._waiting.pop(self._next_waiting(drop=True))
                 self.dropped += 1
             self._cond.notify_all()
+
+    def _next_waiting(self, drop: bool = False) -> int:
+        """The tag to read next (first reads first, oldest first) or, to make room, the one to drop (a second
+        try first, else the oldest tag: a conveyor's oldest tag is the one about to leave anyway)."""
+        first = [t for t, shot in self._waiting.items() if shot.attempt == 1]
+        retries = [t for t, shot in self._waiting.items() if shot.attempt > 1]
+        if drop:
+            return (retries or first)[0]
+        return (first or retries)[0]
+
+    @property
+    def reading(self) -> bool:
+        """A read is running or waiting (the detection loop may pace itself to leave the reader the CPU)."""
+        with self._cond:
+            return self._reading is not None or bool(self._waiting)
 
     def busy_with(self, track_id: int) -> bool:
         """A shot of this tag is waiting, being read, or read and not collected yet (its result may settle it)."""
@@ -86,9 +103,10 @@ class ReadWorker:
             return (track_id == self._reading or track_id in self._waiting
                     or any(done == track_id for done, _ in self._done))
 
-    def cancel(self, track_id: int) -> None:
+    def cancel(self, track_id: int) -> bool:
+        """Take this tag's waiting shot off the queue (not a read already running); True if one was waiting."""
         with self._cond:
-            self._waiting.pop(track_id, None)
+            return self._waiting.pop(track_id, None) is not None
 
     def collect(self) -> list[tuple[int, Read]]:
         with self._cond:
@@ -113,7 +131,8 @@ class ReadWorker:
                     self._cond.wait()
                 if self._stop:
                     return
-                track_id, shot = self._waiting.popitem(last=False)
+                track_id = self._next_waiting()
+                shot = self._waiting.pop(track_id)
                 self._reading = track_id
             start = time.perf_counter()
             read = read_shot(self.reader, self.recipe, shot)
