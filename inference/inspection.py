@@ -82,8 +82,13 @@ class Inspector:
         if read:
             from inference.reading import TagReader
 
-            # OCR runs on ONNX Runtime too: on the GPU when the detector does, else on the CPU.
-            ocr_backend = "onnxruntime-cuda" if pipeline.backend == "onnxruntime-cuda" else "onnxruntime-cpu"
+            from inference.reading.placement import reader_backend_for
+
+            # OCR runs on ONNX Runtime too: on the GPU when the detector does (any of the GPU pipeline's names),
+            # else on the CPU; placement.py says why when a GPU detector's reader cannot follow it.
+            ocr_backend, note = reader_backend_for(pipeline.backend)
+            if note:
+                logging.getLogger(__name__).warning("%s", note)
             try:
                 reader = TagReader.open(ocr_backend)
             except Exception:
