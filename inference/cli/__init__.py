@@ -26,6 +26,7 @@ COMMANDS = (
     "line",
     "plc_sim",
     "line_bench",
+    "adapt",
 )
 
 

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-import warnings
 from pathlib import Path
 
 import torch
 
-from training.model.net import ExportWrapper, HTDet
+from inference.adapt.htdet.export import export_onnx as _export_onnx
+from inference.adapt.htdet.export import set_output_shape  # noqa: F401
+from training.model.net import HTDet
 from training.synth.tag import CLASS_NAMES
 
 
@@ -25,46 +26,8 @@ def build_model(checkpoint: dict) -> HTDet:
 
 def export_onnx(model: HTDet, imgsz: int, path: Path, *, dynamic_batch: bool = True,
                 names: tuple[str, ...] = CLASS_NAMES, opset: int = 17) -> Path:
-    import onnx
-
-    model = model.float().eval().cpu()
-    wrapper = ExportWrapper(model, imgsz).eval()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    dynamic = {"images": {0: "batch"}, "output0": {0: "batch"}} if dynamic_batch else None
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        torch.onnx.export(wrapper, torch.zeros(1, 3, imgsz, imgsz), str(path), opset_version=opset,
-                          input_names=["images"], output_names=["output0"], dynamic_axes=dynamic,
-                          do_constant_folding=True, dynamo=False)
-    proto = onnx.load(str(path))
-    set_output_shape(proto, 4 + len(names), int(wrapper.points.shape[0]))
-    meta = {
-        "names": repr({i: n for i, n in enumerate(names)}),
-        "imgsz": repr([imgsz, imgsz]),
-        "stride": "32",
-        "task": "detect",
-        "description": "HTDet hangtag/barcode/qr_code detector (Hangtag Station, trained on synthetic scenes)",
-        "author": "Hangtag Station",
-        "license": "Proprietary",
-    }
-    del proto.metadata_props[:]
-    for key, value in meta.items():
-        entry = proto.metadata_props.add()
-        entry.key, entry.value = key, value
-    proto.producer_name = "hangtag-station-training"
-    onnx.checker.check_model(proto)
-    onnx.save(proto, str(path))
-    return path
-
-
-def set_output_shape(proto: "onnx.ModelProto", channels: int, anchors: int) -> None:
-    """The tracer leaves the output's channel axis symbolic; tools that size buffers from the
-    graph (TensorRT profiles, the station's layout check) want [batch, 4 + C, A] spelled out."""
-    dims = proto.graph.output[0].type.tensor_type.shape.dim
-    for dim, value in zip(list(dims)[1:], (channels, anchors)):
-        dim.ClearField("dim_param")
-        dim.dim_value = value
+    return _export_onnx(model, imgsz, path, names=names, dynamic_batch=dynamic_batch, opset=opset,
+                        description="HTDet hangtag/barcode/qr_code detector (Hangtag Station, trained on synthetic scenes)")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,107 @@
+"""`hangtag-inspect adapt`: the station's Adapt workflow without a window (e.g. on a GPU server).
+
+    hangtag-inspect adapt --data DIR                      fine-tune on DIR's corrected frames, then compare
+    hangtag-inspect adapt --data DIR --collect FOLDER     keep FOLDER's images and pre-label them (correct
+                                                          them in the station's Adapt → Correct, or any COCO tool)
+    hangtag-inspect adapt --data DIR --adopt              ... and make the candidate the station's model
+    hangtag-inspect adapt --roll-back                     back to the model used before the last adoption
+
+DIR is the station's Adapt data folder (annotations.json is COCO; images marked "corrected" are the
+ones an engineer checked). The candidate lands in DIR/candidates/<stamp>/ with its ONNX, model card,
+training log and comparison.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from inference.adapt.compare import compare, golden_frames, held_out_frames
+from inference.adapt.finetune import FineTuneSettings, fine_tune
+from inference.adapt.folder import AdaptFolder
+from inference.adapt.models import ModelStore, spec_of
+from inference.adapt.prelabel import prelabel
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("adapt", help="fine-tune the detector on an Adapt data folder, compare, adopt or roll back")
+    parser.add_argument("--data", type=Path, help="the Adapt data folder (annotations.json, frames/)")
+    parser.add_argument("--collect", type=Path, help="first keep this folder's images and pre-label them, then stop")
+    parser.add_argument("--model", type=Path, default=None, help="start from this ONNX (default: the model in use)")
+    parser.add_argument("--epochs", type=int, default=FineTuneSettings.epochs)
+    parser.add_argument("--batch", type=int, default=FineTuneSettings.batch)
+    parser.add_argument("--lr", type=float, default=FineTuneSettings.lr)
+    parser.add_argument("--held-out", type=float, default=FineTuneSettings.held_out_fraction,
+                        help="share of corrected frames never trained on (kept once assigned)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--device", default="auto", help="auto (a GPU where PyTorch sees one), cpu or cuda")
+    parser.add_argument("--imgsz", type=int, default=0, help="training size (default: the model's input size)")
+    parser.add_argument("--recipe", type=Path, default=None, help="count verdicts that would change under this recipe")
+    parser.add_argument("--backend", default=None, help="engine backend for pre-labels and the comparison")
+    parser.add_argument("--models-dir", type=Path, default=None,
+                        help="where adopted models are kept (default: the station's data folder)")
+    parser.add_argument("--adopt", action="store_true", help="adopt the candidate after the comparison")
+    parser.add_argument("--roll-back", action="store_true", help="go back to the model used before the last adoption")
+    parser.set_defaults(func=adapt)
+
+
+def adapt(args: argparse.Namespace) -> int:
+    store = ModelStore(args.models_dir)
+    if args.roll_back:
+        print(f"in use now: {store.roll_back().label}")
+        return 0
+    if args.data is None:
+        raise SystemExit("hangtag-inspect adapt: give --data DIR (or --roll-back)")
+    base = args.model or store.in_use().path
+    spec = spec_of(base)
+    folder = AdaptFolder(args.data, tuple(spec.class_names))
+    if args.collect:
+        from inference.pipeline import Pipeline
+
+        kept = folder.keep_folder(args.collect)
+        with Pipeline.open(base, args.backend) as pipeline:
+            drafted = prelabel(folder, pipeline)
+        print(f"kept {len(kept)} frames in {folder.root}, pre-labelled {drafted}; correct them (station: Adapt → "
+              f"Correct), then run: hangtag-inspect adapt --data {folder.root}")
+        return 0
+    settings = FineTuneSettings(epochs=args.epochs, batch=args.batch, lr=args.lr, held_out_fraction=args.held_out,
+                                seed=args.seed, device=args.device, imgsz=args.imgsz)
+
+    def show(report) -> None:
+        ap = "  ".join(f"{k} {v:.3f}" for k, v in report.held_out_ap50.items() if v == v)
+        print(f"epoch {report.epoch}/{report.epochs}  loss {report.loss:.3f}  held-out AP50 {ap}  "
+              f"{report.elapsed_s:.0f} s", flush=True)
+
+    candidate = fine_tune(folder, base, settings, on_epoch=show)
+    print(f"candidate: {candidate.model_path} ({candidate.train_frames} frames trained, {candidate.held_out_frames} "
+          f"held out, {candidate.device}, {candidate.seconds:.0f} s)")
+    recipe = None
+    if args.recipe:
+        from inference.reading import load_recipe
+
+        recipe = load_recipe(args.recipe)
+    result = compare(base, candidate.model_path, {"held-out": held_out_frames(folder), "golden": golden_frames()},
+                     tuple(spec.class_names), backend=args.backend, recipe=recipe)
+    result.save(candidate.directory / "comparison.json")
+    print(comparison_text(result))
+    if args.adopt:
+        print(f"adopted: {store.adopt(candidate.model_path, note=f'adapt --data {folder.root}').label}")
+    return 0
+
+
+def comparison_text(result) -> str:
+    lines = []
+    for s in result.sets:
+        cur, cand = s.current.to_json(), s.candidate.to_json()
+        lines.append(f"{s.name} ({cur['frames']} frames)     current -> candidate")
+        for name in cur["ap50"]:
+            a, b = cur["ap50"][name], cand["ap50"][name]
+            if a is not None:
+                lines.append(f"  {name:<10} AP50      {a:.3f} -> {b:.3f}")
+        lines.append(f"  false tags per 100 frames {cur['false_tags_per_100']:.1f} -> {cand['false_tags_per_100']:.1f}")
+        what = "verdicts" if s.changes_are_verdicts else "tag counts shown"
+        lines.append(f"  {what} that would change: {len(s.changes)}"
+                     + "".join(f"\n    {c.frame}: {c.current} -> {c.candidate}" for c in s.changes[:10]))
+    return "\n".join(lines)
+
+
