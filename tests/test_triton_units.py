@@ -106,6 +106,9 @@ def test_all_down_is_reported_and_next_retry_known():
     assert kinds == ["server_down", "all_down"]
     assert pool.pick() is None
     assert pool.next_retry_in() == pytest.approx(0.5)
+    clock.t += 0.6
+    assert pool.pick() == "a" and pool.failed("a", "refused") == []  # the probe failed: said once per outage
+    assert pool.next_retry_in() == pytest.approx(1.0)
 
 
 def test_busy_is_a_short_cooldown_not_a_failure():

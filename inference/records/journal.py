@@ -25,7 +25,7 @@ from inference.errors import HangtagError
 from inference.pipeline import FrameResult
 from inference.records.convert import frame_values
 from inference.records.schema import SCHEMA_VERSION, migrate, user_version
-from inference.records.types import FrameRecord, SessionInfo
+from inference.records.types import EventRecord, FrameRecord, SessionInfo
 from inference.resources import user_data_dir
 
 DURABILITY = {"normal": "NORMAL", "full": "FULL"}
@@ -208,6 +208,14 @@ class Journal:
         with self._lock, self._writing("the frame could not be journaled"):
             return int(self._conn.execute(_INSERT_FRAME, params).lastrowid)
 
+    def record_event(self, kind: str, subject: str = "", detail: str = "", *, session_id: int | None = None,
+                     at: float | None = None) -> int:
+        """Journal a station event that is not a frame (e.g. `triton_all_down`); returns its row id."""
+        with self._lock, self._writing("the event could not be journaled"):
+            return int(self._conn.execute(
+                "INSERT INTO events (session_id, at, kind, subject, detail) VALUES (?, ?, ?, ?, ?)",
+                (session_id, at or time.time(), kind, subject, detail)).lastrowid)
+
     def end_session(self, session_id: int, ended_at: float | None = None) -> None:
         with self._lock, self._writing("the session's end could not be journaled"):
             self._conn.execute("UPDATE sessions SET ended_at = ? WHERE id = ?", (ended_at or time.time(), session_id))
@@ -266,6 +274,14 @@ class Journal:
         for row in rows:
             yield _frame_record(row)
 
+    def events(self, session_id: int | None = None) -> list[EventRecord]:
+        """Station events in time order: every one, or those journaled under `session_id`."""
+        query = "SELECT id, session_id, at, kind, subject, detail FROM events"
+        with self._lock:
+            rows = (self._conn.execute(query + " ORDER BY at, id").fetchall() if session_id is None else
+                    self._conn.execute(query + " WHERE session_id = ? ORDER BY at, id", (session_id,)).fetchall())
+        return [EventRecord(*row) for row in rows]
+
     def frame_count(self, session_id: int) -> int:
         with self._lock:
             return int(self._conn.execute("SELECT COUNT(*) FROM frames WHERE session_id = ?", (session_id,)).fetchone()[0])
@@ -313,7 +329,7 @@ class OfflineJournal:
                            found=self.reason.found, hint=self.reason.hint)
 
     start_session = record = record_values = mark_exported = last_session_id = sessions = session = _refuse
-    frames = iter_frames = frame_count = overlapping = _refuse
+    frames = iter_frames = frame_count = overlapping = record_event = events = _refuse
     unexported_archive_paths = _refuse  # unknown: pruning must not take it for "nothing to protect"
 
     def end_session(self, *args: object, **kwargs: object) -> None:

@@ -83,6 +83,11 @@ class Recorder:
                                hint="free disk space or check the drive; the journal row has no image")
         return row
 
+    def note_event(self, kind: str, subject: str, detail: str, *, at: float | None = None) -> None:
+        """Journal a station event under the session being recorded (none before the first frame); may raise
+        JournalError like `record`."""
+        self.journal.record_event(kind, subject, detail, session_id=self.session_id, at=at)
+
     def end(self) -> None:
         """Never raises: a journal that can no longer take the session's end (full disk, unplugged drive)
         leaves the session open, and the next start closes it as interrupted."""

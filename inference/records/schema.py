@@ -77,6 +77,20 @@ ALTER TABLE sessions ADD COLUMN owner       TEXT NOT NULL DEFAULT '';
 ALTER TABLE sessions ADD COLUMN end_reason  TEXT NOT NULL DEFAULT '';
 """
 
+# v4: station events that are not frames (a Triton server went down or came back, no server answers, the
+# station fell back to its own engine), with the session they happened in when one was open.
+_V4 = """
+CREATE TABLE events (
+    id           INTEGER PRIMARY KEY,
+    session_id   INTEGER REFERENCES sessions(id),
+    at           REAL    NOT NULL,
+    kind         TEXT    NOT NULL,
+    subject      TEXT    NOT NULL DEFAULT '',
+    detail       TEXT    NOT NULL DEFAULT ''
+);
+CREATE INDEX events_by_time ON events(at)
+"""
+
 Migration = tuple[str, Callable[[sqlite3.Connection], None] | None]
 
 # MIGRATIONS[i] takes a journal from version i to version i + 1.
@@ -84,6 +98,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     (_V1, None),
     (_V2, _v2_recipe_names),
     (_V3, None),
+    (_V4, None),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

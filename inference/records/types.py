@@ -61,6 +61,18 @@ class SessionInfo:
 
 
 @dataclass(frozen=True)
+class EventRecord:
+    """A station event that is not a frame (a Triton server down or back, the local fallback)."""
+
+    id: int
+    session_id: int | None  # the session being recorded when it happened; None before the first
+    at: float
+    kind: str  # e.g. "triton_server_down", "triton_all_down", "triton_fallback_local"
+    subject: str  # what it is about: a server URL
+    detail: str  # in the operator's words
+
+
+@dataclass(frozen=True)
 class FrameRecord:
     """One journal row. Nested parts are plain JSON values; treat them as read-only."""
 

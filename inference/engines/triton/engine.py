@@ -22,6 +22,7 @@ from inference.engines.triton.client import RemoteServer, ServerAddress, ServerB
 from inference.engines.triton.contract import check_contract, local_contract, repository_name
 from inference.engines.triton.pool import PoolEvent, ServerPool
 from inference.engines.triton.stats import ServerTimes, Snapshot
+from inference.engines.triton.status import LOCAL, FleetStatus, ServerView
 from inference.errors import BackendUnavailableError, HangtagError
 
 URL_ENV = "HANGTAG_TRITON_URL"
@@ -198,7 +199,7 @@ class TritonEngine(Engine):
         local = self._local_engine()
         t0 = time.perf_counter_ns()
         outputs = local.infer(feeds)
-        self.last_server = "local"
+        self.last_server = LOCAL
         self.last_stage_ns = {"retry_wait": waited_ns, "infer": time.perf_counter_ns() - t0}
         return outputs
 
@@ -245,6 +246,24 @@ class TritonEngine(Engine):
     @property
     def events(self) -> list[PoolEvent]:
         return list(self._pool.events) if self._pool else []
+
+    def events_after(self, seen: int) -> tuple[list[PoolEvent], int]:
+        """Pool events after a reader's cursor (see ServerPool.events_after); safe from any thread."""
+        return self._pool.events_after(seen) if self._pool else ([], seen)
+
+    def status(self) -> FleetStatus:
+        """The servers as they stand now, with their per-request queue and compute times; safe from any thread."""
+        views = []
+        if self._pool is not None:
+            now = self._pool.now()
+            times = dict(self.server_times)
+            for state in self._pool.snapshot():
+                t = times.get(state.url)
+                views.append(ServerView(state.url, state.healthy, max(0.0, state.out_until - now), state.in_flight,
+                                        state.requests, state.latency_ms, state.last_error,
+                                        t.queue_ns / 1e6 if t else None, t.compute_ns / 1e6 if t else None))
+        return FleetStatus(self.model_name, tuple(views), self.last_server, self.fallback, self.busy_answers,
+                           self.retries)
 
     def _emit(self, events: list[PoolEvent]) -> None:
         """Log the pool's events and pass them on (for the station's journal, and a banner on `all_down`)."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 
 @dataclass
@@ -34,7 +34,7 @@ class ServerState:
 class PoolEvent:
     """Something the operator should know: a server went out, came back, or none is left."""
 
-    kind: str  # "server_down" | "server_back" | "all_down"
+    kind: str  # "server_down" | "server_back" | "all_down" | "fallback_local"
     url: str
     detail: str
     at: float = field(default_factory=time.time)
@@ -48,8 +48,9 @@ class ServerPool:
         self.max_backoff_s = max_backoff_s
         self.busy_cooldown_s = busy_cooldown_s
         self._clock = clock
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # `note` is called with and without it held
         self.events: list[PoolEvent] = []
+        self.events_total = 0  # events ever noted: a reader's cursor survives the list's trimming
 
     def pick(self) -> str | None:
         """The server to try now (counted in flight), or None when every one is out (see `next_retry_in`)."""
@@ -72,6 +73,9 @@ class ServerPool:
         ready = [s for s in self.servers.values() if s.out_until <= now]
         # A failed server whose back-off ended goes first: one probe decides whether it is back.
         return min(ready, key=lambda s: (s.healthy, s.in_flight, s.latency_ms, s.last_used)) if ready else None
+
+    def now(self) -> float:
+        return self._clock()
 
     def next_retry_in(self) -> float:
         now = self._clock()
@@ -102,11 +106,11 @@ class ServerPool:
             state.failures += 1
             state.last_error = reason
             state.out_until = self._clock() + min(self.max_backoff_s, self.backoff_s * 2 ** (state.failures - 1))
-            events = []
-            if state.healthy:
-                state.healthy = False
-                events.append(self.note(PoolEvent("server_down", url, reason)))
-            if not any(s.healthy for s in self.servers.values()):
+            if not state.healthy:  # a probe after its back-off failed: already reported
+                return []
+            state.healthy = False
+            events = [self.note(PoolEvent("server_down", url, reason))]
+            if not any(s.healthy for s in self.servers.values()):  # once per outage, not once per probe
                 events.append(self.note(PoolEvent("all_down", url, "no Triton server answers")))
             return events
 
@@ -122,6 +126,19 @@ class ServerPool:
         return [s.url for s in self.servers.values() if s.healthy]
 
     def note(self, event: PoolEvent) -> PoolEvent:
-        self.events.append(event)
-        del self.events[:-100]
+        with self._lock:
+            self.events.append(event)
+            self.events_total += 1
+            del self.events[:-100]
         return event
+
+    def events_after(self, seen: int) -> tuple[list[PoolEvent], int]:
+        """The events noted after the first `seen` (the last 100 at most) and the new cursor."""
+        with self._lock:
+            first_kept = self.events_total - len(self.events)
+            return self.events[max(0, seen - first_kept):], self.events_total
+
+    def snapshot(self) -> list[ServerState]:
+        """Copies of the servers' states taken under the lock, for a view on another thread."""
+        with self._lock:
+            return [replace(state) for state in self.servers.values()]
