@@ -63,6 +63,7 @@ def _with_stage(result: FrameResult, stage: str, ms: float) -> FrameResult:
 
 class Inspector:
     read_budget_s = READ_BUDGET_S
+    reader_note = ""  # why the reader does not run where the detector does (e.g. the fleet lacks the OCR models)
 
     def __init__(self, pipeline: Pipeline, *, reader: Any = None, recipe: Any = None) -> None:
         self.pipeline = pipeline
@@ -78,23 +79,16 @@ class Inspector:
     @classmethod
     def around(cls, pipeline: Pipeline, *, read: bool = True, recipe: Any = None) -> Inspector:
         """An inspector over a pipeline the caller opened (closed with it, also when the reader fails)."""
-        reader = None
+        reader, note = None, ""
         if read:
-            from inference.reading import TagReader
-
-            from inference.reading.placement import reader_backend_for
-
-            # OCR runs on ONNX Runtime too: on the GPU when the detector does (any of the GPU pipeline's names),
-            # else on the CPU; placement.py says why when a GPU detector's reader cannot follow it.
-            ocr_backend, note = reader_backend_for(pipeline.backend)
-            if note:
-                logging.getLogger(__name__).warning("%s", note)
             try:
-                reader = TagReader.open(ocr_backend)
+                reader, note = open_reader_for(pipeline.backend)
             except Exception:
                 pipeline.close()
                 raise
-        return cls(pipeline, reader=reader, recipe=recipe)
+        inspector = cls(pipeline, reader=reader, recipe=recipe)
+        inspector.reader_note = note
+        return inspector
 
     def __enter__(self) -> Inspector:
         return self
@@ -197,6 +191,31 @@ class Inspector:
         tail = f" — {'; '.join(reasons)}" if reasons else ""
         return (f"{result.source_name}: {self.verdict_text(result)} | {found} | "
                 f"{result.timings.total_ms:.0f} ms{tail}")
+
+
+def open_reader_for(detector_backend: str) -> tuple[Any, str]:
+    """The reader on the detector's side: the GPU when the detector runs there, the Triton fleet when it
+    serves the OCR models (triton-repo writes them beside the detector), else this station's CPU.
+    Returns (reader, note): the note says why reading stays on the station although the detector is remote."""
+    from inference.reading import TagReader
+
+    if detector_backend == "triton":
+        from inference.engines.triton import TritonUnavailableError
+
+        try:
+            return TagReader.open("triton"), ""
+        except TritonUnavailableError as exc:  # the fleet answers but serves no OCR models: read here
+            note = f"OCR runs on this station: the Triton servers do not serve it ({exc.expected}; found {exc.found})"
+            logging.getLogger(__name__).warning("%s", note)
+            return TagReader.open("onnxruntime-cpu"), note
+    # OCR runs on ONNX Runtime too: on the GPU when the detector does (any of the GPU pipeline's names), else on
+    # the CPU; placement.py says why when a GPU detector's reader cannot follow it.
+    from inference.reading.placement import reader_backend_for
+
+    backend, note = reader_backend_for(detector_backend)
+    if note:
+        logging.getLogger(__name__).warning("%s", note)
+    return TagReader.open(backend), note
 
 
 def _load_recipe(path: Path | None) -> Any:

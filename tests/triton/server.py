@@ -67,6 +67,7 @@ class TritonServer:
     process: subprocess.Popen | None = None
     log_path: Path | None = None
     extra_env: dict[str, str] = field(default_factory=dict)  # e.g. the OCR models' paths for OCR_REPOSITORY
+    also: tuple[Path, ...] = ()  # more repositories served beside `repository` (the detector and the OCR pair)
 
     @property
     def url(self) -> str:
@@ -94,7 +95,8 @@ class TritonServer:
         self.log_path = Path(log)
         with os.fdopen(fd, "w") as log_file:
             self.process = subprocess.Popen(
-                [str(binary), f"--model-repository={self.repository}", f"--backend-directory={self.prepared / 'backends'}",
+                [str(binary), *(f"--model-repository={r}" for r in (self.repository, *self.also)),
+                 f"--backend-directory={self.prepared / 'backends'}",
                  "--http-address=127.0.0.1", "--grpc-address=127.0.0.1", "--metrics-address=127.0.0.1",
                  f"--http-port={self.http_port}", f"--grpc-port={self.grpc_port}", f"--metrics-port={self.metrics_port}",
                  "--allow-metrics=false", "--exit-timeout-secs=2", "--log-verbose=0"],
@@ -149,6 +151,11 @@ class TritonServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def ocr_environment(models) -> dict[str, str]:
+    """What OCR_REPOSITORY's models read to find the ONNX files they serve (an OcrModels pair)."""
+    return {"HANGTAG_TRITON_OCR_DET": str(models.det), "HANGTAG_TRITON_OCR_REC": str(models.rec)}
 
 
 def repository_copy(dest: Path, *, max_queue_size: int | None = None, delay_us: int | None = None,
