@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from inference.engines.triton.watch import FleetWatch, journal_events
 from inference.errors import HangtagError
 from inference.inspection import Inspector
 from inference.records.archive import DEFAULT_CAP_BYTES, open_station_archive
@@ -86,15 +87,18 @@ def _inspect(source: str | FrameSource, model: Path, backend: str | None, recipe
         counts: dict[str, int] = {}
         totals: deque[float] = deque(maxlen=SUMMARY_FRAMES)  # a list would grow by 32 bytes a frame for weeks
         told = set()
+        fleet = FleetWatch.of(inspector)  # the triton backend: its server events go to the journal too
         try:
             for result, image in _inspected(inspector, frames):
                 mark = _record(recorder, result, image, err, told)
+                _note_fleet(fleet, recorder, err, told)  # after the frame: its session is open
                 print(inspector.describe(result) + mark, file=out)
                 key = inspector.verdict_text(result)
                 counts[key] = counts.get(key, 0) + 1
                 if result.ok:
                     totals.append(result.timings.total_ms)
         finally:
+            _note_fleet(fleet, recorder, err, told)
             recorder.end()
             recorder.journal.close()
         detect = inspector.pipeline.stats.summary().get("total", {})
@@ -115,6 +119,19 @@ def _inspected(inspector: Inspector, source: FrameSource):
                 yield inspector.inspect(item), item.image if isinstance(item, Frame) else None
     finally:
         source.close()
+
+
+def _note_fleet(fleet: FleetWatch | None, recorder: Recorder, err, told: set[str]) -> None:
+    """Triton server events (down, back, none answering, local fallback): a warning line each, and journaled."""
+    events = fleet.new_events() if fleet is not None else []
+    for found in events:
+        print(f"warning: {found.text}", file=err, flush=True)
+    try:
+        journal_events(recorder, events)
+    except HangtagError as exc:
+        if type(exc).__name__ not in told:
+            told.add(type(exc).__name__)
+            print(f"warning: {exc}", file=err, flush=True)
 
 
 def _record(recorder: Recorder, result, image, err, told: set[str]) -> str:

@@ -14,8 +14,10 @@ from PySide6.QtWidgets import (QApplication, QDockWidget, QHeaderView, QMainWind
                                QVBoxLayout, QWidget)
 
 from app import recipe_picker
+from app.camera_link import CameraSettingsLink
 from app.modes import ENGINEER, ModeController
 from app.records_link import RecordsLink
+from app.remote_link import RemoteLink
 from app.report_open import ReportOpener
 from app.settings import StationSettings
 from app.space_key import SpaceStops
@@ -44,7 +46,8 @@ from inference.resources import default_model_path, user_data_dir
 
 PAINT_INTERVAL_MS = 16  # repaint the live view at most ~60 times a second
 IMAGE_MEMORY = 200  # frames of live sources kept for re-display (files are re-read from disk)
-ENGINE_NAMES = {"onnxruntime-cpu": "CPU", "onnxruntime-cuda": "CUDA", "tensorrt": "TensorRT"}  # header words
+ENGINE_NAMES = {"onnxruntime-cpu": "CPU", "onnxruntime-cuda": "CUDA", "tensorrt": "TensorRT",
+                "triton": "Triton"}  # header words (RemoteLink adds the server that answers)
 
 
 class MainWindow(QMainWindow):
@@ -92,10 +95,12 @@ class MainWindow(QMainWindow):
         self.autostart = autostart  # start inspecting as soon as the first engine is ready
         self._start_threads()
         self.records = RecordsLink(self, journal_path)
+        self.remote = RemoteLink(self)  # the Servers dock, and server events in the journal and banner
         self.report_opener = ReportOpener(self)
         self._set_recorder.emit(self.records.recorder)
         self._set_job.emit(job, lot)
         self.modes = ModeController(self)
+        self.camera_link = CameraSettingsLink(self)  # Camera… on the source bar: an industrial camera's settings
         recipe = recipe or self.settings.recipe_path  # the job's recipe survives a restart
         if recipe:
             self.load_recipe(Path(recipe))
@@ -305,6 +310,7 @@ class MainWindow(QMainWindow):
         self.precision = getattr(inspector, "precision", "fp32")
         self.settings.set("engine/backend", inspector.pipeline.backend)
         self.settings.set("engine/precision", self.precision)
+        self.remote.attach(inspector)
         self._swap.emit(inspector)
 
     def _on_engine_failed(self, message: str) -> None:

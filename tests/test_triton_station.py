@@ -71,6 +71,31 @@ def test_no_server_answering_is_journaled_with_the_local_fallback_under_the_sess
     assert all(e.session_id == recorder.session_id for e in journaled)
 
 
+def test_the_headless_station_says_no_server_answers_and_journals_it(monkeypatch, tmp_path):
+    import io
+
+    from app.headless import run_headless
+
+    url = f"http://127.0.0.1:{free_port()}"
+    monkeypatch.setenv("HANGTAG_TRITON_URL", url)
+    monkeypatch.setenv("HANGTAG_TRITON_FALLBACK", "local")
+    folder = tmp_path / "two"
+    folder.mkdir()
+    for path in list_images(samples_dir())[:2]:
+        (folder / path.name).write_bytes(path.read_bytes())
+    out, err = io.StringIO(), io.StringIO()
+    journal_path = tmp_path / "journal.sqlite3"
+    assert run_headless(str(folder), DETECTOR, "triton", None, read=False, out=out, err=err,
+                        journal_path=journal_path) == 0
+    assert f"warning: Triton server {url} stopped answering" in err.getvalue()
+    assert "warning: hangtag_det is inspected on this station's own engine" in err.getvalue()
+    with Journal.open(journal_path, read_only=True) as journal:
+        session = journal.last_session_id()
+        kinds = [e.kind for e in journal.events(session)]
+        frames = journal.frame_count(session)
+    assert frames == 2 and kinds == ["triton_server_down", "triton_all_down", "triton_fallback_local"]
+
+
 # -- against a real tritonserver -------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def prepared():

@@ -10,12 +10,18 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QDoubleSpinBox, QGridLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
 from inference.pipeline import FrameResult
-from inference.telemetry import STAGES, RollingStats, drift_per_1000
+from inference.telemetry import RollingStats, drift_per_1000
 
-STAGE_COLORS = {"decode": "#7f8c8d", "preprocess": "#2e86de", "h2d": "#16a085", "infer": "#8e44ad",
-                "d2h": "#27ae60", "postprocess": "#f39c12", "read": "#c0392b"}
+# In the order a frame passes them, so the stack reads bottom-up as the frame's journey. On the triton
+# backend `infer` is the server's compute, beside its queue, the network and back-off waits.
+STAGES = ("decode", "preprocess", "h2d", "network", "server_queue", "infer", "retry_wait", "d2h", "postprocess",
+          "read")
+STAGE_COLORS = {"decode": "#7f8c8d", "preprocess": "#2e86de", "h2d": "#16a085", "network": "#95a5a6",
+                "server_queue": "#e84393", "infer": "#8e44ad", "retry_wait": "#d35400", "d2h": "#27ae60",
+                "postprocess": "#f39c12", "read": "#c0392b"}
 HOST_SHARE_LINE = 0.30
 GPU_ONLY_STAGES = ("h2d", "d2h")  # host-to-device and back: only a GPU backend has them
+REMOTE_ONLY_STAGES = ("network", "server_queue", "retry_wait")  # only the triton backend has them
 
 
 class Ring:
@@ -157,9 +163,12 @@ class PlotsPanel(QWidget):
         self.timer.start()
 
     def set_stages(self, backend: str) -> None:
-        """Legend entries and curves only for the stages this backend has: no h2d/d2h on the CPU."""
+        """Legend entries and curves only for the stages this backend has: no h2d/d2h on the CPU, the
+        server's queue and the network only on triton."""
         gpu = any(name in backend for name in ("cuda", "tensorrt", "gpu"))
-        stages = tuple(s for s in STAGES if gpu or s not in GPU_ONLY_STAGES)
+        remote = backend == "triton"
+        stages = tuple(s for s in STAGES if (gpu or s not in GPU_ONLY_STAGES)
+                       and (remote or s not in REMOTE_ONLY_STAGES))
         if stages == self.shown_stages:
             return
         legend = self.legends["lat"]

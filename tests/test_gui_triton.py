@@ -1,0 +1,97 @@
+"""The window on the triton backend, offscreen, against a real tritonserver: the header names the server
+that answers, the Servers dock shows it with its queue and compute times, the latency plot has the
+remote stages, and when the server dies the banner says so, the station inspects on its own engine
+and the journal keeps the events. Skipped with the reason where the server cannot be prepared."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("PySide6")
+from PySide6.QtCore import QSettings  # noqa: E402
+
+from app.main_window import MainWindow  # noqa: E402
+from app.settings import StationSettings  # noqa: E402
+from inference.engines.triton.status import host_port  # noqa: E402
+from inference.imageio import list_images  # noqa: E402
+from inference.records import Journal  # noqa: E402
+from inference.resources import samples_dir  # noqa: E402
+from tests.triton.server import DETECTOR, TritonServer, TritonUnavailable, prepare  # noqa: E402
+
+pytestmark = pytest.mark.timeout(300)
+ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
+
+
+@pytest.fixture(scope="module")
+def prepared():
+    try:
+        return prepare()
+    except TritonUnavailable as exc:
+        pytest.skip(f"no real tritonserver here: {exc}")
+
+
+def samples_folder(tmp_path: Path, count: int) -> Path:
+    folder = tmp_path / "samples"
+    folder.mkdir()
+    for path in list_images(samples_dir())[:count]:
+        shutil.copy(path, folder / path.name)
+    return folder
+
+
+def step_once(qtbot, window: MainWindow) -> None:
+    done = window.results.total
+    window.step()
+    qtbot.waitUntil(lambda: window.results.total > done, timeout=60000)
+
+
+def test_the_window_shows_the_server_its_times_and_says_when_none_answers(qtbot, tmp_path, prepared, monkeypatch):
+    try:
+        server = TritonServer(prepared).start()
+    except TritonUnavailable as exc:
+        pytest.skip(f"tritonserver would not start here: {exc}")
+    monkeypatch.setenv("HANGTAG_TRITON_URL", server.url)
+    monkeypatch.setenv("HANGTAG_TRITON_FALLBACK", "local")
+    settings = StationSettings(QSettings(str(tmp_path / "station.ini"), QSettings.Format.IniFormat))
+    journal_path = tmp_path / "journal.sqlite3"
+    with server:
+        window = MainWindow(model=DETECTOR, source=str(samples_folder(tmp_path, 3)), backend="triton",
+                            settings=settings, read=False, journal_path=journal_path, testing=True)
+        qtbot.addWidget(window)
+        window.resize(1280, 720)
+        window.show()
+        qtbot.waitUntil(lambda: window.pipeline is not None, timeout=30000)
+        step_once(qtbot, window)
+        engine = window.header.fields["engine"]
+        qtbot.waitUntil(lambda: f"@ {host_port(server.url)}" in engine.text(), timeout=5000)
+        assert engine.text() == f"Engine: Triton FP32 @ {host_port(server.url)}"
+        panel = window.remote.panel
+        assert window.remote.dock.isVisible()
+        row = [panel.table.item(0, c).text() for c in range(panel.table.columnCount())]
+        assert row[:3] == [host_port(server.url), "hangtag_det", "up"] and int(row[4]) >= 1
+        assert all(float(v) >= 0 for v in row[6:8])  # queue and compute per request, from Triton's statistics
+        assert {"network", "server_queue", "infer"} <= set(window.plots.shown_stages)
+        assert {"network", "server_queue"} <= set(window.plots.legend_labels("lat"))
+        assert {"network", "server_queue"} <= set(window.results.results[-1].timings.stages_ms)
+        ARTIFACTS.mkdir(exist_ok=True)
+        window.grab().save(str(ARTIFACTS / "triton_servers_dock.png"))
+
+        server.kill()
+        step_once(qtbot, window)
+        qtbot.waitUntil(lambda: window.errors_panel.isVisible(), timeout=5000)
+        assert window.errors_panel.title.text() == "⚠ No Triton server answers: inspecting on this station's own engine"
+        qtbot.waitUntil(lambda: engine.text() == "Engine: Triton FP32: local fallback", timeout=5000)
+        assert window.results.results[-1].ok and len(window.results.results[-1].detections) > 0
+        assert "down" in panel.table.item(0, 2).text()
+        window.grab().save(str(ARTIFACTS / "triton_local_fallback.png"))
+
+        window.modes.set_mode("operator")
+        assert not window.remote.dock.isVisible()  # an engineer's dock; the header and banner stay
+        window.close()
+    with Journal.open(journal_path, read_only=True) as journal:
+        session = journal.last_session_id()
+        events = [(e.kind, e.subject) for e in journal.events(session)]
+    assert events == [("triton_server_down", server.url), ("triton_all_down", server.url),
+                      ("triton_fallback_local", "local")]
