@@ -21,6 +21,7 @@ from inference.postprocess import Thresholds
 from inference.sources import WAITING, Frame, FrameError, FrameSource, Waiting, open_source
 
 
+TRIGGER_BUDGET_S = 3.0  # a Step's trigger → its frame, at most (exposure, transfer, a busy machine)
 NO_IMAGE = np.zeros((0, 0, 3), np.uint8)  # "this frame has no pixels" (a file that failed to decode)
 
 
@@ -41,6 +42,7 @@ class InspectionWorker(QObject):
     source_finished = Signal(str)
     engine_swapped = Signal(object)  # the new Inspector's pipeline (for the status bar)
     drops_changed = Signal(int)
+    camera_read_back = Signal(str, object)  # an industrial camera's spec and its settings as the camera holds them
 
     def __init__(self) -> None:
         super().__init__()
@@ -58,6 +60,8 @@ class InspectionWorker(QObject):
         self._recorder = None  # inference.records.Recorder: journals each frame before it is shown
         self._carry = None  # a frame abandoned by Stop mid-inspection: first in line at the next Start
         self._job = ("", "")
+        self._awaited: tuple[int, float] | None = None  # (trigger id, deadline) a Step fired while stopped
+        self._inspected_trigger: int | None = None
 
     # -- engine ---------------------------------------------------------------------------------------
     @Slot(object)
@@ -110,11 +114,13 @@ class InspectionWorker(QObject):
             return
         self._source, self._source_spec = source, spec
         self._lend_frames()
-        if source.live:
+        if source.live and not getattr(source, "triggered", False):  # a triggered camera's frames are each inspected
             self._grabber = LatestFrameGrabber(source)
         else:
             self._iterator = source.frames()
         self.source_opened.emit(source.description, len(source))
+        if getattr(source, "readback", None) is not None:
+            self.camera_read_back.emit(spec, source.readback)
 
     def _lend_frames(self) -> None:
         """A camera reads into the engine's page-locked frames when the engine is the GPU pipeline, so frames
@@ -158,8 +164,38 @@ class InspectionWorker(QObject):
     def step(self) -> None:
         if self._source is None and self._source_spec:
             self.open_source(self._source_spec)
-        if not self._running:
+        if getattr(self._source, "software_triggered", False):
+            self._fire_trigger()
+        elif not self._running:
             self._process_next()
+
+    def _fire_trigger(self) -> None:
+        """Step on a software-triggered camera fires it once; stopped, the step then inspects what that trigger
+        brings (and any earlier trigger's frame still waiting), running, the loop does."""
+        try:
+            trigger_id = self._source.trigger(wait_s=0.0)  # a trigger still in flight: said, never waited on here
+        except Exception as exc:  # the camera is lost: said, and the station stays as it was
+            self.errored.emit(f"Trigger not sent: {describe_error(exc)}")
+            return
+        if not self._running:
+            self._awaited = (trigger_id, time.monotonic() + TRIGGER_BUDGET_S)
+            QTimer.singleShot(0, self._await_trigger)
+
+    @Slot()
+    def _await_trigger(self) -> None:
+        if self._awaited is None or self._running:
+            self._awaited = None
+            return
+        trigger_id, deadline = self._awaited
+        self._process_next()
+        if self._inspected_trigger == trigger_id:
+            self._awaited = None
+        elif time.monotonic() > deadline:
+            self._awaited = None
+            self.errored.emit(f"No frame for trigger {trigger_id} within {TRIGGER_BUDGET_S:g} s: check the camera's "
+                              "exposure and trigger settings")
+        else:
+            QTimer.singleShot(0, self._await_trigger)
 
     def _record(self, result, image) -> None:
         if self._recorder is None:
@@ -256,6 +292,7 @@ class InspectionWorker(QObject):
             self.errored.emit(f"{getattr(item, 'name', 'frame')}: {describe_error(exc)}\n"
                               + "".join(traceback.format_exception_only(type(exc), exc)).strip())
             return True
+        self._inspected_trigger = getattr(item, "trigger_id", None)
         image = item.image if isinstance(item, Frame) else NO_IMAGE
         self._record(result, item.image if isinstance(item, Frame) else None)
         self.frame_done.emit(image, result)

@@ -251,3 +251,54 @@ def test_the_plcs_triggers_fire_the_camera_and_each_result_answers_its_own_trigg
         camera.close()
     assert answered == [(i, f"aravis-{fake.serial}#trigger-{i}") for i in (1, 2, 3)]
     assert inspection.stale == 0 and camera.counts.delivered == 3
+
+
+def test_one_trigger_at_a_time_so_no_frame_carries_another_triggers_id():
+    from inference.cameras.acquisition import TriggerBusy
+
+    with fake_camera() as fake:
+        camera = gige(fake.serial, pixel_format="Mono8", trigger=Trigger("software"))
+        try:
+            frames = camera.frames()
+            camera.trigger(1)
+            with pytest.raises(TriggerBusy, match="trigger 1 has not brought its frame yet") as caught:
+                camera.trigger(2, wait_s=0.0)  # the camera would take both as one: the next frame would be 1's
+            assert caught.value.hint
+            assert next_frame(frames).trigger_id == 1
+            camera.trigger(2, wait_s=0.0)
+            assert next_frame(frames).trigger_id == 2
+        finally:
+            camera.close()
+
+
+def test_the_line_stations_frame_inspection_fires_a_software_triggered_camera_per_plc_trigger(tmp_path):
+    from inference.inspection import Inspector
+    from inference.line.handshake import Ack, Config
+    from inference.line.handshake import Trigger as PlcTrigger
+    from inference.line.jobs import FrameInspection
+    from inference.line.station import LineStation
+    from tests.factories import blob_detector
+
+    def wait_for(predicate, timeout_s: float = 10.0):
+        start = time.monotonic()
+        while not predicate(station.signals()):
+            assert time.monotonic() - start < timeout_s, station.signals()
+            time.sleep(0.01)
+        return station.signals()
+
+    with fake_camera() as fake, Inspector.open(blob_detector(tmp_path / "m.onnx"), "onnxruntime-cpu",
+                                               read=False) as inspector:
+        # what `hangtag-inspect line --source 'aravis:SERIAL?trigger=software'` runs
+        inspection = FrameInspection(inspector, f"aravis:{fake.serial}?pixel_format=Mono8&roi=0,0,256,192"
+                                                "&trigger=software")
+        answered = []
+        station = LineStation(inspection, config=Config(ack_timeout_s=10.0)).start(job=(1, "job1"))
+        with station:
+            for _ in range(3):
+                station.pulse(PlcTrigger)
+                done = wait_for(lambda s: s.results_ready)
+                answered.append((done.result_trigger_id, dict(done.result_fields)["frame"]))
+                station.pulse(lambda level: Ack(level))
+                wait_for(lambda s: s.ready and not s.results_ready)
+        inspection.close()
+    assert answered == [(i, f"aravis-{fake.serial}#trigger-{i}") for i in (1, 2, 3)]

@@ -65,6 +65,8 @@ def test_unusable_buffers_say_what_was_expected(pixel_format, raw_size, message)
     ("trigger=hardware&trigger_source=Line2&trigger_activation=FallingEdge",
      CameraSettings(trigger=Trigger("hardware", "Line2", "FallingEdge"))),
     ("cti=/opt/vendor.cti&trigger=software", CameraSettings(trigger=Trigger("software"))),
+    ("trigger=software&trigger_folder=/srv/line%201/triggers",
+     CameraSettings(trigger=Trigger("software", folder="/srv/line 1/triggers"))),
 ])
 def test_settings_from_a_spec(query, expected):
     assert CameraSettings.from_query(query) == expected
@@ -76,6 +78,7 @@ def test_settings_from_a_spec(query, expected):
     ("trigger=sometimes", "unknown trigger mode"),
     ("trigger=hardware&trigger_activation=Sideways", "unknown trigger activation"),
     ("shutter=4", "unknown camera setting 'shutter'"),
+    ("trigger_folder=/srv/triggers", "a trigger folder needs the software trigger"),
 ])
 def test_bad_settings_say_what_was_expected(query, message):
     with pytest.raises(ConfigError, match=message) as caught:
@@ -88,6 +91,7 @@ def test_bad_settings_say_what_was_expected(query, message):
     CameraSettings(exposure_us=5000.0, gain=2.5, frame_rate=29.97, pixel_format="BayerRG8", roi=(8, 4, 640, 480)),
     CameraSettings(trigger=Trigger("software")),
     CameraSettings(exposure_us=120.5, trigger=Trigger("hardware", "Line3", "FallingEdge")),
+    CameraSettings(trigger=Trigger("software", folder="/srv/line 1/a+b&c")),
 ])
 def test_settings_survive_the_trip_through_a_saved_spec(settings):
     assert CameraSettings.from_query(settings.to_query()) == settings

@@ -29,6 +29,10 @@ class CameraLost(SourceError):
     """The camera stopped answering (unplugged, rebooted, link down); the source is re-finding it."""
 
 
+class TriggerBusy(SourceError):
+    """A software trigger not sent: the previous one has not brought its frame yet."""
+
+
 @dataclass(frozen=True)
 class RawFrame:
     """The producer's buffer, lent for one `with` block: a flat uint8 view, never kept past it."""
@@ -60,6 +64,7 @@ class CameraSource(FrameSource):
     stall_s = 1.0  # free-run: no frame for this long means the camera is gone, even if the producer is silent
     heartbeat_s = 0.5  # triggered: a node read this often while idle notices a camera gone between triggers
     answer_s = 1.5  # a heartbeat read not answered in this long: the camera is gone
+    trigger_budget_s = 2.0  # a software trigger's frame comes within this, or the trigger is recorded unanswered
 
     def __init__(self, camera_id: str, settings: CameraSettings | None = None) -> None:
         self.camera_id = camera_id
@@ -70,14 +75,23 @@ class CameraSource(FrameSource):
         self.lender: FrameLender | None = None
         self._memory: FrameMemory | None = None
         self._node_lock = threading.Lock()  # trigger() comes from other threads (Step key, PLC)
-        self._pending_triggers: deque[int] = deque()
+        self._triggers_changed = threading.Condition(self._node_lock)
+        self._pending_triggers: deque[tuple[int, float]] = deque()  # (trigger id, sent at): frames not yet here
         self._next_trigger_id = 1
         self._connected = False
         self._closed = False
         self._finder: threading.Thread | None = None
         self._last_frame_id: int | None = None
+        self._refused: deque[tuple[str, str]] = deque()  # triggers that could not be sent, to be recorded
+        self._folder_trigger = None
         try:
             self._connect()  # a camera missing at open is the operator's error, said now
+            if self.settings.trigger.folder:
+                from inference.cameras.folder_trigger import FolderTrigger
+
+                self._folder_trigger = FolderTrigger(  # each file waits its turn: one trigger in flight at a time
+                    self.settings.trigger.folder, lambda i: self.trigger(i, wait_s=self.trigger_budget_s + 0.5),
+                    self._refuse)
         except BaseException:
             self.close()  # the producer is released for the next try
             raise
@@ -144,7 +158,9 @@ class CameraSource(FrameSource):
         self._connected = False
         self.counts.camera_lost += 1
         self.lost_reason = reason
-        self._pending_triggers.clear()  # a trigger the camera never saw gives no frame: not one late either
+        with self._triggers_changed:
+            self._pending_triggers.clear()  # a trigger the camera never saw gives no frame: not one late either
+            self._triggers_changed.notify_all()
         self._finder = threading.Thread(target=self._find_again, name=f"find {self.description}", daemon=True)
         self._finder.start()
 
@@ -172,6 +188,8 @@ class CameraSource(FrameSource):
 
     def close(self) -> None:
         self._closed = True
+        if getattr(self, "_folder_trigger", None) is not None:
+            self._folder_trigger.close()
         finder = getattr(self, "_finder", None)
         if finder is not None and finder is not threading.current_thread():
             finder.join(timeout=5.0)  # it stops at its next attempt
@@ -193,25 +211,60 @@ class CameraSource(FrameSource):
         return self.lender.lend()
 
     # -- triggers -----------------------------------------------------------------------------------
-    def trigger(self, trigger_id: int | None = None) -> int:
+    @property
+    def triggered(self) -> bool:
+        """Every frame answers a trigger: each is to be inspected, none skipped for a newer one."""
+        return self.settings.trigger.mode != "free"
+
+    @property
+    def software_triggered(self) -> bool:
+        """Frames come only when the station fires `trigger()`: the Step key, the trigger folder, the PLC."""
+        return self.settings.trigger.mode == "software"
+
+    def trigger(self, trigger_id: int | None = None, *, wait_s: float = 1.0) -> int:
         """One software trigger: exactly one frame follows, carrying `trigger_id` (or the next number).
-        Raises CameraLost when the camera is away (the caller answers the PLC's request with an error)."""
+
+        One trigger at a time: a camera still exposing or reading out ignores a trigger, and two triggers
+        sharing one frame would leave every later frame carrying the trigger before its own. So the next one
+        goes only once the previous trigger's frame has arrived, waiting up to `wait_s` for that (the frames
+        must be read on another thread meanwhile). Raises TriggerBusy when it is still in flight, CameraLost
+        when the camera is away (the caller answers the PLC's request with an error)."""
         if self.settings.trigger.mode != "software":
             raise SourceError("software trigger on a camera not in software-trigger mode", expected="trigger=software",
                               found=f"trigger={self.settings.trigger.mode}", hint="set the trigger mode in the job")
         if not self._connected:
             raise CameraLost(f"{self.description} is lost; trigger not sent", found=self.lost_reason)
-        trigger_id = self._next_trigger_id if trigger_id is None else int(trigger_id)
-        self._next_trigger_id = trigger_id + 1
-        with self._node_lock:
-            self._pending_triggers.append(trigger_id)
+        with self._triggers_changed:
+            if not self._triggers_changed.wait_for(lambda: not self._pending_triggers, timeout=wait_s):
+                raise TriggerBusy(f"trigger not sent: trigger {self._pending_triggers[0][0]} has not brought its "
+                                  "frame yet", expected="one trigger at a time", found="a trigger in flight",
+                                  hint="triggers come faster than the camera delivers; space them by at least "
+                                       "the exposure and transfer time")
+            if not self._connected:
+                raise CameraLost(f"{self.description} is lost; trigger not sent", found=self.lost_reason)
+            trigger_id = self._next_trigger_id if trigger_id is None else int(trigger_id)
+            self._next_trigger_id = trigger_id + 1
+            self._pending_triggers.append((trigger_id, time.monotonic()))
             try:
                 self.nodes.execute("TriggerSoftware")
             except Exception as exc:
-                self._pending_triggers.remove(trigger_id)
+                self._pending_triggers.pop()
                 raise CameraLost(f"{self.description} did not take the trigger", found=str(exc).splitlines()[0],
                                  hint="the station is re-finding the camera") from None
         return trigger_id
+
+    def cancel_trigger(self, trigger_id: int) -> None:
+        """The caller gave up on this trigger's frame (it answered the line already): a frame still coming is
+        then not taken for a later trigger's."""
+        with self._triggers_changed:
+            for pending in [p for p in self._pending_triggers if p[0] == trigger_id]:
+                self._pending_triggers.remove(pending)
+            self._triggers_changed.notify_all()
+
+    def _refuse(self, trigger_id: int | None, file: str, why: str) -> None:
+        """A trigger from the line that the camera did not get: recorded in the run, so no item goes unjudged."""
+        label = f"trigger-{trigger_id}" if trigger_id is not None else file
+        self._refused.append((label, f"trigger from {file} not sent: {why}"))
 
     # -- frames -------------------------------------------------------------------------------------
     kind = "camera"
@@ -223,6 +276,10 @@ class CameraSource(FrameSource):
     def frames(self) -> Iterator[FrameOrError | Waiting]:
         index = 0
         while not self._closed:
+            while self._refused:
+                label, why = self._refused.popleft()
+                yield FrameError(index, f"{self._name}#{label}", None, why)
+                index += 1
             if not self._connected:
                 yield Waiting(f"camera lost: {self.lost_reason}; looking for it again")
                 time.sleep(0.02)
@@ -270,8 +327,11 @@ class CameraSource(FrameSource):
     def _trigger_id(self, frame_id: int | None) -> int | None:
         mode = self.settings.trigger.mode
         if mode == "software":
-            with self._node_lock:
-                return self._pending_triggers.popleft() if self._pending_triggers else None
+            with self._triggers_changed:
+                if not self._pending_triggers:
+                    return None
+                self._triggers_changed.notify_all()
+                return self._pending_triggers.popleft()[0]
         return frame_id if mode == "hardware" else None
 
     def _count_gap(self, frame_id: int | None) -> None:
@@ -294,6 +354,7 @@ class CameraSource(FrameSource):
             if quiet > stall_s:  # three frame periods, at least stall_s: a slow camera is not a lost one
                 raise CameraLost(f"no frame from {self.description} for {quiet:.1f} s")
             return Waiting("no frame yet")
+        self._expire_triggers()
         beat, failed = self._heartbeat, self._heartbeat_failed
         if beat is not None and not beat.is_alive() and failed:
             raise CameraLost(f"{self.description} stopped answering", found=failed[0])
@@ -306,6 +367,18 @@ class CameraSource(FrameSource):
                                                name="camera heartbeat", daemon=True)
             self._heartbeat.start()
         return Waiting("waiting for a trigger")
+
+
+    def _expire_triggers(self) -> None:
+        """A trigger whose frame has not come within trigger_budget_s (the camera ignored it, or its frame was
+        lost on the wire) is recorded as unanswered, so the next frame is not taken for it."""
+        with self._triggers_changed:
+            if not self._pending_triggers or time.monotonic() - self._pending_triggers[0][1] <= self.trigger_budget_s:
+                return
+            trigger_id, _ = self._pending_triggers.popleft()
+            self._triggers_changed.notify_all()
+        self._refused.append((f"trigger-{trigger_id}", f"trigger {trigger_id} brought no frame within "
+                              f"{self.trigger_budget_s:g} s: the camera ignored it or its frame was lost"))
 
 
 def _beat(nodes: NodeMap, failed: list[str]) -> None:

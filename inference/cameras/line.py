@@ -25,20 +25,25 @@ class TriggeredInspection:
         self._frames: Iterator[Frame | FrameError | Waiting] | None = None
 
     def __call__(self, start: StartInspection) -> Outcome:
+        return self._outcome(self.frame_for(start.trigger_id))
+
+    def frame_for(self, trigger_id: int) -> Frame:
+        """Fires the camera once and returns the frame that answers this trigger (older ones are skipped)."""
         if self._frames is None:
             self._frames = self.camera.frames()
-        self.camera.trigger(start.trigger_id)  # CameraLost: the line answers this trigger with ERROR
+        self.camera.trigger(trigger_id)  # CameraLost: the line answers this trigger with ERROR
         deadline = time.monotonic() + self.frame_budget_s
         for item in self._frames:
             if isinstance(item, Frame):
-                if item.trigger_id == start.trigger_id:
-                    return self._outcome(item)
+                if item.trigger_id == trigger_id:
+                    return item
                 self.stale += 1
             elif isinstance(item, FrameError):
-                raise SourceError(f"no frame for trigger {start.trigger_id}", found=item.message)
+                raise SourceError(f"no frame for trigger {trigger_id}", found=item.message)
             if time.monotonic() > deadline:
                 break
-        raise SourceError(f"no frame for trigger {start.trigger_id}", found="none",
+        self.camera.cancel_trigger(trigger_id)
+        raise SourceError(f"no frame for trigger {trigger_id}", found="none",
                           expected=f"a frame within {self.frame_budget_s} s",
                           hint="check the camera's trigger settings and exposure")
 

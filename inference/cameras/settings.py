@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Protocol
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, quote
 
 from inference.errors import ConfigError
 
@@ -30,12 +30,16 @@ class Trigger:
     mode: str = "free"  # free-run, software (TriggerSoftware per trigger()), hardware (an input line)
     source: str = "Line1"  # hardware only
     activation: str = "RisingEdge"  # hardware only
+    folder: str = ""  # software only: each file that arrives in this folder is one trigger (cameras.folder_trigger)
 
     def __post_init__(self) -> None:
         if self.mode not in TRIGGER_MODES:
             raise ConfigError("unknown trigger mode", expected=" / ".join(TRIGGER_MODES), found=self.mode)
         if self.activation not in ACTIVATIONS:
             raise ConfigError("unknown trigger activation", expected=" / ".join(ACTIVATIONS), found=self.activation)
+        if self.folder and self.mode != "software":
+            raise ConfigError("a trigger folder needs the software trigger", expected="trigger=software",
+                              found=f"trigger={self.mode}", hint="files in the folder fire the camera's TriggerSoftware")
 
 
 @dataclass(frozen=True)
@@ -64,18 +68,17 @@ class CameraSettings:
                 elif key == "roi":
                     x, y, w, h = (int(v) for v in text.split(","))
                     values[key] = (x, y, w, h)
-                elif key in ("trigger", "trigger_source", "trigger_activation"):
-                    trigger[{"trigger": "mode", "trigger_source": "source",
-                             "trigger_activation": "activation"}[key]] = text
+                elif key in ("trigger", "trigger_source", "trigger_activation", "trigger_folder"):
+                    trigger[{"trigger": "mode", "trigger_source": "source", "trigger_activation": "activation",
+                             "trigger_folder": "folder"}[key]] = text
                 elif key != "cti":
                     raise ConfigError(f"unknown camera setting {key!r}", found=key,
                                       expected="exposure_us, gain, pixel_format, roi, frame_rate, trigger, "
-                                               "trigger_source, trigger_activation or cti")
+                                               "trigger_source, trigger_activation, trigger_folder or cti")
             except ValueError:
                 raise ConfigError(f"camera setting {key} not understood", found=text,
                                   expected="a number (roi: X,Y,WIDTH,HEIGHT)") from None
         return cls(**values, trigger=Trigger(**trigger))
-
 
     def to_query(self) -> str:
         """The inverse of from_query: what a job or the last session keeps in its source spec."""
@@ -89,6 +92,8 @@ class CameraSettings:
             parts.append(f"trigger={self.trigger.mode}")
         if self.trigger.mode == "hardware":
             parts += [f"trigger_source={self.trigger.source}", f"trigger_activation={self.trigger.activation}"]
+        if self.trigger.folder:
+            parts.append(f"trigger_folder={quote(self.trigger.folder, safe='/:')}")
         return "&".join(parts)
 
 

@@ -1,4 +1,5 @@
-"""`genicam:CAMERA?setting=value&…` and `aravis:CAMERA?…` source specs → an open camera source."""
+"""`genicam:CAMERA?setting=value&…` and `aravis:CAMERA?…` source specs → an open camera source, and a spec's
+settings replaced (what the camera settings dialog and each job's saved settings do)."""
 
 from __future__ import annotations
 
@@ -30,3 +31,28 @@ def _pairs(query: str) -> list[tuple[str, str]]:
     from urllib.parse import parse_qsl
 
     return parse_qsl(query, keep_blank_values=True)
+
+
+CAMERA_KINDS = ("genicam:", "aravis:")
+
+
+def is_camera_spec(spec: str) -> bool:
+    return spec.startswith(CAMERA_KINDS) and bool(spec.partition(":")[2].partition("?")[0])
+
+
+def camera_key(spec: str) -> str:
+    """'genicam:SERIAL' of a spec: which camera, whatever it is asked to do."""
+    return spec.partition("?")[0]
+
+
+def settings_of(spec: str) -> CameraSettings:
+    return CameraSettings.from_query(spec.partition("?")[2])
+
+
+def with_settings(spec: str, settings: CameraSettings) -> str:
+    """The same camera (and producer, `cti=`) with other settings."""
+    base, _, query = spec.partition("?")
+    kept = [f"cti={value}" for key, value in _pairs(query) if key == "cti"]
+    asked = settings.to_query()
+    parts = kept + ([asked] if asked else [])
+    return base + ("?" + "&".join(parts) if parts else "")

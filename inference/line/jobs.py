@@ -76,11 +76,12 @@ class FrameInspection:
         self._frames = None
         self._source = None
         self._grabber = None
+        self._triggered = None  # a software-triggered camera: each PLC trigger fires it (inference.cameras.line)
         self._lock = threading.Lock()
 
     def __call__(self, start: StartInspection) -> Outcome:
         with self._lock:
-            item = self._next()
+            item = self._next(start.trigger_id)
         from inference.sources import Frame
 
         if not isinstance(item, Frame):
@@ -93,14 +94,20 @@ class FrameInspection:
             fields += (("reasons", reasons[:200]),)
         return Outcome(verdict_of(result), fields)
 
-    def _next(self):
+    def _next(self, trigger_id: int):
         from inference.live import LatestFrameGrabber
         from inference.sources import Waiting, open_source
 
         if self._source is None:
             self._source = open_source(self.source_spec)
-            if self._source.live:  # a camera: the newest frame, not the oldest one buffered
+            if getattr(self._source, "software_triggered", False):  # the PLC's trigger fires the camera
+                from inference.cameras.line import TriggeredInspection
+
+                self._triggered = TriggeredInspection(self._source, self.inspector.inspect)
+            elif self._source.live:  # a camera: the newest frame, not the oldest one buffered
                 self._grabber = LatestFrameGrabber(self._source)
+        if self._triggered is not None:
+            return self._triggered.frame_for(trigger_id)  # the frame carrying this trigger's id, never an older one
         if self._grabber is not None:
             item = self._grabber.take(timeout_s=2.0)
             if item is None:
@@ -120,6 +127,9 @@ class FrameInspection:
                         found=self.source_spec)
 
     def close(self) -> None:
+        if self._triggered is not None:
+            self._triggered.close()
+            self._triggered = None
         if self._grabber is not None:
             self._grabber.close()  # closes its source too
             self._grabber = None
