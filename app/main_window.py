@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (QApplication, QDockWidget, QHeaderView, QMainWind
                                QVBoxLayout, QWidget)
 
 from app import recipe_picker
-from app.camera_link import CameraSettingsLink
 from app.modes import ENGINEER, ModeController
 from app.records_link import RecordsLink
 from app.remote_link import RemoteLink
@@ -100,7 +99,6 @@ class MainWindow(QMainWindow):
         self._set_recorder.emit(self.records.recorder)
         self._set_job.emit(job, lot)
         self.modes = ModeController(self)
-        self.camera_link = CameraSettingsLink(self)  # Camera… on the source bar: an industrial camera's settings
         recipe = recipe or self.settings.recipe_path  # the job's recipe survives a restart
         if recipe:
             self.load_recipe(Path(recipe))
