@@ -25,6 +25,7 @@ from inference.errors import HangtagError
 from inference.pipeline import FrameResult
 from inference.records.convert import frame_values
 from inference.records.schema import SCHEMA_VERSION, migrate, user_version
+from inference.records.tag_rows import INSERT_TAG, SELECT_TAGS, TagRecord, row_params
 from inference.records.types import EventRecord, FrameRecord, SessionInfo
 from inference.resources import user_data_dir
 
@@ -216,6 +217,11 @@ class Journal:
                 "INSERT INTO events (session_id, at, kind, subject, detail) VALUES (?, ?, ?, ?, ?)",
                 (session_id, at or time.time(), kind, subject, detail)).lastrowid)
 
+    def record_tag(self, values: dict[str, Any]) -> int:
+        """Journal one tag's verdict (`tag_rows.tag_values`) and commit; returns its row id."""
+        with self._lock, self._writing("the tag could not be journaled"):
+            return int(self._conn.execute(INSERT_TAG, row_params(values)).lastrowid)
+
     def end_session(self, session_id: int, ended_at: float | None = None) -> None:
         with self._lock, self._writing("the session's end could not be journaled"):
             self._conn.execute("UPDATE sessions SET ended_at = ? WHERE id = ?", (ended_at or time.time(), session_id))
@@ -282,6 +288,16 @@ class Journal:
                     self._conn.execute(query + " WHERE session_id = ? ORDER BY at, id", (session_id,)).fetchall())
         return [EventRecord(*row) for row in rows]
 
+    def tags(self, session_id: int) -> list[TagRecord]:
+        """The session's tag rows (a moving line's one verdict per tag), in the order they were given."""
+        with self._lock:
+            rows = self._conn.execute(SELECT_TAGS + " WHERE session_id = ? ORDER BY id", (session_id,)).fetchall()
+        return [TagRecord.from_row(row) for row in rows]
+
+    def tag_count(self, session_id: int) -> int:
+        with self._lock:
+            return int(self._conn.execute("SELECT COUNT(*) FROM tags WHERE session_id = ?", (session_id,)).fetchone()[0])
+
     def frame_count(self, session_id: int) -> int:
         with self._lock:
             return int(self._conn.execute("SELECT COUNT(*) FROM frames WHERE session_id = ?", (session_id,)).fetchone()[0])
@@ -292,7 +308,11 @@ class Journal:
             rows = self._conn.execute(
                 "SELECT f.archive_original, f.archive_annotated FROM frames f JOIN sessions s ON s.id = f.session_id "
                 "WHERE s.exported_at IS NULL AND (f.archive_original != '' OR f.archive_annotated != '')").fetchall()
-        return {p for row in rows for p in row if p}
+        with self._lock:
+            tag_rows = self._conn.execute(
+                "SELECT t.archive_crop, t.archive_annotated FROM tags t JOIN sessions s ON s.id = t.session_id "
+                "WHERE s.exported_at IS NULL AND t.archive_crop != ''").fetchall()
+        return {p for row in (*rows, *tag_rows) for p in row if p}
 
     def integrity_check(self) -> str:
         with self._lock:
@@ -330,6 +350,7 @@ class OfflineJournal:
 
     start_session = record = record_values = mark_exported = last_session_id = sessions = session = _refuse
     frames = iter_frames = frame_count = overlapping = record_event = events = _refuse
+    record_tag = tags = tag_count = _refuse
     unexported_archive_paths = _refuse  # unknown: pruning must not take it for "nothing to protect"
 
     def end_session(self, *args: object, **kwargs: object) -> None:

@@ -8,8 +8,10 @@ before the window shows it.
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -17,6 +19,7 @@ from inference.pipeline import FrameResult
 from inference.records.archive import Archive, ArchiveError
 from inference.records.convert import file_hash, pixels_hash, verdict_parts
 from inference.records.journal import Journal, JournalError
+from inference.records.tag_rows import archive_tag_crop, tag_values
 
 FLAGGED = ("NG", "REVIEW")
 
@@ -50,14 +53,7 @@ class Recorder:
             self._key = key
 
     def record(self, result: FrameResult, image: np.ndarray | None) -> int:
-        if self._key is None:
-            raise RuntimeError("Recorder.use(SessionKey) must be called before record()")
-        if self.session_id is None:
-            key = self._key
-            self.session_id = self.journal.start_session(
-                job=key.job, lot=key.lot, recipe_name=key.recipe_name, recipe_path=key.recipe_path,
-                source=key.source, model_hash=self._model_hash(key.model_path), backend=key.backend,
-                precision=key.precision)
+        self._ensure_session()
         verdict, _, _ = verdict_parts(result.verdict)
         archived, not_archived = None, None
         if self.archive is not None and result.ok and verdict in FLAGGED:
@@ -82,6 +78,36 @@ class Recorder:
                                found=getattr(not_archived, "found", "") or str(not_archived),
                                hint="free disk space or check the drive; the journal row has no image")
         return row
+
+    def record_tag(self, verdict: Any) -> int:
+        """Journal one tag's verdict (a moving line's `inference.tracking.TagVerdict`), its best crop archived
+        first; returns the tag row's id. A crop that cannot be archived still leaves the row, then raises."""
+        session_id = self._ensure_session()
+        crop, annotated, not_archived = "", "", None
+        if self.archive is not None:
+            try:
+                crop, annotated = archive_tag_crop(self.archive, session_id, verdict)
+            except (ArchiveError, OSError) as exc:
+                not_archived = exc
+        row = self.journal.record_tag(tag_values(verdict, timestamp=time.time(), session_id=session_id,
+                                                 archive_crop=crop, archive_annotated=annotated))
+        if not_archived is not None:
+            raise ArchiveError(f"tag {verdict.track_id} was journaled but its crop was NOT archived",
+                               expected=f"a writable archive at {self.archive.root}",
+                               found=getattr(not_archived, "found", "") or str(not_archived),
+                               hint="free disk space or check the drive; the tag's row has no image")
+        return row
+
+    def _ensure_session(self) -> int:
+        if self._key is None:
+            raise RuntimeError("Recorder.use(SessionKey) must be called before recording")
+        if self.session_id is None:
+            key = self._key
+            self.session_id = self.journal.start_session(
+                job=key.job, lot=key.lot, recipe_name=key.recipe_name, recipe_path=key.recipe_path,
+                source=key.source, model_hash=self._model_hash(key.model_path), backend=key.backend,
+                precision=key.precision)
+        return self.session_id
 
     def note_event(self, kind: str, subject: str, detail: str, *, at: float | None = None) -> None:
         """Journal a station event under the session being recorded (none before the first frame); may raise

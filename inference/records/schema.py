@@ -91,6 +91,35 @@ CREATE TABLE events (
 CREATE INDEX events_by_time ON events(at)
 """
 
+# v5: one row per physical tag on a moving line (inference/tracking): its frames, the frame its verdict rests on,
+# its best crop in the archive, the trigger's id in triggered mode; a tag that passed unread is a row (missed).
+_V5 = """
+CREATE TABLE tags (
+    id           INTEGER PRIMARY KEY,
+    session_id   INTEGER NOT NULL REFERENCES sessions(id),
+    tag_id       INTEGER NOT NULL,
+    trigger_id   TEXT,
+    timestamp    REAL    NOT NULL,
+    verdict      TEXT    NOT NULL,
+    reasons      TEXT    NOT NULL DEFAULT '[]',
+    frames_seen  INTEGER NOT NULL DEFAULT 0,
+    first_frame  INTEGER,
+    last_frame   INTEGER,
+    best_frame   INTEGER,
+    read_frame   INTEGER,
+    reads        INTEGER NOT NULL DEFAULT 0,
+    missed       INTEGER NOT NULL DEFAULT 0,
+    timed_out    INTEGER NOT NULL DEFAULT 0,
+    latency_ms   REAL,
+    box          TEXT    NOT NULL DEFAULT '[]',
+    fields       TEXT    NOT NULL DEFAULT '{}',
+    archive_crop TEXT    NOT NULL DEFAULT '',
+    archive_annotated TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX tags_by_session ON tags(session_id, verdict);
+CREATE INDEX tags_by_archive ON tags(archive_crop) WHERE archive_crop != ''
+"""
+
 Migration = tuple[str, Callable[[sqlite3.Connection], None] | None]
 
 # MIGRATIONS[i] takes a journal from version i to version i + 1.
@@ -99,6 +128,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     (_V2, _v2_recipe_names),
     (_V3, None),
     (_V4, None),
+    (_V5, None),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

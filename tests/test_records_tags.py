@@ -1,0 +1,89 @@
+"""One journal row per physical tag: the migration that adds it, the row a line's verdict becomes (frames, the
+read it rests on, its archived crop, the trigger's id), missed tags as REVIEW rows, and pruning protection."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import numpy as np
+import pytest
+
+from inference.reading.verdict import Verdict
+from inference.records.archive import Archive
+from inference.records.journal import Journal
+from inference.records.recorder import Recorder, SessionKey
+from inference.records.schema import SCHEMA_VERSION, migrate
+from inference.tracking.records import UNREAD, TagVerdict
+
+KEY = SessionKey(source="camera:line.avi", recipe_name="tee", recipe_path="", model_path="", backend="onnxruntime-cpu",
+                 precision="fp32")
+
+
+def make_verdict(track_id: int, verdict: Verdict, *, reads: int = 1, trigger_id=None, crop: bool = True,
+                 reasons: tuple[str, ...] = ()) -> TagVerdict:
+    image = np.full((160, 120, 3), 200, np.uint8) if crop else None
+    return TagVerdict(track_id, verdict, reasons, frames_seen=9, first_frame=10 * track_id, last_frame=10 * track_id + 8,
+                      last_box=(1100.0, 50.0, 1280.0, 600.0), best_frame=10 * track_id + 3, best_focus=4000.0,
+                      reads=reads, latency_s=0.125, trigger_id=trigger_id, crop=image,
+                      read_frame=10 * track_id + 3 if reads else None,
+                      read_box=(400.0, 50.0, 700.0, 600.0) if reads else None)
+
+
+def make_v4_journal(path) -> None:
+    """A journal as the station before tag rows left it: frames only."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    migrate(conn, target=4)
+    conn.execute("INSERT INTO sessions (started_at, station_id, source) VALUES (1790000000, 'st-1', 'cam0')")
+    conn.execute("INSERT INTO frames (session_id, frame_index, timestamp, source_name, verdict) "
+                 "VALUES (1, 0, 1790000000, 'old.jpg', 'NG')")
+    conn.close()
+
+
+def test_an_old_journal_gains_the_tag_table_and_keeps_its_frames(tmp_path):
+    old = tmp_path / "old.sqlite3"
+    make_v4_journal(old)
+    with Journal.open(old) as journal:
+        assert journal.schema_version == SCHEMA_VERSION == 5
+        assert [f.verdict for f in journal.frames(1)] == ["NG"]
+        assert journal.tags(1) == [] and journal.tag_count(1) == 0
+    assert sqlite3.connect(tmp_path / "old.sqlite3.v4.bak").execute("PRAGMA user_version").fetchone()[0] == 4
+
+
+def test_each_tag_is_one_row_with_its_frames_read_and_archived_crop(tmp_path):
+    archive = Archive(tmp_path / "archive")
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        recorder = Recorder(journal, archive)
+        recorder.use(KEY)
+        recorder.record_tag(make_verdict(1, Verdict.OK))
+        recorder.record_tag(make_verdict(2, Verdict.NG, reasons=("size L ≠ expected M",)))
+        recorder.record_tag(make_verdict(3, Verdict.REVIEW, reads=0, crop=False, reasons=(UNREAD,)))
+        session = recorder.session_id
+        rows = journal.tags(session)
+        protected = journal.unexported_archive_paths()
+        assert journal.frame_count(session) == 0  # a tag row needs no per-frame row
+    assert [(r.tag_id, r.verdict, r.missed) for r in rows] == [(1, "OK", False), (2, "NG", False), (3, "REVIEW", True)]
+    ok, ng, missed = rows
+    assert (ng.first_frame, ng.last_frame, ng.best_frame, ng.read_frame, ng.frames_seen) == (20, 28, 23, 23, 9)
+    assert ng.reasons == ("size L ≠ expected M",) and ng.box == (400.0, 50.0, 700.0, 600.0)
+    assert ng.latency_ms == 125.0 and ng.trigger_id is None
+    assert ok.archive_crop.endswith(".png") and ng.archive_annotated.endswith(".jpg")
+    assert {ok.archive_crop, ng.archive_crop, ng.archive_annotated} <= protected
+    assert missed.archive_crop == "" and missed.reasons == (UNREAD,) and missed.box == (1100.0, 50.0, 1280.0, 600.0)
+    import cv2
+
+    assert cv2.imread(ng.archive_crop).shape == (160, 120, 3)
+
+
+def test_a_triggered_verdict_keeps_its_trigger_id_and_is_never_counted_missed(tmp_path):
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        recorder = Recorder(journal)
+        recorder.use(KEY)
+        recorder.record_tag(make_verdict(1, Verdict.NG, reads=0, trigger_id=4711, crop=False))
+        (row,) = journal.tags(recorder.session_id)
+    assert (row.trigger_id, row.verdict, row.missed) == ("4711", "NG", False)
+
+
+def test_recording_a_tag_before_any_session_is_declared_is_refused(tmp_path):
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        with pytest.raises(RuntimeError, match="use"):
+            Recorder(journal).record_tag(make_verdict(1, Verdict.OK))
