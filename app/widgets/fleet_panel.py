@@ -10,7 +10,8 @@ from PySide6.QtWidgets import QHeaderView, QLabel, QPlainTextEdit, QTableWidget,
 
 from inference.engines.triton.status import LOCAL, FleetStatus, host_port
 
-COLUMNS = ("Server", "Model", "State", "In flight", "Answered", "Round trip ms", "Queue ms", "Compute ms",
+# The server-side times first: they are what the dock is for, and a 1280-px screen shows about five columns.
+COLUMNS = ("Server", "State", "Queue ms", "Compute ms", "Round trip ms", "Answered", "In flight", "Model",
            "Last error")
 MAX_EVENTS = 50
 
@@ -65,9 +66,9 @@ class FleetPanel(QWidget):
         rows = [(status.model, server) for status in statuses for server in status.servers]
         self.table.setRowCount(len(rows))
         for row, (model, server) in enumerate(rows):
-            values = (host_port(server.url), model, server.state, str(server.in_flight), str(server.requests),
-                      _ms(server.round_trip_ms if server.requests else None), _ms(server.queue_ms),
-                      _ms(server.compute_ms), server.last_error)
+            values = (host_port(server.url), server.state, _ms(server.queue_ms), _ms(server.compute_ms),
+                      _ms(server.round_trip_ms if server.requests else None), str(server.requests),
+                      str(server.in_flight), model, server.last_error)
             for column, value in enumerate(values):
                 item = self.table.item(row, column)
                 if item is None:
