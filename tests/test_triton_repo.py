@@ -57,6 +57,7 @@ def test_repository_configs_parse_and_match_the_models(tmp_path, capsys):
     assert "tritonserver" in (out / "docker-compose.yml").read_text()
     readme = (out / "README.md").read_text()
     assert "docker run --rm --gpus all" in readme and "--triton-url" in readme
+    assert "kubectl apply -f kubernetes.yaml" in readme and "/v2/models/hangtag_det/stats" in readme
     assert str(out / "hangtag_det" / "config.pbtxt") in capsys.readouterr().out
 
 
@@ -78,3 +79,19 @@ def test_fp16_repository_serves_the_fp16_graph(tmp_path):
 def test_bad_values_are_errors_not_tracebacks(tmp_path, capsys, args, words):
     assert main(["triton-repo", str(tmp_path / "r"), *args]) == 2
     assert words in capsys.readouterr().err
+
+
+def test_the_kubernetes_example_is_a_deployment_of_gpu_pods_ready_when_the_detector_is(tmp_path):
+    yaml = pytest.importorskip("yaml")
+    out = tmp_path / "repo"
+    assert main(["triton-repo", str(out), "--no-ocr"]) == 0
+    deployment, service = yaml.safe_load_all((out / "kubernetes.yaml").read_text())
+    assert (deployment["kind"], service["kind"]) == ("Deployment", "Service")
+    pod = deployment["spec"]["template"]["spec"]
+    container = pod["containers"][0]
+    assert container["readinessProbe"]["httpGet"]["path"] == "/v2/models/hangtag_det/ready"
+    assert container["resources"]["limits"] == {"nvidia.com/gpu": 1}
+    assert "--model-repository=/models" in container["args"]
+    assert {m["mountPath"] for m in container["volumeMounts"]} == {"/models", "/dev/shm"}
+    assert service["spec"]["selector"] == deployment["spec"]["selector"]["matchLabels"]
+    assert [p["port"] for p in service["spec"]["ports"]] == [8000, 8001]

@@ -114,6 +114,7 @@ def write_repository(out: Path, detector: Path, *, precision: str = "fp32", batc
     if ocr:
         written += _write_ocr(out, batching)
     (out / "docker-compose.yml").write_text(_compose(), encoding="utf-8")
+    (out / "kubernetes.yaml").write_text(_kubernetes(detector_name), encoding="utf-8")
     (out / "README.md").write_text(_readme(detector_name, precision, batching, [p.name for p in written]),
                                    encoding="utf-8")
     return written
@@ -173,6 +174,64 @@ services:
 """
 
 
+def _kubernetes(name: str) -> str:
+    return f"""# An example for a GPU cluster (not run by the project's tests): one Triton pod per GPU node, the
+# repository on a read-only volume. Fill the volume with this folder (e.g. kubectl cp into a pod that
+# mounts it), then: kubectl apply -f kubernetes.yaml
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: hangtag-triton
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {{app: hangtag-triton}}
+  template:
+    metadata:
+      labels: {{app: hangtag-triton}}
+    spec:
+      containers:
+        - name: triton
+          image: {TRITON_IMAGE}
+          args: ["tritonserver", "--model-repository=/models", "--strict-readiness=true", "--exit-on-error=false"]
+          ports:
+            - {{containerPort: 8000, name: http}}
+            - {{containerPort: 8001, name: grpc}}
+            - {{containerPort: 8002, name: metrics}}
+          readinessProbe:
+            httpGet: {{path: /v2/models/{name}/ready, port: http}}
+            periodSeconds: 5
+          livenessProbe:
+            httpGet: {{path: /v2/health/live, port: http}}
+            periodSeconds: 10
+          resources:
+            limits: {{nvidia.com/gpu: 1}}
+          volumeMounts:
+            - {{name: models, mountPath: /models, readOnly: true}}
+            - {{name: shm, mountPath: /dev/shm}}
+      volumes:
+        - name: models
+          persistentVolumeClaim: {{claimName: hangtag-models, readOnly: true}}
+        - name: shm
+          emptyDir: {{medium: Memory, sizeLimit: 1Gi}}
+---
+# One NodePort per protocol. A single URL lets Kubernetes spread connections; listing each node's URL
+# (--triton-url http://node1:30800,http://node2:30800) lets the station pick the least-loaded server and
+# fail over itself, with its journal saying which server went down.
+apiVersion: v1
+kind: Service
+metadata:
+  name: hangtag-triton
+spec:
+  type: NodePort
+  externalTrafficPolicy: Local
+  selector: {{app: hangtag-triton}}
+  ports:
+    - {{name: http, port: 8000, nodePort: 30800}}
+    - {{name: grpc, port: 8001, nodePort: 30801}}
+"""
+
+
 def _readme(name: str, precision: str, batching: Batching, models: list[str]) -> str:
     return f"""# Hangtag Station model repository for Triton Inference Server
 
@@ -187,6 +246,14 @@ back-pressure); {batching.instances} instance(s) per device ({batching.kind}).
     # or
     docker run --rm --gpus all -p 8000:8000 -p 8001:8001 -p 8002:8002 -v "$PWD":/models \\
         {TRITON_IMAGE} tritonserver --model-repository=/models --exit-on-error=false
+    # or, on a Kubernetes cluster with the NVIDIA device plugin (see the file's comments)
+    kubectl apply -f kubernetes.yaml
+
+Check it serves (the station does the same on connect, and compares the model's tensors):
+
+    curl -sf gpu1:8000/v2/health/ready && curl -s gpu1:8000/v2/models/{name}/ready -o /dev/null -w '%{{http_code}}\\n'
+    curl -s gpu1:8000/v2/models/{name}/stats      # queue / compute ns and the batch sizes formed
+    curl -s gpu1:8002/metrics | grep nv_inference_queue_duration_us
 
 Optional TensorRT plan (on the serving GPU): `sh build_tensorrt_plan.sh` inside the same container
 writes `{name}_trt/`; then point the station at model `{name}_trt` (HANGTAG_TRITON_MODEL).
