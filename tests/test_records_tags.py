@@ -87,3 +87,44 @@ def test_recording_a_tag_before_any_session_is_declared_is_refused(tmp_path):
     with Journal.open(tmp_path / "j.sqlite3") as journal:
         with pytest.raises(RuntimeError, match="use"):
             Recorder(journal).record_tag(make_verdict(1, Verdict.OK))
+
+
+def test_a_line_sessions_report_counts_tags_not_frames(tmp_path):
+    from inference.records import export_session
+    from inference.records.synthetic import synthetic_result
+
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        recorder = Recorder(journal, Archive(tmp_path / "archive"))
+        recorder.use(KEY)
+        rng = np.random.default_rng(0)
+        for index in range(7):  # the frames the line looked at: no per-frame verdict
+            frame = synthetic_result(index, rng, flagged=False, judged=False, image_hw=(72, 128),
+                                     source_name=f"replay#{index}", source_path=None, timestamp=1_790_000_000.0 + index)
+            recorder.record(frame, np.zeros((72, 128, 3), np.uint8))
+        recorder.record_tag(make_verdict(1, Verdict.OK))
+        recorder.record_tag(make_verdict(2, Verdict.NG, reasons=("size L ≠ expected M",)))
+        recorder.record_tag(make_verdict(3, Verdict.REVIEW, reads=0, crop=False, reasons=(UNREAD,)))
+        recorder.record_tag(make_verdict(4, Verdict.OK))
+        result = export_session(journal, recorder.session_id, tmp_path / "out")
+    html = (result.path / "report.html").read_text(encoding="utf-8")
+    assert "Yield = OK ÷ tags" in html and ">50.00%<" in html  # 2 OK of 4 tags, not of 7 frames
+    assert "passed unread (REVIEW)" in html and "size L ≠ expected M · NG" in html
+    csv_rows = (result.path / "tags.csv").read_text(encoding="utf-8-sig").strip().splitlines()
+    assert len(csv_rows) == 5 and csv_rows[0].startswith("tag_row_id,tag_id,trigger_id")
+    assert (result.path / "frames.csv").read_text(encoding="utf-8-sig").count("\n") == 8  # per-frame rows stay
+
+
+def test_summary_counts_of_a_line_session(tmp_path):
+    from inference.records.report import summarize
+
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        recorder = Recorder(journal)
+        recorder.use(KEY)
+        recorder.record_tag(make_verdict(1, Verdict.OK))
+        recorder.record_tag(make_verdict(2, Verdict.REVIEW, reads=0, crop=False, reasons=(UNREAD,)))
+        session = journal.session(recorder.session_id)
+        report = summarize(session, journal.frames(session.id), tags=journal.tags(session.id))
+    assert report.unit == "tags"
+    assert {k: report.counts[k] for k in ("tags", "OK", "REVIEW", "missed", "frames")} == \
+        {"tags": 2, "OK": 1, "REVIEW": 1, "missed": 1, "frames": 0}
+    assert report.yield_ == 0.5 and [b.label for b in report.pareto] == ["passed unread (REVIEW)"]

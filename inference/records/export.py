@@ -29,7 +29,7 @@ from inference.records.html_report import FONT_FILE, charts, render_html
 from inference.records.journal import Journal
 from inference.records.report import FlaggedFrame, ReportData, summarize
 from inference.records.staging import ExportCancelled, StagedFolder, safe_name
-from inference.records.tables import coco, detections_csv, fields_csv, frames_csv, frames_json
+from inference.records.tables import coco, detections_csv, fields_csv, frames_csv, frames_json, tags_csv, tags_json
 from inference.resources import font_path, resource_path
 
 IMAGE_MODES = ("flagged", "all", "none")
@@ -77,6 +77,7 @@ def export_session(journal: Journal, session_id: int, out_dir: Path | str, *, im
     started = time.perf_counter()
     session = journal.session(session_id)
     frames = journal.frames(session_id)
+    tags = journal.tags(session_id)  # a moving line's one row per tag: the report counts those
     report_progress = progress or (lambda stage, done, total: None)
     cancelled = cancel or (lambda: False)
     with StagedFolder(out_dir, report_name(journal, session_id), durable=durable) as staged:
@@ -84,12 +85,15 @@ def export_session(journal: Journal, session_id: int, out_dir: Path | str, *, im
         made = _write_images(staged, wanted, report_progress, cancelled, workers or min(4, os.cpu_count() or 1))
         flagged = [FlaggedFrame(f, **vars(made.get(f.id, _Images(note="images not exported")))) for f in frames
                    if f.flagged]
-        report = summarize(session, frames, flagged=flagged)
+        report = summarize(session, frames, flagged=flagged, tags=tags)
         report_progress("tables", 0, 1)
         staged.write_text("frames.csv", frames_csv(session, frames))
         staged.write_text("frames.json", frames_json(session, frames))
         staged.write_text("detections.csv", detections_csv(frames))
         staged.write_text("fields.csv", fields_csv(frames))
+        if tags:
+            staged.write_text("tags.csv", tags_csv(tags))
+            staged.write_text("tags.json", tags_json(session, tags))
         dataset, results = coco(session, frames, {fid: m.image for fid, m in made.items() if m.image})
         staged.write_text("coco.json", json.dumps(dataset, ensure_ascii=False) + "\n")
         staged.write_text("coco_results.json", json.dumps(results) + "\n")
@@ -99,7 +103,8 @@ def export_session(journal: Journal, session_id: int, out_dir: Path | str, *, im
             staged.write_text(f"charts/{name}.svg", svg)
         staged.copy_file(FONT_FILE, font_path())
         staged.copy_file("fonts/OFL.txt", resource_path("fonts", "OFL.txt"))
-        listed = ("report.html", *(("report.pdf",) if pdf else ()), "frames.csv", "frames.json", "detections.csv",
+        listed = ("report.html", *(("report.pdf",) if pdf else ()), *(("tags.csv", "tags.json") if tags else ()),
+                  "frames.csv", "frames.json", "detections.csv",
                   "fields.csv", "coco.json", "coco_results.json", "manifest.json", "charts/", "images/", "thumbs/")
         report = replace(report, files=listed)
         report_progress("html", 0, 1)

@@ -173,6 +173,9 @@ def _summary(report: ReportData, flavor: str) -> str:
     yield_text = f"{report.yield_:.2%}" if report.yield_ is not None else "—"
     items = [("frames", c["frames"], ""), ("OK", c["OK"], "OK"), ("NG", c["NG"], "NG"), ("REVIEW", c["REVIEW"], "REVIEW"),
              ("errors", c["ERROR"], ""), ("not judged", c["NOT JUDGED"], ""), ("yield", yield_text, "")]
+    if report.unit == "tags":  # a moving line: one verdict per physical tag; frames are only how often it looked
+        items = [("tags", c["tags"], ""), ("OK", c["OK"], "OK"), ("NG", c["NG"], "NG"), ("REVIEW", c["REVIEW"], "REVIEW"),
+                 ("of them passed unread", c["missed"], ""), ("frames", c["frames"], ""), ("yield", yield_text, "")]
     if flavor == "qt":
         cells = "".join(f'<td class="num"><span style="font-size:16pt" class="{cls}"><b>{e(n)}</b></span><br>'
                         f'<span class="muted">{e(k)}</span></td>' for k, n, cls in items)
@@ -181,6 +184,9 @@ def _summary(report: ReportData, flavor: str) -> str:
                     for k, n, cls in items)
     note = ('<p class="muted">Yield = OK ÷ judged frames (OK + NG + REVIEW + errors); frames inspected without '
             "a recipe are not judged.</p>")
+    if report.unit == "tags":
+        note = ('<p class="muted">Yield = OK ÷ tags: one verdict per physical tag (a tag that passed unread is a '
+                "REVIEW); the frames are every frame the line looked at.</p>")
     return f'<h2>Counts and yield</h2><div class="tiles">{tiles}</div>{note}'
 
 
@@ -190,8 +196,8 @@ def _pareto_table(report: ReportData) -> str:
     rows = "".join(f"<tr><td class=\"num\">{i}</td><td>{e(b.label)}</td><td class=\"num\">{b.count}</td>"
                    f"<td class=\"num\">{b.share:.1%}</td><td class=\"num\">{b.cumulative:.1%}</td></tr>"
                    for i, b in enumerate(report.pareto, 1))
-    return ('<table class="grid"><tr><th>#</th><th>reason</th><th>frames</th><th>share</th><th>cumulative</th></tr>'
-            f"{rows}</table>")
+    return (f'<table class="grid"><tr><th>#</th><th>reason</th><th>{e(report.unit)}</th><th>share</th>'
+            f"<th>cumulative</th></tr>{rows}</table>")
 
 
 def _latency_table(report: ReportData) -> str:

@@ -1,7 +1,9 @@
 """The numbers a report shows, computed once from journal rows and shared by the HTML and the PDF.
 
 Yield is OK over judged frames (OK + NG + REVIEW + errors): a frame that could not be inspected was
-not passed. Frames inspected without a recipe are counted but left out of the yield.
+not passed. Frames inspected without a recipe are counted but left out of the yield. A moving line's session
+has one row per physical tag: its counts, yield and Pareto are of tags (a tag that passed unread is a REVIEW),
+and its frames are only counted.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from inference.reading.types import FIELD_LABELS_ZH
+from inference.records.tag_rows import TagRecord
 from inference.records.types import FrameRecord, SessionInfo
 from inference.telemetry import STAGES
 
@@ -78,6 +81,8 @@ class ReportData:
     errors: tuple[FrameRecord, ...] = ()
     thresholds_used: tuple[str, ...] = ()
     files: tuple[str, ...] = field(default=())
+    unit: str = "frames"  # what counts, yield and Pareto count: "frames", or "tags" on a moving line
+    tags: tuple[TagRecord, ...] = ()
 
     @property
     def judged(self) -> int:
@@ -85,9 +90,14 @@ class ReportData:
 
 
 def summarize(session: SessionInfo, frames: Sequence[FrameRecord], *, flagged: Sequence[FlaggedFrame] = (),
-              now: float | None = None) -> ReportData:
-    counts = Counter("ERROR" if f.error else (f.verdict or "NOT JUDGED") for f in frames)
-    counts_full = {k: counts.get(k, 0) for k in ("OK", "NG", "REVIEW", "ERROR", "NOT JUDGED")}
+              now: float | None = None, tags: Sequence[TagRecord] = ()) -> ReportData:
+    if tags:
+        counts = Counter(t.verdict for t in tags)
+        counts_full = {k: counts.get(k, 0) for k in ("OK", "NG", "REVIEW")} | {"ERROR": 0, "NOT JUDGED": 0}
+        counts_full.update(tags=len(tags), missed=sum(t.missed for t in tags))
+    else:
+        counts = Counter("ERROR" if f.error else (f.verdict or "NOT JUDGED") for f in frames)
+        counts_full = {k: counts.get(k, 0) for k in ("OK", "NG", "REVIEW", "ERROR", "NOT JUDGED")}
     counts_full["frames"] = len(frames)
     judged = sum(counts_full[k] for k in ("OK", "NG", "REVIEW", "ERROR"))
     times = np.array([f.timestamp for f in frames], dtype=np.float64)
@@ -100,11 +110,12 @@ def summarize(session: SessionInfo, frames: Sequence[FrameRecord], *, flagged: S
     return ReportData(
         session=session, generated_at=now or time.time(), first_time=first, last_time=last,
         counts=counts_full, yield_=counts_full["OK"] / judged if judged else None,
-        pareto=pareto(frames), latency=latency_stats(frames), time_unit=unit,
+        pareto=tag_pareto(tags) if tags else pareto(frames), latency=latency_stats(frames), time_unit=unit,
         latency_series=_latency_series(frames, x), rss_series=_series("RSS (MiB)", rss),
         vram_series=_series("VRAM (MiB)", vram) if vram else None,
         flagged=tuple(flagged), errors=tuple(f for f in frames if f.error),
         thresholds_used=tuple(sorted({_thresholds_text(f.thresholds) for f in frames})),
+        unit="tags" if tags else "frames", tags=tuple(tags),
     )
 
 
@@ -152,7 +163,10 @@ def local_time(timestamp: float | None) -> str:
 
 def pareto(frames: Sequence[FrameRecord], bars: int = PARETO_BARS) -> tuple[ParetoBar, ...]:
     """Flagged frames by their primary reason, largest first; the tail beyond `bars` - 1 bars is "other"."""
-    counter = Counter(reason for reason in map(primary_reason, frames) if reason)
+    return _ranked(Counter(reason for reason in map(primary_reason, frames) if reason), bars)
+
+
+def _ranked(counter: Counter, bars: int) -> tuple[ParetoBar, ...]:
     ranked = counter.most_common()
     if len(ranked) > bars:
         ranked = ranked[: bars - 1] + [("other", sum(n for _, n in ranked[bars - 1:]))]
@@ -162,6 +176,19 @@ def pareto(frames: Sequence[FrameRecord], bars: int = PARETO_BARS) -> tuple[Pare
         running += n
         out.append(ParetoBar(label, n, n / total, running / total))
     return tuple(out)
+
+
+def tag_reason(tag: TagRecord) -> str | None:
+    """The category an NG/REVIEW tag counts under: its first reason (one bar per tag, as for frames)."""
+    if tag.verdict not in ("NG", "REVIEW"):
+        return None
+    if tag.missed:
+        return "passed unread (REVIEW)"
+    return f"{tag.reasons[0][:60]} · {tag.verdict}" if tag.reasons else f"{tag.verdict} (no reason given)"
+
+
+def tag_pareto(tags: Sequence[TagRecord], bars: int = PARETO_BARS) -> tuple[ParetoBar, ...]:
+    return _ranked(Counter(r for r in map(tag_reason, tags) if r), bars)
 
 
 def latency_stats(frames: Sequence[FrameRecord]) -> tuple[StageStats, ...]:

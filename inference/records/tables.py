@@ -14,7 +14,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from inference.records.types import FrameRecord, SessionInfo, iso_time
+from inference.records.tag_rows import TagRecord
+from inference.records.types import FrameRecord, SessionInfo, compact_json, iso_time
 from inference.telemetry import STAGES
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -59,6 +60,27 @@ def frames_json(session: SessionInfo, frames: Sequence[FrameRecord]) -> str:
                       ensure_ascii=False)
     body = ",\n".join(json.dumps(f.to_dict(session), ensure_ascii=False) for f in frames)
     return f'{head[:-1]}, "frames": [\n{body}\n]}}\n'
+
+
+TAG_CSV_COLUMNS = ("tag_row_id", "tag_id", "trigger_id", "time", "verdict", "reasons", "missed", "frames_seen",
+                   "first_frame", "last_frame", "best_frame", "read_frame", "reads", "timed_out", "latency_ms", "box",
+                   "fields", "archive_crop")
+
+
+def tags_csv(tags: Sequence[TagRecord]) -> str:
+    """One row per physical tag (a moving line's sessions)."""
+    rows = []
+    for tag in tags:
+        row = tag.to_dict()
+        rows.append([compact_json(row[k]) if k in ("reasons", "box", "fields") else row[k] for k in TAG_CSV_COLUMNS])
+    return _csv_text(TAG_CSV_COLUMNS, rows)
+
+
+def tags_json(session: SessionInfo, tags: Sequence[TagRecord]) -> str:
+    head = json.dumps({"format": "hangtag-station/tags", "version": 1, "session": session.to_dict()},
+                      ensure_ascii=False)
+    body = ",\n".join(json.dumps(t.to_dict(), ensure_ascii=False) for t in tags)
+    return f'{head[:-1]}, "tags": [\n{body}\n]}}\n'
 
 
 def detections_csv(frames: Sequence[FrameRecord]) -> str:
