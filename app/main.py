@@ -13,7 +13,8 @@ from inference.resources import default_model_path, resource_path, samples_dir
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="hangtag-station", description="Hangtag Station")
     parser.add_argument("--source", default=None, help="folder, image, video, camera index or URL")
-    parser.add_argument("--model", type=Path, default=default_model_path())
+    parser.add_argument("--model", type=Path, default=None,
+                        help="ONNX detector (default: the one adopted in Adapt, else the shipped one)")
     parser.add_argument("--backend", default=None)
     parser.add_argument("--recipe", type=Path, default=None, help="recipe TOML for verdicts")
     parser.add_argument("--headless", action="store_true", help="no window: print results")
@@ -37,9 +38,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.self_test:
         from app.self_test import run_self_test
 
-        return run_self_test(model=args.model, backend=args.backend, recipe=args.recipe,
+        return run_self_test(model=args.model or default_model_path(), backend=args.backend, recipe=args.recipe,
                              samples=Path(args.source) if args.source else None, read=not args.no_read,
                              keep=args.keep)
+    if args.model is None:
+        from inference.adapt.models import ModelStore
+
+        args.model = ModelStore().path_in_use()
     from app.versions import backends_text
 
     print(f"Backends: {backends_text()}", flush=True)

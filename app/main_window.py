@@ -237,6 +237,7 @@ class MainWindow(QMainWindow):
         file_menu = self.menuBar().addMenu("&File")
         quit_action = QAction("Quit", self, shortcut=QKeySequence.StandardKey.Quit, triggered=self.close)
         file_menu.addAction(QAction("Teach job from the tag on screen…", self, triggered=self.teach_job))
+        file_menu.addAction(QAction("Adapt the detector to this line…", self, triggered=self.adapt_detector))
         file_menu.addAction(quit_action)
         self.file_menu = file_menu
         view = self.menuBar().addMenu("&View")
@@ -520,6 +521,14 @@ class MainWindow(QMainWindow):
         self.teach_dialog = TeachDialog(image, tag, tags_in_frame=len(tags), recipes_dir=folder, parent=self)
         if self.teach_dialog.exec() and self.teach_dialog.saved_path is not None and self.teach_dialog.load_after.isChecked():
             self.load_recipe(self.teach_dialog.saved_path)
+
+    def adapt_detector(self) -> None:
+        """File → Adapt the detector… (engineer mode): collect, correct, fine-tune, compare, adopt (app/adapt/)."""
+        from app.adapt.window import AdaptWindow
+
+        self.adapt_window = getattr(self, "adapt_window", None) or AdaptWindow(self)
+        self.adapt_window.show()
+        self.adapt_window.raise_()
 
     def load_recipe(self, path: Path) -> None:
         try:

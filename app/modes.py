@@ -96,7 +96,7 @@ class ModeController:
             QMessageBox.warning(self.window, "Engineer PIN", "The PIN needs at least 4 characters; it was not changed.")
 
 
-MAINTENANCE = ("Prune image archive", "Teach job")
+MAINTENANCE = ("Prune image archive", "Teach job", "Adapt the detector")
 ENGINEER_DOCKS = ("text", "tuning", "plots")
 
 

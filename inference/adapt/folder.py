@@ -14,6 +14,7 @@ import json
 import os
 import shutil
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -62,6 +63,7 @@ class AdaptFolder:
             raise AdaptError("the Adapt data folder cannot be created", expected="a writable folder",
                              found=f"{self.root}: {exc.strerror or exc}", hint="pick another folder") from exc
         self._frames: dict[int, KeptFrame] = {}
+        self._lock = threading.RLock()  # the window edits while a job pre-labels or fine-tunes
         self._load()
 
     # -- reading ---------------------------------------------------------------------------------
@@ -70,7 +72,8 @@ class AdaptFolder:
         return self.root / "annotations.json"
 
     def frames(self) -> list[KeptFrame]:
-        return [self._frames[k] for k in sorted(self._frames)]
+        with self._lock:
+            return [self._frames[k] for k in sorted(self._frames)]
 
     def frame(self, frame_id: int) -> KeptFrame:
         return self._frames[frame_id]
@@ -117,21 +120,23 @@ class AdaptFolder:
         if image is None:
             raise AdaptError("this file is not an image the station can read", expected="JPEG, PNG, BMP or TIFF",
                              found=str(path), hint="pick image files")
-        fid = self._next_id()
-        name = f"frames/{fid:06d}{path.suffix.lower()}"
-        shutil.copyfile(path, self.root / name)
-        return self._add(KeptFrame(fid, name, image.shape[1], image.shape[0], origin or str(path), reason,
-                                   added_at=time.time()))
+        with self._lock:
+            fid = self._next_id()
+            name = f"frames/{fid:06d}{path.suffix.lower()}"
+            shutil.copyfile(path, self.root / name)
+            return self._add(KeptFrame(fid, name, image.shape[1], image.shape[0], origin or str(path), reason,
+                                       added_at=time.time()))
 
     def keep_image(self, image_bgr: np.ndarray, *, origin: str, reason: str = "engineer") -> KeptFrame:
         """A frame that exists only in memory (a camera's): stored lossless, so nothing is lost twice."""
-        fid = self._next_id()
-        name = f"frames/{fid:06d}.png"
-        if not cv2.imwrite(str(self.root / name), image_bgr):
-            raise AdaptError("the frame could not be written", expected="a writable data folder",
-                             found=str(self.root / name), hint="free disk space or pick another folder")
-        return self._add(KeptFrame(fid, name, image_bgr.shape[1], image_bgr.shape[0], origin, reason,
-                                   added_at=time.time()))
+        with self._lock:
+            fid = self._next_id()
+            name = f"frames/{fid:06d}.png"
+            if not cv2.imwrite(str(self.root / name), image_bgr):
+                raise AdaptError("the frame could not be written", expected="a writable data folder",
+                                 found=str(self.root / name), hint="free disk space or pick another folder")
+            return self._add(KeptFrame(fid, name, image_bgr.shape[1], image_bgr.shape[0], origin, reason,
+                                       added_at=time.time()))
 
     def keep_folder(self, folder: Path | str, *, reason: str = "engineer") -> list[KeptFrame]:
         folder = Path(folder)
@@ -150,16 +155,18 @@ class AdaptFolder:
         return kept
 
     def remove(self, frame_id: int) -> None:
-        frame = self._frames.pop(frame_id)
-        self.save()
+        with self._lock:
+            frame = self._frames.pop(frame_id)
+            self.save()
         (self.root / frame.file_name).unlink(missing_ok=True)
 
     def _next_id(self) -> int:
         return max(self._frames, default=0) + 1
 
     def _add(self, frame: KeptFrame) -> KeptFrame:
-        self._frames[frame.id] = frame
-        self.save()
+        with self._lock:
+            self._frames[frame.id] = frame
+            self.save()
         return frame
 
     # -- correcting ------------------------------------------------------------------------------
@@ -168,15 +175,20 @@ class AdaptFolder:
             if not 0 <= b.class_id < len(self.class_names):
                 raise AdaptError("a box has an unknown class", expected=f"0 … {len(self.class_names) - 1}",
                                  found=str(b.class_id))
-        frame = replace(self._frames[frame_id], boxes=tuple(boxes), corrected=corrected)
-        self._frames[frame_id] = frame
-        self.save()
+        with self._lock:
+            frame = replace(self._frames[frame_id], boxes=tuple(boxes), corrected=corrected)
+            self._frames[frame_id] = frame
+            self.save()
         return frame
 
     # -- split -----------------------------------------------------------------------------------
     def assign_split(self, held_out_fraction: float = 0.2, seed: int = 0) -> tuple[int, int]:
         """Corrected frames without a split get one; frames that have one keep it, so a held-out
         frame never drifts into training when more frames arrive. Returns (train, held out)."""
+        with self._lock:
+            return self._assign_split(held_out_fraction, seed)
+
+    def _assign_split(self, held_out_fraction: float, seed: int) -> tuple[int, int]:
         frames = self.corrected()
         if len(frames) < 2:
             raise AdaptError("too few corrected frames to hold some out", expected="at least 2 (30 or more is better)",
@@ -197,7 +209,9 @@ class AdaptFolder:
     # -- writing ---------------------------------------------------------------------------------
     def to_coco(self) -> dict:
         images, annotations = [], []
-        for f in self.frames():
+        with self._lock:
+            frames = self.frames()
+        for f in frames:
             images.append({"id": f.id, "file_name": f.file_name, "width": f.width, "height": f.height,
                            "origin": f.origin, "reason": f.reason, "corrected": f.corrected, "split": f.split,
                            "added_at": f.added_at})
@@ -211,6 +225,10 @@ class AdaptFolder:
                 "images": images, "annotations": annotations, "categories": categories}
 
     def save(self) -> None:
+        with self._lock:
+            self._save()
+
+    def _save(self) -> None:
         text = json.dumps(self.to_coco(), indent=1, ensure_ascii=False)
         fd, tmp = tempfile.mkstemp(dir=self.root, prefix=".annotations.", suffix=".tmp")
         try:

@@ -10,6 +10,7 @@ frames belong to) always names a file that can be found again, and rolling back 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
 import tempfile
@@ -73,6 +74,19 @@ class ModelStore:
 
     def in_use(self) -> ModelInUse:
         return self.history()[-1]
+
+    def path_in_use(self) -> Path:
+        """What the station starts with: the last adopted model, or the shipped one when none is adopted,
+        the record is unreadable or the adopted file is gone (said in the log, never a failed start)."""
+        try:
+            chosen = self.in_use().path
+        except AdaptError as exc:
+            logging.getLogger(__name__).warning("%s", exc)
+            return self.shipped
+        if not chosen.is_file():
+            logging.getLogger(__name__).warning("adopted model %s is missing: using the shipped one", chosen)
+            return self.shipped
+        return chosen
 
     def previous(self) -> ModelInUse | None:
         history = self.history()

@@ -1,0 +1,95 @@
+"""Step 5, Adopt / roll back: the compared candidate becomes the station's model; one click goes back.
+
+The journal records the model's hash with every session, and a new model is a new file (kept by
+content hash), so every journaled frame says which model judged it.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
+
+from inference.adapt.errors import AdaptError
+
+
+class AdoptPage(QWidget):
+    def __init__(self, state, parent=None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.in_use = QLabel()
+        self.in_use.setWordWrap(True)
+        self.candidate = QLabel()
+        self.candidate.setWordWrap(True)
+        self.adopt_button = QPushButton("Adopt the candidate")
+        self.back_button = QPushButton("Roll back to the previous model")
+        self.adopt_button.clicked.connect(self.adopt)
+        self.back_button.clicked.connect(self.roll_back)
+        self.history = QListWidget()
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.status.setMinimumHeight(3 * self.status.fontMetrics().lineSpacing())  # a wrapped message is never cut
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.adopt_button)
+        buttons.addWidget(self.back_button)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.in_use)
+        layout.addWidget(self.candidate)
+        layout.addLayout(buttons)
+        layout.addWidget(QLabel("Models this station has used (newest last):"))
+        layout.addWidget(self.history, 1)
+        layout.addWidget(self.status)
+        for signal in (state.candidate_changed, state.comparison_changed, state.model_changed):
+            signal.connect(self.render)
+        self.render()
+
+    def render(self) -> None:
+        store = self.state.store
+        try:
+            history = store.history()
+        except AdaptError as exc:
+            self.status.setText(str(exc))
+            return
+        self.in_use.setText(f"In use: {history[-1].label}")
+        c = self.state.candidate
+        compared = c is not None and self.state.comparison is not None
+        if c is None:
+            self.candidate.setText("Candidate: none yet (step 3).")
+        else:
+            self.candidate.setText(f"Candidate: {c.model_path} ({c.model_hash[:19]}…)"
+                                   + ("" if compared else " — compare it in step 4 before adopting it."))
+        in_use = c is not None and c.model_hash == history[-1].hash
+        if in_use:
+            self.candidate.setText(f"Candidate: {c.model_path} — in use now.")
+        self.adopt_button.setEnabled(compared and not in_use)
+        previous = store.previous()
+        self.back_button.setEnabled(previous is not None)
+        self.back_button.setText("Roll back" if previous is None else f"Roll back to {previous.label}")
+        self.history.clear()
+        for m in history:
+            self.history.addItem(m.label + (f" — {m.note}" if m.note and m.note != "shipped" else ""))
+
+    def adopt(self) -> None:
+        c = self.state.candidate
+        if c is None or self.state.comparison is None:
+            self.status.setText("Compare the candidate first (step 4): no candidate is adopted blind.")
+            return
+        try:
+            model = self.state.store.adopt(c.model_path, note=f"Adapt: {c.train_frames} frames, {c.directory.name}")
+        except AdaptError as exc:
+            self.status.setText(str(exc))
+            return
+        self._switch(model, "Adopted")
+
+    def roll_back(self) -> None:
+        try:
+            model = self.state.store.roll_back()
+        except AdaptError as exc:
+            self.status.setText(str(exc))
+            return
+        self._switch(model, "Rolled back to")
+
+    def _switch(self, model, verb: str) -> None:
+        self.state.link.use_model(model.path)
+        self.state.model_switched()
+        self.status.setText(f"{verb} {model.label}. The station loads it in the background and keeps inspecting "
+                            "with the old one until it is ready.")

@@ -1,0 +1,128 @@
+"""Step 4, Compare: candidate and model in use on the held-out frames and the bundled golden set."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (QHBoxLayout, QHeaderView, QLabel, QListWidget, QProgressBar, QPushButton, QTableWidget,
+                               QTableWidgetItem, QVBoxLayout, QWidget)
+
+from app.adapt.job import Job
+
+BETTER, WORSE = QColor("#188038"), QColor("#d93025")
+
+
+class ComparePage(QWidget):
+    def __init__(self, state, parent=None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.job: Job | None = None
+        self.run_button = QPushButton("Compare candidate with the model in use")
+        self.run_button.clicked.connect(self.start)
+        self.bar = QProgressBar()
+        self.table = QTableWidget(0, 4)
+        self.table.setHorizontalHeaderLabels(["Frames / measure", "In use", "Candidate", "Change"])
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.table.verticalHeader().setVisible(False)
+        self.changes = QListWidget()
+        self.changes.setMaximumHeight(140)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.status.setMinimumHeight(3 * self.status.fontMetrics().lineSpacing())  # a wrapped message is never cut
+        row = QHBoxLayout()
+        row.addWidget(self.run_button)
+        row.addWidget(self.bar, 1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(row)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(QLabel("Frames whose outcome would change:"))
+        layout.addWidget(self.changes)
+        layout.addWidget(self.status)
+        state.candidate_changed.connect(self._describe)
+        state.comparison_changed.connect(self._show)
+        self._describe()
+
+    def _describe(self) -> None:
+        c = self.state.candidate
+        self.run_button.setEnabled(c is not None and not (self.job is not None and self.job.running))
+        self.status.setText("Fine-tune a candidate in step 3 first." if c is None else
+                            f"Candidate {c.directory.name} against {self.state.link.model_path.name}"
+                            + (f", verdicts under the recipe on screen" if self.state.link.recipe is not None else
+                               " (no recipe loaded: the tags shown per frame are compared instead of verdicts)"))
+
+    def start(self) -> None:
+        from inference.adapt.compare import compare, frames_to_run, golden_frames, held_out_frames
+
+        c = self.state.candidate
+        if c is None or (self.job is not None and self.job.running):
+            return
+        link, folder, names = self.state.link, self.state.folder, self.state.class_names
+        current, recipe, confidence = link.model_path, link.recipe, link.confidence
+        sets = {"held-out frames": held_out_frames(folder), "golden set": golden_frames()}
+        self.bar.setRange(0, frames_to_run(sets, recipe))
+        self.bar.setValue(0)
+
+        def work(report, should_stop):
+            result = compare(current, c.model_path, sets, names, recipe=recipe, confidence=confidence,
+                             should_stop=should_stop, progress=report, backend="onnxruntime-cpu")
+            result.save(c.directory / "comparison.json")
+            return result
+
+        self.job = Job(work)
+        self.job.progress.connect(lambda n: self.bar.setValue(self.bar.value() + n))
+        self.job.finished.connect(self.state.set_comparison)
+        self.job.failed.connect(lambda m: self.status.setText(f"The comparison failed:\n{m}"))
+        self.job.thread.finished.connect(self._describe_buttons)
+        self.run_button.setEnabled(False)
+        self.status.setText("Comparing…")
+        self.job.start()
+
+    def _describe_buttons(self) -> None:
+        self.run_button.setEnabled(self.state.candidate is not None)
+
+    def _show(self) -> None:
+        result = self.state.comparison
+        self.table.setRowCount(0)
+        self.changes.clear()
+        if result is None:
+            return
+        for s in result.sets:
+            cur, cand = s.current.to_json(), s.candidate.to_json()
+            self._row(f"{s.name} ({cur['frames']} frames)", "", "", None, header=True)
+            for name, a in cur["ap50"].items():
+                if a is not None:
+                    self._row(f"    AP50 {name}", a, cand["ap50"][name], +1)
+            self._row("    false tags per 100 frames", cur["false_tags_per_100"], cand["false_tags_per_100"], -1)
+            what = "verdicts" if s.changes_are_verdicts else "tag counts shown"
+            self._row(f"    {what} that would change", "", str(len(s.changes)), None)
+            for ch in s.changes:
+                self.changes.addItem(f"{s.name}: {ch.frame}: {ch.current} → {ch.candidate}")
+        self.status.setText("Compared. Adopt the candidate in step 5 only if it is better where it matters to the line.")
+
+    def _row(self, label: str, a, b, good_sign: int | None, header: bool = False) -> None:
+        r = self.table.rowCount()
+        self.table.insertRow(r)
+        texts = [label, _fmt(a), _fmt(b), ""]
+        delta = None
+        if isinstance(a, float | int) and isinstance(b, float | int) and not header:
+            delta = b - a
+            texts[3] = f"{delta:+.3f}"
+        for c, text in enumerate(texts):
+            item = QTableWidgetItem(text)
+            if c == 3 and delta and good_sign is not None:
+                item.setForeground(BETTER if delta * good_sign > 0 else WORSE)
+            if header:
+                font = item.font()
+                font.setBold(True)
+                item.setFont(font)
+            self.table.setItem(r, c, item)
+
+    def close_resources(self) -> None:
+        if self.job is not None:
+            self.job.cancel()
+            self.job.wait()
+
+
+def _fmt(v) -> str:
+    if isinstance(v, float):
+        return f"{v:.3f}"
+    return "" if v is None else str(v)

@@ -1,0 +1,53 @@
+"""Adapt the detector (engineer mode): the five steps as tabs over one AdaptState."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
+
+from app.adapt.adopt_page import AdoptPage
+from app.adapt.collect_page import CollectPage
+from app.adapt.compare_page import ComparePage
+from app.adapt.correct_page import CorrectPage
+from app.adapt.state import AdaptState
+from app.adapt.station_link import StationLink
+from app.adapt.train_page import TrainPage
+from inference.adapt.models import ModelStore
+from inference.resources import user_data_dir
+
+STEPS = ("1 Collect", "2 Correct", "3 Fine-tune", "4 Compare", "5 Adopt / roll back")
+
+
+def default_data_dir() -> Path:
+    return user_data_dir() / "adapt"
+
+
+class AdaptWindow(QWidget):
+    """A window of its own (not a dialog: Enter belongs to the box editor, not to a default button)."""
+
+    def __init__(self, window, *, data_dir: Path | None = None, store: ModelStore | None = None) -> None:
+        super().__init__(window, Qt.WindowType.Window)
+        self.setWindowTitle("Adapt the detector to this line")
+        self.resize(1200, 780)
+        self.state = AdaptState(StationLink(window), data_dir or default_data_dir(), store or ModelStore())
+        self.tabs = QTabWidget()
+        self.collect = CollectPage(self.state)
+        self.correct = CorrectPage(self.state)
+        self.train = TrainPage(self.state)
+        self.compare = ComparePage(self.state)
+        self.adopt = AdoptPage(self.state)
+        for page, title in zip((self.collect, self.correct, self.train, self.compare, self.adopt), STEPS):
+            self.tabs.addTab(page, title)
+        intro = QLabel("Keep frames of this line's tags, fix the boxes the model draws, fine-tune, compare, and adopt "
+                       "only a candidate that is better — the station keeps inspecting throughout.")
+        intro.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addWidget(self.tabs, 1)
+
+    def closeEvent(self, event) -> None:  # noqa: N802 - a running job is stopped, never left behind
+        for page in (self.correct, self.train, self.compare):
+            page.close_resources()
+        super().closeEvent(event)
