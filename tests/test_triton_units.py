@@ -165,3 +165,23 @@ def test_contract_mismatch_names_both_sides(metadata, config, words):
         check_contract(_contract(), metadata, config, "http://a:1", "m")
     for word in words:
         assert word in str(info.value)
+
+
+@pytest.mark.parametrize("text, expected", [("", 5.0), ("120000", 120.0), (" 750 ", 0.75)])
+def test_the_deadline_comes_from_the_environment_where_the_station_sets_it(monkeypatch, text, expected):
+    from inference.engines.triton import TritonEngine
+    from tests.triton.server import DETECTOR
+
+    monkeypatch.setenv("HANGTAG_TRITON_DEADLINE_MS", text)
+    assert TritonEngine(DETECTOR, urls="http://a:8000").deadline_s == expected
+
+
+@pytest.mark.parametrize("text", ["soon", "0", "-5", "9999999"])
+def test_an_unusable_deadline_is_refused_naming_the_variable(monkeypatch, text):
+    from inference.engines.triton import TritonEngine
+    from inference.errors import BackendUnavailableError
+    from tests.triton.server import DETECTOR
+
+    monkeypatch.setenv("HANGTAG_TRITON_DEADLINE_MS", text)
+    with pytest.raises(BackendUnavailableError, match="HANGTAG_TRITON_DEADLINE_MS"):
+        TritonEngine(DETECTOR, urls="http://a:8000")

@@ -28,8 +28,21 @@ from inference.errors import BackendUnavailableError, HangtagError
 URL_ENV = "HANGTAG_TRITON_URL"
 MODEL_ENV = "HANGTAG_TRITON_MODEL"
 FALLBACK_ENV = "HANGTAG_TRITON_FALLBACK"  # "local" falls back to the local engine
+DEADLINE_ENV = "HANGTAG_TRITON_DEADLINE_MS"  # how long one engine call may wait for the fleet (default 5000)
 DEFAULT_MODEL = "hangtag_det"
 _log = logging.getLogger(__name__)
+
+
+def _deadline_from_environment() -> float:
+    text = os.environ.get(DEADLINE_ENV, "").strip() or "5000"
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 50 <= value <= 600_000:
+        raise BackendUnavailableError(f"{DEADLINE_ENV} is not a usable deadline", expected="milliseconds, 50 … 600000",
+                                      found=repr(text), hint="e.g. 5000: a frame waits at most 5 s for the servers")
+    return value
 
 
 class TritonUnavailableError(BackendUnavailableError):
@@ -40,13 +53,13 @@ class TritonEngine(Engine):
     backend_name = "triton"
 
     def __init__(self, model_path: Path, *, urls: str | None = None, model_name: str | None = None,
-                 deadline_ms: float = 5000.0, fallback: bool | None = None, threads: int | None = None,
+                 deadline_ms: float | None = None, fallback: bool | None = None, threads: int | None = None,
                  backoff_s: float = 0.5, stats_every_s: float = 1.0,
                  on_event: Callable[[PoolEvent], None] | None = None, device_id: int = 0) -> None:
         super().__init__(model_path)
         self.urls_text = urls or os.environ.get(URL_ENV, "")
         self.model_name = model_name or repository_name(self.model_path, os.environ.get(MODEL_ENV) or DEFAULT_MODEL)
-        self.deadline_s = deadline_ms / 1000.0
+        self.deadline_s = (deadline_ms if deadline_ms is not None else _deadline_from_environment()) / 1000.0
         self.fallback = fallback if fallback is not None else os.environ.get(FALLBACK_ENV, "") == "local"
         self.threads = threads
         self.backoff_s = backoff_s
