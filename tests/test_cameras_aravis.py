@@ -302,3 +302,14 @@ def test_the_line_stations_frame_inspection_fires_a_software_triggered_camera_pe
                 wait_for(lambda s: s.ready and not s.results_ready)
         inspection.close()
     assert answered == [(i, f"aravis-{fake.serial}#trigger-{i}") for i in (1, 2, 3)]
+
+
+def test_the_camera_benchmark_measures_software_triggers_one_inspection_each(tmp_path, capsys):
+    from inference.cameras.bench import run_bench
+    from tests.factories import blob_detector
+
+    assert run_bench("fake-gige", seconds=0.5, model=blob_detector(tmp_path / "m.onnx"), triggers=10) == 0
+    out = capsys.readouterr().out
+    line = next(line for line in out.splitlines() if line.startswith("software trigger → result"))
+    assert "10 inspected, 0 with another trigger's id" in line and "extra on the lent-frame path 0" in line
+    assert out.count("host copies per frame 1.00") == 3

@@ -1,5 +1,6 @@
 """`hangtag-inspect cameras --bench SPEC`: an industrial camera's acquisition at the producer's rate, then
-acquisition → result through the station's own path (the newest-frame grabber, the Inspector).
+acquisition → result through the station's own path (the newest-frame grabber, the Inspector), and where the
+camera takes software triggers, trigger → result one trigger at a time.
 
 Frames go into lent frames from ordinary memory, which stands in for the GPU pipeline's page-locked frames
 (the lending does not depend on what the memory is): a frame in a lent frame reaches the GPU pipeline with
@@ -9,11 +10,14 @@ no further host copy; one that found every lent frame out costs the pipeline one
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from inference.cameras.acquisition import CameraSource
+from inference.cameras.settings import Trigger
+from inference.cameras.specs import settings_of, with_settings
 from inference.errors import SourceError
 from inference.sources import Frame, FrameError, FrameSource, open_source
 
@@ -140,7 +144,44 @@ def _producer_loop_rate(camera: CameraSource, seconds: float) -> tuple[float, in
     return delivered / (time.perf_counter() - start), lost
 
 
-def run_bench(spec: str, *, seconds: float = 5.0, model: Path | None = None) -> int:
+def _triggered(spec: str, model: Path, count: int) -> dict[str, float]:
+    """`count` software triggers, one at a time as the station sends them (the Step key, the trigger folder,
+    the PLC): trigger → frame handed over, trigger → result, and whether every trigger got exactly its own frame."""
+    from inference.inspection import Inspector
+
+    camera = open_source(with_settings(spec, replace(settings_of(spec), trigger=Trigger("software"))))
+    to_frame: list[float] = []
+    to_result: list[float] = []
+    answered = wrong = 0
+    with Inspector.open(model, "onnxruntime-cpu", read=False) as inspector:
+        camera.lend_frames(ordinary_memory)
+        frames = camera.frames()
+        try:
+            start = time.perf_counter()
+            for trigger_id in range(1, count + 1):
+                sent = time.perf_counter_ns()
+                camera.trigger(trigger_id)
+                item = _next_frame(frames, budget_s=5.0)
+                handed = time.perf_counter_ns()
+                wrong += item.trigger_id != trigger_id
+                result = inspector.inspect(item)
+                answered += result.ok
+                to_frame.append((handed - sent) / 1e6)
+                to_result.append((time.perf_counter_ns() - sent) / 1e6)
+                del item, result
+            elapsed = time.perf_counter() - start
+        finally:
+            frames.close()
+            camera.close()
+    counts = camera.counts  # type: ignore[attr-defined]
+    return {"triggers": count, "answered": answered, "wrong_id": wrong, "rate": count / elapsed,
+            "frame_p50": float(np.percentile(to_frame, 50)), "frame_p95": float(np.percentile(to_frame, 95)),
+            "result_p50": float(np.percentile(to_result, 50)), "result_p95": float(np.percentile(to_result, 95)),
+            "delivered": counts.delivered, "lost": counts.lost, "incomplete": counts.incomplete,
+            "copies_per_frame": counts.host_copies / max(counts.delivered, 1), "extra_copies": counts.in_own_memory}
+
+
+def run_bench(spec: str, *, seconds: float = 5.0, model: Path | None = None, triggers: int = 100) -> int:
     from inference.resources import default_model_path
 
     fake = None
@@ -153,6 +194,7 @@ def run_bench(spec: str, *, seconds: float = 5.0, model: Path | None = None) -> 
         described = f"{camera.description}, {camera.readback['pixel_format'].value} " \
                     f"{camera.readback['width'].value}x{camera.readback['height'].value} " \
                     f"at {camera.readback['frame_rate'].value} fps asked"
+        can_trigger = all(camera.nodes.has(node) for node in ("TriggerMode", "TriggerSoftware"))
         try:
             raw_fps, raw_lost = _producer_loop_rate(camera, seconds)
             alone = _acquire_only(camera, seconds)
@@ -187,6 +229,16 @@ def run_bench(spec: str, *, seconds: float = 5.0, model: Path | None = None) -> 
               f"{through['lost']}, incomplete {through['incomplete']}, skipped by the grabber (station slower than "
               f"the camera) {through['grabber_dropped']} of {through['delivered']}; host copies per frame "
               f"{through['copies_per_frame']:.2f}, extra on the lent-frame path {through['extra_copies']}")
+        if triggers and can_trigger:
+            hit = _triggered(spec, model, triggers)
+            print(f"software trigger → result ({triggers} triggers, one in flight at a time): {hit['answered']} "
+                  f"inspected, {hit['wrong_id']} with another trigger's id, {hit['rate']:.1f} triggers/s; trigger → "
+                  f"frame p50 {hit['frame_p50']:.1f} ms, p95 {hit['frame_p95']:.1f} ms; trigger → result p50 "
+                  f"{hit['result_p50']:.1f} ms, p95 {hit['result_p95']:.1f} ms; frames {hit['delivered']}, lost "
+                  f"{hit['lost']}, incomplete {hit['incomplete']}; host copies per frame "
+                  f"{hit['copies_per_frame']:.2f}, extra on the lent-frame path {hit['extra_copies']}")
+        elif triggers:
+            print("software trigger → result: not measured (the camera has no TriggerSoftware node)")
     finally:
         if fake is not None:
             fake.stop()

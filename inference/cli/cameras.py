@@ -26,6 +26,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="benchmark one camera, e.g. genicam:0?cti=…, aravis:SERIAL or 'fake-gige'")
     parser.add_argument("--seconds", type=float, default=5.0, help="--bench: seconds per measurement")
     parser.add_argument("--model", type=Path, default=None, help="--bench: the detector (default: the shipped one)")
+    parser.add_argument("--triggers", type=int, default=100,
+                        help="--bench: software triggers to send where the camera takes them (0: none)")
     parser.set_defaults(func=cameras)
 
 
@@ -33,7 +35,7 @@ def cameras(args: argparse.Namespace) -> int:
     if args.bench:
         from inference.cameras.bench import run_bench
 
-        return run_bench(args.bench, seconds=args.seconds, model=args.model)
+        return run_bench(args.bench, seconds=args.seconds, model=args.model, triggers=args.triggers)
     rows: list[tuple[str, ...]] = []
     notes: list[str] = []
     rows += _genicam_rows(args, notes)
