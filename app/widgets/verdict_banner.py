@@ -68,6 +68,11 @@ class VerdictBanner(QWidget):
             shown.append(f"and {len(reasons) - MAX_REASONS} more{where}")
         self.reasons.setText("; ".join(shown) if shown else ("all checks passed" if verdict == "OK" else ""))
 
+    def show_tag(self, label: str, verdict: str, reasons: list[str]) -> None:
+        """The last tag the line finished: its verdict, and which tag it was (its id on the strip)."""
+        self.show_verdict(verdict, reasons)
+        self.verdict.setText(f"{verdict} {label}")
+
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt naming
         option = QStyleOption()
         option.initFrom(self)

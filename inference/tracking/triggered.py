@@ -47,6 +47,9 @@ class TriggeredInspector:
                                                                                 float(image.shape[0]))
         focus = tag_focus(image, box, []) if tags else None
         read = next((r for r in readings if r.is_tag), None)
+        x1, y1, x2, y2 = (int(v) for v in box)
+        crop = image[max(0, y1):max(0, y2), max(0, x1):max(0, x2)].copy() if tags else None  # what the journal archives
         return TagVerdict(self.count, verdict.verdict, tuple(verdict.reasons), 1, self.count, self.count, box,
                           self.count if tags else None, focus, len(readings), time.perf_counter() - start,
-                          trigger_id, read)
+                          trigger_id, read, crop=crop, read_frame=self.count if tags else None,
+                          read_box=box if tags else None)

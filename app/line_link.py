@@ -1,0 +1,123 @@
+"""The window's link to a moving line: one verdict per physical tag instead of one per frame.
+
+Line → "One verdict per tag (moving line)" wraps each engine the window loads in a PerTagInspector: the worker
+then detects and tracks every frame it takes, the line's own thread reads each tag once at its best shot, and
+each finished tag is journaled (one tag row, its crop archived) on the worker's thread before the window shows
+it: the banner says the last finished tag with its id, the strip the last tags in their verdict colours, and an
+NG tag stays on screen until someone acknowledges it (Line → "Hold NG tags until acknowledged"), with an
+optional alarm. Settings live under line/ in the station's settings.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMenu
+
+from app.widgets.tag_strip import NgHoldBar, TagStrip
+from inference.tracking.recent import RecentTag, RecentTags
+from inference.tracking.station import PerTagInspector
+
+STRIP_SIZE = 12
+
+
+class _Finisher(QObject):
+    """Lives on the worker's thread: a source that ended finishes the tags still in view there."""
+
+    def __init__(self, link: LineLink) -> None:
+        super().__init__()
+        self.link = link
+
+    @Slot()
+    def finish(self) -> None:
+        inspector = self.link.inspector
+        if inspector is not None:
+            inspector.finish()
+
+
+class LineLink(QObject):
+    tag_finished = Signal(object)  # RecentTag, emitted on the worker's thread, shown on the window's
+    _finish = Signal()
+
+    def __init__(self, window) -> None:
+        super().__init__(window)
+        self.window = window
+        settings = window.settings
+        self.per_tag = settings.get("line/per_tag", "0") == "1"
+        self.model = RecentTags(STRIP_SIZE, hold_ng=settings.get("line/hold_ng", "1") == "1")
+        self.strip = TagStrip(self.model)
+        self.hold = NgHoldBar(self.model, alarm=settings.get("line/alarm", "0") == "1")
+        layout = window.centralWidget().layout()
+        below_banner = layout.indexOf(window.banner) + 1
+        layout.insertWidget(below_banner, self.hold)
+        layout.insertWidget(below_banner + 1, self.strip)
+        self.strip.setVisible(self.per_tag)
+        self.inspector: PerTagInspector | None = None
+        self.tag_finished.connect(self._on_tag)
+        self._finisher = _Finisher(self)
+        self._finisher.moveToThread(window.worker_thread)
+        self._finish.connect(self._finisher.finish)
+        window.worker.source_finished.connect(self._finish)
+        self._build_menu()
+
+    def _build_menu(self) -> None:
+        w = self.window
+        menu = QMenu("&Line", w)
+        w.menuBar().insertMenu(w.mode_menu.menuAction(), menu)
+        self.per_tag_action = QAction("One verdict per tag (moving line)", w, checkable=True, checked=self.per_tag,
+                                      triggered=self.set_per_tag)
+        self.hold_action = QAction("Hold NG tags until acknowledged", w, checkable=True, checked=self.model.hold_ng,
+                                   triggered=self.set_hold_ng)
+        self.alarm_action = QAction("Alarm on NG (flash and beep)", w, checkable=True, checked=self.hold.alarm,
+                                    triggered=self.set_alarm)
+        self.ack_action = QAction("Acknowledge NG tags", w, triggered=lambda: self.model.acknowledge())
+        for action in (self.per_tag_action, self.hold_action, self.alarm_action, self.ack_action):
+            menu.addAction(action)
+        self.menu = menu
+
+    # -- settings -------------------------------------------------------------------------------------
+    def set_per_tag(self, on: bool) -> None:
+        """Takes effect with the next engine: the window loads one now (the running one goes on until then)."""
+        self.per_tag = bool(on)
+        self.window.settings.set("line/per_tag", "1" if on else "0")
+        self.strip.setVisible(self.per_tag)
+        self.model.clear()
+        self.window.request_engine(self.window.backend_name, self.window.precision)
+
+    def set_hold_ng(self, on: bool) -> None:
+        self.window.settings.set("line/hold_ng", "1" if on else "0")
+        self.model.set_hold_ng(bool(on))
+
+    def set_alarm(self, on: bool) -> None:
+        self.window.settings.set("line/alarm", "1" if on else "0")
+        self.hold.alarm = bool(on)
+
+    # -- engines and tags -----------------------------------------------------------------------------
+    def wrap(self, inspector):
+        """The engine the worker gets: per tag when the line mode is on, else the inspector as it is."""
+        if not self.per_tag:
+            self.inspector = None
+            return inspector
+        if inspector.reader is None:  # said, not silently nothing: without reading no tag gets a verdict
+            self.window._on_error("One verdict per tag needs reading: tick 'Read tags' on the source bar to judge each tag")
+        self.inspector = PerTagInspector(inspector)
+        self.inspector.listeners.append(self._journal_and_show)
+        return self.inspector
+
+    def _journal_and_show(self, verdict) -> None:
+        """On the worker's thread: journal the tag row (before it is shown), then hand it to the window."""
+        tag = RecentTag.of(verdict)
+        try:  # the worker recorded this run's frames first, so the session is declared
+            self.window.records.recorder.record_tag(verdict)
+        except Exception as exc:  # the operator must know this tag's verdict is not in the journal
+            self.window.worker.errored.emit(f"JOURNAL: tag {tag.label} ({tag.verdict}) was NOT recorded: {exc}")
+        self.tag_finished.emit(tag)
+
+    def _on_tag(self, tag: RecentTag) -> None:
+        self.model.add(tag)
+        self.window.banner.show_tag(tag.label, tag.verdict, [tag.reason] if tag.reason else [])
+
+    @property
+    def shows_tags(self) -> bool:
+        """The banner shows the last finished tag, not each frame (the window asks before painting a frame's)."""
+        return self.inspector is not None

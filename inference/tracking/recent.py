@@ -1,0 +1,98 @@
+"""What the operator's view of the line shows, as plain state: the last finished tag, the last N tags, and the
+NG tags still waiting for someone to acknowledge them. Qt-free; the window's widgets render it.
+
+An NG tag that must be acknowledged stays "held" until `acknowledge` names it (or all): a reject the operator
+never saw is a defect shipped. Tags keep coming while one is held; the strip goes on filling.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class RecentTag:
+    """One finished tag as the operator sees it: its id, verdict and first reason."""
+
+    tag_id: int
+    verdict: str  # "OK", "NG", "REVIEW"
+    reason: str
+    trigger_id: Any = None
+    missed: bool = False  # the tag passed unread (a REVIEW row the line could not read)
+
+    @property
+    def label(self) -> str:
+        return f"#{self.tag_id}" if self.trigger_id is None else f"T{self.trigger_id}"
+
+    @classmethod
+    def of(cls, verdict: Any) -> RecentTag:
+        """From an `inference.tracking.TagVerdict`."""
+        value = getattr(verdict.verdict, "value", verdict.verdict)
+        return cls(int(verdict.track_id), str(value), verdict.reasons[0] if verdict.reasons else "",
+                   verdict.trigger_id, bool(getattr(verdict, "unread", False)))
+
+
+class RecentTags:
+    """Not thread-safe: fed and read on the window's thread. `changed` listeners are called after every change."""
+
+    def __init__(self, size: int = 12, *, hold_ng: bool = True) -> None:
+        if size < 1:
+            raise ValueError(f"the strip shows at least one tag, got {size}")
+        self.size = size
+        self.hold_ng = hold_ng
+        self._tags: deque[RecentTag] = deque(maxlen=size)
+        self._held: list[RecentTag] = []
+        self.counts = {"OK": 0, "NG": 0, "REVIEW": 0}
+        self._listeners: list[Callable[[], None]] = []
+
+    def on_change(self, listener: Callable[[], None]) -> None:
+        self._listeners.append(listener)
+
+    @property
+    def tags(self) -> tuple[RecentTag, ...]:
+        """Newest last."""
+        return tuple(self._tags)
+
+    @property
+    def last(self) -> RecentTag | None:
+        return self._tags[-1] if self._tags else None
+
+    @property
+    def held(self) -> tuple[RecentTag, ...]:
+        """NG tags waiting for an acknowledgement, oldest first."""
+        return tuple(self._held)
+
+    def add(self, tag: RecentTag) -> None:
+        self._tags.append(tag)
+        self.counts[tag.verdict] = self.counts.get(tag.verdict, 0) + 1
+        if tag.verdict == "NG" and self.hold_ng:
+            self._held.append(tag)
+        self._changed()
+
+    def acknowledge(self, tag_id: int | None = None) -> int:
+        """The operator saw the NG tag (`tag_id`), or every held one (None); returns how many were released."""
+        before = len(self._held)
+        self._held = [] if tag_id is None else [t for t in self._held if t.tag_id != tag_id]
+        released = before - len(self._held)
+        if released:
+            self._changed()
+        return released
+
+    def set_hold_ng(self, hold: bool) -> None:
+        self.hold_ng = hold
+        if not hold and self._held:
+            self._held = []
+            self._changed()
+
+    def clear(self) -> None:
+        """A new run: the strip starts empty (held NG tags stay: they still need a look)."""
+        self._tags.clear()
+        self.counts = {"OK": 0, "NG": 0, "REVIEW": 0}
+        self._changed()
+
+    def _changed(self) -> None:
+        for listener in self._listeners:
+            listener()

@@ -1,0 +1,98 @@
+"""The station's worker on a moving line: an Inspector's stand-in that gives one verdict per tag.
+
+The worker calls `inspect(frame)` as it does for per-frame inspection. Here each frame is only detected and
+tracked (its FrameResult carries the boxes and no per-frame verdict: the tags in it are not finished yet), and
+each tag's one verdict goes to the `on_tag` listeners, on the worker's thread, when the tag leaves. Reading runs
+on the line's own reading thread, so the worker's frame rate is the detector's.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from inference.sources import FrameError
+from inference.tracking.line import LineInspector, LineSettings
+from inference.tracking.records import TagVerdict
+
+TagListener = Callable[[TagVerdict], None]
+
+
+class PerTagInspector:
+    def __init__(self, inspector: Any, settings: LineSettings = LineSettings()) -> None:
+        self.inner = inspector
+        self.settings = settings
+        self.listeners: list[TagListener] = []
+        self.tags_given = 0
+        self._line: LineInspector | None = None
+        self._last_index: int | None = None
+        self._lock = threading.Lock()  # finish() may come from another thread than inspect()
+
+    # -- what the worker and the window use of an Inspector -------------------------------------------
+    @property
+    def pipeline(self) -> Any:
+        return self.inner.pipeline
+
+    @property
+    def reader(self) -> Any:
+        return self.inner.reader
+
+    @property
+    def recipe(self) -> Any:
+        return self.inner.recipe
+
+    @recipe.setter
+    def recipe(self, recipe: Any) -> None:
+        """A new job: the tags of the old one are finished under the old recipe first."""
+        self.finish()
+        self.inner.recipe = recipe
+
+    def __getattr__(self, name: str) -> Any:  # precision, reader_note, verdict_text, describe...
+        return getattr(self.inner, name)
+
+    def inspect(self, item: Any, should_stop: Callable[[], bool] | None = None) -> Any:
+        if isinstance(item, FrameError):
+            return self.inner.inspect(item)
+        result = self.pipeline.process(item.image, source_name=item.name, source_path=item.path, index=item.index,
+                                       decode_ms=item.decode_ms)
+        with self._lock:
+            if self._last_index is not None and item.index <= self._last_index:  # the source started again
+                self._deliver(self._finish_locked())
+            self._last_index = item.index
+            line = self._line_for()
+            if line is not None:
+                self._deliver(line.step(item.index, item.image, result.detections))
+        return result
+
+    def finish(self) -> list[TagVerdict]:
+        """The source ended or stopped: the tags in view leave now (their reads still running are awaited)."""
+        with self._lock:
+            verdicts = self._finish_locked()
+        self._deliver(verdicts)
+        return verdicts
+
+    def close(self) -> None:
+        self.finish()
+        self.inner.close()
+
+    # -- inside -------------------------------------------------------------------------------------
+    def _line_for(self) -> LineInspector | None:
+        if self._line is None and self.inner.recipe is not None and self.inner.reader is not None:
+            self._line = LineInspector(None, self.inner.reader, self.inner.recipe, self.settings)
+        return self._line
+
+    def _finish_locked(self) -> list[TagVerdict]:
+        line, self._line, self._last_index = self._line, None, None
+        if line is None:
+            return []
+        try:
+            return line.finish()
+        finally:
+            line.close()
+
+    def _deliver(self, verdicts: list[TagVerdict]) -> None:
+        for verdict in verdicts:
+            self.tags_given += 1
+            for listener in self.listeners:
+                listener(verdict)
