@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (QApplication, QDockWidget, QHeaderView, QMainWind
 
 from app import recipe_picker
 from app.modes import ENGINEER, ModeController
+from app.line_link import LineLink
 from app.records_link import RecordsLink
 from app.remote_link import RemoteLink
 from app.report_open import ReportOpener
@@ -99,6 +100,7 @@ class MainWindow(QMainWindow):
         self._set_recorder.emit(self.records.recorder)
         self._set_job.emit(job, lot)
         self.modes = ModeController(self)
+        self.line = LineLink(self)  # Line menu: one verdict per tag on a moving line, the tag strip, NG held
         recipe = recipe or self.settings.recipe_path  # the job's recipe survives a restart
         if recipe:
             self.load_recipe(Path(recipe))
@@ -310,7 +312,7 @@ class MainWindow(QMainWindow):
         self.settings.set("engine/backend", inspector.pipeline.backend)
         self.settings.set("engine/precision", self.precision)
         self.remote.attach(inspector)
-        self._swap.emit(inspector)
+        self._swap.emit(self.line.wrap(inspector))
 
     def _on_engine_failed(self, message: str) -> None:
         still = "the previous engine stays in use" if self.pipeline is not None else "no engine is loaded"
@@ -453,7 +455,8 @@ class MainWindow(QMainWindow):
             reasons = list(getattr(result.verdict, "reasons", ()) or ())
             if result.verdict is None:
                 reasons = [f"{len(result.detections)} detections; load a recipe to get OK / NG / REVIEW"]
-        self.banner.show_verdict(Inspector.verdict_text(result), reasons, preview=preview)
+        if not self.line.shows_tags:  # on a moving line the banner shows the last finished tag instead
+            self.banner.show_verdict(Inspector.verdict_text(result), reasons, preview=preview)
         self.text_panel.show_result(result, self.reading_on)
 
     def show_result_at(self, row: int) -> None:
