@@ -313,3 +313,32 @@ def test_the_camera_benchmark_measures_software_triggers_one_inspection_each(tmp
     line = next(line for line in out.splitlines() if line.startswith("software trigger → result"))
     assert "10 inspected, 0 with another trigger's id" in line and "extra on the lent-frame path 0" in line
     assert out.count("host copies per frame 1.00") == 3
+
+
+def test_a_trigger_file_while_the_camera_is_away_is_recorded_with_its_id_and_the_next_one_works(tmp_path):
+    folder = tmp_path / "triggers"
+    folder.mkdir()
+    with fake_camera() as fake:
+        camera = gige(fake.serial, pixel_format="Mono8", trigger=Trigger("software", folder=str(folder)))
+        try:
+            frames = camera.frames()
+            (folder / "1.trg").write_text("")
+            assert next_frame(frames).name == f"aravis-{fake.serial}#trigger-1"
+            fake.stop()
+            lost = next_frame(frames)  # the heartbeat notices between triggers
+            assert isinstance(lost, FrameError) and "camera lost" in lost.message
+            (folder / "2.trg").write_text("")
+            refused = next_frame(frames)
+            assert isinstance(refused, FrameError) and refused.name == f"aravis-{fake.serial}#trigger-2"
+            assert refused.message.startswith("trigger from 2.trg not sent: ") and "lost" in refused.message
+            fake.start()
+            start = time.monotonic()
+            while not camera.connected:
+                next(frames)
+                assert time.monotonic() - start < 10.0
+            (folder / "3.trg").write_text("")
+            back = next_frame(frames)
+            assert isinstance(back, Frame) and back.trigger_id == 3
+        finally:
+            camera.close()
+    assert not any(folder.iterdir())  # every trigger file taken, the refused one too
