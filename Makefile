@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench package clean lint system-deps reliability screenshots
+.PHONY: run test bench package clean lint system-deps reliability screenshots train-deps
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -25,6 +25,12 @@ screenshots: $(STAMP)
 # The whole reliability battery (issue 15), slow cases included: run before each release.
 reliability: $(STAMP)
 	HANGTAG_RELIABILITY=1 QT_QPA_PLATFORM=offscreen $(PY) -m pytest tests/reliability
+
+# PyTorch for Adapt's fine-tune tests (the 'train' extra), as a CPU build: 2.13.0+cpu is the build this machine
+# kind keeps on disk (190 MB); elsewhere pip may fetch a CUDA build, so a failure only makes those tests skip.
+train-deps: $(STAMP)
+	@$(PY) -c "import torch" 2>/dev/null || $(PY) -m pip install --quiet "torch==2.13.0" \
+	  || echo "PyTorch not installed: Adapt's fine-tune tests will skip"
 
 lint: $(STAMP)
 	$(VENV)/bin/lint-imports
