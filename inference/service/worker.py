@@ -58,6 +58,12 @@ class InferenceWorker:
         options: dict[str, Any] = {"thresholds": thresholds}
         if threads:
             options["threads"] = threads
+        from inference.engines import default_backend
+        from inference.reading.placement import detector_on_gpu
+
+        if detector_on_gpu(backend or default_backend()):
+            # the GPU pipeline runs whole batches: sized to the batcher's, or every batch ran one frame at a time
+            options["batch"] = max(1, max_batch)
         inspector = Inspector.open(model, backend, read=read, **options)
         try:
             worker = cls(inspector.pipeline, inspector.reader, max_batch=max_batch, journal=journal)

@@ -140,6 +140,10 @@ class TextRecognizer:
 
     @classmethod
     def open(cls, model_path: Path, backend: str = "onnxruntime-cpu", threads: int | None = None, **kwargs: float) -> TextRecognizer:
+        if backend == "onnxruntime-cuda":  # bucketed batches, TopK on the GPU (ocr/gpu.py)
+            from inference.reading.ocr.gpu import BucketedTextRecognizer
+
+            return BucketedTextRecognizer.open(model_path, backend, threads, **kwargs)
         from inference.engines.registry import create_engine
 
         options = {"threads": threads} if threads else {}

@@ -1,0 +1,278 @@
+"""Detect + read on the GPU (issue 19): 1080p frames with one tag and with four, the station's Inspector with
+the GPU pipeline and the GPU reader, against the CPU reader on the same frames and detections.
+
+    python benchmarks/gpu_read.py --data DIR --out result.json [--frames 60] [--passes 2]
+
+DIR is a tag set written by training.tagsets (truth.jsonl + images/); each 1280×960 image is placed at its
+own scale in a 1920×1080 frame (one tag), and four tag crops make a 2×2 frame (four tags). Needs a GPU,
+onnxruntime-gpu and the OCR models where `find_ocr_models` finds them (resources/ocr/manifest.json on a
+machine without rapidocr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+FRAME_HW = (1080, 1920)
+
+
+def one_tag_frames(data: Path, count: int) -> list[np.ndarray]:
+    rows = [json.loads(line) for line in open(data / "truth.jsonl", encoding="utf-8")]
+    frames = []
+    for row in rows:
+        if len(row["tags"]) != 1:
+            continue
+        image = cv2.imread(str(data / row["image"]))
+        if image is None:
+            continue
+        h, w = image.shape[:2]
+        frame = np.empty((*FRAME_HW, 3), np.uint8)
+        frame[:] = image.reshape(-1, 3).mean(axis=0).astype(np.uint8)
+        top, left = (FRAME_HW[0] - h) // 2, (FRAME_HW[1] - w) // 2
+        frame[top:top + h, left:left + w] = image
+        frames.append((frame, row))
+        if len(frames) >= count:
+            break
+    return frames
+
+
+def four_tag_frames(singles, count: int) -> list[np.ndarray]:
+    frames = []
+    ch, cw = FRAME_HW[0] // 2, FRAME_HW[1] // 2
+    for k in range(count):
+        frame = np.full((*FRAME_HW, 3), 128, np.uint8)
+        for cell in range(4):
+            image, row = singles[(4 * k + cell) % len(singles)]
+            h, w = image.shape[:2]
+            top, left = (FRAME_HW[0] - 960) // 2, (FRAME_HW[1] - 1280) // 2
+            x1, y1, x2, y2 = row["tags"][0]["xyxy"]
+            m = 40
+            crop = image[max(0, int(y1) + top - m):min(h, int(y2) + top + m), max(0, int(x1) + left - m):min(w, int(x2) + left + m)]
+            scale = min(1.0, (ch - 10) / crop.shape[0], (cw - 10) / crop.shape[1])
+            if scale < 1.0:
+                crop = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+            oy, ox = (cell // 2) * ch + (ch - crop.shape[0]) // 2, (cell % 2) * cw + (cw - crop.shape[1]) // 2
+            frame[oy:oy + crop.shape[0], ox:ox + crop.shape[1]] = crop
+        frames.append(frame)
+    return frames
+
+
+def pct(values) -> dict:
+    a = np.asarray(values, np.float64)
+    if a.size == 0:
+        return {"count": 0}
+    p50, p95, p99 = np.percentile(a, [50, 95, 99])
+    return {"count": int(a.size), "p50": round(float(p50), 2), "p95": round(float(p95), 2), "p99": round(float(p99), 2),
+            "max": round(float(a.max()), 2), "mean": round(float(a.mean()), 2)}
+
+
+def fields_of(readings) -> list[dict]:
+    return [{name: (f.value if f is not None else None) for name, f in r.fields.items()} for r in readings]
+
+
+def first_shape_costs(models, searches=("HEURISTIC", "DEFAULT"), shapes=16) -> dict:
+    """ms of the first run of a new recognizer input shape after a session's first, per cuDNN search mode."""
+    from inference.reading.ocr.gpu import BucketSession
+    from inference.reading.ocr.topk import TOP_I, TOP_P, recognizer_with_top_classes
+
+    rng = np.random.default_rng(1)
+    out = {}
+    path = recognizer_with_top_classes(models.rec)
+    for search in searches:
+        session = BucketSession(path, conv_algo_search=search)
+        session.run({session.input_name: np.zeros((1, 3, 48, 320), np.float32)}, [TOP_P, TOP_I])
+        first, second = [], []
+        for _ in range(shapes):
+            n, w = int(rng.choice([1, 2, 4, 8, 16, 32])), int(rng.integers(2, 200)) * 8
+            x = rng.uniform(-1, 1, (n, 3, 48, w)).astype(np.float32)
+            t = time.perf_counter()
+            session.run({session.input_name: x}, [TOP_P, TOP_I])
+            first.append((time.perf_counter() - t) * 1000)
+            t = time.perf_counter()
+            session.run({session.input_name: x}, [TOP_P, TOP_I])
+            second.append((time.perf_counter() - t) * 1000)
+        out[search] = {"first_run_ms": pct(first), "second_run_ms": pct(second)}
+        session.close()
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--data", type=Path, required=True)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--frames", type=int, default=60)
+    parser.add_argument("--four", type=int, default=15)
+    parser.add_argument("--passes", type=int, default=2)
+    parser.add_argument("--warm-frames", type=int, default=10)
+    parser.add_argument("--rec-warm", choices=("all", "frames"), default="all",
+                        help="all: every (batch, width) shape at open; frames: only what the warm-up frames meet")
+    parser.add_argument("--cpu-threads", type=int, default=8)
+    parser.add_argument("--dry-cpu", action="store_true", help="check this script on a machine without a GPU")
+    args = parser.parse_args()
+
+    from inference.inspection import Inspector
+    from inference.reading.ocr import gpu as ocr_gpu
+    from inference.reading.ocr.models import find_ocr_models
+    from inference.reading.reader import TagReader
+    from inference.resources import default_model_path
+
+    result: dict = {"date": time.strftime("%Y-%m-%d %H:%M:%S"), "machine": platform.node(), "args": vars(args) | {
+        "data": str(args.data), "out": str(args.out)}}
+    singles = one_tag_frames(args.data, args.frames + args.warm_frames)
+    warm, singles_timed = singles[: args.warm_frames], singles[args.warm_frames:]
+    fours = four_tag_frames(singles, args.four)
+    models = find_ocr_models()
+    result["ocr_models"] = models.describe()
+    print("frames", len(singles_timed), "four-tag", len(fours), models.describe(), flush=True)
+
+    result["first_shape_costs"] = first_shape_costs(models) if not args.dry_cpu else {}
+    print("first-shape costs", json.dumps(result["first_shape_costs"]), flush=True)
+
+    if args.rec_warm == "frames":
+        from inference.reading.ocr.buckets import REC_BATCHES
+
+        original = ocr_gpu.BucketedTextRecognizer.__init__
+
+        def few(self, session, squeeze=1.0, batches=REC_BATCHES, warm=None, **kw):
+            original(self, session, squeeze, batches, warm=[(n, 320) for n in batches], **kw)
+
+        ocr_gpu.BucketedTextRecognizer.__init__ = few
+
+    t0 = time.perf_counter()
+    if args.dry_cpu:
+        from inference.reading.ocr.detector import DbParams
+
+        inspector = Inspector.open(default_model_path(), "onnxruntime-cpu", read=False)
+        inspector.reader = TagReader(ocr_gpu.BucketedTextDetector.open(models.det, device="cpu", params=DbParams(limit_side=448), warm=False),
+                                     ocr_gpu.BucketedTextRecognizer.open(models.rec, device="cpu", warm=[], squeeze=0.7))
+    else:
+        inspector = Inspector.open(default_model_path(), "onnxruntime-cuda", read=True)
+    open_s = time.perf_counter() - t0
+    reader = inspector.reader
+    result["pipeline_backend"] = inspector.pipeline.backend
+    result["reader_classes"] = [type(reader.detector).__name__, type(reader.recognizer).__name__]
+    result["reader_on_gpu"] = all(getattr(getattr(x, "session", None), "device", "") == "cuda" for x in (reader.detector, reader.recognizer))
+    result["open_s"] = round(open_s, 2)
+    result["warmup_s"] = {"ocr_det": round(reader.detector.warmup_s, 2), "ocr_rec": round(reader.recognizer.warmup_s, 2)}
+    print("open", result["pipeline_backend"], result["reader_classes"], "on gpu", result["reader_on_gpu"], f"{open_s:.1f} s",
+          result["warmup_s"], flush=True)
+    t0 = time.perf_counter()
+    for frame, _row in warm:
+        inspector.inspect_image(frame)
+    result["warm_frames_s"] = round(time.perf_counter() - t0, 2)
+    t0 = time.perf_counter()
+    inspector.inspect_image(singles_timed[0][0])
+    result["first_result_after_open_ms"] = round((time.perf_counter() - t0) * 1000, 2)
+    new_before = (reader.detector.session.new_after_warmup, reader.recognizer.session.new_after_warmup)
+
+    def timed(frames, passes):
+        totals, stages, outs = [], {}, []
+        for p in range(passes):
+            for frame in frames:
+                t = time.perf_counter()
+                res = inspector.inspect_image(frame)
+                totals.append((time.perf_counter() - t) * 1000)
+                for k, v in res.timings.stages_ms.items():
+                    stages.setdefault(k, []).append(v)
+                for r in res.readings:
+                    for k, v in r.timings_ms.items():
+                        stages.setdefault("tag:" + k, []).append(v)
+                if p == 0:
+                    outs.append(res)
+        return totals, {k: pct(v) for k, v in stages.items()}, outs
+
+    one_ms, one_stages, one_results = timed([f for f, _ in singles_timed], args.passes)
+    four_ms, four_stages, four_results = timed(fours, args.passes)
+    result["one_tag"] = {"detect_read_ms": pct(one_ms), "stages_ms": one_stages,
+                         "tags_read": sum(len(r.readings) for r in one_results)}
+    result["four_tags"] = {"detect_read_ms": pct(four_ms), "stages_ms": four_stages,
+                           "tags_read": sum(len(r.readings) for r in four_results)}
+    result["new_shapes_after_warmup"] = {"ocr_det": reader.detector.session.new_after_warmup,
+                                         "ocr_rec": reader.recognizer.session.new_after_warmup,
+                                         "before_timed": list(new_before)}
+    print("one tag", result["one_tag"]["detect_read_ms"], "four", result["four_tags"]["detect_read_ms"], flush=True)
+    print("new shapes", result["new_shapes_after_warmup"], flush=True)
+
+    # the CPU reader on the same frames and the GPU detector's boxes: fields must be equal
+    cpu = TagReader.open("onnxruntime-cpu", args.cpu_threads)
+    compared = equal = 0
+    differences = []
+    cpu_ms = []
+    tag_fields = field_total = field_equal = 0
+    truth_hits = {"gpu": 0, "cpu": 0, "total": 0}
+    from inference.reading.normalize import same_value
+
+    for (frame, row), res in zip(singles_timed, one_results):
+        t = time.perf_counter()
+        ref = cpu.read(frame, res.detections)
+        cpu_ms.append((time.perf_counter() - t) * 1000)
+        a, b = fields_of(res.readings), fields_of(ref)
+        compared += 1
+        equal += a == b
+        for fa, fb in zip(a, b):
+            tag_fields += 1
+            for k in set(fa) | set(fb):
+                field_total += 1
+                field_equal += fa.get(k) == fb.get(k)
+        if a != b and len(differences) < 10:
+            differences.append({"image": row["image"], "gpu": a, "cpu": b})
+        truth = row["tags"][0]["fields"]
+        for name, value in truth.items():
+            if value is None:
+                continue
+            truth_hits["total"] += 1
+            for side, fs in (("gpu", a), ("cpu", b)):
+                got = fs[0].get(name) if fs else None
+                truth_hits[side] += bool(got is not None and same_value(name, got, value))
+    four_equal = four_compared = 0
+    for frame, res in zip(fours, four_results):
+        ref = cpu.read(frame, res.detections)
+        four_compared += 1
+        four_equal += fields_of(res.readings) == fields_of(ref)
+    cpu.close()
+    result["equality"] = {"one_tag_frames_equal": equal, "one_tag_frames": compared, "fields_equal": field_equal,
+                          "fields": field_total, "four_tag_frames_equal": four_equal, "four_tag_frames": four_compared,
+                          "differences": differences}
+    result["truth_accuracy"] = truth_hits
+    result["cpu_reader_ms_one_tag"] = pct(cpu_ms)
+    print("equality", {k: v for k, v in result["equality"].items() if k != "differences"}, "truth", truth_hits, flush=True)
+    print("cpu reader ms", result["cpu_reader_ms_one_tag"], flush=True)
+    for d in differences[:3]:
+        print("DIFF", json.dumps(d, ensure_ascii=False), flush=True)
+    inspector.close()
+    result["environment"] = environment()
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return 0
+
+
+def environment() -> dict:
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {"python": platform.python_version()}
+    for name in ("onnxruntime-gpu", "onnxruntime", "numpy", "opencv-python-headless", "zxing-cpp", "cuda-bindings", "cupy-cuda13x"):
+        try:
+            out[name] = version(name)
+        except PackageNotFoundError:
+            pass
+    try:
+        from inference.telemetry import gpu_name
+
+        out["gpu"] = gpu_name()
+    except Exception:
+        pass
+    return out
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,179 @@
+"""`hangtag-inspect serve` on a GPU under open-loop load (issue 20's H200 table and overload test).
+
+    python benchmarks/gpu_serve.py --data DIR --out result.json [--batches 1 2 4 8] [--clients 4]
+
+Writes 1080p JPEGs from a tag set (benchmarks/gpu_read.py's one-tag frames), then for each max batch starts
+the real service (`python -m inference.cli serve --backend onnxruntime-cuda --no-read`), finds the rate it
+serves when offered more than it can take, and measures it at 80 % of that; then the overload test at 2× the
+best sustainable rate. The load is `inference.service.loadgen.run_load` (open loop, latency from each
+request's scheduled send time) in several client processes whose outcomes are merged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing as mp
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections import Counter
+from pathlib import Path
+
+import cv2
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def write_jpegs(data: Path, folder: Path, count: int, quality: int) -> dict:
+    from benchmarks.gpu_read import one_tag_frames
+
+    folder.mkdir(parents=True, exist_ok=True)
+    sizes = []
+    for i, (frame, _row) in enumerate(one_tag_frames(data, count)):
+        ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        (folder / f"{i:03d}.jpg").write_bytes(buf.tobytes())
+        sizes.append(len(buf))
+    return {"count": len(sizes), "mean_kb": round(sum(sizes) / len(sizes) / 1024, 1), "size": "1920x1080", "quality": quality}
+
+
+def _client(args) -> list[tuple[int, float, float]]:
+    url, rate, duration, folder, offset = args
+    from inference.service.loadgen import load_bodies, run_load
+
+    bodies = load_bodies(Path(folder))
+    bodies = bodies[offset % len(bodies):] + bodies[: offset % len(bodies)]
+    report = asyncio.run(run_load(url, rate, duration, bodies, timeout_s=30.0))
+    return [(o.code, o.latency_ms, o.send_lag_ms) for o in report.outcomes]
+
+
+def load(url: str, rate: float, duration: float, folder: Path, clients: int) -> dict:
+    from inference.service.loadgen import LoadReport, Outcome
+
+    with mp.get_context("spawn").Pool(clients) as pool:
+        parts = pool.map(_client, [(url, rate / clients, duration, str(folder), k * 7) for k in range(clients)])
+    outcomes = tuple(Outcome(*o) for part in parts for o in part)
+    lag = max((o.send_lag_ms for o in outcomes), default=0.0) / 1000.0
+    return LoadReport(rate, duration + max(0.0, lag), outcomes).summary()
+
+
+def wait_ready(port: int, timeout_s: float = 180.0) -> float:
+    start = time.perf_counter()
+    while time.perf_counter() - start < timeout_s:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/ready", timeout=2) as r:
+                if r.status == 200:
+                    return time.perf_counter() - start
+        except Exception:
+            pass
+        time.sleep(0.5)
+    raise RuntimeError(f"service on port {port} not ready after {timeout_s} s")
+
+
+def batch_sizes(log: Path) -> dict:
+    counts: Counter = Counter()
+    for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
+        if '"event":"request"' in line:
+            try:
+                counts[json.loads(line).get("batch")] += 1
+            except ValueError:
+                pass
+    return {str(k): v for k, v in sorted(counts.items(), key=lambda kv: (kv[0] is None, kv[0] or 0))}
+
+
+class Server:
+    def __init__(self, port: int, batch: int, queue: int, log: Path, extra: list[str], backend: str = "onnxruntime-cuda") -> None:
+        self.port, self.log = port, log
+        cmd = [sys.executable, "-m", "inference.cli", "serve", "--backend", backend, "--no-read",
+               "--port", str(port), "--max-batch", str(batch), "--queue", str(queue), *extra]
+        self.proc = subprocess.Popen(cmd, stdout=open(log, "w"), stderr=subprocess.STDOUT)
+        self.ready_s = wait_ready(port)
+
+    def stop(self) -> int:
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(60)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            return -9
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--data", type=Path, required=True)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--jpegs", type=Path, default=Path("/tmp/jpegs1080"))
+    parser.add_argument("--batches", type=int, nargs="+", default=[1, 2, 4, 8])
+    parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--offer", type=float, default=3000.0, help="offered rate to find the served maximum")
+    parser.add_argument("--saturate-s", type=float, default=5.0)
+    parser.add_argument("--measure-s", type=float, default=10.0)
+    parser.add_argument("--overload-s", type=float, default=20.0)
+    parser.add_argument("--queue", type=int, default=16)
+    parser.add_argument("--quality", type=int, default=90)
+    parser.add_argument("--logs", type=Path, default=Path("/tmp"))
+    parser.add_argument("--backend", default="onnxruntime-cuda")
+    args = parser.parse_args()
+
+    result: dict = {"date": time.strftime("%Y-%m-%d %H:%M:%S"), "cpus": os.cpu_count(),
+                    "jpegs": write_jpegs(args.data, args.jpegs, 32, args.quality), "rows": []}
+    print("jpegs", result["jpegs"], flush=True)
+    port = 18300
+    best = (0.0, 8)
+    for batch in args.batches:
+        port += 1
+        log = args.logs / f"serve_b{batch}.log"
+        server = Server(port, batch, args.queue, log, [], args.backend)
+        url = f"http://127.0.0.1:{port}/detect"
+        load(url, 200, 2.0, args.jpegs, args.clients)  # warm the connections and the decode pool
+        sat = load(url, args.offer, args.saturate_s, args.jpegs, args.clients)
+        sustainable = sat["ok_rate"]
+        at80 = load(url, 0.8 * sustainable, args.measure_s, args.jpegs, args.clients)
+        code = server.stop()
+        row = {"max_batch": batch, "ready_s": round(server.ready_s, 1), "saturated": sat, "at_80pct": at80,
+               "batch_sizes": batch_sizes(log), "exit_code": code}
+        result["rows"].append(row)
+        print(f"batch {batch}: served {sustainable}/s at {args.offer}/s offered; at 80 %: {at80['ok_rate']}/s "
+              f"p50 {at80['ok_latency_ms'].get('p50')} p95 {at80['ok_latency_ms'].get('p95')} "
+              f"p99 {at80['ok_latency_ms'].get('p99')} codes {at80['codes']} exit {code}", flush=True)
+        if sustainable > best[0]:
+            best = (sustainable, batch)
+        args.out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    if args.overload_s > 0:
+        sustainable, batch = best
+        port += 1
+        log = args.logs / "serve_overload.log"
+        server = Server(port, batch, args.queue, log, [], args.backend)
+        url = f"http://127.0.0.1:{port}/detect"
+        load(url, 200, 2.0, args.jpegs, args.clients)
+        began = time.time()
+        over = load(url, 2 * sustainable, args.overload_s, args.jpegs, args.clients)
+        code = server.stop()
+        rejected = []
+        for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
+            if '"event":"request"' in line and '"code":503' in line:
+                try:
+                    record = json.loads(line)
+                    if record.get("ts", 0) >= began:
+                        rejected.append(record.get("total_ms"))
+                except ValueError:
+                    pass
+        import numpy as np
+
+        r = np.asarray([v for v in rejected if v is not None], np.float64)
+        result["overload"] = {"max_batch": batch, "offered": 2 * sustainable, "client": over, "exit_code": code,
+                              "rejected_in_service_ms": {"count": int(r.size), **({"p50": round(float(np.percentile(r, 50)), 3),
+                                                         "p99": round(float(np.percentile(r, 99)), 3), "max": round(float(r.max()), 3)} if r.size else {})}}
+        ok = over["ok_latency_ms"]
+        print(f"overload at {2 * sustainable:.0f}/s (batch {batch}): codes {over['codes']} ok p50 {ok.get('p50')} p99 {ok.get('p99')}; "
+              f"503 in service {result['overload']['rejected_in_service_ms']}; at client {over['rejected_latency_ms']}", flush=True)
+    args.out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

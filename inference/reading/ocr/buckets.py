@@ -1,0 +1,110 @@
+"""Input shapes for the OCR networks on the GPU: the CPU reader's own, so the GPU reads what the CPU reads.
+
+On ONNX Runtime's CUDA provider every new input shape costs cuDNN algorithm choices and new memory plans:
+with one shape per text line, reading took seconds per tag (issue 19). Padding to a few fixed shapes is
+the usual cure, but both PP-OCR networks see the padding: the text detector's squeeze-excitation blocks pool
+over the whole input (padding a 256×448 input to 448×448 changed its boxes on every one of 19 tags) and the
+recognizer mixes each line globally ('170/00' read as '170/' once the line was padded from 168 to 768
+columns). So the shapes stay the CPU reader's: the detector's input as `detector.prepare` sizes it (multiples
+of 32 up to its limit: 14 × 14 shapes at 448), the recognizer's lines in the CPU's batches
+(`recognizer.plan_batches`) at the CPU's padded width (a multiple of 8). Only the batch dimension is padded,
+to a power of two: rows are independent (a zero row changes no other row's output, checked in the tests),
+so that costs no equality. There are few enough shapes that the reader runs each once at open (warm-up).
+
+Pure planning and array work: no ONNX Runtime here (gpu.py runs the sessions).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from inference.reading.ocr.recognizer import (
+    ALTERNATIVES,
+    MAX_WIDTH,
+    MIN_ALTERNATIVE_P,
+    REC_HEIGHT,
+    WIDTH_STEP,
+    Recognized,
+    plan_batches,
+)
+
+# The CPU recognizer's batching (TextRecognizer defaults): at most 32 lines a call, a call worth 96 columns.
+MAX_LINES = 32
+CALL_OVERHEAD_PX = 96
+# Batch sizes the recognizer runs at: a call of n lines is padded to the next of these.
+REC_BATCHES = (1, 2, 4, 8, 16, 32)
+DET_STEP = 32
+
+
+def batch_for(count: int, batches: Sequence[int] = REC_BATCHES) -> int:
+    for n in batches:
+        if n >= count:
+            return n
+    raise ValueError(f"{count} lines are more than the largest batch ({batches[-1]})")
+
+
+def plan_calls(widths: Sequence[int], batches: Sequence[int] = REC_BATCHES) -> list[tuple[list[int], int, int]]:
+    """The CPU reader's calls, each `(line indices, padded batch, padded width)`: the same lines together at
+    the same width as `TextRecognizer.recognize` puts them, the batch rounded up to one of `batches`."""
+    calls = []
+    for chunk in plan_batches(widths, CALL_OVERHEAD_PX, MAX_LINES):
+        width = int(math.ceil(max(widths[i] for i in chunk) / WIDTH_STEP) * WIDTH_STEP)
+        calls.append((chunk, batch_for(len(chunk), batches), width))
+    return calls
+
+
+def rec_shapes(batches: Sequence[int] = REC_BATCHES, widths: Sequence[int] | None = None) -> list[tuple[int, int]]:
+    """Every (batch, width) a recognizer call can have (`widths`: default every multiple of 8 up to MAX_WIDTH)."""
+    widths = range(WIDTH_STEP, MAX_WIDTH + 1, WIDTH_STEP) if widths is None else widths
+    return [(n, w) for w in widths for n in batches]
+
+
+def det_shapes(limit_side: int) -> list[tuple[int, int]]:
+    """Every (height, width) `detector.prepare` can give for this limit: multiples of 32 from 32 up to it."""
+    top = max(DET_STEP, int(round(limit_side / DET_STEP)) * DET_STEP)
+    sides = range(DET_STEP, top + 1, DET_STEP)
+    return [(h, w) for h in sides for w in sides]
+
+
+def fill_lines(crops: Sequence[np.ndarray], widths: Sequence[int], batch: int, width: int) -> np.ndarray:
+    """(batch, 3, 48, width) float32 in [-1, 1], each line resized to its width and right-padded with 0;
+    rows past the lines are 0 too. The same arithmetic as recognizer.prepare_batch."""
+    out = np.zeros((batch, 3, REC_HEIGHT, width), np.float32)
+    for i, (crop, w) in enumerate(zip(crops, widths)):
+        if crop.ndim == 2:
+            crop = cv2.cvtColor(crop, cv2.COLOR_GRAY2BGR)
+        resized = cv2.resize(crop, (w, REC_HEIGHT), interpolation=cv2.INTER_AREA if w < crop.shape[1] else cv2.INTER_LINEAR)
+        out[i, :, :, :w] = resized.transpose(2, 0, 1) * np.float32(1 / 127.5) - np.float32(1.0)
+    return out
+
+
+def ctc_from_top(top_p: np.ndarray, top_i: np.ndarray, charset: Sequence[str], steps: Sequence[int]) -> list[Recognized]:
+    """Greedy CTC from each step's few most likely classes (the recognizer's TopK outputs, most likely first):
+    the same texts, confidences and runners-up as recognizer.ctc_greedy over the whole distribution, from
+    (N, T, k) arrays instead of (N, T, classes) — 3 numbers a step instead of 7 232 to copy and scan."""
+    out = []
+    for b, n in enumerate(steps):
+        row = top_i[b, :n, 0]
+        row_p = top_p[b, :n, 0]
+        keep = np.ones(len(row), bool)
+        keep[1:] = row[1:] != row[:-1]
+        keep &= row != 0
+        chars = [charset[int(k)] if int(k) < len(charset) else "" for k in row[keep]]
+        confs = tuple(float(p) for p in row_p[keep])
+        text = "".join(chars)
+        aligned = len(text) == len(confs)
+        alternatives = _runners_up(top_p[b, :n][keep], top_i[b, :n][keep], charset) if aligned and confs else ()
+        out.append(Recognized(text, float(np.mean(confs)) if confs else 0.0, confs if aligned else (), alternatives))
+    return out
+
+
+def _runners_up(top_p: np.ndarray, top_i: np.ndarray, charset: Sequence[str]) -> tuple[str, ...]:
+    out = []
+    for ps, indices in zip(top_p[:, 1 : ALTERNATIVES + 1], top_i[:, 1 : ALTERNATIVES + 1]):
+        picked = [charset[int(i)] for p, i in zip(ps, indices) if p >= MIN_ALTERNATIVE_P and 0 < int(i) < len(charset)]
+        out.append("".join(c for c in picked if len(c) == 1))
+    return tuple(out)

@@ -1,0 +1,186 @@
+"""The OCR networks on the GPU: the CPU reader's shapes, each run once at open; TopK on the device.
+
+`TextDetector.open` / `TextRecognizer.open` hand "onnxruntime-cuda" here. Each session runs on ONNX Runtime's
+CUDA provider with cuDNN's algorithm choice by heuristic (no timed search: with the default exhaustive search
+every new line shape cost a search and reading took seconds per tag) and TF32 off (the CPU reader's FP32
+arithmetic, so fields read here are the CPU reader's). The shapes are the CPU reader's, batches padded to a
+power of two (buckets.py says why nothing else is padded); warm-up runs the shapes once, so a frame meets no
+new one. `device="cpu"` runs the same code on the CPU provider (tests).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from inference.errors import BackendUnavailableError, InputShapeError, ModelError
+from inference.reading.ocr.buckets import REC_BATCHES, ctc_from_top, det_shapes, fill_lines, plan_calls, rec_shapes
+from inference.reading.ocr.detector import Box, DbParams, TextDetector, boxes_from_map, prepare
+from inference.reading.ocr.recognizer import REC_HEIGHT, WIDTH_STEP, Recognized, TextRecognizer, charset_from_metadata, ctc_greedy, rec_width
+from inference.reading.ocr.topk import TOP_I, TOP_P, recognizer_with_top_classes
+
+DEVICES = ("cuda", "cpu")
+# cuDNN's algorithm choice: "HEURISTIC" (no timed search per shape) or "DEFAULT"; never "EXHAUSTIVE" here.
+CONV_ALGO_SEARCH = "HEURISTIC"
+
+
+class BucketSession:
+    """One ONNX Runtime session whose inputs come from the host and whose outputs stay where the network ran
+    until asked for: `run` copies back only the outputs named in `fetch`."""
+
+    def __init__(self, model_path: Path, *, device: str = "cuda", device_id: int = 0, threads: int | None = None,
+                 conv_algo_search: str = CONV_ALGO_SEARCH) -> None:
+        from inference.engines.onnxrt import _ort
+
+        if device not in DEVICES:
+            raise ValueError(f"device must be one of {DEVICES}, not {device!r}")
+        ort = _ort()
+        self.model_path = Path(model_path)
+        self.device = device
+        self.device_id = device_id
+        if not self.model_path.is_file():
+            raise ModelError("OCR model file not found", expected="an .onnx file", found=str(self.model_path))
+        options = ort.SessionOptions()
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.log_severity_level = 3
+        options.inter_op_num_threads = 1
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        if device == "cuda":
+            if hasattr(ort, "preload_dlls"):
+                try:  # the CUDA/cuDNN libraries of the nvidia-* wheels; harmless when already loaded
+                    ort.preload_dlls()
+                except Exception:
+                    pass
+            cuda = {"device_id": str(device_id), "cudnn_conv_algo_search": conv_algo_search, "use_tf32": "0",
+                    "do_copy_in_default_stream": "1"}
+            providers: list = [("CUDAExecutionProvider", cuda), "CPUExecutionProvider"]
+            options.intra_op_num_threads = 1
+        else:
+            providers = ["CPUExecutionProvider"]
+            if threads:
+                options.intra_op_num_threads = threads
+        self._session = ort.InferenceSession(str(self.model_path), options, providers=providers)
+        if device == "cuda" and "CUDAExecutionProvider" not in self._session.get_providers():
+            raise BackendUnavailableError("ONNX Runtime fell back to the CPU for the OCR model",
+                                          expected="CUDAExecutionProvider active", found=str(self._session.get_providers()),
+                                          hint="install onnxruntime-gpu with the CUDA and cuDNN libraries it needs")
+        self.metadata = dict(self._session.get_modelmeta().custom_metadata_map)
+        self.input_name = self._session.get_inputs()[0].name
+        self.output_names = [o.name for o in self._session.get_outputs()]
+        self.runs = 0
+        self.seen: set[tuple[int, ...]] = set()  # input shapes run so far
+        self.new_after_warmup = 0  # shapes a frame met first (each cost a first run)
+        self.warm = False
+
+    def warm_up(self, shapes, fetch: Sequence[str]) -> float:
+        """Run each input shape once (zeros); returns the seconds it took. Later first-time shapes are counted."""
+        start = time.perf_counter()
+        for shape in shapes:
+            self.run({self.input_name: np.zeros(shape, np.float32)}, fetch)
+        self.warm = True
+        return time.perf_counter() - start
+
+    def run(self, feeds: dict[str, np.ndarray], fetch: Sequence[str]) -> dict[str, np.ndarray]:
+        binding = self._session.io_binding()
+        for name, array in feeds.items():
+            binding.bind_cpu_input(name, np.ascontiguousarray(array))
+        for name in self.output_names:
+            binding.bind_output(name, self.device, self.device_id)
+        shape = tuple(feeds[self.input_name].shape)
+        if shape not in self.seen:
+            self.seen.add(shape)
+            self.new_after_warmup += self.warm
+        self._session.run_with_iobinding(binding)
+        binding.synchronize_outputs()
+        values = binding.get_outputs()
+        self.runs += 1
+        return {name: values[i].numpy() for i, name in enumerate(self.output_names) if name in fetch}
+
+    def close(self) -> None:
+        self._session = None
+
+
+class BucketedTextDetector(TextDetector):
+    """DB text detection at the CPU reader's input sizes, every one run at open unless `warm` is False."""
+
+    def __init__(self, session: BucketSession, params: DbParams = DbParams(), warm: bool = True) -> None:
+        self.session = session
+        self.params = params
+        self.input_name = session.input_name
+        self.output_name = session.output_names[0]
+        shapes = [(1, 3, h, w) for h, w in det_shapes(params.limit_side)] if warm else []
+        self.warmup_s = session.warm_up(shapes, [self.output_name])
+
+    @classmethod
+    def open(cls, model_path: Path, backend: str = "onnxruntime-cuda", threads: int | None = None,
+             params: DbParams = DbParams(), device: str = "cuda", warm: bool = True) -> BucketedTextDetector:
+        return cls(BucketSession(model_path, device=device, threads=threads), params, warm)
+
+    def probability(self, image_bgr: np.ndarray) -> np.ndarray:
+        blob, _, _ = prepare(image_bgr, self.params.limit_side)
+        return self.session.run({self.input_name: blob}, [self.output_name])[self.output_name][0, 0]
+
+    def detect(self, image_bgr: np.ndarray) -> list[tuple[Box, float]]:
+        blob, sx, sy = prepare(image_bgr, self.params.limit_side)
+        prob = self.session.run({self.input_name: blob}, [self.output_name])[self.output_name][0, 0]
+        return boxes_from_map(prob, self.params, sx, sy, image_bgr.shape[:2])
+
+    def close(self) -> None:
+        self.session.close()
+
+
+class BucketedTextRecognizer(TextRecognizer):
+    """PP-OCR recognition in the CPU reader's batches, padded to a power of two; greedy CTC from the device's
+    TopK unless posteriors are asked for. `warm`: the (batch, width) shapes to run at open (default: all)."""
+
+    def __init__(self, session: BucketSession, squeeze: float = 1.0, batches: Sequence[int] = REC_BATCHES,
+                 warm: Sequence[tuple[int, int]] | None = None, **_cpu_only: float) -> None:
+        self.session = session
+        self.charset = charset_from_metadata(session.metadata)
+        self.input_name = session.input_name
+        self.output_name = session.output_names[0]  # the full distribution
+        if TOP_P not in session.output_names or TOP_I not in session.output_names:
+            raise ModelError("recognizer copy has no TopK outputs", expected=f"outputs {TOP_P}, {TOP_I}",
+                             found=str(session.output_names), hint="open it through BucketedTextRecognizer.open")
+        self.squeeze = squeeze
+        self.batches = tuple(batches)
+        self.max_batch = self.batches[-1]
+        self._tables: dict = {}
+        shapes = rec_shapes(self.batches) if warm is None else warm
+        self.warmup_s = session.warm_up([(n, 3, REC_HEIGHT, w) for n, w in shapes], [TOP_P, TOP_I])
+
+    @classmethod
+    def open(cls, model_path: Path, backend: str = "onnxruntime-cuda", threads: int | None = None, *,
+             device: str = "cuda", warm: Sequence[tuple[int, int]] | None = None, **kwargs: float) -> BucketedTextRecognizer:
+        session = BucketSession(recognizer_with_top_classes(Path(model_path)), device=device, threads=threads)
+        return cls(session, warm=warm, **kwargs)
+
+    def recognize(self, crops: Sequence[np.ndarray], squeeze: float | None = None, vocabulary: str = "") -> list[Recognized]:
+        """As TextRecognizer.recognize; with a `vocabulary` the full distribution comes back for the posteriors."""
+        if not crops:
+            return []
+        squeeze = self.squeeze if squeeze is None else squeeze
+        for crop in crops:
+            if crop.ndim not in (2, 3) or crop.shape[0] == 0 or crop.shape[1] == 0:
+                raise InputShapeError("text line crop is empty or not an image", expected="(H, W[, 3]) uint8, H, W > 0", found=str(crop.shape))
+        widths = [rec_width(crop, squeeze) for crop in crops]
+        results: list[Recognized | None] = [None] * len(crops)
+        for chunk, batch, width in plan_calls(widths, self.batches):
+            lines = fill_lines([crops[i] for i in chunk], [widths[i] for i in chunk], batch, width)
+            steps = [math.ceil(widths[i] / WIDTH_STEP) for i in chunk]
+            if vocabulary:
+                probs = self.session.run({self.input_name: lines}, [self.output_name])[self.output_name]
+                recognized = ctc_greedy(probs[: len(chunk)], self.charset, steps, self._table(vocabulary))
+            else:
+                out = self.session.run({self.input_name: lines}, [TOP_P, TOP_I])
+                recognized = ctc_from_top(out[TOP_P], out[TOP_I], self.charset, steps)
+            for i, rec in zip(chunk, recognized):
+                results[i] = rec
+        return [r for r in results if r is not None]
+
+    def close(self) -> None:
+        self.session.close()
