@@ -185,6 +185,11 @@ def test_adapt_collect_correct_finetune_compare_adopt_roll_back(qtbot, tmp_path,
     inspect_all(qtbot, window, 4)
     window.records.recorder.end()
     assert session_hashes(tmp_path / "journal.sqlite3")[-1] == file_hash(default_model_path())
+    # a candidate folder made elsewhere (hangtag-inspect adapt on a GPU server) opens for comparison, not adoption
+    adapt.compare.open_candidate(candidate.directory)
+    assert state.candidate.model_hash == candidate.model_hash and not adapt.adopt.adopt_button.isEnabled()
+    adapt.compare.open_candidate(tmp_path)
+    assert "Not a candidate folder" in adapt.compare.status.text()
     adapt.close()
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (QHBoxLayout, QHeaderView, QLabel, QListWidget, QProgressBar, QPushButton, QTableWidget,
-                               QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QHeaderView, QLabel, QListWidget, QProgressBar, QPushButton,
+                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from app.adapt.job import Job
 
@@ -18,6 +20,8 @@ class ComparePage(QWidget):
         self.job: Job | None = None
         self.run_button = QPushButton("Compare candidate with the model in use")
         self.run_button.clicked.connect(self.start)
+        self.open_button = QPushButton("Open a candidate folder…")
+        self.open_button.clicked.connect(self._choose_candidate)
         self.bar = QProgressBar()
         self.table = QTableWidget(0, 4)
         self.table.setHorizontalHeaderLabels(["Frames / measure", "In use", "Candidate", "Change"])
@@ -30,6 +34,7 @@ class ComparePage(QWidget):
         self.status.setMinimumHeight(3 * self.status.fontMetrics().lineSpacing())  # a wrapped message is never cut
         row = QHBoxLayout()
         row.addWidget(self.run_button)
+        row.addWidget(self.open_button)
         row.addWidget(self.bar, 1)
         layout = QVBoxLayout(self)
         layout.addLayout(row)
@@ -48,6 +53,24 @@ class ComparePage(QWidget):
                             f"Candidate {c.directory.name} against {self.state.link.model_path.name}"
                             + (f", verdicts under the recipe on screen" if self.state.link.recipe is not None else
                                " (no recipe loaded: the tags shown per frame are compared instead of verdicts)"))
+
+    def open_candidate(self, directory: Path) -> None:
+        """A candidate fine-tuned elsewhere (hangtag-inspect adapt on a GPU server), copied here."""
+        from inference.adapt.finetune import Candidate
+
+        try:
+            candidate = Candidate.load(directory)
+        except (OSError, ValueError, KeyError) as exc:
+            self.status.setText(f"Not a candidate folder: {directory}\n  expected: training.json and hangtag_det.onnx "
+                                f"(hangtag-inspect adapt writes them)\n  found: {exc}")
+            return
+        self.state.set_candidate(candidate)
+
+    def _choose_candidate(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, "Candidate folder (candidates/<stamp>)",
+                                                str(self.state.folder.root / "candidates"))
+        if path:
+            self.open_candidate(Path(path))
 
     def start(self) -> None:
         from inference.adapt.compare import compare, frames_to_run, golden_frames, held_out_frames

@@ -81,6 +81,8 @@ class TrainPage(QWidget):
         if self.job is not None and self.job.running:
             return
         settings = settings or FineTuneSettings(epochs=self.epochs.value(), held_out_fraction=self.held_out.value())
+        self.epochs.setValue(settings.epochs)  # the form shows what runs
+        self.held_out.setValue(settings.held_out_fraction)
         folder, model = self.state.folder, self.state.link.model_path
 
         def work(report, should_stop):
