@@ -114,8 +114,10 @@ def main() -> int:
     parser.add_argument("--four", type=int, default=15)
     parser.add_argument("--passes", type=int, default=2)
     parser.add_argument("--warm-frames", type=int, default=10)
-    parser.add_argument("--rec-warm", choices=("all", "frames"), default="all",
-                        help="all: every (batch, width) shape at open; frames: only what the warm-up frames meet")
+    parser.add_argument("--rec-warm", choices=("auto", "all", "frames"), default="auto",
+                        help="all: every (batch, width) shape at open; frames: only what the warm-up frames meet; "
+                             "auto: all unless the measured first-run cost says that would take over --warm-budget s")
+    parser.add_argument("--warm-budget", type=float, default=120.0)
     parser.add_argument("--cpu-threads", type=int, default=8)
     parser.add_argument("--dry-cpu", action="store_true", help="check this script on a machine without a GPU")
     args = parser.parse_args()
@@ -138,6 +140,14 @@ def main() -> int:
     result["first_shape_costs"] = first_shape_costs(models) if not args.dry_cpu else {}
     print("first-shape costs", json.dumps(result["first_shape_costs"]), flush=True)
 
+    if args.rec_warm == "auto":
+        from inference.reading.ocr.buckets import rec_shapes
+
+        first = result["first_shape_costs"].get("HEURISTIC", {}).get("first_run_ms", {}).get("p50", 0.0)
+        estimate = first * len(rec_shapes()) / 1000
+        args.rec_warm = "all" if estimate <= args.warm_budget else "frames"
+        result["rec_warm_choice"] = {"estimate_s": round(estimate, 1), "chosen": args.rec_warm}
+        print("rec warm-up", result["rec_warm_choice"], flush=True)
     if args.rec_warm == "frames":
         from inference.reading.ocr.buckets import REC_BATCHES
 
