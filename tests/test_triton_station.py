@@ -143,12 +143,14 @@ def test_the_station_inspects_the_samples_through_tritonserver_with_the_local_en
         ours = list(local.run(open_source(samples)))
     assert len(theirs) == len(ours) == len(list_images(samples_dir())) > 0
     assert after - before == len(theirs)  # the server itself inspected each frame
+    # Equal, not close: the server's model runs the station's own ONNX Runtime version (setup_triton.sh pins
+    # it) with one thread, as the local engine here does, and preprocessing and decoding stay on the station.
     for a, b in zip(theirs, ours):
         assert a.ok and b.ok and a.source_name == b.source_name
         assert len(a.detections) == len(b.detections), a.source_name
         np.testing.assert_array_equal(a.detections.class_id, b.detections.class_id, err_msg=a.source_name)
-        np.testing.assert_allclose(a.detections.xyxy, b.detections.xyxy, atol=0.05, err_msg=a.source_name)
-        np.testing.assert_allclose(a.detections.confidence, b.detections.confidence, atol=1e-4)
+        np.testing.assert_array_equal(a.detections.xyxy, b.detections.xyxy, err_msg=a.source_name)
+        np.testing.assert_array_equal(a.detections.confidence, b.detections.confidence, err_msg=a.source_name)
         assert {"network", "server_queue", "infer"} <= set(a.timings.stages_ms)
     assert sum(len(r.detections) for r in theirs) >= len(theirs)  # the samples are not empty scenes
 

@@ -1,11 +1,14 @@
 """Benchmark: station clients against one real tritonserver on this machine, and the failover numbers.
 
     .venv/bin/python -m tests.triton.bench_triton [--clients 4] [--frames 15] [--server-threads 2]
+    .venv/bin/python -m tests.triton.bench_triton --read [--clients 4] [--frames 4]
 
 Each client is its own process running the station's Pipeline with the triton backend over the
 bundled samples (as a station would). Reports throughput, per-frame P50/P99, the batch sizes the
 server's dynamic batcher formed (from its statistics), then kills the serving one of two servers
-mid-run and counts frames delayed and lost.
+mid-run and counts frames delayed and lost. With --read each client is the whole station (the
+Inspector with reading on, as the window opens it) against one server that serves the detector and
+the OCR pair, so the detector's and the OCR models' requests share the server.
 """
 
 from __future__ import annotations
@@ -13,26 +16,46 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing as mp
+import os
 import time
 
 import numpy as np
 
 
-def _client(url: str, frames: int, start_at: float, queue) -> None:
+def _client(url: str, frames: int, start_at: float, queue, read: bool = False) -> None:
+    try:
+        _run_client(url, frames, start_at, queue, read)
+    except BaseException as exc:  # the parent waits on the queue: tell it instead of leaving it waiting
+        queue.put({"error": f"{type(exc).__name__}: {str(exc).splitlines()[0]}"})
+        raise
+
+
+def _run_client(url: str, frames: int, start_at: float, queue, read: bool) -> None:
     from inference.engines.triton import TritonEngine
     from inference.imageio import list_images, read_image
+    from inference.inspection import Inspector
     from inference.pipeline import Pipeline
     from inference.resources import samples_dir
     from tests.triton.server import DETECTOR
 
     images = [read_image(p) for p in list_images(samples_dir())[:8]]
-    with Pipeline(TritonEngine(DETECTOR, urls=url, deadline_ms=60000).load()) as pipeline:
+    if read:  # the station as the window opens it: the URL from the environment, reading on the fleet too
+        os.environ["HANGTAG_TRITON_URL"] = url
+        # Four stations reading through one shared 2-core server queue far past the 5 s default.
+        os.environ["HANGTAG_TRITON_DEADLINE_MS"] = "120000"
+        station = Inspector.open(DETECTOR, "triton", read=True)
+        assert station.reader.recognizer.engine.backend_name == "triton", station.reader_note
+        inspect = station.inspect_image
+    else:
+        station = Pipeline(TritonEngine(DETECTOR, urls=url, deadline_ms=60000).load())
+        inspect = station.process
+    with station:
         while time.time() < start_at:
             time.sleep(0.005)
         latencies, stages = [], {}
         t0 = time.perf_counter()
         for i in range(frames):
-            result = pipeline.process(images[i % len(images)])
+            result = inspect(images[i % len(images)])
             latencies.append(result.timings.total_ms)
             for stage, ms in result.timings.stages_ms.items():
                 stages.setdefault(stage, []).append(ms)
@@ -40,29 +63,48 @@ def _client(url: str, frames: int, start_at: float, queue) -> None:
                    "stages": {k: float(np.median(v)) for k, v in stages.items()}})
 
 
-def concurrent_clients(url: str, clients: int, frames: int) -> dict:
+def concurrent_clients(url: str, clients: int, frames: int, models: tuple[str, ...] = ("hangtag_det",),
+                       read: bool = False) -> dict:
     from inference.engines.triton.client import RemoteServer, ServerAddress
     from inference.engines.triton.stats import batch_sizes
 
     stats_client = RemoteServer(ServerAddress.parse(url), 10.0)
-    before = batch_sizes(stats_client.statistics("hangtag_det"))
+    before = {m: batch_sizes(stats_client.statistics(m)) for m in models}
+    counts_before = {m: _counts(stats_client.statistics(m)) for m in models}
     ctx = mp.get_context("spawn")
     queue = ctx.Queue()
-    start_at = time.time() + 8.0  # every client loaded and warmed before the clock starts
-    procs = [ctx.Process(target=_client, args=(url, frames, start_at, queue)) for _ in range(clients)]
+    start_at = time.time() + (25.0 if read else 8.0)  # every client loaded and warmed before the clock starts
+    procs = [ctx.Process(target=_client, args=(url, frames, start_at, queue, read)) for _ in range(clients)]
     [p.start() for p in procs]
-    results = [queue.get(timeout=600) for _ in procs]
+    results = [queue.get(timeout=900) for _ in procs]
     [p.join(30) for p in procs]
-    after = batch_sizes(stats_client.statistics("hangtag_det"))
-    formed = {size: after.get(size, 0) - before.get(size, 0) for size in after if after.get(size, 0) > before.get(size, 0)}
+    failed = [r["error"] for r in results if "error" in r]
+    if failed:
+        raise SystemExit(f"{len(failed)} of {clients} clients failed: {failed[0]}")
+    formed, served = {}, {}
+    for m in models:
+        after = batch_sizes(stats_client.statistics(m))
+        formed[m] = {size: after[size] - before[m].get(size, 0) for size in after if after[size] > before[m].get(size, 0)}
+        now = _counts(stats_client.statistics(m))
+        served[m] = {k: now[k] - counts_before[m][k] for k in now}
     stats_client.close()
+    if models == ("hangtag_det",):
+        formed, served = formed["hangtag_det"], served["hangtag_det"]
     latencies = np.concatenate([r["latencies"] for r in results])
     wall = max(r["seconds"] for r in results)
     stage_names = sorted({k for r in results for k in r["stages"]})
     return {"clients": clients, "frames": int(latencies.size), "throughput_fps": latencies.size / wall,
             "p50_ms": float(np.percentile(latencies, 50)), "p99_ms": float(np.percentile(latencies, 99)),
-            "batches_formed": formed,
+            "batches_formed": formed, "served": served,
             "median_stage_ms": {k: float(np.median([r["stages"].get(k, 0.0) for r in results])) for k in stage_names}}
+
+
+def _counts(model_stats: dict) -> dict[str, int]:
+    """Requests answered, items in them, and executions the server ran: requests per execution above 1
+    is the dynamic batcher combining requests (a request may already carry several items)."""
+    return {"requests": int(model_stats.get("inference_stats", {}).get("success", {}).get("count", 0)),
+            "items": int(model_stats.get("inference_count", 0)),
+            "executions": int(model_stats.get("execution_count", 0))}
 
 
 def failover(prepared, threads: int, frames: int = 20, kill_at: int = 6) -> dict:
@@ -101,9 +143,22 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--frames", type=int, default=15, help="frames per client")
     parser.add_argument("--server-threads", type=int, default=2, help="ONNX Runtime threads in the server's model")
+    parser.add_argument("--read", action="store_true", help="whole stations with reading on the fleet (no failover)")
     args = parser.parse_args()
     prepared = prepare()
     report = {}
+    if args.read:
+        from inference.reading.ocr.models import find_ocr_models
+        from tests.triton.server import OCR_REPOSITORY, ocr_environment
+
+        models = ("hangtag_det", "ocr_det", "ocr_rec")
+        with TritonServer(prepared, threads=args.server_threads, also=(OCR_REPOSITORY,),
+                          extra_env=ocr_environment(find_ocr_models("auto", "gb2312"))) as server:
+            report["one_station"] = concurrent_clients(server.url, 1, args.frames, models, read=True)
+            report[f"{args.clients}_stations"] = concurrent_clients(server.url, args.clients, args.frames, models,
+                                                                    read=True)
+        print(json.dumps(report, indent=2))
+        return
     with TritonServer(prepared, threads=args.server_threads) as server:
         report["one_client"] = concurrent_clients(server.url, 1, args.frames)
         report[f"{args.clients}_clients"] = concurrent_clients(server.url, args.clients, args.frames)
