@@ -91,15 +91,20 @@ def test_an_unreadable_annotations_file_says_what_to_do(tmp_path):
     assert "expected: a COCO annotations.json" in str(caught.value) and "hint:" in str(caught.value)
 
 
-@pytest.mark.parametrize(("threshold", "expected"), [
-    (0.25, ""),  # the golden frame's boxes are far above 0.25: the model is sure
-    (0.95, "unsure: "),  # at 0.95 some box lies within 0.15 of it
+@pytest.mark.parametrize(("threshold", "verdict", "expected"), [
+    (0.25, None, ""),  # the golden frame's boxes are far above 0.25: the model is sure
+    (0.95, None, "unsure: "),  # at 0.95 some box lies within 0.15 of it
+    (0.25, "REVIEW", "REVIEW verdict"),  # the station itself asked a person
+    (0.25, "OK", ""),
 ])
-def test_frames_are_unsure_when_a_score_lies_near_the_threshold(threshold, expected):
-    with Pipeline.open(default_model_path(), "onnxruntime-cpu", thresholds=Thresholds(confidence=threshold)) as p:
-        from inference.imageio import read_image
+def test_frames_are_unsure_when_a_score_lies_near_the_threshold_or_a_person_was_asked(threshold, verdict, expected):
+    from inference.imageio import read_image
+    from inference.reading.verdict import Verdict
 
+    with Pipeline.open(default_model_path(), "onnxruntime-cpu", thresholds=Thresholds(confidence=threshold)) as p:
         result = p.process(read_image(samples_dir() / "090000000.jpg"))
+    if verdict is not None:
+        result = result.with_(verdict=Verdict(verdict))
     reason = unsure_reason(result)
     assert reason.startswith(expected) if expected else reason == ""
 
