@@ -342,3 +342,31 @@ def test_a_trigger_file_while_the_camera_is_away_is_recorded_with_its_id_and_the
         finally:
             camera.close()
     assert not any(folder.iterdir())  # every trigger file taken, the refused one too
+
+
+def test_the_headless_station_inspects_each_trigger_file_once_with_its_id_in_the_journal(tmp_path):
+    from app.headless import run_headless
+    from inference.records.journal import Journal
+    from tests.factories import blob_detector
+
+    folder = tmp_path / "triggers"
+    folder.mkdir()
+    model = blob_detector(tmp_path / "m.onnx")
+    with fake_camera() as fake:
+        camera = gige(fake.serial, pixel_format="Mono8", roi=(0, 0, 256, 192),
+                      trigger=Trigger("software", folder=str(folder)))
+
+        def line_software():  # drops one file per garment, as fast as it likes
+            for name in ("501.trg", "502.trg", "503.trg", "504.trg"):
+                (folder / name).write_text("")
+
+        writer = threading.Thread(target=line_software)
+        writer.start()
+        out, err = io.StringIO(), io.StringIO()
+        code = run_headless(FirstFrames(camera, 4), model, "onnxruntime-cpu", None, read=False, out=out, err=err,
+                            journal_path=tmp_path / "journal.sqlite3")
+        writer.join()
+    assert code == 0, err.getvalue()
+    with Journal.open(tmp_path / "journal.sqlite3", read_only=True) as journal:
+        names = [f.source_name for f in journal.frames(journal.last_session_id())]
+    assert names == [f"aravis-{fake.serial}#trigger-{i}" for i in (501, 502, 503, 504)]

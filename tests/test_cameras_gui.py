@@ -99,6 +99,8 @@ def test_camera_settings_are_read_back_nodes_it_lacks_disabled_and_kept_per_job(
     assert dialog.rows["gain"][2].toolTip() == "the camera has no Gain / GainAbs / GainRaw node"
     assert not dialog.trigger_mode.isEnabled() and "free-run only" in dialog.trigger_shown.text()
     assert dialog.rows["pixel_format"][2].text().startswith("Mono8")
+    (ARTIFACTS / "cameras").mkdir(parents=True, exist_ok=True)
+    dialog.grab().save(str(ARTIFACTS / "cameras" / "camera_settings_viky.png"))
 
     job_a, job_b = tmp_path / "01_a.toml", tmp_path / "02_b.toml"
     shutil.copy(RECIPE, job_a)
@@ -141,6 +143,8 @@ def test_the_step_key_fires_the_software_trigger_once_per_press_with_its_id_in_t
         qtbot.addWidget(dialog)
         assert dialog.rows["exposure_us"][0].isEnabled() and dialog.trigger_mode.isEnabled()
         assert "(ExposureTimeAbs)" in dialog.rows["exposure_us"][2].text()
+        (ARTIFACTS / "cameras").mkdir(parents=True, exist_ok=True)
+        dialog.grab().save(str(ARTIFACTS / "cameras" / "camera_settings_fake_gige.png"))
         qtbot.wait(700)  # the camera waits for its trigger meanwhile: nothing is inspected
         assert window.results.results == []
         for presses in (1, 2, 3):

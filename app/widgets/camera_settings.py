@@ -36,8 +36,8 @@ class CameraSettingsDialog(QDialog):
         self.setWindowTitle(f"Camera settings — {camera}")
         self.readback = readback
         grid = QGridLayout()
-        for column, title in enumerate(("set", "", "camera reports")):
-            grid.addWidget(QLabel(f"<b>{title}</b>"), 0, column + (1 if column else 0))
+        for column, title in enumerate(("set (unticked: the camera's own)", "asked", "camera reports (node)")):
+            grid.addWidget(QLabel(f"<b>{title}</b>"), 0, column)
         self.rows: dict[str, tuple[QCheckBox, QWidget, QLabel]] = {}
         self.exposure = _spin(1, 10_000_000, 1, " µs")
         self.gain = _spin(-1000, 100_000, 2)
@@ -145,8 +145,9 @@ class CameraSettingsDialog(QDialog):
                 shown.setToolTip(f"the camera has no {nodes} node")
                 check.setToolTip(f"the camera has no {nodes} node")
                 continue
-            shown.setText(", ".join(_text(v.value) for v in values) + "   ("
-                          + ", ".join(v.node or f"no {v.name} node" for v in values) + ")")
+            present = [v for v in values if v.available]
+            shown.setText(", ".join(_text(v.value) for v in present) + "   (" + ", ".join(v.node for v in present)
+                          + "".join(f"; no {NODES[v.name][0]} node" for v in values if not v.available) + ")")
             if not check.isChecked():  # the camera's own value is where an edit starts
                 self._set_editor(name, tuple(v.value for v in values) if name == "roi" else values[0].value)
         if readback is None:
@@ -167,7 +168,8 @@ class CameraSettingsDialog(QDialog):
                 self.pixel_format.setCurrentText(str(value))
             elif name == "roi":
                 for box, part in zip(self.roi, value):
-                    box.setValue(int(part))
+                    if part is not None:  # a camera without offsets: x and y stay 0
+                        box.setValue(int(part))
             else:
                 editor = self.rows[name][1]
                 editor.setValue(float(value))
