@@ -264,7 +264,7 @@ class CameraSource(FrameSource):
     def _refuse(self, trigger_id: int | None, file: str, why: str) -> None:
         """A trigger from the line that the camera did not get: recorded in the run, so no item goes unjudged."""
         label = f"trigger-{trigger_id}" if trigger_id is not None else file
-        self._refused.append((label, f"trigger from {file} not sent: {why}"))
+        self._refused.append((label, f"{file}: {why}"))
 
     # -- frames -------------------------------------------------------------------------------------
     kind = "camera"
