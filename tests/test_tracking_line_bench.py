@@ -60,3 +60,22 @@ def test_line_bench_says_what_is_wrong_with_a_bad_truth_file(tmp_path, capsys):
     assert main(["line-bench", "--source", "camera:" + str(tmp_path / "line.avi"), "--truth", str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error:") and "truth" in err and "regenerate" in err
+
+
+def test_a_preloaded_replay_hands_over_every_frame_at_the_recordings_rate(recording):
+    from inference.cli.line_bench import PreloadedReplay
+
+    out, truth = recording
+    replay = PreloadedReplay(str(out / "line.avi"))
+    frames = list(replay.frames())
+    replay.close()
+    assert [f.index for f in frames] == list(range(truth["frames"]))
+    assert frames[0].image.shape == (360, 640, 3) and frames[0].decode_ms == 0.0  # raw, as a camera hands them
+
+
+def test_a_preloaded_replay_of_nothing_says_what_to_do(tmp_path):
+    from inference.cli.line_bench import PreloadedReplay
+    from inference.errors import HangtagError
+
+    with pytest.raises(HangtagError, match="regenerate"):
+        PreloadedReplay(str(tmp_path / "missing.avi"))
