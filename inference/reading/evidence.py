@@ -61,7 +61,20 @@ class _Candidate:
 
 
 def gather(recipe: Recipe, tag: TagReading) -> dict[str, FieldEvidence]:
-    """Evidence for every field rule of the recipe, from the tag's lines, re-reads and barcodes."""
+    """Evidence for every field rule of the recipe, from the tag's lines, re-reads and barcodes.
+    The verdict asks twice for the same tag and recipe; the last answer is kept for that."""
+    global _last
+    if _last is not None and _last[0] is recipe and _last[1] is tag:
+        return dict(_last[2])
+    found = _gather(recipe, tag)
+    _last = (recipe, tag, found)
+    return dict(found)
+
+
+_last: tuple[Recipe, TagReading, dict[str, FieldEvidence]] | None = None
+
+
+def _gather(recipe: Recipe, tag: TagReading) -> dict[str, FieldEvidence]:
     reads = [tuple(tag.ocr_lines)] + ([tuple(tag.reread_lines)] if tag.reread_lines else [])
     texts = haystacks([line for read in reads for line in read])
     labelled = [extract_fields(read) for read in reads]
@@ -80,6 +93,8 @@ def field_evidence(rule: FieldRule, tag: TagReading, texts: Sequence[Glyphs], re
     coded = _from_barcodes(rule, tag)
     if rule.expected is not None:
         printed = _expected(rule, texts, reads, labelled, len(reads) if line_reads is None else line_reads)
+        if printed.found in (Found.NEAR, Found.ABSENT):
+            printed = _spotted(rule, tag) or printed
         if coded is not None and coded.found is Found.MATCH and printed.found is not Found.DIFFERENT:
             return coded  # the bars carry the expected value and the print does not contradict them
         if coded is not None and printed.found is Found.ABSENT:
@@ -101,6 +116,15 @@ def field_evidence(rule: FieldRule, tag: TagReading, texts: Sequence[Glyphs], re
     else:
         found = Found.MATCH if best.confidence >= rule.min_confidence else Found.NEAR
     return FieldEvidence(name, found, best.value, best.confidence, "ocr", best.how, best.raw)
+
+
+def _spotted(rule: FieldRule, tag: TagReading) -> FieldEvidence | None:
+    """The expected value, supported by a line's own posteriors where its best string differed."""
+    hit = next((s for s in tag.spotted if s.name == rule.name and s.expected == rule.expected), None)
+    if hit is None:
+        return None
+    return FieldEvidence(rule.name, Found.MATCH, rule.expected or "", hit.confidence, "ocr",
+                         "printed as expected (the recognizer's doubts allow it)", hit.line)
 
 
 def _pattern_ok(rule: FieldRule, value: str) -> bool:

@@ -7,9 +7,11 @@ Labels are found by labels.py, near-miss values mended by repairs.py.
 
 from __future__ import annotations
 
+import functools
+
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from inference.reading.labels import LABELS, split_labeled
 
@@ -197,6 +199,15 @@ def _brand(segments: Sequence[_Segment], lines: Sequence[OcrLine], found: dict[s
 
 def extract_fields(lines: Sequence[OcrLine]) -> dict[str, FieldReading]:
     """Fields found in recognized lines (top to bottom order), each at most once, best evidence wins."""
+    # the key is kept by the cache: lines without the verifier's posteriors, which are large
+    key = tuple(replace(line, posteriors=None) if line.posteriors is not None else line for line in lines)
+    return dict(_extract_cached(key))
+
+
+@functools.lru_cache(maxsize=16)
+def _extract_cached(lines: tuple[OcrLine, ...]) -> dict[str, FieldReading]:
+    """Verification asks for the same lines' fields several times per tag (each gather, the
+    verdict); the lines are immutable values, so the answer is kept for the last few."""
     normalized = []
     for line in lines:
         text = mend_with_alternatives(line.text, line.char_alternatives)

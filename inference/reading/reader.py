@@ -20,7 +20,17 @@ from inference.detections import Detections
 from inference.reading import barcodes as bc
 from inference.reading.fields import extract_fields
 from inference.reading.evidence import gather
-from inference.reading.lines import SymbolZone, group_rows, merge_overlapping, split_tall, symbol_zone, trim_to_neighbours, union
+from inference.reading.expected import spot_fields, spot_printed_ean, vocabulary
+from inference.reading.lines import (
+    SymbolZone,
+    group_rows,
+    merge_overlapping,
+    split_print_sizes,
+    split_tall,
+    symbol_zone,
+    trim_to_neighbours,
+    union,
+)
 from inference.reading.ocr.detector import DbParams, TextDetector
 from inference.reading.ocr.models import OcrModels, find_ocr_models
 from inference.reading.matching import Found
@@ -35,6 +45,7 @@ from inference.reading.rectify import (
     text_down_angle,
     turn_from_down_angle,
 )
+from inference.reading.spotting import Posteriors
 from inference.reading.summary import merge_barcodes, summarize
 from inference.reading.types import BarcodeReading, OcrLine, TagReading
 
@@ -63,6 +74,8 @@ MIN_BLURRED_TAG_LINES = 4
 # clearly sharper level, are levelled before text detection.
 MIN_SKEW_DEG = 1.0
 MIN_SKEW_GAIN = 1.05
+# A tag no barcode orients is read both ways on this many of its longest lines to tell which way is up.
+ORIENTATION_LINES = 6
 # Focus is measured with the patch's longer side at most this many pixels.
 FOCUS_SIDE = 256
 
@@ -198,7 +211,9 @@ class TagReader:
             upright = make_upright(image_bgr, tag_box, upright.angle_deg + skew)
         timings["rectify"] += _ms(t)
 
-        lines, det_ms, rec_ms, upright, crops = self._ocr(upright, _zones(codes, upright, (*barcode_boxes, *qr_boxes)), ambiguous=not sure)
+        vocab = vocabulary(recipe) if recipe is not None else ""
+        lines, det_ms, rec_ms, upright, crops = self._ocr(upright, _zones(codes, upright, (*barcode_boxes, *qr_boxes)),
+                                                          ambiguous=not sure, vocabulary=vocab)
         if not grown:
             bigger = _grown(tag_box, upright, crops.boxes, image_bgr.shape[:2])
             if bigger is not None:
@@ -231,25 +246,36 @@ class TagReader:
             symbol_boxes=tuple(barcode_boxes),
         )
         if recipe is not None:
-            tag = self._verify(tag, recipe, crops, upright, timings)
+            tag = self._verify(tag, recipe, crops, upright, timings, vocab)
         timings["total"] = _ms(start)
         return replace(tag, timings_ms=timings)
 
     def _verify(self, tag: TagReading, recipe: Recipe, crops: _LineCrops, upright: Upright,
-                timings: dict[str, float]) -> TagReading:
-        """Fields in doubt after the first read get a second read of every line another way (no
-        squeeze: a narrowed '399' loses a 9); the tag then shows what the evidence says."""
+                timings: dict[str, float], vocab: str) -> TagReading:
+        """Fields in doubt after the first read are looked for in the lines' own posteriors
+        (spotting.py); those still in doubt get a second read of every line another way (no
+        squeeze: a narrowed '399' loses a 9), spotted again; the tag then shows what the evidence
+        says. The posteriors are dropped when done: they serve verification only."""
         t = time.perf_counter_ns()
         evidence = gather(recipe, tag)
         doubtful = [rule for rule in recipe.fields if evidence[rule.name].found is not Found.MATCH]
+        if not any(b.format == "EAN-13" for b in tag.barcodes):
+            tag = replace(tag, spotted=spot_printed_ean(recipe, tag.ocr_lines))
+        if doubtful:
+            tag = replace(tag, spotted=tag.spotted + spot_fields(doubtful, tag.ocr_lines))
+            evidence = gather(recipe, tag)
+            doubtful = [rule for rule in doubtful if evidence[rule.name].found is not Found.MATCH]
         if doubtful:
             reread: list[OcrLine] = []
             if crops.crops:  # every line: rereading only the unsure or numeric ones cost 4 points of OK on 60 tags
-                again = self.recognizer.recognize([_enlarged(c) for c in crops.crops], squeeze=REREAD_SQUEEZE)
+                again = self.recognizer.recognize([_enlarged(c) for c in crops.crops], squeeze=REREAD_SQUEEZE, vocabulary=vocab)
                 reread.extend(_join_rows(crops.boxes, again))
-            reread.extend(self._read_regions(upright, [rule.region for rule in doubtful if rule.region is not None]))
-            tag = replace(tag, reread_lines=tuple(replace(line, box=upright.to_image_box(line.box)) for line in reread))
+            reread.extend(self._read_regions(upright, [rule.region for rule in doubtful if rule.region is not None], vocab))
+            more = spot_fields(doubtful, reread)
+            tag = replace(tag, reread_lines=tuple(replace(line, box=upright.to_image_box(line.box)) for line in reread),
+                          spotted=tag.spotted + more)
             evidence = gather(recipe, tag)
+        tag = replace(tag, ocr_lines=_without_posteriors(tag.ocr_lines), reread_lines=_without_posteriors(tag.reread_lines))
         fields = dict(tag.fields)
         for name, found in evidence.items():
             reading = found.reading()
@@ -286,40 +312,49 @@ class TagReader:
         down, _strength = text_down_angle(gray)
         return turn_from_down_angle(down), False, []
 
-    def _ocr(self, upright: Upright, zones: Sequence[SymbolZone], ambiguous: bool
+    def _ocr(self, upright: Upright, zones: Sequence[SymbolZone], ambiguous: bool, vocabulary: str = ""
              ) -> tuple[list[OcrLine], float, float, Upright, _LineCrops]:
         t = time.perf_counter_ns()
         found = self.detector.detect(upright.image)
         boxes = trim_to_neighbours(merge_overlapping([box for box, _score in found]))
-        boxes = split_tall(boxes, cv2.cvtColor(upright.image, cv2.COLOR_BGR2GRAY))
+        gray = cv2.cvtColor(upright.image, cv2.COLOR_BGR2GRAY)
+        pieces = split_print_sizes(split_tall(boxes, gray), gray)
         det_ms = _ms(t)
 
         t = time.perf_counter_ns()
         image = upright.image
-        boxes = [_widened(b, image.shape[1]) for b in boxes]
-        crops = [image[int(b[1]) : int(np.ceil(b[3])), int(b[0]) : int(np.ceil(b[2]))] for b in boxes]
+        boxes = [_widened(line, image.shape[1]) for line, _crop in pieces]
+        crop_boxes = [_widened(crop, image.shape[1]) for _line, crop in pieces]
+        crops = [image[int(b[1]) : int(np.ceil(b[3])), int(b[0]) : int(np.ceil(b[2]))] for b in crop_boxes]
         keep = [i for i, c in enumerate(crops) if c.shape[0] >= 4 and c.shape[1] >= 4]
         boxes = [boxes[i] for i in keep]
         crops = [crops[i] for i in keep]
         in_zone = [self._skipped(box, zones) for box in boxes]
         if ambiguous and crops:
+            # which way up, from the longest lines read both ways; then the rest, that way only
             turned = [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]
-            both = self.recognizer.recognize(crops + turned)
-            recognized, flipped = both[: len(crops)], both[len(crops) :]
-            if _mean_conf(flipped) > _mean_conf(recognized):
+            probe = sorted(range(len(crops)), key=lambda i: -crops[i].shape[1])[:ORIENTATION_LINES]
+            both = self.recognizer.recognize([crops[i] for i in probe] + [turned[i] for i in probe], vocabulary=vocabulary)
+            as_is, upside_down = both[: len(probe)], both[len(probe) :]
+            flip = _mean_conf(upside_down) > _mean_conf(as_is)
+            if flip:
                 hh, ww = image.shape[:2]
                 upright = upright.flipped()
                 boxes = [(ww - b[2], hh - b[3], ww - b[0], hh - b[1]) for b in boxes]
-                recognized, crops = flipped, turned
+                crops = turned
+            done = dict(zip(probe, upside_down if flip else as_is))
+            rest = [i for i in range(len(crops)) if i not in done]
+            done.update(zip(rest, self.recognizer.recognize([crops[i] for i in rest], vocabulary=vocabulary)))
+            recognized = [done[i] for i in range(len(crops))]
         else:
-            recognized = self.recognizer.recognize(crops)
+            recognized = self.recognizer.recognize(crops, vocabulary=vocabulary)
         # what a decoded symbol already carries (its digits, a Code128 caption) is not read twice; a
         # price or a name above the bars, inside a loose symbol box, is kept
         kept = [i for i, rec in enumerate(recognized) if not (in_zone[i] and _code_like(rec.text))]
         boxes, crops, recognized = [boxes[i] for i in kept], [crops[i] for i in kept], [recognized[i] for i in kept]
         return _join_rows(boxes, recognized), det_ms, _ms(t), upright, _LineCrops(tuple(boxes), tuple(crops))
 
-    def _read_regions(self, upright: Upright, regions: Sequence[tuple[float, float, float, float]]) -> list[OcrLine]:
+    def _read_regions(self, upright: Upright, regions: Sequence[tuple[float, float, float, float]], vocabulary: str = "") -> list[OcrLine]:
         """Read where a taught field is printed: its region of the upright tag (with a margin for
         a tag framed a little differently), enlarged, detected and recognized on its own."""
         image = upright.image
@@ -339,7 +374,7 @@ class TagReader:
             keep = [i for i, c in enumerate(crops) if c.shape[0] >= 4 and c.shape[1] >= 4]
             if not keep:
                 continue
-            recognized = self.recognizer.recognize([crops[i] for i in keep], squeeze=REREAD_SQUEEZE)
+            recognized = self.recognizer.recognize([crops[i] for i in keep], squeeze=REREAD_SQUEEZE, vocabulary=vocabulary)
             back = [(left + b[0] / scale, top + b[1] / scale, left + b[2] / scale, top + b[3] / scale) for b in (boxes[i] for i in keep)]
             lines.extend(_join_rows(back, recognized))
         return lines
@@ -516,9 +551,14 @@ def _join_rows(boxes: Sequence[Box], recognized: Sequence[Recognized]) -> list[O
                 union([boxes[i] for i in row]),
                 tuple(chars) if len(chars) == len(text) else (),
                 tuple(alternatives) if len(alternatives) == len(text) else (),
+                Posteriors.concat([p.posteriors for p in parts]),
             )
         )
     return lines
+
+
+def _without_posteriors(lines: Sequence[OcrLine]) -> tuple[OcrLine, ...]:
+    return tuple(replace(line, posteriors=None) if line.posteriors is not None else line for line in lines)
 
 
 def _worth_keeping(rec: Recognized) -> bool:

@@ -9,6 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from inference.reading.spotting import Posteriors
 
 FIELD_NAMES: tuple[str, ...] = (
     "product_name",
@@ -83,6 +87,20 @@ class OcrLine:
     box: Box
     char_confidences: tuple[float, ...] = ()
     char_alternatives: tuple[str, ...] = ()
+    # the recognizer's posteriors over the recipe's characters, while the reader verifies; dropped after
+    posteriors: Posteriors | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class SpottedField:
+    """A recipe's expected value that a line's own posteriors support (spotting.py): printed as
+    expected, though the line's best string differs by characters the recognizer doubted."""
+
+    name: str
+    expected: str
+    confidence: float  # the weakest character's probability where it was placed
+    deficit: float  # nats the alignment cost against the recognizer's best guesses
+    line: str  # the line's best string, as read
 
 
 @dataclass(frozen=True)
@@ -108,6 +126,8 @@ class TagReading:
     symbol_boxes: tuple[Box, ...] = ()
     # sharpness of the tag's barcode area (variance of the Laplacian at a fixed scale); None if unmeasured
     focus: float | None = None
+    # expected values the recognizer's posteriors support, found while verifying against a recipe
+    spotted: tuple[SpottedField, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "xyxy", tuple(float(v) for v in self.xyxy))
@@ -118,6 +138,7 @@ class TagReading:
         object.__setattr__(self, "reread_lines", tuple(self.reread_lines))
         object.__setattr__(self, "symbol_boxes", tuple(tuple(float(v) for v in box) for box in self.symbol_boxes))
         object.__setattr__(self, "notes", tuple(self.notes))
+        object.__setattr__(self, "spotted", tuple(self.spotted))
 
     @property
     def is_tag(self) -> bool:
@@ -143,6 +164,8 @@ class TagReading:
             ],
             "ocr_lines": [{"text": line.text, "confidence": round(line.confidence, 4)} for line in self.ocr_lines],
             "reread_lines": [{"text": line.text, "confidence": round(line.confidence, 4)} for line in self.reread_lines],
+            "spotted": [{"field": s.name, "expected": s.expected, "confidence": round(s.confidence, 4),
+                         "deficit": round(s.deficit, 3), "line": s.line} for s in self.spotted],
             "rejected": self.rejected,
             "focus": None if self.focus is None else round(self.focus, 1),
             "summary": self.summary,

@@ -255,6 +255,9 @@ def _printed_digits_check(recipe: Recipe, tag: TagReading, prefix: str) -> Check
         return None
     seen = f"printed under the bars (bars unreadable{focus_note(tag.focus)})"
     if len(rule.expected) == 13 and rule.expected.isdigit():
+        spotted = next((s for s in tag.spotted if s.name == "barcode" and s.expected == rule.expected), None)
+        if spotted is not None:  # the caption read unsurely, but its posteriors allow the expected digits
+            return Check("barcode", tag.tag_index, rule.expected, rule.expected, spotted.confidence, seen, Verdict.OK)
         printed = _printed_fields(tag).get("ean13")
         if printed is None or not ean13_check_ok(normalize_ean(printed.value)):
             return None

@@ -17,6 +17,7 @@ import numpy as np
 
 from inference.engines.base import Engine
 from inference.errors import InputShapeError, ModelError
+from inference.reading.spotting import Posteriors, PosteriorTable
 
 REC_HEIGHT = 48
 # The network downsamples width by 8: one CTC step per 8 input columns.
@@ -33,6 +34,8 @@ class Recognized:
     confidence: float
     char_confidences: tuple[float, ...]
     alternatives: tuple[str, ...] = ()
+    # the line's posteriors over a vocabulary, where the caller asked for one (verification)
+    posteriors: Posteriors | None = None
 
 
 def charset_from_metadata(metadata: dict[str, str]) -> tuple[str, ...]:
@@ -70,8 +73,9 @@ ALTERNATIVES = 2
 MIN_ALTERNATIVE_P = 0.02
 
 
-def ctc_greedy(probs: np.ndarray, charset: Sequence[str], steps: Sequence[int]) -> list[Recognized]:
-    """Best class per step, repeats merged, blanks dropped; confidence is the mean kept probability."""
+def ctc_greedy(probs: np.ndarray, charset: Sequence[str], steps: Sequence[int], table: PosteriorTable | None = None) -> list[Recognized]:
+    """Best class per step, repeats merged, blanks dropped; confidence is the mean kept probability.
+    With a `table`, each line also keeps its posteriors over the table's vocabulary."""
     best = probs.argmax(axis=2)
     best_p = np.take_along_axis(probs, best[:, :, None], axis=2)[:, :, 0]
     out = []
@@ -85,7 +89,8 @@ def ctc_greedy(probs: np.ndarray, charset: Sequence[str], steps: Sequence[int]) 
         text = "".join(chars)
         aligned = len(text) == len(confs)
         alternatives = _runners_up(probs[b, :n][keep], charset) if aligned and confs else ()
-        out.append(Recognized(text, float(np.mean(confs)) if confs else 0.0, confs if aligned else (), alternatives))
+        posteriors = table.take(probs[b, :n], best[b, :n]) if table is not None else None
+        out.append(Recognized(text, float(np.mean(confs)) if confs else 0.0, confs if aligned else (), alternatives, posteriors))
     return out
 
 
@@ -137,6 +142,7 @@ class TextRecognizer:
         self.squeeze = squeeze
         self.max_batch = max_batch
         self.call_overhead_px = call_overhead_px
+        self._tables: dict[str, PosteriorTable] = {}
 
     @classmethod
     def open(cls, model_path: Path, backend: str = "onnxruntime-cpu", threads: int | None = None, **kwargs: float) -> TextRecognizer:
@@ -149,8 +155,9 @@ class TextRecognizer:
         options = {"threads": threads} if threads else {}
         return cls(create_engine(backend, model_path, **options), **kwargs)
 
-    def recognize(self, crops: Sequence[np.ndarray], squeeze: float | None = None) -> list[Recognized]:
-        """`squeeze` overrides the recognizer's own for this call (a second read of doubtful lines)."""
+    def recognize(self, crops: Sequence[np.ndarray], squeeze: float | None = None, vocabulary: str = "") -> list[Recognized]:
+        """`squeeze` overrides the recognizer's own for this call (a second read of doubtful lines);
+        with a `vocabulary`, each line keeps its posteriors over those characters (spotting.py)."""
         if not crops:
             return []
         squeeze = self.squeeze if squeeze is None else squeeze
@@ -158,14 +165,23 @@ class TextRecognizer:
             if crop.ndim not in (2, 3) or crop.shape[0] == 0 or crop.shape[1] == 0:
                 raise InputShapeError("text line crop is empty or not an image", expected="(H, W[, 3]) uint8, H, W > 0", found=str(crop.shape))
         widths = [rec_width(crop, squeeze) for crop in crops]
+        table = self._table(vocabulary) if vocabulary else None
         results: list[Recognized | None] = [None] * len(crops)
         for chunk in plan_batches(widths, self.call_overhead_px, self.max_batch):
             batch, widths = prepare_batch([crops[i] for i in chunk], squeeze)
             probs = self.engine.infer({self.input_name: batch})[self.output_name]
             steps = [math.ceil(w / WIDTH_STEP) for w in widths]
-            for i, rec in zip(chunk, ctc_greedy(probs, self.charset, steps)):
+            for i, rec in zip(chunk, ctc_greedy(probs, self.charset, steps, table)):
                 results[i] = rec
         return [r for r in results if r is not None]
+
+    def _table(self, vocabulary: str) -> PosteriorTable:
+        table = self._tables.get(vocabulary)
+        if table is None:
+            if len(self._tables) >= 8:  # a few recipes in turn; never one per frame
+                self._tables.pop(next(iter(self._tables)))
+            table = self._tables[vocabulary] = PosteriorTable(self.charset, vocabulary)
+        return table
 
     def close(self) -> None:
         self.engine.close()

@@ -1,0 +1,280 @@
+"""Is the expected text what the recognizer saw? Keyword spotting on the recognizer's own posteriors.
+
+Comparing the recognizer's best string with the recipe throws away what it knew: that a glyph was
+类 at 55 % and 米 at 40 %, that a frame between two 9s was nearly a blank. Verification asks a
+narrower question — does the line support the expected text — and the CTC posteriors answer it for
+any character the recognizer confuses, on any design, with no table of look-alikes.
+
+For one line and one expected string, a Viterbi alignment places the string's characters (with
+blanks between, as CTC writes them) on the line's time steps; steps before and after it are free.
+Each step costs the log-ratio of the best class there to the class the alignment puts there, so a
+line read exactly as expected costs 0, and every character the recognizer doubted costs what it
+doubted. The string is *supported* when no character costs more than `MAX_CHAR_DEFICIT` and the
+whole not more than `max_total_deficit(len)`; the evidence module then calls it printed as expected.
+
+Only characters of a vocabulary (the recipe's expected values) are kept per step, so a line's
+posteriors are a few kilobytes, not the 18 000-class matrix; they are dropped after verification.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from inference.reading.normalize import halfwidth
+
+# Probability floor: a class the network gave (almost) nothing.
+FLOOR = 1e-6
+# A character the recognizer rated below this share of its best guess is not supported:
+# log(5) — the expected character must have at least 20 % of the best class's probability.
+MAX_CHAR_DEFICIT = math.log(5.0)
+# The whole string: one doubted character, plus a little for each further one.
+TOTAL_DEFICIT_BASE = math.log(5.0)
+TOTAL_DEFICIT_PER_CHAR = 0.05
+# Kinds of what the recognizer emitted per step, for boundaries: a '399' inside '1399' is not 399.
+BLANK, DIGIT, LATIN, OTHER = 0, 1, 2, 3
+
+
+def max_total_deficit(length: int) -> float:
+    return TOTAL_DEFICIT_BASE + TOTAL_DEFICIT_PER_CHAR * max(0, length - 1)
+
+
+def char_kind(ch: str) -> int:
+    if not ch or ch.isspace():
+        return BLANK
+    if ch.isdigit() and ch.isascii():
+        return DIGIT
+    if ch.isascii() and ch.isalpha():
+        return LATIN
+    return OTHER
+
+
+def keyword(text: str) -> str:
+    """The form a string is spotted in: half-width, no whitespace (spaces read as blanks)."""
+    return re.sub(r"\s+", "", halfwidth(text))
+
+
+def vocabulary_of(texts: Iterable[str]) -> str:
+    """The characters whose posteriors a read keeps: every character of the expected values."""
+    seen: dict[str, None] = {}
+    for text in texts:
+        for ch in keyword(text):
+            seen.setdefault(ch, None)
+    return "".join(seen)
+
+
+@dataclass(frozen=True, eq=False)
+class Posteriors:
+    """Per CTC step of one line: the best class's probability, blank (with space), the kind of the
+    best class, and each vocabulary character's probability (its width/case forms summed)."""
+
+    vocabulary: str
+    probs: np.ndarray  # (T, V) float32
+    blank: np.ndarray  # (T,) float32
+    best: np.ndarray  # (T,) float32
+    kinds: np.ndarray  # (T,) int8
+
+    @property
+    def steps(self) -> int:
+        return int(self.best.shape[0])
+
+    @staticmethod
+    def concat(parts: Sequence[Posteriors]) -> Posteriors | None:
+        """Row parts joined into one line, a certain blank step between them (the gap is a space)."""
+        if not parts or any(p is None for p in parts):
+            return None
+        vocab = parts[0].vocabulary
+        if any(p.vocabulary != vocab for p in parts):
+            return None
+        if len(parts) == 1:
+            return parts[0]
+        gap = (np.zeros((1, len(vocab)), np.float32), np.ones(1, np.float32), np.ones(1, np.float32), np.zeros(1, np.int8))
+        pieces = [gap if k % 2 else (p.probs, p.blank, p.best, p.kinds) for k, p in enumerate(_interleave(parts))]
+        return Posteriors(vocab, *(np.concatenate([piece[i] for piece in pieces]) for i in range(4)))
+
+
+def _interleave(parts: Sequence[Posteriors]) -> list[Posteriors | None]:
+    out: list[Posteriors | None] = []
+    for k, part in enumerate(parts):
+        if k:
+            out.append(None)
+        out.append(part)
+    return out
+
+
+class PosteriorTable:
+    """Maps a recognizer's classes to a vocabulary once; `take` cuts one line's posteriors."""
+
+    def __init__(self, charset: Sequence[str], vocabulary: str) -> None:
+        index = {ch: i for i, ch in enumerate(charset) if ch}
+        columns: list[int] = []
+        starts: list[int] = []
+        for ch in vocabulary:
+            ids = sorted({index[f] for f in _forms(ch) if f in index})
+            starts.append(len(columns))
+            columns.extend(ids or [0])  # a character the model cannot write: blank's column, zeroed below
+        self.vocabulary = vocabulary
+        self.columns = np.asarray(columns, np.intp)
+        self.starts = np.asarray(starts, np.intp)
+        self.missing = np.asarray([not any(f in index for f in _forms(ch)) for ch in vocabulary], bool)
+        self.space = index.get(" ")
+        kinds = np.array([char_kind(ch) for ch in charset], np.int8)
+        kinds[0] = BLANK
+        self.kinds = kinds
+
+    def take(self, step_probs: np.ndarray, best_ids: np.ndarray) -> Posteriors:
+        """`step_probs`: (T, C) softmax of one line's valid steps; `best_ids`: its argmax per step."""
+        if self.columns.size:
+            probs = np.add.reduceat(step_probs[:, self.columns], self.starts, axis=1).astype(np.float32)
+            probs[:, self.missing] = 0.0
+        else:
+            probs = np.zeros((step_probs.shape[0], 0), np.float32)
+        blank = step_probs[:, 0].astype(np.float32)
+        if self.space is not None:
+            blank = blank + step_probs[:, self.space]
+        best = step_probs[np.arange(step_probs.shape[0]), best_ids].astype(np.float32)
+        kinds = self.kinds[np.minimum(best_ids, len(self.kinds) - 1)]
+        return Posteriors(self.vocabulary, probs, blank, best, kinds)
+
+
+# Ways a printed character is written by the recognizer that are the same character on a tag.
+_SAME = {"-": "－—–‐一", ":": "：", "/": "／", "(": "（", ")": "）", ",": "，", "%": "％"}
+
+
+def _forms(ch: str) -> set[str]:
+    return {ch, halfwidth(ch) or ch, ch.upper(), ch.lower(), _fullwidth(ch), *_SAME.get(ch, "")}
+
+
+def _fullwidth(ch: str) -> str:
+    code = ord(ch)
+    if 0x21 <= code <= 0x7E:
+        return chr(code + 0xFEE0)
+    return "￥" if ch == "¥" else ch
+
+
+@dataclass(frozen=True)
+class Spot:
+    """The best placement of an expected string on one line."""
+
+    text: str
+    total: float  # summed deficit (nats)
+    worst: float  # the worst single character's deficit
+    confidence: float  # the weakest character's own probability where it was placed
+    line_index: int = -1
+
+    @property
+    def supported(self) -> bool:
+        return self.worst <= MAX_CHAR_DEFICIT and self.total <= max_total_deficit(len(self.text))
+
+
+_INF = 1e9
+
+
+def spot(text: str, post: Posteriors) -> Spot | None:
+    """The cheapest placement of `text` on the line, or None where it cannot be supported at all
+    (a character outside the vocabulary, none placed anywhere near well enough)."""
+    kw = keyword(text)
+    if not kw or post.steps == 0:
+        return None
+    cols = [post.vocabulary.find(ch) for ch in kw]
+    if min(cols) < 0:
+        return None
+    best = np.maximum(post.best, FLOOR)
+    char_p = post.probs[:, cols]  # (T, L)
+    ratio = char_p / best[:, None]
+    if float(ratio.max(axis=0).min()) < math.exp(-MAX_CHAR_DEFICIT):
+        return None  # some character is nowhere near the recognizer's best guess
+    char_cost = np.log(best)[:, None] - np.log(np.maximum(char_p, FLOOR))
+    blank_cost = np.log(best) - np.log(np.maximum(post.blank, FLOOR))
+    np.maximum(char_cost, 0.0, out=char_cost)
+    np.maximum(blank_cost, 0.0, out=blank_cost)
+    return _align(kw, char_cost, blank_cost, char_p, post.kinds)
+
+
+def _align(kw: str, char_cost: np.ndarray, blank_cost: np.ndarray, char_p: np.ndarray, kinds: np.ndarray) -> Spot | None:
+    steps, length = char_cost.shape
+    states = 2 * length + 1
+    emit = np.empty((steps, states))
+    emit[:, 0::2] = blank_cost[:, None]
+    emit[:, 1::2] = char_cost
+    skip_ok = np.zeros(states, bool)
+    for s in range(3, states, 2):
+        skip_ok[s] = kw[(s - 1) // 2] != kw[(s - 3) // 2]
+    fresh = np.full(states, _INF)
+    fresh[0] = fresh[1] = 0.0  # free prefix: the string may start at any step
+    score = np.full(states, _INF)
+    choice = np.zeros((steps, states), np.int8)
+    cand = np.empty((4, states))
+    end_score, end_step = _INF, -1
+    last = states - 2
+    for t in range(steps):
+        cand[0] = score
+        cand[1, 0] = _INF
+        cand[1, 1:] = score[:-1]
+        cand[2, :2] = _INF
+        cand[2, 2:] = np.where(skip_ok[2:], score[:-2], _INF)
+        cand[3] = fresh
+        pick = cand.argmin(axis=0)
+        score = cand[pick, np.arange(states)] + emit[t]
+        choice[t] = pick
+        if score[last] < end_score:
+            end_score, end_step = float(score[last]), t
+    if end_step < 0 or end_score >= _INF:
+        return None
+    # back through the alignment: each character's cost and probability, and where the string starts
+    per_char = np.zeros(length)
+    char_best = np.zeros(length)
+    t, s = end_step, last
+    while True:
+        if s % 2:
+            j = (s - 1) // 2
+            per_char[j] += emit[t, s]
+            char_best[j] = max(char_best[j], float(char_p[t, j]))
+        k = int(choice[t, s])
+        if k == 3:
+            start_step = t
+            break
+        s -= k
+        t -= 1
+        if t < 0:
+            start_step = 0
+            break
+    if not _bounded(kw, kinds, start_step, end_step):
+        return None
+    return Spot(kw, end_score, float(per_char.max()), float(char_best.min()))
+
+
+def _bounded(kw: str, kinds: np.ndarray, start: int, end: int) -> bool:
+    """A code or number is not spotted inside a longer one: '399.00' in '1399.00', 'A12' in 'XA12'."""
+    first, last = char_kind(kw[0]), char_kind(kw[-1])
+    if first in (DIGIT, LATIN):
+        before = _emitted(kinds[:start][::-1])
+        if before == first:
+            return False
+    if last in (DIGIT, LATIN):
+        after = _emitted(kinds[end + 1 :])
+        if after == last:
+            return False
+    return True
+
+
+def _emitted(kinds: np.ndarray) -> int:
+    """The kind of the first non-blank step of a run (BLANK if none)."""
+    nonblank = np.flatnonzero(kinds != BLANK)
+    return int(kinds[nonblank[0]]) if nonblank.size else BLANK
+
+
+def best_spot(text: str, lines: Sequence[Posteriors | None]) -> Spot | None:
+    """The cheapest placement of `text` over several lines (their index in `line_index`)."""
+    found: Spot | None = None
+    for index, post in enumerate(lines):
+        if post is None:
+            continue
+        hit = spot(text, post)
+        if hit is not None and (found is None or hit.total < found.total):
+            found = Spot(hit.text, hit.total, hit.worst, hit.confidence, index)
+    return found

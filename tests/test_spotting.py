@@ -1,0 +1,142 @@
+"""Keyword spotting on CTC posteriors: an expected value is supported by what the recognizer saw,
+including what it doubted, and never by a value it read surely as something else."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from inference.reading import parse_recipe
+from inference.reading.expected import forms, spot_fields, vocabulary
+from inference.reading.ocr.recognizer import ctc_greedy
+from inference.reading.spotting import Posteriors, PosteriorTable, best_spot, spot
+from inference.reading.types import OcrLine
+
+CHARSET = ("", *"0123456789./AB类米¥元-", " ")
+
+
+def steps(*frames: dict[str, float]) -> np.ndarray:
+    """Softmax rows from {char: p} frames; '' is blank; what is left over goes to blank."""
+    out = np.zeros((len(frames), len(CHARSET)), np.float32)
+    for t, frame in enumerate(frames):
+        for ch, p in frame.items():
+            out[t, CHARSET.index(ch)] = p
+        out[t, 0] += max(0.0, 1.0 - out[t].sum())
+    return out
+
+
+def read(text_frames: list[dict[str, float]], vocab: str) -> Posteriors:
+    probs = steps(*text_frames)
+    return PosteriorTable(CHARSET, vocab).take(probs, probs.argmax(axis=1))
+
+
+def sure(text: str) -> list[dict[str, float]]:
+    """Each character surely, a sure blank between."""
+    frames: list[dict[str, float]] = []
+    for ch in text:
+        frames += [{ch: 0.98}, {"": 0.98}]
+    return frames
+
+
+VOCAB = "0123456789./AB类米¥元-"
+
+
+def test_a_line_read_exactly_costs_nothing() -> None:
+    hit = spot("170/92A", read(sure("170/92A"), VOCAB))
+    assert hit is not None and hit.supported
+    assert hit.total == pytest.approx(0.0, abs=1e-6)
+    assert hit.confidence == pytest.approx(0.98, abs=1e-3)
+
+
+def test_a_doubted_character_supports_the_expected_one() -> None:
+    frames = sure("B类")
+    frames[2] = {"米": 0.55, "类": 0.40}  # the recognizer wrote 米, but 类 was close behind
+    hit = spot("B类", read(frames, VOCAB))
+    assert hit is not None and hit.supported
+    assert 0.2 < hit.total < 0.5  # log(0.55 / 0.40)
+
+
+def test_a_surely_read_different_character_is_not_supported() -> None:
+    frames = sure("170/92A")
+    frames[2] = {"5": 0.97, "7": 0.01}  # 175/92A, read surely
+    hit = spot("170/92A", read(frames, VOCAB))
+    assert hit is None or not hit.supported
+
+
+def test_repeated_digits_merged_by_the_recognizer_are_supported_when_the_blank_was_likely() -> None:
+    # '399.00' written '39.00': the step between the two 9s was a blank at 40 %
+    frames = [{"3": 0.98}, {"": 0.98}, {"9": 0.98}, {"9": 0.55, "": 0.40}, {"9": 0.98}, {"": 0.98},
+              {".": 0.98}, {"": 0.98}, {"0": 0.98}, {"": 0.98}, {"0": 0.98}]
+    post = read(frames, VOCAB)
+    assert spot("399.00", post).supported
+    # with no blank anywhere between them, a second 9 was never seen
+    frames[3] = {"9": 0.99}
+    hit = spot("399.00", read(frames, VOCAB))
+    assert hit is None or not hit.supported
+
+
+def test_a_number_is_not_spotted_inside_a_longer_number() -> None:
+    post = read(sure("1399.00"), VOCAB)
+    assert spot("399.00", post) is None
+    assert spot("1399.00", post).supported
+
+
+def test_characters_outside_the_vocabulary_are_never_spotted() -> None:
+    assert spot("XL", read(sure("170"), VOCAB)) is None
+
+
+def test_row_parts_joined_with_a_gap_spot_across_and_best_spot_names_the_line() -> None:
+    left, right = read(sure("170/"), VOCAB), read(sure("92A"), VOCAB)
+    joined = Posteriors.concat([left, right])
+    assert joined is not None and joined.steps == left.steps + right.steps + 1
+    hit = best_spot("170/92A", [read(sure("¥399.00"), VOCAB), joined])
+    assert hit is not None and hit.supported and hit.line_index == 1
+
+
+def test_ctc_greedy_keeps_posteriors_only_when_asked() -> None:
+    probs = steps(*sure("170/92A"))[None]
+    table = PosteriorTable(CHARSET, VOCAB)
+    plain, kept = ctc_greedy(probs, CHARSET, [probs.shape[1]]), ctc_greedy(probs, CHARSET, [probs.shape[1]], table)
+    assert plain[0].text == kept[0].text == "170/92A"
+    assert plain[0].posteriors is None and kept[0].posteriors is not None
+    assert kept[0].posteriors.probs.shape == (probs.shape[1], len(VOCAB))
+
+
+def recipe(fields: str):
+    return parse_recipe(f"[counts]\nhangtag = 1\n[fields]\n{fields}\n")
+
+
+def test_price_forms_are_amounts_as_printed_never_bare_digits() -> None:
+    rules = {r.name: r for r in recipe('price = "¥1299.00"\nsize = "175/96A(XL)"\ncomposition = "羊毛 65% 桑蚕丝 35%"').fields}
+    assert ("1299.00",) in forms(rules["price"]) and ("1,299.00",) in forms(rules["price"])
+    assert ("1299",) not in forms(rules["price"]) and ("¥1299",) in forms(rules["price"])
+    assert forms(rules["size"]) == [("175/96A(XL)",), ("175/96A", "XL")]
+    assert forms(rules["composition"])[1] == ("羊毛 65%", "桑蚕丝 35%")
+
+
+def test_spot_fields_supports_doubted_reads_and_the_recipe_vocabulary_covers_them() -> None:
+    r = recipe('size = "170/92A"\nprice = "¥399.00"')
+    vocab = vocabulary(r)
+    assert set("170/92A399.¥元") <= set(vocab)
+    frames = sure("170/92A")
+    frames[8] = {"8": 0.5, "9": 0.45}  # the 9
+    size_line = OcrLine("170/82A", 0.9, (0, 0, 1, 1), posteriors=read(frames, VOCAB))
+    price_line = OcrLine("¥459.00", 0.98, (0, 0, 1, 1), posteriors=read(sure("¥459.00"), VOCAB))
+    spotted = spot_fields(r.fields, [size_line, price_line])
+    assert [s.name for s in spotted] == ["size"]  # the size's doubt allows 170/92A; 459.00 is surely not 399.00
+
+
+def test_the_real_recognizer_supports_a_printed_value_and_not_a_different_one() -> None:
+    from inference.reading.ocr.models import find_ocr_models
+    from inference.reading.ocr.recognizer import TextRecognizer
+
+    models = find_ocr_models("fp32", "gb2312")
+    recognizer = TextRecognizer.open(models.rec)
+    image = np.full((48, 260, 3), 255, np.uint8)
+    cv2.putText(image, "170/92A", (8, 36), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (0, 0, 0), 2, cv2.LINE_AA)
+    (line,) = recognizer.recognize([image], vocabulary="0123456789/A")
+    assert line.text == "170/92A"
+    assert spot("170/92A", line.posteriors).supported
+    other = spot("175/96A", line.posteriors)
+    assert other is None or not other.supported
