@@ -220,3 +220,47 @@ def test_standard_prefix_slips_are_mended(read: str) -> None:
     from inference.reading.normalize import normalize_standard
 
     assert normalize_standard(read) == "GB/T 22849-2014"
+
+
+def _line(label_scale: float, value_scale: float, dark_tag: bool = False) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    import cv2
+
+    paper, ink = (30, 255) if dark_tag else (235, 20)
+    image = np.full((60, 420), paper, np.uint8)
+    cv2.putText(image, "LABEL", (10, 45), cv2.FONT_HERSHEY_SIMPLEX, label_scale, ink, 2, cv2.LINE_AA)
+    cv2.putText(image, "GB 18401-2010 B", (170, 45), cv2.FONT_HERSHEY_SIMPLEX, value_scale, ink, 1, cv2.LINE_AA)
+    return image, (2.0, 8.0, 410.0, 56.0)
+
+
+@pytest.mark.parametrize("dark_tag", [False, True])
+def test_small_print_beside_large_print_is_cropped_to_its_own_ink(dark_tag: bool) -> None:
+    from inference.reading.lines import split_print_sizes
+
+    image, box = _line(1.2, 0.45, dark_tag)
+    pieces = split_print_sizes([box], image)
+    assert len(pieces) == 2
+    (label_line, label_crop), (value_line, value_crop) = pieces
+    assert label_line[1] == value_line[1] == box[1] and label_line[3] == value_line[3] == box[3]  # still one row
+    assert label_line[2] <= value_line[0]  # label left of the value
+    assert value_crop[3] - value_crop[1] < 0.6 * (label_crop[3] - label_crop[1])  # the small print's crop is tight
+    assert value_crop[1] >= box[1] and value_crop[3] <= box[3]
+
+
+def test_a_line_in_one_size_of_print_stays_whole() -> None:
+    from inference.reading.lines import split_print_sizes
+
+    image, box = _line(0.9, 0.9)
+    assert split_print_sizes([box], image) == [(box, box)]
+
+
+def test_a_lone_flat_glyph_is_not_small_print() -> None:
+    """一等品: the stroke of 一 is short ink beside tall glyphs, not a value in small type."""
+    import cv2
+
+    from inference.reading.lines import split_print_sizes
+
+    image = np.full((60, 420), 235, np.uint8)
+    cv2.rectangle(image, (12, 30), (40, 33), 20, -1)  # 一
+    cv2.putText(image, "LABEL TEXT", (55, 45), cv2.FONT_HERSHEY_SIMPLEX, 1.2, 20, 2, cv2.LINE_AA)
+    box = (2.0, 8.0, 410.0, 56.0)
+    assert split_print_sizes([box], image) == [(box, box)]

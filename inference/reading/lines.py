@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 Box = tuple[float, float, float, float]
@@ -160,3 +161,106 @@ def split_tall(boxes: Sequence[Box], gray: np.ndarray, ratio: float = 1.7) -> li
             continue
         out.extend([(x1, y1, x2, top + cut), (x1, top + cut, x2, y2)])
     return out
+
+
+# Print this many times taller than the rest of its line is a different size of type.
+PRINT_SIZE_RATIO = 1.7
+# A piece of print this many times the line's tallest ink wide, at least: several glyphs.
+MIN_PIECE_EMS = 2.5
+
+
+def split_print_sizes(boxes: Sequence[Box], gray: np.ndarray, ratio: float = PRINT_SIZE_RATIO) -> list[tuple[Box, Box]]:
+    """(line box, crop box) per piece of print: a label in large type with its value in small type
+    on one line (a composition or a safety class shrunk to fit the tag) becomes two pieces.
+
+    The recognizer scales a whole line to one height, where small type beside large shrinks to a
+    few pixels and is misread; each piece is cropped to its own ink instead. The line box stays the
+    line's height so the pieces still join into one line; only the crop is tight."""
+    out: list[tuple[Box, Box]] = []
+    for box in boxes:
+        pieces = _print_pieces(box, gray, ratio)
+        out.extend((piece[0], piece[1]) for piece in pieces)
+    return out
+
+
+def _print_pieces(box: Box, gray: np.ndarray, ratio: float) -> list[tuple[Box, Box]]:
+    x1, y1, x2, y2 = box
+    height = y2 - y1
+    left, top = int(max(0, x1)), int(max(0, y1))
+    patch = gray[top : int(min(gray.shape[0], np.ceil(y2))), left : int(min(gray.shape[1], np.ceil(x2)))]
+    if x2 - x1 < 3 * height or patch.shape[0] < 8 or patch.shape[1] < 8:
+        return [(box, box)]
+    ink = _ink_mask(patch)
+    if ink is None:
+        return [(box, box)]
+    segments = _segments(ink.any(axis=0), max(2, int(0.25 * height)))
+    sized = []
+    for a, b in segments:
+        rows = np.flatnonzero(ink[:, a:b].any(axis=1))
+        if rows.size:
+            sized.append((a, b, int(rows[0]), int(rows[-1]) + 1))
+    # punctuation and specks (narrow and short) take no part in telling sizes apart
+    marks = [(b - a) >= 0.3 * height or (bottom - top_) >= 0.35 * height for a, b, top_, bottom in sized]
+    heights = [bottom - top_ for (a, b, top_, bottom), m in zip(sized, marks) if m]
+    if len(heights) < 2 or max(heights) < ratio * min(heights):
+        return [(box, box)]
+    groups: list[list[tuple[int, int, int, int]]] = []
+    current_height = 0.0
+    for seg, mark in zip(sized, marks):
+        seg_height = seg[3] - seg[2]
+        if groups and (not mark or max(seg_height, current_height) < ratio * min(seg_height, current_height)):
+            groups[-1].append(seg)
+            if mark:
+                current_height = max(current_height, seg_height)
+            continue
+        groups.append([seg])
+        current_height = seg_height if mark else 0.0
+    # a piece is a run of several glyphs: a lone short glyph (the stroke of 一, a dash) stays with its neighbour
+    tallest = max(heights)
+    kept: list[list[tuple[int, int, int, int]]] = []
+    for group in groups:
+        if kept and group[-1][1] - group[0][0] < MIN_PIECE_EMS * tallest:
+            kept[-1].extend(group)
+        elif kept and kept[-1][-1][1] - kept[-1][0][0] < MIN_PIECE_EMS * tallest:
+            kept[-1].extend(group)
+        else:
+            kept.append(group)
+    groups = kept
+    if len(groups) < 2:
+        return [(box, box)]
+    pieces = []
+    for k, group in enumerate(groups):
+        a = group[0][0] if k else 0
+        b = group[-1][1] if k < len(groups) - 1 else patch.shape[1]
+        ink_top, ink_bottom = min(s[2] for s in group), max(s[3] for s in group)
+        pad = 0.3 * (ink_bottom - ink_top)
+        crop = (left + a, max(y1, top + ink_top - pad), left + b, min(y2, top + ink_bottom + pad))
+        pieces.append(((left + a, y1, left + b, y2), crop))
+    return pieces
+
+
+def _ink_mask(patch: np.ndarray) -> np.ndarray | None:
+    """Print against its background, light or dark (Otsu; the background is the majority)."""
+    _t, mask = cv2.threshold(patch, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    ink = mask > 0
+    if ink.mean() > 0.5:
+        ink = ~ink
+    share = float(ink.mean())
+    return ink if 0.01 <= share <= 0.45 else None
+
+
+def _segments(columns: np.ndarray, min_gap: int) -> list[tuple[int, int]]:
+    """Runs of inked columns, joined across gaps narrower than `min_gap`."""
+    idx = np.flatnonzero(columns)
+    if idx.size == 0:
+        return []
+    runs = []
+    start = prev = int(idx[0])
+    for i in idx[1:]:
+        i = int(i)
+        if i - prev > min_gap:
+            runs.append((start, prev + 1))
+            start = i
+        prev = i
+    runs.append((start, prev + 1))
+    return runs
