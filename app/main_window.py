@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QApplication, QDockWidget, QHeaderView, QMainWind
                                QVBoxLayout, QWidget)
 
 from app import recipe_picker
+from app.camera_link import CameraSettingsLink
 from app.modes import ENGINEER, ModeController
 from app.line_link import LineLink
 from app.records_link import RecordsLink
@@ -101,6 +102,7 @@ class MainWindow(QMainWindow):
         self._set_job.emit(job, lot)
         self.modes = ModeController(self)
         self.line = LineLink(self)  # Line menu: one verdict per tag on a moving line, the tag strip, NG held
+        self.camera_link = CameraSettingsLink(self)  # Camera… on the source bar: an industrial camera's settings
         recipe = recipe or self.settings.recipe_path  # the job's recipe survives a restart
         if recipe:
             self.load_recipe(Path(recipe))
