@@ -140,3 +140,24 @@ def test_the_real_recognizer_supports_a_printed_value_and_not_a_different_one() 
     assert spot("170/92A", line.posteriors).supported
     other = spot("175/96A", line.posteriors)
     assert other is None or not other.supported
+
+
+def test_a_caption_read_unsurely_verifies_unreadable_bars_when_its_posteriors_allow_the_ean() -> None:
+    import numpy as np
+
+    from inference.detections import Detections
+    from inference.reading import TagReading, Verdict, judge
+    from inference.reading.expected import spot_printed_ean
+
+    rules = parse_recipe('[barcode]\nexpected = "6920669139542"\nrequired = true\n')
+    frames = sure("6920669139542")
+    frames[6] = {"8": 0.5, "0": 0.45}  # '692066' read '692866': the 0 was close behind
+    caption = OcrLine("6928669139542", 0.9, (0, 0, 1, 1), posteriors=read(frames, "0123456789"))
+    spotted = spot_printed_ean(rules, [caption])
+    assert [s.name for s in spotted] == ["barcode"]
+    boxes = Detections(np.array([[10, 10, 200, 300]], np.float32), np.array([0.9], np.float32), np.array([0]),
+                       ("hangtag", "barcode", "qr_code"))
+    tag = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=(OcrLine("尺码：M", 0.99, (0, 0, 1, 1)), caption), spotted=spotted)
+    assert judge(rules, boxes, [tag]).verdict is Verdict.OK
+    unspotted = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=(OcrLine("尺码：M", 0.99, (0, 0, 1, 1)), caption))
+    assert judge(rules, boxes, [unspotted]).verdict is not Verdict.OK  # the digits as read have a wrong check digit
