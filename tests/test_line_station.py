@@ -161,6 +161,61 @@ def test_every_event_reaches_the_event_hook_and_the_log():
     assert "result trigger 1 OK" in seen[2].detail
 
 
+def test_events_name_the_trigger_and_the_frame_they_belong_to():
+    def framed(start) -> Outcome:
+        return Outcome(Verdict.NG, (("frame", f"cam-{start.trigger_id:04d}.png"),))
+
+    with LineStation(framed, config=Config(queue_depth=3)).start(job=(1, "polo")) as station:
+        for _ in range(2):  # two results queued: the first ack must name the older one
+            before = station.signals().result_counter
+            station.pulse(Trigger)
+            wait_until(lambda: station.signals().result_counter == before + 1)
+        station.pulse(Ack)
+        station.pulse(Ack)
+    rows = [(e.event, e.about, e.frame) for e in station.log if e.event in ("Trigger", "InspectionDone", "Ack")]
+    assert rows == [("Trigger", 1, ""), ("InspectionDone", 1, "cam-0001.png"),
+                    ("Trigger", 2, ""), ("InspectionDone", 2, "cam-0002.png"),
+                    ("Ack", 1, "cam-0001.png"), ("Ack", 2, "cam-0002.png")]
+    acks = [e.detail for e in station.log if e.event == "Ack"]
+    assert acks == ["acknowledged result 1", "acknowledged result 2"]
+
+
+def test_a_waiting_station_ticks_at_its_deadlines_not_every_few_milliseconds():
+    station = LineStation(ok, config=Config(ack_timeout_s=2.0, heartbeat_s=0.5), inspect_budget_s=10.0)
+    station.start(job=(1, "polo"))
+    try:
+        assert 0.005 <= station._next_tick() <= 0.502  # idle: the heartbeat's next flip
+        station.pulse(Trigger)
+        wait_until(lambda: station.signals().results_ready)
+        assert station._next_tick() <= 0.502
+    finally:
+        station.close()
+
+
+def test_a_trigger_answered_by_the_next_offered_frame_or_by_error_when_none_comes():
+    from types import SimpleNamespace
+
+    from inference.line.follow import NextResult
+
+    frames = NextResult(wait_s=0.3)
+    with LineStation(frames).start(job=(1, "polo")) as station:
+        frames.offer(SimpleNamespace(index=0, source_name="old.png", error=None, verdict=None))  # before the trigger
+        station.pulse(Trigger)
+        wait_until(lambda: station.signals().busy)
+        frames.offer(SimpleNamespace(index=1, source_name="next.png", error=None, detections=(1, 2),
+                                     verdict=SimpleNamespace(verdict="NG", reasons=("2 tags, 1 expected",))))
+        wait_until(lambda: station.signals().results_ready)
+        first = station.signals()
+        station.pulse(Ack)
+        station.pulse(Trigger)  # the source stopped: nothing comes
+        wait_until(lambda: station.signals().result_counter == 2)
+        second = station.signals()
+    assert first.verdict is Verdict.NG and dict(first.result_fields)["frame"] == "1:next.png"
+    assert dict(first.result_fields)["reasons"] == "2 tags, 1 expected"
+    assert second.verdict is Verdict.ERROR and second.code is Code.INSPECTION_FAILED
+    assert "no frame inspected for trigger 2" in dict(second.result_fields)["error"]
+
+
 def test_many_threads_triggering_never_double_start():
     starts = []
     lock = threading.Lock()

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -104,10 +103,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         start_job = _initial_job(args, folder, inspector)
         station.start(job=start_job)
-        if args.modbus:
-            from inference.line.modbus import ModbusServer, parse_host_port
+        from inference.line.transports import LineOptions, open_transports
 
-            transports.append(ModbusServer(station, *parse_host_port(args.modbus)).start())
+        options = LineOptions(modbus=args.modbus or "", opcua=args.opcua or "", opcua_user=args.opcua_user or "",
+                              opcua_anonymous=args.opcua_anonymous, mqtt=args.mqtt or "")
+        transports.extend(open_transports(station, options, cert_dir=args.opcua_cert_dir))
         if args.modbus_plc:
             from inference.line.modbus import parse_host_port
             from inference.line.modbus_client import ModbusClientLink
@@ -115,19 +115,6 @@ def run(args: argparse.Namespace) -> int:
             command, status = args.plc_registers
             transports.append(ModbusClientLink(station, *parse_host_port(args.modbus_plc), command_base=command,
                                                status_base=status, device_id=args.plc_unit).start())
-        if args.opcua:
-            from inference.line.opcua import OpcUaServer
-
-            users = {args.opcua_user: os.environ.get("HANGTAG_OPCUA_PASSWORD", "")} if args.opcua_user else None
-            if args.opcua_user and not users[args.opcua_user]:
-                raise LineError("OPC UA user has no password", expected="HANGTAG_OPCUA_PASSWORD set",
-                                found="it is empty or unset", hint="export HANGTAG_OPCUA_PASSWORD=... first")
-            transports.append(OpcUaServer(station, args.opcua, users=users, anonymous=args.opcua_anonymous,
-                                          cert_dir=args.opcua_cert_dir).start())
-        if args.mqtt:
-            from inference.line.mqtt import MqttLink
-
-            transports.append(MqttLink(station, args.mqtt).start())
         sig = station.signals()
         sys.stderr.write(f"line station {sig.state.value}: job {sig.job_index} {sig.job_name!r}\n")
         sys.stderr.flush()
@@ -148,9 +135,11 @@ def run(args: argparse.Namespace) -> int:
     sig = station.signals()
     print(f"stopped: {sig.result_counter} results, {sig.missed_triggers} missed triggers, {sig.late_acks} late acks, "
           f"last code {int(sig.code)} {sig.code.name}", file=sys.stderr)
-    # trigger accepted -> result queued, inside the station: the inspection call and the rest (the handshake's share)
+    # trigger accepted -> result queued, inside the station: the inspection call and the rest (the handshake's share);
+    # offered_ms: trigger accepted -> result put out by each transport that pushes it (OPC UA event, MQTT message)
     print(json.dumps({"results": sig.result_counter, "missed_triggers": sig.missed_triggers,
-                      "late_acks": sig.late_acks, "station_ms": station.stats.summary()}))
+                      "late_acks": sig.late_acks, "station_ms": station.stats.summary(),
+                      "offered_ms": {name: stats.summary() for name, stats in station.offer_stats.items()}}))
     return 0
 
 

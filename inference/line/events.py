@@ -139,6 +139,8 @@ class StartInspection:
     trigger_id: int
     job_index: int
     lot: str
+    at: float = 0.0  # when the trigger was accepted (the station's clock): an inspection that runs anyway
+                     # answers with the first frame finished after it
 
 
 @dataclass(frozen=True)

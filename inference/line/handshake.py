@@ -139,7 +139,7 @@ def _trigger(hs: Handshake, ev: Trigger, now: float) -> Step:
     if hs.state is State.READY:
         tid = hs.trigger_id + 1
         return (replace(hs, state=State.BUSY, trigger_id=tid),
-                (StartInspection(tid, hs.job_index, hs.lot),))
+                (StartInspection(tid, hs.job_index, hs.lot, now),))
     code = Code.TRIGGER_WHILE_BUSY if hs.state is State.BUSY else Code.TRIGGER_NOT_READY
     return (replace(hs, missed_triggers=hs.missed_triggers + 1, code=code),
             (Report(code, f"trigger in state {hs.state.value}"),))

@@ -193,6 +193,7 @@ class MqttLink:
             if isinstance(action, Publish):
                 payload = json.dumps(result_payload(change, action), ensure_ascii=False)
                 self._client.publish(self.endpoint.topics["result"], payload, qos=1)
+                self.station.offered("mqtt", action.result.trigger_id)
         self._publish_signals(change.signals)
 
     def _publish_signals(self, sig: Signals, force: bool = False) -> None:

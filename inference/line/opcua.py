@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +62,10 @@ class OpcUaServer(LoopThreadServer):
         self._nodes: dict[str, Any] = {}
         self._written: dict[str, Any] = {}
         self._event_gen: Any = None
+        self._server: Any = None
+        self._changes: asyncio.Queue | None = None
+        self.dropped = 0  # changes not applied: the loop was 1024 behind (the next one writes the newest values)
+        self.failed = 0
 
     @property
     def address(self) -> str:
@@ -75,13 +80,14 @@ class OpcUaServer(LoopThreadServer):
 
     def _on_started(self) -> None:
         super()._on_started()
-        self.station.subscribe("opcua", self._on_change)
+        # straight onto this server's own loop: no outbox thread between a result and its ResultReady event
+        self.station.subscribe("opcua", self._hand_over, direct=True)
 
     # -- server thread ---------------------------------------------------------------------------------
     async def _serve(self) -> None:
         from asyncua import Server, ua
 
-        server = Server(user_manager=_UserManager(self.users, self.anonymous))
+        server = self._server = Server(user_manager=_UserManager(self.users, self.anonymous))
         await server.init()
         server.set_endpoint(self.url)
         server.set_server_name("Hangtag Station")
@@ -105,8 +111,13 @@ class OpcUaServer(LoopThreadServer):
             ("TriggerId", ua.VariantType.UInt32), ("Verdict", ua.VariantType.String),
             ("ResultFields", ua.VariantType.String)])
         self._event_gen = await server.get_event_generator(etype, station_obj)
-        async with server:
-            await self._serving()
+        self._changes = asyncio.Queue(maxsize=1024)
+        applier = asyncio.create_task(self._apply_changes())
+        try:
+            async with server:
+                await self._serving()
+        finally:
+            applier.cancel()
 
     async def _add_methods(self, obj, idx: int) -> None:
         from asyncua import ua
@@ -162,20 +173,41 @@ class OpcUaServer(LoopThreadServer):
         await obj.add_method(idx, "ResetError", reset, [], [])
         await obj.add_method(idx, "SetLot", set_lot, [text], [])
 
-    # -- the station's outbox thread -------------------------------------------------------------------
-    def _on_change(self, change: Change) -> None:
-        if self._loop is None or not self._loop.is_running():
-            raise LineError("OPC UA server is not running", expected="a running server", found="stopped")
-        future = asyncio.run_coroutine_threadsafe(self._apply(change), self._loop)
-        future.result(5.0)  # the outbox's own thread waits, bounded; the station never does
+    # -- the station's submitting thread, under its lock: hand over, never wait -------------------------
+    def _hand_over(self, change: Change) -> None:
+        loop = self._loop
+        if loop is not None and loop.is_running():
+            loop.call_soon_threadsafe(self._enqueue, change)
+
+    def _enqueue(self, change: Change) -> None:
+        try:
+            self._changes.put_nowait(change)
+        except asyncio.QueueFull:
+            self.dropped += 1
+
+    async def _apply_changes(self) -> None:
+        """One consumer, so variables and ResultReady events go out in the order the station made them."""
+        while True:
+            change = await self._changes.get()
+            try:
+                await self._apply(change)
+            except Exception as exc:  # a failed write is reported and the next change goes on
+                self.failed += 1
+                log.warning("OPC UA update after %s failed: %s", change.event, exc)
 
     async def _sync_variables(self) -> None:
         """Write the station's signals as they are now (not as they were when a change was queued), so
-        writes from the outbox and from method calls only ever move the variables forward."""
+        writes from changes and from method calls only ever move the variables forward. The server's own
+        write_attribute_value: no session or permission checks for the server writing its own variables."""
+        from asyncua import ua
+
+        stamp = None
         for name, value in variable_values(self.station.signals()).items():
             if self._written.get(name) != value:
                 self._written[name] = value
-                await self._nodes[name].write_value(_variant(name, value))
+                stamp = stamp or datetime.now(timezone.utc)
+                await self._server.write_attribute_value(self._nodes[name].nodeid, ua.DataValue(
+                    _variant(name, value), SourceTimestamp=stamp, ServerTimestamp=stamp))
 
     async def _apply(self, change: Change) -> None:
         from asyncua import ua
@@ -190,6 +222,7 @@ class OpcUaServer(LoopThreadServer):
                 gen.event.Verdict = r.verdict.name
                 gen.event.ResultFields = json.dumps(dict(r.fields), ensure_ascii=False)
                 await gen.trigger(message=f"result for trigger {r.trigger_id}: {r.verdict.name}")
+                self.station.offered("opcua", r.trigger_id)
 
 
 APPLICATION_URI = "urn:hangtag-station:line:server"

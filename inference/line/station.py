@@ -19,7 +19,7 @@ from typing import Callable
 from inference.errors import HangtagError
 from inference.line import handshake as hs_mod
 from inference.line.breaker import Outbox
-from inference.line.handshake import (Action, Code, Config, Event, Handshake, InspectionDone, InspectionFailed,
+from inference.line.handshake import (Ack, Action, Code, Config, Event, Handshake, InspectionDone, InspectionFailed,
                                       JobFailed, JobLoaded, LoadJob, Publish, Signals, StartInspection, Tick,
                                       Verdict)
 from inference.telemetry import RollingStats, StageTimings
@@ -62,6 +62,30 @@ class LogEntry:
     trigger_id: int
     detail: str = ""
     wall: float = 0.0  # time.time(), for journals read by people
+    about: int = 0     # the trigger this event belongs to: the acknowledged result's for an ack, else trigger_id
+    frame: str = ""    # the frame that answered that trigger, once its result is in
+
+
+@dataclass
+class _Cycle:
+    """perf_counter_ns stamps of one trigger inside the station: accepted (under the lock), picked up by the
+    worker, inspection returned, result queued."""
+
+    accepted: int
+    picked: int = 0
+    inspected: int = 0
+    queued: int = 0
+
+    def timings(self, until: int) -> StageTimings:
+        """The handshake's own share up to `until` (result queued, or put out by a transport), the inspection
+        call apart: handover (accepted -> worker), return (inspection -> result queued), publish (queued -> out)."""
+        inspect = (self.inspected - self.picked) / 1e6
+        total = (until - self.accepted) / 1e6
+        stages = {"handover": (self.picked - self.accepted) / 1e6, "inspect": inspect,
+                  "return": (self.queued - self.inspected) / 1e6, "handshake": max(0.0, total - inspect)}
+        if until != self.queued:
+            stages["publish"] = (until - self.queued) / 1e6
+        return StageTimings(stages, total)
 
 
 InspectFn = Callable[[StartInspection], Outcome]
@@ -70,7 +94,7 @@ LoadJobFn = Callable[[int], str]
 
 class LineStation:
     def __init__(self, inspect: InspectFn, *, load_job: LoadJobFn | None = None, config: Config | None = None,
-                 inspect_budget_s: float = 10.0, tick_s: float = 0.01,
+                 inspect_budget_s: float = 10.0, tick_s: float = 0.005,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self._inspect = inspect
         self._load_job = load_job
@@ -81,14 +105,17 @@ class LineStation:
         self._hs = Handshake(config=config or Config())
         self._signals = hs_mod.signals(self._hs, clock())
         self._outboxes: list[Outbox] = []
+        self._direct: list[Callable[[Change], None]] = []
         self._work: queue.Queue = queue.Queue()
         self._busy_since: float | None = None
-        self._triggered_ns = 0
-        self._inspect_ns = 0
+        self._cycles: dict[int, _Cycle] = {}  # the last few triggers' stamps, by trigger id
         # trigger accepted -> result queued, split into the inspection call and the station's own share
         self.stats = RollingStats(window=10_000)
+        # trigger accepted -> result put out by a transport that pushes it (OPC UA event, MQTT message)
+        self.offer_stats: dict[str, RollingStats] = {}
         self._stop = threading.Event()
         self.log: collections.deque[LogEntry] = collections.deque(maxlen=2000)
+        self._frames: dict[int, str] = {}  # trigger id -> the frame that answered it (its result's "frame" field)
         self.events_total = 0  # entries ever logged: a reader knows how many of `log` are new to it
         self.links: dict[str, str] = {}  # transport name -> connection state, for the screen and the journal
         self._on_event: list[Callable[[LogEntry], None]] = []
@@ -123,10 +150,23 @@ class LineStation:
         self.close()
 
     # -- what transports use ---------------------------------------------------------------------------
-    def subscribe(self, name: str, sink: Callable[[Change], None]) -> Outbox:
+    def subscribe(self, name: str, sink: Callable[[Change], None], *, direct: bool = False) -> Outbox | None:
+        """`sink` gets every change in order on an Outbox's thread; with `direct` it is called on the submitting
+        thread under the station's lock instead, one thread hop sooner, so it must only hand the change over
+        without blocking (to an event loop the transport owns: `loop.call_soon_threadsafe`)."""
+        if direct:
+            self._direct.append(sink)
+            return None
         outbox = Outbox(name, sink)
         self._outboxes.append(outbox)
         return outbox
+
+    def offered(self, name: str, trigger_id: int) -> None:
+        """A transport has put the result of `trigger_id` out: timed from the same trigger as `stats`."""
+        cycle = self._cycles.get(trigger_id)
+        if cycle is not None and cycle.queued:
+            stats = self.offer_stats.get(name) or self.offer_stats.setdefault(name, RollingStats(window=10_000))
+            stats.add(cycle.timings(time.perf_counter_ns()))
 
     def on_event(self, callback: Callable[[LogEntry], None]) -> None:
         """Called for every handshake event on the submitting thread under the station's lock, so it must
@@ -137,7 +177,7 @@ class LineStation:
         with self._lock:
             if self.links.get(name) != state:
                 self.links[name] = state
-                self._record(f"link {name}", self._signals, f"{name}: {state}")
+                self._record(f"link {name}", self._signals, f"{name}: {state}", 0)
 
     def signals(self) -> Signals:
         return self._signals
@@ -167,25 +207,46 @@ class LineStation:
         for action in actions:
             if isinstance(action, StartInspection):
                 self._busy_since = now
-                self._triggered_ns = time.perf_counter_ns()
+                self._cycles[action.trigger_id] = _Cycle(time.perf_counter_ns())
+                if len(self._cycles) > 64:
+                    del self._cycles[next(iter(self._cycles))]
                 self._work.put(action)
             elif isinstance(action, LoadJob):
                 self._work.put(action)
-            elif isinstance(action, Publish) and self._triggered_ns and isinstance(event, InspectionDone):
-                total = (time.perf_counter_ns() - self._triggered_ns) / 1e6
-                inspect = self._inspect_ns / 1e6
-                self.stats.add(StageTimings({"inspect": inspect, "handshake": max(0.0, total - inspect)}, total))
+            elif isinstance(action, Publish):
+                cycle = self._cycles.get(action.result.trigger_id)
+                if cycle is not None and cycle.inspected and isinstance(event, InspectionDone):
+                    cycle.queued = time.perf_counter_ns()
+                    self.stats.add(cycle.timings(cycle.queued))
         if after != before or actions:
             change = Change(after, actions, type(event).__name__, now)
+            for sink in self._direct:
+                try:
+                    sink(change)
+                except Exception as exc:  # a transport's hand-over failing is its problem, never the station's
+                    log.warning("line transport hand-over failed: %s", exc)
             for outbox in self._outboxes:
                 outbox.put(change)
         if not isinstance(event, Tick) or actions:
-            detail = "; ".join(_describe(a) for a in actions)
-            self._record(type(event).__name__, after, detail)
+            about = after.trigger_id
+            notes = [_describe(a) for a in actions]
+            for action in actions:
+                if isinstance(action, Publish):
+                    about = action.result.trigger_id
+                    frame = dict(action.result.fields).get("frame")
+                    if frame:
+                        self._frames[about] = frame
+                        if len(self._frames) > 256:
+                            del self._frames[next(iter(self._frames))]
+            if isinstance(event, Ack) and after.queue_length < before.queue_length:
+                about = before.result_trigger_id
+                notes.insert(0, f"acknowledged result {about}")
+            self._record(type(event).__name__, after, "; ".join(notes), about)
         return after
 
-    def _record(self, event: str, sig: Signals, detail: str) -> None:
-        entry = LogEntry(self._clock(), event, sig.state.value, int(sig.code), sig.trigger_id, detail, time.time())
+    def _record(self, event: str, sig: Signals, detail: str, about: int) -> None:
+        entry = LogEntry(self._clock(), event, sig.state.value, int(sig.code), sig.trigger_id, detail, time.time(),
+                         about, self._frames.get(about, ""))
         self.log.append(entry)
         self.events_total += 1
         for callback in self._on_event:
@@ -205,14 +266,17 @@ class LineStation:
                 self.submit(self._run_load(item))
 
     def _run_inspection(self, start: StartInspection) -> Event:
-        began = time.perf_counter_ns()
+        cycle = self._cycles.get(start.trigger_id)
+        if cycle is not None:
+            cycle.picked = time.perf_counter_ns()
         try:
             outcome = self._inspect(start)
         except Exception as exc:  # the PLC still gets an answer for this trigger: verdict ERROR
             log.warning("inspection for trigger %d failed: %s", start.trigger_id, exc)
             return InspectionFailed(start.trigger_id, str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
         finally:
-            self._inspect_ns = time.perf_counter_ns() - began
+            if cycle is not None:
+                cycle.inspected = time.perf_counter_ns()
         return InspectionDone(start.trigger_id, outcome.verdict, outcome.fields)
 
     def _run_load(self, load: LoadJob) -> Event:
@@ -225,8 +289,25 @@ class LineStation:
         except Exception as exc:
             return JobFailed(load.index, Code.RECIPE_INVALID, str(exc).splitlines()[0])
 
+    def _next_tick(self) -> float:
+        """Seconds until a Tick can change something: the heartbeat's next flip, the oldest result's ack
+        deadline, the running inspection's budget. Never longer than the ack timeout or the budget, so a
+        deadline that appears while this thread sleeps is at most that far away when it wakes; never shorter
+        than `tick_s`. A station that only waits wakes twice a second (heartbeat), not a hundred times."""
+        hs, now = self._hs, self._clock()
+        cfg = hs.config
+        waits = [cfg.ack_timeout_s, self.inspect_budget_s]
+        if cfg.heartbeat_s > 0:
+            waits.append(cfg.heartbeat_s - now % cfg.heartbeat_s)
+        if hs.queue and hs.state is not hs_mod.State.ERROR:
+            waits.append(hs.queue[0].ready_at + cfg.ack_timeout_s - now)
+        since = self._busy_since
+        if hs.state is hs_mod.State.BUSY and since is not None:
+            waits.append(since + self.inspect_budget_s - now)
+        return max(self.tick_s, min(waits) + 0.001)  # just past the deadline, not just before it
+
     def _tick_loop(self) -> None:
-        while not self._stop.wait(self.tick_s):
+        while not self._stop.wait(self._next_tick()):
             self.submit(Tick())
             hs = self._hs
             since = self._busy_since

@@ -1,0 +1,72 @@
+"""A trigger answered by an inspection that runs anyway: the window inspects its source continuously, and a
+PLC's trigger is answered with the first frame result that arrives after it.
+
+`NextResult` is the LineStation's inspection function on the station's worker thread; whoever runs the
+inspection (the window's worker, through the GUI thread) hands it every result with `offer`. A trigger that
+sees no result within `wait_s` (the source stopped, no engine yet) is answered ERROR with the reason, so
+the PLC is never left waiting.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any, Callable
+
+from inference.line.handshake import StartInspection
+from inference.line.jobs import verdict_of
+from inference.line.station import LineError, Outcome
+
+
+class NextResult:
+    """`clock` must be the LineStation's (time.monotonic by default): a result counts for a trigger when it
+    was offered after the trigger was accepted, not after the station's worker got round to asking."""
+
+    def __init__(self, wait_s: float = 5.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.wait_s = wait_s
+        self._clock = clock
+        self._cond = threading.Condition()
+        self._offered_at = float("-inf")
+        self._latest: Any = None
+        self._closed = False
+
+    def offer(self, result: Any) -> None:
+        """Any thread; never blocks on the line."""
+        with self._cond:
+            self._offered_at = self._clock()
+            self._latest = result
+            self._cond.notify_all()
+
+    def close(self) -> None:
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+
+    def __call__(self, start: StartInspection) -> Outcome:
+        with self._cond:
+            fresh = lambda: self._offered_at > start.at or self._closed  # noqa: E731
+            if not self._cond.wait_for(fresh, self.wait_s) or self._closed:
+                raise LineError(f"no frame inspected for trigger {start.trigger_id}",
+                                expected=f"an inspected frame within {self.wait_s:g} s of the trigger",
+                                found="the station closed" if self._closed else "none",
+                                hint="start the source (Start) and check the camera; the PLC got verdict ERROR")
+            result = self._latest
+        return outcome_of(result)
+
+
+def outcome_of(result: Any) -> Outcome:
+    """A frame result as the line sees it: the verdict and the frame it rests on."""
+    fields = [("frame", _frame_name(result)), ("tags", str(len(getattr(result, "detections", ()) or ())))]
+    reasons = "; ".join(getattr(getattr(result, "verdict", None), "reasons", ()) or ())
+    if reasons:
+        fields.append(("reasons", reasons[:200]))
+    error = getattr(result, "error", None)
+    if error:
+        fields.append(("error", error.splitlines()[0][:200]))
+    return Outcome(verdict_of(result), tuple(fields))
+
+
+def _frame_name(result: Any) -> str:
+    name = getattr(result, "source_name", "") or ""
+    index = getattr(result, "index", None)
+    return f"{index}:{name}" if index is not None and name else (name or str(index))
