@@ -169,11 +169,20 @@ class InspectionWorker(QObject):
         elif not self._running:
             self._process_next()
 
-    def _fire_trigger(self) -> None:
+    @Slot(int)
+    def trigger_camera(self, trigger_id: int) -> None:
+        """The line's trigger (a PLC handshake in the window) fires a software-triggered camera with the line's
+        own id; the result's frame then carries it (`…#trigger-ID`, `trigger_id`)."""
+        if getattr(self._source, "software_triggered", False):
+            self._fire_trigger(trigger_id)
+        else:
+            self.errored.emit(f"Trigger {trigger_id} not sent: the source is not a software-triggered camera")
+
+    def _fire_trigger(self, trigger_id: int | None = None) -> None:
         """Step on a software-triggered camera fires it once; stopped, the step then inspects what that trigger
         brings (and any earlier trigger's frame still waiting), running, the loop does."""
         try:
-            trigger_id = self._source.trigger(wait_s=0.0)  # a trigger still in flight: said, never waited on here
+            trigger_id = self._source.trigger(trigger_id, wait_s=0.0)  # one still in flight: said, never waited on
         except Exception as exc:  # the camera is lost: said, and the station stays as it was
             self.errored.emit(f"Trigger not sent: {describe_error(exc)}")
             return

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("PySide6")
-from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtCore import QObject, QSettings, Signal  # noqa: E402
 
 from inference.cameras.producers import simulated_producer  # noqa: E402
 from inference.errors import BackendUnavailableError  # noqa: E402
@@ -60,6 +60,10 @@ def station(qtbot, tmp_path: Path, source: str, model: Path | None = None):
     qtbot.waitUntil(lambda: window.pipeline is not None, timeout=30000)
     qtbot.waitUntil(lambda: window.camera_link.readback is not None, timeout=15000)
     return window
+
+
+class LineTrigger(QObject):
+    fired = Signal(int)
 
 
 def journaled(tmp_path: Path) -> list[str]:
@@ -136,7 +140,7 @@ def test_camera_settings_are_read_back_nodes_it_lacks_disabled_and_kept_per_job(
 
 
 @needs_aravis
-def test_the_step_key_fires_the_software_trigger_once_per_press_with_its_id_in_the_journal(qtbot, tmp_path):
+def test_the_step_key_and_a_line_trigger_fire_the_camera_once_each_with_the_id_in_the_journal(qtbot, tmp_path):
     with fake_camera() as fake:
         window = station(qtbot, tmp_path, f"aravis:{fake.serial}?pixel_format=Mono8&roi=0,0,256,192&trigger=software")
         dialog = window.camera_link.open_dialog()
@@ -150,10 +154,14 @@ def test_the_step_key_fires_the_software_trigger_once_per_press_with_its_id_in_t
         for presses in (1, 2, 3):
             window.step()  # the → key
             qtbot.waitUntil(lambda: len(window.results.results) == presses, timeout=15000)
+        line = LineTrigger()  # a line handshake in the window fires the camera with the PLC's own id
+        line.fired.connect(window.worker.trigger_camera)
+        line.fired.emit(77)
+        qtbot.waitUntil(lambda: len(window.results.results) == 4, timeout=15000)
         qtbot.wait(500)
         names = [r.source_name for r in window.results.results]
         window.close()
-    assert names == [f"aravis-{fake.serial}#trigger-{i}" for i in (1, 2, 3)]
+    assert names == [f"aravis-{fake.serial}#trigger-{i}" for i in (1, 2, 3, 77)]
     assert journaled(tmp_path) == names
 
 
