@@ -24,6 +24,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--keep", action="store_true",
                         help="with --self-test: keep its work folder (report, journal) and print where it is")
     parser.add_argument("--version", action="store_true", help="print the station's and libraries' versions")
+    from app.plc_link import add_line_arguments
+
+    add_line_arguments(parser)
     return parser.parse_args(argv)
 
 
@@ -55,6 +58,13 @@ def main(argv: list[str] | None = None) -> int:
         if not args.headless:
             print("No display found (DISPLAY/WAYLAND_DISPLAY unset): running the same inspection headless.\n"
                   "To see the window, run on a desktop session or under `xvfb-run -a make run`.", flush=True)
+        from app.plc_link import headless_line_argv
+
+        line_argv = headless_line_argv(args, source)
+        if line_argv:  # on a line: the PLC's triggers drive the inspection (hangtag-inspect line)
+            from inference.cli import main as cli_main
+
+            return cli_main(line_argv)
         from app.headless import run_headless
 
         return run_headless(source, args.model, args.backend, args.recipe, read=not args.no_read)
@@ -82,7 +92,7 @@ def run_window(source: str, args: argparse.Namespace) -> int:
     app.setWindowIcon(QIcon(str(resource_path("icons", "hangtag_station.png"))))
     register_fonts()
     window = MainWindow(model=args.model, source=source, backend=args.backend, recipe=args.recipe,
-                        read=not args.no_read, autostart=args.source is not None)
+                        read=not args.no_read, autostart=args.source is not None, plc=args)
     apply_theme(app, window.dark_action.isChecked())
     window.show()
     # Cyclic garbage is collected on this thread only: a collection triggered on the worker or the

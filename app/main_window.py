@@ -17,6 +17,7 @@ from app import recipe_picker
 from app.camera_link import CameraSettingsLink
 from app.modes import ENGINEER, ModeController
 from app.line_link import LineLink
+from app.plc_link import PlcLink
 from app.records_link import RecordsLink
 from app.remote_link import RemoteLink
 from app.report_open import ReportOpener
@@ -66,7 +67,7 @@ class MainWindow(QMainWindow):
 
     def __init__(self, *, model: Path | None = None, source: str | None = None, backend: str | None = None,
                  recipe: Path | None = None, settings: StationSettings | None = None, read: bool = True,
-                 journal_path: Path | None = None, testing: bool = False, autostart: bool = False) -> None:
+                 journal_path: Path | None = None, testing: bool = False, autostart: bool = False, plc=None) -> None:
         super().__init__()
         self.setWindowTitle("Hangtag Station")
         self.settings = settings or StationSettings()
@@ -106,6 +107,7 @@ class MainWindow(QMainWindow):
         recipe = recipe or self.settings.recipe_path  # the job's recipe survives a restart
         if recipe:
             self.load_recipe(Path(recipe))
+        self.plc = PlcLink.open(self, plc)  # the PLC's handshake and the I/O dock, when a transport is enabled
         self.request_engine(self.backend_name, self.precision)
         spec = source or self.settings.last_source
         if spec:
@@ -587,6 +589,8 @@ class MainWindow(QMainWindow):
         self.worker.request_stop()
         self._shutdown.emit()
         self.worker_thread.wait(3000)
+        if self.plc is not None:
+            self.plc.close()
         self.engines.close()
         self.records.close()
         super().closeEvent(event)

@@ -1,0 +1,170 @@
+"""The window's link to the line's PLC: a LineStation whose triggers are answered by the next frame the window
+inspects, the transports enabled in the settings or on the command line, the I/O dock, and every handshake
+event in the journal with the trigger and frame it belongs to. (app/line_link.py is the moving line's
+one-verdict-per-tag mode, a different thing.)
+
+Nothing here exists unless a transport is enabled: a station that is not on a line shows no I/O dock.
+Settings (station.ini, [line]): modbus=HOST:PORT, opcua=URL, opcua_user=NAME (password from
+HANGTAG_OPCUA_PASSWORD), opcua_anonymous=true, mqtt=URL, recipe_dir=FOLDER, ack_timeout_s, queue_depth.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QDockWidget
+
+from app.widgets.io_dock import IoDock
+from inference.errors import HangtagError
+from inference.line.breaker import Outbox
+from inference.line.follow import NextResult
+from inference.line.handshake import Config
+from inference.line.jobs import RecipeFolder
+from inference.line.station import JobNotFound, LineStation, LogEntry
+from inference.line.transports import LineOptions, open_transports
+
+# a trigger waits this long for the window's next inspected frame before it is answered ERROR
+FRAME_WAIT_S = 5.0
+
+
+def add_line_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("line (PLC)", "answer a PLC's triggers; each overrides the [line] setting")
+    group.add_argument("--modbus", metavar="HOST:PORT", help="serve the Modbus map here (e.g. 0.0.0.0:5020)")
+    group.add_argument("--opcua", metavar="URL", help="serve OPC UA here (e.g. opc.tcp://0.0.0.0:4840/hangtag/)")
+    group.add_argument("--opcua-user", metavar="NAME", help="OPC UA username; password from HANGTAG_OPCUA_PASSWORD")
+    group.add_argument("--opcua-anonymous", action="store_true", default=None, help="allow anonymous OPC UA clients")
+    group.add_argument("--mqtt", metavar="URL", help="publish results to this broker (mqtt://HOST:PORT/TOPIC/BASE)")
+    group.add_argument("--recipe-dir", metavar="DIR", help="NN_name.toml recipes the PLC selects by job index NN")
+
+
+def line_options(settings, args: argparse.Namespace | None = None) -> LineOptions:
+    """The [line] settings, with what the command line gives taking precedence."""
+    store = settings.store
+
+    def text(key: str) -> str:
+        value = store.value(f"line/{key}", "")
+        return "" if value is None else str(value)
+
+    def number(key: str, kind, default):
+        try:
+            return kind(text(key) or default)
+        except ValueError:
+            return default  # an unreadable stored value must not stop the station
+
+    stored = LineOptions(modbus=text("modbus"), opcua=text("opcua"), opcua_user=text("opcua_user"),
+                         opcua_anonymous=text("opcua_anonymous").lower() == "true", mqtt=text("mqtt"),
+                         recipe_dir=text("recipe_dir"), ack_timeout_s=number("ack_timeout_s", float, 2.0),
+                         queue_depth=number("queue_depth", int, 4))
+    return stored.merged(vars(args)) if args is not None else stored
+
+
+def headless_line_argv(args: argparse.Namespace, source: str) -> list[str]:
+    """`hangtag-inspect line` arguments for a headless station on a line (settings and command line merged),
+    or [] when no transport is enabled."""
+    from app.settings import StationSettings
+
+    options = line_options(StationSettings(), args)
+    if not options.enabled:
+        return []
+    argv = ["line", "--source", source, "--model", str(args.model), "--ack-timeout", str(options.ack_timeout_s),
+            "--queue-depth", str(options.queue_depth)]
+    for flag, value in (("--modbus", options.modbus), ("--opcua", options.opcua), ("--opcua-user", options.opcua_user),
+                        ("--mqtt", options.mqtt), ("--recipe-dir", options.recipe_dir),
+                        ("--backend", args.backend), ("--recipe", args.recipe)):
+        if value:
+            argv += [flag, str(value)]
+    if options.opcua_anonymous:
+        argv.append("--opcua-anonymous")
+    if args.no_read:
+        argv.append("--no-read")
+    return argv
+
+
+class PlcLink(QObject):
+    recipe_selected = Signal(str)  # the PLC selected a job: its recipe file, loaded by the window (GUI thread)
+
+    @classmethod
+    def open(cls, window, args: argparse.Namespace | None = None) -> PlcLink | None:
+        """The link when a transport is enabled in the settings or on the command line (`args`), else None."""
+        options = line_options(window.settings, args)
+        return cls(window, options) if options.enabled else None
+
+    def __init__(self, window, options: LineOptions) -> None:
+        super().__init__(window)
+        self.window = window
+        self.options = options
+        self.folder = self._folder(options.recipe_dir)
+        self.next_result = NextResult(FRAME_WAIT_S)
+        self.station = LineStation(self.next_result, load_job=self._load_job,
+                                   config=Config(queue_depth=options.queue_depth, ack_timeout_s=options.ack_timeout_s),
+                                   inspect_budget_s=FRAME_WAIT_S + 5.0)
+        # every frame the worker finishes, handed over on the worker's thread (never waits on the GUI)
+        window.worker.frame_done.connect(self._offer, Qt.ConnectionType.DirectConnection)
+        self.recipe_selected.connect(lambda path: window.load_recipe(Path(path)))
+        self.journal = Outbox("line-journal", self._journal)
+        self.station.on_event(self.journal.put)
+        self.station.start(job=self._current_job())
+        self.transports = open_transports(self.station, options, on_error=self._transport_failed)
+        self.dock = QDockWidget("I/O", window)
+        self.dock.setObjectName("dock_io")
+        self.dock.setWidget(IoDock(self.station))
+        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
+        window.tabifyDockWidget(window.docks["text"], self.dock)
+        window.docks["io"] = self.dock
+
+    def close(self) -> None:
+        for transport in reversed(self.transports):
+            transport.close()
+        self.next_result.close()
+        self.station.close()
+        self.journal.close()
+
+    # -- the worker's thread ---------------------------------------------------------------------------
+    def _offer(self, image, result) -> None:
+        self.next_result.offer(result)
+
+    # -- the station's threads -------------------------------------------------------------------------
+    def _load_job(self, index: int) -> str:
+        if self.folder is None:
+            raise JobNotFound(f"job {index}: no recipe folder is set", expected="[line] recipe_dir or --recipe-dir",
+                              found="none", hint="name the recipes NN_name.toml, NN being the job index")
+        from inference.reading import load_recipe
+
+        path = self.folder.path(index)
+        recipe = load_recipe(path)  # a recipe that does not load is refused here, with its reason, before the window
+        self.recipe_selected.emit(str(path))
+        return str(getattr(recipe, "name", "") or path.stem)
+
+    def _journal(self, entry: LogEntry) -> None:
+        recorder = getattr(self.window.records, "recorder", None)
+        if recorder is None:
+            return
+        subject = f"trigger {entry.about}" + (f" frame {entry.frame}" if entry.frame else "")
+        detail = f"{entry.state}; code {entry.code}" + (f"; {entry.detail}" if entry.detail else "")
+        recorder.note_event(f"line {entry.event}", subject, detail, at=entry.wall)
+
+    # -- the GUI thread --------------------------------------------------------------------------------
+    def _folder(self, recipe_dir: str) -> RecipeFolder | None:
+        if not recipe_dir:
+            return None
+        try:
+            return RecipeFolder(Path(recipe_dir))
+        except HangtagError as exc:
+            self.window._on_error(f"Line: the PLC cannot select jobs: {exc}")
+            return None
+
+    def _current_job(self) -> tuple[int, str]:
+        """The job the window already has, as the PLC sees it: its index in the recipe folder, else 1."""
+        path = self.window.recipe_path
+        name = str(getattr(self.window.recipe, "name", "") or (path.stem if path else "no recipe"))
+        if self.folder is not None and path is not None:
+            for index, candidate in self.folder.table.items():
+                if candidate.resolve() == Path(path).resolve():
+                    return index, name
+        return 1, name
+
+    def _transport_failed(self, name: str, exc: HangtagError) -> None:
+        self.station.set_link(name, f"not started: {str(exc).splitlines()[0]}")
+        self.window._on_error(f"Line: {name} not started: {exc}")
