@@ -1,0 +1,84 @@
+"""The window's responsiveness on a moving line (a benchmark, not a test): per-tag mode on, reading on, a conveyor
+recording replayed as a live camera; a 5 ms QTimer probe records how late the UI's event loop fires while the
+worker detects and tracks and the line's thread reads, and the tags the strip received are counted.
+
+    QT_QPA_PLATFORM=offscreen python -m app.line_ui_bench --source camera:datasets/line/s1.25/line.avi \
+        --recipe datasets/line/s1.25/recipe.toml --seconds 30 --json out.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+
+from app.ui_bench import _percentiles, _wait
+
+
+def main(argv: list[str] | None = None) -> int:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    parser = argparse.ArgumentParser(prog="python -m app.line_ui_bench")
+    parser.add_argument("--source", required=True, help="camera:VIDEO, a conveyor recording played live")
+    parser.add_argument("--recipe", type=Path, required=True)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args(argv)
+
+    from PySide6.QtCore import QElapsedTimer, QSettings, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from app.main_window import MainWindow
+    from app.settings import StationSettings
+    from app.theme import register_fonts
+
+    app = QApplication.instance() or QApplication([])
+    register_fonts()
+    tmp = Path(tempfile.mkdtemp(prefix="hangtag-line-uibench-"))
+    settings = StationSettings(QSettings(str(tmp / "s.ini"), QSettings.Format.IniFormat))
+    settings.set("line/per_tag", "1")
+    window = MainWindow(source=args.source, backend="onnxruntime-cpu", recipe=args.recipe, settings=settings,
+                        read=True, journal_path=tmp / "journal.sqlite3", testing=True)
+    window.resize(1280, 720)
+    window.show()
+    if not _wait(app, lambda: window.pipeline is not None and window.line.shows_tags, 120):
+        raise SystemExit("the engine did not load in 120 s")
+    lateness: list[float] = []
+    clock = QElapsedTimer()
+    probe = QTimer()
+    probe.setInterval(5)
+    last = [0.0]
+
+    def tick() -> None:
+        now = clock.nsecsElapsed() / 1e6
+        if last[0]:
+            lateness.append(max(0.0, now - last[0] - 5.0))
+        last[0] = now
+
+    probe.timeout.connect(tick)
+    clock.start()
+    probe.start()
+    started = time.perf_counter()
+    window.start()
+    _wait(app, lambda: not window.source_bar.running and time.perf_counter() - started > 2, args.seconds)
+    probe.stop()
+    window.stop()
+    _wait(app, lambda: not window.source_bar.running, 10)
+    result = {
+        "source": args.source, "seconds": round(time.perf_counter() - started, 1),
+        "event_loop_lateness_ms": _percentiles(lateness), "frames_inspected": window.results.total,
+        "frames_painted": window.frames_painted, "tags_shown": len(window.line.model.tags),
+        "tag_counts": dict(window.line.model.counts), "load_average": round(os.getloadavg()[0], 2),
+        "date": time.strftime("%Y-%m-%d %H:%M"),
+    }
+    window.close()
+    print(json.dumps(result, indent=2))
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
