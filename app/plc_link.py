@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QDockWidget
 
 from app.widgets.io_dock import IoDock
+from inference.cameras.specs import software_triggered
 from inference.errors import HangtagError
 from inference.line.breaker import Outbox
 from inference.line.follow import NextResult
@@ -84,6 +85,7 @@ def headless_line_argv(args: argparse.Namespace, source: str) -> list[str]:
 
 class PlcLink(QObject):
     recipe_selected = Signal(str)  # the PLC selected a job: its recipe file, loaded by the window (GUI thread)
+    camera_trigger = Signal(int)  # a PLC trigger for a software-triggered camera, fired on the worker's thread
 
     @classmethod
     def open(cls, window, args: argparse.Namespace | None = None) -> PlcLink | None:
@@ -96,7 +98,8 @@ class PlcLink(QObject):
         self.window = window
         self.options = options
         self.folder = self._folder(options.recipe_dir)
-        self.next_result = NextResult(FRAME_WAIT_S)
+        self.next_result = NextResult(FRAME_WAIT_S, fire=self._fire_camera)
+        self.camera_trigger.connect(window.worker.trigger_camera)  # queued: the worker owns the camera
         self.station = LineStation(self.next_result, load_job=self._load_job,
                                    config=Config(queue_depth=options.queue_depth, ack_timeout_s=options.ack_timeout_s),
                                    inspect_budget_s=FRAME_WAIT_S + 5.0)
@@ -126,6 +129,13 @@ class PlcLink(QObject):
         self.next_result.offer(result)
 
     # -- the station's threads -------------------------------------------------------------------------
+    def _fire_camera(self, trigger_id: int) -> bool:
+        """A software-triggered camera is fired with the PLC's trigger id, and that frame answers it."""
+        if not software_triggered(self.window.state.state.source):
+            return False
+        self.camera_trigger.emit(trigger_id)
+        return True
+
     def _load_job(self, index: int) -> str:
         if self.folder is None:
             raise JobNotFound(f"job {index}: no recipe folder is set", expected="[line] recipe_dir or --recipe-dir",

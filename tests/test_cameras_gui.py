@@ -46,11 +46,14 @@ needs_viky = pytest.mark.skipif(bool(_harvesters_missing()), reason=_harvesters_
 needs_aravis = pytest.mark.skipif(bool(_aravis_missing()), reason=_aravis_missing() or "-")
 
 
-def station(qtbot, tmp_path: Path, source: str, model: Path | None = None):
+def station(qtbot, tmp_path: Path, source: str, model: Path | None = None, **line: str):
+    """The window on `source`; `line` settings ([line] modbus=HOST:PORT…) put it on a line."""
     from app.main_window import MainWindow
     from app.settings import StationSettings
 
     settings = StationSettings(QSettings(str(tmp_path / "station.ini"), QSettings.Format.IniFormat))
+    for key, value in line.items():
+        settings.store.setValue(f"line/{key}", value)
     window = MainWindow(model=model or blob_detector(tmp_path / "blob.onnx"), source=source,
                         backend="onnxruntime-cpu", settings=settings, read=False,
                         journal_path=tmp_path / "journal.sqlite3", testing=True)
@@ -185,3 +188,42 @@ def test_each_file_in_the_trigger_folder_is_one_inspection_with_its_trigger_id(q
     assert names == [f"aravis-{fake.serial}#trigger-{i}" for i in (101, 102, 103)]
     assert journaled(tmp_path) == names
     assert (folder / "7.trg").exists()
+
+
+@needs_aravis
+def test_a_plcs_trigger_fires_the_windows_camera_and_is_answered_by_that_triggers_frame(qtbot, tmp_path):
+    pytest.importorskip("pymodbus", reason="pymodbus is not installed (pip install -e .)")
+    from pymodbus.client import ModbusTcpClient
+
+    from inference.line import modbus as mb
+    from tests.test_plc_link import free_port, inputs
+
+    port = free_port()
+    with fake_camera() as fake:
+        window = station(qtbot, tmp_path, f"aravis:{fake.serial}?pixel_format=Mono8&roi=0,0,256,192&trigger=software",
+                         modbus=f"127.0.0.1:{port}", ack_timeout_s="30")
+        window.start()
+        qtbot.wait(700)  # running, the camera waiting for its trigger: nothing inspected, nothing answered
+        assert window.results.results == []
+        plc = ModbusTcpClient("127.0.0.1", port=port, timeout=3)
+        assert plc.connect()
+        answered = []
+        try:
+            for trigger_id in (1, 2):
+                assert not plc.write_coil(mb.COIL_TRIGGER, True).isError()
+                qtbot.waitUntil(lambda: bool(inputs(plc)[mb.IR_STATUS] & 4), timeout=15000)  # result ready
+                answered.append(inputs(plc)[mb.IR_RESULT_ID])
+                assert not plc.write_coil(mb.COIL_TRIGGER, False).isError()
+                assert not plc.write_register(mb.HR_ACK_ID, trigger_id).isError()
+                qtbot.waitUntil(lambda: not inputs(plc)[mb.IR_STATUS] & 4, timeout=5000)
+        finally:
+            plc.close()
+        qtbot.waitUntil(lambda: len(window.results.results) >= 2, timeout=5000)  # the window's own copy, queued
+        qtbot.wait(300)
+        names = [r.source_name for r in window.results.results]
+        window.close()
+    assert answered == [1, 2]
+    assert names == [f"aravis-{fake.serial}#trigger-{i}" for i in (1, 2)]  # one inspection per PLC trigger
+    with Journal.open(tmp_path / "journal.sqlite3", read_only=True) as journal:
+        done = [e.subject for e in journal.events() if e.kind == "line InspectionDone"]
+    assert done == [f"trigger {i} frame {i - 1}:aravis-{fake.serial}#trigger-{i}" for i in (1, 2)]

@@ -216,6 +216,31 @@ def test_a_trigger_answered_by_the_next_offered_frame_or_by_error_when_none_come
     assert "no frame inspected for trigger 2" in dict(second.result_fields)["error"]
 
 
+def test_a_trigger_that_fired_the_camera_is_answered_by_its_own_frame_not_a_newer_or_older_one():
+    from types import SimpleNamespace
+
+    from inference.line.follow import NextResult
+
+    def result(index: int, name: str):
+        return SimpleNamespace(index=index, source_name=name, error=None, verdict=None)
+
+    fired: list[int] = []
+
+    def camera(trigger_id: int) -> bool:  # a software-triggered camera whose frames arrive out of the trigger's turn
+        fired.append(trigger_id)
+        frames.offer(result(7, "aravis-GV01#trigger-99"))  # another trigger's frame (the Step key's) comes first
+        frames.offer(result(8, f"aravis-GV01#trigger-{trigger_id}"))
+        frames.offer(result(9, "aravis-GV01#trigger-100"))  # and a newer one right after
+        return True
+
+    frames = NextResult(wait_s=2.0, fire=camera)
+    with LineStation(frames).start(job=(1, "polo")) as station:
+        station.pulse(Trigger)
+        wait_until(lambda: station.signals().results_ready)
+        answer = station.signals()
+    assert fired == [1] and dict(answer.result_fields)["frame"] == "8:aravis-GV01#trigger-1"
+
+
 def test_many_threads_triggering_never_double_start():
     starts = []
     lock = threading.Lock()

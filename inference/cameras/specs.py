@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from inference.cameras.acquisition import CameraSource
 from inference.cameras.settings import CameraSettings
-from inference.errors import SourceError
+from inference.errors import HangtagError, SourceError
 
 
 def open_camera(spec: str) -> CameraSource:
@@ -56,3 +56,13 @@ def with_settings(spec: str, settings: CameraSettings) -> str:
     asked = settings.to_query()
     parts = kept + ([asked] if asked else [])
     return base + ("?" + "&".join(parts) if parts else "")
+
+
+def software_triggered(spec: str) -> bool:
+    """Whether this spec opens a camera that sends a frame only when the station triggers it."""
+    if not is_camera_spec(spec):
+        return False
+    try:
+        return settings_of(spec).trigger.mode == "software"
+    except HangtagError:  # a spec that does not open fires nothing
+        return False

@@ -9,6 +9,7 @@ the PLC is never left waiting.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from typing import Any, Callable
@@ -17,17 +18,25 @@ from inference.line.handshake import StartInspection
 from inference.line.jobs import verdict_of
 from inference.line.station import LineError, Outcome
 
+TRIGGERED_KEPT = 16  # results of triggered frames kept for the trigger that asked for them
+_TRIGGERED = re.compile(r"#trigger-(\d+)$")
+
 
 class NextResult:
     """`clock` must be the LineStation's (time.monotonic by default): a result counts for a trigger when it
     was offered after the trigger was accepted, not after the station's worker got round to asking."""
 
-    def __init__(self, wait_s: float = 5.0, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, wait_s: float = 5.0, clock: Callable[[], float] = time.monotonic, *,
+                 fire: Callable[[int], bool] | None = None) -> None:
+        """`fire(trigger_id)`: fires a software-triggered camera with the trigger's id and says whether it did;
+        the trigger is then answered by the frame carrying that id (`…#trigger-ID`), never by another."""
         self.wait_s = wait_s
         self._clock = clock
+        self.fire = fire
         self._cond = threading.Condition()
         self._offered_at = float("-inf")
         self._latest: Any = None
+        self._by_trigger: dict[int, Any] = {}  # the last few results of triggered frames, by trigger id
         self._closed = False
 
     def offer(self, result: Any) -> None:
@@ -35,6 +44,11 @@ class NextResult:
         with self._cond:
             self._offered_at = self._clock()
             self._latest = result
+            trigger_id = trigger_of(result)
+            if trigger_id is not None:
+                self._by_trigger[trigger_id] = result
+                while len(self._by_trigger) > TRIGGERED_KEPT:
+                    del self._by_trigger[next(iter(self._by_trigger))]
             self._cond.notify_all()
 
     def close(self) -> None:
@@ -43,15 +57,25 @@ class NextResult:
             self._cond.notify_all()
 
     def __call__(self, start: StartInspection) -> Outcome:
+        fired = self.fire is not None and self.fire(start.trigger_id)
         with self._cond:
-            fresh = lambda: self._offered_at > start.at or self._closed  # noqa: E731
+            if fired:
+                fresh = lambda: start.trigger_id in self._by_trigger or self._closed  # noqa: E731
+            else:
+                fresh = lambda: self._offered_at > start.at or self._closed  # noqa: E731
             if not self._cond.wait_for(fresh, self.wait_s) or self._closed:
                 raise LineError(f"no frame inspected for trigger {start.trigger_id}",
                                 expected=f"an inspected frame within {self.wait_s:g} s of the trigger",
                                 found="the station closed" if self._closed else "none",
                                 hint="start the source (Start) and check the camera; the PLC got verdict ERROR")
-            result = self._latest
+            result = self._by_trigger.pop(start.trigger_id) if fired else self._latest
         return outcome_of(result)
+
+
+def trigger_of(result: Any) -> int | None:
+    """The trigger id a triggered camera's frame carries in its name (`aravis-GV01#trigger-17`), or None."""
+    match = _TRIGGERED.search(getattr(result, "source_name", "") or "")
+    return int(match.group(1)) if match else None
 
 
 def outcome_of(result: Any) -> Outcome:
