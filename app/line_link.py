@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QInputDialog, QMenu
 
 from app.widgets.tag_strip import NgHoldBar, TagStrip
+from inference.tracking import LineSettings, TrackerSettings
 from inference.tracking.recent import RecentTag, RecentTags
 from inference.tracking.station import PerTagInspector
 
@@ -71,7 +72,8 @@ class LineLink(QObject):
         self.alarm_action = QAction("Alarm on NG (flash and beep)", w, checkable=True, checked=self.hold.alarm,
                                     triggered=self.set_alarm)
         self.ack_action = QAction("Acknowledge NG tags", w, triggered=lambda: self.model.acknowledge())
-        for action in (self.per_tag_action, self.hold_action, self.alarm_action, self.ack_action):
+        self.belt_action = QAction("Belt speed…", w, triggered=self.ask_belt_speed)
+        for action in (self.per_tag_action, self.hold_action, self.alarm_action, self.ack_action, self.belt_action):
             menu.addAction(action)
         self.menu = menu
 
@@ -88,6 +90,27 @@ class LineLink(QObject):
         self.window.settings.set("line/hold_ng", "1" if on else "0")
         self.model.set_hold_ng(bool(on))
 
+    @property
+    def belt_px_per_frame(self) -> float:
+        try:
+            return float(self.window.settings.get("line/belt_px_per_frame", "0") or 0)
+        except ValueError:
+            return 0.0
+
+    def ask_belt_speed(self) -> None:
+        value, ok = QInputDialog.getDouble(
+            self.window, "Belt speed", "How far a tag moves between two camera frames, in pixels (+ left to right,\n"
+            "- right to left; 0: learn it from the tags, which needs the detector to see each tag 3+ times):",
+            self.belt_px_per_frame, -2000.0, 2000.0, 1)
+        if ok:
+            self.set_belt_speed(value)
+
+    def set_belt_speed(self, px_per_frame: float) -> None:
+        """Takes effect with the next engine, which the window loads now (as switching the mode does)."""
+        self.window.settings.set("line/belt_px_per_frame", f"{px_per_frame:g}")
+        if self.per_tag:
+            self.window.request_engine(self.window.backend_name, self.window.precision)
+
     def set_alarm(self, on: bool) -> None:
         self.window.settings.set("line/alarm", "1" if on else "0")
         self.hold.alarm = bool(on)
@@ -100,7 +123,9 @@ class LineLink(QObject):
             return inspector
         if inspector.reader is None:  # said, not silently nothing: without reading no tag gets a verdict
             self.window._on_error("One verdict per tag needs reading: tick 'Read tags' on the source bar to judge each tag")
-        self.inspector = PerTagInspector(inspector)
+        belt = self.belt_px_per_frame
+        tracker = TrackerSettings(belt_px_per_frame=(belt, 0.0) if belt else None)
+        self.inspector = PerTagInspector(inspector, LineSettings(tracker=tracker))
         self.inspector.listeners.append(self._journal_and_show)
         return self.inspector
 

@@ -66,6 +66,14 @@ def main(argv: list[str] | None = None) -> int:
     probe.stop()
     window.stop()
     _wait(app, lambda: not window.source_bar.running, 10)
+    seen = [len(window.line.model.tags), time.perf_counter()]
+
+    def settled() -> bool:  # the tags still in view at the end are finished on the worker's thread: wait for them
+        if len(window.line.model.tags) != seen[0]:
+            seen[:] = [len(window.line.model.tags), time.perf_counter()]
+        return time.perf_counter() - seen[1] > 5.0
+
+    _wait(app, settled, 60)
     result = {
         "source": args.source, "seconds": round(time.perf_counter() - started, 1),
         "event_loop_lateness_ms": _percentiles(lateness), "frames_inspected": window.results.total,

@@ -186,3 +186,18 @@ def test_the_windows_line_menu_switches_to_per_tag_and_shows_finished_tags(qtbot
     assert window.banner.verdict.text() == "NG #2" and link.hold.isVisible()
     link.ack_action.trigger()
     assert not link.hold.isVisible()
+
+
+def test_the_belts_speed_set_in_the_line_menu_reaches_the_tracker(qtbot, tmp_path: Path):
+    from tests.test_gui_station import make_window
+
+    window = make_window(qtbot, tmp_path)
+    link = window.line
+    link.per_tag_action.trigger()
+    qtbot.waitUntil(lambda: link.shows_tags, timeout=20000)
+    assert link.inspector.settings.tracker.belt_px_per_frame is None  # learned from the tags by default
+    first = link.inspector
+    link.set_belt_speed(30.5)
+    qtbot.waitUntil(lambda: link.inspector is not first, timeout=20000)
+    assert link.inspector.settings.tracker.belt_px_per_frame == (30.5, 0.0)
+    assert window.settings.get("line/belt_px_per_frame") == "30.5"
