@@ -5,7 +5,8 @@ one-verdict-per-tag mode, a different thing.)
 
 Nothing here exists unless a transport is enabled: a station that is not on a line shows no I/O dock.
 Settings (station.ini, [line]): modbus=HOST:PORT, opcua=URL, opcua_user=NAME (password from
-HANGTAG_OPCUA_PASSWORD), opcua_anonymous=true, mqtt=URL, recipe_dir=FOLDER, ack_timeout_s, queue_depth.
+HANGTAG_OPCUA_PASSWORD), opcua_anonymous=true, mqtt=URL, recipe_dir=FOLDER, ack_timeout_s, queue_depth,
+inspect_budget_s (how long a trigger waits for the next inspected frame before it is answered ERROR).
 """
 
 from __future__ import annotations
@@ -25,9 +26,6 @@ from inference.line.handshake import Config
 from inference.line.jobs import RecipeFolder
 from inference.line.station import JobNotFound, LineStation, LogEntry
 from inference.line.transports import LineOptions, open_transports
-
-# a trigger waits this long for the window's next inspected frame before it is answered ERROR
-FRAME_WAIT_S = 5.0
 
 
 def add_line_arguments(parser: argparse.ArgumentParser) -> None:
@@ -57,7 +55,8 @@ def line_options(settings, args: argparse.Namespace | None = None) -> LineOption
     stored = LineOptions(modbus=text("modbus"), opcua=text("opcua"), opcua_user=text("opcua_user"),
                          opcua_anonymous=text("opcua_anonymous").lower() == "true", mqtt=text("mqtt"),
                          recipe_dir=text("recipe_dir"), ack_timeout_s=number("ack_timeout_s", float, 2.0),
-                         queue_depth=number("queue_depth", int, 4))
+                         queue_depth=number("queue_depth", int, 4),
+                         inspect_budget_s=number("inspect_budget_s", float, 10.0))
     return stored.merged(vars(args)) if args is not None else stored
 
 
@@ -70,7 +69,7 @@ def headless_line_argv(args: argparse.Namespace, source: str) -> list[str]:
     if not options.enabled:
         return []
     argv = ["line", "--source", source, "--model", str(args.model), "--ack-timeout", str(options.ack_timeout_s),
-            "--queue-depth", str(options.queue_depth)]
+            "--queue-depth", str(options.queue_depth), "--inspect-budget", str(options.inspect_budget_s)]
     for flag, value in (("--modbus", options.modbus), ("--opcua", options.opcua), ("--opcua-user", options.opcua_user),
                         ("--mqtt", options.mqtt), ("--recipe-dir", options.recipe_dir),
                         ("--backend", args.backend), ("--recipe", args.recipe)):
@@ -98,11 +97,12 @@ class PlcLink(QObject):
         self.window = window
         self.options = options
         self.folder = self._folder(options.recipe_dir)
-        self.next_result = NextResult(FRAME_WAIT_S, fire=self._fire_camera)
+        # a trigger waits this long for the window's next inspected frame, then it is answered ERROR
+        self.next_result = NextResult(options.inspect_budget_s, fire=self._fire_camera)
         self.camera_trigger.connect(window.worker.trigger_camera)  # queued: the worker owns the camera
         self.station = LineStation(self.next_result, load_job=self._load_job,
                                    config=Config(queue_depth=options.queue_depth, ack_timeout_s=options.ack_timeout_s),
-                                   inspect_budget_s=FRAME_WAIT_S + 5.0)
+                                   inspect_budget_s=options.inspect_budget_s + 1.0)
         # every frame the worker finishes, handed over on the worker's thread (never waits on the GUI)
         window.worker.frame_done.connect(self._offer, Qt.ConnectionType.DirectConnection)
         self.recipe_selected.connect(lambda path: window.load_recipe(Path(path)))

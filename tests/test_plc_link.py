@@ -122,7 +122,8 @@ def test_settings_and_command_line_make_the_headless_line_station(tmp_path, monk
         assert argv == [] and not line_options(settings, namespace(**given)).enabled
         return
     assert argv[:3] == ["line", "--source", "frames/"]
-    flags = [a for a in argv[3:] if a.startswith("--") and a not in ("--model", "--ack-timeout", "--queue-depth")]
+    flags = [a for a in argv[3:] if a.startswith("--") and a not in ("--model", "--ack-timeout", "--queue-depth",
+                                                                          "--inspect-budget")]
     assert flags == [a for a in expected if a.startswith("--")]
     for flag, value in zip(expected, expected[1:]):
         if flag.startswith("--") and not value.startswith("--"):

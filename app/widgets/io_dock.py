@@ -11,7 +11,7 @@ import time
 
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QFormLayout, QGridLayout, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFormLayout, QGridLayout, QHBoxLayout, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from inference.line.handshake import Signals
 from inference.line.station import LineStation
@@ -20,7 +20,8 @@ LAMPS = (("ready", "Ready", "#1e8e3e"), ("busy", "Busy", "#f9ab00"), ("results_r
          ("ok", "OK", "#1e8e3e"), ("ng", "NG", "#d93025"), ("review", "REVIEW", "#f9ab00"),
          ("error", "Error", "#d93025"), ("heartbeat", "Heartbeat", "#5f6368"))
 OFF = "#dadce0"
-FIELDS = ("state", "code", "trigger", "result", "queue", "job", "lot", "results", "missed", "late")
+FIELDS = ("state", "code", "trigger", "result", "queue", "results", "missed", "late", "job", "lot")
+WIDE_FIELDS = ("job", "lot")
 
 
 class IoDock(QWidget):
@@ -39,18 +40,24 @@ class IoDock(QWidget):
             lamps.addWidget(lamp, n // 4, n % 4)
             self.lamps[key] = lamp
         layout.addLayout(lamps)
-        form = QFormLayout()
+        # two columns of counters, then the long ones full width: the timeline keeps the dock's height at 720 px
+        columns, wide = QHBoxLayout(), QFormLayout()
+        forms = (QFormLayout(), QFormLayout())
+        for form in forms:
+            columns.addLayout(form, 1)
         self.fields: dict[str, QLabel] = {}
-        for key in FIELDS:
+        for n, key in enumerate(FIELDS):
             label = QLabel("—")
             label.setObjectName(f"io_{key}")
-            form.addRow(_FIELD_TITLES[key], label)
+            target = wide if key in WIDE_FIELDS else forms[n % 2]
+            target.addRow(_FIELD_TITLES[key], label)
             self.fields[key] = label
         self.links = QLabel("no transport")
         self.links.setObjectName("io_links")
         self.links.setWordWrap(True)
-        form.addRow("Connections", self.links)
-        layout.addLayout(form)
+        wide.addRow("Connections", self.links)
+        layout.addLayout(columns)
+        layout.addLayout(wide)
         self.timeline = QPlainTextEdit()
         self.timeline.setObjectName("io_timeline")
         self.timeline.setReadOnly(True)
@@ -106,6 +113,7 @@ class IoDock(QWidget):
             code = f" code {e.code}" if e.code else ""
             lines.append(f"{stamp} {e.event:<15} → {e.state:<15} #{e.trigger_id}{code} {e.detail}".rstrip())
         self.timeline.appendPlainText("\n".join(lines))
+        self.timeline.horizontalScrollBar().setValue(0)  # the newest line from its time stamp, not its end
 
 
 _FIELD_TITLES = {"state": "State", "code": "Code", "trigger": "Trigger id", "result": "Result", "queue": "Queue",

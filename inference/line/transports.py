@@ -23,6 +23,7 @@ class LineOptions:
     recipe_dir: str = ""        # NN_name.toml recipes: NN is the job index a PLC selects
     ack_timeout_s: float = 2.0
     queue_depth: int = 4
+    inspect_budget_s: float = 10.0  # a trigger not answered by then gets verdict ERROR
 
     @property
     def enabled(self) -> bool:
