@@ -76,6 +76,13 @@ class LineLink(QObject):
         for action in (self.per_tag_action, self.hold_action, self.alarm_action, self.ack_action, self.belt_action):
             menu.addAction(action)
         self.menu = menu
+        menu.aboutToShow.connect(self._menu_for_mode)
+
+    def _menu_for_mode(self) -> None:
+        """An operator acknowledges NG tags; switching the mode, holding, the alarm and the belt are an engineer's."""
+        engineer = getattr(getattr(self.window, "modes", None), "mode", "engineer") == "engineer"
+        for action in (self.per_tag_action, self.hold_action, self.alarm_action, self.belt_action):
+            action.setVisible(engineer)
 
     # -- settings -------------------------------------------------------------------------------------
     def set_per_tag(self, on: bool) -> None:

@@ -201,3 +201,16 @@ def test_the_belts_speed_set_in_the_line_menu_reaches_the_tracker(qtbot, tmp_pat
     qtbot.waitUntil(lambda: link.inspector is not first, timeout=20000)
     assert link.inspector.settings.tracker.belt_px_per_frame == (30.5, 0.0)
     assert window.settings.get("line/belt_px_per_frame") == "30.5"
+
+
+def test_an_operator_sees_only_acknowledge_in_the_line_menu(qtbot, tmp_path: Path):
+    from tests.test_gui_station import make_window
+
+    window = make_window(qtbot, tmp_path)
+    link = window.line
+    window.modes.set_mode("operator")
+    link.menu.aboutToShow.emit()
+    assert [a.text() for a in link.menu.actions() if a.isVisible()] == ["Acknowledge NG tags"]
+    window.modes.set_mode("engineer")
+    link.menu.aboutToShow.emit()
+    assert link.per_tag_action.isVisible() and link.belt_action.isVisible()
