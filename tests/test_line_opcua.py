@@ -295,3 +295,36 @@ def test_certificates_encrypt_the_channel_and_the_none_policy_is_gone(tmp_path):
         assert asyncio.run(secure(srv.url)) == 1
         assert asyncio.run(plain(srv.url)) != "connected"
     assert (tmp_path / "server" / "server_cert.der").stat().st_size > 500
+
+
+@pytest.mark.parametrize("call,code", [
+    ("SetLot", Code.MALFORMED_WRITE),            # a lot no PLC should send: unprintable and over 64 characters
+    ("AcknowledgeResult", Code.ACK_MISMATCH),     # an ack naming a result that is not the oldest
+])
+def test_a_bad_call_is_refused_latches_its_code_and_keeps_the_result(line, call, code):
+    st, srv, gate = line
+    settle(st, gate)
+
+    async def plc(url):
+        client = await connect(url)
+        try:
+            idx, obj = await nodes(client)
+            job_id = await obj.call_method(f"{idx}:StartSingleJob")
+            for _ in range(500):
+                if await (await obj.get_child(f"{idx}:ResultsReady")).read_value():
+                    break
+                await asyncio.sleep(0.01)
+            args = ["\x07" * 70] if call == "SetLot" else [ua.Variant(job_id + 7, ua.VariantType.UInt32)]
+            with pytest.raises(ua.UaStatusCodeError):
+                await obj.call_method(f"{idx}:{call}", *args)
+            read = {name: await (await obj.get_child(f"{idx}:{name}")).read_value()
+                    for name in ("State", "ErrorCode", "ResultsReady", "ResultTriggerId")}
+            await obj.call_method(f"{idx}:ResetError")
+            await obj.call_method(f"{idx}:AcknowledgeResult", ua.Variant(job_id, ua.VariantType.UInt32))
+            return job_id, read
+        finally:
+            await client.disconnect()
+
+    job_id, read = asyncio.run(plc(srv.url))
+    assert read == {"State": "Error", "ErrorCode": int(code), "ResultsReady": True, "ResultTriggerId": job_id}
+    wait_until(lambda: st.signals().state is State.READY and not st.signals().results_ready)
