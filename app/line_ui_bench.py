@@ -24,6 +24,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--source", required=True, help="camera:VIDEO, a conveyor recording played live")
     parser.add_argument("--recipe", type=Path, required=True)
     parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--belt-px-per-frame", type=float, default=0.0, help="the Line menu's belt speed (0: learn)")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
 
@@ -39,6 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="hangtag-line-uibench-"))
     settings = StationSettings(QSettings(str(tmp / "s.ini"), QSettings.Format.IniFormat))
     settings.set("line/per_tag", "1")
+    settings.set("line/belt_px_per_frame", f"{args.belt_px_per_frame:g}")
     window = MainWindow(source=args.source, backend="onnxruntime-cpu", recipe=args.recipe, settings=settings,
                         read=True, journal_path=tmp / "journal.sqlite3", testing=True)
     window.resize(1280, 720)
@@ -75,9 +77,9 @@ def main(argv: list[str] | None = None) -> int:
 
     _wait(app, settled, 60)
     result = {
-        "source": args.source, "seconds": round(time.perf_counter() - started, 1),
+        "source": args.source, "belt_px_per_frame": args.belt_px_per_frame, "seconds": round(time.perf_counter() - started, 1),
         "event_loop_lateness_ms": _percentiles(lateness), "frames_inspected": window.results.total,
-        "frames_painted": window.frames_painted, "tags_shown": len(window.line.model.tags),
+        "frames_painted": window.frames_painted, "tags_finished": sum(window.line.model.counts.values()),
         "tag_counts": dict(window.line.model.counts), "load_average": round(os.getloadavg()[0], 2),
         "date": time.strftime("%Y-%m-%d %H:%M"),
     }
