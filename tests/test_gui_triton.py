@@ -1,7 +1,7 @@
 """The window on the triton backend, offscreen, against a real tritonserver: the header names the server
 that answers, the Servers dock shows it with its queue and compute times, the latency plot has the
 remote stages, and when the server dies the banner says so, the station inspects on its own engine
-and the journal keeps the events. Skipped with the reason where the server cannot be prepared."""
+until the server is back, and the journal keeps the events. Skipped with the reason where the server cannot be prepared."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def test_the_window_shows_the_server_its_times_and_says_when_none_answers(qtbot,
     settings = StationSettings(QSettings(str(tmp_path / "station.ini"), QSettings.Format.IniFormat))
     journal_path = tmp_path / "journal.sqlite3"
     with server:
-        window = MainWindow(model=DETECTOR, source=str(samples_folder(tmp_path, 3)), backend="triton",
+        window = MainWindow(model=DETECTOR, source=str(samples_folder(tmp_path, 4)), backend="triton",
                             settings=settings, read=False, journal_path=journal_path, testing=True)
         qtbot.addWidget(window)
         window.resize(1280, 720)
@@ -87,6 +87,13 @@ def test_the_window_shows_the_server_its_times_and_says_when_none_answers(qtbot,
         assert "down" in panel.table.item(0, 1).text()
         window.grab().save(str(ARTIFACTS / "triton_local_fallback.png"))
 
+        server.start()  # back on the same ports: the next frame after its back-off probes it
+        qtbot.wait(600)
+        step_once(qtbot, window)
+        qtbot.waitUntil(lambda: not window.errors_panel.isVisible(), timeout=5000)
+        qtbot.waitUntil(lambda: engine.text() == f"Engine: Triton FP32 @ {host_port(server.url)}", timeout=5000)
+        assert panel.table.item(0, 1).text() == "up"
+
         window.modes.set_mode("operator")
         assert not window.remote.dock.isVisible()  # an engineer's dock; the header and banner stay
         window.close()
@@ -94,4 +101,4 @@ def test_the_window_shows_the_server_its_times_and_says_when_none_answers(qtbot,
         session = journal.last_session_id()
         events = [(e.kind, e.subject) for e in journal.events(session)]
     assert events == [("triton_server_down", server.url), ("triton_all_down", server.url),
-                      ("triton_fallback_local", "local")]
+                      ("triton_fallback_local", "local"), ("triton_server_back", server.url)]
