@@ -17,6 +17,9 @@ from inference.tracking.line import LineInspector, LineSettings
 from inference.tracking.records import TagVerdict
 
 TagListener = Callable[[TagVerdict], None]
+# A frame's "verdict" on a moving line: its tags were followed, and each is judged once, when it leaves (the
+# window's results and the journal's frame rows say so instead of "no recipe").
+TRACKED = "tracked"
 
 
 class PerTagInspector:
@@ -63,6 +66,7 @@ class PerTagInspector:
             line = self._line_for()
             if line is not None:
                 self._deliver(line.step(item.index, item.image, result.detections))
+                result = result.with_(verdict=TRACKED)
         return result
 
     def finish(self) -> list[TagVerdict]:
