@@ -128,3 +128,17 @@ def test_summary_counts_of_a_line_session(tmp_path):
     assert {k: report.counts[k] for k in ("tags", "OK", "REVIEW", "missed", "frames")} == \
         {"tags": 2, "OK": 1, "REVIEW": 1, "missed": 1, "frames": 0}
     assert report.yield_ == 0.5 and [b.label for b in report.pareto] == ["passed unread (REVIEW)"]
+
+
+def test_the_report_command_says_how_many_tags_a_line_session_judged(tmp_path, capsys):
+    from inference.cli import main as cli_main
+
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        recorder = Recorder(journal)
+        recorder.use(KEY)
+        recorder.record_tag(make_verdict(1, Verdict.OK))
+        recorder.record_tag(make_verdict(2, Verdict.NG, reasons=("size L ≠ expected M",)))
+        recorder.record_tag(make_verdict(3, Verdict.REVIEW, reads=0, crop=False, reasons=(UNREAD,)))
+        recorder.end()
+    assert cli_main(["report", "--last", "--journal", str(tmp_path / "j.sqlite3"), "--out", str(tmp_path / "out")]) == 0
+    assert "3 tags, 2 NG/REVIEW (1 passed unread)" in capsys.readouterr().out

@@ -45,6 +45,7 @@ def report(args: argparse.Namespace) -> int:
         session = journal.session(session_id)
         others = journal.overlapping(session_id)
         result = export_session(journal, session_id, args.out, images=args.images)
+        tags = journal.tags(session_id)
     print(f"report: {result.path}")
     print(f"  session {session.id} from {session.station_id}, started {iso_time(session.started_at)}"
           + (f", ended {'(interrupted) ' if session.end_reason else ''}{iso_time(session.ended_at)}"
@@ -53,6 +54,9 @@ def report(args: argparse.Namespace) -> int:
         print("  also running at the same time: " + ", ".join(f"session {o.id} ({o.station_id}, {o.frame_count} frames)"
                                                             for o in others)
               + "; export each with --session ID")
+    if tags:  # a moving line: one verdict per physical tag
+        flagged = sum(t.flagged for t in tags)
+        print(f"  {len(tags)} tags, {flagged} NG/REVIEW ({sum(t.missed for t in tags)} passed unread)")
     print(f"  {result.frames} frames, {result.flagged} NG/REVIEW, {result.images_written} images"
           f"{f', {result.images_missing} images unavailable' if result.images_missing else ''}; {result.seconds:.1f} s")
     return 0
