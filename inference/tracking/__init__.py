@@ -5,6 +5,8 @@
     worker.py     the reading worker: OCR beside detection, a bounded queue where a tag's newest best shot wins
     line.py       LineInspector: detect every frame, read each tag's best fully-inside shot, judge it when it leaves
     triggered.py  TriggeredInspector: one frame per trigger, one verdict per trigger id
+    station.py    PerTagInspector: the station's worker runs the line through it (an Inspector's stand-in)
+    recent.py     RecentTags: what the operator's view shows (last tags, NG tags held until acknowledged)
 """
 
 from __future__ import annotations
