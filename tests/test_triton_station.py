@@ -73,8 +73,10 @@ def test_no_server_answering_is_journaled_with_the_local_fallback_under_the_sess
 
 def test_the_headless_station_says_no_server_answers_and_journals_it(monkeypatch, tmp_path):
     import io
+    import json
 
     from app.headless import run_headless
+    from inference.records.export import export_session
 
     url = f"http://127.0.0.1:{free_port()}"
     monkeypatch.setenv("HANGTAG_TRITON_URL", url)
@@ -93,7 +95,10 @@ def test_the_headless_station_says_no_server_answers_and_journals_it(monkeypatch
         session = journal.last_session_id()
         kinds = [e.kind for e in journal.events(session)]
         frames = journal.frame_count(session)
+        exported = export_session(journal, session, tmp_path / "reports", mark_exported=False)
     assert frames == 2 and kinds == ["triton_server_down", "triton_all_down", "triton_fallback_local"]
+    listed = json.loads((exported.path / "events.json").read_text())  # the session's report carries them
+    assert [e["kind"] for e in listed] == kinds and listed[0]["subject"] == url
 
 
 # -- against a real tritonserver -------------------------------------------------------------------------

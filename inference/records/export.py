@@ -78,6 +78,7 @@ def export_session(journal: Journal, session_id: int, out_dir: Path | str, *, im
     session = journal.session(session_id)
     frames = journal.frames(session_id)
     tags = journal.tags(session_id)  # a moving line's one row per tag: the report counts those
+    events = journal.events(session_id)  # e.g. a Triton server that went down during the session
     report_progress = progress or (lambda stage, done, total: None)
     cancelled = cancel or (lambda: False)
     with StagedFolder(out_dir, report_name(journal, session_id), durable=durable) as staged:
@@ -94,6 +95,9 @@ def export_session(journal: Journal, session_id: int, out_dir: Path | str, *, im
         if tags:
             staged.write_text("tags.csv", tags_csv(tags))
             staged.write_text("tags.json", tags_json(session, tags))
+        if events:
+            staged.write_text("events.json", json.dumps([e.to_dict() for e in events], ensure_ascii=False,
+                                                        indent=1) + "\n")
         dataset, results = coco(session, frames, {fid: m.image for fid, m in made.items() if m.image})
         staged.write_text("coco.json", json.dumps(dataset, ensure_ascii=False) + "\n")
         staged.write_text("coco_results.json", json.dumps(results) + "\n")
@@ -105,7 +109,8 @@ def export_session(journal: Journal, session_id: int, out_dir: Path | str, *, im
         staged.copy_file("fonts/OFL.txt", resource_path("fonts", "OFL.txt"))
         listed = ("report.html", *(("report.pdf",) if pdf else ()), *(("tags.csv", "tags.json") if tags else ()),
                   "frames.csv", "frames.json", "detections.csv",
-                  "fields.csv", "coco.json", "coco_results.json", "manifest.json", "charts/", "images/", "thumbs/")
+                  "fields.csv", *(("events.json",) if events else ()), "coco.json", "coco_results.json",
+                  "manifest.json", "charts/", "images/", "thumbs/")
         report = replace(report, files=listed)
         report_progress("html", 0, 1)
         staged.write_text("report.html", render_html(report, chart_svgs=svgs))

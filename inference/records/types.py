@@ -71,6 +71,10 @@ class EventRecord:
     subject: str  # what it is about: a server URL
     detail: str  # in the operator's words
 
+    def to_dict(self) -> dict[str, Any]:
+        return {"event_id": self.id, "session_id": self.session_id, "time": iso_time(self.at), "kind": self.kind,
+                "subject": self.subject, "detail": self.detail}
+
 
 @dataclass(frozen=True)
 class FrameRecord:
