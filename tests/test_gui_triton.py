@@ -70,8 +70,8 @@ def test_the_window_shows_the_server_its_times_and_says_when_none_answers(qtbot,
         panel = window.remote.panel
         assert window.remote.dock.isVisible()
         row = [panel.table.item(0, c).text() for c in range(panel.table.columnCount())]
-        assert row[:2] == [host_port(server.url), "up"] and int(row[5]) >= 1 and row[7] == "hangtag_det"
-        assert all(float(v) >= 0 for v in row[2:4])  # queue and compute per request, from Triton's statistics
+        assert row[:3] == ["hangtag_det", host_port(server.url), "up"] and int(row[6]) >= 1
+        assert all(float(v) >= 0 for v in row[3:5])  # queue and compute per request, from Triton's statistics
         assert {"network", "server_queue", "infer"} <= set(window.plots.shown_stages)
         assert {"network", "server_queue"} <= set(window.plots.legend_labels("lat"))
         assert {"network", "server_queue"} <= set(window.results.results[-1].timings.stages_ms)
@@ -84,7 +84,7 @@ def test_the_window_shows_the_server_its_times_and_says_when_none_answers(qtbot,
         assert window.errors_panel.title.text() == "⚠ No Triton server answers: inspecting on this station's own engine"
         qtbot.waitUntil(lambda: engine.text() == "Engine: Triton FP32: local fallback", timeout=5000)
         assert window.results.results[-1].ok and len(window.results.results[-1].detections) > 0
-        assert "down" in panel.table.item(0, 1).text()
+        assert "down" in panel.table.item(0, 2).text()
         window.grab().save(str(ARTIFACTS / "triton_local_fallback.png"))
 
         server.start()  # back on the same ports: the next frame after its back-off probes it
@@ -92,7 +92,7 @@ def test_the_window_shows_the_server_its_times_and_says_when_none_answers(qtbot,
         step_once(qtbot, window)
         qtbot.waitUntil(lambda: not window.errors_panel.isVisible(), timeout=5000)
         qtbot.waitUntil(lambda: engine.text() == f"Engine: Triton FP32 @ {host_port(server.url)}", timeout=5000)
-        assert panel.table.item(0, 1).text() == "up"
+        assert panel.table.item(0, 2).text() == "up"
 
         window.modes.set_mode("operator")
         assert not window.remote.dock.isVisible()  # an engineer's dock; the header and banner stay

@@ -10,8 +10,9 @@ from PySide6.QtWidgets import QHeaderView, QLabel, QPlainTextEdit, QTableWidget,
 
 from inference.engines.triton.status import LOCAL, FleetStatus, host_port
 
-# The server-side times first: they are what the dock is for, and a 1280-px screen shows about five columns.
-COLUMNS = ("Server", "State", "Queue ms", "Compute ms", "Round trip ms", "Answered", "In flight", "Model",
+# The served model and the server-side times first: with reading on the fleet one server has three rows
+# (detector, ocr_det, ocr_rec), and a 1280-px screen shows about five columns of the dock.
+COLUMNS = ("Model", "Server", "State", "Queue ms", "Compute ms", "Round trip ms", "Answered", "In flight",
            "Last error")
 MAX_EVENTS = 50
 
@@ -66,9 +67,9 @@ class FleetPanel(QWidget):
         rows = [(status.model, server) for status in statuses for server in status.servers]
         self.table.setRowCount(len(rows))
         for row, (model, server) in enumerate(rows):
-            values = (host_port(server.url), server.state, _ms(server.queue_ms), _ms(server.compute_ms),
+            values = (model, host_port(server.url), server.state, _ms(server.queue_ms), _ms(server.compute_ms),
                       _ms(server.round_trip_ms if server.requests else None), str(server.requests),
-                      str(server.in_flight), model, server.last_error)
+                      str(server.in_flight), server.last_error)
             for column, value in enumerate(values):
                 item = self.table.item(row, column)
                 if item is None:
