@@ -82,6 +82,15 @@ def test_a_number_is_not_spotted_inside_a_longer_number() -> None:
     assert spot("1399.00", post).supported
 
 
+def test_a_last_character_held_over_several_steps_is_not_a_longer_number() -> None:
+    """CTC holds a glyph for two steps ('0' '0' with no blank is one 0): the string ends there."""
+    frames = sure("399.0") + [{"0": 0.98}, {"0": 0.9}, {"": 0.98}]
+    post = read(frames, VOCAB)
+    hit = spot("399.00", post)
+    assert hit is not None and hit.supported and hit.total == pytest.approx(0.0, abs=1e-6)
+    assert spot("99.00", post) is None  # but a number inside 399.00 still is not 99.00
+
+
 def test_characters_outside_the_vocabulary_are_never_spotted() -> None:
     assert spot("XL", read(sure("170"), VOCAB)) is None
 
@@ -110,7 +119,8 @@ def recipe(fields: str):
 def test_price_forms_are_amounts_as_printed_never_bare_digits() -> None:
     rules = {r.name: r for r in recipe('price = "¥1299.00"\nsize = "175/96A(XL)"\ncomposition = "羊毛 65% 桑蚕丝 35%"').fields}
     assert ("1299.00",) in forms(rules["price"]) and ("1,299.00",) in forms(rules["price"])
-    assert ("1299",) not in forms(rules["price"]) and ("¥1299",) in forms(rules["price"])
+    assert ("1299",) not in forms(rules["price"]) and ("¥1299",) not in forms(rules["price"])  # both inside ¥1299.50
+    assert ("1299元",) in forms(rules["price"])
     assert forms(rules["size"]) == [("175/96A(XL)",), ("175/96A", "XL")]
     assert forms(rules["composition"])[1] == ("羊毛 65%", "桑蚕丝 35%")
 

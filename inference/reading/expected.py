@@ -4,7 +4,7 @@ the lines' own posteriors support (spotting.py).
 A value is spotted whole, or — where a tag prints it in pieces — unit by unit, every unit
 supported: a composition over three lines ('羊毛 65%' / '桑蚕丝 24%' …), a size printed as 175/96A
 with a big XL beside it, a safety category's class alone. A price is spotted as an amount in the
-forms prices are printed in (399.00, ¥399, 399元, 1,099.00), never as bare digits that could sit
+forms prices are printed in (399.00, ¥399.00, 399元, 1,099.00), never as bare digits that could sit
 inside a style number.
 """
 
@@ -54,7 +54,7 @@ def _price_forms(amount: Decimal) -> list[str]:
     if amount >= 1000:
         out.append(f"{amount:,.2f}")
     if amount == whole:
-        out += [f"¥{whole}", f"{whole}元", f"RMB{whole}"]
+        out.append(f"{whole}元")  # '¥1599' alone would also be found in '¥1599.50'
     return out
 
 

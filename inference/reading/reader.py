@@ -271,7 +271,8 @@ class TagReader:
                 again = self.recognizer.recognize([_enlarged(c) for c in crops.crops], squeeze=REREAD_SQUEEZE, vocabulary=vocab)
                 reread.extend(_join_rows(crops.boxes, again))
             reread.extend(self._read_regions(upright, [rule.region for rule in doubtful if rule.region is not None], vocab))
-            more = spot_fields(doubtful, reread)
+            # a value printed in units (a composition over three lines) may show each unit in either read
+            more = spot_fields(doubtful, [*tag.ocr_lines, *reread])
             tag = replace(tag, reread_lines=tuple(replace(line, box=upright.to_image_box(line.box)) for line in reread),
                           spotted=tag.spotted + more)
             evidence = gather(recipe, tag)

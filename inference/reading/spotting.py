@@ -192,10 +192,11 @@ def spot(text: str, post: Posteriors) -> Spot | None:
     blank_cost = np.log(best) - np.log(np.maximum(post.blank, FLOOR))
     np.maximum(char_cost, 0.0, out=char_cost)
     np.maximum(blank_cost, 0.0, out=blank_cost)
-    return _align(kw, char_cost, blank_cost, char_p, post.kinds)
+    return _align(kw, char_cost, blank_cost, char_p, best, post.kinds)
 
 
-def _align(kw: str, char_cost: np.ndarray, blank_cost: np.ndarray, char_p: np.ndarray, kinds: np.ndarray) -> Spot | None:
+def _align(kw: str, char_cost: np.ndarray, blank_cost: np.ndarray, char_p: np.ndarray, best: np.ndarray,
+           kinds: np.ndarray) -> Spot | None:
     steps, length = char_cost.shape
     states = 2 * length + 1
     emit = np.empty((steps, states))
@@ -243,6 +244,11 @@ def _align(kw: str, char_cost: np.ndarray, blank_cost: np.ndarray, char_p: np.nd
         if t < 0:
             start_step = 0
             break
+    # a glyph spans several steps: the string's first and last characters extend over their repeats
+    while start_step > 0 and char_p[start_step - 1, 0] >= 0.5 * best[start_step - 1]:
+        start_step -= 1
+    while end_step + 1 < steps and char_p[end_step + 1, length - 1] >= 0.5 * best[end_step + 1]:
+        end_step += 1
     if not _bounded(kw, kinds, start_step, end_step):
         return None
     return Spot(kw, end_score, float(per_char.max()), float(char_best.min()))
