@@ -72,9 +72,10 @@ def test_verdict_bench_on_a_tiny_set_counts_every_image(tmp_path, capsys):
     data = tmp_path / "set"
     generate(data, 5, 21, defect_share=0.4, designs=["vertical_classic", "wide_price_block"])
     out = tmp_path / "bench.json"
-    assert main(["verdict-bench", "--data", str(data), "--backend", "onnxruntime-cpu", "--json", str(out)]) == 0
+    assert main(["verdict-bench", "--data", str(data), "--backend", "onnxruntime-cpu", "--json", str(out), "--wrong-recipes"]) == 0
     table = capsys.readouterr().out
     assert "nominal" in table and "overall" in table and ("met" in table or "MISSED" in table)
+    assert "one value changed" in table
 
     report = json.loads(out.read_text(encoding="utf-8"))
     truth = [json.loads(line) for line in (data / "truth.jsonl").read_text(encoding="utf-8").splitlines()]
@@ -97,6 +98,10 @@ def test_verdict_bench_on_a_tiny_set_counts_every_image(tmp_path, capsys):
     assert overall["tags"]["truth"] == sum(len(t["tags"]) for t in truth)
     assert 0 <= overall["tags"]["found"] <= overall["tags"]["truth"]
     assert overall["time_per_tag_ms"]["tags"] >= 1 and overall["time_per_tag_ms"]["p50"] > 0
+    crossed = report["wrong_recipe_rows"]  # every good frame once more, against a recipe one value off
+    assert [c["image"] for c in crossed] == [r["image"] for r in rows if r["expected"] == "OK"]
+    assert all(c["printed"] != c["expected"] for c in crossed)
+    assert sum(s["frames"] for s in report["wrong_recipes"].values()) == len(crossed)
     assert [t["target"] for t in report["targets_nominal"]][0] == "correct: OK"
     assert all(isinstance(t["met"], bool) for t in report["targets_nominal"])
 
@@ -129,3 +134,36 @@ def test_a_station_fault_on_one_frame_is_counted_as_error_and_the_run_goes_on(tm
     assert [r["verdict"] == "ERROR" for r in report["rows"]] == [True, False]
     assert report["rows"][0]["reasons"] == ["RuntimeError: reader bug"]
     assert report["overall"]["correct"]["error"] == 1
+
+
+@pytest.mark.parametrize(
+    "field, value, wrong",
+    [
+        ("size", "175/96A", "180/96A"),
+        ("size", "190/100A", "185/100A"),
+        ("size", "XL", "XXL"),
+        ("price", "¥399.00", "¥499.00"),
+        ("price", "¥99.00", "¥89.00"),
+        ("price", "¥1299.50", "¥2299.50"),
+        ("style_number", "FS-36358", "FS-36351"),
+        ("size", "均码", None),
+    ],
+)
+def test_a_wrong_recipe_expects_the_neighbouring_value(field, value, wrong):
+    from inference.cli.wrong_recipes import neighbour
+
+    assert neighbour(field, value) == wrong
+
+
+def test_a_wrong_recipe_changes_exactly_one_expected_value_in_turn():
+    from inference.cli.wrong_recipes import wrong_recipe
+    from inference.reading import parse_recipe
+
+    recipe = parse_recipe('[counts]\nhangtag = 1\n[fields]\nsize = "170/92A"\ncolor = "黑色"\nprice = "¥59.00"\n')
+    seen = set()
+    for turn in range(4):
+        changed, field, right, wrong = wrong_recipe(recipe, turn)
+        diff = [(a.name, a.expected, b.expected) for a, b in zip(recipe.fields, changed.fields) if a.expected != b.expected]
+        assert diff == [(field, right, wrong)] and right != wrong
+        seen.add(field)
+    assert seen == {"size", "price", "color"}  # no style number in this recipe: its turn goes to the next field

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from inference.cli.wrong_recipes import wrong_recipe
 from inference.errors import ConfigError
 from inference.reading.types import FIELD_NAMES
 from inference.resources import default_model_path
@@ -50,6 +51,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--bucket", choices=BUCKETS, default=None, help="only frames of this camera condition")
     parser.add_argument("--design", default=None, help="only frames of this tag design (names in manifest.json)")
     parser.add_argument("--json", type=Path, default=None, help="write every number and per-image rows here")
+    parser.add_argument("--wrong-recipes", action="store_true",
+                        help="also judge every good frame against its recipe with one value changed (next size, a price or "
+                             "style number one digit off, another colour): escapes measured on every good frame")
     parser.set_defaults(func=verdict_bench)
 
 
@@ -159,6 +163,23 @@ def score_frame(row: dict, result, field_key) -> dict:
     }
 
 
+def score_wrong(row: dict, result, field: str, right: str, wrong: str) -> dict:
+    """A good frame judged against a recipe expecting `wrong` for `field`: OK here is an escape."""
+    verdict = "ERROR" if not result.ok else _verdict_text(result.verdict)
+    reasons = list(getattr(result.verdict, "reasons", ()) or ()) if result.ok else [result.error.splitlines()[0]]
+    return {"image": row["image"], "design": row.get("design", ""), "bucket": row["bucket"], "field": field,
+            "printed": right, "expected": wrong, "verdict": verdict, "reasons": reasons}
+
+
+def summarize_wrong(rows: list[dict]) -> dict:
+    counts = Counter(r["verdict"] for r in rows)
+    by_field = {f: dict(Counter(r["verdict"] for r in rows if r["field"] == f)) for f in sorted({r["field"] for r in rows})}
+    n = len(rows)
+    return {"frames": n, "ng": counts.get("NG", 0), "review": counts.get("REVIEW", 0), "escape": counts.get("OK", 0),
+            "error": counts.get("ERROR", 0), "escape_rate": round(counts.get("OK", 0) / n, 4) if n else None,
+            "ng_rate": round(counts.get("NG", 0) / n, 4) if n else None, "by_field": by_field}
+
+
 def _verdict_text(verdict) -> str:
     if verdict is None:
         return "ERROR"
@@ -259,6 +280,7 @@ def verdict_bench(args: argparse.Namespace) -> int:
         truth = truth[: args.limit]
     recipes: dict[str, object] = {}
     rows = []
+    crossed: list[dict] = []
     start = time.perf_counter()
     with Inspector.open(args.model, args.backend, read=True) as inspector:
         for number, row in enumerate(truth, start=1):
@@ -274,6 +296,13 @@ def verdict_bench(args: argparse.Namespace) -> int:
                 result = error_result(number - 1, row["image"], str(data / row["image"]), f"{type(exc).__name__}: {exc}",
                                       inspector.pipeline.thresholds, inspector.pipeline.class_names)
             rows.append(score_frame(row, result, field_key))
+            if args.wrong_recipes and row["expected_verdict"] == "OK":
+                wrong = wrong_recipe(recipes[row["job"]], number)
+                if wrong is not None:
+                    inspector.recipe = wrong[0]
+                    again = inspector.inspect_image(image, source_name=row["image"], source_path=str(data / row["image"]),
+                                                    index=number - 1)
+                    crossed.append(score_wrong(row, again, *wrong[1:]))
             if number % 25 == 0 and number < len(truth):
                 print(f"verdict-bench: {number}/{len(truth)} images, {time.perf_counter() - start:.0f} s", file=sys.stderr)
         backend = inspector.pipeline.backend
@@ -288,10 +317,13 @@ def verdict_bench(args: argparse.Namespace) -> int:
         "date": time.strftime("%Y-%m-%d"),
     }
     report["targets_nominal"] = check_targets(report["buckets"]["nominal"])
+    if args.wrong_recipes:
+        report["wrong_recipes"] = {b: summarize_wrong([c for c in crossed if c["bucket"] == b]) for b in BUCKETS}
     print(render_table({**report, "_rows": rows}))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps({**report, "rows": rows}, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        args.json.write_text(json.dumps({**report, "rows": rows, "wrong_recipe_rows": crossed}, ensure_ascii=False, indent=1) + "\n",
+                             encoding="utf-8")
         print(f"wrote {args.json}")
     return 0
 
@@ -349,6 +381,13 @@ def render_table(report: dict) -> str:
         barcode = stats["fields"]["by_field"].get("barcode", {}).get("rate")
         lines.append(f"  {name:<20}{_pct(stats['correct']['ok_rate'])} /{_pct(stats['fields']['exact_rate'])} /{_pct(barcode)}"
                      f"  ({stats['images']} images)")
+    if "wrong_recipes" in report:
+        lines += ["", "good frames against a recipe with one value changed (NG / REVIEW / escape)"]
+        for bucket, stats in report["wrong_recipes"].items():
+            if stats["frames"]:
+                fields = ", ".join(f"{f} {c.get('NG', 0)}/{c.get('REVIEW', 0)}/{c.get('OK', 0)}" for f, c in stats["by_field"].items())
+                lines.append(f"  {bucket:<9}{stats['ng']:>4} /{stats['review']:>4} /{stats['escape']:>4}  of {stats['frames']}"
+                             f"  escape {_pct(stats['escape_rate'])}   ({fields})")
     lines += ["", "top reasons for REVIEW/NG on correct frames (all conditions)"]
     lines += [f"  {n:>4}  {reason}" for reason, n in report["overall"]["top_reasons_on_correct"]] or ["  (none)"]
     return "\n".join(lines)

@@ -1,0 +1,70 @@
+"""Wrong recipes for right tags: the escape rate measured on every good frame of a test set.
+
+A planted defect is a tag printed wrong against the right recipe; the same check, turned around, is
+a right tag against a recipe that expects a neighbouring value — the next size, a price one digit
+off, a style number one digit off, another colour. Every good frame of a set then gives a defect
+sample, so the escape rate (judged OK although the tag does not say what the recipe expects) rests
+on hundreds of samples instead of the few dozen planted ones. The changes are the smallest a wrong
+job change makes, the hardest to tell apart: one digit, one size step.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from decimal import Decimal
+
+from inference.reading.normalize import parse_price
+from inference.reading.recipe import Recipe
+
+# The fields a wrong job change alters, in the order frames take turns with them.
+FIELDS = ("size", "price", "style_number", "color")
+LETTER_SIZES = ("XS", "S", "M", "L", "XL", "XXL", "3XL")
+COLOURS = ("黑色", "白色", "藏青", "卡其", "酒红", "米白", "浅灰", "墨绿", "雾霾蓝", "驼色", "姜黄", "砖红")
+
+
+def neighbour(field: str, value: str) -> str | None:
+    """The value a neighbouring style or size would expect, or None where none is made."""
+    if field == "size":
+        numeric = re.match(r"^(\d{2,3})(/.*)$", value)
+        if numeric:
+            height = int(numeric.group(1))
+            return f"{height + 5 if height < 185 else height - 5}{numeric.group(2)}"
+        letter = value.strip().upper()
+        if letter in LETTER_SIZES:
+            i = LETTER_SIZES.index(letter)
+            return LETTER_SIZES[i + 1] if i + 1 < len(LETTER_SIZES) else LETTER_SIZES[i - 1]
+        return None
+    if field == "price":
+        amount = parse_price(value)
+        if amount is None or amount < 1:
+            return None
+        digits = str(int(amount))
+        lead = int(digits[0])
+        changed = Decimal(f"{lead + 1 if lead < 9 else lead - 1}{digits[1:]}") + (amount - int(amount))
+        return f"¥{changed:.2f}"
+    if field == "style_number":
+        positions = [i for i, ch in enumerate(value) if ch.isdigit()]
+        if not positions:
+            return None
+        i = positions[-1]
+        return value[:i] + str((int(value[i]) + 3) % 10) + value[i + 1 :]
+    if field == "color":
+        others = [c for c in COLOURS if c != value and c.rstrip("色") != value.rstrip("色")]
+        return others[sum(map(ord, value)) % len(others)] if others else None
+    return None
+
+
+def wrong_recipe(recipe: Recipe, turn: int) -> tuple[Recipe, str, str, str] | None:
+    """The recipe with one expected value changed (field by `turn`): (recipe, field, right, wrong)."""
+    expected = {rule.name: rule.expected for rule in recipe.fields if rule.expected}
+    for k in range(len(FIELDS)):
+        field = FIELDS[(turn + k) % len(FIELDS)]
+        if field not in expected:
+            continue
+        wrong = neighbour(field, expected[field])
+        if wrong is None or wrong == expected[field]:
+            continue
+        fields = tuple(replace(rule, expected=wrong) if rule.name == field else rule for rule in recipe.fields)
+        return replace(recipe, fields=fields), field, expected[field], wrong
+    return None
