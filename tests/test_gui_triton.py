@@ -102,3 +102,29 @@ def test_the_window_shows_the_server_its_times_and_says_when_none_answers(qtbot,
         events = [(e.kind, e.subject) for e in journal.events(session)]
     assert events == [("triton_server_down", server.url), ("triton_all_down", server.url),
                       ("triton_fallback_local", "local"), ("triton_server_back", server.url)]
+
+
+def test_without_a_local_fallback_the_banner_says_frames_wait_for_a_server(qtbot, tmp_path, prepared, monkeypatch):
+    try:
+        server = TritonServer(prepared).start()
+    except TritonUnavailable as exc:
+        pytest.skip(f"tritonserver would not start here: {exc}")
+    monkeypatch.setenv("HANGTAG_TRITON_URL", server.url)
+    monkeypatch.setenv("HANGTAG_TRITON_FALLBACK", "")
+    settings = StationSettings(QSettings(str(tmp_path / "station.ini"), QSettings.Format.IniFormat))
+    with server:
+        window = MainWindow(model=DETECTOR, source=str(samples_folder(tmp_path, 2)), backend="triton",
+                            settings=settings, read=False, journal_path=tmp_path / "journal.sqlite3", testing=True)
+        qtbot.addWidget(window)
+        window.show()
+        qtbot.waitUntil(lambda: window.pipeline is not None, timeout=30000)
+        step_once(qtbot, window)
+        server.kill()
+        window.step()  # this frame finds no server: an error, not a verdict
+        qtbot.waitUntil(lambda: window.errors_panel.isVisible(), timeout=30000)
+        assert window.errors_panel.title.text() == ("⚠ No Triton server answers: frames cannot be inspected until "
+                                                    "one does")
+        qtbot.waitUntil(lambda: any("no Triton server answered" in e for e in window.errors), timeout=30000)
+        assert window.header.fields["engine"].text() == "Engine: Triton FP32: no server answers"
+        assert window.results.total == 1  # the frame that found no server is not passed off as inspected
+        window.close()
