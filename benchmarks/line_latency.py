@@ -59,6 +59,14 @@ def mosquitto(port: int):
             proc.wait(5)
 
 
+def process_cpu_s(pid: int) -> float:
+    """User + system CPU seconds of a running process (Linux /proc), all its threads."""
+    import os
+
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def measure(transport: str, args: argparse.Namespace) -> dict:
     port = free_port()
     cli = [sys.executable, "-m", "inference.cli"]
@@ -78,6 +86,7 @@ def measure(transport: str, args: argparse.Namespace) -> dict:
                 wait_port(port, station)
             else:
                 time.sleep(3.0)  # the station connects to the broker on its own
+            cpu_before = process_cpu_s(station.pid)
             sim = subprocess.run(cli + ["plc-sim", f"--{transport}", address, "--count", str(args.count),
                                         "--warmup", "5", "--timeout", "60",
                                         *(["--poll-ms", str(args.poll_ms)] if transport == "modbus" else [])],
@@ -85,6 +94,8 @@ def measure(transport: str, args: argparse.Namespace) -> dict:
             if sim.returncode != 0:
                 raise SystemExit(f"plc-sim failed: {sim.stderr}")
             plc = json.loads(sim.stdout)
+            # the station's own CPU per cycle (all its threads): what the handshake costs with a core to itself
+            cpu_ms = (process_cpu_s(station.pid) - cpu_before) * 1e3 / (args.count + 5)
         finally:
             station.send_signal(2)  # SIGINT: the station prints its own timings and stops
             out, _ = station.communicate(timeout=60)
@@ -96,7 +107,8 @@ def measure(transport: str, args: argparse.Namespace) -> dict:
     offered = station_line.get("offered_ms", {}).get(transport.split()[0], station_line["station_ms"])
     return {"transport": transport, "plc_round_trip_ms": plc["round_trip_ms"], "cycles": plc["cycles"],
             "station_ms": {k: v for k, v in station_line["station_ms"].items() if k in keep},
-            "offered_ms": {k: v for k, v in offered.items() if k in keep}}
+            "offered_ms": {k: v for k, v in offered.items() if k in keep},
+            "station_cpu_ms_per_cycle": round(cpu_ms, 3)}
 
 
 def in_process(count: int) -> list[dict]:
