@@ -115,7 +115,11 @@ class TagReader:
         "auto"; `charset`: "gb2312" (recognizer head cut to mainland tag characters) or "full"."""
         models = models or find_ocr_models(precision, charset)
         detector = TextDetector.open(models.det, backend, threads, DbParams(limit_side=det_limit))
-        recognizer = TextRecognizer.open(models.rec, backend, threads, squeeze=squeeze)
+        try:
+            recognizer = TextRecognizer.open(models.rec, backend, threads, squeeze=squeeze)
+        except BaseException:
+            detector.close()  # a remote backend holds a connection for it
+            raise
         return cls(detector, recognizer, read_printed_ean=read_printed_ean, models=models.describe())
 
     def close(self) -> None:
