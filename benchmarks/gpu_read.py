@@ -80,7 +80,7 @@ def fields_of(readings) -> list[dict]:
     return [{name: (f.value if f is not None else None) for name, f in r.fields.items()} for r in readings]
 
 
-def first_shape_costs(models, searches=("HEURISTIC", "DEFAULT"), shapes=16) -> dict:
+def first_shape_costs(models, searches=("HEURISTIC", "DEFAULT"), shapes=8) -> dict:
     """ms of the first run of a new recognizer input shape after a session's first, per cuDNN search mode."""
     from inference.reading.ocr.gpu import BucketSession
     from inference.reading.ocr.topk import TOP_I, TOP_P, recognizer_with_top_classes
@@ -114,10 +114,6 @@ def main() -> int:
     parser.add_argument("--four", type=int, default=15)
     parser.add_argument("--passes", type=int, default=2)
     parser.add_argument("--warm-frames", type=int, default=10)
-    parser.add_argument("--rec-warm", choices=("auto", "all", "frames"), default="auto",
-                        help="all: every (batch, width) shape at open; frames: only what the warm-up frames meet; "
-                             "auto: all unless the measured first-run cost says that would take over --warm-budget s")
-    parser.add_argument("--warm-budget", type=float, default=120.0)
     parser.add_argument("--cpu-threads", type=int, default=8)
     parser.add_argument("--dry-cpu", action="store_true", help="check this script on a machine without a GPU")
     args = parser.parse_args()
@@ -140,24 +136,11 @@ def main() -> int:
     result["first_shape_costs"] = first_shape_costs(models) if not args.dry_cpu else {}
     print("first-shape costs", json.dumps(result["first_shape_costs"]), flush=True)
 
-    if args.rec_warm == "auto":
-        from inference.reading.ocr.buckets import rec_shapes
+    # the station reads on the CPU beside a GPU detector unless the GPU reader is asked for (placement.py);
+    # no shape is warmed at open (each costs a first run): the warm-up frames meet the common ones
+    import os
 
-        first = result["first_shape_costs"].get("HEURISTIC", {}).get("first_run_ms", {}).get("p50", 0.0)
-        estimate = first * len(rec_shapes()) / 1000
-        args.rec_warm = "all" if estimate <= args.warm_budget else "frames"
-        result["rec_warm_choice"] = {"estimate_s": round(estimate, 1), "chosen": args.rec_warm}
-        print("rec warm-up", result["rec_warm_choice"], flush=True)
-    if args.rec_warm == "frames":
-        from inference.reading.ocr.buckets import REC_BATCHES
-
-        original = ocr_gpu.BucketedTextRecognizer.__init__
-
-        def few(self, session, squeeze=1.0, batches=REC_BATCHES, warm=None, **kw):
-            original(self, session, squeeze, batches, warm=[(n, 320) for n in batches], **kw)
-
-        ocr_gpu.BucketedTextRecognizer.__init__ = few
-
+    os.environ["HANGTAG_GPU_OCR"] = "1"
     t0 = time.perf_counter()
     if args.dry_cpu:
         from inference.reading.ocr.detector import DbParams

@@ -3,16 +3,25 @@
 The detector's pipeline names its backend in several ways: the plain ONNX Runtime / TensorRT engines
 ("onnxruntime-cuda", "tensorrt") and the GPU pipeline around a device engine
 ("onnxruntime-cuda-device+gpu-pre (cuda-graph)", "tensorrt-device+gpu-pre"). Every one of those runs on
-the local GPU, so the reader's OCR goes there too (ONNX Runtime's CUDA provider). Comparing with one exact
-name missed the GPU pipeline's and left reading on the CPU beside a GPU detector.
+the local GPU. Comparing with one exact name missed the GPU pipeline's, so the station never even asked
+for the GPU reader; now it knows the detector is on the GPU, and says why its reader stays on the CPU
+until the GPU reader is asked for (see GPU_OCR_NOT_YET).
 """
 
 from __future__ import annotations
 
+import os
 from typing import Callable
 
 GPU_READER = "onnxruntime-cuda"
 CPU_READER = "onnxruntime-cpu"
+# The GPU reader is used beside a GPU detector only when asked for (HANGTAG_GPU_OCR=1): on the H200 (onnxruntime-gpu
+# 1.31.1, cuDNN 9) each new OCR input shape costs a first run of ~2.6 s with cuDNN's heuristics, and the CPU
+# reader's shapes change with every tag (padding them to a few fixed ones changes what both networks read), so
+# reading on the GPU is slower than on the CPU until that cost is gone (BENCHMARKS.md, issue 19).
+GPU_OCR_ENV = "HANGTAG_GPU_OCR"
+GPU_OCR_NOT_YET = ("OCR stays on the CPU beside the GPU detector: the GPU reader pays ~2.6 s for each new text-line "
+                   f"shape on ONNX Runtime's CUDA provider (set {GPU_OCR_ENV}=1 to use it anyway)")
 # Engine names (the part before "+gpu-pre") that run on this machine's GPU.
 _LOCAL_GPU_ENGINES = ("onnxruntime-cuda", "onnxruntime-cuda-device", "tensorrt", "tensorrt-device")
 
@@ -23,12 +32,20 @@ def detector_on_gpu(detector_backend: str) -> bool:
     return engine in _LOCAL_GPU_ENGINES
 
 
-def reader_backend_for(detector_backend: str, cuda_missing: Callable[[], str | None] | None = None) -> tuple[str, str]:
-    """(OCR backend, note): the GPU when the detector runs there and ONNX Runtime's CUDA provider can load,
-    else the CPU; the note says why a GPU detector's reader stays on the CPU (a TensorRT station without
-    onnxruntime-gpu). `cuda_missing` answers None when the CUDA provider can run (default: ask ONNX Runtime)."""
+def gpu_ocr_requested() -> bool:
+    return os.environ.get(GPU_OCR_ENV, "") == "1"
+
+
+def reader_backend_for(detector_backend: str, cuda_missing: Callable[[], str | None] | None = None,
+                       gpu_ocr: bool | None = None) -> tuple[str, str]:
+    """(OCR backend, note): the GPU when the detector runs there, the GPU reader is wanted (`gpu_ocr`, default
+    HANGTAG_GPU_OCR=1) and ONNX Runtime's CUDA provider can load; else the CPU, with a note saying why a GPU
+    detector's reader stays there. `cuda_missing` answers None when the CUDA provider can run (default: ask
+    ONNX Runtime)."""
     if not detector_on_gpu(detector_backend):
         return CPU_READER, ""
+    if not (gpu_ocr_requested() if gpu_ocr is None else gpu_ocr):
+        return CPU_READER, GPU_OCR_NOT_YET
     if cuda_missing is None:
         from inference.engines.onnxrt import cuda_provider_missing as cuda_missing
     missing = cuda_missing()

@@ -9,7 +9,8 @@ columns). So the shapes stay the CPU reader's: the detector's input as `detector
 of 32 up to its limit: 14 × 14 shapes at 448), the recognizer's lines in the CPU's batches
 (`recognizer.plan_batches`) at the CPU's padded width (a multiple of 8). Only the batch dimension is padded,
 to a power of two: rows are independent (a zero row changes no other row's output, checked in the tests),
-so that costs no equality. There are few enough shapes that the reader runs each once at open (warm-up).
+so that costs no equality. Each new shape still costs a first run (about 2.6 s on the H200: gpu.py), and
+which shapes to run at open is the caller's choice (`rec_shapes`, `det_shapes` list them all).
 
 Pure planning and array work: no ONNX Runtime here (gpu.py runs the sessions).
 """

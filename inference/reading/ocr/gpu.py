@@ -1,11 +1,16 @@
-"""The OCR networks on the GPU: the CPU reader's shapes, each run once at open; TopK on the device.
+"""The OCR networks on the GPU: the CPU reader's shapes, TopK on the device.
 
 `TextDetector.open` / `TextRecognizer.open` hand "onnxruntime-cuda" here. Each session runs on ONNX Runtime's
-CUDA provider with cuDNN's algorithm choice by heuristic (no timed search: with the default exhaustive search
-every new line shape cost a search and reading took seconds per tag) and TF32 off (the CPU reader's FP32
-arithmetic, so fields read here are the CPU reader's). The shapes are the CPU reader's, batches padded to a
-power of two (buckets.py says why nothing else is padded); warm-up runs the shapes once, so a frame meets no
-new one. `device="cpu"` runs the same code on the CPU provider (tests).
+CUDA provider with cuDNN's algorithm choice by heuristic (no timed search) and TF32 off (the CPU reader's
+FP32 arithmetic, so fields read here are the CPU reader's). The shapes are the CPU reader's, batches padded
+to a power of two (buckets.py says why nothing else is padded).
+
+Measured on the H200 (onnxruntime-gpu 1.31.1, cuDNN 9 of the image, BENCHMARKS.md issue 19): a recognizer
+call at a shape the session has run before takes 7.9 ms p50, but the first run at a new shape 2.6 s
+(heuristic search; 0.19 s with "DEFAULT", whose convolutions then run in ONNX Runtime's slow fallback at
+0.12 s a call). With 196 detector and 1 200 recognizer shapes, warming them all would take about an hour,
+so nothing is warmed by default (`warm` lists the shapes to run at open) and the station keeps reading on
+the CPU unless asked (placement.py). `device="cpu"` runs the same code on the CPU provider (tests).
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from inference.errors import BackendUnavailableError, InputShapeError, ModelError
-from inference.reading.ocr.buckets import REC_BATCHES, ctc_from_top, det_shapes, fill_lines, plan_calls, rec_shapes
+from inference.reading.ocr.buckets import REC_BATCHES, ctc_from_top, det_shapes, fill_lines, plan_calls
 from inference.reading.ocr.detector import Box, DbParams, TextDetector, boxes_from_map, prepare
 from inference.reading.ocr.recognizer import REC_HEIGHT, WIDTH_STEP, Recognized, TextRecognizer, charset_from_metadata, ctc_greedy, rec_width
 from inference.reading.ocr.topk import TOP_I, TOP_P, recognizer_with_top_classes
@@ -105,9 +110,10 @@ class BucketSession:
 
 
 class BucketedTextDetector(TextDetector):
-    """DB text detection at the CPU reader's input sizes, every one run at open unless `warm` is False."""
+    """DB text detection at the CPU reader's input sizes; with `warm` every one is run at open (minutes on the
+    H200: see the module's note)."""
 
-    def __init__(self, session: BucketSession, params: DbParams = DbParams(), warm: bool = True) -> None:
+    def __init__(self, session: BucketSession, params: DbParams = DbParams(), warm: bool = False) -> None:
         self.session = session
         self.params = params
         self.input_name = session.input_name
@@ -117,7 +123,7 @@ class BucketedTextDetector(TextDetector):
 
     @classmethod
     def open(cls, model_path: Path, backend: str = "onnxruntime-cuda", threads: int | None = None,
-             params: DbParams = DbParams(), device: str = "cuda", warm: bool = True) -> BucketedTextDetector:
+             params: DbParams = DbParams(), device: str = "cuda", warm: bool = False) -> BucketedTextDetector:
         return cls(BucketSession(model_path, device=device, threads=threads), params, warm)
 
     def probability(self, image_bgr: np.ndarray) -> np.ndarray:
@@ -135,7 +141,8 @@ class BucketedTextDetector(TextDetector):
 
 class BucketedTextRecognizer(TextRecognizer):
     """PP-OCR recognition in the CPU reader's batches, padded to a power of two; greedy CTC from the device's
-    TopK unless posteriors are asked for. `warm`: the (batch, width) shapes to run at open (default: all)."""
+    TopK unless posteriors are asked for. `warm`: the (batch, width) shapes to run at open (default none;
+    buckets.rec_shapes() lists all of them)."""
 
     def __init__(self, session: BucketSession, squeeze: float = 1.0, batches: Sequence[int] = REC_BATCHES,
                  warm: Sequence[tuple[int, int]] | None = None, **_cpu_only: float) -> None:
@@ -150,7 +157,7 @@ class BucketedTextRecognizer(TextRecognizer):
         self.batches = tuple(batches)
         self.max_batch = self.batches[-1]
         self._tables: dict = {}
-        shapes = rec_shapes(self.batches) if warm is None else warm
+        shapes = () if warm is None else warm
         self.warmup_s = session.warm_up([(n, 3, REC_HEIGHT, w) for n, w in shapes], [TOP_P, TOP_I])
 
     @classmethod
