@@ -152,8 +152,10 @@ class LineStation:
     # -- what transports use ---------------------------------------------------------------------------
     def subscribe(self, name: str, sink: Callable[[Change], None], *, direct: bool = False) -> Outbox | None:
         """`sink` gets every change in order on an Outbox's thread; with `direct` it is called on the submitting
-        thread under the station's lock instead, one thread hop sooner, so it must only hand the change over
-        without blocking (to an event loop the transport owns: `loop.call_soon_threadsafe`)."""
+        thread instead, one thread hop sooner, just after the station's lock is released, so it must only hand
+        the change over without blocking (to an event loop the transport owns: `loop.call_soon_threadsafe`).
+        Changes submitted by two threads at once may then reach it in either order: such a sink acts on the
+        station's newest signals (`signals()`), as the OPC UA server does, not on the change's copy."""
         if direct:
             self._direct.append(sink)
             return None
@@ -190,17 +192,32 @@ class LineStation:
         with self._lock:
             now = self._clock()
             self._hs, actions = hs_mod.step(self._hs, event, now)
-            return self._after(event, actions, now)
+            sig, change = self._after(event, actions, now)
+        self._hand_over(change)
+        return sig
 
     def pulse(self, make: Callable[[bool], Event]) -> Signals:
         """Rising then falling edge under one lock: a command transport's trigger, ack or reset."""
         with self._lock:
             now = self._clock()
             self._hs, actions = hs_mod.pulse(self._hs, make, now)
-            return self._after(make(True), actions, now)
+            sig, change = self._after(make(True), actions, now)
+        self._hand_over(change)
+        return sig
+
+    def _hand_over(self, change: Change | None) -> None:
+        """Direct sinks, after the lock is released: waking an event loop is a system call, during which the
+        GIL goes to another thread, and one that then waited on this lock made every thread wait in turn."""
+        if change is None:
+            return
+        for sink in self._direct:
+            try:
+                sink(change)
+            except Exception as exc:  # a transport's hand-over failing is its problem, never the station's
+                log.warning("line transport hand-over failed: %s", exc)
 
     # -- inside ----------------------------------------------------------------------------------------
-    def _after(self, event: Event, actions: tuple[Action, ...], now: float) -> Signals:
+    def _after(self, event: Event, actions: tuple[Action, ...], now: float) -> tuple[Signals, Change | None]:
         before = self._signals
         after = hs_mod.signals(self._hs, now)
         self._signals = after
@@ -218,13 +235,9 @@ class LineStation:
                 if cycle is not None and cycle.inspected and isinstance(event, InspectionDone):
                     cycle.queued = time.perf_counter_ns()
                     self.stats.add(cycle.timings(cycle.queued))
+        change = None
         if after != before or actions:
             change = Change(after, actions, type(event).__name__, now)
-            for sink in self._direct:
-                try:
-                    sink(change)
-                except Exception as exc:  # a transport's hand-over failing is its problem, never the station's
-                    log.warning("line transport hand-over failed: %s", exc)
             for outbox in self._outboxes:
                 outbox.put(change)
         if not isinstance(event, Tick) or actions:
@@ -242,7 +255,7 @@ class LineStation:
                 about = before.result_trigger_id
                 notes.insert(0, f"acknowledged result {about}")
             self._record(type(event).__name__, after, "; ".join(notes), about)
-        return after
+        return after, change
 
     def _record(self, event: str, sig: Signals, detail: str, about: int) -> None:
         entry = LogEntry(self._clock(), event, sig.state.value, int(sig.code), sig.trigger_id, detail, time.time(),
