@@ -202,3 +202,24 @@ def test_headless_adapt_collects_fine_tunes_compares_adopts_and_rolls_back(tmp_p
         assert p.class_names == ("hangtag", "barcode", "qr_code")
     assert cli(["adapt", "--roll-back", "--models-dir", str(models)]) == 0
     assert store.path_in_use() == default_model_path()
+
+
+@pytest.mark.parametrize(("image_name", "labelled", "expected"), [
+    (None, [0], [True, False, False]),  # a plain frame with one tag box: barcode and QR scores are left alone
+    ("090000000.jpg", [], [True, True, True]),  # no box drawn, but the model shows all three there: unlearn them
+])
+def test_a_class_the_frames_say_nothing_about_keeps_its_scores(image_name, labelled, expected):
+    pytest.importorskip("torch", reason="fine-tuning needs PyTorch: pip install -e '.[train]'")
+    from inference.adapt.htdet.net import HTDet
+    from inference.adapt.htdet.onnx_init import calibrate_bn, load_onnx_weights
+    from inference.adapt.htdet.trainer import Example, _as_input, _tensors, activation_of, classes_to_train
+    from inference.imageio import read_image
+
+    image = read_image(samples_dir() / image_name) if image_name else np.full((480, 640, 3), 128, np.uint8)
+    example = Example(image, np.array([[100, 100, 200, 300]] * len(labelled), np.float32).reshape(-1, 4),
+                      np.array(labelled, np.int64))
+    model = HTDet(3, activation=activation_of(default_model_path()))
+    load_onnx_weights(model, default_model_path())
+    images, _ = _tensors([example], 640)
+    calibrate_bn(model, _as_input(images))
+    assert classes_to_train(model, images, [example], 3).tolist() == expected

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from app.adapt.adopt_page import AdoptPage
 from app.adapt.collect_page import CollectPage
@@ -46,8 +46,14 @@ class AdaptWindow(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
         layout.addWidget(self.tabs, 1)
+        app = QApplication.instance()
+        if app is not None:  # quitting mid fine-tune stops it between steps instead of killing its thread
+            app.aboutToQuit.connect(self._stop_jobs)
 
     def closeEvent(self, event) -> None:  # noqa: N802 - a running job is stopped, never left behind
+        self._stop_jobs()
+        super().closeEvent(event)
+
+    def _stop_jobs(self) -> None:
         for page in (self.correct, self.train, self.compare):
             page.close_resources()
-        super().closeEvent(event)

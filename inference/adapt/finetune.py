@@ -51,13 +51,14 @@ class Candidate:
     device: str
     seconds: float
     epochs: list[dict] = field(default_factory=list)
+    trained_classes: tuple[str, ...] = ()  # classes whose scores the frames trained; others kept as they were
 
     @classmethod
     def load(cls, directory: Path) -> Candidate:
         doc = json.loads((Path(directory) / "training.json").read_text(encoding="utf-8"))
         return cls(Path(directory), Path(directory) / "hangtag_det.onnx", Path(doc["base_model"]), doc["base_hash"],
                    doc["model_hash"], doc["train_frames"], doc["held_out_frames"], doc["device"], doc["seconds"],
-                   doc["epochs"])
+                   doc["epochs"], tuple(doc.get("trained_classes", ())))
 
 
 def pick_device(requested: str = "auto") -> str:
@@ -107,7 +108,7 @@ def fine_tune(folder: AdaptFolder, base_model: Path, settings: FineTuneSettings 
 
     started = time.perf_counter()
     try:
-        reports = train_loop(Path(base_model), _examples(folder, folder.corrected(TRAIN)),
+        reports, trained = train_loop(Path(base_model), _examples(folder, folder.corrected(TRAIN)),
                              _examples(folder, folder.corrected(HELD_OUT)), class_names=folder.class_names,
                              out_path=model_path, imgsz=settings.imgsz or export_size, export_imgsz=export_size,
                              epochs=settings.epochs, batch=settings.batch, lr=settings.lr, seed=settings.seed,
@@ -124,7 +125,7 @@ def fine_tune(folder: AdaptFolder, base_model: Path, settings: FineTuneSettings 
     seconds = time.perf_counter() - started
     candidate = Candidate(directory, model_path, Path(base_model), file_hash(base_model), file_hash(model_path),
                           len(folder.corrected(TRAIN)), len(folder.corrected(HELD_OUT)), device, seconds,
-                          [_plain(asdict(r)) for r in reports])
+                          [_plain(asdict(r)) for r in reports], trained)
     record = {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(candidate).items()}
     record.update(settings=asdict(settings), torch=torch.__version__, data=str(folder.root))
     (directory / "training.json").write_text(json.dumps(record, indent=1), encoding="utf-8")
@@ -144,6 +145,8 @@ def model_card(c: Candidate, s: FineTuneSettings, torch_version: str) -> str:
              f"- Frames: {c.train_frames} to train on, {c.held_out_frames} held out (never trained on)",
              f"- {len(c.epochs)} epochs, batch {s.batch}, learning rate {s.lr}, seed {s.seed}, on {c.device}, "
              f"{c.seconds:.0f} s, PyTorch {torch_version}",
+             f"- Class scores trained: {', '.join(c.trained_classes) or 'none'} (a class with no box in the frames, "
+             "that the model did not show there either, keeps the scores it had)",
              "", "| epoch | loss | held-out AP50 |", "|---:|---:|---|"]
     for e in c.epochs:
         ap = ", ".join(f"{k} {'—' if v is None else f'{v:.3f}'}" for k, v in e["held_out_ap50"].items())

@@ -89,9 +89,11 @@ def assign(scores: torch.Tensor, boxes: torch.Tensor, points: torch.Tensor, stri
 
 class DetectionLoss:
     def __init__(self, points: torch.Tensor, strides: torch.Tensor, *, box_gain: float = 7.5,
-                 cls_gain: float = 0.5, l1_gain: float = 0.5) -> None:
+                 cls_gain: float = 0.5, l1_gain: float = 0.5, trained_classes: torch.Tensor | None = None) -> None:
+        """`trained_classes` (bool per class): the classification loss covers only these; None: all."""
         self.points, self.strides = points, strides
         self.box_gain, self.cls_gain, self.l1_gain = box_gain, cls_gain, l1_gain
+        self.trained_classes = trained_classes
 
     def __call__(self, raw: torch.Tensor, logits: torch.Tensor, gt: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """raw (B, A, 4), logits (B, A, C); gt (B, M, 5) rows of class, x1, y1, x2, y2 (class -1 = none).
@@ -101,7 +103,12 @@ class DetectionLoss:
         target = assign(logits.detach().sigmoid(), boxes.detach(), self.points, self.strides,
                         gt[..., 0].long(), gt[..., 1:])
         total = target.scores.sum().clamp(min=1.0)
-        cls_loss = F.binary_cross_entropy_with_logits(logits, target.scores, reduction="sum") / total
+        if self.trained_classes is None:
+            cls_loss = F.binary_cross_entropy_with_logits(logits, target.scores, reduction="sum") / total
+        else:
+            keep = self.trained_classes
+            cls_loss = F.binary_cross_entropy_with_logits(logits[..., keep], target.scores[..., keep],
+                                                          reduction="sum") / total
 
         fg = target.fg
         weight = target.scores.sum(-1)[fg]

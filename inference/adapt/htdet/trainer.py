@@ -98,11 +98,32 @@ def held_out_ap50(model: HTDet, images: torch.Tensor, gt: torch.Tensor, points: 
     return {name: average_precision_50(truths, found, c) for c, name in enumerate(class_names)}
 
 
+@torch.no_grad()
+def classes_to_train(model: HTDet, images: torch.Tensor, examples: list[Example], num_classes: int,
+                     shown: float = 0.25) -> torch.Tensor:
+    """Classes the frames say something about: one with a box in some frame, or one the model shows
+    (score >= `shown`) somewhere the engineer left no box of it. Any other class (QR codes, on a design
+    without one) keeps the scores the model had: frames without it could only teach "score lower
+    everywhere", which is forgetting, not adapting."""
+    trained = torch.zeros(num_classes, dtype=torch.bool)
+    for ex in examples:
+        ids = ex.class_id[(ex.class_id >= 0) & (ex.class_id < num_classes)]
+        trained[torch.as_tensor(ids, dtype=torch.long)] = True
+    was = model.training
+    model.eval()
+    for start in range(0, len(images), 8):
+        _, logits = model(_as_input(images[start:start + 8]).to(next(model.parameters()).device))
+        trained |= (logits.float().sigmoid().amax(dim=(0, 1)) >= shown).cpu()
+    model.train(was)
+    return trained
+
+
 def fine_tune(base_model: Path, train: list[Example], held_out: list[Example], *, class_names: tuple[str, ...],
               out_path: Path, imgsz: int, export_imgsz: int, epochs: int, batch: int, lr: float, seed: int,
               device: str, description: str, on_epoch: Callable[[EpochReport], None] | None = None,
-              should_stop: Callable[[], bool] | None = None) -> list[EpochReport]:
-    """Trains, exports the last epoch to `out_path`, returns one report per epoch (epoch 0: before training)."""
+              should_stop: Callable[[], bool] | None = None) -> tuple[list[EpochReport], tuple[str, ...]]:
+    """Trains and exports the last epoch to `out_path`. Returns one report per epoch (epoch 0: before
+    training) and the classes whose scores were trained (see `classes_to_train`)."""
     from inference.adapt.htdet.export import export_onnx
 
     torch.manual_seed(seed)
@@ -125,7 +146,8 @@ def fine_tune(base_model: Path, train: list[Example], held_out: list[Example], *
                              found=f"{diff:.3f}", hint="this model's architecture differs from HTDet's defaults")
     model = model.to(dev)
     points, strides = anchor_points(imgsz, imgsz, dev)
-    loss_fn = DetectionLoss(points, strides)
+    trained = classes_to_train(model, train_images, train, len(class_names)).to(dev)
+    loss_fn = DetectionLoss(points, strides, trained_classes=None if bool(trained.all()) else trained)
     decay = [p for p in model.parameters() if p.ndim == 4]
     other = [p for p in model.parameters() if p.ndim != 4]
     optimizer = torch.optim.AdamW([{"params": decay, "weight_decay": 5e-4}, {"params": other, "weight_decay": 0.0}],
@@ -168,4 +190,4 @@ def fine_tune(base_model: Path, train: list[Example], held_out: list[Example], *
         if on_epoch is not None:
             on_epoch(report)
     export_onnx(model.cpu(), export_imgsz, out_path, names=class_names, description=description)
-    return reports
+    return reports, tuple(n for n, t in zip(class_names, trained.tolist()) if t)
