@@ -149,3 +149,19 @@ def test_asking_for_the_gpu_without_the_cuda_provider_says_so(models):
     with pytest.raises(BackendUnavailableError) as err:
         TextDetector.open(models.det, "onnxruntime-cuda", None, DbParams(limit_side=448))
     assert "onnxruntime-gpu" in err.value.hint
+
+
+def test_posteriors_for_verification_are_the_cpu_recognizers(models, tmp_path, monkeypatch):
+    monkeypatch.setattr("inference.reading.ocr.models.int8_dir", lambda: tmp_path)
+    cpu = TextRecognizer.open(models.rec, "onnxruntime-cpu", 1, squeeze=0.7)
+    gpu_code = BucketedTextRecognizer.open(models.rec, device="cpu", threads=1, warm=[], squeeze=0.7)
+    crops = [text_line(t) for t in LINES[:5]]
+    vocabulary = "GB18401-20170/8Y"
+    expected, got = cpu.recognize(crops, vocabulary=vocabulary), gpu_code.recognize(crops, vocabulary=vocabulary)
+    assert [(r.text, r.confidence, r.alternatives) for r in got] == [(r.text, r.confidence, r.alternatives) for r in expected]
+    for a, b in zip(got, expected):
+        assert a.posteriors is not None and a.posteriors.vocabulary == vocabulary
+        for field in ("probs", "blank", "best", "kinds"):
+            assert np.array_equal(getattr(a.posteriors, field), getattr(b.posteriors, field))
+    cpu.close()
+    gpu_code.close()
