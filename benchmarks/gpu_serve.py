@@ -42,7 +42,9 @@ def write_jpegs(data: Path, folder: Path, count: int, quality: int) -> dict:
 
 
 def _client(args) -> list[tuple[int, float, float]]:
-    url, rate, duration, folder, offset = args
+    url, rate, duration, folder, offset, cpus = args
+    if cpus:  # the load generator on its own cores, so its own saturation does not pass for the server's
+        os.sched_setaffinity(0, cpus)
     from inference.service.loadgen import load_bodies, run_load
 
     bodies = load_bodies(Path(folder))
@@ -51,11 +53,24 @@ def _client(args) -> list[tuple[int, float, float]]:
     return [(o.code, o.latency_ms, o.send_lag_ms) for o in report.outcomes]
 
 
+CLIENT_CPUS: set[int] = set()
+SERVER_CPUS: set[int] = set()
+
+
+def cpu_set(text: str) -> set[int]:
+    """'12-15' or '0,2,4' → {12, 13, 14, 15}; '' → empty (no pinning)."""
+    out: set[int] = set()
+    for part in filter(None, text.split(",")):
+        lo, _, hi = part.partition("-")
+        out.update(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
 def load(url: str, rate: float, duration: float, folder: Path, clients: int) -> dict:
     from inference.service.loadgen import LoadReport, Outcome
 
     with mp.get_context("spawn").Pool(clients) as pool:
-        parts = pool.map(_client, [(url, rate / clients, duration, str(folder), k * 7) for k in range(clients)])
+        parts = pool.map(_client, [(url, rate / clients, duration, str(folder), k * 7, CLIENT_CPUS) for k in range(clients)])
     outcomes = tuple(Outcome(*o) for part in parts for o in part)
     lag = max((o.send_lag_ms for o in outcomes), default=0.0) / 1000.0
     return LoadReport(rate, duration + max(0.0, lag), outcomes).summary()
@@ -90,7 +105,8 @@ class Server:
         self.port, self.log = port, log
         cmd = [sys.executable, "-m", "inference.cli", "serve", "--backend", backend, "--no-read",
                "--port", str(port), "--max-batch", str(batch), "--queue", str(queue), *extra]
-        self.proc = subprocess.Popen(cmd, stdout=open(log, "w"), stderr=subprocess.STDOUT)
+        pin = (lambda: os.sched_setaffinity(0, SERVER_CPUS)) if SERVER_CPUS else None
+        self.proc = subprocess.Popen(cmd, stdout=open(log, "w"), stderr=subprocess.STDOUT, preexec_fn=pin)
         self.ready_s = wait_ready(port)
 
     def stop(self) -> int:
@@ -117,7 +133,14 @@ def main() -> int:
     parser.add_argument("--quality", type=int, default=90)
     parser.add_argument("--logs", type=Path, default=Path("/tmp"))
     parser.add_argument("--backend", default="onnxruntime-cuda")
+    parser.add_argument("--client-cpus", default="", help="cores for the load generator, e.g. 12-15 (default: any)")
+    parser.add_argument("--server-cpus", default="", help="cores for the service, e.g. 0-11 (default: any)")
+    parser.add_argument("--p99-bound-ms", type=float, default=25.0,
+                        help="find the highest rate (stepping down from the saturated one) with P99 under this and < 1 %% refused")
+    parser.add_argument("--step-s", type=float, default=0.0, help="seconds per step of that search (0: no search)")
     args = parser.parse_args()
+    CLIENT_CPUS.update(cpu_set(args.client_cpus))
+    SERVER_CPUS.update(cpu_set(args.server_cpus))
 
     result: dict = {"date": time.strftime("%Y-%m-%d %H:%M:%S"), "cpus": os.cpu_count(),
                     "jpegs": write_jpegs(args.data, args.jpegs, 32, args.quality), "rows": []}
@@ -132,14 +155,30 @@ def main() -> int:
         load(url, 200, 2.0, args.jpegs, args.clients)  # warm the connections and the decode pool
         sat = load(url, args.offer, args.saturate_s, args.jpegs, args.clients)
         sustainable = sat["ok_rate"]
-        at80 = load(url, 0.8 * sustainable, args.measure_s, args.jpegs, args.clients)
+        steps = []
+        if args.step_s > 0:  # step down until P99 holds the bound with (almost) nothing refused
+            rate = sustainable
+            while rate >= 1.0:
+                step = load(url, rate, args.step_s, args.jpegs, args.clients)
+                refused = step["codes"].get("503", 0) / max(1, step["sent"])
+                p99 = step["ok_latency_ms"].get("p99", float("inf"))
+                steps.append({"rate": round(rate, 1), "p99_ms": p99, "refused_share": round(refused, 4)})
+                if p99 <= args.p99_bound_ms and refused < 0.01:
+                    sustainable = rate
+                    break
+                rate *= 0.85
+            else:
+                sustainable = 0.0
+        at80 = load(url, 0.8 * sustainable, args.measure_s, args.jpegs, args.clients) if sustainable else {}
         code = server.stop()
-        row = {"max_batch": batch, "ready_s": round(server.ready_s, 1), "saturated": sat, "at_80pct": at80,
+        row = {"max_batch": batch, "ready_s": round(server.ready_s, 1), "saturated": sat, "search": steps,
+               "sustainable": round(sustainable, 1), "at_80pct": at80,
                "batch_sizes": batch_sizes(log), "exit_code": code}
         result["rows"].append(row)
-        print(f"batch {batch}: served {sustainable}/s at {args.offer}/s offered; at 80 %: {at80['ok_rate']}/s "
-              f"p50 {at80['ok_latency_ms'].get('p50')} p95 {at80['ok_latency_ms'].get('p95')} "
-              f"p99 {at80['ok_latency_ms'].get('p99')} codes {at80['codes']} exit {code}", flush=True)
+        ok = at80.get("ok_latency_ms", {})
+        print(f"batch {batch}: served {sat['ok_rate']}/s at {args.offer}/s offered; sustainable {sustainable:.0f}/s; "
+              f"at 80 %: {at80.get('ok_rate')}/s p50 {ok.get('p50')} p95 {ok.get('p95')} p99 {ok.get('p99')} "
+              f"codes {at80.get('codes')} exit {code}", flush=True)
         if sustainable > best[0]:
             best = (sustainable, batch)
         args.out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
