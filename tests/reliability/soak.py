@@ -1,10 +1,15 @@
 """Soak: the headless station over a looping folder for N frames, with process RSS sampled as it goes.
 
-    .venv/bin/python -m tests.reliability.soak --frames 5000 --csv docs/soak_rss.csv --svg docs/soak_rss.svg
+    nice .venv/bin/python -m tests.reliability.soak --frames 100000 --minutes 60 --csv benchmarks/soak.csv --png docs/soak.png
 
 Everything runs as the station runs (reading, the recipe, the journal and the archive in a scratch data
-folder); only the source loops, as a line that never stops would. RSS is read every `--every` frames;
-the drift is the least-squares slope after the warm-up, per 10 000 frames.
+folder); only the source loops, as a line that never stops would. Memory is read every `--every` frames
+(RSS, and glibc's heap in use / free / mmapped, which tell a leak from fragmentation) and appended to
+the CSV as it goes, so a soak stopped by `--minutes` or by hand still has its curve. The drift is the
+least-squares slope after the warm-up, per 10 000 frames, and the growth over each 10 000 frames.
+
+It is not resumable across processes on purpose: a restarted process starts with fresh memory, so a
+curve spliced from two processes would hide exactly the drift this measures.
 """
 
 from __future__ import annotations
@@ -16,10 +21,9 @@ import tempfile
 import time
 from pathlib import Path
 
-import psutil
-
 from inference.imageio import list_images, read_image
 from inference.sources import Frame, FrameSource
+from tests.reliability.memory_probe import MemoryProbe
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -46,15 +50,21 @@ class LoopingFolder(FrameSource):
             yield Frame(index, path.name, str(path), image, (time.perf_counter_ns() - start) / 1e6)
 
 
+CSV_HEADER = "frames,seconds,rss_mib,heap_used_mib,heap_free_mib,mmapped_mib,rss_anon_mib,rss_file_mib\n"
+
+
 class RssLog:
-    """Stands in for stdout: counts result lines and samples RSS every `every` frames."""
+    """Stands in for stdout: counts result lines and samples memory every `every` frames.
+
+    `rows` gets (frames, seconds, RSS MiB); the CSV also has the heap columns."""
 
     def __init__(self, every: int, rows: list[tuple[int, float, float]], csv_path: Path | None) -> None:
         self.every, self.rows, self.frames, self.csv_path = every, rows, 0, csv_path
+        self.heap_used: list[tuple[int, float]] = []
         if csv_path:
             csv_path.parent.mkdir(parents=True, exist_ok=True)
-            csv_path.write_text("frames,seconds,rss_mib\n")
-        self.process = psutil.Process()
+            csv_path.write_text(CSV_HEADER)
+        self.probe = MemoryProbe()
         self.start = time.monotonic()
 
     def write(self, text: str) -> int:
@@ -63,13 +73,19 @@ class RssLog:
                 continue
             self.frames += 1
             if self.frames % self.every == 0:
-                rss = self.process.memory_info().rss / 2**20
-                row = (self.frames, round(time.monotonic() - self.start, 1), round(rss, 2))
+                memory = self.probe.sample()
+                row = (self.frames, round(time.monotonic() - self.start, 1), round(memory.rss_mib, 2))
                 self.rows.append(row)
+                self.heap_used.append((self.frames, memory.heap_used_mib))
                 if self.csv_path:  # written as it goes: a soak stopped early still has its curve
+                    heap = tuple(round(v, 2) for v in (memory.heap_used_mib, memory.heap_free_mib, memory.mmapped_mib,
+                                                       memory.rss_anon_mib, memory.rss_file_mib))
                     with self.csv_path.open("a") as handle:
-                        handle.write(",".join(map(str, row)) + "\n")
-                print(f"{self.frames} frames  {rss:.1f} MiB  {time.monotonic() - self.start:.0f} s", flush=True)
+                        handle.write(",".join(map(str, row + heap)) + "\n")
+                print(f"{self.frames} frames  {memory.rss_mib:.1f} MiB (anonymous {memory.rss_anon_mib:.1f}, files "
+                      f"{memory.rss_file_mib:.1f}; heap in use {memory.heap_used_mib:.1f}, free "
+                      f"{memory.heap_free_mib:.1f}, mmapped {memory.mmapped_mib:.1f})  "
+                      f"{time.monotonic() - self.start:.0f} s", flush=True)
         return len(text)
 
     def flush(self) -> None:
@@ -88,6 +104,22 @@ def drift_per_10k(rows: list[tuple[int, float, float]], warmup: int) -> tuple[fl
     return slope * 10_000, kept[-1][1] - kept[0][1]
 
 
+def growth_per_block(rows: list[tuple[int, float, float]], warmup: int, block: int = 10_000) -> list[tuple[int, int, float]]:
+    """(from frame, to frame, RSS growth MiB) for each `block` frames after the warm-up; the last block may be short."""
+    kept = [(f, r) for f, _, r in rows if f >= warmup]
+    out: list[tuple[int, int, float]] = []
+    start = 0
+    while start < len(kept) - 1:
+        end = start
+        while end + 1 < len(kept) and kept[end + 1][0] - kept[start][0] <= block:
+            end += 1
+        if end == start:
+            end = start + 1
+        out.append((kept[start][0], kept[end][0], kept[end][1] - kept[start][1]))
+        start = end
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="soak")
     parser.add_argument("--frames", type=int, default=5000)
@@ -95,10 +127,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=int, default=500)
     parser.add_argument("--source", type=Path, default=ROOT / "resources" / "samples")
     parser.add_argument("--recipe", type=Path, default=ROOT / "resources" / "recipes" / "example.toml")
+    parser.add_argument("--model", type=Path, default=None, help="detector (default: the shipped one)")
     parser.add_argument("--no-read", action="store_true")
     parser.add_argument("--minutes", type=float, default=0.0, help="stop after this long (0: no limit)")
     parser.add_argument("--csv", type=Path, default=None)
     parser.add_argument("--svg", type=Path, default=None)
+    parser.add_argument("--png", type=Path, default=None)
     args = parser.parse_args(argv)
     data = Path(tempfile.mkdtemp(prefix="hangtag-soak-"))
     os.environ["HANGTAG_DATA_DIR"] = str(data)
@@ -107,15 +141,26 @@ def main(argv: list[str] | None = None) -> int:
 
     rows: list[tuple[int, float, float]] = []
     log = RssLog(args.every, rows, args.csv)
-    code = run_headless(LoopingFolder(args.source, args.frames, args.minutes), default_model_path(), None,
+    code = run_headless(LoopingFolder(args.source, args.frames, args.minutes), args.model or default_model_path(), None,
                         args.recipe, read=not args.no_read, out=log, err=sys.stderr)
     slope, span = drift_per_10k(rows, args.warmup)
+    heap_slope, heap_span = drift_per_10k([(f, 0.0, v) for f, v in log.heap_used], args.warmup)
     print(f"soak: {log.frames} frames in {time.monotonic() - log.start:.0f} s, exit {code}; RSS after warm-up "
-          f"({args.warmup} frames): slope {slope:+.2f} MiB / 10k frames, last - first {span:+.2f} MiB; data {data}")
+          f"({args.warmup} frames): slope {slope:+.2f} MiB / 10k frames, last - first {span:+.2f} MiB; "
+          f"heap in use: slope {heap_slope:+.2f} MiB / 10k frames, last - first {heap_span:+.2f} MiB; data {data}")
+    for first, last, grew in growth_per_block(rows, args.warmup):
+        print(f"soak: frames {first}-{last}: RSS {grew:+.2f} MiB")
+    what = "without reading" if args.no_read else "with reading"
     if args.svg:
         from tests.reliability.rss_svg import write_rss_svg
 
-        write_rss_svg(args.svg, rows, args.warmup, title=f"Headless station RSS, {log.frames} frames with reading")
+        write_rss_svg(args.svg, rows, args.warmup, title=f"Headless station RSS, {log.frames} frames {what}")
+    if args.png:
+        from tests.reliability.rss_png import write_rss_png
+
+        write_rss_png(args.png, [(f, r) for f, _, r in rows], args.warmup,
+                      title=f"Headless station RSS, {log.frames} frames {what}",
+                      note=f"after warm-up: {span:+.2f} MiB, slope {slope:+.2f} MiB per 10 000 frames")
     return code
 
 
