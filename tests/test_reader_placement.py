@@ -12,7 +12,7 @@ import pytest
 from inference.gpu.ort_engine import OrtDeviceEngine
 from inference.gpu.pipeline import GpuPipeline
 from inference.gpu.trt_engine import TrtDeviceEngine
-from inference.reading.placement import CPU_READER, GPU_OCR_ENV, GPU_READER, detector_on_gpu, reader_backend_for
+from inference.reading.placement import CPU_READER, GPU_OCR_ENV, GPU_READER, TORCH_READER, detector_on_gpu, reader_backend_for
 
 
 class _Engine:
@@ -49,7 +49,7 @@ def cuda_here() -> None:
 @pytest.mark.parametrize("name", GPU_NAMES)
 def test_gpu_detectors_get_a_gpu_reader_when_it_is_wanted(name):
     assert detector_on_gpu(name)
-    assert reader_backend_for(name, cuda_here, gpu_ocr=True) == (GPU_READER, "")
+    assert reader_backend_for(name, cuda_here, gpu_ocr=GPU_READER) == (GPU_READER, "")
 
 
 @pytest.mark.parametrize("name", GPU_NAMES)
@@ -60,6 +60,8 @@ def test_by_default_a_gpu_detectors_reader_stays_on_the_cpu_and_says_why(name, m
     assert "new text-line shape" in note and GPU_OCR_ENV in note
     monkeypatch.setenv(GPU_OCR_ENV, "1")
     assert reader_backend_for(name, cuda_here) == (GPU_READER, "")
+    monkeypatch.setenv(GPU_OCR_ENV, "torch")
+    assert reader_backend_for(name, cuda_here) == (TORCH_READER, "")
 
 
 def test_the_gpu_pipelines_own_name_is_among_them():
@@ -70,10 +72,22 @@ def test_the_gpu_pipelines_own_name_is_among_them():
 @pytest.mark.parametrize("name", CPU_NAMES)
 def test_cpu_and_remote_detectors_read_on_the_cpu(name):
     assert not detector_on_gpu(name)
-    assert reader_backend_for(name, cuda_here, gpu_ocr=True) == (CPU_READER, "")
+    assert reader_backend_for(name, cuda_here, gpu_ocr=GPU_READER) == (CPU_READER, "")
 
 
 def test_a_gpu_detector_without_the_cuda_provider_reads_on_the_cpu_and_says_why():
-    backend, note = reader_backend_for(GPU_NAMES[2], lambda: "this ONNX Runtime build has no CUDA provider", gpu_ocr=True)
+    backend, note = reader_backend_for(GPU_NAMES[2], lambda: "this ONNX Runtime build has no CUDA provider", gpu_ocr=GPU_READER)
     assert backend == CPU_READER
     assert "no CUDA provider" in note and "CPU" in note
+
+
+def test_the_pytorch_reader_without_a_gpu_for_pytorch_reads_on_the_cpu_and_says_why():
+    import importlib.util
+
+    if importlib.util.find_spec("torch") is not None:
+        import torch
+
+        if torch.cuda.is_available():
+            pytest.skip("PyTorch sees a GPU here")
+    backend, note = reader_backend_for(GPU_NAMES[0], gpu_ocr=TORCH_READER)
+    assert backend == CPU_READER and "PyTorch" in note

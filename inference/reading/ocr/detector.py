@@ -76,7 +76,7 @@ class TextDetector:
 
     @classmethod
     def open(cls, model_path: Path, backend: str = "onnxruntime-cpu", threads: int | None = None, params: DbParams = DbParams()) -> TextDetector:
-        if backend == "onnxruntime-cuda":  # fixed input shapes on the GPU (ocr/gpu.py)
+        if backend in ("onnxruntime-cuda", "torch-cuda"):  # the GPU reader (ocr/gpu.py)
             from inference.reading.ocr.gpu import BucketedTextDetector
 
             return BucketedTextDetector.open(model_path, backend, threads, params)

@@ -29,6 +29,18 @@ from inference.reading.ocr.recognizer import REC_HEIGHT, WIDTH_STEP, Recognized,
 from inference.reading.ocr.topk import TOP_I, TOP_P, recognizer_with_top_classes
 
 DEVICES = ("cuda", "cpu")
+# Reader backends that run here, by the runtime under them: ONNX Runtime's CUDA provider, or PyTorch
+# running the same ONNX graphs (torch_graph.py).
+GPU_BACKENDS = {"onnxruntime-cuda": "onnxruntime", "torch-cuda": "torch"}
+
+
+def open_session(model_path: Path, backend: str, device: str, threads: int | None):
+    """A BucketSession (ONNX Runtime) or a TorchSession (PyTorch) for `backend` (a key of GPU_BACKENDS)."""
+    if GPU_BACKENDS.get(backend) == "torch":
+        from inference.reading.ocr.torch_graph import TorchSession
+
+        return TorchSession(model_path, device=device, threads=threads)
+    return BucketSession(model_path, device=device, threads=threads)
 # cuDNN's algorithm choice: "HEURISTIC" (no timed search per shape) or "DEFAULT"; never "EXHAUSTIVE" here.
 CONV_ALGO_SEARCH = "HEURISTIC"
 
@@ -124,7 +136,7 @@ class BucketedTextDetector(TextDetector):
     @classmethod
     def open(cls, model_path: Path, backend: str = "onnxruntime-cuda", threads: int | None = None,
              params: DbParams = DbParams(), device: str = "cuda", warm: bool = False) -> BucketedTextDetector:
-        return cls(BucketSession(model_path, device=device, threads=threads), params, warm)
+        return cls(open_session(model_path, backend, device, threads), params, warm)
 
     def probability(self, image_bgr: np.ndarray) -> np.ndarray:
         blob, _, _ = prepare(image_bgr, self.params.limit_side)
@@ -163,7 +175,7 @@ class BucketedTextRecognizer(TextRecognizer):
     @classmethod
     def open(cls, model_path: Path, backend: str = "onnxruntime-cuda", threads: int | None = None, *,
              device: str = "cuda", warm: Sequence[tuple[int, int]] | None = None, **kwargs: float) -> BucketedTextRecognizer:
-        session = BucketSession(recognizer_with_top_classes(Path(model_path)), device=device, threads=threads)
+        session = open_session(recognizer_with_top_classes(Path(model_path)), backend, device, threads)
         return cls(session, warm=warm, **kwargs)
 
     def recognize(self, crops: Sequence[np.ndarray], squeeze: float | None = None, vocabulary: str = "") -> list[Recognized]:

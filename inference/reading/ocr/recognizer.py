@@ -146,7 +146,7 @@ class TextRecognizer:
 
     @classmethod
     def open(cls, model_path: Path, backend: str = "onnxruntime-cpu", threads: int | None = None, **kwargs: float) -> TextRecognizer:
-        if backend == "onnxruntime-cuda":  # bucketed batches, TopK on the GPU (ocr/gpu.py)
+        if backend in ("onnxruntime-cuda", "torch-cuda"):  # the GPU reader: batches padded, TopK on the GPU (ocr/gpu.py)
             from inference.reading.ocr.gpu import BucketedTextRecognizer
 
             return BucketedTextRecognizer.open(model_path, backend, threads, **kwargs)

@@ -1,0 +1,291 @@
+"""The PP-OCR ONNX graphs run by PyTorch, node by node: a second GPU runtime for the reader.
+
+On ONNX Runtime's CUDA provider a new input shape costs the OCR networks a first run of ~2.6 s (cuDNN's
+heuristic plans for every convolution; BENCHMARKS.md, issue 19), and the reader's shapes change with every
+tag. PyTorch is on the GPU machine already (no 250 MB wheel to carry) and plans per shape differently; this
+interpreter covers the operators of rapidocr's PP-OCRv6 det/rec exports (opset 11) plus the TopK that
+topk.py adds, so the same files run there unchanged. Integer shape arithmetic (Shape, Slice, Reshape) stays on
+the CPU; tensors go to `device`. `TorchSession` has BucketSession's interface (gpu.py), so the detector and
+recognizer classes take either.
+
+Checked against ONNX Runtime on the CPU in tests/test_ocr_torch.py; not yet timed on a GPU.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from inference.errors import BackendUnavailableError, ModelError
+
+
+def _torch():
+    try:
+        import torch
+    except ImportError as exc:
+        raise BackendUnavailableError("the PyTorch OCR runtime needs PyTorch", expected="torch installed",
+                                      found=str(exc), hint="pip install torch, or use the ONNX Runtime reader") from exc
+    return torch
+
+
+def _attrs(node) -> dict:
+    from onnx import helper
+
+    return {a.name: helper.get_attribute_value(a) for a in node.attribute}
+
+
+def _same_pads(size: Sequence[int], kernel: Sequence[int], strides: Sequence[int], dilations: Sequence[int]) -> list[int]:
+    """F.pad's order (last dim first, begin then end) for ONNX auto_pad SAME_UPPER (the extra pixel at the end)."""
+    pads: list[int] = []
+    for n, k, s, d in zip(reversed(size), reversed(kernel), reversed(strides), reversed(dilations)):
+        out = math.ceil(n / s)
+        total = max((out - 1) * s + (k - 1) * d + 1 - n, 0)
+        pads += [total // 2, total - total // 2]
+    return pads
+
+
+class TorchGraph:
+    def __init__(self, model_path: Path, device: str = "cuda") -> None:
+        import onnx
+        from onnx import numpy_helper
+
+        torch = self.torch = _torch()
+        model = onnx.load(str(model_path))
+        self.device = torch.device(device)
+        self.metadata = {p.key: p.value for p in model.metadata_props}
+        self.consts: dict = {}
+        for init in model.graph.initializer:
+            array = numpy_helper.to_array(init)
+            on = "cpu" if array.dtype.kind in "iub" else self.device  # integers are shapes and indices
+            self.consts[init.name] = torch.from_numpy(np.array(array)).to(on)
+        self.nodes = [(node.op_type, list(node.input), list(node.output), _attrs(node)) for node in model.graph.node]
+        unknown = sorted({op for op, *_ in self.nodes if not hasattr(self, f"_op_{op}")})
+        if unknown:
+            raise ModelError("the PyTorch OCR runtime does not know some operators of this model",
+                             expected="PP-OCR det/rec operators", found=", ".join(unknown),
+                             hint="use the ONNX Runtime reader for this model")
+        inits = set(self.consts)
+        self.input_names = [i.name for i in model.graph.input if i.name not in inits]
+        self.output_names = [o.name for o in model.graph.output]
+
+    def run(self, feeds: dict[str, np.ndarray]) -> dict:
+        torch = self.torch
+        values = dict(self.consts)
+        with torch.inference_mode():
+            for name, array in feeds.items():
+                values[name] = torch.from_numpy(np.ascontiguousarray(array)).to(self.device, non_blocking=False)
+            for op, inputs, outputs, attrs in self.nodes:
+                args = [values[i] if i else None for i in inputs]
+                result = getattr(self, f"_op_{op}")(args, attrs)
+                if not isinstance(result, tuple):
+                    result = (result,)
+                for name, value in zip(outputs, result):
+                    values[name] = value
+        return {name: values[name] for name in self.output_names}
+
+    # -- operators (opset 11 semantics) ------------------------------------------------------------
+    def _op_Identity(self, a, k):
+        return a[0]
+
+    def _op_Add(self, a, k):
+        return a[0] + a[1]
+
+    def _op_Sub(self, a, k):
+        return a[0] - a[1]
+
+    def _op_Mul(self, a, k):
+        return a[0] * a[1]
+
+    def _op_Div(self, a, k):
+        return a[0] / a[1]
+
+    def _op_Pow(self, a, k):
+        return self.torch.pow(a[0], a[1])
+
+    def _op_Sqrt(self, a, k):
+        return self.torch.sqrt(a[0])
+
+    def _op_Erf(self, a, k):
+        return self.torch.erf(a[0])
+
+    def _op_Relu(self, a, k):
+        return self.torch.relu(a[0])
+
+    def _op_Sigmoid(self, a, k):
+        return self.torch.sigmoid(a[0])
+
+    def _op_HardSigmoid(self, a, k):
+        return (a[0] * k.get("alpha", 0.2) + k.get("beta", 0.5)).clamp(0.0, 1.0)
+
+    def _op_MatMul(self, a, k):
+        return self.torch.matmul(a[0], a[1])
+
+    def _op_Softmax(self, a, k):
+        axis = k.get("axis", 1)
+        if axis not in (-1, a[0].dim() - 1):  # opset < 13 flattens from `axis`: the same only on the last one
+            raise ModelError("Softmax over a middle axis", expected="the last axis", found=f"axis {axis}")
+        return self.torch.softmax(a[0], dim=-1)
+
+    def _op_Conv(self, a, k):
+        F = self.torch.nn.functional
+        x, w = a[0], a[1]
+        b = a[2] if len(a) > 2 else None
+        kernel = k.get("kernel_shape", list(w.shape[2:]))
+        strides = k.get("strides", [1] * len(kernel))
+        dilations = k.get("dilations", [1] * len(kernel))
+        if k.get("auto_pad", b"NOTSET") in (b"SAME_UPPER", "SAME_UPPER"):
+            x = F.pad(x, _same_pads(x.shape[2:], kernel, strides, dilations))
+            padding = 0
+        else:
+            pads = k.get("pads", [0] * 2 * len(kernel))
+            half = len(pads) // 2
+            if pads[:half] != pads[half:]:
+                x = F.pad(x, [p for i in reversed(range(half)) for p in (pads[i], pads[i + half])])
+                padding = 0
+            else:
+                padding = pads[:half]
+        return F.conv2d(x, w, b, strides, padding, dilations, k.get("group", 1))
+
+    def _op_ConvTranspose(self, a, k):
+        pads = k.get("pads", [0, 0, 0, 0])
+        if pads[:2] != pads[2:] or k.get("output_padding") or k.get("output_shape"):
+            raise ModelError("ConvTranspose with uneven padding", expected="symmetric pads", found=str(pads))
+        return self.torch.nn.functional.conv_transpose2d(a[0], a[1], a[2] if len(a) > 2 else None, k.get("strides", [1, 1]),
+                                                         pads[:2], 0, k.get("group", 1), k.get("dilations", [1, 1]))
+
+    def _op_BatchNormalization(self, a, k):
+        return self.torch.nn.functional.batch_norm(a[0], a[3], a[4], a[1], a[2], False, 0.0, k.get("epsilon", 1e-5))
+
+    def _op_MaxPool(self, a, k):
+        F = self.torch.nn.functional
+        x, kernel = a[0], k["kernel_shape"]
+        strides = k.get("strides", [1] * len(kernel))
+        if k.get("auto_pad", b"NOTSET") in (b"SAME_UPPER", "SAME_UPPER"):
+            x = F.pad(x, _same_pads(x.shape[2:], kernel, strides, [1] * len(kernel)), value=-math.inf)
+            padding = 0
+        else:
+            pads = k.get("pads", [0] * 2 * len(kernel))
+            padding = pads[: len(kernel)]
+        return F.max_pool2d(x, kernel, strides, padding, ceil_mode=bool(k.get("ceil_mode", 0)))
+
+    def _op_AveragePool(self, a, k):
+        pads = k.get("pads", [0, 0, 0, 0])
+        return self.torch.nn.functional.avg_pool2d(a[0], k["kernel_shape"], k.get("strides"), pads[:2],
+                                                   ceil_mode=bool(k.get("ceil_mode", 0)),
+                                                   count_include_pad=bool(k.get("count_include_pad", 0)))
+
+    def _op_GlobalAveragePool(self, a, k):
+        return a[0].mean(dim=(2, 3), keepdim=True)
+
+    def _op_ReduceMean(self, a, k):
+        axes = k.get("axes", list(range(a[0].dim())))
+        return a[0].mean(dim=tuple(axes), keepdim=bool(k.get("keepdims", 1)))
+
+    def _op_Concat(self, a, k):
+        return self.torch.cat([t for t in a if t is not None], dim=k["axis"])
+
+    def _op_Transpose(self, a, k):
+        return a[0].permute(*k["perm"])
+
+    def _op_Shape(self, a, k):
+        return self.torch.tensor(list(a[0].shape), dtype=self.torch.int64)
+
+    def _op_Slice(self, a, k):
+        x = a[0]
+        starts, ends = a[1].tolist(), a[2].tolist()
+        axes = a[3].tolist() if len(a) > 3 and a[3] is not None else list(range(len(starts)))
+        steps = a[4].tolist() if len(a) > 4 and a[4] is not None else [1] * len(starts)
+        index = [slice(None)] * x.dim()
+        for s, e, ax, st in zip(starts, ends, axes, steps):
+            n = x.shape[ax]
+            s = max(0, min(n, s + n if s < 0 else s))
+            e = max(0, min(n, e + n if e < 0 else e))
+            index[ax] = slice(s, e, st)
+        return x[tuple(index)]
+
+    def _op_Squeeze(self, a, k):
+        x = a[0]
+        for axis in sorted((ax % x.dim() for ax in k.get("axes", [])), reverse=True):
+            x = x.squeeze(axis)
+        return x
+
+    def _op_Unsqueeze(self, a, k):
+        x = a[0]
+        for axis in sorted(k["axes"]):
+            x = x.unsqueeze(axis)
+        return x
+
+    def _op_Reshape(self, a, k):
+        shape = [int(v) for v in a[1].tolist()]
+        shape = [a[0].shape[i] if v == 0 else v for i, v in enumerate(shape)]
+        return a[0].reshape(shape)
+
+    def _op_Resize(self, a, k):
+        x = a[0]
+        mode = k.get("mode", b"nearest")
+        mode = mode.decode() if isinstance(mode, bytes) else mode
+        transform = k.get("coordinate_transformation_mode", b"half_pixel")
+        transform = transform.decode() if isinstance(transform, bytes) else transform
+        sizes = a[3] if len(a) > 3 and a[3] is not None and a[3].numel() else None
+        if sizes is not None:
+            size = [int(v) for v in sizes.tolist()[2:]]
+        else:
+            scales = a[2].tolist()
+            size = [int(math.floor(n * s)) for n, s in zip(x.shape[2:], scales[2:])]
+        if mode == "nearest" and transform == "asymmetric" and k.get("nearest_mode", b"floor") in (b"floor", "floor"):
+            return self.torch.nn.functional.interpolate(x, size=size, mode="nearest")
+        if mode == "linear" and transform in ("half_pixel", "pytorch_half_pixel", "align_corners"):
+            return self.torch.nn.functional.interpolate(x, size=size, mode="bilinear",
+                                                        align_corners=transform == "align_corners")
+        raise ModelError("a Resize the PyTorch OCR runtime does not reproduce", expected="nearest/asymmetric/floor "
+                         "or linear", found=f"{mode}/{transform}")
+
+    def _op_TopK(self, a, k):
+        values, indices = self.torch.topk(a[0], int(a[1].reshape(-1)[0]), dim=k.get("axis", -1),
+                                          largest=bool(k.get("largest", 1)), sorted=bool(k.get("sorted", 1)))
+        return values, indices
+
+
+class TorchSession:
+    """BucketSession's interface (gpu.py) over a TorchGraph."""
+
+    def __init__(self, model_path: Path, *, device: str = "cuda", threads: int | None = None) -> None:
+        torch = _torch()
+        if device == "cuda" and not torch.cuda.is_available():
+            raise BackendUnavailableError("PyTorch sees no GPU", expected="torch.cuda.is_available()",
+                                          found="False", hint="use the CPU reader on this machine")
+        if device == "cpu" and threads:
+            torch.set_num_threads(threads)
+        self.model_path = Path(model_path)
+        self.device = device
+        self.graph = TorchGraph(self.model_path, device)
+        self.metadata = self.graph.metadata
+        self.input_name = self.graph.input_names[0]
+        self.output_names = self.graph.output_names
+        self.runs = 0
+        self.seen: set[tuple[int, ...]] = set()
+        self.new_after_warmup = 0
+        self.warm = False
+
+    def warm_up(self, shapes, fetch: Sequence[str]) -> float:
+        start = time.perf_counter()
+        for shape in shapes:
+            self.run({self.input_name: np.zeros(shape, np.float32)}, fetch)
+        self.warm = True
+        return time.perf_counter() - start
+
+    def run(self, feeds: dict[str, np.ndarray], fetch: Sequence[str]) -> dict[str, np.ndarray]:
+        shape = tuple(feeds[self.input_name].shape)
+        if shape not in self.seen:
+            self.seen.add(shape)
+            self.new_after_warmup += self.warm
+        out = self.graph.run(feeds)
+        self.runs += 1
+        return {name: out[name].cpu().numpy() for name in fetch}
+
+    def close(self) -> None:
+        self.graph = None
