@@ -61,18 +61,20 @@ def line_options(settings, args: argparse.Namespace | None = None) -> LineOption
 
 
 def headless_line_argv(args: argparse.Namespace, source: str) -> list[str]:
-    """`hangtag-inspect line` arguments for a headless station on a line (settings and command line merged),
-    or [] when no transport is enabled."""
+    """`hangtag-inspect line` arguments for a headless station on a line (settings and command line merged;
+    the recipe, like the window's, from --recipe or the last one used), or [] when no transport is enabled.
+    Without any recipe the station waits in Preoperational for the PLC to select a job."""
     from app.settings import StationSettings
 
-    options = line_options(StationSettings(), args)
+    settings = StationSettings()
+    options = line_options(settings, args)
     if not options.enabled:
         return []
     argv = ["line", "--source", source, "--model", str(args.model), "--ack-timeout", str(options.ack_timeout_s),
             "--queue-depth", str(options.queue_depth), "--inspect-budget", str(options.inspect_budget_s)]
     for flag, value in (("--modbus", options.modbus), ("--opcua", options.opcua), ("--opcua-user", options.opcua_user),
                         ("--mqtt", options.mqtt), ("--recipe-dir", options.recipe_dir),
-                        ("--backend", args.backend), ("--recipe", args.recipe)):
+                        ("--backend", args.backend), ("--recipe", args.recipe or settings.recipe_path)):
         if value:
             argv += [flag, str(value)]
     if options.opcua_anonymous:
