@@ -98,16 +98,28 @@ LABELS: Mapping[str, str | None] = {
 
 _SEPARATORS = ":：;；.·。 \t"
 _LABELS_LONGEST_FIRST = sorted(LABELS, key=len, reverse=True)
+# A label matches only where its first character stands (spaces are allowed only between its
+# characters), so each position is tried against the labels starting with that character alone.
+_LABELS_BY_FIRST: dict[str, tuple[str, ...]] = {}
+for _label in _LABELS_LONGEST_FIRST:
+    _LABELS_BY_FIRST[_label[0]] = _LABELS_BY_FIRST.get(_label[0], ()) + (_label,)
+# One wrong character is forgiven in CJK labels only: (label, length), longest first.
+_CJK_LABELS = tuple((label, len(label)) for label in _LABELS_LONGEST_FIRST if not label.isascii())
+# A CJK label with one wrong character still has its first or its second character right.
+_CJK_LABEL_CHARS = frozenset(ch for label, _n in _CJK_LABELS for ch in label[:2])
+_COLONS = (":", "：")
 
 
-def _label_at(text: str, start: int, require_colon: bool) -> tuple[str, int, bool] | None:
-    """(label, end index after separators, exact) for a label starting at `start`, else None."""
-    upper = text.upper()
-    for label in _LABELS_LONGEST_FIRST:
+def _label_at(text: str, start: int, require_colon: bool, upper: str | None = None) -> tuple[str, int, bool] | None:
+    """(label, end index after separators, exact) for a label starting at `start`, else None.
+    `upper`: text.upper(), where the caller tries many positions of one line."""
+    if upper is None:
+        upper = text.upper()
+    for label in _LABELS_BY_FIRST.get(upper[start : start + 1], ()):
         end = _match_label(upper, start, label)
         if end is not None:
             after = text[end : end + 1]
-            if require_colon and after not in (":", "："):
+            if require_colon and after not in _COLONS:
                 continue
             if label.isascii() and after.isalpha():
                 continue
@@ -134,19 +146,32 @@ def _match_label(upper: str, start: int, label: str) -> int | None:
 
 def _fuzzy_label_at(text: str, start: int) -> tuple[str, int, bool] | None:
     """One wrong character in a CJK label, accepted only when a colon follows it."""
+    head = text[start : start + 2]
+    if not any(ch in _CJK_LABEL_CHARS for ch in head):
+        return None
     best: tuple[str, int, bool] | None = None
-    for label in _LABELS_LONGEST_FIRST:
-        if label.isascii():
-            continue
-        end = start + len(label)
+    english: dict[int, int] = {}  # end of a label → end of the English half after it
+    for label, n in _CJK_LABELS:
+        if best is not None and n <= len(best[0]):
+            break  # longest first: nothing shorter replaces the best
+        end = start + n
         candidate = text[start:end]
-        after = _skip_english_label(text, end)
-        if len(candidate) != len(label) or (text[end : end + 1] not in (":", "：") and after == end):
+        if len(candidate) != n:
             continue
-        mismatches = sum(1 for a, b in zip(candidate, label) if a != b)
-        if mismatches == 1 and (len(label) >= 3 or candidate[0] == label[0] or candidate[1] == label[1]):
-            if best is None or len(label) > len(best[0]):
-                best = (label, _skip_separators(text, after), False)
+        mismatches = 0
+        for a, b in zip(candidate, label):
+            if a != b:
+                mismatches += 1
+                if mismatches > 1:
+                    break
+        if mismatches != 1 or not (n >= 3 or candidate[0] == label[0] or candidate[1] == label[1]):
+            continue
+        after = english.get(end)
+        if after is None:
+            after = english[end] = _skip_english_label(text, end)
+        if text[end : end + 1] not in _COLONS and after == end:
+            continue
+        best = (label, _skip_separators(text, after), False)
     return best
 
 
@@ -171,13 +196,14 @@ def _skip_separators(text: str, index: int) -> int:
 def split_labeled(text: str) -> list[tuple[str | None, int, int, bool]]:
     """(field, value start, label start, exact) for every label in a line, in order."""
     found: list[tuple[str | None, int, int, bool]] = []
-    hit = _label_at(text, 0, require_colon=False)
+    upper = text.upper()
+    hit = _label_at(text, 0, require_colon=False, upper=upper)
     if hit is not None:
         found.append((LABELS[hit[0]], hit[1], 0, hit[2]))
     index = found[0][1] if found else 0
     while index < len(text):
         if index > 0 and (text[index - 1] in " \t" or (found and index > found[-1][1])):
-            hit = _label_at(text, index, require_colon=True)
+            hit = _label_at(text, index, require_colon=True, upper=upper)
             if hit is not None and (not found or index > found[-1][1]):
                 found.append((LABELS[hit[0]], hit[1], index, hit[2]))
                 index = hit[1]
