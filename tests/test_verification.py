@@ -134,6 +134,25 @@ def test_a_tag_box_with_nothing_legible_is_review_not_a_missing_tag() -> None:
     assert judge(recipe('size = "M"'), nothing, []).reasons == ("no hangtag, expected 1",)
 
 
+def test_a_frame_whose_every_box_is_illegible_is_never_ok_whatever_the_counts_say() -> None:
+    """A blurred tag read from a grown box, and a second illegible box: the hangtag count may hold,
+    but no field of the recipe was checked on anything; judged OK that was a wrong recipe passing."""
+    two = Detections(np.array([[10, 10, 200, 300], [300, 10, 400, 100]], np.float32), np.array([0.9, 0.2], np.float32),
+                     np.array([0, 0]), ("hangtag", "barcode", "qr_code"))
+    grown = TagReading(0, (5.0, 10.0, 260.0, 300.0), rejected="no text and no barcode in the box: not a hangtag")
+    faint = TagReading(1, (300.0, 10.0, 400.0, 100.0), rejected="no text and no barcode in the box: not a hangtag")
+    result = judge(recipe('size = "M"'), two, [grown, faint])
+    assert result.verdict is Verdict.REVIEW, result.reasons
+    assert result.reasons == ("hangtags found but nothing on them legible (blurred, covered or not a tag)",)
+    # no count rule for tags: the fields alone make an illegible frame REVIEW
+    fields_only = parse_recipe('[fields]\nsize = "M"\n')
+    assert judge(fields_only, two, [grown, faint]).reasons == ("no legible hangtag to check the recipe's fields on",)
+    # a recipe that expects no tag asks nothing of one
+    none_expected = parse_recipe("[counts]\nhangtag = 0\n")
+    assert judge(none_expected, Detections(np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, int),
+                                           ("hangtag", "barcode", "qr_code")), []).verdict is Verdict.OK
+
+
 @pytest.mark.parametrize(
     "caption_at, caption, verdict",
     [

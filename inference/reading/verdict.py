@@ -62,9 +62,19 @@ def judge(recipe: Recipe, detections: Detections, readings: Sequence[TagReading]
     for tag in tags:
         prefix = f"tag {tag.tag_index + 1}: " if many else ""
         checks.extend(_tag_checks(recipe, tag, prefix))
-    if not tags and recipe.fields and not any(rule.class_name == "hangtag" for rule in recipe.counts):
-        checks.append(Check("hangtag", None, "a hangtag", "none", None, "detector", Verdict.REVIEW, "no hangtag to read"))
+    if not tags and _checks_a_tag(recipe) and not any(c.verdict is not Verdict.OK for c in checks):
+        # the counts may hold (a box was there), but no field was verified on anything legible: never OK
+        checks.append(Check("hangtag", None, "a hangtag", "none legible", None, "reader", Verdict.REVIEW,
+                            "no legible hangtag to check the recipe's fields on"))
     return summarize(checks)
+
+
+def _checks_a_tag(recipe: Recipe) -> bool:
+    """Whether the recipe asks anything of a tag's print (and expects a tag at all)."""
+    if any(rule.class_name == "hangtag" and rule.max == 0 for rule in recipe.counts):
+        return False
+    barcode = recipe.barcode
+    return bool(recipe.fields) or barcode.required or barcode.expected is not None
 
 
 def judge_tag(recipe: Recipe, tag: TagReading) -> FrameVerdict:
@@ -131,9 +141,12 @@ def _verified_fields(recipe: Recipe, tag: TagReading) -> int:
 
 
 def _has_box(detections: Detections, box: tuple[float, float, float, float]) -> bool:
+    """Whether the tag read from `box` came from one of these detector boxes: the same box, or one
+    the reader grew `box` from (printed lines ran into its edge)."""
     labels = detections.labels
     for xyxy, label in zip(detections.xyxy, labels):
-        if label == "hangtag" and all(abs(float(a) - float(b)) < 1.0 for a, b in zip(xyxy, box)):
+        if label == "hangtag" and (box[0] - 1.0 <= float(xyxy[0]) and box[1] - 1.0 <= float(xyxy[1])
+                                   and float(xyxy[2]) <= box[2] + 1.0 and float(xyxy[3]) <= box[3] + 1.0):
             return True
     return False
 
@@ -154,7 +167,8 @@ def _count_check(rule: CountRule, detections: Detections, readings: Sequence[Tag
         if n < rule.min <= n + unreadable:
             # the detector saw a tag there, but nothing on it could be read: not certainly missing
             return Check(subject, None, expected, f"{n} + {unreadable} unreadable", None, source, Verdict.REVIEW,
-                         f"{_plural('hangtag', unreadable)} found but nothing on it legible (blurred, covered or not a tag)")
+                         f"{_plural('hangtag', unreadable)} found but nothing on {'it' if unreadable == 1 else 'them'} legible "
+                         "(blurred, covered or not a tag)")
     elif source == "reader" and n < rule.min:
         # a symbol not found is not proof it is missing (small, on kraft, blurred): REVIEW unless the recipe says NG
         boxes = detections.count(rule.class_name) if rule.class_name in detections.class_names and len(detections) else 0
