@@ -10,6 +10,7 @@ expected one; they make a match *near*, which the reader re-reads and the verdic
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -60,6 +61,7 @@ HARD_EDIT = 1.0
 MATCH_FLOOR = 0.5
 
 
+@functools.lru_cache(maxsize=8192)
 def fold_char(ch: str) -> str:
     """One character in the form comparisons use: '' for whitespace."""
     if ch.isspace():
@@ -168,34 +170,59 @@ def _ins_cost(ch: str) -> float:
 def align(pattern: str, glyphs: Glyphs, *, anywhere: bool) -> tuple[float, int, int]:
     """(cost, start, end) of the cheapest alignment of `pattern` with glyphs.chars: with `anywhere`,
     against any substring (semi-global); else against the whole text."""
-    text, alts = glyphs.chars, glyphs.alternatives
+    return _align(pattern, glyphs.chars, glyphs.alternatives, anywhere)
+
+
+@functools.lru_cache(maxsize=4096)
+def _align(pattern: str, text: str, alts: tuple[str, ...], anywhere: bool) -> tuple[float, int, int]:
+    """The same expected value is looked for in the same lines at every gather of a tag (each
+    re-read, the verdict); the answer depends on the strings alone, so it is kept."""
     n = len(text)
-    inf = float("inf")
+    ins = [_ins_cost(ch) for ch in text]
     # prev[j]: cost of aligning pattern[:i] with text ending at j; start[j]: where that alignment began
-    prev = [0.0] * (n + 1) if anywhere else [sum(_ins_cost(text[k]) for k in range(j)) for j in range(n + 1)]
+    prev = [0.0] * (n + 1) if anywhere else [sum(ins[:j]) for j in range(n + 1)]
     prev_start = list(range(n + 1)) if anywhere else [0] * (n + 1)
     for i in range(len(pattern)):
         want = pattern[i]
         dele = _del_cost(pattern, i)
-        cur = [prev[0] + dele] + [inf] * n
-        cur_start = [prev_start[0]] + [0] * n
-        for j in range(1, n + 1):
-            got = text[j - 1]
-            best = prev[j - 1] + _sub_cost(want, got, alts[j - 1])
-            start = prev_start[j - 1]
-            c = prev[j] + dele
+        subs = [0.0 if want == got else (SOFT_EDIT if want in alt else HARD_EDIT) for got, alt in zip(text, alts)]
+        left, left_start = prev[0] + dele, prev_start[0]
+        cur, cur_start = [left], [left_start]
+        # each cell: substitution from the diagonal, else deletion from above, else insertion from the left
+        for diag, up, diag_start, up_start, sub, ins_cost in zip(prev, prev[1:], prev_start, prev_start[1:], subs, ins):
+            best, start = diag + sub, diag_start
+            c = up + dele
             if c < best:
-                best, start = c, prev_start[j]
-            c = cur[j - 1] + _ins_cost(got)
+                best, start = c, up_start
+            c = left + ins_cost
             if c < best:
-                best, start = c, cur_start[j - 1]
-            cur[j], cur_start[j] = best, start
+                best, start = c, left_start
+            cur.append(best)
+            cur_start.append(start)
+            left, left_start = best, start
         prev, prev_start = cur, cur_start
     if anywhere:
         end = min(range(n + 1), key=lambda j: (prev[j], -j))
     else:
         end = n
     return prev[end], prev_start[end], end
+
+
+def _least_cost(pattern: str, glyphs: Glyphs) -> float:
+    """A lower bound of align's cost: each expected character is either read as itself, read as
+    something with it as the runner-up, or missing; which of these is possible needs no alignment."""
+    read = set(glyphs.chars)
+    runners_up = set("".join(glyphs.alternatives))
+    bound = 0.0
+    for i, ch in enumerate(pattern):
+        if ch not in read:
+            dele = _del_cost(pattern, i)
+            bound += min(dele, SOFT_EDIT) if ch in runners_up else dele
+    return bound
+
+
+# align's float sums of tenths differ from the bound's by rounding only
+_BOUND_SLACK = 1e-6
 
 
 def tolerance(pattern: str) -> float:
@@ -232,6 +259,7 @@ def search(expected: str, texts: Iterable[Glyphs], floor: float = MATCH_FLOOR) -
     if not pattern:
         return NO_HIT
     short = len(pattern) <= 3
+    limit = tolerance(pattern)
     best = NO_HIT
     wanted = set(pattern)
     exact: list[Hit] = []
@@ -246,8 +274,10 @@ def search(expected: str, texts: Iterable[Glyphs], floor: float = MATCH_FLOOR) -
             at = chars.find(pattern, at + 1)
         if short or len(wanted & set(chars)) < 0.5 * len(wanted):
             continue  # nothing like it here; a short code is only ever matched exactly
+        if _least_cost(pattern, glyphs) > limit + _BOUND_SLACK:
+            continue  # too many expected characters are not on this line at all
         cost, start, end = align(pattern, glyphs, anywhere=True)
-        if cost > tolerance(pattern) or cost == 0.0:
+        if cost > limit or cost == 0.0:
             continue
         conf = glyphs.weakest(start, end)
         found = Found.MATCH if cost < SOFT_EDIT and conf >= floor else Found.NEAR
