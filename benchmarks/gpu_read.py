@@ -80,16 +80,19 @@ def fields_of(readings) -> list[dict]:
     return [{name: (f.value if f is not None else None) for name, f in r.fields.items()} for r in readings]
 
 
-def first_shape_costs(models, searches=("HEURISTIC", "DEFAULT"), shapes=8) -> dict:
-    """ms of the first run of a new recognizer input shape after a session's first, per cuDNN search mode."""
-    from inference.reading.ocr.gpu import BucketSession
+def first_shape_costs(models, reader: str = "onnxruntime-cuda", shapes: int = 8, device: str = "cuda") -> dict:
+    """ms of the first run of a new recognizer input shape after a session's first, and of the same shape again:
+    per cuDNN search mode for ONNX Runtime, once for PyTorch."""
+    from inference.reading.ocr.gpu import BucketSession, open_session
     from inference.reading.ocr.topk import TOP_I, TOP_P, recognizer_with_top_classes
 
     rng = np.random.default_rng(1)
     out = {}
     path = recognizer_with_top_classes(models.rec)
-    for search in searches:
-        session = BucketSession(path, conv_algo_search=search)
+    variants = ("HEURISTIC", "DEFAULT") if reader == "onnxruntime-cuda" else ("torch",)
+    for variant in variants:
+        session = BucketSession(path, conv_algo_search=variant, device=device) if variant != "torch" else \
+            open_session(path, reader, device, None)
         session.run({session.input_name: np.zeros((1, 3, 48, 320), np.float32)}, [TOP_P, TOP_I])
         first, second = [], []
         for _ in range(shapes):
@@ -101,7 +104,7 @@ def first_shape_costs(models, searches=("HEURISTIC", "DEFAULT"), shapes=8) -> di
             t = time.perf_counter()
             session.run({session.input_name: x}, [TOP_P, TOP_I])
             second.append((time.perf_counter() - t) * 1000)
-        out[search] = {"first_run_ms": pct(first), "second_run_ms": pct(second)}
+        out[variant] = {"first_run_ms": pct(first), "second_run_ms": pct(second)}
         session.close()
     return out
 
@@ -115,6 +118,10 @@ def main() -> int:
     parser.add_argument("--passes", type=int, default=2)
     parser.add_argument("--warm-frames", type=int, default=10)
     parser.add_argument("--cpu-threads", type=int, default=8)
+    parser.add_argument("--reader", choices=("onnxruntime-cuda", "torch-cuda"), default="onnxruntime-cuda",
+                        help="the GPU reader's runtime: ONNX Runtime's CUDA provider or PyTorch")
+    parser.add_argument("--detector", choices=("onnxruntime-cuda", "onnxruntime-cpu"), default="onnxruntime-cuda",
+                        help="onnxruntime-cpu: detect on the CPU (no onnxruntime-gpu needed with --reader torch-cuda)")
     parser.add_argument("--dry-cpu", action="store_true", help="check this script on a machine without a GPU")
     args = parser.parse_args()
 
@@ -133,21 +140,25 @@ def main() -> int:
     result["ocr_models"] = models.describe()
     print("frames", len(singles_timed), "four-tag", len(fours), models.describe(), flush=True)
 
-    result["first_shape_costs"] = first_shape_costs(models) if not args.dry_cpu else {}
+    result["first_shape_costs"] = first_shape_costs(models, args.reader, device="cpu" if args.dry_cpu else "cuda",
+                                                    shapes=2 if args.dry_cpu else 8)
     print("first-shape costs", json.dumps(result["first_shape_costs"]), flush=True)
 
     # the station reads on the CPU beside a GPU detector unless the GPU reader is asked for (placement.py);
     # no shape is warmed at open (each costs a first run): the warm-up frames meet the common ones
     import os
 
-    os.environ["HANGTAG_GPU_OCR"] = "1"
+    os.environ["HANGTAG_GPU_OCR"] = "torch" if args.reader == "torch-cuda" else "1"
     t0 = time.perf_counter()
     if args.dry_cpu:
         from inference.reading.ocr.detector import DbParams
 
         inspector = Inspector.open(default_model_path(), "onnxruntime-cpu", read=False)
-        inspector.reader = TagReader(ocr_gpu.BucketedTextDetector.open(models.det, device="cpu", params=DbParams(limit_side=448), warm=False),
-                                     ocr_gpu.BucketedTextRecognizer.open(models.rec, device="cpu", warm=[], squeeze=0.7))
+        inspector.reader = TagReader(ocr_gpu.BucketedTextDetector.open(models.det, args.reader, device="cpu", params=DbParams(limit_side=448)),
+                                     ocr_gpu.BucketedTextRecognizer.open(models.rec, args.reader, device="cpu", warm=[], squeeze=0.7))
+    elif args.detector == "onnxruntime-cpu":
+        inspector = Inspector.open(default_model_path(), "onnxruntime-cpu", read=False)
+        inspector.reader = TagReader.open(args.reader)
     else:
         inspector = Inspector.open(default_model_path(), "onnxruntime-cuda", read=True)
     open_s = time.perf_counter() - t0
