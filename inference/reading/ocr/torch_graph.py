@@ -62,8 +62,7 @@ class TorchGraph:
             array = numpy_helper.to_array(init)
             on = "cpu" if array.dtype.kind in "iub" else self.device  # integers are shapes and indices
             self.consts[init.name] = torch.from_numpy(np.array(array)).to(on)
-        self.nodes = [(node.op_type, list(node.input), list(node.output), _attrs(node)) for node in model.graph.node]
-        unknown = sorted({op for op, *_ in self.nodes if not hasattr(self, f"_op_{op}")})
+        unknown = sorted({node.op_type for node in model.graph.node if not hasattr(self, f"_op_{node.op_type}")})
         if unknown:
             raise ModelError("the PyTorch OCR runtime does not know some operators of this model",
                              expected="PP-OCR det/rec operators", found=", ".join(unknown),
@@ -71,6 +70,15 @@ class TorchGraph:
         inits = set(self.consts)
         self.input_names = [i.name for i in model.graph.input if i.name not in inits]
         self.output_names = [o.name for o in model.graph.output]
+        # Identity nodes (a third of these graphs) become aliases; each node keeps its bound operator
+        alias: dict[str, str] = {}
+        self.nodes = []
+        for node in model.graph.node:
+            inputs = [alias.get(i, i) for i in node.input]
+            if node.op_type == "Identity" and node.output[0] not in self.output_names:
+                alias[node.output[0]] = inputs[0]
+                continue
+            self.nodes.append((getattr(self, f"_op_{node.op_type}"), inputs, list(node.output), _attrs(node)))
 
     def run(self, feeds: dict[str, np.ndarray]) -> dict:
         torch = self.torch
@@ -79,8 +87,7 @@ class TorchGraph:
             for name, array in feeds.items():
                 values[name] = torch.from_numpy(np.ascontiguousarray(array)).to(self.device, non_blocking=False)
             for op, inputs, outputs, attrs in self.nodes:
-                args = [values[i] if i else None for i in inputs]
-                result = getattr(self, f"_op_{op}")(args, attrs)
+                result = op([values[i] if i else None for i in inputs], attrs)
                 if not isinstance(result, tuple):
                     result = (result,)
                 for name, value in zip(outputs, result):
