@@ -63,6 +63,7 @@ def main() -> int:
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--lr", type=float, default=FineTuneSettings.lr)
     parser.add_argument("--imgsz", type=int, default=0)
+    parser.add_argument("--freeze-backbone", action="store_true")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
 
@@ -78,7 +79,7 @@ def main() -> int:
               + " ".join(f"{k} {v:.3f}" for k, v in r.held_out_ap50.items() if v == v) + f" {r.elapsed_s:.0f} s",
               file=sys.stderr, flush=True)
 
-    settings = FineTuneSettings(epochs=args.epochs, lr=args.lr, imgsz=args.imgsz)
+    settings = FineTuneSettings(epochs=args.epochs, lr=args.lr, imgsz=args.imgsz, freeze_backbone=args.freeze_backbone)
     candidate = fine_tune(folder, base, settings, on_epoch=show)
     started = time.perf_counter()
     result = compare(base, candidate.model_path, {"held-out (of the 30)": held_out_frames(folder),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 
-from PySide6.QtWidgets import (QDoubleSpinBox, QFormLayout, QHBoxLayout, QHeaderView, QLabel, QProgressBar,
+from PySide6.QtWidgets import (QCheckBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QHeaderView, QLabel, QProgressBar,
                                QPushButton, QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from app.adapt.job import Job
@@ -34,6 +34,9 @@ class TrainPage(QWidget):
         self.held_out.setSingleStep(0.05)
         self.held_out.setValue(self.settings.held_out_fraction)
         self.device = QLabel()
+        self.backbone = QCheckBox("also train the backbone (off: only the neck and heads learn, which keeps more of "
+                                  "what the model knows about other tags)")
+        self.backbone.setChecked(not self.settings.freeze_backbone)
         self.start_button = QPushButton("Start fine-tuning")
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setEnabled(False)
@@ -50,6 +53,7 @@ class TrainPage(QWidget):
         form = QFormLayout()
         form.addRow("Epochs", self.epochs)
         form.addRow("Held out (never trained on)", self.held_out)
+        form.addRow("Backbone", self.backbone)
         form.addRow("Runs on", self.device)
         buttons = QHBoxLayout()
         buttons.addWidget(self.start_button)
@@ -80,9 +84,11 @@ class TrainPage(QWidget):
     def start(self, settings: FineTuneSettings | None = None) -> None:
         if self.job is not None and self.job.running:
             return
-        settings = settings or FineTuneSettings(epochs=self.epochs.value(), held_out_fraction=self.held_out.value())
+        settings = settings or FineTuneSettings(epochs=self.epochs.value(), held_out_fraction=self.held_out.value(),
+                                                freeze_backbone=not self.backbone.isChecked())
         self.epochs.setValue(settings.epochs)  # the form shows what runs
         self.held_out.setValue(settings.held_out_fraction)
+        self.backbone.setChecked(not settings.freeze_backbone)
         folder, model = self.state.folder, self.state.link.model_path
 
         def work(report, should_stop):

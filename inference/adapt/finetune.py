@@ -37,6 +37,7 @@ class FineTuneSettings:
     device: str = "auto"  # "cuda" where PyTorch sees a GPU, else "cpu"
     imgsz: int = 0  # training size; 0: the model's own input size
     threads: int = 0  # PyTorch CPU threads; 0: all cores but one, so the station keeps inspecting
+    freeze_backbone: bool = False  # train only the neck and heads
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,7 @@ def fine_tune(folder: AdaptFolder, base_model: Path, settings: FineTuneSettings 
                              out_path=model_path, imgsz=settings.imgsz or export_size, export_imgsz=export_size,
                              epochs=settings.epochs, batch=settings.batch, lr=settings.lr, seed=settings.seed,
                              device=device, on_epoch=on_epoch, should_stop=should_stop,
+                             freeze_backbone=settings.freeze_backbone,
                              description=f"HTDet fine-tuned at the station on {len(corrected)} corrected frames "
                                          f"(Adapt), from {Path(base_model).name}")
     except BaseException:

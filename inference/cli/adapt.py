@@ -36,6 +36,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--device", default="auto", help="auto (a GPU where PyTorch sees one), cpu or cuda")
     parser.add_argument("--imgsz", type=int, default=0, help="training size (default: the model's input size)")
+    parser.add_argument("--train-backbone", action=argparse.BooleanOptionalAction,
+                        default=not FineTuneSettings.freeze_backbone,
+                        help="also train the backbone (else only the neck and heads learn)")
     parser.add_argument("--recipe", type=Path, default=None, help="count verdicts that would change under this recipe")
     parser.add_argument("--backend", default=None, help="engine backend for pre-labels and the comparison")
     parser.add_argument("--models-dir", type=Path, default=None,
@@ -65,7 +68,8 @@ def adapt(args: argparse.Namespace) -> int:
               f"Correct), then run: hangtag-inspect adapt --data {folder.root}")
         return 0
     settings = FineTuneSettings(epochs=args.epochs, batch=args.batch, lr=args.lr, held_out_fraction=args.held_out,
-                                seed=args.seed, device=args.device, imgsz=args.imgsz)
+                                seed=args.seed, device=args.device, imgsz=args.imgsz,
+                                freeze_backbone=not args.train_backbone)
 
     def show(report) -> None:
         ap = "  ".join(f"{k} {v:.3f}" for k, v in report.held_out_ap50.items() if v == v)

@@ -121,7 +121,8 @@ def classes_to_train(model: HTDet, images: torch.Tensor, examples: list[Example]
 def fine_tune(base_model: Path, train: list[Example], held_out: list[Example], *, class_names: tuple[str, ...],
               out_path: Path, imgsz: int, export_imgsz: int, epochs: int, batch: int, lr: float, seed: int,
               device: str, description: str, on_epoch: Callable[[EpochReport], None] | None = None,
-              should_stop: Callable[[], bool] | None = None) -> tuple[list[EpochReport], tuple[str, ...]]:
+              should_stop: Callable[[], bool] | None = None,
+              freeze_backbone: bool = False) -> tuple[list[EpochReport], tuple[str, ...]]:
     """Trains and exports the last epoch to `out_path`. Returns one report per epoch (epoch 0: before
     training) and the classes whose scores were trained (see `classes_to_train`)."""
     from inference.adapt.htdet.export import export_onnx
@@ -148,8 +149,12 @@ def fine_tune(base_model: Path, train: list[Example], held_out: list[Example], *
     points, strides = anchor_points(imgsz, imgsz, dev)
     trained = classes_to_train(model, train_images, train, len(class_names)).to(dev)
     loss_fn = DetectionLoss(points, strides, trained_classes=None if bool(trained.all()) else trained)
-    decay = [p for p in model.parameters() if p.ndim == 4]
-    other = [p for p in model.parameters() if p.ndim != 4]
+    if freeze_backbone:  # only the neck and heads learn: the features every class shares stay as they were
+        for part in (model.stem, model.stage2, model.stage3, model.stage4, model.stage5):
+            part.requires_grad_(False)
+    learned = [p for p in model.parameters() if p.requires_grad]
+    decay = [p for p in learned if p.ndim == 4]
+    other = [p for p in learned if p.ndim != 4]
     optimizer = torch.optim.AdamW([{"params": decay, "weight_decay": 5e-4}, {"params": other, "weight_decay": 0.0}],
                                   lr=lr)
     generator = torch.Generator(device=dev).manual_seed(seed)
