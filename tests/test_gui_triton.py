@@ -19,7 +19,7 @@ from inference.engines.triton.status import host_port  # noqa: E402
 from inference.imageio import list_images  # noqa: E402
 from inference.records import Journal  # noqa: E402
 from inference.resources import samples_dir  # noqa: E402
-from tests.triton.server import DETECTOR, TritonServer, TritonUnavailable, prepare  # noqa: E402
+from tests.triton.server import DETECTOR, prepared_or_skip, started_or_skip  # noqa: E402
 
 pytestmark = pytest.mark.timeout(300)
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
@@ -27,10 +27,7 @@ ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 
 @pytest.fixture(scope="module")
 def prepared():
-    try:
-        return prepare()
-    except TritonUnavailable as exc:
-        pytest.skip(f"no real tritonserver here: {exc}")
+    return prepared_or_skip()
 
 
 def samples_folder(tmp_path: Path, count: int) -> Path:
@@ -48,10 +45,7 @@ def step_once(qtbot, window: MainWindow) -> None:
 
 
 def test_the_window_shows_the_server_its_times_and_says_when_none_answers(qtbot, tmp_path, prepared, monkeypatch):
-    try:
-        server = TritonServer(prepared).start()
-    except TritonUnavailable as exc:
-        pytest.skip(f"tritonserver would not start here: {exc}")
+    server = started_or_skip(prepared)
     monkeypatch.setenv("HANGTAG_TRITON_URL", server.url)
     monkeypatch.setenv("HANGTAG_TRITON_FALLBACK", "local")
     settings = StationSettings(QSettings(str(tmp_path / "station.ini"), QSettings.Format.IniFormat))
@@ -105,10 +99,7 @@ def test_the_window_shows_the_server_its_times_and_says_when_none_answers(qtbot,
 
 
 def test_without_a_local_fallback_the_banner_says_frames_wait_for_a_server(qtbot, tmp_path, prepared, monkeypatch):
-    try:
-        server = TritonServer(prepared).start()
-    except TritonUnavailable as exc:
-        pytest.skip(f"tritonserver would not start here: {exc}")
+    server = started_or_skip(prepared)
     monkeypatch.setenv("HANGTAG_TRITON_URL", server.url)
     monkeypatch.setenv("HANGTAG_TRITON_FALLBACK", "")
     settings = StationSettings(QSettings(str(tmp_path / "station.ini"), QSettings.Format.IniFormat))

@@ -18,25 +18,15 @@ from inference.imageio import list_images, read_image
 from inference.pipeline import Pipeline
 from inference.preprocess import Letterboxer
 from inference.resources import samples_dir
-from tests.triton.server import DETECTOR, TritonServer, TritonUnavailable, free_port, prepare, repository_copy
+from tests.triton.server import DETECTOR, free_port, prepared_or_skip, repository_copy
+from tests.triton.server import started_or_skip as started
 
 pytestmark = pytest.mark.timeout(300)
 
 
 @pytest.fixture(scope="module")
 def prepared():
-    try:
-        return prepare()
-    except TritonUnavailable as exc:
-        pytest.skip(f"no real tritonserver here: {exc}")
-
-
-def started(prepared, **options) -> TritonServer:
-    """A running server, or a skip saying why it would not start here (e.g. no shared libpython)."""
-    try:
-        return TritonServer(prepared, **options).start()
-    except TritonUnavailable as exc:
-        pytest.skip(f"tritonserver would not start here: {exc}")
+    return prepared_or_skip()
 
 
 @pytest.fixture(scope="module")

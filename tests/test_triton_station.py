@@ -16,8 +16,8 @@ from inference.records import Journal
 from inference.records.recorder import Recorder, SessionKey
 from inference.resources import samples_dir
 from inference.sources import open_source
-from tests.triton.server import (DETECTOR, OCR_REPOSITORY, TritonServer, TritonUnavailable, free_port,
-                                 ocr_environment, prepare)
+from tests.triton.server import DETECTOR, OCR_REPOSITORY, free_port, ocr_environment, prepared_or_skip
+from tests.triton.server import started_or_skip as started
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -104,17 +104,7 @@ def test_the_headless_station_says_no_server_answers_and_journals_it(monkeypatch
 # -- against a real tritonserver -------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def prepared():
-    try:
-        return prepare()
-    except TritonUnavailable as exc:
-        pytest.skip(f"no real tritonserver here: {exc}")
-
-
-def started(prepared, **options) -> TritonServer:
-    try:
-        return TritonServer(prepared, **options).start()
-    except TritonUnavailable as exc:
-        pytest.skip(f"tritonserver would not start here: {exc}")
+    return prepared_or_skip()
 
 
 @pytest.fixture(scope="module")

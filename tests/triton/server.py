@@ -174,3 +174,23 @@ def repository_copy(dest: Path, *, max_queue_size: int | None = None, delay_us: 
         text = text.replace("  preferred_batch_size: [ 4, 8 ]\n", "")
     config.write_text(text)
     return target
+
+
+# -- for the tests: a server that cannot be had here is a skip with its reason, never a failure ----------------
+def prepared_or_skip() -> Path:
+    import pytest
+
+    try:
+        return prepare()
+    except TritonUnavailable as exc:
+        pytest.skip(f"no real tritonserver here: {exc}")
+
+
+def started_or_skip(prepared: Path, **options) -> TritonServer:
+    """A running server, or a skip saying why it would not start here (e.g. no shared libpython)."""
+    import pytest
+
+    try:
+        return TritonServer(prepared, **options).start()
+    except TritonUnavailable as exc:
+        pytest.skip(f"tritonserver would not start here: {exc}")
