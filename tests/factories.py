@@ -98,3 +98,28 @@ def write_image(path: Path, image: np.ndarray) -> Path:
     assert ok
     data.tofile(str(path))
     return path
+
+
+def skip_without_tag_scenes() -> None:
+    """Synthetic hangtag scenes need training.tagsets' CJK fonts, and inspecting them the shipped detector:
+    a skip naming which is missing."""
+    import pytest
+
+    from inference.resources import default_model_path
+
+    fonts = pytest.importorskip("training.tagsets.fonts")
+    try:
+        fonts.font_files()
+    except fonts.FontsMissingError:
+        pytest.skip("CJK fonts for training.tagsets are not installed (make system-deps)")
+    if not default_model_path().is_file():
+        pytest.skip(f"the shipped detector is absent: {default_model_path()}")
+
+
+def conveyor_recording(out: Path) -> dict:
+    """4.8 s of two good tags passing a 640×360 camera (line.avi, recipe.toml in `out`); returns the truth."""
+    skip_without_tag_scenes()
+    from training.conveyor import Plan, generate
+
+    return generate(out, Plan(seconds=4.8, spacing=(1.1, 1.1), seed=7, width=640, height=360,
+                              defect_share=0.0, edge_share=0.0))

@@ -13,24 +13,13 @@ from PySide6.QtCore import QSettings  # noqa: E402
 from app.main_window import MainWindow  # noqa: E402
 from app.settings import StationSettings  # noqa: E402
 from inference.records import Journal  # noqa: E402
-from inference.resources import default_model_path  # noqa: E402
+from tests.factories import conveyor_recording  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def recording(tmp_path_factory):
-    fonts = pytest.importorskip("training.tagsets.fonts")
-    try:
-        fonts.font_files()
-    except fonts.FontsMissingError:
-        pytest.skip("CJK fonts for training.tagsets are not installed (make system-deps)")
-    if not default_model_path().is_file():
-        pytest.skip(f"the shipped detector is absent: {default_model_path()}")
-    from training.conveyor import Plan, generate
-
     out = tmp_path_factory.mktemp("line-gui")
-    truth = generate(out, Plan(seconds=4.8, spacing=(1.1, 1.1), seed=7, width=640, height=360,
-                               defect_share=0.0, edge_share=0.0))
-    return out, truth
+    return out, conveyor_recording(out)
 
 
 def test_each_tag_of_a_recording_is_one_journal_row_and_one_cell_of_the_strip(qtbot, tmp_path, recording):

@@ -9,24 +9,13 @@ import json
 import pytest
 
 from inference.cli import main
-from inference.resources import default_model_path
+from tests.factories import conveyor_recording
 
 
 @pytest.fixture(scope="module")
 def recording(tmp_path_factory):
-    fonts = pytest.importorskip("training.tagsets.fonts")
-    try:
-        fonts.font_files()
-    except fonts.FontsMissingError:
-        pytest.skip("CJK fonts for training.tagsets are not installed (make system-deps)")
-    if not default_model_path().is_file():
-        pytest.skip(f"the shipped detector is absent: {default_model_path()}")
-    from training.conveyor import Plan, generate
-
     out = tmp_path_factory.mktemp("line")
-    truth = generate(out, Plan(seconds=4.8, spacing=(1.1, 1.1), seed=7, width=640, height=360,
-                               defect_share=0.0, edge_share=0.0))
-    return out, truth
+    return out, conveyor_recording(out)
 
 
 def test_the_recording_has_truth_for_every_tag(recording):

@@ -10,7 +10,7 @@ import pytest
 
 from inference.cli import main
 from inference.cli.verdict_bench import match, reason_kind
-from inference.resources import default_model_path
+from tests.factories import skip_without_tag_scenes
 
 
 def test_verdict_bench_does_not_import_training():
@@ -60,13 +60,7 @@ def test_an_unknown_design_is_refused_with_the_designs_there(tmp_path, capsys):
 
 
 def test_verdict_bench_on_a_tiny_set_counts_every_image(tmp_path, capsys):
-    fonts = pytest.importorskip("training.tagsets.fonts")
-    try:
-        fonts.font_files()
-    except fonts.FontsMissingError:
-        pytest.skip("CJK fonts for training.tagsets are not installed (make system-deps)")
-    if not default_model_path().is_file():
-        pytest.skip(f"the shipped detector is absent: {default_model_path()}")
+    skip_without_tag_scenes()
     from training.tagsets import generate
 
     data = tmp_path / "set"
@@ -107,13 +101,7 @@ def test_verdict_bench_on_a_tiny_set_counts_every_image(tmp_path, capsys):
 
 
 def test_a_station_fault_on_one_frame_is_counted_as_error_and_the_run_goes_on(tmp_path, capsys, monkeypatch):
-    fonts = pytest.importorskip("training.tagsets.fonts")
-    try:
-        fonts.font_files()
-    except fonts.FontsMissingError:
-        pytest.skip("CJK fonts for training.tagsets are not installed (make system-deps)")
-    if not default_model_path().is_file():
-        pytest.skip(f"the shipped detector is absent: {default_model_path()}")
+    skip_without_tag_scenes()
     from inference.inspection import Inspector
     from training.tagsets import generate
 
