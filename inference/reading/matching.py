@@ -174,9 +174,13 @@ def align(pattern: str, glyphs: Glyphs, *, anywhere: bool) -> tuple[float, int, 
 
 
 @functools.lru_cache(maxsize=4096)
-def _align(pattern: str, text: str, alts: tuple[str, ...], anywhere: bool) -> tuple[float, int, int]:
+def _align(pattern: str, text: str, alts: tuple[str, ...], anywhere: bool, limit: float | None = None
+           ) -> tuple[float, int, int] | None:
     """The same expected value is looked for in the same lines at every gather of a tag (each
-    re-read, the verdict); the answer depends on the strings alone, so it is kept."""
+    re-read, the verdict); the answer depends on the strings alone, so it is kept.
+
+    With a `limit`, None as soon as a whole row of the table costs more: every later cell adds
+    non-negative costs to one of that row's, so the alignment could only cost more."""
     n = len(text)
     ins = [_ins_cost(ch) for ch in text]
     # prev[j]: cost of aligning pattern[:i] with text ending at j; start[j]: where that alignment began
@@ -201,6 +205,8 @@ def _align(pattern: str, text: str, alts: tuple[str, ...], anywhere: bool) -> tu
             cur_start.append(start)
             left, left_start = best, start
         prev, prev_start = cur, cur_start
+        if limit is not None and min(cur) > limit:
+            return None
     if anywhere:
         end = min(range(n + 1), key=lambda j: (prev[j], -j))
     else:
@@ -276,7 +282,10 @@ def search(expected: str, texts: Iterable[Glyphs], floor: float = MATCH_FLOOR) -
             continue  # nothing like it here; a short code is only ever matched exactly
         if _least_cost(pattern, glyphs) > limit + _BOUND_SLACK:
             continue  # too many expected characters are not on this line at all
-        cost, start, end = align(pattern, glyphs, anywhere=True)
+        aligned = _align(pattern, chars, glyphs.alternatives, True, limit)
+        if aligned is None:
+            continue  # costs more than the tolerance
+        cost, start, end = aligned
         if cost > limit or cost == 0.0:
             continue
         conf = glyphs.weakest(start, end)
@@ -331,23 +340,37 @@ def compare(expected: str, value: str, confidence: float, min_confidence: float,
     return Found.NEAR
 
 
+@functools.lru_cache(maxsize=1024)
 def _wrong_characters(pattern: str, read: str) -> int:
     """How many characters the cheapest alignment reads that are not expected (substitutions and
     extra characters). Characters only missing from the read, merged repeats and punctuation are
     slips a recognizer makes; they never prove a difference."""
     n = len(read)
+    ins = [_ins_cost(ch) for ch in read]
+    ins_wrong = [1 if c >= HARD_EDIT else 0 for c in ins]
     # (cost, wrong characters read) per cell, the fewest wrong characters among equal costs
-    prev = [(sum(_ins_cost(read[k]) for k in range(j)), sum(1 for k in range(j) if _ins_cost(read[k]) >= HARD_EDIT)) for j in range(n + 1)]
+    prev_cost = [sum(ins[:j]) for j in range(n + 1)]
+    prev_wrong = [sum(ins_wrong[:j]) for j in range(n + 1)]
     for i in range(len(pattern)):
+        want = pattern[i]
         dele = _del_cost(pattern, i)
-        cur = [(prev[0][0] + dele, prev[0][1])] + [(0.0, 0)] * n
-        for j in range(1, n + 1):
-            sub = _sub_cost(pattern[i], read[j - 1], "")
-            options = (
-                (prev[j - 1][0] + sub, prev[j - 1][1] + (1 if sub >= HARD_EDIT else 0)),
-                (prev[j][0] + dele, prev[j][1]),
-                (cur[j - 1][0] + _ins_cost(read[j - 1]), cur[j - 1][1] + (1 if _ins_cost(read[j - 1]) >= HARD_EDIT else 0)),
-            )
-            cur[j] = min(options)
-        prev = cur
-    return prev[n][1]
+        left_cost, left_wrong = prev_cost[0] + dele, prev_wrong[0]
+        cur_cost, cur_wrong = [left_cost], [left_wrong]
+        for diag_cost, up_cost, diag_wrong, up_wrong, got, ins_cost, ins_bad in zip(
+                prev_cost, prev_cost[1:], prev_wrong, prev_wrong[1:], read, ins, ins_wrong):
+            # the least of (substitution, deletion, insertion), compared as (cost, wrong) pairs
+            if want == got:
+                best_cost, best_wrong = diag_cost + 0.0, diag_wrong
+            else:
+                best_cost, best_wrong = diag_cost + HARD_EDIT, diag_wrong + 1
+            c = up_cost + dele
+            if c < best_cost or (c == best_cost and up_wrong < best_wrong):
+                best_cost, best_wrong = c, up_wrong
+            c, w = left_cost + ins_cost, left_wrong + ins_bad
+            if c < best_cost or (c == best_cost and w < best_wrong):
+                best_cost, best_wrong = c, w
+            cur_cost.append(best_cost)
+            cur_wrong.append(best_wrong)
+            left_cost, left_wrong = best_cost, best_wrong
+        prev_cost, prev_wrong = cur_cost, cur_wrong
+    return prev_wrong[n]
