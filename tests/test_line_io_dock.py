@@ -43,3 +43,16 @@ def test_the_dock_follows_a_trigger_through_to_its_ack(qtbot):
     order = [e for e in events if e in ("Trigger", "InspectionDone", "Ack")]
     assert order == ["Trigger", "Trigger", "InspectionDone", "Ack"]
     assert "result trigger 1 NG" in timeline and "code 1" in timeline  # the missed trigger's warning code
+
+
+def test_a_timeline_filled_before_the_dock_is_shown_starts_at_its_time_stamps(qtbot):
+    with LineStation(lambda start: Outcome(Verdict.OK)).start(job=(1, "polo")) as station:
+        station.set_link("modbus", "listening on 127.0.0.1:5020, no PLC connected, " + "a long detail " * 8)
+        dock = IoDock(station, refresh_hz=50)  # the window builds it tabbed behind Tag text: filled while hidden
+        qtbot.addWidget(dock)
+        qtbot.waitUntil(lambda: "link modbus" in dock.timeline.toPlainText(), timeout=5000)
+        dock.resize(420, 500)
+        dock.show()
+        qtbot.waitExposed(dock)
+        bar = dock.timeline.horizontalScrollBar()
+        assert bar.maximum() > 0 and bar.value() == 0  # the lines are wider than the dock, seen from their start

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 
 from PySide6.QtCore import QTimer
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QTextCursor
 from PySide6.QtWidgets import QFormLayout, QGridLayout, QHBoxLayout, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from inference.line.handshake import Signals
@@ -113,7 +113,12 @@ class IoDock(QWidget):
             code = f" code {e.code}" if e.code else ""
             lines.append(f"{stamp} {e.event:<15} → {e.state:<15} #{e.trigger_id}{code} {e.detail}".rstrip())
         self.timeline.appendPlainText("\n".join(lines))
-        self.timeline.horizontalScrollBar().setValue(0)  # the newest line from its time stamp, not its end
+        # the cursor at the newest line's start: shown from its time stamp, now and when a dock filled while
+        # hidden is first shown (Qt then scrolls to the cursor, which appending leaves at the line's end)
+        cursor = self.timeline.textCursor()
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        cursor.movePosition(QTextCursor.MoveOperation.StartOfBlock)
+        self.timeline.setTextCursor(cursor)
 
 
 _FIELD_TITLES = {"state": "State", "code": "Code", "trigger": "Trigger id", "result": "Result", "queue": "Queue",
