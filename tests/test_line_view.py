@@ -174,6 +174,20 @@ def test_the_banner_names_the_last_finished_tag(qtbot):
     assert banner.verdict.text() == "NG #12" and "size L" in banner.reasons.text()
 
 
+def test_the_tag_text_of_a_tracked_frame_says_tags_are_judged_once_not_that_none_was_read(qtbot):
+    from app.widgets.text_panel import TextPanel
+    from inference.tracking.station import TRACKED
+
+    panel = TextPanel()
+    qtbot.addWidget(panel)
+    tracked = PlantedPipeline({0: [(10, 10, 60, 90)]}).process(np.zeros((100, 100, 3), np.uint8)).with_(verdict=TRACKED)
+    panel.show_result(tracked, reader_on=True)
+    text = panel.view.toPlainText()
+    assert "One verdict per tag" in text and "No hangtag read" not in text
+    panel.show_result(tracked.with_(verdict=None), reader_on=True)  # per frame, nothing read is said as such
+    assert "No hangtag read on this frame" in panel.view.toPlainText()
+
+
 def test_the_windows_line_menu_switches_to_per_tag_and_shows_finished_tags(qtbot, tmp_path: Path):
     from tests.test_gui_station import make_window
 

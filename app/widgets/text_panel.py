@@ -8,6 +8,7 @@ import html
 from PySide6.QtWidgets import QCheckBox, QTextBrowser, QVBoxLayout, QWidget
 
 from inference.pipeline import FrameResult
+from inference.tracking.station import TRACKED
 
 LABELS = {"product_name": "品名 Product", "style_number": "货号 Style no.", "color": "颜色 Colour",
           "size": "尺码 Size", "composition": "成分 Composition", "standard": "执行标准 Standard",
@@ -42,6 +43,11 @@ class TextPanel(QWidget):
             return
         if not result.ok:
             self.view.setHtml(f"<h3>Frame not inspected</h3><pre>{html.escape(result.error or '')}</pre>")
+            return
+        if not result.readings and result.verdict == TRACKED:  # the boxes on screen are tags not yet read
+            self.view.setHtml("<h3>One verdict per tag</h3><p>On a moving line frames are only tracked: each tag "
+                              "is read once, at its best shot, and judged when it leaves the view. Its verdict "
+                              "and reasons are on the banner and in the strip of last tags.</p>")
             return
         if not result.readings:
             self.view.setHtml("<p>No hangtag read on this frame.</p>")
