@@ -104,6 +104,7 @@ def test_camera_settings_are_read_back_nodes_it_lacks_disabled_and_kept_per_job(
     enabled = {name: check.isEnabled() for name, (check, _, _) in dialog.rows.items()}
     assert enabled == {"exposure_us": False, "gain": False, "pixel_format": True, "roi": True, "frame_rate": True}
     assert dialog.rows["gain"][2].toolTip() == "the camera has no Gain / GainAbs / GainRaw node"
+    assert dialog.exposure.text() == dialog.gain.text() == "—"  # no value shown where the camera has none
     assert not dialog.trigger_mode.isEnabled() and "free-run only" in dialog.trigger_shown.text()
     assert dialog.rows["pixel_format"][2].text().startswith("Mono8")
     (ARTIFACTS / "cameras").mkdir(parents=True, exist_ok=True)
@@ -150,6 +151,7 @@ def test_the_step_key_and_a_line_trigger_fire_the_camera_once_each_with_the_id_i
         qtbot.addWidget(dialog)
         assert dialog.rows["exposure_us"][0].isEnabled() and dialog.trigger_mode.isEnabled()
         assert "(ExposureTimeAbs)" in dialog.rows["exposure_us"][2].text()
+        assert dialog.exposure.text() != "—"
         (ARTIFACTS / "cameras").mkdir(parents=True, exist_ok=True)
         dialog.grab().save(str(ARTIFACTS / "cameras" / "camera_settings_fake_gige.png"))
         qtbot.wait(700)  # the camera waits for its trigger meanwhile: nothing is inspected

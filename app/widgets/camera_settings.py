@@ -141,10 +141,15 @@ class CameraSettingsDialog(QDialog):
                 for widget in (check, editor, shown):
                     widget.setEnabled(False)
                 nodes = " / ".join(n for v in missing for n in NODES[v.name])
+                if isinstance(editor, QDoubleSpinBox):  # no value rather than the box's minimum, which none set
+                    editor.setSpecialValueText("—")
+                    editor.setValue(editor.minimum())
                 shown.setText("not on this camera")
                 shown.setToolTip(f"the camera has no {nodes} node")
                 check.setToolTip(f"the camera has no {nodes} node")
                 continue
+            if isinstance(editor, QDoubleSpinBox):
+                editor.setSpecialValueText("")
             present = [v for v in values if v.available]
             shown.setText(", ".join(_text(v.value) for v in present) + "   (" + ", ".join(v.node for v in present)
                           + "".join(f"; no {NODES[v.name][0]} node" for v in values if not v.available) + ")")
