@@ -104,6 +104,7 @@ def main() -> int:
     parser.add_argument("--memo", type=Path, help="folder for engine outputs (reused across runs)")
     parser.add_argument("--compare", type=Path, help="an earlier --out: every reading and verdict must be equal")
     parser.add_argument("--profile", type=int, default=0, help="print the top N functions by own time")
+    parser.add_argument("--stats", type=Path, help="write the profile (pstats) here, e.g. to compare two trees")
     args = parser.parse_args()
 
     from inference.imageio import read_image
@@ -114,7 +115,7 @@ def main() -> int:
     rows = [json.loads(line) for line in (args.data / "truth.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
     rows = [r for r in rows if r["bucket"] == "nominal"][: args.limit]
     dump, read_ms, tags, cpu_s = [], [], 0, 0.0
-    profiler = cProfile.Profile() if args.profile else None
+    profiler = cProfile.Profile() if args.profile or args.stats else None
     with Inspector.open(default_model_path(), None, read=True) as inspector:
         memos = _memoize(inspector, args.memo) if args.memo else []
         recipes: dict[str, object] = {}
@@ -141,7 +142,9 @@ def main() -> int:
           f"whole frame {cpu_s:.2f} s of this process's CPU, {1000 * cpu_s / max(tags, 1):.1f} ms per tag")
     for memo in memos:
         print(f"  engine {memo.name}: {memo.hits} stored, {memo.misses} run, {memo.infer_s:.2f} s in infer (incl. memo I/O)")
-    if profiler:
+    if args.stats:
+        profiler.dump_stats(args.stats)
+    if args.profile:
         pstats.Stats(profiler).sort_stats("tottime").print_stats(args.profile)
     if args.compare:
         before = json.loads(args.compare.read_text(encoding="utf-8"))

@@ -105,8 +105,15 @@ for _label in _LABELS_LONGEST_FIRST:
     _LABELS_BY_FIRST[_label[0]] = _LABELS_BY_FIRST.get(_label[0], ()) + (_label,)
 # One wrong character is forgiven in CJK labels only: (label, length), longest first.
 _CJK_LABELS = tuple((label, len(label)) for label in _LABELS_LONGEST_FIRST if not label.isascii())
-# A CJK label with one wrong character still has its first or its second character right.
-_CJK_LABEL_CHARS = frozenset(ch for label, _n in _CJK_LABELS for ch in label[:2])
+# A CJK label (two characters or more) with one wrong character still has its first or its second
+# character right: the labels worth trying at a position, by its first and by its second character.
+_CJK_BY_FIRST: dict[str, frozenset[int]] = {}
+_CJK_BY_SECOND: dict[str, frozenset[int]] = {}
+for _k, (_label, _n) in enumerate(_CJK_LABELS):
+    assert _n >= 2, _label
+    _CJK_BY_FIRST[_label[0]] = _CJK_BY_FIRST.get(_label[0], frozenset()) | {_k}
+    _CJK_BY_SECOND[_label[1]] = _CJK_BY_SECOND.get(_label[1], frozenset()) | {_k}
+_NONE: frozenset[int] = frozenset()
 _COLONS = (":", "：")
 
 
@@ -146,12 +153,13 @@ def _match_label(upper: str, start: int, label: str) -> int | None:
 
 def _fuzzy_label_at(text: str, start: int) -> tuple[str, int, bool] | None:
     """One wrong character in a CJK label, accepted only when a colon follows it."""
-    head = text[start : start + 2]
-    if not any(ch in _CJK_LABEL_CHARS for ch in head):
+    worth = _CJK_BY_FIRST.get(text[start : start + 1], _NONE) | _CJK_BY_SECOND.get(text[start + 1 : start + 2], _NONE)
+    if not worth:
         return None
     best: tuple[str, int, bool] | None = None
     english: dict[int, int] = {}  # end of a label → end of the English half after it
-    for label, n in _CJK_LABELS:
+    for k in sorted(worth):
+        label, n = _CJK_LABELS[k]
         if best is not None and n <= len(best[0]):
             break  # longest first: nothing shorter replaces the best
         end = start + n
