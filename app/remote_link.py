@@ -32,12 +32,16 @@ def engine_words(status: FleetStatus, precision: str) -> str:
     return f"{head} @ {host_port(url)}{several}"
 
 
-def reading_words(watch: FleetWatch, note: str, reading_on: bool) -> str:
+def reading_words(statuses: list[FleetStatus], note: str, reading_on: bool) -> str:
+    """Where the tags are read now: the OCR models' fleets (statuses[1:]) say who answered them last."""
     if not reading_on:
         return "Reading: off"
-    ocr = [m for m in watch.models[1:]]
+    ocr = statuses[1:]
+    local = [s.model for s in ocr if s.on_local_engine]
+    if local:  # the reader was opened on the fleet, but its own engine answers: say so, not "on Triton"
+        return f"Reading on this station's own engine: no Triton server answers for {', '.join(local)}"
     if ocr:
-        return f"Reading on Triton too ({', '.join(ocr)})"
+        return f"Reading on Triton too ({', '.join(s.model for s in ocr)})"
     return f"Reading on this station: {note}" if note else "Reading on this station"
 
 
@@ -83,7 +87,7 @@ class RemoteLink(QObject):
             self._journal(events)
             self._announce(events)
         statuses = self.watch.statuses()
-        self.panel.render(statuses, reading_words(self.watch, self.reader_note, self.reading_on))
+        self.panel.render(statuses, reading_words(statuses, self.reader_note, self.reading_on))
         if self.window.pipeline is not None and self.window.pipeline.backend == "triton":
             self.window.state.update(engine=engine_words(statuses[0], self.window.precision))
 

@@ -119,3 +119,26 @@ def test_without_a_local_fallback_the_banner_says_frames_wait_for_a_server(qtbot
         assert window.header.fields["engine"].text() == "Engine: Triton FP32: no server answers"
         assert window.results.total == 1  # the frame that found no server is not passed off as inspected
         window.close()
+
+
+def _fleet(model: str, last_server: str):
+    from inference.engines.triton.status import FleetStatus, ServerView
+
+    server = ServerView("http://127.0.0.1:8000", healthy=True, out_for_s=0.0, in_flight=0, requests=1,
+                        round_trip_ms=5.0, last_error="", queue_ms=None, compute_ms=None)
+    return FleetStatus(model, (server,), last_server, fallback=True, busy_answers=0, retries=0)
+
+
+@pytest.mark.parametrize("ocr_answered_by, expected", [
+    ("http://127.0.0.1:8000", "Reading on Triton too (ocr_det, ocr_rec)"),
+    ("local", "Reading on this station's own engine: no Triton server answers for ocr_det, ocr_rec"),
+    (None, "Reading on this station: OCR runs on this station"),  # a fleet without the OCR models
+])
+def test_the_servers_dock_says_where_tags_are_read_by_who_answered(ocr_answered_by, expected):
+    from app.remote_link import reading_words
+
+    statuses = [_fleet("hangtag_det", "http://127.0.0.1:8000")]
+    if ocr_answered_by is not None:
+        statuses += [_fleet("ocr_det", ocr_answered_by), _fleet("ocr_rec", ocr_answered_by)]
+    assert reading_words(statuses, "OCR runs on this station", reading_on=True) == expected
+    assert reading_words(statuses, "", reading_on=False) == "Reading: off"
