@@ -75,10 +75,16 @@ def probe_cuda() -> str | None:
 class OnnxRuntimeEngine(Engine):
     backend_name = "onnxruntime-cpu"
 
-    def __init__(self, model_path: Path, *, threads: int | None = None, device_id: int = 0) -> None:
+    def __init__(self, model_path: Path, *, threads: int | None = None, device_id: int = 0,
+                 varying_shapes: bool = False) -> None:
+        """`varying_shapes`: the inputs change shape from call to call (OCR line batches, tag crops).
+        ONNX Runtime's memory pattern keeps a plan per input shape it has seen, for the life of the
+        session (measured: ~50 KB per new recognizer width, ~150 KB per new text-detector size): on a line whose tags keep
+        bringing new shapes that memory only grows, so such sessions run without it."""
         super().__init__(model_path)
         self.threads = threads
         self.device_id = device_id
+        self.varying_shapes = varying_shapes
         self._session = None
 
     def _providers(self) -> list:
@@ -94,6 +100,8 @@ class OnnxRuntimeEngine(Engine):
         # The station runs several sessions in turn on one thread (detector, OCR detector, OCR
         # recognizer); an idle session's spinning pool would take the core from the busy one.
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        if self.varying_shapes:
+            options.enable_mem_pattern = False
         return options
 
     def _load_impl(self):

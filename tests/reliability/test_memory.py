@@ -20,3 +20,25 @@ def test_the_headless_station_does_not_grow_over_a_looping_run(tmp_path) -> None
     match = re.search(r"soak: (\d+) frames .*? RSS after warm-up .*? last - first ([+-][\d.]+) MiB", proc.stdout)
     assert match and int(match[1]) == 600, proc.stdout[-1000:]
     assert float(match[2]) <= 10.0, proc.stdout[-1000:]  # 400 frames after warm-up; the window's leak was ~16 MiB
+
+
+def test_the_ocr_sessions_keep_no_memory_plan_per_input_shape() -> None:
+    """ONNX Runtime's memory pattern keeps a plan for every input shape a session has seen (about 50 KB per
+    recognizer width, BENCHMARKS.md): text crops and line batches bring new shapes for as long as the line
+    runs, so the OCR sessions run without it; the detector's input is one fixed size and keeps it."""
+    from inference.engines.onnxrt import OnnxRuntimeEngine
+    from inference.reading.ocr.detector import TextDetector
+    from inference.reading.ocr.models import find_ocr_models
+    from inference.reading.ocr.recognizer import TextRecognizer
+    from tests.reliability.helpers import MODEL
+
+    models = find_ocr_models()
+    detector, recognizer = TextDetector.open(models.det), TextRecognizer.open(models.rec)
+    try:
+        for engine in (detector.engine, recognizer.engine):
+            assert engine.load()._session.get_session_options().enable_mem_pattern is False
+    finally:
+        detector.close()
+        recognizer.close()
+    with OnnxRuntimeEngine(MODEL) as engine:
+        assert engine._session.get_session_options().enable_mem_pattern is True

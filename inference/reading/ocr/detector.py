@@ -82,7 +82,9 @@ class TextDetector:
             return BucketedTextDetector.open(model_path, backend, threads, params)
         from inference.engines.registry import create_engine
 
-        options = {"threads": threads} if threads else {}
+        options: dict[str, object] = {"threads": threads} if threads else {}
+        if backend == "onnxruntime-cpu":  # a new input shape every few calls: no per-shape memory plans
+            options["varying_shapes"] = True
         return cls(create_engine(backend, model_path, **options), params)
 
     def probability(self, image_bgr: np.ndarray) -> np.ndarray:

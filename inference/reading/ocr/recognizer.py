@@ -180,7 +180,9 @@ class TextRecognizer:
             return BucketedTextRecognizer.open(model_path, backend, threads, **kwargs)
         from inference.engines.registry import create_engine
 
-        options = {"threads": threads} if threads else {}
+        options: dict[str, object] = {"threads": threads} if threads else {}
+        if backend == "onnxruntime-cpu":  # a new input shape every few calls: no per-shape memory plans
+            options["varying_shapes"] = True
         return cls(create_engine(backend, model_path, **options), **kwargs)
 
     def recognize(self, crops: Sequence[np.ndarray], squeeze: float | None = None, vocabulary: str = "") -> list[Recognized]:
