@@ -165,6 +165,20 @@ def test_a_bad_recipe_shows_its_full_message_in_the_error_panel(qtbot, tmp_path)
     assert not window.errors_panel.isVisible()
 
 
+def test_a_bad_recipe_and_a_missing_source_are_both_said_until_each_is_put_right(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path)
+    window.load_recipe(write_recipe(tmp_path, "broken", BAD_RECIPE))
+    missing = str(tmp_path / "no-such-folder")
+    window.open_source(missing)
+    qtbot.waitUntil(lambda: window.errors_panel.kind == "source", timeout=5000)
+    panel = window.errors_panel
+    assert missing in panel.title.text() and "(+1 more below)" in panel.title.text()
+    assert "Recipe not loaded" in panel.text.toPlainText() and "line 4" in panel.text.toPlainText()
+    window.load_recipe(write_recipe(tmp_path))  # the recipe put right: only the source is left to say
+    assert panel.isVisible() and "more below" not in panel.title.text()
+    assert "Recipe not loaded" not in panel.text.toPlainText()
+
+
 # -- 2. layout ---------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("mode", ["engineer", "operator"])
 def test_both_modes_fit_1280x720_and_a_long_recipe_name_does_not_widen_the_window(qtbot, tmp_path, mode):

@@ -41,22 +41,36 @@ class ErrorPanel(QWidget):
         layout.addWidget(self.text, 1)
         self.setFixedHeight(PANEL_HEIGHT)
         self.setStyleSheet("#error_panel { border: 2px solid #d93025; border-radius: 4px; }")
-        self.kind = ""
+        self.kind = ""  # the newest error's kind
+        self._errors: dict[str, tuple[str, str]] = {}  # kind -> (title, text), oldest first
         self.setVisible(False)
 
     def show_error(self, kind: str, title: str, error: BaseException | str) -> None:
-        """`kind` is "recipe", "source" or "engine": a later success of that kind clears it (`clear_kind`)."""
-        self.kind = kind
-        self.title.setText(f"⚠ {title}")
-        self.text.setPlainText(error_text(error))
-        self.setVisible(True)
+        """`kind` is "recipe", "source", "engine" or "remote": a later success of that kind clears it
+        (`clear_kind`). An error of another kind still standing stays below the newest one: a bad recipe and
+        a missing folder at start-up are both said."""
+        self._errors.pop(kind, None)
+        self._errors[kind] = (title, error_text(error))
+        self._render()
 
     def clear_kind(self, kind: str) -> None:
-        if self.kind == kind:
-            self.clear()
+        if self._errors.pop(kind, None) is not None:
+            self._render()
 
     def clear(self) -> None:
-        self.kind = ""
-        self.title.clear()
-        self.text.clear()
-        self.setVisible(False)
+        self._errors.clear()
+        self._render()
+
+    def _render(self) -> None:
+        if not self._errors:
+            self.kind = ""
+            self.title.clear()
+            self.text.clear()
+            self.setVisible(False)
+            return
+        newest_first = list(self._errors.items())[::-1]
+        self.kind, (title, text) = newest_first[0]
+        more = len(newest_first) - 1
+        self.title.setText(f"⚠ {title}" + (f"  (+{more} more below)" if more else ""))
+        self.text.setPlainText("\n\n".join([text] + [f"⚠ {t}\n{body}" for _, (t, body) in newest_first[1:]]))
+        self.setVisible(True)
