@@ -236,3 +236,21 @@ def test_a_tag_box_is_grown_towards_the_edge_printed_lines_run_into() -> None:
     cut = inside + [(w - 150.0, 50.0, float(w), 70.0)]  # a line running into the right edge
     x1, y1, x2, y2 = _grown((100.0, 100.0, 300.0, 200.0), upright, cut, (400, 600))
     assert (x1, y1, y2) == (100.0, 100.0, 200.0) and x2 > 360.0
+
+
+@pytest.mark.parametrize(
+    "differing_conf, verdict",
+    [
+        (0.99, Verdict.NG),  # the one character that differs was read surely, in both reads
+        (0.80, Verdict.REVIEW),  # it was not: another code is not proven
+    ],
+)
+def test_a_code_differing_in_surely_read_characters_is_ng_though_another_character_was_unsure(differing_conf, verdict) -> None:
+    text = "货号：D42226B"
+    confs = [0.99] * len(text)
+    confs[text.index("D")] = 0.5  # a faint first letter, the same in the expected code
+    confs[text.index("6")] = differing_conf
+    line = OcrLine(text, 0.9, (0, 0, 1, 1), tuple(confs))
+    read = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=(line,), reread_lines=(line,))
+    result = judge(recipe('style_number = "D42229B"'), one_tag(), [read])
+    assert result.verdict is verdict, result.reasons

@@ -21,6 +21,8 @@ from inference.reading.recipe import FieldRule, Recipe
 from inference.reading.types import FieldReading, OcrLine, TagReading
 
 BARCODE_CONFIDENCE = 0.995
+# A code's differing characters read at least this surely prove it is another code.
+SURE_DIFFERENCE = 0.95
 # Fields printed as words, where one look-alike character read wrong is not yet a different value.
 WORD_FIELDS = ("product_name", "color", "composition", "brand", "grade")
 STYLE_CODE_FORMATS = ("Code128", "Code93", "Code39", "Code39Std", "Code39Ext")
@@ -54,6 +56,8 @@ class _Candidate:
     how: str
     raw: str
     typical: float = -1.0
+    # each character's confidence, aligned with `value`, where the line gives them
+    chars: tuple[float, ...] = ()
 
     @property
     def mean(self) -> float:
@@ -180,7 +184,10 @@ def _searchable(name: str, expected: str) -> str:
 
 def _compare(name: str, expected: str, cand: _Candidate, min_conf: float) -> Found:
     if name == "style_number":
-        return compare(code_key(expected), code_key(cand.value), cand.confidence, min_conf, cand.mean)
+        found = compare(code_key(expected), code_key(cand.value), cand.confidence, min_conf, cand.mean)
+        if found is Found.NEAR and _surely_other_code(code_key(expected), code_key(cand.value), cand.chars):
+            return Found.DIFFERENT
+        return found
     if name == "safety_category":
         want, got = _safety_class(expected), _safety_class(cand.value)
         if want and got:
@@ -231,9 +238,10 @@ def _candidates(name: str, lines: Sequence[OcrLine], labelled: Mapping[str, Fiel
     out: list[_Candidate] = []
     reading = labelled.get(name)
     if reading is not None and reading.source != "barcode":  # what bars carry is weighed apart from the print
-        line = next((line for line in lines if line.text == reading.raw), None)
+        line = next((line for line in lines if reading.raw in (line.text, halfwidth(line.text))), None)
         typical = float(line.confidence) if line is not None else reading.confidence
-        out.append(_Candidate(reading.value, reading.confidence, "after its label", reading.raw, max(typical, reading.confidence)))
+        out.append(_Candidate(reading.value, reading.confidence, "after its label", reading.raw, max(typical, reading.confidence),
+                              _value_confidences(line, reading.value) if line is not None else ()))
     if name == "size":
         out.extend(_size_tokens(lines))
     elif name == "color":
@@ -244,6 +252,28 @@ def _candidates(name: str, lines: Sequence[OcrLine], labelled: Mapping[str, Fiel
             if letter:
                 out.append(_Candidate(letter, _weakest(line, line.text.find(letter[0]), line.text.find(letter[0]) + 2), "a safety class", line.text))
     return out
+
+
+def _value_confidences(line: OcrLine, value: str) -> tuple[float, ...]:
+    """Each character's confidence of `value` (a code, upper case, no spaces) where the line prints
+    it; () where it is not found character for character."""
+    if len(line.char_confidences) != len(line.text):
+        return ()
+    kept = [(ch.upper(), c) for ch, c in zip(halfwidth(line.text) if len(halfwidth(line.text)) == len(line.text) else line.text,
+                                             line.char_confidences) if not ch.isspace()]
+    text = "".join(ch for ch, _ in kept)
+    at = text.rfind(value.upper())
+    return tuple(c for _, c in kept[at : at + len(value)]) if at >= 0 else ()
+
+
+def _surely_other_code(expected: str, read: str, chars: Sequence[float]) -> bool:
+    """A code of the expected length whose differing characters were each read surely: the rest
+    of it read unsurely (a faint first letter) does not make '6' against an expected '9' doubtful.
+    Look-alikes are already folded (code_key), so what differs is not a confusion."""
+    if len(chars) != len(read) or len(read) != len(expected) or read == expected:
+        return False
+    differing = [c for want, got, c in zip(expected, read, chars) if want != got]
+    return 0 < len(differing) and min(differing) >= SURE_DIFFERENCE
 
 
 def _weakest(line: OcrLine, start: int, end: int) -> float:
