@@ -125,6 +125,9 @@ class PlotsPanel(QWidget):
         self.vram_curve = self.mem_plot.plot(pen=pg.mkPen("#8e44ad", width=2), name="VRAM (this process)")
         self.share_curve = self.share_plot.plot(pen=pg.mkPen("#f39c12", width=2), name="host-side share")
         self.share_plot.setYRange(0, 1, padding=0)
+        # one tick, at the line: in a 720-px window this plot is ~40 px tall and automatic ticks wrote 0.6 over
+        # 0.4 (pyqtgraph leaves out labels at the plot's very ends, so 0 and 1 would show nothing)
+        self.share_plot.getAxis("left").setTicks([[(HOST_SHARE_LINE, f"{HOST_SHARE_LINE:g}")], []])
         self.share_plot.addItem(pg.InfiniteLine(pos=HOST_SHARE_LINE, angle=0, pen=pg.mkPen("#d93025", style=dash)))
         # The lines' names go in the legends (a label on the line sat on the data).
         self._takt_key = pg.PlotDataItem(pen=pg.mkPen("#d93025", width=2, style=dash))
