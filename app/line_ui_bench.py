@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from app.ui_bench import _percentiles, _wait
+from app.ui_bench import _lateness_probe, _percentiles, _wait
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
 
-    from PySide6.QtCore import QElapsedTimer, QSettings, QTimer
+    from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
     from app.main_window import MainWindow
@@ -47,21 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     window.show()
     if not _wait(app, lambda: window.pipeline is not None and window.line.shows_tags, 120):
         raise SystemExit("the engine did not load in 120 s")
-    lateness: list[float] = []
-    clock = QElapsedTimer()
-    probe = QTimer()
-    probe.setInterval(5)
-    last = [0.0]
-
-    def tick() -> None:
-        now = clock.nsecsElapsed() / 1e6
-        if last[0]:
-            lateness.append(max(0.0, now - last[0] - 5.0))
-        last[0] = now
-
-    probe.timeout.connect(tick)
-    clock.start()
-    probe.start()
+    probe, lateness = _lateness_probe()
     started = time.perf_counter()
     window.start()
     _wait(app, lambda: not window.source_bar.running and time.perf_counter() - started > 2, args.seconds)

@@ -38,6 +38,29 @@ def _wait(app, predicate, timeout_s: float) -> bool:
     return False
 
 
+def _lateness_probe(interval_ms: int = 5):
+    """A started timer firing every `interval_ms` and the list it fills with how late each firing was (ms): the
+    event loop's stalls. The caller stops the timer."""
+    from PySide6.QtCore import QElapsedTimer, QTimer
+
+    lateness: list[float] = []
+    clock = QElapsedTimer()
+    probe = QTimer()
+    probe.setInterval(interval_ms)
+    last = [0.0]
+
+    def tick() -> None:
+        now = clock.nsecsElapsed() / 1e6
+        if last[0]:
+            lateness.append(max(0.0, now - last[0] - interval_ms))
+        last[0] = now
+
+    probe.timeout.connect(tick)
+    clock.start()
+    probe.start()
+    return probe, lateness
+
+
 def _make_camera_video(path: Path, frames: int = 300) -> Path:
     import cv2
 
@@ -60,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
 
-    from PySide6.QtCore import QElapsedTimer, QSettings, QTimer
+    from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
     from app.main_window import MainWindow
@@ -80,21 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     window.source_bar.loop.setChecked(True)
 
     # 1. Event-loop stall probe while the worker runs flat out.
-    lateness: list[float] = []
-    clock = QElapsedTimer()
-    probe = QTimer()
-    probe.setInterval(5)
-    last = [0.0]
-
-    def tick() -> None:
-        now = clock.nsecsElapsed() / 1e6
-        if last[0]:
-            lateness.append(max(0.0, now - last[0] - 5.0))
-        last[0] = now
-
-    probe.timeout.connect(tick)
-    clock.start()
-    probe.start()
+    probe, lateness = _lateness_probe()
     window.start()
     _wait(app, lambda: False, args.seconds)
     window.stop()
