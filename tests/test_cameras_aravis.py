@@ -218,35 +218,42 @@ def test_a_hardware_triggered_camera_waits_for_its_line():
             camera.close()
 
 
-def test_the_plcs_triggers_fire_the_camera_and_each_result_answers_its_own_trigger(tmp_path):
-    from inference.cameras.line import TriggeredInspection
-    from inference.inspection import Inspector
-    from inference.line.handshake import Ack, Config
+def three_plc_triggers(station) -> list[tuple[int, str]]:
+    """A PLC's three triggers, each acknowledged once its result is presented: (result's trigger id, its frame)."""
+    from inference.line.handshake import Ack
     from inference.line.handshake import Trigger as PlcTrigger
-    from inference.line.station import LineStation
-    from inference.pipeline import Pipeline
-    from tests.factories import blob_detector
 
-    def wait_for(predicate, timeout_s: float = 10.0):
+    def wait_for(predicate, timeout_s: float = 10.0):  # a budget against a hang, not a speed claim
         start = time.monotonic()
         while not predicate(station.signals()):
             assert time.monotonic() - start < timeout_s, station.signals()
             time.sleep(0.01)
         return station.signals()
 
+    answered = []
+    for _ in range(3):
+        station.pulse(PlcTrigger)
+        done = wait_for(lambda s: s.results_ready)
+        answered.append((done.result_trigger_id, dict(done.result_fields)["frame"]))
+        station.pulse(lambda level: Ack(level))
+        wait_for(lambda s: s.ready and not s.results_ready)
+    return answered
+
+
+def test_the_plcs_triggers_fire_the_camera_and_each_result_answers_its_own_trigger(tmp_path):
+    from inference.cameras.line import TriggeredInspection
+    from inference.inspection import Inspector
+    from inference.line.handshake import Config
+    from inference.line.station import LineStation
+    from inference.pipeline import Pipeline
+    from tests.factories import blob_detector
+
     pipeline = Pipeline.open(blob_detector(tmp_path / "m.onnx"), "onnxruntime-cpu")
     with fake_camera() as fake, Inspector(pipeline) as inspector:
         camera = gige(fake.serial, pixel_format="Mono8", roi=(0, 0, 256, 192), trigger=Trigger("software"))
         inspection = TriggeredInspection(camera, inspector.inspect)
-        answered = []
-        station = LineStation(inspection, config=Config(ack_timeout_s=10.0)).start(job=(1, "job1"))
-        with station:
-            for _ in range(3):
-                station.pulse(PlcTrigger)
-                done = wait_for(lambda s: s.results_ready)
-                answered.append((done.result_trigger_id, dict(done.result_fields)["frame"]))
-                station.pulse(lambda level: Ack(level))
-                wait_for(lambda s: s.ready and not s.results_ready)
+        with LineStation(inspection, config=Config(ack_timeout_s=10.0)).start(job=(1, "job1")) as station:
+            answered = three_plc_triggers(station)
         inspection.close()
         camera.close()
     assert answered == [(i, f"aravis-{fake.serial}#trigger-{i}") for i in (1, 2, 3)]
@@ -273,33 +280,18 @@ def test_one_trigger_at_a_time_so_no_frame_carries_another_triggers_id():
 
 def test_the_line_stations_frame_inspection_fires_a_software_triggered_camera_per_plc_trigger(tmp_path):
     from inference.inspection import Inspector
-    from inference.line.handshake import Ack, Config
-    from inference.line.handshake import Trigger as PlcTrigger
+    from inference.line.handshake import Config
     from inference.line.jobs import FrameInspection
     from inference.line.station import LineStation
     from tests.factories import blob_detector
-
-    def wait_for(predicate, timeout_s: float = 10.0):
-        start = time.monotonic()
-        while not predicate(station.signals()):
-            assert time.monotonic() - start < timeout_s, station.signals()
-            time.sleep(0.01)
-        return station.signals()
 
     with fake_camera() as fake, Inspector.open(blob_detector(tmp_path / "m.onnx"), "onnxruntime-cpu",
                                                read=False) as inspector:
         # what `hangtag-inspect line --source 'aravis:SERIAL?trigger=software'` runs
         inspection = FrameInspection(inspector, f"aravis:{fake.serial}?pixel_format=Mono8&roi=0,0,256,192"
                                                 "&trigger=software")
-        answered = []
-        station = LineStation(inspection, config=Config(ack_timeout_s=10.0)).start(job=(1, "job1"))
-        with station:
-            for _ in range(3):
-                station.pulse(PlcTrigger)
-                done = wait_for(lambda s: s.results_ready)
-                answered.append((done.result_trigger_id, dict(done.result_fields)["frame"]))
-                station.pulse(lambda level: Ack(level))
-                wait_for(lambda s: s.ready and not s.results_ready)
+        with LineStation(inspection, config=Config(ack_timeout_s=10.0)).start(job=(1, "job1")) as station:
+            answered = three_plc_triggers(station)
         inspection.close()
     assert answered == [(i, f"aravis-{fake.serial}#trigger-{i}") for i in (1, 2, 3)]
 
