@@ -11,11 +11,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import tempfile
 import time
 from pathlib import Path
 
-from app.ui_bench import _lateness_probe, _percentiles, _wait
+from app.ui_bench import _bench_app, _lateness_probe, _percentiles, _wait
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -28,17 +27,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
 
-    from PySide6.QtCore import QSettings
-    from PySide6.QtWidgets import QApplication
-
     from app.main_window import MainWindow
-    from app.settings import StationSettings
-    from app.theme import register_fonts
 
-    app = QApplication.instance() or QApplication([])
-    register_fonts()
-    tmp = Path(tempfile.mkdtemp(prefix="hangtag-line-uibench-"))
-    settings = StationSettings(QSettings(str(tmp / "s.ini"), QSettings.Format.IniFormat))
+    app, tmp, settings = _bench_app("hangtag-line-uibench-")
     settings.set("line/per_tag", "1")
     settings.set("line/belt_px_per_frame", f"{args.belt_px_per_frame:g}")
     window = MainWindow(source=args.source, backend="onnxruntime-cpu", recipe=args.recipe, settings=settings,

@@ -38,6 +38,21 @@ def _wait(app, predicate, timeout_s: float) -> bool:
     return False
 
 
+def _bench_app(prefix: str):
+    """The application with the station's fonts, and settings in a new temporary folder (never the user's):
+    (app, folder, settings)."""
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from app.settings import StationSettings
+    from app.theme import register_fonts
+
+    app = QApplication.instance() or QApplication([])
+    register_fonts()
+    tmp = Path(tempfile.mkdtemp(prefix=prefix))
+    return app, tmp, StationSettings(QSettings(str(tmp / "s.ini"), QSettings.Format.IniFormat))
+
+
 def _lateness_probe(interval_ms: int = 5):
     """A started timer firing every `interval_ms` and the list it fills with how late each firing was (ms): the
     event loop's stalls. The caller stops the timer."""
@@ -83,18 +98,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
 
-    from PySide6.QtCore import QSettings
-    from PySide6.QtWidgets import QApplication
-
     from app.main_window import MainWindow
-    from app.settings import StationSettings
-    from app.theme import register_fonts
     from inference.resources import default_model_path
 
-    app = QApplication.instance() or QApplication([])
-    register_fonts()
-    tmp = Path(tempfile.mkdtemp(prefix="hangtag-uibench-"))
-    settings = StationSettings(QSettings(str(tmp / "s.ini"), QSettings.Format.IniFormat))
+    app, tmp, settings = _bench_app("hangtag-uibench-")
     model = args.model or default_model_path()
     window = MainWindow(model=model, source=args.source, backend="onnxruntime-cpu", settings=settings, read=args.read)
     window.resize(1500, 950)
