@@ -83,6 +83,7 @@ class LineLink(QObject):
         engineer = getattr(getattr(self.window, "modes", None), "mode", "engineer") == "engineer"
         for action in (self.per_tag_action, self.hold_action, self.alarm_action, self.belt_action):
             action.setVisible(engineer)
+        self.ack_action.setEnabled(bool(self.model.held))  # greyed while no NG tag waits: not a silent no-op
 
     # -- settings -------------------------------------------------------------------------------------
     def set_per_tag(self, on: bool) -> None:

@@ -228,6 +228,10 @@ def test_an_operator_sees_only_acknowledge_in_the_line_menu(qtbot, tmp_path: Pat
     window.modes.set_mode("operator")
     link.menu.aboutToShow.emit()
     assert [a.text() for a in link.menu.actions() if a.isVisible()] == ["Acknowledge NG tags"]
+    assert not link.ack_action.isEnabled()  # no NG tag held: nothing to acknowledge
+    link.model.add(tag(1, "NG", "size L ≠ expected M"))
+    link.menu.aboutToShow.emit()
+    assert link.ack_action.isEnabled()
     window.modes.set_mode("engineer")
     link.menu.aboutToShow.emit()
     assert link.per_tag_action.isVisible() and link.belt_action.isVisible()
