@@ -135,6 +135,8 @@ class LineLink(QObject):
         tracker = TrackerSettings(belt_px_per_frame=(belt, 0.0) if belt else None)
         self.inspector = PerTagInspector(inspector, LineSettings(tracker=tracker))
         self.inspector.listeners.append(self._journal_and_show)
+        if self.model.last is None:  # else the banner would go on showing the last per-frame verdict
+            self.window.banner.show_verdict("—", ["one verdict per tag: waiting for the first tag to leave the view"])
         return self.inspector
 
     def _journal_and_show(self, verdict) -> None:

@@ -194,9 +194,11 @@ def test_the_windows_line_menu_switches_to_per_tag_and_shows_finished_tags(qtbot
     window = make_window(qtbot, tmp_path)
     link = window.line
     assert not link.strip.isVisible() and not link.shows_tags
+    window.banner.show_verdict("NG", ["a frame's reason"])  # what per-frame inspection left on the banner
     link.per_tag_action.trigger()  # a new engine is loaded, wrapped per tag
     qtbot.waitUntil(lambda: link.shows_tags, timeout=20000)
     assert link.strip.isVisible() and window.settings.get("line/per_tag") == "1"
+    assert window.banner.verdict.text() == "—" and "first tag" in window.banner.reasons.text()
     link.tag_finished.emit(tag(1, "OK"))
     link.tag_finished.emit(tag(2, "NG", "size L ≠ expected M"))
     qtbot.waitUntil(lambda: len(link.model.tags) == 2, timeout=3000)
