@@ -229,3 +229,14 @@ def test_a_plcs_trigger_fires_the_windows_camera_and_is_answered_by_that_trigger
     with Journal.open(tmp_path / "journal.sqlite3", read_only=True) as journal:
         done = [e.subject for e in journal.events() if e.kind == "line InspectionDone"]
     assert done == [f"trigger {i} frame {i - 1}:aravis-{fake.serial}#trigger-{i}" for i in (1, 2)]
+
+
+@pytest.mark.parametrize("spec, shown", [
+    ("genicam:0?cti=/opt/vendor/producer.cti&frame_rate=40.0", "genicam 0"),  # not the producer's path
+    ("aravis:Aravis-Fake-GV01?trigger=software", "aravis Aravis-Fake-GV01"),
+    ("camera:/data/line.avi", "camera replay line.avi"),
+])
+def test_the_header_names_a_camera_not_its_settings(spec, shown):
+    from app.widgets.station_header import short_source
+
+    assert short_source(spec) == shown

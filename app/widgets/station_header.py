@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 from app.station_state import ERROR, FAILED, OPEN, RUNNING, StationModel, StationState
 from app.widgets.elided_label import ElidedLabel
 
+FIELD_STRETCH = {"recipe": 5, "job": 3, "lot": 3, "source": 3, "engine": 0, "mode": 0}
 RUN_STYLES = {"running": ("RUNNING", "#1e8e3e"), "stopped": ("STOPPED", "#5f6368"), "error": ("ERROR", "#d93025")}
 
 
@@ -24,7 +25,8 @@ class StationHeader(QWidget):
         self.run_label = QLabel()
         self.run_label.setFixedWidth(86)
         layout.addWidget(self.run_label)
-        for key, stretch in (("recipe", 5), ("job", 3), ("lot", 3), ("source", 3), ("engine", 0), ("mode", 0)):
+        self._layout = layout
+        for key, stretch in FIELD_STRETCH.items():
             # Recipe, job, lot and source can be long and are elided; engine and mode are short and never are.
             label = ElidedLabel(min_chars=8, mode=Qt.TextElideMode.ElideRight) if stretch else QLabel()
             label.setObjectName(f"header_{key}")
@@ -50,6 +52,8 @@ class StationHeader(QWidget):
                   "source": source, "engine": engine, "mode": state.mode}
         for key, value in values.items():
             self.fields[key].setText(f"{key.capitalize()}: {value}")
+        for key in ("job", "lot"):  # "—" until set: its room goes to the recipe and the source meanwhile
+            self._layout.setStretch(self._layout.indexOf(self.fields[key]), FIELD_STRETCH[key] if values[key] != "—" else 1)
         self.fields["source"].setToolTip(state.source_message or state.source)
         self.fields["recipe"].setStyleSheet("" if state.recipe else "color: #d93025; font-weight: bold;")
         self.fields["source"].setStyleSheet("color: #d93025; font-weight: bold;" if state.source_status == FAILED else "")
@@ -61,8 +65,11 @@ def short_source(spec: str) -> str:
     as "line-3 (watched)", a camera as "camera 0"."""
     from pathlib import PurePath
 
+    from inference.cameras.specs import camera_key, is_camera_spec
     from inference.sources import spec_kind
 
+    if is_camera_spec(spec):  # "genicam 0", not its settings and producer path
+        return camera_key(spec).replace(":", " ", 1)
     kind = spec_kind(spec)
     if kind == "watch":
         return f"{PurePath(spec[len('watch:'):]).name} (watched)"
