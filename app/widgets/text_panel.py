@@ -42,7 +42,9 @@ class TextPanel(QWidget):
             self.view.setHtml("<p>No tag read yet.</p>")
             return
         if not result.ok:
-            self.view.setHtml(f"<h3>Frame not inspected</h3><pre>{html.escape(result.error or '')}</pre>")
+            # wrapped: the expected / found / hint lines are the point, and ran past the dock's edge at 1280 px
+            self.view.setHtml(f"<h3>Frame not inspected</h3><pre style='white-space: pre-wrap'>"
+                              f"{html.escape(result.error or '')}</pre>")
             return
         if not result.readings and result.verdict == TRACKED:  # the boxes on screen are tags not yet read
             self.view.setHtml("<h3>One verdict per tag</h3><p>On a moving line frames are only tracked: each tag "
