@@ -160,3 +160,17 @@ def test_read_stops_between_tags_when_asked():
     with TagReader.open() as reader:
         assert len(reader.read(image, tags)) == 2
         assert len(reader.read(image, tags, should_stop=stop_after_first)) == 1
+
+
+def test_a_tag_box_holding_a_symbol_box_is_a_tag_even_when_nothing_on_it_is_legible():
+    """A blank box is a coin or a lamp; a box with the detector's barcode or QR box inside is a tag
+    whose print could not be read, so its fields are checked (REVIEW), not dropped."""
+    image = np.full((400, 400, 3), 235, np.uint8)
+    names = ("hangtag", "barcode", "qr_code")
+    tag_only = Detections(np.array([[50, 50, 350, 350]], np.float32), np.array([0.9], np.float32), np.array([0]), names)
+    with_symbol = Detections(np.array([[50, 50, 350, 350], [100, 250, 300, 320]], np.float32), np.array([0.9, 0.8], np.float32),
+                             np.array([0, 1]), names)
+    (blank,) = reader().read(image, tag_only)
+    (symbol,) = reader().read(image, with_symbol)
+    assert not blank.is_tag
+    assert symbol.is_tag

@@ -157,9 +157,10 @@ class TagReader:
                 break
             reading = self.read_tag(image_bgr, tag_box, [b for b in boxes["barcode"] if _inside(b, tag_box)],
                                     [b for b in boxes["qr_code"] if _inside(b, tag_box)], index, recipe=recipe)
+            symbols = [b for b in (*boxes["barcode"], *boxes["qr_code"]) if _inside(b, tag_box)]
             if not detected:
                 reading = replace(reading, whole_frame=True)
-            elif not looks_like_a_tag(reading):
+            elif not symbols and not looks_like_a_tag(reading):  # a box holding a symbol box is a tag, legible or not
                 reading = replace(reading, rejected="no text and no barcode in the box: not a hangtag",
                                   notes=reading.notes + ("box dropped: nothing tag-like in it",))
             readings.append(reading)
