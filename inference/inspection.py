@@ -203,11 +203,20 @@ def open_reader_for(detector_backend: str) -> tuple[Any, str]:
         from inference.engines.triton import TritonUnavailableError
 
         try:
-            return TagReader.open("triton"), ""
+            reader = TagReader.open("triton")
         except TritonUnavailableError as exc:  # the fleet answers but serves no OCR models: read here
             note = f"OCR runs on this station: the Triton servers do not serve it ({exc.expected}; found {exc.found})"
             logging.getLogger(__name__).warning("%s", note)
             return TagReader.open("onnxruntime-cpu"), note
+        engines = (reader.detector.engine, reader.recognizer.engine)
+        if all(getattr(engine, "served", True) for engine in engines):
+            return reader, ""
+        # opened on the local fallback only (HANGTAG_TRITON_FALLBACK=local): no server serves the OCR models, so
+        # every frame would raise "no server answers" for them; read here, plainly
+        reader.close()
+        note = "OCR runs on this station: no Triton server serves the OCR models (the detector's fleet is used for detection)"
+        logging.getLogger(__name__).warning("%s", note)
+        return TagReader.open("onnxruntime-cpu"), note
     # OCR runs on ONNX Runtime too: on the GPU when the detector does (any of the GPU pipeline's names), else on
     # the CPU; placement.py says why when a GPU detector's reader cannot follow it.
     from inference.reading.placement import reader_backend_for

@@ -174,3 +174,14 @@ def test_a_fleet_without_the_ocr_models_leaves_reading_on_the_station_and_says_w
             assert remote.reader.detector.engine.backend_name == "onnxruntime-cpu"
             assert "OCR runs on this station" in remote.reader_note and "ocr_det" in remote.reader_note
             assert FleetWatch.of(remote).models == ["hangtag_det"]
+
+
+def test_with_the_local_fallback_allowed_a_fleet_without_the_ocr_models_still_reads_on_the_station(prepared, monkeypatch):
+    """HANGTAG_TRITON_FALLBACK=local must not open the OCR models on a fleet that does not serve
+    them: every frame would then raise 'no server answers' for the reader."""
+    with started(prepared) as detector_only:
+        with remote_station(monkeypatch, detector_only.url, read=True, fallback=True) as remote:
+            assert remote.pipeline.backend == "triton"
+            assert remote.reader.detector.engine.backend_name == "onnxruntime-cpu"
+            assert remote.reader.recognizer.engine.backend_name == "onnxruntime-cpu"
+            assert "no Triton server serves the OCR models" in remote.reader_note

@@ -252,6 +252,11 @@ class TritonEngine(Engine):
         return server.statistics(self.model_name) if server is not None else {}
 
     @property
+    def served(self) -> bool:
+        """Whether a Triton server serves this model (False: only the local fallback answers)."""
+        return bool(self._servers)
+
+    @property
     def pool(self) -> ServerPool | None:
         """The servers' states (in flight, healthy, latency, requests, last error): for a status view."""
         return self._pool
