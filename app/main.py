@@ -47,7 +47,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.model is None:
         from inference.adapt.models import ModelStore
 
-        args.model = ModelStore().path_in_use()
+        try:
+            args.model = ModelStore().path_in_use()
+        except OSError:  # the data folder is unusable: the shipped model, and the station says so at start
+            args.model = default_model_path()
     from app.versions import backends_text
 
     print(f"Backends: {backends_text()}", flush=True)

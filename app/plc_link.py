@@ -66,15 +66,18 @@ def headless_line_argv(args: argparse.Namespace, source: str) -> list[str]:
     Without any recipe the station waits in Preoperational for the PLC to select a job."""
     from app.settings import StationSettings
 
-    settings = StationSettings()
-    options = line_options(settings, args)
+    try:
+        settings: StationSettings | None = StationSettings()
+    except OSError:  # an unusable data folder: the command line alone; the station says so at start
+        settings = None
+    options = line_options(settings, args) if settings is not None else LineOptions().merged(vars(args))
     if not options.enabled:
         return []
     argv = ["line", "--source", source, "--model", str(args.model), "--ack-timeout", str(options.ack_timeout_s),
             "--queue-depth", str(options.queue_depth), "--inspect-budget", str(options.inspect_budget_s)]
     for flag, value in (("--modbus", options.modbus), ("--opcua", options.opcua), ("--opcua-user", options.opcua_user),
                         ("--mqtt", options.mqtt), ("--recipe-dir", options.recipe_dir),
-                        ("--backend", args.backend), ("--recipe", args.recipe or settings.recipe_path)):
+                        ("--backend", args.backend), ("--recipe", args.recipe or (settings.recipe_path if settings is not None else ""))):
         if value:
             argv += [flag, str(value)]
     if options.opcua_anonymous:
