@@ -64,6 +64,8 @@ def test_the_window_keeps_a_bounded_ring_and_the_journal_keeps_every_frame(qtbot
     window.results.capacity, window.results.cache_last = 10, 3
     window.start()
     qtbot.waitUntil(lambda: window.results.total >= 30 and not window.source_bar.running, timeout=60000)
+    # rows are batched onto the table by the display timer: the last batch lands after the run ends
+    qtbot.waitUntil(lambda: window.results.rowCount() == len(window.results.results), timeout=10000)
     assert len(window.results.results) == 10 and window.results.rowCount() == 10
     assert sum(len(r.candidates) > 0 for r in window.results.results) <= 3
     with Journal.open(tmp_path / "journal.sqlite3", read_only=True) as journal:
