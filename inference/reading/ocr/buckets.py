@@ -30,6 +30,7 @@ from inference.reading.ocr.recognizer import (
     REC_HEIGHT,
     WIDTH_STEP,
     Recognized,
+    collapse,
     plan_batches,
 )
 
@@ -89,14 +90,7 @@ def ctc_from_top(top_p: np.ndarray, top_i: np.ndarray, charset: Sequence[str], s
     (N, T, k) arrays instead of (N, T, classes) — 3 numbers a step instead of 7 232 to copy and scan."""
     out = []
     for b, n in enumerate(steps):
-        row = top_i[b, :n, 0]
-        row_p = top_p[b, :n, 0]
-        keep = np.ones(len(row), bool)
-        keep[1:] = row[1:] != row[:-1]
-        keep &= row != 0
-        chars = [charset[int(k)] if int(k) < len(charset) else "" for k in row[keep]]
-        confs = tuple(float(p) for p in row_p[keep])
-        text = "".join(chars)
+        keep, text, confs = collapse(top_i[b, :n, 0], top_p[b, :n, 0], charset)
         aligned = len(text) == len(confs)
         alternatives = _runners_up(top_p[b, :n][keep], top_i[b, :n][keep], charset) if aligned and confs else ()
         out.append(Recognized(text, float(np.mean(confs)) if confs else 0.0, confs if aligned else (), alternatives))

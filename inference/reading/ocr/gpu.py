@@ -22,10 +22,19 @@ from pathlib import Path
 
 import numpy as np
 
-from inference.errors import BackendUnavailableError, InputShapeError, ModelError
+from inference.errors import BackendUnavailableError, ModelError
 from inference.reading.ocr.buckets import REC_BATCHES, ctc_from_top, det_shapes, fill_lines, plan_calls
 from inference.reading.ocr.detector import Box, DbParams, TextDetector, boxes_from_map, prepare
-from inference.reading.ocr.recognizer import REC_HEIGHT, WIDTH_STEP, Recognized, TextRecognizer, charset_from_metadata, ctc_greedy, rec_width
+from inference.reading.ocr.recognizer import (
+    REC_HEIGHT,
+    WIDTH_STEP,
+    Recognized,
+    TextRecognizer,
+    charset_from_metadata,
+    check_crops,
+    ctc_greedy,
+    rec_width,
+)
 from inference.reading.ocr.topk import TOP_I, TOP_P, recognizer_with_top_classes
 
 DEVICES = ("cuda", "cpu")
@@ -183,9 +192,7 @@ class BucketedTextRecognizer(TextRecognizer):
         if not crops:
             return []
         squeeze = self.squeeze if squeeze is None else squeeze
-        for crop in crops:
-            if crop.ndim not in (2, 3) or crop.shape[0] == 0 or crop.shape[1] == 0:
-                raise InputShapeError("text line crop is empty or not an image", expected="(H, W[, 3]) uint8, H, W > 0", found=str(crop.shape))
+        check_crops(crops)
         widths = [rec_width(crop, squeeze) for crop in crops]
         results: list[Recognized | None] = [None] * len(crops)
         for chunk, batch, width in plan_calls(widths, self.batches):

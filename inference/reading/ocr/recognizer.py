@@ -80,18 +80,28 @@ def ctc_greedy(probs: np.ndarray, charset: Sequence[str], steps: Sequence[int], 
     best_p = np.take_along_axis(probs, best[:, :, None], axis=2)[:, :, 0]
     out = []
     for b, (row, row_p, n) in enumerate(zip(best, best_p, steps)):
-        row, row_p = row[:n], row_p[:n]
-        keep = np.ones(len(row), bool)
-        keep[1:] = row[1:] != row[:-1]
-        keep &= row != 0
-        chars = [charset[int(k)] if int(k) < len(charset) else "" for k in row[keep]]
-        confs = tuple(float(p) for p in row_p[keep])
-        text = "".join(chars)
+        keep, text, confs = collapse(row[:n], row_p[:n], charset)
         aligned = len(text) == len(confs)
         alternatives = _runners_up(probs[b, :n][keep], charset) if aligned and confs else ()
         posteriors = table.take(probs[b, :n], best[b, :n]) if table is not None else None
         out.append(Recognized(text, float(np.mean(confs)) if confs else 0.0, confs if aligned else (), alternatives, posteriors))
     return out
+
+
+def collapse(row: np.ndarray, row_p: np.ndarray, charset: Sequence[str]) -> tuple[np.ndarray, str, tuple[float, ...]]:
+    """One line's best class per step as text: repeats merged, blanks dropped. (steps kept, text, the kept
+    steps' probabilities)."""
+    keep = np.ones(len(row), bool)
+    keep[1:] = row[1:] != row[:-1]
+    keep &= row != 0
+    text = "".join(charset[int(k)] if int(k) < len(charset) else "" for k in row[keep])
+    return keep, text, tuple(float(p) for p in row_p[keep])
+
+
+def check_crops(crops: Sequence[np.ndarray]) -> None:
+    for crop in crops:
+        if crop.ndim not in (2, 3) or crop.shape[0] == 0 or crop.shape[1] == 0:
+            raise InputShapeError("text line crop is empty or not an image", expected="(H, W[, 3]) uint8, H, W > 0", found=str(crop.shape))
 
 
 def _runners_up(step_probs: np.ndarray, charset: Sequence[str]) -> tuple[str, ...]:
@@ -191,9 +201,7 @@ class TextRecognizer:
         if not crops:
             return []
         squeeze = self.squeeze if squeeze is None else squeeze
-        for crop in crops:
-            if crop.ndim not in (2, 3) or crop.shape[0] == 0 or crop.shape[1] == 0:
-                raise InputShapeError("text line crop is empty or not an image", expected="(H, W[, 3]) uint8, H, W > 0", found=str(crop.shape))
+        check_crops(crops)
         widths = [rec_width(crop, squeeze) for crop in crops]
         table = self._table(vocabulary) if vocabulary else None
         results: list[Recognized | None] = [None] * len(crops)
