@@ -218,3 +218,17 @@ def test_prepare_for_tensorrt_without_tensorrt_converts_and_says_why_no_engine(w
     assert detect_precision(onnx.load(str(path))) == "int8"
     assert steps[-1][0].startswith("engine build skipped: TensorRT is not installed") and steps[-1][1] == 1.0
     assert max(f for s, f in steps[:-1]) <= 0.4  # the conversion fills the first part of the bar
+
+
+def test_int8_preprocessing_leaves_nothing_in_the_working_folder(tmp_path, monkeypatch):
+    """ONNX Runtime's symbolic shape inference gives up on the shipped detector and saves its partial
+    model (8 MB of external data) into the working folder; the station removes it."""
+    from inference.precision.int8 import _preprocess
+    from inference.resources import default_model_path
+
+    work = tmp_path / "cwd"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    out = _preprocess(default_model_path(), tmp_path / "pre.onnx")
+    assert out.is_file()
+    assert list(work.iterdir()) == []

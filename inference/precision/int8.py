@@ -77,11 +77,35 @@ def _preprocess(src: Path, dst: Path) -> Path:
     try:
         quant_pre_process(str(src), str(dst), skip_symbolic_shape=False)
     except Exception:  # symbolic shape inference gives up on some exports; plain ONNX inference still works
+        _remove_symbolic_leftovers()
         try:
             quant_pre_process(str(src), str(dst), skip_symbolic_shape=True)
         except Exception:
             return src
     return dst
+
+
+SYMBOLIC_LEFTOVER = "sym_shape_infer_temp.onnx"
+
+
+def _remove_symbolic_leftovers() -> None:
+    """ONNX Runtime's symbolic shape inference, when it gives up, saves its partial model (with an
+    external-data file of the model's size) into the working directory: the user's folder, or the
+    repository. Both are removed."""
+    leftover = Path(SYMBOLIC_LEFTOVER)
+    if not leftover.is_file():
+        return
+    try:
+        import onnx
+        from onnx.external_data_helper import ExternalDataInfo, uses_external_data
+
+        model = onnx.load(str(leftover), load_external_data=False)
+        for tensor in model.graph.initializer:
+            if uses_external_data(tensor):
+                (leftover.parent / ExternalDataInfo(tensor).location).unlink(missing_ok=True)
+    except Exception:  # an unreadable leftover: the model file itself still goes
+        pass
+    leftover.unlink(missing_ok=True)
 
 
 def quantize_int8(src: Path, dst: Path, reader: Any, settings: QuantSettings) -> Path:
