@@ -226,3 +226,13 @@ def test_box_editor_draws_in_image_pixels_whatever_the_widget_size(qtbot):
     qtbot.mouseMove(editor, moved.toPoint())
     qtbot.mouseRelease(editor, Qt.MouseButton.LeftButton, pos=moved.toPoint())
     assert np.allclose(editor.boxes[0].xyxy, (120, 60, 320, 160), atol=1.5)
+
+
+def test_the_adapt_window_fits_the_screen_it_opens_on(qtbot):
+    from PySide6.QtGui import QGuiApplication
+
+    from app.adapt.window import _fitted
+
+    free = QGuiApplication.primaryScreen().availableGeometry()
+    width, height = _fitted(1200, 780)
+    assert width <= min(1200, free.width()) and height <= free.height() - 40

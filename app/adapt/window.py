@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from app.adapt.adopt_page import AdoptPage
@@ -20,6 +21,15 @@ from inference.resources import user_data_dir
 STEPS = ("1 Collect", "2 Correct", "3 Fine-tune", "4 Compare", "5 Adopt / roll back")
 
 
+def _fitted(width: int, height: int) -> tuple[int, int]:
+    """The preferred size, shrunk to the screen's free area (a 1280x720 station leaves ~1280x680)."""
+    screen = QGuiApplication.primaryScreen()
+    if screen is None:
+        return width, height
+    free = screen.availableGeometry()
+    return min(width, free.width()), min(height, free.height() - 40)  # the title bar sits above the area
+
+
 def default_data_dir() -> Path:
     return user_data_dir() / "adapt"
 
@@ -30,7 +40,7 @@ class AdaptWindow(QWidget):
     def __init__(self, window, *, data_dir: Path | None = None, store: ModelStore | None = None) -> None:
         super().__init__(window, Qt.WindowType.Window)
         self.setWindowTitle("Adapt the detector to this line")
-        self.resize(1200, 780)
+        self.resize(*_fitted(1200, 780))
         self.state = AdaptState(StationLink(window), data_dir or default_data_dir(), store or ModelStore())
         self.tabs = QTabWidget()
         self.collect = CollectPage(self.state)
