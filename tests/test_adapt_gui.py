@@ -138,7 +138,9 @@ def test_adapt_collect_correct_finetune_compare_adopt_roll_back(qtbot, tmp_path,
     train.start(tiny)
     train.cancel_button.click()
     qtbot.waitUntil(lambda: not train.job.running, timeout=300000)
-    assert "cancelled" in train.status.text() and state.candidate is None
+    # the job's last progress and its "cancelled" arrive as queued signals: wait for the last one
+    qtbot.waitUntil(lambda: "cancelled" in train.status.text(), timeout=30000)
+    assert state.candidate is None
     assert not list((folder.root / "candidates").iterdir())
     train.start(tiny)
     qtbot.waitUntil(lambda: state.candidate is not None or "failed" in train.status.text(), timeout=600000)
