@@ -259,8 +259,9 @@ def _value_confidences(line: OcrLine, value: str) -> tuple[float, ...]:
     it; () where it is not found character for character."""
     if len(line.char_confidences) != len(line.text):
         return ()
-    kept = [(ch.upper(), c) for ch, c in zip(halfwidth(line.text) if len(halfwidth(line.text)) == len(line.text) else line.text,
-                                             line.char_confidences) if not ch.isspace()]
+    half = halfwidth(line.text)
+    text = half if len(half) == len(line.text) else line.text  # aligned with the confidences
+    kept = [(ch.upper(), c) for ch, c in zip(text, line.char_confidences) if not ch.isspace()]
     text = "".join(ch for ch, _ in kept)
     at = text.rfind(value.upper())
     return tuple(c for _, c in kept[at : at + len(value)]) if at >= 0 else ()
