@@ -59,6 +59,7 @@ class LineLink(QObject):
         self._finisher.moveToThread(window.worker_thread)
         self._finish.connect(self._finisher.finish)
         window.worker.source_finished.connect(self._finish)
+        window.worker.trigger_judged.connect(self._on_trigger)  # a triggered item: journaled by the worker
         self._build_menu()
 
     def _build_menu(self) -> None:
@@ -147,6 +148,10 @@ class LineLink(QObject):
         except Exception as exc:  # the operator must know this tag's verdict is not in the journal
             self.window.worker.errored.emit(f"JOURNAL: tag {tag.label} ({tag.verdict}) was NOT recorded: {exc}")
         self.tag_finished.emit(tag)
+
+    def _on_trigger(self, verdict) -> None:
+        if self.shows_tags:  # per frame, the banner already shows the triggered frame's verdict
+            self._on_tag(RecentTag.of(verdict))
 
     def _on_tag(self, tag: RecentTag) -> None:
         self.model.add(tag)

@@ -12,20 +12,29 @@ inspect_budget_s (how long a trigger waits for the next inspected frame before i
 from __future__ import annotations
 
 import argparse
+import threading
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtWidgets import QDockWidget
 
 from app.widgets.io_dock import IoDock
 from inference.cameras.specs import software_triggered
 from inference.errors import HangtagError
 from inference.line.breaker import Outbox
-from inference.line.follow import NextResult
+from inference.lending import detach
+from inference.line.follow import NextResult, trigger_of
 from inference.line.handshake import Config
 from inference.line.jobs import RecipeFolder
-from inference.line.station import JobNotFound, LineStation, LogEntry
+from inference.line.station import JobNotFound, LineError, LineStation, LogEntry
 from inference.line.transports import LineOptions, open_transports
+from inference.tracking.records import TagVerdict
+from inference.tracking.triggered import verdict_of_frame
+
+
+def job_label(index: int, name: str) -> str:
+    """How the header and the journal name a PLC's job: its index as the PLC selects it, then its recipe."""
+    return f"{index} · {name}" if name else str(index)
 
 
 def add_line_arguments(parser: argparse.ArgumentParser) -> None:
@@ -87,9 +96,33 @@ def headless_line_argv(args: argparse.Namespace, source: str) -> list[str]:
     return argv
 
 
+class _RecipeFence(QObject):
+    """Lives on the inspection worker's thread. Its slot runs after every call queued there before it (the
+    window's new recipe among them), so every frame that worker finishes after it is judged with that recipe."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._lock = threading.Lock()
+        self._passed: dict[int, threading.Event] = {}
+
+    def arm(self, token: int) -> threading.Event:
+        with self._lock:
+            self._passed = {token: threading.Event()}  # one job select at a time: an older one is over
+            return self._passed[token]
+
+    @Slot(int)
+    def pass_(self, token: int) -> None:
+        with self._lock:
+            passed = self._passed.get(token)
+        if passed is not None:
+            passed.set()
+
+
 class PlcLink(QObject):
-    recipe_selected = Signal(str)  # the PLC selected a job: its recipe file, loaded by the window (GUI thread)
+    recipe_selected = Signal(str, int)  # the PLC selected a job: its recipe file and the fence token (GUI thread)
     camera_trigger = Signal(int)  # a PLC trigger for a software-triggered camera, fired on the worker's thread
+    job_changed = Signal(str, str, bool)  # the PLC's job, its lot and whether it set one (to the GUI thread)
+    _fence = Signal(int)
 
     @classmethod
     def open(cls, window, args: argparse.Namespace | None = None) -> PlcLink | None:
@@ -103,16 +136,24 @@ class PlcLink(QObject):
         self.options = options
         self.folder = self._folder(options.recipe_dir)
         # a trigger waits this long for the window's next inspected frame, then it is answered ERROR
-        self.next_result = NextResult(options.inspect_budget_s, fire=self._fire_camera)
+        self.next_result = NextResult(options.inspect_budget_s, fire=self._fire_camera, answered=self._answered)
         self.camera_trigger.connect(window.worker.trigger_camera)  # queued: the worker owns the camera
         self.station = LineStation(self.next_result, load_job=self._load_job,
                                    config=Config(queue_depth=options.queue_depth, ack_timeout_s=options.ack_timeout_s),
                                    inspect_budget_s=options.inspect_budget_s + 1.0)
         # every frame the worker finishes, handed over on the worker's thread (never waits on the GUI)
         window.worker.frame_done.connect(self._offer, Qt.ConnectionType.DirectConnection)
-        self.recipe_selected.connect(lambda path: window.load_recipe(Path(path)))
+        self.recipe_selected.connect(self._apply_recipe)
+        self.fence = _RecipeFence()
+        self.fence.moveToThread(window.worker_thread)
+        self._fence.connect(self.fence.pass_)  # queued behind the new recipe on the worker's thread
+        self._fence_token = 0
+        self._refused = ""  # why the window did not take the selected recipe
+        self.job_changed.connect(self._show_job)
+        self._shown_job: tuple[str, str] | None = None
         self.journal = Outbox("line-journal", self._journal)
         self.station.on_event(self.journal.put)
+        self.station.on_event(self._follow_job)
         self.station.start(job=self._current_job())
         self.transports = open_transports(self.station, options, on_error=self._transport_failed)
         self.dock = QDockWidget("I/O", window)
@@ -131,7 +172,7 @@ class PlcLink(QObject):
 
     # -- the worker's thread ---------------------------------------------------------------------------
     def _offer(self, image, result) -> None:
-        self.next_result.offer(result)
+        self.next_result.offer(result, detach(image))  # kept until a trigger takes it: not a lent camera buffer
 
     # -- the station's threads -------------------------------------------------------------------------
     def _fire_camera(self, trigger_id: int) -> bool:
@@ -141,7 +182,16 @@ class PlcLink(QObject):
         self.camera_trigger.emit(trigger_id)
         return True
 
+    def _answered(self, trigger_id: int, result, image) -> None:
+        """A trigger answered by a frame the window inspected anyway (a free-running source) is its item's one
+        tag row, as a tracked tag is; a triggered camera's frame carries its id and the worker journals it."""
+        if trigger_of(result) is None:
+            self.journal.put(verdict_of_frame(result, image, trigger_id))
+
     def _load_job(self, index: int) -> str:
+        """Returns (and the station says Ready with the new job) only once the inspection worker judges with the
+        new recipe, so the first trigger after a completed job select is never answered under the old one;
+        triggers meanwhile are refused with code TRIGGER_WHILE_LOADING."""
         if self.folder is None:
             raise JobNotFound(f"job {index}: no recipe folder is set", expected="[line] recipe_dir or --recipe-dir",
                               found="none", hint="name the recipes NN_name.toml, NN being the job index")
@@ -149,18 +199,59 @@ class PlcLink(QObject):
 
         path = self.folder.path(index)
         recipe = load_recipe(path)  # a recipe that does not load is refused here, with its reason, before the window
-        self.recipe_selected.emit(str(path))
+        self._fence_token += 1
+        passed = self.fence.arm(self._fence_token)
+        self._refused = ""
+        self.recipe_selected.emit(str(path), self._fence_token)
+        # the worker takes the recipe between two frames: at most one inspection's wait
+        if not passed.wait(self.options.inspect_budget_s + 5.0) or self._refused:
+            raise LineError(f"job {index}: the window did not take recipe {path.name}",
+                            expected="the recipe in use before the next trigger",
+                            found=self._refused or f"no answer from the inspection worker in "
+                                                   f"{self.options.inspect_budget_s + 5.0:g} s",
+                            hint="see the window's errors; the previous recipe may still be in use: select the job again")
         return str(getattr(recipe, "name", "") or path.stem)
 
-    def _journal(self, entry: LogEntry) -> None:
+    def _follow_job(self, entry: LogEntry) -> None:
+        """Under the station's lock: only compares and emits (queued to the GUI thread), never waits."""
+        sig = self.station.signals()
+        if entry.event not in ("JobLoaded", "SetLot") or not sig.job_index:
+            return
+        shown = (job_label(sig.job_index, sig.job_name), sig.lot)
+        if shown != self._shown_job:
+            self._shown_job = shown
+            self.job_changed.emit(shown[0], sig.lot, bool(sig.lot))
+
+    def _journal(self, entry: LogEntry | TagVerdict) -> None:
         recorder = getattr(self.window.records, "recorder", None)
         if recorder is None:
+            return
+        if isinstance(entry, TagVerdict):
+            try:
+                recorder.record_tag(entry)
+            except Exception as exc:  # the operator must know this trigger's verdict is not in the journal
+                self.window.worker.errored.emit(f"JOURNAL: trigger {entry.trigger_id} ({entry.verdict.value}) "
+                                                f"was NOT recorded: {exc}")
             return
         subject = f"trigger {entry.about}" + (f" frame {entry.frame}" if entry.frame else "")
         detail = f"{entry.state}; code {entry.code}" + (f"; {entry.detail}" if entry.detail else "")
         recorder.note_event(f"line {entry.event}", subject, detail, at=entry.wall)
 
     # -- the GUI thread --------------------------------------------------------------------------------
+    def _show_job(self, job: str, lot: str, plc_lot: bool) -> None:
+        """The PLC's job (and its lot once it has sent one; until then the operator's) become the window's: the
+        header shows them and the frames and tags journaled from now on carry them."""
+        self.window.set_job(job, lot if plc_lot else self.window.job_lot[1])
+
+    def _apply_recipe(self, path: str, token: int) -> None:
+        before = self.window.recipe
+        self.window.load_recipe(Path(path))
+        if self.window.recipe is before:  # it failed to load here: the window says why, the old one stays
+            self._refused = f"the window refused {path} (see its errors panel)"
+            self.fence.pass_(token)  # wakes the waiting job select, which reports the refusal
+            return
+        self._fence.emit(token)  # behind the worker's set_recipe, queued a moment ago from this thread
+
     def _folder(self, recipe_dir: str) -> RecipeFolder | None:
         if not recipe_dir:
             return None

@@ -43,6 +43,7 @@ class InspectionWorker(QObject):
     engine_swapped = Signal(object)  # the new Inspector's pipeline (for the status bar)
     drops_changed = Signal(int)
     camera_read_back = Signal(str, object)  # an industrial camera's spec and its settings as the camera holds them
+    trigger_judged = Signal(object)  # a triggered frame's item as a TagVerdict, journaled as its tag row first
 
     def __init__(self) -> None:
         super().__init__()
@@ -223,6 +224,20 @@ class InspectionWorker(QObject):
         except Exception as exc:  # the operator must know the journal stopped taking frames
             self.errored.emit(f"JOURNAL: frame {result.source_name} was NOT recorded: {describe_error(exc)}")
 
+    def _record_trigger(self, result, image, trigger_id: int) -> None:
+        """A triggered frame is one item: its verdict is also a tag row (with the trigger's id), as a tracked tag's
+        is, so the journal counts items the same way in both modes."""
+        from inference.tracking.triggered import verdict_of_frame
+
+        verdict = verdict_of_frame(result, image, trigger_id)
+        if self._recorder is not None:
+            try:
+                self._recorder.record_tag(verdict)
+            except Exception as exc:  # the operator must know this item's verdict is not in the journal
+                self.errored.emit(f"JOURNAL: trigger {trigger_id} ({verdict.verdict.value}) was NOT recorded: "
+                                  f"{describe_error(exc)}")
+        self.trigger_judged.emit(verdict)
+
     @Slot()
     def shutdown(self) -> None:
         self.stop()
@@ -304,6 +319,8 @@ class InspectionWorker(QObject):
         self._inspected_trigger = getattr(item, "trigger_id", None)
         image = item.image if isinstance(item, Frame) else NO_IMAGE
         self._record(result, item.image if isinstance(item, Frame) else None)
+        if self._inspected_trigger is not None:
+            self._record_trigger(result, image, self._inspected_trigger)
         self.frame_done.emit(image, result)
         if isinstance(item, FrameError):
             self.errored.emit(f"{item.name}: {item.message.splitlines()[0]}")

@@ -27,26 +27,31 @@ class NextResult:
     was offered after the trigger was accepted, not after the station's worker got round to asking."""
 
     def __init__(self, wait_s: float = 5.0, clock: Callable[[], float] = time.monotonic, *,
-                 fire: Callable[[int], bool] | None = None) -> None:
+                 fire: Callable[[int], bool] | None = None,
+                 answered: Callable[[int, Any, Any], None] | None = None) -> None:
         """`fire(trigger_id)`: fires a software-triggered camera with the trigger's id and says whether it did;
-        the trigger is then answered by the frame carrying that id (`…#trigger-ID`), never by another."""
+        the trigger is then answered by the frame carrying that id (`…#trigger-ID`), never by another.
+        `answered(trigger_id, result, image)`: told of each trigger's result and the image offered with it (on
+        the station's worker thread, before the line hears the verdict), e.g. to journal the trigger's item."""
         self.wait_s = wait_s
         self._clock = clock
         self.fire = fire
+        self.answered = answered
         self._cond = threading.Condition()
         self._offered_at = float("-inf")
-        self._latest: Any = None
-        self._by_trigger: dict[int, Any] = {}  # the last few results of triggered frames, by trigger id
+        self._latest: tuple[Any, Any] = (None, None)  # (result, image)
+        self._by_trigger: dict[int, tuple[Any, Any]] = {}  # the last few triggered frames' (result, image), by id
         self._closed = False
 
-    def offer(self, result: Any) -> None:
-        """Any thread; never blocks on the line."""
+    def offer(self, result: Any, image: Any = None) -> None:
+        """Any thread; never blocks on the line. `image`: the frame's pixels, kept only for `answered` (the
+        caller's own: a lent camera buffer must be detached first)."""
         with self._cond:
             self._offered_at = self._clock()
-            self._latest = result
+            self._latest = (result, image)
             trigger_id = trigger_of(result)
             if trigger_id is not None:
-                self._by_trigger[trigger_id] = result
+                self._by_trigger[trigger_id] = (result, image)
                 while len(self._by_trigger) > TRIGGERED_KEPT:
                     del self._by_trigger[next(iter(self._by_trigger))]
             self._cond.notify_all()
@@ -68,7 +73,9 @@ class NextResult:
                                 expected=f"an inspected frame within {self.wait_s:g} s of the trigger",
                                 found="the station closed" if self._closed else "none",
                                 hint="start the source (Start) and check the camera; the PLC got verdict ERROR")
-            result = self._by_trigger.pop(start.trigger_id) if fired else self._latest
+            result, image = self._by_trigger.pop(start.trigger_id) if fired else self._latest
+        if self.answered is not None:
+            self.answered(start.trigger_id, result, image)
         return outcome_of(result)
 
 

@@ -57,6 +57,8 @@ class PerTagInspector:
     def inspect(self, item: Any, should_stop: Callable[[], bool] | None = None) -> Any:
         if isinstance(item, FrameError):
             return self.inner.inspect(item)
+        if getattr(item, "trigger_id", None) is not None:  # a triggered frame is one item: judged whole, not tracked
+            return self.inner.inspect(item, should_stop)
         result = self.pipeline.process(item.image, source_name=item.name, source_path=item.path, index=item.index,
                                        decode_ms=item.decode_ms)
         with self._lock:

@@ -1,8 +1,10 @@
 """Triggered mode: the line says when an item is in place (a key, a watched folder, a PLC, the camera's own
-trigger input); one frame per trigger, one verdict per trigger, carrying the trigger's id.
+trigger input); one frame per item, one verdict per trigger, carrying the trigger's id.
 
 The frame is judged whole (counts included: one item, one frame), read on the caller's thread, since the
-line waits for this answer before the next trigger.
+line waits for this answer before the next trigger. `verdict_of_frame` makes the same TagVerdict from a frame
+the station already inspected (the window's triggered camera, a PLC's trigger answered by the next frame), so a
+trigger's journal row is built the same way whoever inspected its frame, and the same way as a tracked tag's.
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ from inference.detections import Detections
 from inference.reading.verdict import FrameVerdict, Verdict, judge
 from inference.tracking.line import NoRecipeError, tag_focus
 from inference.tracking.records import TagVerdict
+
+NOT_INSPECTED = "the trigger's frame could not be inspected"
+NOT_JUDGED = "no recipe judged the trigger's frame"
 
 
 class TriggeredInspector:
@@ -42,14 +47,38 @@ class TriggeredInspector:
         except Exception as exc:  # a reader fault is doubt about this item, not the end of the line
             readings = ()
             verdict = FrameVerdict(Verdict.REVIEW, (f"reading failed: {type(exc).__name__}: {exc}",))
-        tags = [i for i, label in enumerate(detections.labels) if label == "hangtag"]
-        box = tuple(float(v) for v in detections.xyxy[tags[0]]) if tags else (0.0, 0.0, float(image.shape[1]),
-                                                                                float(image.shape[0]))
-        focus = tag_focus(image, box, []) if tags else None
-        read = next((r for r in readings if r.is_tag), None)
-        x1, y1, x2, y2 = (int(v) for v in box)
-        crop = image[max(0, y1):max(0, y2), max(0, x1):max(0, x2)].copy() if tags else None  # what the journal archives
-        return TagVerdict(self.count, verdict.verdict, tuple(verdict.reasons), 1, self.count, self.count, box,
-                          self.count if tags else None, focus, len(readings), time.perf_counter() - start,
-                          trigger_id, read, crop=crop, read_frame=self.count if tags else None,
-                          read_box=box if tags else None)
+        return trigger_verdict(trigger_id, self.count, image, detections, readings, verdict,
+                               latency_s=time.perf_counter() - start)
+
+
+def trigger_verdict(trigger_id: Any, tag_id: int, image: np.ndarray | None, detections: Detections,
+                    readings: tuple, verdict: FrameVerdict, *, latency_s: float) -> TagVerdict:
+    """One triggered item as a tag: its frame's verdict, the first hangtag's box, read and crop (what the journal
+    archives). The item's frame number is its tag id (one frame per item)."""
+    tags = [i for i, label in enumerate(detections.labels) if label == "hangtag"]
+    whole = (0.0, 0.0, float(image.shape[1]), float(image.shape[0])) if image is not None else (0.0, 0.0, 0.0, 0.0)
+    box = tuple(float(v) for v in detections.xyxy[tags[0]]) if tags else whole
+    seen = bool(tags) and image is not None and image.size > 0
+    focus = tag_focus(image, box, []) if seen else None
+    read = next((r for r in readings if getattr(r, "is_tag", False)), None)
+    x1, y1, x2, y2 = (int(v) for v in box)
+    crop = image[max(0, y1):max(0, y2), max(0, x1):max(0, x2)].copy() if seen else None
+    return TagVerdict(tag_id, verdict.verdict, tuple(verdict.reasons), 1, tag_id, tag_id, box,
+                      tag_id if seen else None, focus, len(readings), latency_s, trigger_id, read, crop=crop,
+                      read_frame=tag_id if seen else None, read_box=box if seen else None)
+
+
+def verdict_of_frame(result: Any, image: np.ndarray | None, trigger_id: Any) -> TagVerdict:
+    """A frame the station inspected (an `inference.pipeline.FrameResult`) that answered a trigger, as that
+    item's one verdict. A frame that could not be inspected, or that no recipe judged, is a REVIEW row saying
+    so: the item passed the station, and someone has to look at it."""
+    tag_id = int(getattr(result, "index", 0) or 0)
+    latency_s = float(getattr(getattr(result, "timings", None), "total_ms", 0.0) or 0.0) / 1000
+    if not getattr(result, "ok", True):
+        first = (result.error or "").splitlines()[0] if result.error else "unknown error"
+        verdict = FrameVerdict(Verdict.REVIEW, (f"{NOT_INSPECTED}: {first}",))
+        return trigger_verdict(trigger_id, tag_id, None, result.detections, (), verdict, latency_s=latency_s)
+    verdict = result.verdict if isinstance(result.verdict, FrameVerdict) else FrameVerdict(Verdict.REVIEW, (NOT_JUDGED,))
+    image = image if image is not None and image.size else None
+    return trigger_verdict(trigger_id, tag_id, image, result.detections, tuple(result.readings), verdict,
+                           latency_s=latency_s)
