@@ -33,7 +33,8 @@ DURABILITY = {"normal": "NORMAL", "full": "FULL"}
 
 _FRAME_COLUMNS = ("session_id", "frame_index", "timestamp", "source_name", "image_path", "image_hash",
                   "image_h", "image_w", "verdict", "reasons", "checks", "detections", "fields", "thresholds",
-                  "timings", "total_ms", "rss_mb", "vram_mb", "error", "archive_original", "archive_annotated")
+                  "timings", "total_ms", "rss_mb", "vram_mb", "error", "archive_original", "archive_annotated",
+                  "job", "lot")
 _JSON_COLUMNS = frozenset({"reasons", "checks", "detections", "fields", "thresholds", "timings"})
 _INSERT_FRAME = (f"INSERT INTO frames ({', '.join(_FRAME_COLUMNS)}) "
                  f"VALUES ({', '.join('?' * len(_FRAME_COLUMNS))})")
@@ -46,7 +47,7 @@ FROM sessions s
 _FRAME_SELECT = """
 SELECT id, session_id, frame_index, timestamp, source_name, image_path, image_hash, image_h, image_w,
        verdict, reasons, checks, detections, fields, thresholds, timings, rss_mb, vram_mb, error,
-       archive_original, archive_annotated
+       archive_original, archive_annotated, job, lot
 FROM frames
 """
 
@@ -191,11 +192,15 @@ class Journal:
             return int(cursor.lastrowid)
 
     def record(self, session_id: int, result: FrameResult, *, image_hash: str = "", image_path: str | None = None,
-               archive_original: str = "", archive_annotated: str = "") -> int:
-        """Journal one frame and commit; returns the frame's row id. Call before showing the verdict."""
+               archive_original: str = "", archive_annotated: str = "", job: str | None = None,
+               lot: str | None = None) -> int:
+        """Journal one frame and commit; returns the frame's row id. Call before showing the verdict.
+        `job`, `lot`: what the frame was inspected under; by default its session's."""
+        if job is None or lot is None:
+            job, lot = self._session_job_lot(session_id, job, lot)
         values = frame_values(result)
         values.update(session_id=session_id, image_hash=image_hash, archive_original=str(archive_original),
-                      archive_annotated=str(archive_annotated))
+                      archive_annotated=str(archive_annotated), job=job, lot=lot)
         if image_path is not None:
             values["image_path"] = str(image_path)
         return self.record_values(values)
@@ -219,8 +224,17 @@ class Journal:
 
     def record_tag(self, values: dict[str, Any]) -> int:
         """Journal one tag's verdict (`tag_rows.tag_values`) and commit; returns its row id."""
+        if values.get("job") is None or values.get("lot") is None:
+            job, lot = self._session_job_lot(values["session_id"], values.get("job"), values.get("lot"))
+            values = {**values, "job": job, "lot": lot}
         with self._lock, self._writing("the tag could not be journaled"):
             return int(self._conn.execute(INSERT_TAG, row_params(values)).lastrowid)
+
+    def _session_job_lot(self, session_id: int, job: str | None, lot: str | None) -> tuple[str, str]:
+        with self._lock:
+            row = self._conn.execute("SELECT job, lot FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        found = row or ("", "")
+        return (found[0] if job is None else job), (found[1] if lot is None else lot)
 
     def end_session(self, session_id: int, ended_at: float | None = None) -> None:
         with self._lock, self._writing("the session's end could not be journaled"):
@@ -320,7 +334,7 @@ class Journal:
 
 
 _TEXT_DEFAULTS = frozenset({"source_name", "image_path", "image_hash", "verdict", "error",
-                            "archive_original", "archive_annotated"})
+                            "archive_original", "archive_annotated", "job", "lot"})
 
 
 def _close_interrupted(conn: sqlite3.Connection) -> None:
@@ -371,10 +385,10 @@ def open_station_journal(path: Path | str | None = None, **options: Any) -> Jour
 
 def _frame_record(row: tuple) -> FrameRecord:
     (fid, sid, index, ts, source_name, image_path, image_hash, h, w, verdict, reasons, checks, detections,
-     fields, thresholds, timings, rss, vram, error, archive_original, archive_annotated) = row
+     fields, thresholds, timings, rss, vram, error, archive_original, archive_annotated, job, lot) = row
     return FrameRecord(
         id=fid, session_id=sid, frame_index=index, timestamp=ts, source_name=source_name, image_path=image_path,
         image_hash=image_hash, image_hw=(int(h), int(w)), verdict=verdict, reasons=tuple(json.loads(reasons)),
         checks=tuple(json.loads(checks)), detections=tuple(json.loads(detections)), tags=tuple(json.loads(fields)),
         thresholds=json.loads(thresholds), timings_ms=json.loads(timings), rss_mb=rss, vram_mb=vram, error=error,
-        archive_original=archive_original, archive_annotated=archive_annotated)
+        archive_original=archive_original, archive_annotated=archive_annotated, job=job, lot=lot)

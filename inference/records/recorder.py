@@ -71,7 +71,8 @@ class Recorder:
             image_hash = pixels_hash(image)
         row = self.journal.record(self.session_id, result, image_hash=image_hash,
                                   archive_original=archived.original if archived else "",
-                                  archive_annotated=archived.annotated if archived else "")
+                                  archive_annotated=archived.annotated if archived else "",
+                                  job=self._key.job, lot=self._key.lot)
         if not_archived is not None:
             raise ArchiveError(f"frame {result.source_name} was journaled but its images were NOT archived",
                                expected=f"a writable archive at {self.archive.root}",
@@ -90,7 +91,8 @@ class Recorder:
             except (ArchiveError, OSError) as exc:
                 not_archived = exc
         row = self.journal.record_tag(tag_values(verdict, timestamp=time.time(), session_id=session_id,
-                                                 archive_crop=crop, archive_annotated=annotated))
+                                                 archive_crop=crop, archive_annotated=annotated,
+                                                 job=self._key.job, lot=self._key.lot))
         if not_archived is not None:
             raise ArchiveError(f"tag {verdict.track_id} was journaled but its crop was NOT archived",
                                expected=f"a writable archive at {self.archive.root}",

@@ -120,6 +120,19 @@ CREATE INDEX tags_by_session ON tags(session_id, verdict);
 CREATE INDEX tags_by_archive ON tags(archive_crop) WHERE archive_crop != ''
 """
 
+# v6: each frame and tag row carries the job and lot it was inspected under (a PLC selects the job and sends the
+# lot mid-run); rows of older journals take their session's.
+_V6 = """
+ALTER TABLE frames ADD COLUMN job TEXT NOT NULL DEFAULT '';
+ALTER TABLE frames ADD COLUMN lot TEXT NOT NULL DEFAULT '';
+ALTER TABLE tags   ADD COLUMN job TEXT NOT NULL DEFAULT '';
+ALTER TABLE tags   ADD COLUMN lot TEXT NOT NULL DEFAULT '';
+UPDATE frames SET job = (SELECT s.job FROM sessions s WHERE s.id = frames.session_id),
+                  lot = (SELECT s.lot FROM sessions s WHERE s.id = frames.session_id);
+UPDATE tags   SET job = (SELECT s.job FROM sessions s WHERE s.id = tags.session_id),
+                  lot = (SELECT s.lot FROM sessions s WHERE s.id = tags.session_id)
+"""
+
 Migration = tuple[str, Callable[[sqlite3.Connection], None] | None]
 
 # MIGRATIONS[i] takes a journal from version i to version i + 1.
@@ -129,6 +142,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     (_V3, None),
     (_V4, None),
     (_V5, None),
+    (_V6, None),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

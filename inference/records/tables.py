@@ -62,7 +62,8 @@ def frames_json(session: SessionInfo, frames: Sequence[FrameRecord]) -> str:
     return f'{head[:-1]}, "frames": [\n{body}\n]}}\n'
 
 
-TAG_CSV_COLUMNS = ("tag_row_id", "tag_id", "trigger_id", "time", "verdict", "reasons", "missed", "frames_seen",
+TAG_CSV_COLUMNS = ("tag_row_id", "tag_id", "trigger_id", "time", "job", "lot", "verdict", "reasons", "missed",
+                   "frames_seen",
                    "first_frame", "last_frame", "best_frame", "read_frame", "reads", "timed_out", "latency_ms", "box",
                    "fields", "archive_crop")
 

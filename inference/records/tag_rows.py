@@ -19,14 +19,14 @@ from inference.records.types import FLAGGED, iso_time
 
 TAG_COLUMNS = ("session_id", "tag_id", "trigger_id", "timestamp", "verdict", "reasons", "frames_seen", "first_frame",
                "last_frame", "best_frame", "read_frame", "reads", "missed", "timed_out", "latency_ms", "box",
-               "fields", "archive_crop", "archive_annotated")
+               "fields", "archive_crop", "archive_annotated", "job", "lot")
 JSON_COLUMNS = frozenset({"reasons", "box", "fields"})
 INSERT_TAG = f"INSERT INTO tags ({', '.join(TAG_COLUMNS)}) VALUES ({', '.join('?' * len(TAG_COLUMNS))})"
 SELECT_TAGS = f"SELECT id, {', '.join(TAG_COLUMNS)} FROM tags"
 
 
 def tag_values(verdict: Any, *, timestamp: float, session_id: int, archive_crop: str = "",
-               archive_annotated: str = "") -> dict[str, Any]:
+               archive_annotated: str = "", job: str | None = None, lot: str | None = None) -> dict[str, Any]:
     """A TagVerdict as one row's values."""
     box = verdict.read_box if verdict.read_box is not None else verdict.last_box
     reading = verdict.reading
@@ -40,7 +40,7 @@ def tag_values(verdict: Any, *, timestamp: float, session_id: int, archive_crop:
         "latency_ms": round(float(verdict.latency_s) * 1000, 2),
         "box": [round(float(v), 1) for v in box],
         "fields": plain(reading.to_record()) if reading is not None and hasattr(reading, "to_record") else {},
-        "archive_crop": str(archive_crop), "archive_annotated": str(archive_annotated),
+        "archive_crop": str(archive_crop), "archive_annotated": str(archive_annotated), "job": job, "lot": lot,
     }
 
 
@@ -73,14 +73,16 @@ class TagRecord:
     fields: dict
     archive_crop: str
     archive_annotated: str
+    job: str = ""
+    lot: str = ""
 
     @classmethod
     def from_row(cls, row: tuple) -> TagRecord:
         (rid, sid, tag_id, trigger_id, ts, verdict, reasons, frames_seen, first, last, best, read, reads, missed,
-         timed_out, latency, box, fields, crop, annotated) = row
+         timed_out, latency, box, fields, crop, annotated, job, lot) = row
         return cls(rid, sid, tag_id, trigger_id, ts, verdict, tuple(json.loads(reasons)), frames_seen, first, last,
                    best, read, reads, bool(missed), bool(timed_out), latency, tuple(json.loads(box)),
-                   json.loads(fields), crop, annotated)
+                   json.loads(fields), crop, annotated, job, lot)
 
     @property
     def flagged(self) -> bool:
@@ -94,7 +96,7 @@ class TagRecord:
                 "read_frame": self.read_frame, "reads": self.reads, "missed": self.missed,
                 "timed_out": self.timed_out, "latency_ms": self.latency_ms, "box": list(self.box),
                 "fields": self.fields, "archive_crop": self.archive_crop,
-                "archive_annotated": self.archive_annotated}
+                "archive_annotated": self.archive_annotated, "job": self.job, "lot": self.lot}
 
 
 def archive_tag_crop(archive: Any, session_id: int, verdict: Any) -> tuple[str, str]:

@@ -100,6 +100,8 @@ class FrameRecord:
     error: str
     archive_original: str
     archive_annotated: str
+    job: str = ""  # the job and lot the frame was inspected under (a PLC may change them within a run)
+    lot: str = ""
 
     @property
     def flagged(self) -> bool:
@@ -123,6 +125,7 @@ class FrameRecord:
             "timings_ms": self.timings_ms, "rss_mb": self.rss_mb, "vram_mb": self.vram_mb, "error": self.error,
             "archive_original": self.archive_original, "archive_annotated": self.archive_annotated,
         })
+        out["job"], out["lot"] = self.job, self.lot  # the frame's own, where a session's would stand
         return out
 
     def to_flat(self, session: SessionInfo | None = None, stages: tuple[str, ...] = ()) -> dict[str, Any]:
