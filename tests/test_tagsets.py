@@ -242,3 +242,24 @@ def test_designs_get_equal_shares_of_the_jobs(tmp_path):
     jobs = {(r["job"], r["design"]) for r in truth_rows(tmp_path)}
     per_design = {d: sum(design == d for _, design in jobs) for d in ("grid_table", "kraft_stamped", "dark_bilingual")}
     assert per_design == {"grid_table": 2, "kraft_stamped": 2, "dark_bilingual": 2}
+
+
+def test_a_long_value_goes_on_two_lines_rather_than_below_the_smallest_legal_print():
+    from training.tagsets.canvas import MIN_PRINT_MM, Card
+    from training.tagsets.fonts import font_names
+
+    face = font_names()[0]
+    long_value = "再生纤维素纤维 95% 羊毛 4% 腈纶 1%"
+    one_line = Card(50, 20, 10, (255, 255, 255))
+    squeezed = one_line.text(2, 2, long_value, 3.0, (0, 0, 0), face, max_w_mm=25)
+    two_lines = Card(50, 20, 10, (255, 255, 255))
+    wrapped = two_lines.text(2, 2, long_value, 3.0, (0, 0, 0), face, max_w_mm=25, wrap_mm=5.0)
+    assert squeezed <= 25 and wrapped <= 25
+
+    def ink_rows(card: Card) -> int:
+        dark = np.asarray(card.image.convert("L")) < 128
+        return int(dark.any(axis=1).sum())
+
+    # shrunk to one line its ink is under MIN_PRINT_MM high; set on two lines each line keeps about that
+    assert ink_rows(one_line) < MIN_PRINT_MM * 10
+    assert ink_rows(two_lines) >= 2 * 0.8 * MIN_PRINT_MM * 10

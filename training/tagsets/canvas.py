@@ -12,6 +12,24 @@ from training.tagsets.fonts import font
 
 Color = tuple[int, int, int]
 
+# The smallest print a product label may carry is 1.8 mm high (小7号字); a CJK glyph fills about
+# 0.9 of its em, so no value is shrunk below a 2.0 mm em when it can go on two lines.
+MIN_PRINT_MM = 2.0
+LINE_PITCH = 1.08  # baseline to baseline, in ems
+
+
+def _halves(text: str, f) -> tuple[str, str] | None:
+    """`text` split at the space that best balances its two lines (after a '%' where there is one:
+    a fibre stays with its share), or None when it has no space."""
+    words = text.split(" ")
+    cuts = [k for k in range(1, len(words)) if words[k - 1] and words[k]]
+    after_share = [k for k in cuts if words[k - 1].endswith("%")]
+    cuts = after_share or cuts
+    if not cuts:
+        return None
+    best = min(cuts, key=lambda k: max(f.getlength(" ".join(words[:k])), f.getlength(" ".join(words[k:]))))
+    return " ".join(words[:best]), " ".join(words[best:])
+
 
 @dataclass(frozen=True)
 class SymbolArt:
@@ -85,17 +103,30 @@ class Card:
 
     # -- print ----------------------------------------------------------------------------------
     def text(self, x_mm: float, y_mm: float, text: str, size_mm: float, ink: Color, face: str,
-             anchor: str = "la", max_w_mm: float | None = None, stroke: int = 0) -> float:
-        """Draw one line; shrink to `max_w_mm` when given. Returns the line's width in mm."""
+             anchor: str = "la", max_w_mm: float | None = None, stroke: int = 0, wrap_mm: float | None = None) -> float:
+        """Draw one line; shrink to `max_w_mm` when given. Returns the widest line's width in mm.
+
+        A value that would shrink below the smallest legal print (MIN_PRINT_MM) is set on two lines
+        instead when `wrap_mm` (the height free below `y_mm`) allows, as printers set a long fibre
+        content: split between its units."""
         size = self.px(size_mm)
         f = font(face, size)
+        lines = [text]
         if max_w_mm is not None:
+            limit = self.px(max_w_mm)
             width = f.getlength(text)
-            if width > self.px(max_w_mm):
-                f = font(face, max(6, int(size * self.px(max_w_mm) / width)))
-        self.draw.text((self.px(x_mm), self.px(y_mm)), text, font=f, fill=ink, anchor=anchor,
-                       stroke_width=stroke, stroke_fill=ink)
-        return f.getlength(text) / self.px_per_mm
+            if width > limit:
+                fit = int(size * limit / width)
+                two = _halves(text, f) if wrap_mm is not None and fit < self.px(MIN_PRINT_MM) else None
+                if two is not None:
+                    lines = list(two)
+                    fit = min(size, int(self.px(wrap_mm) / LINE_PITCH / 2), int(size * limit / max(f.getlength(t) for t in two)))
+                f = font(face, max(6, fit))
+        pitch = f.size * LINE_PITCH
+        for k, line in enumerate(lines):
+            self.draw.text((self.px(x_mm), self.px(y_mm) + k * pitch), line, font=f, fill=ink, anchor=anchor,
+                           stroke_width=stroke, stroke_fill=ink)
+        return max(f.getlength(line) for line in lines) / self.px_per_mm
 
     def rect(self, box_mm: tuple[float, float, float, float], fill: Color | None = None,
              outline: Color | None = None, width_mm: float = 0.3, radius_mm: float = 0.0) -> None:

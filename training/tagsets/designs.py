@@ -33,9 +33,9 @@ def _money(price: str, form: str) -> str:
 
 
 def _row(card: Card, x: float, y: float, label: str, value: str, size: float, ink: Color, label_ink: Color,
-         face: str, value_face: str, max_w: float) -> None:
+         face: str, value_face: str, max_w: float, pitch: float | None = None) -> None:
     used = card.text(x, y, label, size, label_ink, face)
-    card.text(x + used + size * 0.2, y, value, size, ink, value_face, max_w_mm=max_w - used - size * 0.2)
+    card.text(x + used + size * 0.2, y, value, size, ink, value_face, max_w_mm=max_w - used - size * 0.2, wrap_mm=pitch)
 
 
 def _ean_block(card: Card, ean: str, x: float, y: float, w: float, h: float, ink: Color, face: str) -> None:
@@ -62,7 +62,7 @@ def vertical_classic(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
             ("执行标准：", v.standard, "standard"), ("安全技术类别：", v.safety_category, "safety_category")]
     y = 23.0
     for label, value, _ in rows:
-        _row(card, 5, y, label, value, 3.0, BLACK, BLACK, face, value_face, 41)
+        _row(card, 5, y, label, value, 3.0, BLACK, BLACK, face, value_face, 41, pitch=4.9)
         y += 4.9
     used = card.text(5, y + 1.0, price_label, 3.2, BLACK, face)
     card.text(5 + used + 0.6, y + 0.2, price, 4.6, BLACK, value_face, max_w_mm=40 - used, stroke=1)
@@ -91,7 +91,7 @@ def dark_bilingual(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
             ("执行标准/Standard：", v.standard, "standard"), ("安全类别/Safety：", v.safety_category, "safety_category")]
     y = 23.0
     for label, value, _ in rows:
-        _row(card, 5, y, label, value, 2.8, ink, ink, face, value_face, 44)
+        _row(card, 5, y, label, value, 2.8, ink, ink, face, value_face, 44, pitch=4.6)
         y += 4.6
     price = _money(v.price, "rmb")
     card.text(5, y + 1.5, _pick(rng, ("零售价 Retail Price", "吊牌价 Price")), 2.6, ink, face)
@@ -120,7 +120,7 @@ def wide_price_block(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
             ("等级：", v.grade, "grade")]
     y = 11.5
     for label, value, _ in rows:
-        _row(card, 5, y, label, value, 2.7, BLACK, BLACK, face, value_face, 58)
+        _row(card, 5, y, label, value, 2.7, BLACK, BLACK, face, value_face, 58, pitch=4.2)
         y += 4.2
     card.rect((68, 6, 100, 28), fill=panel, radius_mm=1.5)
     light: Color = (255, 255, 255) if panel != (228, 110, 20) else (255, 250, 230)
@@ -153,7 +153,7 @@ def kraft_stamped(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
             ("安全类别", v.safety_category, "safety_category"), ("等级", v.grade, "grade")]
     y = 22.5
     for label, value, _ in rows:
-        _row(card, 5, y, label + "：", value, 2.9, ink, ink, face, value_face, 46)
+        _row(card, 5, y, label + "：", value, 2.9, ink, ink, face, value_face, 46, pitch=4.5)
         y += 4.5
     price = _money(v.price, _pick(rng, ("yuan", "yen")))
     card.text(5, y + 1.0, "零售价", 3.0, ink, face)
@@ -184,7 +184,7 @@ def big_size_corner(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
             ("类别", v.safety_category, "safety_category")]
     y = 29.0
     for label, value, _ in rows:
-        _row(card, 4, y, label + " ", value, 2.8, BLACK, (90, 90, 96), face, value_face, 40)
+        _row(card, 4, y, label + " ", value, 2.8, BLACK, (90, 90, 96), face, value_face, 40, pitch=4.4)
         y += 4.4
     price = _money(v.price, "yen")
     _row(card, 4, y + 1.5, _pick(rng, ("零售价 ", "吊牌价 ")), price, 3.6, BLACK, BLACK, face, value_face, 40)
@@ -218,7 +218,7 @@ def grid_table(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
         if i:
             card.line(x0, y, x2, y, rule, 0.2)
         card.text(x0 + 1.2, y + 1.2, label, 2.7, rule, face, max_w_mm=14.5)
-        card.text(x1 + 1.2, y + 1.2, value, 2.7, BLACK, value_face, max_w_mm=32)
+        card.text(x1 + 1.2, y + 1.2, value, 2.7, BLACK, value_face, max_w_mm=32, wrap_mm=step - 1.2)
     price = _money(v.price, _pick(rng, ("yen", "rmb")))
     card.text(79.5, 11, _pick(rng, ("统一零售价", "零售价", "吊牌价")), 3.0, rule, face, anchor="ma")
     card.text(79.5, 16, price, 4.8, BLACK, value_face, anchor="ma", max_w_mm=28, stroke=1)
@@ -249,7 +249,7 @@ def stacked_labels(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
     for zh, en, value, _ in rows:
         card.text(5, y, zh, 2.5, BLACK, face)
         card.text(5, y + 2.7, en, 1.6, (110, 110, 110), face)
-        card.text(22, y + 0.9, value, 2.8, BLACK, value_face, max_w_mm=42)
+        card.text(22, y + 0.9, value, 2.8, BLACK, value_face, max_w_mm=42, wrap_mm=5.0)
         y += 6.0
     price = _money(v.price, _pick(rng, ("yen", "rmb")))
     card.text(70, 13, "零售价", 2.8, BLACK, face)
