@@ -264,3 +264,21 @@ def test_a_lone_flat_glyph_is_not_small_print() -> None:
     cv2.putText(image, "LABEL TEXT", (55, 45), cv2.FONT_HERSHEY_SIMPLEX, 1.2, 20, 2, cv2.LINE_AA)
     box = (2.0, 8.0, 410.0, 56.0)
     assert split_print_sizes([box], image) == [(box, box)]
+
+
+@pytest.mark.parametrize(
+    "text, kind, carries, carried",
+    [("6 937065 917667", "ean", "6937065917667", True),  # the EAN's caption
+     ("937O65", "ean", "6937065917667", True),  # part of it, misread
+     ("|| lI1", "ean", "6937065917667", True),  # bars read as slivers
+     ("185/104B", "ean", "6937065917667", False),  # a boxed size beside the bars, inside a loose symbol box
+     ("M", "ean", "6937065917667", False),
+     ("QL85975O51", "code", "QL85975051", True),  # a Code 128 caption
+     ("KX-09598A", "code", "QL85975051", False),
+     ("吊牌价 ¥399.00", "code", "QL85975051", False),
+     ("anything", "matrix", "https://x.cn/q/1", True)],
+)
+def test_a_line_over_a_symbol_is_dropped_only_when_it_is_what_the_symbol_carries(text: str, kind: str, carries: str, carried: bool) -> None:
+    from inference.reading.reader import _carried
+
+    assert _carried(text, symbol_zone((0, 0, 100, 40), kind, carries=carries)) is carried

@@ -23,15 +23,16 @@ class SymbolZone:
     bars: Box
     text: Box | None
     kind: str  # "ean", "code" or "matrix"
+    carries: str = ""  # what the symbol decoded to: its caption, if printed, says the same
 
 
-def symbol_zone(bars: Box, kind: str, below: float = 0.16) -> SymbolZone:
+def symbol_zone(bars: Box, kind: str, below: float = 0.16, carries: str = "") -> SymbolZone:
     """zxing's scan lines cover part of the bar height; the guard bars and digits hang below."""
     x1, y1, x2, y2 = bars
     w = x2 - x1
     if kind == "matrix":
-        return SymbolZone((x1 - 0.05 * w, y1 - 0.05 * w, x2 + 0.05 * w, y2 + 0.05 * w), None, kind)
-    return SymbolZone((x1, y1, x2, y2), (x1 - 0.12 * w, y1, x2 + 0.12 * w, y2 + below * w), kind)
+        return SymbolZone((x1 - 0.05 * w, y1 - 0.05 * w, x2 + 0.05 * w, y2 + 0.05 * w), None, kind, carries)
+    return SymbolZone((x1, y1, x2, y2), (x1 - 0.12 * w, y1, x2 + 0.12 * w, y2 + below * w), kind, carries)
 
 
 def group_rows(boxes: Sequence[Box], min_overlap: float = 0.5, max_gap: float = 3.0) -> list[list[int]]:

@@ -12,6 +12,7 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from difflib import SequenceMatcher
 
 import cv2
 import numpy as np
@@ -32,6 +33,7 @@ from inference.reading.lines import (
     union,
 )
 from inference.reading.ocr.detector import DbParams, TextDetector
+from inference.reading.normalize import code_key
 from inference.reading.ocr.models import OcrModels, find_ocr_models
 from inference.reading.matching import Found
 from inference.reading.ocr.recognizer import Recognized, TextRecognizer
@@ -335,7 +337,7 @@ class TagReader:
         keep = [i for i, c in enumerate(crops) if c.shape[0] >= 4 and c.shape[1] >= 4]
         boxes = [boxes[i] for i in keep]
         crops = [crops[i] for i in keep]
-        in_zone = [self._skipped(box, zones) for box in boxes]
+        in_zone = [self._zone_of(box, zones) for box in boxes]
         if ambiguous and crops:
             # which way up, from the longest lines read both ways; then the rest, that way only
             turned = [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]
@@ -356,7 +358,7 @@ class TagReader:
             recognized = self.recognizer.recognize(crops, vocabulary=vocabulary)
         # what a decoded symbol already carries (its digits, a Code128 caption) is not read twice; a
         # price or a name above the bars, inside a loose symbol box, is kept
-        kept = [i for i, rec in enumerate(recognized) if not (in_zone[i] and _code_like(rec.text))]
+        kept = [i for i, rec in enumerate(recognized) if in_zone[i] is None or not _carried(rec.text, in_zone[i])]
         boxes, crops, recognized = [boxes[i] for i in kept], [crops[i] for i in kept], [recognized[i] for i in kept]
         return _join_rows(boxes, recognized), det_ms, _ms(t), upright, _LineCrops(tuple(boxes), tuple(crops))
 
@@ -385,14 +387,15 @@ class TagReader:
             lines.extend(_join_rows(back, recognized))
         return lines
 
-    def _skipped(self, box: Box, zones: Sequence[SymbolZone]) -> bool:
-        """Text a barcode already carries: its digits, a Code128 caption, anything on a QR code."""
+    def _zone_of(self, box: Box, zones: Sequence[SymbolZone]) -> SymbolZone | None:
+        """The decoded symbol whose bars or caption band a line sits in (an EAN's caption is
+        read too when the reader is asked to)."""
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         for zone in zones:
             for area in (zone.bars, zone.text):
                 if area is not None and area[0] <= cx <= area[2] and area[1] <= cy <= area[3]:
-                    return not (zone.kind == "ean" and self.read_printed_ean)
-        return False
+                    return None if (zone.kind == "ean" and self.read_printed_ean) else zone
+        return None
 
 
 @dataclass(frozen=True)
@@ -443,6 +446,27 @@ _PRICE_TEXT = re.compile(r"RMB|CNY|\d\.\d{2}\b", re.IGNORECASE)
 def _code_like(text: str) -> bool:
     """Text a symbol carries (digits, a code, bar slivers read as letters), not words or a price."""
     return bool(_CODE_TEXT.match(text.strip())) and not _PRICE_TEXT.search(text)
+
+
+_SLIVERS = re.compile(r"^[\sIl1|!i:;'\".,\-_()\[\]{}/\\]*$")
+
+
+def _carried(text: str, zone: SymbolZone) -> bool:
+    """Whether a line read over a decoded symbol is the symbol itself: bars read as slivers, or its
+    caption (the digits or code it decoded to, misread a little). Anything on a QR code is. A
+    symbol's box drawn loose around a turned tag takes in its neighbours: a size printed in a box
+    beside the bars is not the symbol's, and stays."""
+    if zone.kind == "matrix":
+        return True
+    if not _code_like(text):
+        return False
+    if _SLIVERS.match(text) or not zone.carries:
+        return True
+    key, carried = code_key(text), code_key(zone.carries)
+    digits = "".join(ch for ch in key if ch.isdigit())
+    if len(digits) >= 4 and digits in carried:
+        return True
+    return key in carried or SequenceMatcher(None, key, carried).find_longest_match().size >= max(3, 0.6 * len(key))
 
 
 def _widened(box: Box, width: int) -> Box:
@@ -503,9 +527,10 @@ def _zones(codes: Sequence[bc.DecodedCode], upright: Upright, symbol_boxes: Sequ
                 area = union([area, box])
                 break
         if not code.is_linear:
-            zones.append(symbol_zone(area, "matrix"))
+            zones.append(symbol_zone(area, "matrix", carries=code.text))
         else:
-            zones.append(symbol_zone(area, "ean" if code.format in ("EAN-13", "EAN-8", "UPC-A", "UPC-E") else "code"))
+            kind = "ean" if code.format in ("EAN-13", "EAN-8", "UPC-A", "UPC-E") else "code"
+            zones.append(symbol_zone(area, kind, carries=code.text))
     return zones
 
 
