@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from inference.line.handshake import (Ack, Code, Config, Handshake, InspectionDone, InspectionFailed, JobFailed,
-                                      JobLoaded, LoadJob, Malformed, Publish, Report, Reset, Result, SelectJob,
+                                      JobLoaded, LinkLost, LoadJob, Malformed, Publish, Report, Reset, Result, SelectJob,
                                       SetLot, StartInspection, State, Tick, Trigger, Verdict, pulse, signals, step)
 
 
@@ -84,6 +84,14 @@ TABLE = [
      ("Report",), {"code": Code.JOB_SELECT_WHILE_BUSY}),
     ("job select in error waits for reset", error(Code.ACK_TIMEOUT), SelectJob(2), 0.0, State.ERROR, ("Report",),
      {"code": Code.ACK_TIMEOUT}),
+    ("trigger while a job loads is refused with its own code", replace(ready(), state=State.LOADING), Trigger(True),
+     0.0, State.LOADING, ("Report",), {"missed_triggers": 1, "code": Code.TRIGGER_WHILE_LOADING, "busy": False}),
+    ("PLC connection lost: a warning on the outputs", ready(), LinkLost(Code.PLC_DISCONNECTED), 0.0, State.READY,
+     ("Report",), {"code": Code.PLC_DISCONNECTED, "error": False, "ready": True}),
+    ("broker lost mid-cycle: the inspection goes on", busy(), LinkLost(Code.BROKER_DISCONNECTED), 0.0, State.BUSY,
+     ("Report",), {"code": Code.BROKER_DISCONNECTED, "busy": True}),
+    ("link lost in error keeps the latched fault's code", error(Code.ACK_TIMEOUT), LinkLost(Code.PLC_DISCONNECTED),
+     0.0, State.ERROR, ("Report",), {"code": Code.ACK_TIMEOUT, "error": True}),
     ("job loaded: ready with its index", replace(ready(), state=State.LOADING), JobLoaded(2, "shirt"), 0.0,
      State.READY, (), {"job_index": 2, "job_name": "shirt", "ready": True}),
     ("missing recipe: error code, old job kept", replace(ready(), state=State.LOADING),

@@ -199,7 +199,9 @@ def test_plc_disconnect_mid_cycle_loses_nothing():
             regs = plc.wait_inputs(lambda r: not results_ready(r) and ready_bit(r))
         finally:
             plc.close()
-    assert regs[mb.IR_CODE] == 0 and regs[mb.IR_MISSED] == 0
+    # the drop is on the outputs (a warning: the station went on), the result was kept and answered
+    assert regs[mb.IR_CODE] == Code.PLC_DISCONNECTED and regs[mb.IR_MISSED] == 0 and regs[mb.IR_STATE] == 2
+    assert not regs[mb.IR_STATUS] & 64  # no Error bit
 
 
 def test_trigger_while_busy_is_counted_and_the_first_still_answered():

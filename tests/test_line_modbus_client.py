@@ -15,7 +15,7 @@ pytest.importorskip("pymodbus", reason="pymodbus is not installed (pip install -
 from pymodbus.client import ModbusTcpClient  # noqa: E402
 
 from inference.line import modbus as mb  # noqa: E402
-from inference.line.handshake import Ack, Config, Trigger, Verdict  # noqa: E402
+from inference.line.handshake import Ack, Code, Config, Trigger, Verdict  # noqa: E402
 from inference.line.modbus_client import ModbusClientLink  # noqa: E402
 from inference.line.station import LineStation, Outcome  # noqa: E402
 
@@ -153,8 +153,11 @@ def test_a_dead_plc_never_blocks_the_station_and_a_restarted_one_is_rewritten():
             plc = PlcProgram(port)
             try:
                 regs = plc.wait_status(lambda r: r[mb.IR_RESULT_COUNT] == 3)
+                lost = sum(e.event == "LinkLost" for e in st.log)
             finally:
                 plc.close()
         finally:
             memory.stop()
     assert regs[mb.IR_STATE] == 2 and regs[mb.IR_TRIGGER_ID] == 3
+    assert regs[mb.IR_CODE] == Code.PLC_DISCONNECTED  # the restarted PLC reads that it had been cut off
+    assert lost == 1  # once per loss, not once per retry

@@ -180,6 +180,7 @@ def test_broker_restart_reconnects_and_carries_on(tmp_path):
             plc = Plc(b.port, "hangtag/line3")
             try:
                 assert plc.next("status", lambda p: p == "online")
+                told = json.loads(plc.next("signals"))  # retained, republished on reconnect: says the broker went away
                 plc.send({"cmd": "trigger"})
                 result = json.loads(plc.next("result"))
             finally:
@@ -187,6 +188,11 @@ def test_broker_restart_reconnects_and_carries_on(tmp_path):
         finally:
             link.close()
     assert result["trigger_id"] == 1
+    assert told["code"] == Code.BROKER_DISCONNECTED and told["code_name"] == "BROKER_DISCONNECTED"
+    assert told["state"] == "Ready" and not told["error"]  # a warning: the station went on
+    assert st.signals().code == Code.BROKER_DISCONNECTED  # closing the link itself is no loss: the code stays
+    lost = [e.detail for e in st.log if e.event == "LinkLost"]
+    assert len(lost) == 1 and lost[0].startswith("code 7 BROKER_DISCONNECTED mqtt: disconnected")  # once per loss
 
 
 @needs_broker

@@ -32,6 +32,10 @@ class Code(enum.IntEnum):
     TRIGGER_NOT_READY = 2        # warning: trigger in Preoperational / Loading / Halted / Error, counted as missed
     ACK_WITHOUT_RESULT = 3       # warning: ack with an empty result queue
     INSPECTION_FAILED = 4        # warning: the trigger is answered with verdict ERROR
+    TRIGGER_WHILE_LOADING = 5    # warning: trigger during a job select, refused and counted as missed; wait for
+                                 # Ready with the new job index, then trigger (judged with the new recipe)
+    PLC_DISCONNECTED = 6         # warning: the PLC's connection dropped (Modbus); results pending stay queued
+    BROKER_DISCONNECTED = 7      # warning: the MQTT broker went away; results wait in the client (QoS 1)
     ACK_TIMEOUT = 101            # fault: a result waited longer than the ack timeout (late ack)
     ACK_MISMATCH = 102           # fault: ack names a trigger id other than the oldest result's
     RECIPE_NOT_FOUND = 103       # fault: job select to an index with no recipe
@@ -125,12 +129,20 @@ class Malformed:
 
 
 @dataclass(frozen=True)
+class LinkLost:
+    """A transport lost its peer (the PLC, the broker): reported on the outputs with `code`."""
+
+    code: Code
+    detail: str = ""
+
+
+@dataclass(frozen=True)
 class Tick:
     """Time passes: checks the ack timeout of the oldest result."""
 
 
 Event = Union[Trigger, Ack, SelectJob, JobLoaded, JobFailed, SetLot, Reset, InspectionDone, InspectionFailed,
-              Malformed, Tick]
+              Malformed, LinkLost, Tick]
 
 
 # -- actions -------------------------------------------------------------------------------------------

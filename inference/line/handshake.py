@@ -15,11 +15,11 @@ from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from inference.line.events import (STATE_CODES, Ack, Action, Code, Event, InspectionDone, InspectionFailed,
-                                   JobFailed, JobLoaded, LoadJob, Malformed, Publish, Report, Reset, Result,
+                                   JobFailed, JobLoaded, LinkLost, LoadJob, Malformed, Publish, Report, Reset, Result,
                                    SelectJob, SetLot, StartInspection, State, Tick, Trigger, Verdict)
 
 __all__ = ["STATE_CODES", "Ack", "Action", "Code", "Config", "Event", "Handshake", "InspectionDone",
-           "InspectionFailed", "JobFailed", "JobLoaded", "LoadJob", "Malformed", "Publish", "Report", "Reset",
+           "InspectionFailed", "JobFailed", "JobLoaded", "LinkLost", "LoadJob", "Malformed", "Publish", "Report", "Reset",
            "Result", "SelectJob", "SetLot", "Signals", "StartInspection", "State", "Tick", "Trigger", "Verdict",
            "pulse", "signals", "step", "TRANSITIONS"]
 
@@ -140,7 +140,8 @@ def _trigger(hs: Handshake, ev: Trigger, now: float) -> Step:
         tid = hs.trigger_id + 1
         return (replace(hs, state=State.BUSY, trigger_id=tid),
                 (StartInspection(tid, hs.job_index, hs.lot, now),))
-    code = Code.TRIGGER_WHILE_BUSY if hs.state is State.BUSY else Code.TRIGGER_NOT_READY
+    code = {State.BUSY: Code.TRIGGER_WHILE_BUSY, State.LOADING: Code.TRIGGER_WHILE_LOADING}.get(
+        hs.state, Code.TRIGGER_NOT_READY)
     return (replace(hs, missed_triggers=hs.missed_triggers + 1, code=code),
             (Report(code, f"trigger in state {hs.state.value}"),))
 
@@ -240,6 +241,12 @@ def _malformed(hs: Handshake, ev: Malformed, now: float) -> Step:
     return _fault(hs, Code.MALFORMED_WRITE, ev.what)
 
 
+def _link_lost(hs: Handshake, ev: LinkLost, now: float) -> Step:
+    # a latched fault keeps its code: the link's loss is still reported (journal, log), not shown over it
+    hs = hs if hs.state is State.ERROR else replace(hs, code=ev.code)
+    return hs, (Report(ev.code, ev.detail),)
+
+
 def _tick(hs: Handshake, ev: Tick, now: float) -> Step:
     if not hs.queue or hs.state is State.ERROR:
         return hs, ()
@@ -257,7 +264,7 @@ Handler = Callable[[Handshake, object, float], Step]
 _HANDLERS: dict[type, Handler] = {
     Trigger: _trigger, Ack: _ack, SelectJob: _select_job, JobLoaded: _job_loaded, JobFailed: _job_failed,
     SetLot: _set_lot, Reset: _reset, InspectionDone: _inspection_done, InspectionFailed: _inspection_failed,
-    Malformed: _malformed, Tick: _tick,
+    Malformed: _malformed, LinkLost: _link_lost, Tick: _tick,
 }
 
 # (state, event) pairs handled by something other than the event's own handler.

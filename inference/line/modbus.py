@@ -8,7 +8,7 @@ current signals at read time, so a PLC never reads a stale copy.
 
 from __future__ import annotations
 
-from inference.line.handshake import STATE_CODES, Ack, Malformed, Reset, SelectJob, SetLot, Signals, Trigger
+from inference.line.handshake import STATE_CODES, Ack, Code, Malformed, Reset, SelectJob, SetLot, Signals, Trigger
 from inference.line.loop_thread import LoopThreadServer
 from inference.line.station import LineError, LineStation
 
@@ -36,7 +36,8 @@ HR 1     Ack by id        write the result's trigger id: acknowledges that resul
 HR 2..3  Lot number       32-bit unsigned, high word first; applied when HR 3 is written (write both with FC16)
 IR 0     Status bits      bit 0..7 as DI 0..7
 IR 1     State            0 Preoperational, 1 Loading, 2 Ready, 3 SingleExecution, 4 Halted, 5 Error
-IR 2     Code             0 none; 1..99 warnings; 100+ latched faults (see inference/line/handshake.py Code)
+IR 2     Code             0 none; 1..99 warnings (5 trigger while loading, 6 PLC disconnected, 7 broker lost);
+                          100+ latched faults (see inference/line/events.py Code)
 IR 3     Result trigger id  the trigger the presented result answers (low 16 bits)
 IR 4     Verdict          0 none, 1 OK, 2 NG, 3 REVIEW, 4 ERROR
 IR 5     Trigger id       last trigger accepted (low 16 bits)
@@ -134,8 +135,10 @@ class ModbusServer(LoopThreadServer):
 
     def _on_connect(self, connected: bool) -> None:
         self.clients = max(0, self.clients + (1 if connected else -1))
+        closing = self._stopping is not None and self._stopping.is_set()
+        lost = Code.PLC_DISCONNECTED if not connected and not self.clients and not closing else None
         self.station.set_link("modbus", f"{self.clients} PLC connection(s) on {self.host}:{self.port}"
-                              if self.clients else f"listening on {self.host}:{self.port}, no PLC connected")
+                              if self.clients else f"listening on {self.host}:{self.port}, no PLC connected", lost=lost)
 
     async def _action(self, function_code: int, start: int, address: int, count: int, registers: list[int],
                       values: list | None):

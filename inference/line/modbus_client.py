@@ -16,7 +16,7 @@ from __future__ import annotations
 import threading
 
 from inference.line.breaker import CircuitBreaker
-from inference.line.handshake import Ack, Reset, SelectJob, SetLot, Trigger
+from inference.line.handshake import Ack, Code, Reset, SelectJob, SetLot, Trigger
 from inference.line.modbus import INPUTS, input_registers
 from inference.line.station import Change, LineStation
 
@@ -127,8 +127,10 @@ class ModbusClientLink:
     def _lost(self, exc: Exception) -> None:
         self.breaker.failure()
         self.breaker.cooldown_s = min(5.0, max(0.5, self.breaker.cooldown_s * 2))  # backoff up to 5 s
-        if self.connected.is_set():
-            self.connected.clear()
+        was_connected = self.connected.is_set()
+        self.connected.clear()
         if self._client is not None:
             self._client.close()
-        self.station.set_link("modbus-client", f"PLC {self.host}:{self.port} lost ({exc}); retrying")
+        # the code once per loss (the first write after reconnecting carries it to the PLC), not per retry
+        self.station.set_link("modbus-client", f"PLC {self.host}:{self.port} lost ({exc}); retrying",
+                              lost=Code.PLC_DISCONNECTED if was_connected else None)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from inference.line.handshake import Ack, Malformed, Publish, Reset, SelectJob, SetLot, Signals, Trigger
+from inference.line.handshake import Ack, Code, Malformed, Publish, Reset, SelectJob, SetLot, Signals, Trigger
 from inference.line.station import Change, LineError, LineStation
 
 DEFAULT_BASE = "hangtag/station"
@@ -117,6 +117,7 @@ class MqttLink:
         self._client_id = client_id or f"hangtag-station-{uuid.uuid4().hex[:8]}"
         self._client: Any = None
         self._last_signals: dict | None = None
+        self._closing = False
 
     def start(self) -> MqttLink:
         import paho.mqtt.client as mqtt
@@ -142,6 +143,7 @@ class MqttLink:
     def close(self) -> None:
         if self._client is None:
             return
+        self._closing = True
         info = self._client.publish(self.endpoint.topics["status"], "offline", qos=1, retain=True)
         if self.connected.is_set():
             try:
@@ -176,9 +178,14 @@ class MqttLink:
         self.station.set_link("mqtt", f"connected to {self.endpoint.host}:{self.endpoint.port}")
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties=None) -> None:
+        was_connected = self.connected.is_set()
         self.connected.clear()
+        if self._closing:
+            return
+        # the code once per loss (not per failed reconnect); the retained signals carry it once back
         self.station.set_link("mqtt", f"disconnected from {self.endpoint.host}:{self.endpoint.port} "
-                                      f"({reason_code}), reconnecting")
+                                      f"({reason_code}), reconnecting",
+                              lost=Code.BROKER_DISCONNECTED if was_connected else None)
 
     def _on_message(self, client, userdata, message) -> None:
         kind, what = parse_command(message.payload)

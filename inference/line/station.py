@@ -20,7 +20,7 @@ from inference.errors import HangtagError
 from inference.line import handshake as hs_mod
 from inference.line.breaker import Outbox
 from inference.line.handshake import (Ack, Action, Code, Config, Event, Handshake, InspectionDone, InspectionFailed,
-                                      JobFailed, JobLoaded, LoadJob, Publish, Signals, StartInspection, Tick,
+                                      JobFailed, JobLoaded, LinkLost, LoadJob, Publish, Signals, StartInspection, Tick,
                                       Verdict)
 from inference.telemetry import RollingStats, StageTimings
 
@@ -175,11 +175,14 @@ class LineStation:
         not block: a journal hands entries to an Outbox (`on_event(outbox.put)`) and writes there."""
         self._on_event.append(callback)
 
-    def set_link(self, name: str, state: str) -> None:
+    def set_link(self, name: str, state: str, *, lost: Code | None = None) -> None:
+        """`lost`: the peer went away (PLC_DISCONNECTED, BROKER_DISCONNECTED): the code goes onto the outputs."""
         with self._lock:
             if self.links.get(name) != state:
                 self.links[name] = state
                 self._record(f"link {name}", self._signals, f"{name}: {state}", 0)
+        if lost is not None:
+            self.submit(LinkLost(lost, f"{name}: {state}"))
 
     def signals(self) -> Signals:
         return self._signals
