@@ -316,6 +316,7 @@ class MainWindow(QMainWindow):
         self.settings.set("engine/backend", inspector.pipeline.backend)
         self.settings.set("engine/precision", self.precision)
         self.remote.attach(inspector)
+        inspector.recipe = self.recipe  # the recipe loaded while this engine was being built (a PLC's job select)
         self._swap.emit(self.line.wrap(inspector))
 
     def _on_engine_failed(self, message: str) -> None:

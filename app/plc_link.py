@@ -119,7 +119,7 @@ class _RecipeFence(QObject):
 
 
 class PlcLink(QObject):
-    recipe_selected = Signal(str, int)  # the PLC selected a job: its recipe file and the fence token (GUI thread)
+    recipe_selected = Signal(str, int, str)  # the PLC selected a job: its recipe file, fence token, job (GUI thread)
     camera_trigger = Signal(int)  # a PLC trigger for a software-triggered camera, fired on the worker's thread
     job_changed = Signal(str, str, bool)  # the PLC's job, its lot and whether it set one (to the GUI thread)
     _fence = Signal(int)
@@ -202,7 +202,8 @@ class PlcLink(QObject):
         self._fence_token += 1
         passed = self.fence.arm(self._fence_token)
         self._refused = ""
-        self.recipe_selected.emit(str(path), self._fence_token)
+        name = str(getattr(recipe, "name", "") or path.stem)
+        self.recipe_selected.emit(str(path), self._fence_token, job_label(index, name))
         # the worker takes the recipe between two frames: at most one inspection's wait
         if not passed.wait(self.options.inspect_budget_s + 5.0) or self._refused:
             raise LineError(f"job {index}: the window did not take recipe {path.name}",
@@ -210,7 +211,7 @@ class PlcLink(QObject):
                             found=self._refused or f"no answer from the inspection worker in "
                                                    f"{self.options.inspect_budget_s + 5.0:g} s",
                             hint="see the window's errors; the previous recipe may still be in use: select the job again")
-        return str(getattr(recipe, "name", "") or path.stem)
+        return name
 
     def _follow_job(self, entry: LogEntry) -> None:
         """Under the station's lock: only compares and emits (queued to the GUI thread), never waits."""
@@ -243,10 +244,13 @@ class PlcLink(QObject):
         header shows them and the frames and tags journaled from now on carry them."""
         self.window.set_job(job, lot if plc_lot else self.window.job_lot[1])
 
-    def _apply_recipe(self, path: str, token: int) -> None:
+    def _apply_recipe(self, path: str, token: int, job: str) -> None:
         before = self.window.recipe
+        previous_job = self.window.job_lot[0]
+        self.window.set_job(job, self.window.job_lot[1])  # queued to the worker just ahead of the recipe itself
         self.window.load_recipe(Path(path))
         if self.window.recipe is before:  # it failed to load here: the window says why, the old one stays
+            self.window.set_job(previous_job, self.window.job_lot[1])
             self._refused = f"the window refused {path} (see its errors panel)"
             self.fence.pass_(token)  # wakes the waiting job select, which reports the refusal
             return

@@ -134,3 +134,51 @@ def test_an_unreadable_stored_number_falls_back(tmp_path):
     settings = settings_with(tmp_path, modbus="127.0.0.1:5020", ack_timeout_s="soon", queue_depth="x")
     options = line_options(settings)
     assert options.enabled and options.ack_timeout_s == 2.0 and options.queue_depth == 4
+
+
+PAIR_RECIPE = '[recipe]\nname = "{name}"\n[counts]\nhangtag = {{ min = 900, max = 999 }}\n'  # a dozen a frame: NG
+
+
+def test_the_first_trigger_after_a_job_select_is_judged_with_the_new_recipe(qtbot, tmp_path):
+    """The window inspects a looping folder flat out while a real pymodbus PLC switches jobs back and forth and
+    triggers the moment Ready comes back with the new job index: every answer is the new recipe's verdict, the
+    header shows the PLC's job and lot, and the journal's frames carry them."""
+    port = free_port()
+    jobs = tmp_path / "jobs"
+    jobs.mkdir()
+    (jobs / "01_polo.toml").write_text(GOOD_RECIPE.format(name="polo"), encoding="utf-8")
+    (jobs / "02_pair.toml").write_text(PAIR_RECIPE.format(name="pair"), encoding="utf-8")
+    settings = settings_with(tmp_path, modbus=f"127.0.0.1:{port}", recipe_dir=str(jobs), ack_timeout_s="30")
+    window = make_window(qtbot, tmp_path, make_folder(tmp_path, 3), settings=settings, recipe=jobs / "01_polo.toml")
+    window.source_bar.loop.setChecked(True)
+    plc = ModbusTcpClient("127.0.0.1", port=port, timeout=3)
+    assert plc.connect()
+    answers = []
+    try:
+        assert not plc.write_registers(mb.HR_LOT_HIGH, [0, 4711]).isError()  # lot 4711, one FC16
+        window.start()
+        qtbot.waitUntil(lambda: window.results.total >= 3, timeout=15000)  # inspecting flat out
+        for n, job in enumerate((2, 1, 2, 1, 2, 1), start=1):
+            assert not plc.write_register(mb.HR_JOB, job).isError()
+            qtbot.waitUntil(lambda: inputs(plc)[mb.IR_JOB] == job and inputs(plc)[mb.IR_STATUS] & 1, timeout=10000)
+            assert not plc.write_coil(mb.COIL_TRIGGER, True).isError()  # at once: no settling time
+            qtbot.waitUntil(lambda: inputs(plc)[mb.IR_STATUS] & 4 and inputs(plc)[mb.IR_RESULT_ID] == n, timeout=15000)
+            answers.append((job, inputs(plc)[mb.IR_VERDICT]))
+            assert not plc.write_coil(mb.COIL_TRIGGER, False).isError()
+            assert not plc.write_register(mb.HR_ACK_ID, n).isError()
+            qtbot.waitUntil(lambda: not inputs(plc)[mb.IR_STATUS] & 4, timeout=5000)
+        qtbot.waitUntil(lambda: window.state.state.job == "1 · polo", timeout=5000)
+        header = window.header.fields
+        shown = (header["job"].text(), header["lot"].text(), window.state.state.lot)
+        window.stop()
+        qtbot.waitUntil(lambda: not window.source_bar.running, timeout=15000)
+    finally:
+        plc.close()
+    window.close()
+    assert answers == [(job, 2 if job == 2 else 1) for job in (2, 1, 2, 1, 2, 1)]  # NG under pair, OK under polo
+    assert shown[0].startswith("Job: 1") and shown[2] == "4711" and "4711" in shown[1]
+    with Journal.open(tmp_path / "journal.sqlite3", read_only=True) as journal:
+        frames = [f for s in journal.sessions() for f in journal.frames(s.id)]
+    judged = {(f.job, f.lot, f.verdict) for f in frames if f.job}
+    assert ("2 · pair", "4711", "NG") in judged and ("1 · polo", "4711", "OK") in judged
+    assert ("2 · pair", "4711", "OK") not in judged  # no frame journaled under the new job was judged by the old
