@@ -50,11 +50,42 @@ def open_session(model_path: Path, backend: str, device: str, threads: int | Non
 
         return TorchSession(model_path, device=device, threads=threads)
     return BucketSession(model_path, device=device, threads=threads)
+
+
 # cuDNN's algorithm choice: "HEURISTIC" (no timed search per shape) or "DEFAULT"; never "EXHAUSTIVE" here.
 CONV_ALGO_SEARCH = "HEURISTIC"
 
 
-class BucketSession:
+class ShapeCountingSession:
+    """What the reader's sessions share whatever runs them: the input shapes run so far, shapes run once at
+    open (`warm_up`), and how many shapes a frame met first afterwards (each cost a first run)."""
+
+    input_name: str
+
+    def _start_counting(self) -> None:
+        self.runs = 0
+        self.seen: set[tuple[int, ...]] = set()  # input shapes run so far
+        self.new_after_warmup = 0  # shapes a frame met first (each cost a first run)
+        self.warm = False
+
+    def _count(self, shape: tuple[int, ...]) -> None:
+        if shape not in self.seen:
+            self.seen.add(shape)
+            self.new_after_warmup += self.warm
+
+    def warm_up(self, shapes, fetch: Sequence[str]) -> float:
+        """Run each input shape once (zeros); returns the seconds it took. Later first-time shapes are counted."""
+        start = time.perf_counter()
+        for shape in shapes:
+            self.run({self.input_name: np.zeros(shape, np.float32)}, fetch)
+        self.warm = True
+        return time.perf_counter() - start
+
+    def run(self, feeds: dict[str, np.ndarray], fetch: Sequence[str]) -> dict[str, np.ndarray]:
+        raise NotImplementedError
+
+
+class BucketSession(ShapeCountingSession):
     """One ONNX Runtime session whose inputs come from the host and whose outputs stay where the network ran
     until asked for: `run` copies back only the outputs named in `fetch`."""
 
@@ -97,18 +128,7 @@ class BucketSession:
         self.metadata = dict(self._session.get_modelmeta().custom_metadata_map)
         self.input_name = self._session.get_inputs()[0].name
         self.output_names = [o.name for o in self._session.get_outputs()]
-        self.runs = 0
-        self.seen: set[tuple[int, ...]] = set()  # input shapes run so far
-        self.new_after_warmup = 0  # shapes a frame met first (each cost a first run)
-        self.warm = False
-
-    def warm_up(self, shapes, fetch: Sequence[str]) -> float:
-        """Run each input shape once (zeros); returns the seconds it took. Later first-time shapes are counted."""
-        start = time.perf_counter()
-        for shape in shapes:
-            self.run({self.input_name: np.zeros(shape, np.float32)}, fetch)
-        self.warm = True
-        return time.perf_counter() - start
+        self._start_counting()
 
     def run(self, feeds: dict[str, np.ndarray], fetch: Sequence[str]) -> dict[str, np.ndarray]:
         binding = self._session.io_binding()
@@ -116,10 +136,7 @@ class BucketSession:
             binding.bind_cpu_input(name, np.ascontiguousarray(array))
         for name in self.output_names:
             binding.bind_output(name, self.device, self.device_id)
-        shape = tuple(feeds[self.input_name].shape)
-        if shape not in self.seen:
-            self.seen.add(shape)
-            self.new_after_warmup += self.warm
+        self._count(tuple(feeds[self.input_name].shape))
         self._session.run_with_iobinding(binding)
         binding.synchronize_outputs()
         values = binding.get_outputs()

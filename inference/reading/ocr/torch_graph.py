@@ -8,19 +8,20 @@ topk.py adds, so the same files run there unchanged. Integer shape arithmetic (S
 the CPU; tensors go to `device`. `TorchSession` has BucketSession's interface (gpu.py), so the detector and
 recognizer classes take either.
 
-Checked against ONNX Runtime on the CPU in tests/test_ocr_torch.py; not yet timed on a GPU.
+Checked against ONNX Runtime on the CPU in tests/test_ocr_torch.py. TF32 is off on the GPU (the CPU reader's FP32
+arithmetic) and cuDNN chooses algorithms by heuristic (no timed search per new shape).
 """
 
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
 from inference.errors import BackendUnavailableError, ModelError
+from inference.reading.ocr.gpu import ShapeCountingSession
 
 
 def _torch():
@@ -48,6 +49,10 @@ def _same_pads(size: Sequence[int], kernel: Sequence[int], strides: Sequence[int
     return pads
 
 
+# operators whose inputs after the first are numbers read on the CPU
+_HOST_INPUTS = ("Resize", "Reshape", "Slice", "TopK", "Expand", "Tile")
+
+
 class TorchGraph:
     def __init__(self, model_path: Path, device: str = "cuda") -> None:
         import onnx
@@ -58,9 +63,13 @@ class TorchGraph:
         self.device = torch.device(device)
         self.metadata = {p.key: p.value for p in model.metadata_props}
         self.consts: dict = {}
+        # inputs read on the CPU as numbers (a Resize's scales and sizes, shapes, TopK's k): kept there, so that
+        # reading them waits for nothing on the device
+        host = {name for node in model.graph.node for i, name in enumerate(node.input)
+                if i >= 1 and node.op_type in _HOST_INPUTS}
         for init in model.graph.initializer:
             array = numpy_helper.to_array(init)
-            on = "cpu" if array.dtype.kind in "iub" else self.device  # integers are shapes and indices
+            on = "cpu" if array.dtype.kind in "iub" or init.name in host else self.device  # integers: shapes, indices
             self.consts[init.name] = torch.from_numpy(np.array(array)).to(on)
         unknown = sorted({node.op_type for node in model.graph.node if not hasattr(self, f"_op_{node.op_type}")})
         if unknown:
@@ -257,14 +266,21 @@ class TorchGraph:
         return values, indices
 
 
-class TorchSession:
+class TorchSession(ShapeCountingSession):
     """BucketSession's interface (gpu.py) over a TorchGraph."""
 
-    def __init__(self, model_path: Path, *, device: str = "cuda", threads: int | None = None) -> None:
+    def __init__(self, model_path: Path, *, device: str = "cuda", threads: int | None = None,
+                 cudnn_benchmark: bool = False) -> None:
         torch = _torch()
         if device == "cuda" and not torch.cuda.is_available():
             raise BackendUnavailableError("PyTorch sees no GPU", expected="torch.cuda.is_available()",
                                           found="False", hint="use the CPU reader on this machine")
+        if device == "cuda":
+            # FP32 arithmetic as on the CPU (PyTorch's convolutions default to TF32 on this GPU); cuDNN picks each
+            # new shape's algorithms by heuristic unless `cudnn_benchmark` asks for a timed search per shape
+            torch.backends.cudnn.allow_tf32 = False
+            torch.backends.cuda.matmul.allow_tf32 = False
+            torch.backends.cudnn.benchmark = cudnn_benchmark
         if device == "cpu" and threads:
             torch.set_num_threads(threads)
         self.model_path = Path(model_path)
@@ -273,23 +289,10 @@ class TorchSession:
         self.metadata = self.graph.metadata
         self.input_name = self.graph.input_names[0]
         self.output_names = self.graph.output_names
-        self.runs = 0
-        self.seen: set[tuple[int, ...]] = set()
-        self.new_after_warmup = 0
-        self.warm = False
-
-    def warm_up(self, shapes, fetch: Sequence[str]) -> float:
-        start = time.perf_counter()
-        for shape in shapes:
-            self.run({self.input_name: np.zeros(shape, np.float32)}, fetch)
-        self.warm = True
-        return time.perf_counter() - start
+        self._start_counting()
 
     def run(self, feeds: dict[str, np.ndarray], fetch: Sequence[str]) -> dict[str, np.ndarray]:
-        shape = tuple(feeds[self.input_name].shape)
-        if shape not in self.seen:
-            self.seen.add(shape)
-            self.new_after_warmup += self.warm
+        self._count(tuple(feeds[self.input_name].shape))
         out = self.graph.run(feeds)
         self.runs += 1
         return {name: out[name].cpu().numpy() for name in fetch}
