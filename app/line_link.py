@@ -5,15 +5,17 @@ then detects and tracks every frame it takes, the line's own thread reads each t
 each finished tag is journaled (one tag row, its crop archived) on the worker's thread before the window shows
 it: the banner says the last finished tag with its id, the strip the last tags in their verdict colours, and an
 NG tag stays on screen until someone acknowledges it (Line → "Hold NG tags until acknowledged"), with an
-optional alarm. Settings live under line/ in the station's settings.
+optional alarm. The Results dock then lists finished tags (verdict, fields read, the frame the verdict rests on)
+instead of tracked frames; the frames stay in the journal. Settings live under line/ in the station's settings.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QInputDialog, QMenu
+from PySide6.QtWidgets import QInputDialog, QMenu, QStackedWidget
 
+from app.widgets.tag_results import ENGINEER_COLUMNS, TagResultsModel, tag_table
 from app.widgets.tag_strip import NgHoldBar, TagStrip
 from inference.tracking import LineSettings, TrackerSettings
 from inference.tracking.recent import RecentTag, RecentTags
@@ -53,6 +55,16 @@ class LineLink(QObject):
         layout.insertWidget(below_banner, self.hold)
         layout.insertWidget(below_banner + 1, self.strip)
         self.strip.setVisible(self.per_tag)
+        # the Results dock: one row per frame, or per finished tag in this mode (the frames stay in the journal)
+        self.tag_rows = TagResultsModel(self)
+        self.tag_table = tag_table(self.tag_rows)
+        self.tag_table.clicked.connect(lambda index: self.show_tag_at(index.row()))
+        self.results_stack = QStackedWidget()
+        self.results_stack.addWidget(window.table)
+        self.results_stack.addWidget(self.tag_table)
+        window.docks["results"].setWidget(self.results_stack)
+        self._show_rows()
+        window.state.connect(self._render_mode)  # renders at once
         self.inspector: PerTagInspector | None = None
         self.tag_finished.connect(self._on_tag)
         self._finisher = _Finisher(self)
@@ -93,6 +105,7 @@ class LineLink(QObject):
         self.window.settings.set("line/per_tag", "1" if on else "0")
         self.strip.setVisible(self.per_tag)
         self.model.clear()
+        self._show_rows()
         self.window.request_engine(self.window.backend_name, self.window.precision)
 
     def set_hold_ng(self, on: bool) -> None:
@@ -155,7 +168,36 @@ class LineLink(QObject):
 
     def _on_tag(self, tag: RecentTag) -> None:
         self.model.add(tag)
+        follow = self.tag_table.currentIndex().row() in (-1, len(self.tag_rows.tags) - 1)
+        self.tag_rows.append(tag)
+        if follow:
+            self.tag_table.scrollToBottom()
         self.window.banner.show_tag(tag.label, tag.verdict, [tag.reason] if tag.reason else [])
+
+    # -- the Results dock -----------------------------------------------------------------------------
+    def _show_rows(self) -> None:
+        self.results_stack.setCurrentWidget(self.tag_table if self.per_tag else self.window.table)
+
+    def _render_mode(self, state, changed: frozenset = frozenset({"mode"})) -> None:
+        if "mode" not in changed:
+            return
+        for column in ENGINEER_COLUMNS:
+            self.tag_table.setColumnHidden(column, state.mode != "engineer")
+
+    def show_tag_at(self, row: int) -> None:
+        """A tag row clicked: the tag as it was read (its crop) in the view and its verdict on the banner; the
+        newest row goes back to following the line."""
+        if not 0 <= row < len(self.tag_rows.tags):
+            return
+        tag = self.tag_rows.tags[row]
+        w = self.window
+        w.follow_live = row == len(self.tag_rows.tags) - 1
+        if tag.crop is not None:
+            w.view.show_frame(tag.crop, None)
+        else:
+            w.view.show_message(f"Tag {tag.label}: " + ("no image: it passed unread" if tag.reads == 0 else
+                                                        "its image is in the journal's archive (older tags)"))
+        w.banner.show_tag(tag.label, tag.verdict, list(tag.reasons))
 
     @property
     def shows_tags(self) -> bool:

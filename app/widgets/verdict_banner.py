@@ -7,7 +7,7 @@ grey of "no recipe"."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor, QPainter
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QStyle, QStyleOption, QVBoxLayout, QWidget
 
 from app.theme import VERDICT_COLORS
@@ -41,13 +41,16 @@ class VerdictBanner(QWidget):
         layout.addLayout(row)
         self.preview = False
         self._color = ""
+        self._tag_shown = False
         self.set_large(False)
         self.show_verdict("—", [])
 
     def set_large(self, large: bool) -> None:
         self.large = large
         self.verdict.setStyleSheet(f"font-size: {60 if large else 30}px; font-weight: bold; color: white;")
-        self.verdict.setMinimumWidth(300 if large else 150)
+        self.verdict.setMinimumWidth(self._base_width)
+        if self._tag_shown:
+            self._fit_verdict()
         self.reasons.setStyleSheet(f"font-size: {18 if large else 13}px; color: white;")
         self.preview_label.setStyleSheet("font-size: 13px; font-weight: bold; color: black; background: #fdd663; "
                                          "border-radius: 3px;")
@@ -62,6 +65,9 @@ class VerdictBanner(QWidget):
             self.preview_label.setVisible(preview)
             self.update()
         self.verdict.setText(verdict)
+        if self._tag_shown:
+            self._tag_shown = False
+            self.verdict.setMinimumWidth(self._base_width)
         shown = list(reasons[:MAX_REASONS])
         if len(reasons) > MAX_REASONS:  # the banner must stay readable from the line; the rest is in Tag text
             where = "" if self.large else " (see Tag text)"  # operator mode has no Tag text dock
@@ -72,6 +78,20 @@ class VerdictBanner(QWidget):
         """The last tag the line finished: its verdict, and which tag it was (its id on the strip)."""
         self.show_verdict(verdict, reasons)
         self.verdict.setText(f"{verdict} {label}")
+        self._tag_shown = True
+        self._fit_verdict()
+
+    def _fit_verdict(self) -> None:
+        """Wide enough for the verdict at the style sheet's size: "REVIEW #123" must never be cut."""
+        font = QFont(self.verdict.font())
+        font.setPixelSize(60 if self.large else 30)
+        font.setBold(True)
+        needed = QFontMetrics(font).horizontalAdvance(self.verdict.text()) + 12
+        self.verdict.setMinimumWidth(max(self._base_width, needed))
+
+    @property
+    def _base_width(self) -> int:
+        return 300 if self.large else 150
 
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt naming
         option = QStyleOption()

@@ -7,10 +7,15 @@ never saw is a defect shipped. Tags keep coming while one is held; the strip goe
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
+
+from inference.reading.types import FIELD_LABELS_ZH
 
 
 @dataclass(frozen=True)
@@ -22,6 +27,12 @@ class RecentTag:
     reason: str
     trigger_id: Any = None
     missed: bool = False  # the tag passed unread (a REVIEW row the line could not read)
+    reasons: tuple[str, ...] = ()
+    fields: tuple[tuple[str, str], ...] = ()  # (label, value) as read, in the recipe's language (货号, 尺码…)
+    frame: int | None = None  # the frame the verdict rests on (its read), None when never read
+    reads: int = 0
+    finished_at: float = field(default_factory=time.time)
+    crop: np.ndarray | None = field(default=None, repr=False, compare=False)  # the tag as read (BGR)
 
     @property
     def label(self) -> str:
@@ -31,8 +42,13 @@ class RecentTag:
     def of(cls, verdict: Any) -> RecentTag:
         """From an `inference.tracking.TagVerdict`."""
         value = getattr(verdict.verdict, "value", verdict.verdict)
+        reading = getattr(verdict, "reading", None)
+        fields = tuple((FIELD_LABELS_ZH.get(name, name), f.value) for name, f in
+                       (reading.fields.items() if reading is not None else ()) if f.value)
         return cls(int(verdict.track_id), str(value), verdict.reasons[0] if verdict.reasons else "",
-                   verdict.trigger_id, bool(getattr(verdict, "unread", False)))
+                   verdict.trigger_id, bool(getattr(verdict, "unread", False)), tuple(verdict.reasons), fields,
+                   getattr(verdict, "read_frame", None), int(getattr(verdict, "reads", 0)),
+                   crop=getattr(verdict, "crop", None))
 
 
 class RecentTags:

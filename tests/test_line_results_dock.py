@@ -1,0 +1,95 @@
+"""The Results dock on a moving line lists finished tags, one row each (verdict, the fields read in the recipe's
+language, the frame the verdict rests on), not tracked frames; a row clicked shows that tag as it was read. Per
+frame again, the frame rows are back. Screenshots at 1280x720 go to test-artifacts/line/ to be looked at."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("PySide6")
+
+from inference.reading.types import FieldReading, TagReading  # noqa: E402
+from inference.reading.verdict import Verdict  # noqa: E402
+from inference.tracking.records import UNREAD, TagVerdict  # noqa: E402
+from inference.tracking.recent import RecentTag  # noqa: E402
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts" / "line"
+
+
+def finished(track_id: int, verdict: Verdict, size: str | None, *, reasons=(), frame: int | None = None) -> TagVerdict:
+    """A tag as the line hands it over: read (style and size, a crop) or, with size None, passed unread."""
+    reading = None if size is None else TagReading(0, (10, 10, 130, 170), fields={
+        "style_number": FieldReading("style_number", "AB1234", 0.99, "ocr"), "size": FieldReading("size", size, 0.98, "ocr")})
+    crop = None if size is None else np.full((160, 120, 3), 200, np.uint8)
+    return TagVerdict(track_id, verdict, tuple(reasons), 9, frame or 0, (frame or 0) + 8, (0.0, 0.0, 1.0, 1.0),
+                      frame, 900.0, 0 if size is None else 1, 0.2, reading=reading, crop=crop, read_frame=frame)
+
+
+def per_tag_window(qtbot, tmp_path):
+    from tests.test_gui_station import make_window
+
+    window = make_window(qtbot, tmp_path)
+    window.resize(1280, 720)
+    window.line.per_tag_action.trigger()
+    qtbot.waitUntil(lambda: window.line.shows_tags, timeout=20000)
+    return window
+
+
+def cell(model, row: int, column: str) -> str:
+    from app.widgets.tag_results import COLUMNS
+
+    return model.data(model.index(row, COLUMNS.index(column)))
+
+
+def test_in_per_tag_mode_the_results_dock_has_one_row_per_tag_with_its_fields_and_frame(qtbot, tmp_path):
+    window = per_tag_window(qtbot, tmp_path)
+    link = window.line
+    assert link.results_stack.currentWidget() is link.tag_table
+    for verdict in (finished(1, Verdict.OK, "M", frame=14),
+                    finished(2, Verdict.NG, "L", reasons=("尺码: read L, expected M",), frame=52),
+                    finished(3, Verdict.REVIEW, None, reasons=(UNREAD,))):
+        link.tag_finished.emit(RecentTag.of(verdict))
+    rows = link.tag_rows
+    qtbot.waitUntil(lambda: rows.rowCount() == 3, timeout=3000)
+    assert [cell(rows, r, "Tag") for r in range(3)] == ["#1", "#2", "#3"]
+    assert [cell(rows, r, "Verdict") for r in range(3)] == ["OK", "NG", "unread"]
+    assert cell(rows, 1, "Fields") == "货号 AB1234 · 尺码 L" and cell(rows, 1, "Frame") == "52"
+    assert cell(rows, 2, "Fields") == UNREAD and cell(rows, 2, "Frame") == "—"
+    assert rows.data(rows.index(1, 2), 3) == "货号 AB1234 · 尺码 L\n尺码: read L, expected M"  # the whole row
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    qtbot.wait(100)
+    window.grab().save(str(ARTIFACTS / "results_per_tag_engineer.png"))
+
+    link.show_tag_at(1)  # an older tag clicked: its crop on the view, its verdict on the banner, live stops
+    assert window.follow_live is False and window.banner.verdict.text() == "NG #2"
+    assert window.view._pixmap.pixmap().width() == 120
+    link.show_tag_at(2)  # the newest row: back to following the line
+    assert window.follow_live is True
+
+    window.modes.set_mode("operator")  # the frame and the number of reads are an engineer's
+    assert [link.tag_table.isColumnHidden(c) for c in range(6)] == [False, False, False, False, True, True]
+    qtbot.wait(100)  # the layout settles
+    window.grab().save(str(ARTIFACTS / "results_per_tag_operator.png"))
+    window.modes.set_mode("engineer")
+    link.per_tag_action.trigger()  # per frame again: the frame rows are back
+    assert link.results_stack.currentWidget() is window.table
+    window.close()
+
+
+@pytest.mark.parametrize("large", [False, True])
+def test_the_banner_is_wide_enough_for_a_long_tag_id(qtbot, large):
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    from app.widgets.verdict_banner import VerdictBanner
+
+    banner = VerdictBanner()
+    qtbot.addWidget(banner)
+    banner.show_tag("#1234", "REVIEW", ["tag passed unread"])
+    banner.set_large(large)  # operator mode after the tag came: measured again at the larger size
+    font = QFont(banner.verdict.font())
+    font.setPixelSize(60 if large else 30)
+    font.setBold(True)
+    assert banner.verdict.minimumWidth() >= QFontMetrics(font).horizontalAdvance("REVIEW #1234")
