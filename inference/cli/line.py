@@ -52,7 +52,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from inference.line.handshake import Config
-    from inference.line.jobs import FrameInspection, RecipeFolder
+    from inference.line.jobs import FrameInspection, RecipeFolder, job_loader
     from inference.line.station import LineError, LineStation, Outcome
 
     if not (args.modbus or args.modbus_plc or args.opcua or args.mqtt):
@@ -81,15 +81,7 @@ def run(args: argparse.Namespace) -> int:
         inspect = inspection
         close_inspection = inspection.close
 
-    def load_job(index: int) -> str:
-        if folder is None:
-            from inference.line.station import JobNotFound
-
-            raise JobNotFound(f"job {index}: this station was started without --recipe-dir")
-        recipe = folder.load(index)
-        if inspector is not None:
-            inspector.recipe = recipe
-        return getattr(recipe, "name", "") or folder.table[index].stem
+    load_job = job_loader(folder, inspector)
 
     # the GIL is handed over every 5 ms by default: a transport thread busy in Python would hold a finished
     # inspection's hand-over that long; this process does little else, so switch more often

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from inference.line.handshake import StartInspection, Verdict
 from inference.line.station import JobNotFound, LineError, Outcome
@@ -54,6 +54,24 @@ class RecipeFolder:
         from inference.reading import load_recipe
 
         return load_recipe(self.path(index))
+
+
+def job_loader(folder: RecipeFolder | None, inspector: Any | None) -> Callable[[int], str]:
+    """The station's `load_job` for a headless station: loads job n's recipe into `inspector` on the station's
+    worker thread, the thread that runs every inspection, so the station is Ready with the new job only when
+    the next inspection already judges with it (triggers meanwhile are refused: code TRIGGER_WHILE_LOADING)."""
+
+    def load_job(index: int) -> str:
+        if folder is None:
+            raise JobNotFound(f"job {index}: this station was started without --recipe-dir",
+                              expected="--recipe-dir with NN_name.toml recipes", found="none",
+                              hint="name the recipes NN_name.toml, NN being the job index")
+        recipe = folder.load(index)
+        if inspector is not None:
+            inspector.recipe = recipe
+        return getattr(recipe, "name", "") or folder.table[index].stem
+
+    return load_job
 
 
 def verdict_of(result: Any) -> Verdict:

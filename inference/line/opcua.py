@@ -123,9 +123,10 @@ class OpcUaServer(LoopThreadServer):
         from asyncua import ua
         from asyncua.common.methods import uamethod
 
-        def refuse(what: str, sig: Signals) -> None:
+        def refuse(what: str, sig: Signals):
+            # returned, not raised: asyncua answers a raised exception with BadUnexpectedError and a traceback
             log.info("OPC UA %s refused in state %s (code %d)", what, sig.state.value, int(sig.code))
-            raise ua.UaStatusCodeError(ua.StatusCodes.BadInvalidState)
+            return ua.StatusCode(ua.StatusCodes.BadInvalidState)
 
         # each method writes the variables before it returns: a client reading right after the call sees
         # its effect (the outbox's later update writes the then-newest values too, never older ones)
@@ -135,7 +136,7 @@ class OpcUaServer(LoopThreadServer):
             sig = self.station.pulse(Trigger)
             await self._sync_variables()
             if sig.trigger_id == before:
-                refuse("StartSingleJob", sig)
+                return refuse("StartSingleJob", sig)
             return ua.Variant(sig.trigger_id, ua.VariantType.UInt32)
 
         @uamethod
@@ -143,7 +144,7 @@ class OpcUaServer(LoopThreadServer):
             sig = self.station.submit(SelectJob(int(index)))
             await self._sync_variables()
             if sig.state is State.ERROR:
-                refuse("SelectRecipe", sig)
+                return refuse("SelectRecipe", sig)
             return True
 
         @uamethod
@@ -152,7 +153,7 @@ class OpcUaServer(LoopThreadServer):
             sig = self.station.pulse(lambda level: Ack(level, tid))
             await self._sync_variables()
             if sig.state is State.ERROR:
-                refuse("AcknowledgeResult", sig)
+                return refuse("AcknowledgeResult", sig)
 
         @uamethod
         async def reset(parent):
@@ -164,7 +165,7 @@ class OpcUaServer(LoopThreadServer):
             sig = self.station.submit(SetLot(str(lot)))
             await self._sync_variables()
             if sig.state is State.ERROR:
-                refuse("SetLot", sig)
+                return refuse("SetLot", sig)
 
         u32, text = ua.VariantType.UInt32, ua.VariantType.String
         await obj.add_method(idx, "StartSingleJob", start_single_job, [], [u32])
