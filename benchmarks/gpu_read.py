@@ -83,16 +83,22 @@ def fields_of(readings) -> list[dict]:
 def first_shape_costs(models, reader: str = "onnxruntime-cuda", shapes: int = 8, device: str = "cuda") -> dict:
     """ms of the first run of a new recognizer input shape after a session's first, and of the same shape again:
     per cuDNN search mode for ONNX Runtime, once for PyTorch."""
-    from inference.reading.ocr.gpu import BucketSession, open_session
+    from inference.reading.ocr.gpu import BucketSession
     from inference.reading.ocr.topk import TOP_I, TOP_P, recognizer_with_top_classes
 
     rng = np.random.default_rng(1)
     out = {}
     path = recognizer_with_top_classes(models.rec)
-    variants = ("HEURISTIC", "DEFAULT") if reader == "onnxruntime-cuda" else ("torch",)
+    # PyTorch: cuDNN by heuristic (the reader's setting) and with its timed search per shape (cudnn.benchmark)
+    variants = ("HEURISTIC", "DEFAULT") if reader == "onnxruntime-cuda" else ("torch", "torch-cudnn-benchmark")
     for variant in variants:
-        session = BucketSession(path, conv_algo_search=variant, device=device) if variant != "torch" else \
-            open_session(path, reader, device, None)
+        if variant.startswith("torch"):
+            from inference.reading.ocr.torch_graph import TorchSession
+
+            opener = lambda p: TorchSession(p, device=device, cudnn_benchmark=variant.endswith("benchmark"))  # noqa: E731
+        else:
+            opener = lambda p: BucketSession(p, conv_algo_search=variant, device=device)  # noqa: E731
+        session = opener(path)
         session.run({session.input_name: np.zeros((1, 3, 48, 320), np.float32)}, [TOP_P, TOP_I])
         first, second = [], []
         for _ in range(shapes):
@@ -106,6 +112,22 @@ def first_shape_costs(models, reader: str = "onnxruntime-cuda", shapes: int = 8,
             second.append((time.perf_counter() - t) * 1000)
         out[variant] = {"first_run_ms": pct(first), "second_run_ms": pct(second)}
         session.close()
+        # the text detector: its input sides are multiples of 32 up to 448
+        det = opener(models.det)
+        name = det.output_names[0]
+        det.run({det.input_name: np.zeros((1, 3, 448, 448), np.float32)}, [name])
+        first, second = [], []
+        for _ in range(max(2, shapes // 2)):
+            h, w = (int(v) * 32 for v in rng.integers(3, 15, 2))
+            x = rng.uniform(-1, 1, (1, 3, h, w)).astype(np.float32)
+            t = time.perf_counter()
+            det.run({det.input_name: x}, [name])
+            first.append((time.perf_counter() - t) * 1000)
+            t = time.perf_counter()
+            det.run({det.input_name: x}, [name])
+            second.append((time.perf_counter() - t) * 1000)
+        out[variant + " det"] = {"first_run_ms": pct(first), "second_run_ms": pct(second)}
+        det.close()
     return out
 
 

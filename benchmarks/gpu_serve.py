@@ -138,6 +138,11 @@ def main() -> int:
     parser.add_argument("--p99-bound-ms", type=float, default=25.0,
                         help="find the highest rate (stepping down from the saturated one) with P99 under this and < 1 %% refused")
     parser.add_argument("--step-s", type=float, default=0.0, help="seconds per step of that search (0: no search)")
+    parser.add_argument("--rss-s", type=float, default=0.0,
+                        help="then hold --rss-rate on one service for this long, reading its RSS between chunks (0: skip)")
+    parser.add_argument("--rss-rate", type=float, default=0.0, help="rate of the RSS run (default: 80 %% of the best sustainable)")
+    parser.add_argument("--rss-chunk-s", type=float, default=20.0)
+    parser.add_argument("--rss-batch", type=int, default=0, help="max batch of the RSS run (default: the best row's)")
     args = parser.parse_args()
     CLIENT_CPUS.update(cpu_set(args.client_cpus))
     SERVER_CPUS.update(cpu_set(args.server_cpus))
@@ -210,8 +215,40 @@ def main() -> int:
         ok = over["ok_latency_ms"]
         print(f"overload at {2 * sustainable:.0f}/s (batch {batch}): codes {over['codes']} ok p50 {ok.get('p50')} p99 {ok.get('p99')}; "
               f"503 in service {result['overload']['rejected_in_service_ms']}; at client {over['rejected_latency_ms']}", flush=True)
+    if args.rss_s > 0:
+        result["rss"] = rss_run(args, best, port + 1)
     args.out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     return 0
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return -1
+
+
+def rss_run(args, best: tuple[float, int], port: int) -> dict:
+    """One service held at a constant open-loop rate for `--rss-s`, its RSS read after every chunk."""
+    batch = args.rss_batch or best[1]
+    rate = args.rss_rate or 0.8 * best[0]
+    server = Server(port, batch, args.queue, args.logs / "serve_rss.log", [], args.backend)
+    url = f"http://127.0.0.1:{port}/detect"
+    load(url, 200, 2.0, args.jpegs, args.clients)
+    chunks = []
+    began = time.perf_counter()
+    start_kib = rss_kib(server.proc.pid)
+    while time.perf_counter() - began < args.rss_s:
+        part = load(url, rate, args.rss_chunk_s, args.jpegs, args.clients)
+        chunks.append({"t_s": round(time.perf_counter() - began, 1), "rss_mib": round(rss_kib(server.proc.pid) / 1024, 1),
+                       "ok_rate": part["ok_rate"], "p99_ms": part["ok_latency_ms"].get("p99"), "codes": part["codes"]})
+        print("rss", chunks[-1], flush=True)
+    code = server.stop()
+    rss = [c["rss_mib"] for c in chunks]
+    return {"max_batch": batch, "rate": round(rate, 1), "seconds": round(time.perf_counter() - began, 1),
+            "rss_start_mib": round(start_kib / 1024, 1), "rss_after_first_chunk_mib": rss[0] if rss else None,
+            "rss_last_mib": rss[-1] if rss else None, "rss_max_mib": max(rss, default=None), "chunks": chunks,
+            "exit_code": code}
 
 
 if __name__ == "__main__":
