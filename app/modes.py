@@ -7,8 +7,9 @@ recipe approval); the operator still picks a recipe, from the ones an engineer a
 
 from __future__ import annotations
 
+from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QAction, QActionGroup
-from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox
+from PySide6.QtWidgets import QDockWidget, QInputDialog, QLineEdit, QMessageBox
 
 OPERATOR, ENGINEER = "operator", "engineer"
 
@@ -30,6 +31,8 @@ class ModeController:
         menu.addAction(self.pin_action)
         menu.addAction(self.approve_action)
         self.mode = ENGINEER
+        self._docks = _DockWatcher(self)  # docks added later (I/O, Servers) get the mode's dock features too
+        window.installEventFilter(self._docks)
         self.set_mode(self.settings.get("mode/current", ENGINEER) if self.settings.has_pin() else ENGINEER)
 
     def set_mode(self, mode: str) -> None:
@@ -48,12 +51,31 @@ class ModeController:
         for action in maintenance_actions(w) + [self.pin_action, self.approve_action]:
             action.setVisible(not operator)
         w.layout_for_mode(operator)
+        self.fix_docks()
         self.operator_action.setChecked(operator)
         self.engineer_action.setChecked(not operator)
         self.settings.set("mode/current", mode)
         if hasattr(w, "state"):
             w.state.update(mode=mode)
         w.setWindowTitle(f"Hangtag Station — {mode} mode")
+
+    def fix_docks(self) -> None:
+        """Operator mode: every dock stays where the layout put it, without float or close buttons (an operator
+        who floats the Results off screen or closes it has lost it); the Results can't be hidden from the View
+        menu either. Engineer mode: movable, floatable and closable, as Qt's docks are."""
+        operator = self.mode == OPERATOR
+        features = (QDockWidget.DockWidgetFeature.NoDockWidgetFeatures if operator else
+                    QDockWidget.DockWidgetFeature.DockWidgetClosable | QDockWidget.DockWidgetFeature.DockWidgetMovable
+                    | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
+        for dock in self.window.findChildren(QDockWidget):
+            dock.setFeatures(features)
+            if operator and dock.isFloating():
+                dock.setFloating(False)
+        results = getattr(self.window, "docks", {}).get("results")
+        if results is not None:
+            results.toggleViewAction().setEnabled(not operator)
+            if operator:
+                results.setVisible(True)
 
     def approve_recipe(self) -> None:
         from app.recipe_picker import approve
@@ -103,3 +125,20 @@ ENGINEER_DOCKS = ("text", "tuning", "plots")
 def maintenance_actions(window) -> list:
     """Menu actions only an engineer may reach (found by their text: the records link adds them)."""
     return [a for a in window.file_menu.actions() if a.text().startswith(MAINTENANCE)]
+
+
+class _DockWatcher(QObject):
+    """A dock added to the window after the mode was set gets the mode's features once it is built."""
+
+    def __init__(self, modes: ModeController) -> None:
+        super().__init__(modes.window)
+        self.modes = modes
+        self._later = QTimer(self)  # after the child's constructor and addDockWidget; many children, one pass
+        self._later.setSingleShot(True)
+        self._later.timeout.connect(modes.fix_docks)
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt naming
+        # while a child is being constructed it is not yet a QDockWidget to Python: any widget child is looked at
+        if event.type() == QEvent.Type.ChildAdded and event.child().isWidgetType() and not self._later.isActive():
+            self._later.start(0)
+        return False

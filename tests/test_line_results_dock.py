@@ -93,3 +93,27 @@ def test_the_banner_is_wide_enough_for_a_long_tag_id(qtbot, large):
     font.setPixelSize(60 if large else 30)
     font.setBold(True)
     assert banner.verdict.minimumWidth() >= QFontMetrics(font).horizontalAdvance("REVIEW #1234")
+
+
+def test_in_operator_mode_docks_are_fixed_in_place_and_the_results_cannot_be_hidden(qtbot, tmp_path):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QDockWidget
+
+    from tests.test_gui_station import make_window
+
+    window = make_window(qtbot, tmp_path)
+    movable = (QDockWidget.DockWidgetFeature.DockWidgetClosable | QDockWidget.DockWidgetFeature.DockWidgetMovable
+               | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
+    results = window.docks["results"]
+    results.setFloating(True)  # an engineer floated it, and left it so
+    window.modes.set_mode("operator")
+    assert results.features() == QDockWidget.DockWidgetFeature.NoDockWidgetFeatures
+    assert not results.isFloating() and results.isVisible()
+    assert not results.toggleViewAction().isEnabled()  # View → Results cannot hide it either
+    late = QDockWidget("I/O", window)  # a dock the line adds after the mode was set (PlcLink's I/O)
+    window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, late)
+    qtbot.waitUntil(lambda: late.features() == QDockWidget.DockWidgetFeature.NoDockWidgetFeatures, timeout=2000)
+    window.modes.set_mode("engineer")
+    assert all(d.features() == movable for d in (results, late, window.docks["text"]))
+    assert results.toggleViewAction().isEnabled()
+    window.close()
