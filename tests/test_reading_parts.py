@@ -282,3 +282,47 @@ def test_a_line_over_a_symbol_is_dropped_only_when_it_is_what_the_symbol_carries
     from inference.reading.reader import _carried
 
     assert _carried(text, symbol_zone((0, 0, 100, 40), kind, carries=carries)) is carried
+
+
+def test_a_grown_read_keeps_the_first_reads_lines_and_adds_only_what_reaches_past_the_first_crop() -> None:
+    """The detector's box cut the tag: lines ran into the crop's top edge, so the box was grown. The
+    grown crop shows the tag smaller and takes in what lies around it; its read of lines the first
+    crop saw whole must not replace the first read's."""
+    from inference.reading.ocr.recognizer import Recognized
+    from inference.reading.reader import _FirstRead, _Pieces
+    from inference.reading.rectify import make_upright
+
+    frame = np.zeros((400, 400, 3), np.uint8)
+    first_up = make_upright(frame, (100.0, 100.0, 300.0, 300.0), 0.0, margin=0.0)
+    grown_up = make_upright(frame, (50.0, 20.0, 350.0, 300.0), 0.0, margin=0.0)
+    crop = np.zeros((10, 40, 3), np.uint8)
+
+    def rec(text: str) -> Recognized:
+        return Recognized(text, 0.9, (0.9,) * len(text))
+
+    first = _Pieces(((20.0, 60.0, 180.0, 80.0),   # 品名 whole, inside the first crop
+                     (20.0, 0.0, 180.0, 18.0)),   # the brand, cut by the crop's top edge
+                    (crop, crop), (rec("品名：风衣"), rec("MUJ")))
+    # the grown crop's pixels are the frame's shifted by (-50, -20): the same 品名 line misread, the whole
+    # brand, and a line of another paper beside the tag
+    grown = _Pieces(((70.0, 140.0, 230.0, 160.0), (70.0, 60.0, 230.0, 98.0), (0.0, 200.0, 40.0, 215.0)),
+                    (crop, crop, crop), (rec("品名风"), rec("MUJIAN"), rec("下午三点")))
+    merged = _FirstRead(first_up, first).merged_into(grown, grown_up)
+    texts = [r.text for r in merged.recognized]
+    assert sorted(texts) == sorted(["品名：风衣", "MUJIAN", "下午三点"])
+    # the first read's line comes back in the grown crop's pixels
+    assert merged.boxes[texts.index("品名：风衣")] == pytest.approx((70.0, 140.0, 230.0, 160.0))
+
+
+def test_a_grown_read_turned_the_other_way_is_not_mixed_with_the_first() -> None:
+    from inference.reading.ocr.recognizer import Recognized
+    from inference.reading.reader import _FirstRead, _Pieces
+    from inference.reading.rectify import make_upright
+
+    frame = np.zeros((400, 400, 3), np.uint8)
+    first_up = make_upright(frame, (100.0, 100.0, 300.0, 300.0), 0.0, margin=0.0)
+    grown_up = make_upright(frame, (50.0, 20.0, 350.0, 300.0), 0.0, margin=0.0).flipped()
+    crop = np.zeros((10, 40, 3), np.uint8)
+    first = _Pieces(((20.0, 60.0, 180.0, 80.0),), (crop,), (Recognized("品名：风衣", 0.9, (0.9,) * 5),))
+    grown = _Pieces(((70.0, 140.0, 230.0, 160.0),), (crop,), (Recognized("衣风：名品", 0.5, (0.5,) * 5),))
+    assert _FirstRead(first_up, first).merged_into(grown, grown_up) is grown
