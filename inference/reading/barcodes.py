@@ -7,7 +7,7 @@ skew of the bars, so a decoded EAN also tells which way is up on the tag, to a d
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -15,11 +15,16 @@ import numpy as np
 
 from inference.errors import BackendUnavailableError
 from inference.reading.normalize import code_key, ean8_check_ok, ean13_check_ok, upca_check_ok
+from inference.reading.symbol_views import bar_profile_view, matrix_views
 from inference.reading.types import BarcodeReading
 
 Quad = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]
 
 LINEAR_FORMATS = ("EAN-13", "EAN-8", "UPC-A", "UPC-E", "Code128", "Code93", "Code39", "ITF", "Codabar")
+# zxing's spellings, for restricting a search: the retail and logistics linear codes a tag carries,
+# and the matrix codes a "qr_code" box may hold.
+ZXING_LINEAR = "EAN13,EAN8,UPCA,UPCE,Code128,Code93,Code39,ITF,Codabar"
+ZXING_MATRIX = "QRCode,MicroQRCode,DataMatrix,Aztec"
 
 
 def _zxing():
@@ -88,15 +93,24 @@ def checksum_ok(fmt: str, text: str) -> bool | None:
     return None
 
 
-def decode(gray: np.ndarray, *, try_harder: bool = True) -> list[DecodedCode]:
-    """All symbols in a grayscale (or BGR) array; codes with checksum errors are kept, marked invalid."""
+def decode(gray: np.ndarray, *, try_harder: bool = True, formats: str = "", binarizer: str = "", try_invert: bool | None = None) -> list[DecodedCode]:
+    """All symbols in a grayscale (or BGR) array; codes with checksum errors are kept, marked invalid.
+
+    `formats` restricts the search (zxing's names joined by commas, as ZXING_LINEAR); `binarizer` is
+    zxing's ("LocalAverage" by default, "FixedThreshold" for views drawn already binary-like)."""
     zx = _zxing()
+    options = {}
+    if formats:
+        options["formats"] = zx.barcode_formats_from_str(formats)
+    if binarizer:
+        options["binarizer"] = getattr(zx.Binarizer, binarizer)
     found = zx.read_barcodes(
         np.ascontiguousarray(gray),
         try_rotate=try_harder,
         try_downscale=try_harder,
-        try_invert=try_harder,
+        try_invert=try_harder if try_invert is None else try_invert,
         return_errors=True,
+        **options,
     )
     out = []
     for code in found:
@@ -153,17 +167,7 @@ def _view_matrix(box: tuple[float, float, float, float], turn_deg: float, view: 
     return matrix, (w, h)
 
 
-def decode_symbol(gray: np.ndarray, box: tuple[float, float, float, float], turn_deg: float, pad: float = 0.25) -> list[DecodedCode]:
-    """Decode the symbol in `box` (pixels of `gray`, the whole frame), the tag turned by
-    `turn_deg`; quads come back in frame pixels. Views are tried until one reads the symbol at
-    the box's centre.
-
-    A code whose check digit fails is a misread far more often than a misprint: it is reported
-    (marked invalid) only when two views read the same digits.
-    """
-    found: list[DecodedCode] = []
-    invalid: list[DecodedCode] = []
-    centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+def _legacy_views(gray: np.ndarray, box: tuple[float, float, float, float], turn_deg: float, pad: float) -> Iterator[list[DecodedCode]]:
     for view in _VIEWS:
         matrix, size = _view_matrix(box, turn_deg, view, pad)
         image = cv2.warpAffine(gray, matrix[:2], size, flags=view.interpolation, borderMode=cv2.BORDER_REPLICATE)
@@ -171,10 +175,53 @@ def decode_symbol(gray: np.ndarray, box: tuple[float, float, float, float], turn
             image = cv2.blur(image, (1, view.smooth))
         if view.sharpen:
             image = _sharpen(image)
-        back = np.linalg.inv(matrix)
-        for code in decode(image, try_harder=view.try_harder):
-            pts = np.array(code.quad, np.float64) @ back[:2, :2].T + back[:2, 2]
-            mapped = DecodedCode(code.format, code.text, code.valid_checksum, tuple((float(x), float(y)) for x, y in pts), code.orientation)
+        yield _mapped(decode(image, try_harder=view.try_harder), np.linalg.inv(matrix))
+
+
+def _mapped(codes: Sequence[DecodedCode], back: np.ndarray) -> list[DecodedCode]:
+    """Codes found in a view, their quads taken back to frame pixels by the view's inverse."""
+    out = []
+    for code in codes:
+        pts = np.array(code.quad, np.float64) @ back[:2, :2].T + back[:2, 2]
+        out.append(DecodedCode(code.format, code.text, code.valid_checksum, tuple((float(x), float(y)) for x, y in pts), code.orientation))
+    return out
+
+
+def _profile_codes(gray: np.ndarray, box: tuple[float, float, float, float], turn_deg: float, pad: float) -> list[DecodedCode]:
+    """Linear codes read from the bars' averaged, sharpened profiles (symbol_views.py)."""
+    view = bar_profile_view(gray, box, turn_deg, pad)
+    if view is None:
+        return []
+    out = []
+    for code in decode(view.image, try_harder=False, formats=ZXING_LINEAR, binarizer="FixedThreshold", try_invert=True):
+        pts = view.to_frame(np.array(code.quad))
+        out.append(DecodedCode(code.format, code.text, code.valid_checksum, tuple((float(x), float(y)) for x, y in pts), code.orientation))
+    return out
+
+
+def _attempts(gray: np.ndarray, box: tuple[float, float, float, float], turn_deg: float, pad: float) -> Iterator[list[DecodedCode]]:
+    """Each way of reading the box, cheapest and likeliest first; frame-pixel quads."""
+    yield _profile_codes(gray, box, turn_deg, pad)
+    for image, back in matrix_views(gray, box, turn_deg, pad):
+        codes = decode(image, try_harder=False, formats=ZXING_MATRIX, try_invert=False)
+        yield _mapped(codes, back)
+    yield from _legacy_views(gray, box, turn_deg, pad)
+
+
+def decode_symbol(gray: np.ndarray, box: tuple[float, float, float, float], turn_deg: float, pad: float = 0.25) -> list[DecodedCode]:
+    """Decode the symbol in `box` (pixels of `gray`, the whole frame), the tag turned by
+    `turn_deg`; quads come back in frame pixels. Views are tried until one reads the symbol at
+    the box's centre: first the bars' averaged, sharpened profile (linear codes), then square
+    upscaled views (QR and other matrix codes), then plain resamplings of the box.
+
+    A code whose check digit fails is a misread far more often than a misprint: it is reported
+    (marked invalid) only when two views read the same digits.
+    """
+    found: list[DecodedCode] = []
+    invalid: list[DecodedCode] = []
+    centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+    for codes in _attempts(gray, box, turn_deg, pad):
+        for mapped in codes:
             if mapped.valid_checksum is False:
                 if not any(mapped.text == f.text for f in invalid):
                     invalid.append(mapped)
@@ -194,13 +241,34 @@ def _near(code: DecodedCode, centre: tuple[float, float], turn_deg: float) -> bo
     return float(np.hypot(mid[0] - centre[0], mid[1] - centre[1])) <= 0.35 * extent + 6
 
 
-def decode_symbols(gray: np.ndarray, boxes: Sequence[tuple[float, float, float, float]], turn_deg: float) -> list[DecodedCode]:
+def decode_symbols(gray: np.ndarray, boxes: Sequence[tuple[float, float, float, float]], turn_deg: float,
+                   matrix_search: Sequence[float] = (1.0,)) -> list[DecodedCode]:
+    """Every symbol in the boxes (pixels of `gray`, the tag's crop). When none of them is a matrix
+    code, the whole crop is searched for one at the `matrix_search` scales: a detector that missed
+    a QR code's box (a worn stamp on kraft stock) must not make the tag's QR code "none found"."""
     out: list[DecodedCode] = []
     for box in boxes:
         for code in decode_symbol(gray, box, turn_deg):
             if not any(code.text == seen.text and code.format == seen.format for seen in out):
                 out.append(code)
+    if matrix_search and not any(not code.is_linear for code in out):
+        out.extend(find_matrix_codes(gray, matrix_search))
     return out
+
+
+def find_matrix_codes(gray: np.ndarray, scales: Sequence[float] = (1.0, 1.5)) -> list[DecodedCode]:
+    """QR and other matrix codes anywhere in `gray`, at each scale in turn (above 1: cubic
+    upscaling and an unsharp mask) until one reads; quads in the pixels of `gray`. At 1x a
+    600-px tag costs a few ms; 1.5x costs about five times that."""
+    for scale in scales:
+        image = gray
+        if scale != 1.0:
+            image = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+            image = cv2.addWeighted(image, 2.0, cv2.GaussianBlur(image, (0, 0), 1.5 * scale), -1.0, 0)
+        codes = decode(image, try_harder=False, formats=ZXING_MATRIX, try_invert=False)
+        if codes:
+            return _mapped(codes, np.diag([1 / scale, 1 / scale, 1.0]))
+    return []
 
 
 def to_reading(code: DecodedCode, box: tuple[float, float, float, float]) -> BarcodeReading:
