@@ -3,6 +3,7 @@
 
     .venv/bin/python benchmarks/line_latency.py --count 1000                       # trivial inspection
     .venv/bin/python benchmarks/line_latency.py --count 100 --detector resources/samples/<image>
+    .venv/bin/python benchmarks/line_latency.py --count 1000 --baseline   # + the station alone, and ratios to it
 
 Prints one JSON object per transport: the PLC's round trip (p50/p95/p99) and, from the station,
 trigger accepted → result queued (`station_ms`) and → result put out on the transport (`offered_ms`: the
@@ -102,7 +103,7 @@ def measure(transport: str, args: argparse.Namespace) -> dict:
     station_line = json.loads(out.strip().splitlines()[-1])
     if transport == "modbus" and args.poll_ms:
         transport = f"modbus (PLC reads every {args.poll_ms:g} ms)"
-    keep = ("handover", "inspect", "return", "publish", "handshake", "total")
+    keep = ("handover", "inspect", "return", "publish", "handshake", "work", "total")
     # Modbus's result is readable by the PLC's next read the moment it is queued: offered = queued
     offered = station_line.get("offered_ms", {}).get(transport.split()[0], station_line["station_ms"])
     return {"transport": transport, "plc_round_trip_ms": plc["round_trip_ms"], "cycles": plc["cycles"],
@@ -148,6 +149,63 @@ def in_process(count: int) -> list[dict]:
             {"transport": "none: LineStation trigger -> result ready (worker thread hand-over)", "ms": stats(threaded)}]
 
 
+def station_alone(count: int) -> dict:
+    """The no-transport baseline, run in its own process configured as `hangtag-inspect line` is (GIL switch
+    interval 0.5 ms): a LineStation with a trivial inspection, triggered from a thread that then sleeps until
+    the result is queued (no polling to steal the GIL). Its `handshake` tail is the station's own scheduling:
+    the same hand-over to the inspection thread and back that every transport goes through."""
+    import threading
+
+    sys.path.insert(0, str(ROOT))
+    sys.setswitchinterval(0.0005)
+    from inference.line.handshake import Ack, Publish, Trigger, Verdict
+    from inference.line.station import LineStation, Outcome
+
+    answer = Outcome(Verdict.OK)
+    station = LineStation(lambda start: answer).start(job=(1, "bench"))
+    queued = threading.Event()
+    station.subscribe("bench", lambda change: queued.set() if any(isinstance(a, Publish) for a in change.actions)
+                      else None, direct=True)
+    cpu0 = process_cpu_s(__import__("os").getpid())
+    try:
+        for _ in range(count + 5):
+            queued.clear()
+            station.pulse(Trigger)
+            if not queued.wait(10):
+                raise SystemExit("the station did not answer a trigger in 10 s")
+            station.pulse(Ack)
+    finally:
+        station.close()
+    cpu_ms = (process_cpu_s(__import__("os").getpid()) - cpu0) * 1e3 / (count + 5)
+    keep = ("handover", "inspect", "return", "handshake", "work", "total")
+    return {"transport": "none (LineStation alone, own process)", "cycles": count,
+            "station_ms": {k: v for k, v in station.stats.summary().items() if k in keep},
+            "station_cpu_ms_per_cycle": round(cpu_ms, 3)}
+
+
+def baseline(count: int) -> dict:
+    done = subprocess.run([sys.executable, __file__, "--baseline-child", "--count", str(count)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=1800)
+    if done.returncode != 0:
+        raise SystemExit(f"baseline failed: {done.stderr}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def ratios(rows: list[dict]) -> dict:
+    """Each transport's handshake overhead against the no-transport station's, p50 and p99, from one run; and
+    the share of it that was the station's own CPU work (the rest is waiting for a core, the GIL, a wake-up)."""
+    base = rows[0]["station_ms"]["handshake"]
+    out = {}
+    for row in rows[1:]:
+        over = row["offered_ms"]["handshake"]
+        work = row["station_ms"].get("work", {})
+        out[row["transport"]] = {
+            "overhead_p50_vs_alone": round(over["p50"] / max(base["p50"], 1e-6), 2),
+            "overhead_p99_vs_alone": round(over["p99"] / max(base["p99"], 1e-6), 2),
+            "work_p99_ms": work.get("p99"), "overhead_p99_ms": over["p99"], "alone_p99_ms": base["p99"]}
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=1000)
@@ -157,12 +215,33 @@ def main() -> None:
     parser.add_argument("--no-read", action="store_true", help="detection only (no OCR)")
     parser.add_argument("--poll-ms", type=float, default=0.0, help="the Modbus PLC's pause between status reads")
     parser.add_argument("--in-process", action="store_true", help="also time the handshake without a transport")
+    parser.add_argument("--baseline", action="store_true",
+                        help="first the station alone in its own process (no transport), then each transport, "
+                             "and the ratios of their handshake overhead to it, all in this one run")
+    parser.add_argument("--baseline-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.baseline_child:
+        print(json.dumps(station_alone(args.count)), flush=True)
+        return
     if args.in_process:
         for row in in_process(args.count):
             print(json.dumps(row), flush=True)
+    rows = []
+    if args.baseline:
+        rows.append({**baseline(args.count), "load_average": _load()})
+        print(json.dumps(rows[-1]), flush=True)
     for transport in filter(None, args.transports.split(",")):
-        print(json.dumps(measure(transport, args)), flush=True)
+        load = _load()
+        rows.append({**measure(transport, args), "load_average": [load[0], _load()[0]]})
+        print(json.dumps(rows[-1]), flush=True)
+    if args.baseline and len(rows) > 1:
+        print(json.dumps({"ratios": ratios(rows)}), flush=True)
+
+
+def _load() -> list[float]:
+    import os
+
+    return [round(v, 1) for v in os.getloadavg()]
 
 
 if __name__ == "__main__":

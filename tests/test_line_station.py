@@ -266,3 +266,24 @@ def test_many_threads_triggering_never_double_start():
         sig = station.signals()
     assert starts == sorted(set(starts)) and len(starts) == sig.trigger_id
     assert sig.trigger_id + sig.missed_triggers == 800
+
+
+def test_each_trigger_is_timed_split_into_inspection_own_work_and_waiting():
+    with LineStation(ok).start(job=(1, "polo")) as st:
+        for n in range(1, 4):
+            st.pulse(Trigger)
+            wait_until(lambda: st.signals().result_trigger_id == n)
+            st.pulse(Ack)
+        summary = st.stats.summary()
+    assert {"handover", "inspect", "return", "handshake", "work", "total"} <= set(summary)
+    assert summary["work"]["n"] == 3 and summary["work"]["p50"] > 0  # CPU of its own steps, apart from waiting
+    assert summary["handshake"]["p50"] <= summary["total"]["p50"]
+
+
+def test_a_handshake_copy_names_only_its_own_fields():
+    from inference.line.handshake import Handshake, _evolve
+
+    hs = _evolve(Handshake(), state=State.READY, job_index=2)
+    assert (hs.state, hs.job_index, hs.trigger_id) == (State.READY, 2, 0) and hs == _evolve(hs)
+    with pytest.raises(TypeError, match="no field"):
+        _evolve(hs, job=3)

@@ -62,6 +62,11 @@ class Outbox:
         self._thread = threading.Thread(target=self._run, name=f"line-outbox-{name}", daemon=True)
         self._thread.start()
 
+    @property
+    def pending(self) -> int:
+        """Items queued behind the one being delivered: a sink may skip work a later item redoes."""
+        return self._queue.qsize()
+
     def put(self, item: Any) -> None:
         try:
             self._queue.put_nowait(item)

@@ -118,6 +118,7 @@ class MqttLink:
         self._client: Any = None
         self._last_signals: dict | None = None
         self._closing = False
+        self._outbox = None
 
     def start(self) -> MqttLink:
         import paho.mqtt.client as mqtt
@@ -137,7 +138,7 @@ class MqttLink:
         client.connect_async(ep.host, ep.port, keepalive=self.keepalive)
         client.loop_start()
         self.station.set_link("mqtt", f"connecting to {ep.host}:{ep.port}")
-        self.station.subscribe("mqtt", self._on_change)
+        self._outbox = self.station.subscribe("mqtt", self._on_change)
         return self
 
     def close(self) -> None:
@@ -201,7 +202,8 @@ class MqttLink:
                 payload = json.dumps(result_payload(change, action), ensure_ascii=False)
                 self._client.publish(self.endpoint.topics["result"], payload, qos=1)
                 self.station.offered("mqtt", action.result.trigger_id)
-        self._publish_signals(change.signals)
+        if self._outbox is None or not self._outbox.pending:  # a newer change waits: it publishes newer signals
+            self._publish_signals(change.signals)
 
     def _publish_signals(self, sig: Signals, force: bool = False) -> None:
         body = signals_payload(sig)

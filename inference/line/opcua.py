@@ -190,6 +190,8 @@ class OpcUaServer(LoopThreadServer):
         """One consumer, so variables and ResultReady events go out in the order the station made them."""
         while True:
             change = await self._changes.get()
+            if not self._changes.empty() and not any(isinstance(a, Publish) for a in change.actions):
+                continue  # a newer change waits and writes the newer values: this one's writes would be redone
             try:
                 await self._apply(change)
             except Exception as exc:  # a failed write is reported and the next change goes on

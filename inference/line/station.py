@@ -75,14 +75,17 @@ class _Cycle:
     picked: int = 0
     inspected: int = 0
     queued: int = 0
+    work: int = 0  # thread CPU ns of the station's own steps for this trigger (accepting it, queuing its result)
 
     def timings(self, until: int) -> StageTimings:
         """The handshake's own share up to `until` (result queued, or put out by a transport), the inspection
-        call apart: handover (accepted -> worker), return (inspection -> result queued), publish (queued -> out)."""
+        call apart: handover (accepted -> worker), return (inspection -> result queued), publish (queued -> out).
+        `work` is the CPU its own steps took; the rest of `handshake` is waiting (for a core, the GIL, a wake-up)."""
         inspect = (self.inspected - self.picked) / 1e6
         total = (until - self.accepted) / 1e6
         stages = {"handover": (self.picked - self.accepted) / 1e6, "inspect": inspect,
-                  "return": (self.queued - self.inspected) / 1e6, "handshake": max(0.0, total - inspect)}
+                  "return": (self.queued - self.inspected) / 1e6, "handshake": max(0.0, total - inspect),
+                  "work": self.work / 1e6}
         if until != self.queued:
             stages["publish"] = (until - self.queued) / 1e6
         return StageTimings(stages, total)
@@ -192,19 +195,21 @@ class LineStation:
         return self._hs
 
     def submit(self, event: Event) -> Signals:
+        cpu = time.thread_time_ns()
         with self._lock:
             now = self._clock()
             self._hs, actions = hs_mod.step(self._hs, event, now)
-            sig, change = self._after(event, actions, now)
+            sig, change = self._after(event, actions, now, cpu)
         self._hand_over(change)
         return sig
 
     def pulse(self, make: Callable[[bool], Event]) -> Signals:
         """Rising then falling edge under one lock: a command transport's trigger, ack or reset."""
+        cpu = time.thread_time_ns()
         with self._lock:
             now = self._clock()
             self._hs, actions = hs_mod.pulse(self._hs, make, now)
-            sig, change = self._after(make(True), actions, now)
+            sig, change = self._after(make(True), actions, now, cpu)
         self._hand_over(change)
         return sig
 
@@ -220,14 +225,15 @@ class LineStation:
                 log.warning("line transport hand-over failed: %s", exc)
 
     # -- inside ----------------------------------------------------------------------------------------
-    def _after(self, event: Event, actions: tuple[Action, ...], now: float) -> tuple[Signals, Change | None]:
+    def _after(self, event: Event, actions: tuple[Action, ...], now: float,
+               cpu: int = 0) -> tuple[Signals, Change | None]:
         before = self._signals
         after = hs_mod.signals(self._hs, now)
         self._signals = after
         for action in actions:
             if isinstance(action, StartInspection):
                 self._busy_since = now
-                self._cycles[action.trigger_id] = _Cycle(time.perf_counter_ns())
+                self._cycles[action.trigger_id] = _Cycle(time.perf_counter_ns(), work=time.thread_time_ns() - cpu)
                 if len(self._cycles) > 64:
                     del self._cycles[next(iter(self._cycles))]
                 self._work.put(action)
@@ -237,6 +243,7 @@ class LineStation:
                 cycle = self._cycles.get(action.result.trigger_id)
                 if cycle is not None and cycle.inspected and isinstance(event, InspectionDone):
                     cycle.queued = time.perf_counter_ns()
+                    cycle.work += time.thread_time_ns() - cpu
                     self.stats.add(cycle.timings(cycle.queued))
         change = None
         if after != before or actions:
