@@ -1,0 +1,126 @@
+"""Symbols as a camera sees them on a tag: zxing-cpp's own writer, then perspective, turn, blur,
+sensor noise and JPEG. At 1.3-1.7 px per module with a pixel of blur the reader's earlier views
+(resamplings of the box fed to zxing) read none of these; the bars' averaged profile reads them."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from inference.reading import barcodes as bc
+from inference.reading.rectify import bars_down_angle, turn_from_down_angle
+from inference.reading.symbol_views import bar_profile_view
+
+zxingcpp = pytest.importorskip("zxingcpp")
+
+WRITER_PX = 4  # the writer draws this many pixels per module; the camera then shrinks it
+
+
+def photographed(text: str, fmt: str, module_px: float, blur: float, degrees: float, perspective: float, seed: int,
+                 bar_modules: int = 40) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    """A linear symbol on a grey-white tag: corners moved by up to `perspective` of its size, turned
+    counter-clockwise, blurred (Gaussian sigma, px), noisy, JPEG 85; and the symbol's box."""
+    code = zxingcpp.create_barcode(text, getattr(zxingcpp.BarcodeFormat, fmt))
+    sym = np.asarray(zxingcpp.write_barcode_to_image(code, scale=WRITER_PX))
+    sym = cv2.resize(sym, (sym.shape[1], bar_modules * WRITER_PX), interpolation=cv2.INTER_NEAREST)
+    quiet = 15 * WRITER_PX
+    sym = np.pad(sym, quiet, constant_values=255).astype(np.float32)
+    h, w = sym.shape
+    s = module_px / WRITER_PX
+    rng = np.random.default_rng(seed)
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = src * s + (rng.uniform(-perspective, perspective, (4, 2)) * [w * s, h * s]).astype(np.float32)
+    size = int(1.6 * max(w, h) * s)
+    turn = np.vstack([cv2.getRotationMatrix2D((w * s / 2, h * s / 2), degrees, 1.0), [0, 0, 1]])
+    matrix = turn @ cv2.getPerspectiveTransform(src, dst)
+    matrix[0, 2] += size / 2 - w * s / 2
+    matrix[1, 2] += size / 2 - h * s / 2
+    image = cv2.warpPerspective(sym, matrix, (size, size), flags=cv2.INTER_AREA, borderValue=255)
+    image = cv2.GaussianBlur(40 + image * (190 / 255), (0, 0), blur)
+    image = np.clip(image + rng.normal(0, 3, image.shape), 0, 255).astype(np.uint8)
+    image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])[1], cv2.IMREAD_GRAYSCALE)
+    inked = np.ones((h - 2 * quiet, w - 2 * quiet), np.uint8)
+    shifted = matrix @ np.array([[1, 0, quiet], [0, 1, quiet], [0, 0, 1.0]])
+    ys, xs = np.nonzero(cv2.warpPerspective(inked, shifted, (size, size)))
+    return image, (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
+
+
+def read_as_the_reader_does(image: np.ndarray, box: tuple[float, float, float, float]) -> list[bc.DecodedCode]:
+    x1, y1, x2, y2 = (int(v) for v in box)
+    turn = turn_from_down_angle(bars_down_angle(image[y1:y2, x1:x2])[0])
+    return bc.decode_symbol(image, box, turn)
+
+
+SYMBOLS = [("AB2301-05", "Code128", "Code128"), ("D84016751", "Code93", "Code93"), ("6901234567892", "EAN13", "EAN-13")]
+
+
+@pytest.mark.parametrize(("degrees", "seed"), [(17, 0), (-28, 1), (33, 2), (197, 3)])
+@pytest.mark.parametrize(("text", "fmt", "name"), SYMBOLS)
+def test_blurred_bars_under_perspective_are_read(text: str, fmt: str, name: str, degrees: float, seed: int) -> None:
+    image, box = photographed(text, fmt, module_px=1.7, blur=1.1, degrees=degrees, perspective=0.04, seed=seed)
+    codes = read_as_the_reader_does(image, box)
+    assert [(c.format, c.text) for c in codes] == [(name, text)]
+    cx, cy = np.mean(codes[0].quad, axis=0)
+    assert box[0] <= cx <= box[2] and box[1] <= cy <= box[3]  # frame pixels, on the symbol
+    assert (abs(codes[0].orientation) > 90) == (90 < degrees % 360 < 270)  # which end is up
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize(("text", "fmt", "name"), SYMBOLS)
+def test_modules_under_one_and_a_half_pixels_are_read(text: str, fmt: str, name: str, seed: int) -> None:
+    image, box = photographed(text, fmt, module_px=1.4, blur=0.8, degrees=12 + 9 * seed, perspective=0.03, seed=seed)
+    assert [(c.format, c.text) for c in read_as_the_reader_does(image, box)] == [(name, text)]
+
+
+def test_random_stripes_are_not_a_code() -> None:
+    """Bars that encode nothing give a profile but no read: no code is invented from stripes."""
+    rng = np.random.default_rng(7)
+    widths = rng.integers(1, 5, 70) * 2
+    row = np.concatenate([np.full(w, 40 if i % 2 == 0 else 230, np.uint8) for i, w in enumerate(widths)])
+    image = np.pad(np.repeat(row[None, :], 60, axis=0), 40, constant_values=230)
+    box = (40.0, 40.0, 40.0 + len(row), 100.0)
+    assert bar_profile_view(image, box, 0.0) is not None
+    assert bc.decode_symbol(image, box, 0.0) == []
+
+
+def kraft_qr(text: str, module_px: float, blur: float, degrees: float, seed: int) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    """A QR code stamped in brown-grey ink on kraft stock (low contrast, fibres), turned and blurred."""
+    sym = np.asarray(zxingcpp.write_barcode_to_image(zxingcpp.create_barcode(text, zxingcpp.BarcodeFormat.QRCode), scale=8))
+    sym = np.pad((sym >= 128).astype(np.float32), 80, constant_values=1.0)
+    small = cv2.resize(sym, None, fx=module_px / 8, fy=module_px / 8, interpolation=cv2.INTER_AREA)
+    h, w = small.shape
+    small = cv2.warpAffine(small, cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0), (w, h), borderValue=1.0)
+    rng = np.random.default_rng(seed)
+    fibres = cv2.GaussianBlur(rng.normal(0, 1, small.shape).astype(np.float32), (0, 0), 1.2) * 12
+    image = cv2.GaussianBlur(95 + 80 * small + fibres, (0, 0), blur)
+    image = np.clip(image + rng.normal(0, 3, image.shape), 0, 255).astype(np.uint8)
+    image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])[1], cv2.IMREAD_GRAYSCALE)
+    half = (w - 160 * module_px / 8) / 2 * 1.45  # the turned symbol's box, a little loose
+    return image, (w / 2 - half, h / 2 - half, w / 2 + half, h / 2 + half)
+
+
+URL = "https://m.lanxi.cn/p/A174706-01"
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_stamped_qr_on_kraft_reads_from_the_square_views(seed: int) -> None:
+    image, box = kraft_qr(URL, module_px=2.2, blur=0.8, degrees=10 + 13 * seed, seed=seed)
+    assert bar_profile_view(image, box, 0.0) is None  # no bars: the square views come first
+    assert [(c.format, c.text) for c in bc.decode_symbol(image, box, 0.0)] == [("QRCode", URL)]
+
+
+def test_a_qr_code_without_its_box_is_found_in_the_tag() -> None:
+    """The detector boxed only the bars; the QR code beside them is still read, and placed."""
+    qr, _ = kraft_qr(URL, module_px=2.4, blur=0.6, degrees=20, seed=1)
+    bars, bar_box = photographed("6901234567892", "EAN13", module_px=2.0, blur=0.6, degrees=0, perspective=0.0, seed=1)
+    h = max(qr.shape[0], bars.shape[0])
+    tag = np.full((h, qr.shape[1] + bars.shape[1]), 200, np.uint8)
+    tag[: qr.shape[0], : qr.shape[1]] = qr
+    tag[: bars.shape[0], qr.shape[1] :] = bars
+    bar_box = (bar_box[0] + qr.shape[1], bar_box[1], bar_box[2] + qr.shape[1], bar_box[3])
+    codes = bc.decode_symbols(tag, [bar_box], 0.0)
+    assert sorted((c.format, c.text) for c in codes) == [("EAN-13", "6901234567892"), ("QRCode", URL)]
+    qr_code = next(c for c in codes if c.format == "QRCode")
+    assert np.mean(qr_code.quad, axis=0)[0] < qr.shape[1]
+    assert [c.format for c in bc.decode_symbols(tag, [bar_box], 0.0, matrix_search=())] == ["EAN-13"]
