@@ -73,3 +73,23 @@ def jpeg_bytes(seed: int = 0, hw: tuple[int, int] = (240, 320)) -> bytes:
     ok, data = cv2.imencode(".jpg", image)
     assert ok
     return data.tobytes()
+
+
+# Python's re took over 20 s (then killed) for this pattern on "FZ/T 81006-2017" and "GB 18401-2010 B类",
+# the standard and safety category printed on sample 090000022, holding the GIL all the while:
+# with re, the first frame would stop the station's worker and its GUI thread alike, Stop included.
+BACKTRACKING = "(.*.*)*!"
+
+
+def backtracking_recipe(folder: Path) -> Path:
+    """Sample 090000022's recipe with three printed fields checked against BACKTRACKING instead."""
+    from inference.resources import resource_path
+
+    text = resource_path("recipes", "sample_090000022.toml").read_text(encoding="utf-8")
+    for line in ('standard = "FZ/T 81006-2017"', "composition = \"莫代尔 85% 桑蚕丝 15%\"",
+                 "safety_category = { pattern = 'GB 18401-2010 [AB]类' }"):
+        assert line in text, line
+        text = text.replace(line, f"{line.split(' = ')[0]} = {{ pattern = '{BACKTRACKING}' }}")
+    recipe = folder / "backtracking.toml"
+    recipe.write_text(text, encoding="utf-8")
+    return recipe

@@ -10,7 +10,9 @@ from inference.reading import judge
 from inference.reading.patterns import PatternError, compile_pattern
 from inference.reading.recipe import RecipeError, parse_recipe
 from inference.reading.types import FieldReading, TagReading
-from tests.reliability.helpers import MODEL, SAMPLES, assert_explained, assert_no_traceback, cli, headless
+from inference.records import Journal
+from tests.reliability.helpers import (BACKTRACKING, MODEL, SAMPLES, assert_explained, assert_no_traceback,
+                                        backtracking_recipe, cli, headless)
 
 CATASTROPHIC = "([A-Z0-9]+-?)+$"  # exponential in Python's re on a value that almost matches
 
@@ -30,6 +32,24 @@ def test_a_backtracking_pattern_is_judged_at_once(value: str, verdict: str) -> N
     recipe = parse_recipe(f"[fields]\nstyle_number = {{ pattern = '{CATASTROPHIC}', min_confidence = 0.5 }}\n")
     result = judge(recipe, Detections.empty(), [tag_with("style_number", value)])
     assert result.verdict.value == verdict
+
+
+@pytest.mark.timeout(300)
+def test_the_headless_station_reads_and_judges_a_frame_under_a_backtracking_pattern(tmp_path) -> None:
+    """The issue's headless run never finished (killed at 240 s): the real station, reading the real tag."""
+    import subprocess
+
+    try:
+        proc = headless("--source", str(SAMPLES / "090000022.jpg"), "--recipe", str(backtracking_recipe(tmp_path)),
+                        data_dir=tmp_path / "data", timeout=240)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the headless station froze on a backtracking recipe pattern (no outcome in 240 s)")
+    seen = assert_no_traceback(proc)
+    assert proc.returncode == 0, seen[-2000:]
+    line = next(line for line in proc.stdout.splitlines() if line.startswith("090000022.jpg: "))
+    assert line.startswith("090000022.jpg: NG") and f"standard FZ/T 81006-2017 does not match /{BACKTRACKING}/" in line
+    with Journal.open(tmp_path / "data" / "journal.sqlite3", read_only=True) as journal:
+        assert [f.verdict for f in journal.frames(journal.last_session_id())] == ["NG"]
 
 
 @pytest.mark.parametrize(("pattern", "why"), [

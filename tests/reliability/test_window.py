@@ -1,21 +1,24 @@
-"""Items 4 and 5 in the real window (offscreen): a folder with an image declaring 30 000 × 30 000 px among
+"""Items 1, 4 and 5 in the real window (offscreen): a recipe pattern that backtracks keeps the GUI thread live
+and Stop working, and the frame ends judged with the pattern and the value named; a folder with an image declaring 30 000 × 30 000 px among
 good ones goes on to its end with one error row for that file (the window used to stop the whole source:
 "The source failed"), and the results table keeps a bounded ring while the journal keeps every frame.
 The ring's own details are in tests/test_gui_station.py; the memory curves are benchmarks (BENCHMARKS.md)."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 pytest.importorskip("PySide6")
-from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtCore import QSettings, Qt  # noqa: E402
 
 from app.main_window import MainWindow  # noqa: E402
 from app.settings import StationSettings  # noqa: E402
 from app.station_state import FAILED  # noqa: E402
 from inference.records import Journal  # noqa: E402
 from tests.factories import blob_detector, scene_with_squares, write_image  # noqa: E402
-from tests.reliability.helpers import assert_explained, png_bomb  # noqa: E402
+from tests.reliability.helpers import BACKTRACKING, assert_explained, backtracking_recipe, png_bomb  # noqa: E402
 
 
 def open_window(qtbot, tmp_path, folder) -> MainWindow:
@@ -70,3 +73,81 @@ def test_the_window_keeps_a_bounded_ring_and_the_journal_keeps_every_frame(qtbot
     assert sum(len(r.candidates) > 0 for r in window.results.results) <= 3
     with Journal.open(tmp_path / "journal.sqlite3", read_only=True) as journal:
         assert len(journal.frames(journal.last_session_id())) == 30
+
+
+# -- item 1 in the window: a recipe pattern that backtracks never freezes the GUI thread -------------------
+
+@pytest.mark.timeout(480)
+def test_a_backtracking_recipe_pattern_keeps_the_window_live_and_stop_works(tmp_path) -> None:
+    """The window runs in a child process: a pattern that did hold the GIL would freeze this process too,
+    pytest's own timeout included, and the test would hang instead of failing."""
+    import subprocess
+    import sys
+
+    from inference.resources import default_model_path
+
+    if not default_model_path().is_file():
+        pytest.skip(f"the shipped detector is absent: {default_model_path()}")
+    env = {**os.environ, "HANGTAG_WINDOW_UNDER_BACKTRACKING": "1", "QT_QPA_PLATFORM": "offscreen"}
+    test = f"{__file__}::test_window_under_a_backtracking_pattern"
+    try:
+        proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--basetemp",
+                               str(tmp_path / "child"), test], capture_output=True, text=True, env=env, timeout=420)
+    except subprocess.TimeoutExpired as exc:
+        pytest.fail(f"the window froze under a backtracking recipe pattern (no outcome in {exc.timeout:g} s)")
+    assert proc.returncode == 0 and "1 passed" in proc.stdout, proc.stdout[-3000:] + proc.stderr[-2000:]
+
+
+@pytest.mark.skipif(os.environ.get("HANGTAG_WINDOW_UNDER_BACKTRACKING") != "1",
+                    reason="runs in the child process of the test above")
+def test_window_under_a_backtracking_pattern(qtbot, tmp_path, monkeypatch) -> None:
+    from PySide6.QtCore import QTimer
+
+    from inference.inspection import Inspector
+    from tests.reliability.helpers import SAMPLES
+
+    # what is tested is judging; a loaded machine must not cut reading short (its 15 s budget) before the fields
+    monkeypatch.setattr(Inspector, "read_budget_s", 600.0)
+
+    folder = tmp_path / "line"
+    folder.mkdir()
+    frames = 8
+    for i in range(frames):
+        (folder / f"tag_{i}.jpg").write_bytes((SAMPLES / "090000022.jpg").read_bytes())
+    settings = StationSettings(QSettings(str(tmp_path / "station.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(source=str(folder), backend="onnxruntime-cpu", recipe=backtracking_recipe(tmp_path),
+                        settings=settings, read=True, journal_path=tmp_path / "journal.sqlite3", testing=True)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.pipeline is not None and window.recipe is not None, timeout=120000)
+    assert window.recipe.field("standard").pattern == BACKTRACKING  # loaded: RE2 matches it in linear time
+
+    heartbeat, ticks = QTimer(), [0]
+    heartbeat.timeout.connect(lambda: ticks.__setitem__(0, ticks[0] + 1))
+    heartbeat.start(10)
+    arrived: list[tuple[int, object]] = []  # (heartbeat ticks when the GUI thread got the result, the result)
+    window.worker.frame_done.connect(lambda _image, result: arrived.append((ticks[0], result)))
+    window.start()
+    qtbot.waitUntil(lambda: len(arrived) >= 2, timeout=300000)
+    # the GUI thread ran its own timer while the worker read and judged the second frame
+    assert arrived[1][0] > arrived[0][0]
+
+    qtbot.mouseClick(window.source_bar.start_button, Qt.MouseButton.LeftButton)  # ■ Stop
+    qtbot.waitUntil(lambda: not window.source_bar.running, timeout=120000)
+    stopped_at = len(arrived)
+    assert stopped_at < frames  # Stop ended the run before the folder did
+
+    first = arrived[0][1]
+    assert first.ok and first.error is None
+    checks = [c for c in first.verdict.checks if c.subject == "standard"]
+    assert checks and checks[0].expected == f"/{BACKTRACKING}/" and len(checks[0].read) >= 12, checks
+    assert first.verdict.verdict.value in ("NG", "REVIEW")  # the value does not end in "!": never OK
+    reasons = [r for r in first.verdict.reasons if f"/{BACKTRACKING}/" in r]
+    assert reasons and any(checks[0].read in r for r in reasons), first.verdict.reasons
+    assert "judge" in first.timings.stages_ms  # judging is a stage of the frame's time
+    qtbot.waitUntil(lambda: window.banner.verdict.text().startswith(("NG", "REVIEW")), timeout=10000)
+    assert f"/{BACKTRACKING}/" in window.banner.reasons.text()
+    window.close()
+    with Journal.open(tmp_path / "journal.sqlite3", read_only=True) as journal:
+        recorded = journal.frames(journal.last_session_id())
+    assert len(recorded) == stopped_at and {f.verdict for f in recorded} <= {"NG", "REVIEW"}
