@@ -128,9 +128,18 @@ def _slant(gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
     return np.clip(fit, -0.5, 0.5)
 
 
-def bar_profile_view(gray: np.ndarray, box: Box, turn_deg: float, pad: float = 0.25) -> BarProfileView | None:
-    """The bars of the symbol in `box` averaged into profiles, drawn for the decoder; None when
-    the box holds no run of upright bars (a QR code, text, a blur)."""
+@dataclass(frozen=True)
+class BarProfiles:
+    """The bars of one box averaged across their rows, in the upright view (PROFILE_SCALE samples
+    per frame pixel): the whole run first, then its halves when the run is long enough."""
+
+    profiles: tuple[np.ndarray, ...]
+    matrix: np.ndarray  # 3x3, frame (tag crop) pixels -> upright view
+    rows: tuple[int, int]
+
+
+def bar_profiles(gray: np.ndarray, box: Box, turn_deg: float, pad: float = 0.25) -> BarProfiles | None:
+    """None when the box holds no run of upright bars (a QR code, text, a blur)."""
     matrix, size = upright_matrix(box, turn_deg, PROFILE_SCALE, 1.0, pad, 0.1)
     view = cv2.warpAffine(gray, matrix[:2], size, flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     (r0, r1), gx, gy = bar_rows(view)
@@ -147,13 +156,22 @@ def bar_profile_view(gray: np.ndarray, box: Box, turn_deg: float, pad: float = 0
     profiles = [bars.mean(axis=0)]
     if n >= 3 * MIN_BAR_ROWS:  # halves too: perspective bends long bars more than the fit follows
         profiles += [bars[: n // 2].mean(axis=0), bars[n // 2 :].mean(axis=0)]
+    return BarProfiles(tuple(profiles), matrix, (r0, r1))
+
+
+def bar_profile_view(gray: np.ndarray, box: Box, turn_deg: float, pad: float = 0.25) -> BarProfileView | None:
+    """The bars of the symbol in `box` averaged into profiles, drawn for the decoder; None when
+    the box holds no run of upright bars."""
+    found = bar_profiles(gray, box, turn_deg, pad)
+    if found is None:
+        return None
     rows = []
-    for profile in profiles:
+    for profile in found.profiles:
         for drawn in _drawn(profile):
             rows.extend([drawn] * ROWS_PER_PROFILE)
             rows.extend([np.ones_like(drawn)] * 2)
     image = np.pad(np.stack(rows), ((2, 0), (MARGIN_PX, MARGIN_PX)), mode="edge")
-    return BarProfileView((image * 255).astype(np.uint8), np.linalg.inv(matrix), (r0, r1), PROFILE_UPSAMPLE)
+    return BarProfileView((image * 255).astype(np.uint8), np.linalg.inv(found.matrix), found.rows, PROFILE_UPSAMPLE)
 
 
 def _drawn(profile: np.ndarray) -> list[np.ndarray]:
