@@ -13,6 +13,7 @@ prediction rather than breaking tracks.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -26,8 +27,9 @@ class TrackerSettings:
     # a tag the frame's edge cuts scores 0.3, and it must become a track, to be counted)
     low: float = 0.1  # boxes between low and high only continue tracks (ByteTrack's second stage)
     match_iou: float = 0.2  # overlap with a track's predicted box needed to continue it
-    lost_frames: int = 15  # frames (source index) a track may go unseen in the middle of the view
-    edge_lost_frames: int = 1  # ...and once its last box touched the edge it was moving towards (it went out)
+    lost_frames: int = 15  # frames (source index) a track may go unseen before it ends; one whose box is
+    # predicted out of the view ends at once, and so does one leaving through an edge once less of it is
+    # predicted in view than the detector was seeing of the last tags that left (below that it cannot see it).
     edge_px: float = 2.0  # a box this close to the frame's edge touches it
     max_jump: float = 0.75  # last chance for a confident box: centre within this share of the track's diagonal
     # The belt's speed as the line knows it (px per source frame, x then y; + is rightwards/down), or None to
@@ -44,6 +46,7 @@ class _Track:
     velocity: np.ndarray = field(default_factory=lambda: np.zeros(4))  # per source frame
     hits: int = 1
     belt: np.ndarray | None = None  # the last step's (vx, vy) from the sides the frame's edge did not cut
+    span: np.ndarray = field(default_factory=lambda: np.zeros(2))  # the widest and tallest it was seen (px)
 
     def predicted(self, frame: int) -> np.ndarray:
         return self.box + self.velocity * (frame - self.last_frame)
@@ -57,6 +60,7 @@ class _Track:
         vy = [moved[i] for i in (1, 3) if free[i]]
         self.belt = np.array([np.mean(vx) if vx else np.nan, np.mean(vy) if vy else np.nan])
         self.box, self.last_frame = box, frame
+        self.span = np.maximum(self.span, box[2:] - box[:2])
         self.hits += 1
 
 
@@ -128,6 +132,9 @@ class TagTracker:
         belt = settings.belt_px_per_frame
         self.belt_velocity = np.zeros(4) if belt is None else np.array([belt[0], belt[1], belt[0], belt[1]], float)
         self._belt_known = [belt is not None, belt is not None]
+        # How much of each of the last tags that left was in view when the detector last saw it: a track unseen
+        # while predicted to show more than that is a detection gap (the tag comes back), not a tag gone.
+        self._last_seen_shares: deque[float] = deque(maxlen=25)
 
     @property
     def live_ids(self) -> tuple[int, ...]:
@@ -159,7 +166,8 @@ class TagTracker:
         self._by_distance(frame, boxes, conf, ids, tracks, free_tracks)
         for i in np.flatnonzero(conf >= s.high):
             if ids[i] is None:
-                track = _Track(self._next_id, boxes[i], frame, velocity=self.belt_velocity.copy())
+                track = _Track(self._next_id, boxes[i], frame, velocity=self.belt_velocity.copy(),
+                               span=boxes[i][2:] - boxes[i][:2])
                 self._tracks[track.track_id] = track
                 ids[i] = track.track_id
                 self._next_id += 1
@@ -169,15 +177,46 @@ class TagTracker:
             track = tracks[t]
             if track.track_id not in self._tracks:
                 continue
-            if self._out_of_view(track.predicted(frame)):
+            if self._gone(track, frame):
                 ended.append(track.track_id)
                 del self._tracks[track.track_id]
-                continue
-            limit = s.edge_lost_frames if self._leaving(track) else s.lost_frames
-            if frame - track.last_frame >= limit:
-                ended.append(track.track_id)
-                del self._tracks[track.track_id]
+                seen = self._share_in_view(track, track.box)
+                if seen is not None:
+                    self._last_seen_shares.append(seen)
         return TrackUpdate(tuple(ids), tuple(ended))
+
+    def _gone(self, track: _Track, frame: int) -> bool:
+        """An unseen track has left: predicted out of the view, or leaving with less of it predicted in view than
+        the detector saw of the last tags that left, or unseen for `lost_frames`. A tag leaving through an edge is
+        missed more often than a whole one; ending its track at its first miss split a tag still half in view
+        into two ids (two verdicts for one tag)."""
+        predicted = track.predicted(frame)
+        if self._out_of_view(predicted):
+            return True
+        share = self._share_in_view(track, predicted)
+        if share is not None and self._last_seen_shares and share < float(np.median(self._last_seen_shares)):
+            return True
+        return frame - track.last_frame >= self.settings.lost_frames
+
+    def _share_in_view(self, track: _Track, box: np.ndarray) -> float | None:
+        """How much of the tag `box` leaves in view along the edge its last box touched while moving towards it
+        (1: all of its width or height), or None when it is not leaving through an edge."""
+        x1, y1, x2, y2 = track.box
+        w, h = self.frame_wh
+        e = self.settings.edge_px
+        vx = (track.velocity[0] + track.velocity[2]) / 2
+        vy = (track.velocity[1] + track.velocity[3]) / 2
+        span_w, span_h = (max(1.0, float(v)) for v in track.span)
+        shares = []
+        if x2 >= w - e and vx > 0:
+            shares.append((w - box[0]) / span_w)
+        if x1 <= e and vx < 0:
+            shares.append(box[2] / span_w)
+        if y2 >= h - e and vy > 0:
+            shares.append((h - box[1]) / span_h)
+        if y1 <= e and vy < 0:
+            shares.append(box[3] / span_h)
+        return min(shares) if shares else None
 
     def _learn_belt(self, measured: list[np.ndarray]) -> None:
         """The belt's speed from this frame's moves, each side the edge did not cut (an entering tag's front,
@@ -225,15 +264,6 @@ class TagTracker:
     def _out_of_view(self, box: np.ndarray) -> bool:
         w, h = self.frame_wh
         return bool(box[0] >= w or box[2] <= 0 or box[1] >= h or box[3] <= 0)
-
-    def _leaving(self, track: _Track) -> bool:
-        """Its last box touched an edge while moving towards it: it went out (one entering stays a while)."""
-        x1, y1, x2, y2 = track.box
-        w, h = self.frame_wh
-        e = self.settings.edge_px
-        vx = (track.velocity[0] + track.velocity[2]) / 2
-        vy = (track.velocity[1] + track.velocity[3]) / 2
-        return bool((x1 <= e and vx < 0) or (x2 >= w - e and vx > 0) or (y1 <= e and vy < 0) or (y2 >= h - e and vy > 0))
 
     def end_all(self) -> tuple[int, ...]:
         """The stream ended: every track still open has left."""
