@@ -124,3 +124,30 @@ def test_a_qr_code_without_its_box_is_found_in_the_tag() -> None:
     qr_code = next(c for c in codes if c.format == "QRCode")
     assert np.mean(qr_code.quad, axis=0)[0] < qr.shape[1]
     assert [c.format for c in bc.decode_symbols(tag, [bar_box], 0.0, matrix_search=())] == ["EAN-13"]
+
+
+@pytest.mark.parametrize(("text", "fmt", "name"), SYMBOLS)
+def test_the_bars_say_whether_focus_is_why_they_do_not_read(text: str, fmt: str, name: str) -> None:
+    """Sharp bars: the width and blur measured from the profile come out near the camera's, and the
+    note says focus is not the cause. Bars as blurred as they are wide: nothing reads, and the note
+    says so, with the numbers an engineer can act on."""
+    sharp, box = photographed(text, fmt, module_px=2.0, blur=0.6, degrees=14, perspective=0.02, seed=5)
+    measure = bc.measure_bars(sharp, box, turn_from_down_angle(bars_down_angle(sharp[int(box[1]):int(box[3]), int(box[0]):int(box[2])])[0]))
+    assert measure is not None
+    assert 1.8 <= measure.length_px / bc.module_count(name, text) <= 2.2
+    assert 0.4 <= measure.blur_px <= 1.0
+    assert bc.legibility_note(measure, name, text).startswith("sharp enough")
+
+    blurred, box = photographed(text, fmt, module_px=1.3, blur=1.6, degrees=14, perspective=0.02, seed=5)
+    x1, y1, x2, y2 = (int(v) for v in box)
+    turn = turn_from_down_angle(bars_down_angle(blurred[y1:y2, x1:x2])[0])
+    assert bc.decode_symbol(blurred, box, turn) == []
+    note = bc.legibility_note(bc.measure_bars(blurred, box, turn), name, text)
+    assert note.startswith("too blurred for bars this fine")
+    assert bc.legibility_note(bc.measure_bars(blurred, box, turn)).startswith("bar edges blurred over sigma")
+
+
+def test_no_bars_no_measure() -> None:
+    image, box = kraft_qr(URL, module_px=2.2, blur=0.8, degrees=10, seed=0)
+    assert bc.measure_bars(image, box, 0.0) is None
+    assert bc.legibility_note(None) == "no bars found in the barcode box"

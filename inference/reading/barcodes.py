@@ -15,7 +15,7 @@ import numpy as np
 
 from inference.errors import BackendUnavailableError
 from inference.reading.normalize import code_key, ean8_check_ok, ean13_check_ok, upca_check_ok
-from inference.reading.symbol_views import bar_profile_view, matrix_views
+from inference.reading.symbol_views import BarMeasure, bar_profile_view, matrix_views, measure_bars  # noqa: F401 (measure_bars: for the reader)
 from inference.reading.types import BarcodeReading
 
 Quad = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]
@@ -275,6 +275,50 @@ def find_matrix_codes(gray: np.ndarray, scales: Sequence[float] = (1.0, 1.5)) ->
         if codes:
             return _mapped(codes, np.diag([1 / scale, 1 / scale, 1.0]))
     return []
+
+
+# Bars read while their edges' blur (sigma) is below this share of the narrowest bar's width: on 196
+# tagset symbols (seed 4242), 128 of the 131 read were at or below 0.6, and 62 of the 65 not read above.
+READABLE_BLUR_PER_MODULE = 0.6
+
+
+def module_count(fmt: str, text: str) -> int | None:
+    """How many narrowest-bar widths a linear symbol spans, first bar to last, from its format and
+    text (Code 128 counted in code set B, or C for an even run of digits); None when unknown."""
+    n = len(text)
+    if fmt in ("EAN-13", "UPC-A"):
+        return 95
+    if fmt == "EAN-8":
+        return 67
+    if fmt == "UPC-E":
+        return 51
+    if fmt == "Code93":
+        return 9 * (n + 4) + 1
+    if fmt == "Code128":
+        chars = n // 2 if text.isdigit() and n % 2 == 0 else n
+        return 11 * (chars + 3) + 2
+    if fmt == "Code39":
+        return 13 * (n + 2) - 1
+    if fmt == "ITF":
+        return 9 * n + 9
+    return None
+
+
+def legibility_note(measure: BarMeasure | None, fmt: str = "", text: str = "") -> str:
+    """Why bars that nothing decoded did not decode, as far as focus can tell, for a verdict's
+    reason: the edges' blur against the bars' width when the expected code gives the width."""
+    if measure is None:
+        return "no bars found in the barcode box"
+    modules = module_count(fmt, text) if fmt and text else None
+    if modules is None:
+        return f"bar edges blurred over sigma {measure.blur_px:.1f} px"
+    bar = measure.length_px / modules
+    ratio = measure.blur_px / bar
+    if ratio > READABLE_BLUR_PER_MODULE:
+        return (f"too blurred for bars this fine: edges blurred over sigma {measure.blur_px:.1f} px on bars {bar:.1f} px wide "
+                f"({ratio:.2f}; reads up to {READABLE_BLUR_PER_MODULE}): focus, or bring the camera closer")
+    return (f"sharp enough (edges sigma {measure.blur_px:.1f} px on bars {bar:.1f} px wide, {ratio:.2f}): "
+            "look for damage, glare or a box that cuts the symbol")
 
 
 def to_reading(code: DecodedCode, box: tuple[float, float, float, float]) -> BarcodeReading:

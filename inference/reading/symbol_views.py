@@ -194,3 +194,30 @@ def matrix_views(gray: np.ndarray, box: Box, turn_deg: float, pad: float = 0.25)
         image = cv2.warpAffine(gray, matrix[:2], size, flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
         image = cv2.addWeighted(image, 2.0, cv2.GaussianBlur(image, (0, 0), 1.5 * scale), -1.0, 0)
         yield image, np.linalg.inv(matrix)
+
+
+@dataclass(frozen=True)
+class BarMeasure:
+    """What the bars' averaged profile says about focus, in frame pixels: the Gaussian sigma of
+    their sharpest edges (a step blurred by sigma rises at most contrast / (sigma * sqrt(2 pi))
+    per pixel), and the run from the first bar edge to the last."""
+
+    blur_px: float
+    length_px: float
+
+
+def measure_bars(gray: np.ndarray, box: Box, turn_deg: float, pad: float = 0.25) -> BarMeasure | None:
+    """None when the box shows no upright bars, or too few edges to measure."""
+    found = bar_profiles(gray, box, turn_deg, pad)
+    if found is None:
+        return None
+    profile = found.profiles[0].astype(np.float64)
+    lo, hi = np.percentile(profile, (2, 98))
+    slope = np.abs(np.diff(profile))
+    peak = (slope[1:-1] >= slope[:-2]) & (slope[1:-1] > slope[2:]) & (slope[1:-1] > 0.25 * slope.max())
+    edges = np.flatnonzero(peak) + 1
+    if len(edges) < 8 or hi - lo <= 0:
+        return None
+    steepest = float(np.percentile(slope[edges], 90))  # the wide bars' edges reach full contrast
+    blur = (hi - lo) / (steepest * np.sqrt(2 * np.pi)) / PROFILE_SCALE
+    return BarMeasure(float(blur), float(edges[-1] - edges[0]) / PROFILE_SCALE)
