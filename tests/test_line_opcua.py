@@ -256,6 +256,8 @@ def test_client_gone_mid_cycle_loses_nothing(line):
             await client.disconnect()
 
     job_id = asyncio.run(trigger_and_leave(srv.url))
+    wait_until(lambda: "no client connected" in st.links["opcua"])  # noticed within CLIENT_POLL_S
+    assert st.signals().code == Code.PLC_DISCONNECTED and st.signals().busy  # a warning: the inspection goes on
     gate.open.set()  # the inspection finishes while no client is connected
     assert asyncio.run(come_back(srv.url)) == (job_id, "OK" if job_id % 2 else "NG")
 

@@ -34,7 +34,7 @@ class Code(enum.IntEnum):
     INSPECTION_FAILED = 4        # warning: the trigger is answered with verdict ERROR
     TRIGGER_WHILE_LOADING = 5    # warning: trigger during a job select, refused and counted as missed; wait for
                                  # Ready with the new job index, then trigger (judged with the new recipe)
-    PLC_DISCONNECTED = 6         # warning: the PLC's connection dropped (Modbus); results pending stay queued
+    PLC_DISCONNECTED = 6         # warning: the PLC's connection dropped (Modbus, OPC UA); results pending stay queued
     BROKER_DISCONNECTED = 7      # warning: the MQTT broker went away; results wait in the client (QoS 1)
     ACK_TIMEOUT = 101            # fault: a result waited longer than the ack timeout (late ack)
     ACK_MISMATCH = 102           # fault: ack names a trigger id other than the oldest result's

@@ -22,11 +22,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from inference.line.handshake import STATE_CODES, Ack, Publish, Reset, SelectJob, SetLot, Signals, State, Trigger
+from inference.line.handshake import STATE_CODES, Ack, Code, Publish, Reset, SelectJob, SetLot, Signals, State, Trigger
 from inference.line.loop_thread import LoopThreadServer
 from inference.line.station import Change, LineError, LineStation
 
 NAMESPACE = "urn:hangtag-station:line"
+CLIENT_POLL_S = 0.5  # how soon a client's leaving is noticed
 log = logging.getLogger(__name__)
 
 
@@ -113,11 +114,31 @@ class OpcUaServer(LoopThreadServer):
         self._event_gen = await server.get_event_generator(etype, station_obj)
         self._changes = asyncio.Queue(maxsize=1024)
         applier = asyncio.create_task(self._apply_changes())
+        watcher = None
         try:
             async with server:
+                watcher = asyncio.create_task(self._watch_clients(server))
                 await self._serving()
         finally:
             applier.cancel()
+            if watcher is not None:
+                watcher.cancel()
+
+    async def _watch_clients(self, server) -> None:
+        """asyncua tells of no client's leaving: the connections are counted every CLIENT_POLL_S instead, and the
+        last one closing is a PLC disconnect (code 6) on the outputs, as with Modbus."""
+        connected = 0
+        while True:
+            await asyncio.sleep(CLIENT_POLL_S)
+            bserver = getattr(server, "bserver", None)
+            count = len(getattr(bserver, "clients", ()) or ())
+            if count == connected:
+                continue
+            closing = self._stopping is not None and self._stopping.is_set()
+            lost = Code.PLC_DISCONNECTED if count == 0 and not closing else None
+            self.station.set_link("opcua", f"{count} client connection(s) at {self.url}" if count
+                                  else f"listening at {self.url}, no client connected", lost=lost)
+            connected = count
 
     async def _add_methods(self, obj, idx: int) -> None:
         from asyncua import ua
