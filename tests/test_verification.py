@@ -254,3 +254,35 @@ def test_a_code_differing_in_surely_read_characters_is_ng_though_another_charact
     read = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=(line,), reread_lines=(line,))
     result = judge(recipe('style_number = "D42229B"'), one_tag(), [read])
     assert result.verdict is verdict, result.reasons
+
+
+def _symbols(n_barcodes: int) -> Detections:
+    boxes = np.array([[100.0 + 150 * k, 300.0, 220.0 + 150 * k, 360.0] for k in range(n_barcodes)], np.float32).reshape(-1, 4)
+    return Detections(boxes, np.full(n_barcodes, 0.9, np.float32), np.ones(n_barcodes, int), ("hangtag", "barcode", "qr_code"))
+
+
+def test_a_missed_tag_whose_every_value_is_in_view_once_with_its_one_barcode_is_one_tag() -> None:
+    """The detector boxed the tag's barcode but not the tag (a tag filling the frame): with every
+    value the recipe names verified, one barcode where the recipe allows one, and the style number
+    printed once, the frame holds one tag. Anything less certain stays REVIEW."""
+    rules = parse_recipe('[counts]\nhangtag = 1\nbarcode = 1\n[fields]\nsize = "170/92A"\ncolor = "黑色"\n'
+                         'style_number = "KX-2301A"\n')
+    from inference.reading import BarcodeReading
+
+    text = "颜色：黑色\n号型：170/92A\n货号：KX-2301A"
+    code = (BarcodeReading("Code128", "KX-2301A", None, (100.0, 300.0, 220.0, 360.0)),)
+    whole = TagReading(0, (0.0, 0.0, 640.0, 480.0), ocr_lines=lines_from_text(text), whole_frame=True, barcodes=code)
+    assert judge(rules, _symbols(1), [whole]).verdict is Verdict.OK
+    # two barcodes in view: two tags, both missed by the detector, cannot be told from one
+    assert judge(rules, _symbols(2), [whole]).verdict is Verdict.REVIEW
+    # the style number printed twice: two tags
+    twice = TagReading(0, (0.0, 0.0, 640.0, 480.0), ocr_lines=lines_from_text(text + "\n货号：KX-2301A"), whole_frame=True,
+                       barcodes=code)
+    assert judge(rules, _symbols(1), [twice]).verdict is Verdict.REVIEW
+    # one value not verified
+    unsure = TagReading(0, (0.0, 0.0, 640.0, 480.0), ocr_lines=lines_from_text("号型：170/92A\n货号：KX-2301A"), whole_frame=True,
+                        barcodes=code)
+    assert judge(rules, _symbols(1), [unsure]).verdict is Verdict.REVIEW
+    # a recipe that counts no symbols gives nothing to tell one tag from two
+    no_symbols = parse_recipe('[counts]\nhangtag = 1\n[fields]\nsize = "170/92A"\ncolor = "黑色"\nstyle_number = "KX-2301A"\n')
+    assert judge(no_symbols, _symbols(1), [whole]).verdict is Verdict.REVIEW

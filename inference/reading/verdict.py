@@ -151,6 +151,29 @@ def _has_box(detections: Detections, box: tuple[float, float, float, float]) -> 
     return False
 
 
+def _one_tag_in_view(recipe: Recipe, detections: Detections, whole: TagReading) -> bool:
+    """Whether a frame read whole shows exactly one of the job's tags: every value the recipe
+    names verified on it, no more symbols in view than the recipe's counts allow one tag, and the
+    style number printed once. Without a symbol count to hold the frame to, two tags the detector
+    both missed could not be told from one: such a frame stays REVIEW."""
+    if any(e.found is not Found.MATCH for e in gather(recipe, whole).values()):
+        return False
+    symbols = [c for c in recipe.counts if c.class_name in ("barcode", "qr_code")]
+    if not symbols:
+        return False
+    for count in symbols:
+        if count.class_name in detections.class_names and len(detections):
+            seen = detections[detections.confidence >= recipe.min_detection_confidence]
+            if seen.count(count.class_name) > count.max:
+                return False
+    style = next((r for r in recipe.fields if r.name == "style_number" and r.expected), None)
+    if style is not None:
+        key = code_key(style.expected)
+        if sum(1 for line in whole.ocr_lines if key and key in code_key(line.text)) > 1:
+            return False
+    return True
+
+
 def _count_check(rule: CountRule, detections: Detections, readings: Sequence[TagReading], recipe: Recipe) -> Check:
     n, source = _observed_count(rule.class_name, detections, readings, recipe.min_detection_confidence)
     expected = rule.describe()
@@ -161,6 +184,8 @@ def _count_check(rule: CountRule, detections: Detections, readings: Sequence[Tag
         whole = next((tag for tag in readings if tag.whole_frame and tag.is_tag), None)
         if n == 0 and whole is not None and _verified_fields(recipe, whole) >= MIN_FIELDS_FOR_A_TAG:
             # no box, but the job's own text is in view: the detector missed the tag, the tag is there
+            if rule.min <= 1 <= rule.max and _one_tag_in_view(recipe, detections, whole):
+                return Check(subject, None, expected, "1 (read, no box)", None, "reader", Verdict.OK)
             return Check(subject, None, expected, "no box", None, "reader", Verdict.REVIEW,
                          "hangtag not outlined by the detector, but its text is in view")
         unreadable = sum(1 for tag in readings if not tag.is_tag)
