@@ -151,3 +151,49 @@ def test_window_under_a_backtracking_pattern(qtbot, tmp_path, monkeypatch) -> No
     with Journal.open(tmp_path / "journal.sqlite3", read_only=True) as journal:
         recorded = journal.frames(journal.last_session_id())
     assert len(recorded) == stopped_at and {f.verdict for f in recorded} <= {"NG", "REVIEW"}
+
+
+# -- items 2 and 10 in the window ----------------------------------------------------------------------------
+
+def test_the_window_refuses_a_recipe_that_checks_nothing(qtbot, tmp_path) -> None:
+    folder = tmp_path / "line"
+    folder.mkdir()
+    write_image(folder / "tag.png", scene_with_squares(120, 160, [(20, 30, 30)]))
+    window = open_window(qtbot, tmp_path, folder)
+    recipe = tmp_path / "empty.toml"
+    recipe.write_text("[recipe]\n", encoding="utf-8")
+    window.load_recipe(recipe)
+    assert window.recipe is None and window.recipe_path is None  # nothing judges frames OK on its say-so
+    assert window.errors and "checks nothing" in window.errors[-1]
+    assert_explained(window.errors[-1])
+
+
+@pytest.mark.timeout(120)
+def test_an_unwritable_data_folder_keeps_the_window_inspecting_and_closing(qtbot, tmp_path, monkeypatch) -> None:
+    """The issue: the window aborted (rc 134, an uncaught JournalError). pytest-qt fails this test on any
+    exception a slot or close handler lets out."""
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the data folder should be")
+    monkeypatch.setenv("HANGTAG_DATA_DIR", str(blocker / "data"))
+    folder = tmp_path / "line"
+    folder.mkdir()
+    for i in range(3):
+        write_image(folder / f"tag_{i}.png", scene_with_squares(120, 160, [(20 + 10 * i, 30, 30)]))
+    model = tmp_path / "tags.onnx"
+    blob_detector(model, size=64, names={0: "hangtag", 1: "barcode"})
+    settings = StationSettings(QSettings(str(tmp_path / "station.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(model=model, source=str(folder), backend="onnxruntime-cpu", settings=settings, read=False,
+                        testing=True)  # the journal where the station keeps it: under the data folder
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.pipeline is not None, timeout=15000)
+    qtbot.waitUntil(lambda: any("NOT be recorded" in e for e in window.errors), timeout=5000)
+    said = next(e for e in window.errors if "NOT be recorded" in e)
+    assert str(blocker) in said
+    window.start()
+    qtbot.waitUntil(lambda: window.results.total >= 3 and not window.source_bar.running, timeout=60000)
+    assert all(r.ok for r in window.results.results)  # inspected all the same
+    for i in range(3):  # and each frame says it was not recorded
+        assert any(e.startswith(f"JOURNAL: frame tag_{i}.png was NOT recorded") for e in window.errors), window.errors
+    window.close()
+    assert not (blocker / "data").exists()
