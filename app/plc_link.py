@@ -167,6 +167,8 @@ class PlcLink(QObject):
         for transport in reversed(self.transports):
             transport.close()
         self.next_result.close()
+        self._refused = "the window is closing"
+        self.fence.pass_(self._fence_token)  # a job select waiting on the worker gives up now, not in its budget
         self.station.close()
         self.journal.close()
 
