@@ -15,7 +15,7 @@ import numpy as np
 
 from inference.errors import BackendUnavailableError
 from inference.reading.normalize import code_key, ean8_check_ok, ean13_check_ok, upca_check_ok
-from inference.reading.symbol_views import BarMeasure, bar_profile_view, matrix_views, measure_bars  # noqa: F401 (measure_bars: for the reader)
+from inference.reading.symbol_views import BarMeasure, BarProfileView, bar_profile_view, matrix_views, measure_bars  # noqa: F401 (measure_bars: for the reader)
 from inference.reading.types import BarcodeReading
 
 Quad = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]
@@ -189,12 +189,8 @@ def _mapped(codes: Sequence[DecodedCode], back: np.ndarray) -> list[DecodedCode]
     return out
 
 
-def _profile_codes(gray: np.ndarray, box: tuple[float, float, float, float], turn_deg: float, pad: float) -> list[DecodedCode] | None:
-    """Linear codes read from the bars' averaged, sharpened profiles (symbol_views.py); None when
-    the box shows no upright bars."""
-    view = bar_profile_view(gray, box, turn_deg, pad)
-    if view is None:
-        return None
+def _profile_codes(view: BarProfileView) -> list[DecodedCode]:
+    """Linear codes read from the bars' averaged, sharpened profiles (symbol_views.py)."""
     out = []
     for code in decode(view.image, try_harder=False, formats=ZXING_LINEAR, binarizer="FixedThreshold", try_invert=True):
         pts = view.to_frame(np.array(code.quad))
@@ -202,16 +198,22 @@ def _profile_codes(gray: np.ndarray, box: tuple[float, float, float, float], tur
     return out
 
 
+# A box whose bars fill this share of its height is a linear symbol's own box: no matrix-code views.
+# On 500 tagset symbol boxes, 95 % of linear ones filled >= 0.3; the one QR box with bars in it, 0.07.
+BARS_FILL = 0.25
+
+
 def _attempts(gray: np.ndarray, box: tuple[float, float, float, float], turn_deg: float, pad: float) -> Iterator[list[DecodedCode]]:
     """Each way of reading the box, likeliest first for what the box shows; frame-pixel quads.
     Bars: their profile, then the 3x view. No bars (a QR code): the square views first."""
-    profile = _profile_codes(gray, box, turn_deg, pad)
-    if profile is not None:
-        yield profile
+    view = bar_profile_view(gray, box, turn_deg, pad)
+    if view is not None:
+        yield _profile_codes(view)
         yield from _resampled(gray, box, turn_deg, pad, _VIEWS[:1])
-    for image, back in matrix_views(gray, box, turn_deg, pad):
-        yield _mapped(decode(image, try_harder=False, formats=ZXING_MATRIX, try_invert=False), back)
-    yield from _resampled(gray, box, turn_deg, pad, _VIEWS[1:] if profile is not None else _VIEWS)
+    if view is None or view.fill < BARS_FILL:
+        for image, back in matrix_views(gray, box, turn_deg, pad):
+            yield _mapped(decode(image, try_harder=False, formats=ZXING_MATRIX, try_invert=False), back)
+    yield from _resampled(gray, box, turn_deg, pad, _VIEWS[1:] if view is not None else _VIEWS)
 
 
 def decode_symbol(gray: np.ndarray, box: tuple[float, float, float, float], turn_deg: float, pad: float = 0.25) -> list[DecodedCode]:

@@ -50,6 +50,7 @@ class BarProfileView:
     back: np.ndarray  # 3x3, upright view pixels -> frame (tag crop) pixels
     rows: tuple[int, int]  # the bars' rows in the upright view
     upsample: float
+    fill: float  # the bars' share of the view's height: most of it for a barcode's own box
 
     def to_frame(self, points: np.ndarray) -> np.ndarray:
         """Points of `image` (x along the profile) in frame pixels: the top half of the image maps
@@ -136,6 +137,7 @@ class BarProfiles:
     profiles: tuple[np.ndarray, ...]
     matrix: np.ndarray  # 3x3, frame (tag crop) pixels -> upright view
     rows: tuple[int, int]
+    fill: float  # the bars' share of the view's height
 
 
 def bar_profiles(gray: np.ndarray, box: Box, turn_deg: float, pad: float = 0.25) -> BarProfiles | None:
@@ -156,7 +158,7 @@ def bar_profiles(gray: np.ndarray, box: Box, turn_deg: float, pad: float = 0.25)
     profiles = [bars.mean(axis=0)]
     if n >= 3 * MIN_BAR_ROWS:  # halves too: perspective bends long bars more than the fit follows
         profiles += [bars[: n // 2].mean(axis=0), bars[n // 2 :].mean(axis=0)]
-    return BarProfiles(tuple(profiles), matrix, (r0, r1))
+    return BarProfiles(tuple(profiles), matrix, (r0, r1), n / view.shape[0])
 
 
 def bar_profile_view(gray: np.ndarray, box: Box, turn_deg: float, pad: float = 0.25) -> BarProfileView | None:
@@ -171,7 +173,7 @@ def bar_profile_view(gray: np.ndarray, box: Box, turn_deg: float, pad: float = 0
             rows.extend([drawn] * ROWS_PER_PROFILE)
             rows.extend([np.ones_like(drawn)] * 2)
     image = np.pad(np.stack(rows), ((2, 0), (MARGIN_PX, MARGIN_PX)), mode="edge")
-    return BarProfileView((image * 255).astype(np.uint8), np.linalg.inv(found.matrix), found.rows, PROFILE_UPSAMPLE)
+    return BarProfileView((image * 255).astype(np.uint8), np.linalg.inv(found.matrix), found.rows, PROFILE_UPSAMPLE, found.fill)
 
 
 def _drawn(profile: np.ndarray) -> list[np.ndarray]:
