@@ -28,6 +28,8 @@ from inference.reading.types import FieldReading, OcrLine
 __all__ = ["LABELS", "extract_fields", "fix_composition", "lines_from_text"]
 
 _CONTINUES_COMPOSITION = re.compile(r"^[\u4e00-\u9fffA-Za-z ]{1,12}\s*\d+(?:\.\d+)?\s*%")
+# A line of its own "label: value" (a label this reader does not know): not the value of the label above.
+_LABELLED = re.compile(r"^[\u4e00-\u9fffA-Za-z /]{1,10}\s*:\s*\S")
 _PRICE_SIGN = re.compile(r"[¥￥]|RMB|CNY", re.IGNORECASE)
 _PLAIN_TAG_WORDS = ("合格证", "产品合格证", "CERTIFICATE", "QC PASSED", "检验合格")
 
@@ -86,7 +88,8 @@ def _merge_split_lines(segments: list[_Segment]) -> list[_Segment]:
     for i, seg in enumerate(segments):
         if i in consumed:
             continue
-        if seg.name not in ("?", None) and looks_empty(seg.name, seg.value) and i + 1 < len(segments) and segments[i + 1].name == "?":
+        if (seg.name not in ("?", None) and looks_empty(seg.name, seg.value) and i + 1 < len(segments)
+                and segments[i + 1].name == "?" and not _LABELLED.match(halfwidth(segments[i + 1].value))):
             nxt = segments[i + 1]
             consumed.add(i + 1)
             seg = _Segment(seg.name, nxt.value, nxt.confidence, f"{seg.raw} / {nxt.raw}", seg.label_exact, seg.line_index)

@@ -47,6 +47,7 @@ LABELS: Mapping[str, str | None] = {
     "成分": "composition",
     "成份": "composition",
     "面料成分": "composition",
+    "面料": "composition",
     "纤维成分": "composition",
     "材质": "composition",
     "纤维含量": "composition",
