@@ -314,15 +314,35 @@ def test_a_grown_read_keeps_the_first_reads_lines_and_adds_only_what_reaches_pas
     assert merged.boxes[texts.index("品名：风衣")] == pytest.approx((70.0, 140.0, 230.0, 160.0))
 
 
-def test_a_grown_read_turned_the_other_way_is_not_mixed_with_the_first() -> None:
+def test_a_grown_read_turned_another_way_is_not_mixed_with_the_first() -> None:
     from inference.reading.ocr.recognizer import Recognized
     from inference.reading.reader import _FirstRead, _Pieces
     from inference.reading.rectify import make_upright
 
     frame = np.zeros((400, 400, 3), np.uint8)
     first_up = make_upright(frame, (100.0, 100.0, 300.0, 300.0), 0.0, margin=0.0)
-    grown_up = make_upright(frame, (50.0, 20.0, 350.0, 300.0), 0.0, margin=0.0).flipped()
     crop = np.zeros((10, 40, 3), np.uint8)
     first = _Pieces(((20.0, 60.0, 180.0, 80.0),), (crop,), (Recognized("品名：风衣", 0.9, (0.9,) * 5),))
     grown = _Pieces(((70.0, 140.0, 230.0, 160.0),), (crop,), (Recognized("衣风：名品", 0.5, (0.5,) * 5),))
-    assert _FirstRead(first_up, first).merged_into(grown, grown_up) is grown
+    half_turned = make_upright(frame, (50.0, 20.0, 350.0, 300.0), 0.0, margin=0.0).flipped()
+    assert _FirstRead(first_up, first).merged_into(grown, half_turned) is grown
+    # levelled 10 degrees apart, the first read's boxes glue rows (等级 + 执行标准): not mixed either
+    tilted = make_upright(frame, (50.0, 20.0, 350.0, 300.0), 10.0, margin=0.0)
+    assert _FirstRead(first_up, first).merged_into(grown, tilted) is grown
+
+
+@pytest.mark.parametrize(
+    "text, fields",
+    [
+        # the size itself unread: the line below, a label of its own, is not the size
+        ("规格：\n面料：粘纤100%\n执行标准：FZ/T 73005-2021", {"composition": "粘纤 100%", "standard": "FZ/T 73005-2021"}),
+        ("号型：\n保养方法：手洗\n等级：合格品", {"grade": "合格品"}),
+        ("号型：\nXS\n等级：合格品", {"size": "XS", "grade": "合格品"}),  # a value alone on the next line is taken
+    ],
+)
+def test_a_label_alone_takes_the_next_line_only_when_that_line_is_not_labelled_itself(text: str, fields: dict[str, str]) -> None:
+    from inference.reading.fields import extract_fields, lines_from_text
+    from inference.reading.normalize import field_key
+
+    found = {name: reading.value for name, reading in extract_fields(lines_from_text(text)).items()}
+    assert {k: field_key(k, v) for k, v in found.items()} == {k: field_key(k, v) for k, v in fields.items()}

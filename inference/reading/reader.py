@@ -67,10 +67,14 @@ GROW_SHARE = 0.35
 # A line of the first read within this share of the crop's side from its edge ran into it: the
 # grown read's line is taken instead.
 MERGE_EDGE_SHARE = 0.02
+# Two reads of a tag levelled further apart than this are not merged line by line.
+MERGE_MAX_TURN_DEG = 2.0
 # Room left at each end of a line crop, as a share of the line's height.
 LINE_END_PAD = 0.3  # 0.1 cost 4 points of OK on 60 independent tags
 # Lines shorter than this (pixels) are enlarged 2x for the second read.
 REREAD_MIN_HEIGHT = 32
+# Lines lower than this (pixels) are resampled from the frame at this height for the first read.
+SMALL_PRINT_PX = 32
 # A detector box is a tag when it holds a barcode or this many lines read this surely.
 MIN_TAG_LINES = 2
 TAG_LINE_CONFIDENCE = 0.6
@@ -341,7 +345,7 @@ class TagReader:
         image = upright.image
         boxes = [_widened(line, image.shape[1]) for line, _crop in pieces]
         crop_boxes = [_widened(crop, image.shape[1]) for _line, crop in pieces]
-        crops = [image[int(b[1]) : int(np.ceil(b[3])), int(b[0]) : int(np.ceil(b[2]))] for b in crop_boxes]
+        crops = [upright.line_crop(b, SMALL_PRINT_PX) for b in crop_boxes]
         keep = [i for i, c in enumerate(crops) if c.shape[0] >= 4 and c.shape[1] >= 4]
         boxes = [boxes[i] for i in keep]
         crops = [crops[i] for i in keep]
@@ -427,9 +431,10 @@ class _FirstRead:
     def merged_into(self, grown: _Pieces, upright: Upright) -> _Pieces:
         """The grown read's lines that reach outside the first crop, and the first read's lines
         that did not run into its edge, all in the grown crop's pixels. If the two reads turned the
-        tag opposite ways one of them is wrong, and the grown read (more of the tag) is kept."""
+        tag differently (opposite ways, or levelled a few degrees apart) one of them is wrong, and the
+        grown read (more of the tag, more lines to level it by) is kept."""
         turn = (upright.angle_deg - self.upright.angle_deg + 180.0) % 360.0 - 180.0
-        if abs(turn) > 90.0:
+        if abs(turn) > MERGE_MAX_TURN_DEG:
             return grown
         fh, fw = self.upright.image.shape[:2]
         to_grown = np.vstack([upright.matrix, [0.0, 0.0, 1.0]]) @ np.vstack([cv2.invertAffineTransform(self.upright.matrix), [0.0, 0.0, 1.0]])
@@ -440,16 +445,25 @@ class _FirstRead:
             return (float(pts[:, 0].min()), float(pts[:, 1].min()), float(pts[:, 0].max()), float(pts[:, 1].max()))
 
         band = MERGE_EDGE_SHARE * max(fw, fh)
-        inner = [i for i, (x1, y1, x2, y2) in enumerate(self.pieces.boxes)
-                 if x1 > band and y1 > band and x2 < fw - band and y2 < fh - band]
         region = mapped((0.0, 0.0, float(fw), float(fh)))
-        outside = [j for j, b in enumerate(grown.boxes)
-                   if b[0] < region[0] - band or b[1] < region[1] - band or b[2] > region[2] + band or b[3] > region[3] + band]
-        kept_first = [i for i in inner if not any(_overlap(mapped(self.pieces.boxes[i]), grown.boxes[j]) > 0.3 for j in outside)]
+        whole = [i for i, (x1, y1, x2, y2) in enumerate(self.pieces.boxes)
+                 if x1 > band and y1 > band and x2 < fw - band and y2 < fh - band]
+        first_boxes = {i: mapped(self.pieces.boxes[i]) for i in whole}
+
+        def reaches_out(b: Box) -> bool:
+            return b[0] < region[0] - band or b[1] < region[1] - band or b[2] > region[2] + band or b[3] > region[3] + band
+
+        def replaces(g: Box, f: Box) -> bool:  # the same line, seen longer: not two lines glued into one box
+            return reaches_out(g) and _overlap(f, g) > 0.3 and g[3] - g[1] <= 1.6 * (f[3] - f[1])
+
+        # the first read's whole lines stand, unless the grown read found one reaching past the first crop
+        # over them (a line the first crop cut without its ink touching the edge)
+        kept_first = [i for i in whole if not any(replaces(g, first_boxes[i]) for g in grown.boxes)]
+        kept_grown = [j for j, g in enumerate(grown.boxes) if not any(_overlap(first_boxes[i], g) > 0.3 for i in kept_first)]
         return _Pieces(
-            tuple(mapped(self.pieces.boxes[i]) for i in kept_first) + tuple(grown.boxes[j] for j in outside),
-            tuple(self.pieces.crops[i] for i in kept_first) + tuple(grown.crops[j] for j in outside),
-            tuple(self.pieces.recognized[i] for i in kept_first) + tuple(grown.recognized[j] for j in outside),
+            tuple(first_boxes[i] for i in kept_first) + tuple(grown.boxes[j] for j in kept_grown),
+            tuple(self.pieces.crops[i] for i in kept_first) + tuple(grown.crops[j] for j in kept_grown),
+            tuple(self.pieces.recognized[i] for i in kept_first) + tuple(grown.recognized[j] for j in kept_grown),
         )
 
 

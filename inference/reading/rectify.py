@@ -16,6 +16,8 @@ Box = tuple[float, float, float, float]
 
 # Within this many degrees of a quarter turn the warp is snapped to it: exact, and sharper text.
 SNAP_DEG = 2.0
+# A small line is resampled from the frame at most this much larger.
+MAX_LINE_SCALE = 4.0
 
 
 @dataclass(frozen=True)
@@ -25,6 +27,23 @@ class Upright:
     image: np.ndarray
     matrix: np.ndarray  # 2x3, image → upright
     angle_deg: float  # counter-clockwise turn applied to the tag
+    frame: np.ndarray | None = None  # the original image, for crops resampled once from it
+
+    def line_crop(self, box: Box, min_height: int = 0) -> np.ndarray:
+        """The crop of `box` (upright pixels). A line lower than `min_height` px is resampled
+        straight from the frame, enlarged to it with one cubic interpolation: the upright crop is
+        already one interpolation away from the frame, and enlarging that smears small strokes."""
+        x1, y1, x2, y2 = int(box[0]), int(box[1]), int(np.ceil(box[2])), int(np.ceil(box[3]))
+        h = y2 - y1
+        if self.frame is None or h >= min_height or h < 4 or x2 - x1 < 4:
+            return self.image[y1:y2, x1:x2]
+        scale = min(MAX_LINE_SCALE, min_height / h)
+        out_w, out_h = int(round((x2 - x1) * scale)), int(round(h * scale))
+        to_line = np.array([[scale, 0.0, -scale * x1], [0.0, scale, -scale * y1], [0.0, 0.0, 1.0]])
+        edges = (to_line @ np.vstack([self.matrix, [0.0, 0.0, 1.0]]))[:2]
+        centres = edges.copy()  # as in make_upright: the warp works on pixel centres
+        centres[:, 2] += edges[:, :2].sum(axis=1) * 0.5 - 0.5
+        return cv2.warpAffine(self.frame, centres, (out_w, out_h), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
 
     def to_image_box(self, box: Box) -> Box:
         inverse = cv2.invertAffineTransform(self.matrix)
@@ -39,7 +58,7 @@ class Upright:
         half = np.array([[-1.0, 0.0, w], [0.0, -1.0, h], [0.0, 0.0, 1.0]])
         matrix = (half @ np.vstack([self.matrix, [0.0, 0.0, 1.0]]))[:2]
         angle = (self.angle_deg + 360.0) % 360.0 - 180.0
-        return Upright(np.ascontiguousarray(self.image[::-1, ::-1]), matrix, angle)
+        return Upright(np.ascontiguousarray(self.image[::-1, ::-1]), matrix, angle, self.frame)
 
     def to_upright_box(self, box: Box) -> Box:
         """An image box drawn around something that turned with the tag (a barcode), as that
@@ -102,7 +121,7 @@ def make_upright(image_bgr: np.ndarray, xyxy: Box, turn_deg: float, margin: floa
     crop = cv2.warpAffine(
         image_bgr, centres, (out_w, out_h), flags=cv2.INTER_NEAREST if quarter else cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
-    return Upright(crop, rot, turn_deg)
+    return Upright(crop, rot, turn_deg, image_bgr)
 
 
 def crop_box(image: np.ndarray, xyxy: Box, margin: float = 0.02) -> tuple[np.ndarray, tuple[int, int]]:
