@@ -90,9 +90,14 @@ def first_shape_costs(models, reader: str = "onnxruntime-cuda", shapes: int = 8,
     out = {}
     path = recognizer_with_top_classes(models.rec)
     # PyTorch: cuDNN by heuristic (the reader's setting) and with its timed search per shape (cudnn.benchmark)
-    variants = ("HEURISTIC", "DEFAULT") if reader == "onnxruntime-cuda" else ("torch", "torch-cudnn-benchmark")
+    # and without cuDNN (PyTorch's own convolution kernels: no per-shape plans)
+    variants = ("HEURISTIC", "DEFAULT") if reader == "onnxruntime-cuda" else ("torch", "torch-cudnn-benchmark", "torch-no-cudnn")
     for variant in variants:
         if variant.startswith("torch"):
+            import torch
+
+            cudnn_was = torch.backends.cudnn.enabled
+            torch.backends.cudnn.enabled = variant != "torch-no-cudnn"
             from inference.reading.ocr.torch_graph import TorchSession
 
             opener = lambda p: TorchSession(p, device=device, cudnn_benchmark=variant.endswith("benchmark"))  # noqa: E731
@@ -128,6 +133,8 @@ def first_shape_costs(models, reader: str = "onnxruntime-cuda", shapes: int = 8,
             second.append((time.perf_counter() - t) * 1000)
         out[variant + " det"] = {"first_run_ms": pct(first), "second_run_ms": pct(second)}
         det.close()
+        if variant.startswith("torch"):
+            torch.backends.cudnn.enabled = cudnn_was
     return out
 
 
@@ -145,7 +152,14 @@ def main() -> int:
     parser.add_argument("--detector", choices=("onnxruntime-cuda", "onnxruntime-cpu"), default="onnxruntime-cuda",
                         help="onnxruntime-cpu: detect on the CPU (no onnxruntime-gpu needed with --reader torch-cuda)")
     parser.add_argument("--dry-cpu", action="store_true", help="check this script on a machine without a GPU")
+    parser.add_argument("--no-cudnn", action="store_true",
+                        help="with --reader torch-cuda: PyTorch's own convolution kernels instead of cuDNN's")
+    parser.add_argument("--skip-shape-costs", action="store_true")
     args = parser.parse_args()
+    if args.no_cudnn:
+        import torch
+
+        torch.backends.cudnn.enabled = False
 
     from inference.inspection import Inspector
     from inference.reading.ocr import gpu as ocr_gpu
@@ -162,8 +176,8 @@ def main() -> int:
     result["ocr_models"] = models.describe()
     print("frames", len(singles_timed), "four-tag", len(fours), models.describe(), flush=True)
 
-    result["first_shape_costs"] = first_shape_costs(models, args.reader, device="cpu" if args.dry_cpu else "cuda",
-                                                    shapes=2 if args.dry_cpu else 8)
+    result["first_shape_costs"] = {} if args.skip_shape_costs else first_shape_costs(
+        models, args.reader, device="cpu" if args.dry_cpu else "cuda", shapes=2 if args.dry_cpu else 8)
     print("first-shape costs", json.dumps(result["first_shape_costs"]), flush=True)
 
     # the station reads on the CPU beside a GPU detector unless the GPU reader is asked for (placement.py);
