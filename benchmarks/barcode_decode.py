@@ -76,9 +76,16 @@ def reader_turn(gray: np.ndarray, barcode_boxes: list[Box]) -> float:
     return turn_from_down_angle(text_down_angle(gray)[0])
 
 
-def read_symbols(image: np.ndarray, tag_box: Box, barcode_boxes: list[Box], qr_boxes: list[Box]) -> tuple[list[bc.DecodedCode], float]:
-    """The reader's barcode stage for one tag: decoded codes, and the tag's focus measure."""
-    crop, (ox, oy) = crop_box(image, tag_box)
+def union(boxes: list[Box]) -> Box:
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def read_symbols(image: np.ndarray, tag_box: Box, barcode_boxes: list[Box], qr_boxes: list[Box],
+                 crop_symbols: bool = False) -> tuple[list[bc.DecodedCode], float]:
+    """The reader's barcode stage for one tag: decoded codes, and the tag's focus measure. With
+    `crop_symbols` the crop also takes in symbol boxes that stick out of the tag box (a tag box
+    that left out the tag's barcode end), as a proposed change to the reader would."""
+    crop, (ox, oy) = crop_box(image, union([tag_box, *barcode_boxes, *qr_boxes]) if crop_symbols else tag_box)
     gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
     local = [shift(b, -ox, -oy) for b in barcode_boxes]
     turn = reader_turn(gray, local)
@@ -137,7 +144,7 @@ def run(args: argparse.Namespace) -> dict:
             codes, focus, ms = [], None, 0.0
             if tag_box is not None:
                 start = time.perf_counter()
-                codes, focus = read_symbols(image, tag_box, bars, qrs)
+                codes, focus = read_symbols(image, tag_box, bars, qrs, args.crop_symbols)
                 ms = (time.perf_counter() - start) * 1000
                 tag_ms.append(ms)
                 per_symbol_ms.append(ms / len(symbols))
@@ -162,7 +169,7 @@ def run(args: argparse.Namespace) -> dict:
         return {k: {"read": v[0], "of": v[1], "rate": round(v[0] / v[1], 4)} for k, v in sorted(table.items())}
 
     return {
-        "data": str(data), "boxes": args.boxes, "frames": len(rows), "machine": f"{platform.machine()}, {platform.python_version()}",
+        "data": str(data), "boxes": args.boxes, "crop_symbols": args.crop_symbols, "frames": len(rows), "machine": f"{platform.machine()}, {platform.python_version()}",
         **{f"by_{k.replace('/', '_')}": rates(v) for k, v in tallies.items()},
         "ms_per_symbol": {"p50": round(float(np.percentile(per_symbol_ms, 50)), 2) if per_symbol_ms else None,
                           "p90": round(float(np.percentile(per_symbol_ms, 90)), 2) if per_symbol_ms else None,
@@ -173,7 +180,8 @@ def run(args: argparse.Namespace) -> dict:
 
 
 def print_report(report: dict) -> None:
-    print(f"{report['data']}: {report['frames']} frames, boxes from {report['boxes']}")
+    crop = ", crop = tag box + symbol boxes" if report["crop_symbols"] else ""
+    print(f"{report['data']}: {report['frames']} frames, boxes from {report['boxes']}{crop}")
     for key in ("by_bucket_symbology", "by_symbology", "by_design", "by_bucket"):
         print(f"  {key[3:]}:")
         for name, r in report[key].items():
@@ -189,6 +197,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bucket", default=None, help="nominal, blurred or small")
     parser.add_argument("--design", default=None)
     parser.add_argument("--limit", type=int, default=0)
+    parser.add_argument("--crop-symbols", action="store_true",
+                        help="crop the tag box joined with its symbol boxes (a proposed reader change), not the tag box alone")
     parser.add_argument("--json", type=Path, default=None, help="write the report, with every failed symbol, here")
     parser.add_argument("--failures", action="store_true", help="print every symbol not read")
     args = parser.parse_args(argv)
