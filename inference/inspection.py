@@ -181,8 +181,9 @@ class Inspector:
         return str(getattr(value, "value", value))
 
     def describe(self, result: FrameResult) -> str:
-        if not result.ok:
-            return f"{result.source_name}: ERROR {result.error.splitlines()[0]}"
+        if not result.ok:  # one line, the expected / found / hint included: a log line is all a service leaves
+            parts = [" ".join(line.split()) for line in result.error.splitlines() if line.strip()]
+            return f"{result.source_name}: ERROR {' | '.join(parts)}"
         counts: dict[str, int] = {}
         for label in result.detections.labels:
             counts[label] = counts.get(label, 0) + 1

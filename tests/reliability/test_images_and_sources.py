@@ -17,6 +17,7 @@ import pytest
 
 from inference.errors import ImageDecodeError, SourceError
 from inference.imageio import read_image
+from inference.records import Journal
 from inference.sources import WAITING, Frame, FrameError, Waiting, WatchedFolderSource, open_source
 from tests.reliability.helpers import SAMPLES, assert_explained, assert_no_traceback, cli, headless, jpeg_bytes, png_bomb
 
@@ -241,3 +242,61 @@ def test_a_watched_folder_forgets_files_that_left_it(tmp_path) -> None:
         (tmp_path / f"{i}.jpg").unlink()
     next(frames)
     assert source.arrivals.seen == set()  # weeks of files leave no ever-growing list behind
+
+
+# -- the same, through the real CLI and the real headless station -------------------------------------------
+
+@pytest.mark.timeout(60)
+def test_the_cli_says_a_silent_stream_has_no_frames_and_exits(tmp_path, silent_server) -> None:
+    proc = cli("run", "--source", f"http://127.0.0.1:{silent_server}/stream.mjpg", "--backend", "onnxruntime-cpu",
+               data_dir=tmp_path / "data", timeout=45)
+    seen = assert_no_traceback(proc)
+    assert proc.returncode == 2 and "no frames within 3 s" in proc.stderr, seen[-2000:]
+    assert_explained(proc.stderr)
+
+
+@pytest.mark.timeout(120)
+def test_the_headless_station_watching_a_folder_records_every_arrival(tmp_path) -> None:
+    """A file written in two halves is inspected once complete; an empty file and a folder named like an image
+    each get a line; the station keeps watching until its service manager stops it."""
+    import signal
+    import subprocess
+    import sys
+
+    from tests.reliability.helpers import ROOT
+
+    watched = tmp_path / "drop"
+    watched.mkdir()
+    env = {**os.environ, "HANGTAG_DATA_DIR": str(tmp_path / "data"), "PYTHONUNBUFFERED": "1"}
+    station = subprocess.Popen([sys.executable, "-m", "app.main", "--headless", "--no-read", "--source",
+                                f"watch:{watched}"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        assert station.stdout.readline().startswith("Backends")
+        assert station.stdout.readline().startswith("Hangtag Station (headless)")
+        (watched / "empty.jpg").write_bytes(b"")
+        (watched / "x.jpg").mkdir()
+        data = jpeg_bytes(seed=12)
+        with open(watched / "slow.jpg", "wb") as handle:
+            handle.write(data[: len(data) // 2])
+            handle.flush()
+            time.sleep(0.3)
+            handle.write(data[len(data) // 2:])
+        lines = {}
+        while len(lines) < 3:
+            line = station.stdout.readline()
+            assert line, "the station ended before every arrival had its line"
+            lines[line.split(":")[0]] = line.strip()
+        station.send_signal(signal.SIGTERM)
+        out, err = station.communicate(timeout=60)
+    finally:
+        station.kill()
+    assert "Traceback" not in out + err
+    assert "ERROR" not in lines["slow.jpg"]  # inspected, not "could not be decoded"
+    assert "ERROR" in lines["empty.jpg"] and "empty file" in lines["empty.jpg"]
+    assert "ERROR" in lines["x.jpg"] and "a folder" in lines["x.jpg"]
+    for name in ("empty.jpg", "x.jpg"):  # the operator's one line says why and what to do
+        assert_explained(lines[name])
+        assert "hint: remove or rename it" in lines[name]
+    with Journal.open(tmp_path / "data" / "journal.sqlite3", read_only=True) as journal:
+        assert sorted(f.source_name for f in journal.frames(journal.last_session_id())) == ["empty.jpg", "slow.jpg", "x.jpg"]
