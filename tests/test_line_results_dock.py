@@ -117,3 +117,23 @@ def test_in_operator_mode_docks_are_fixed_in_place_and_the_results_cannot_be_hid
     assert all(d.features() == movable for d in (results, late, window.docks["text"]))
     assert results.toggleViewAction().isEnabled()
     window.close()
+
+
+def test_the_latency_plots_are_not_redrawn_while_tabbed_behind_tag_text(qtbot, tmp_path):
+    """Qt calls a dock tabbed behind another visible; redrawing its plots there was most of the GUI thread's own
+    work per second on a running line (benchmarks/line_gui_thread.py)."""
+    from tests.test_gui_station import make_window
+
+    window = make_window(qtbot, tmp_path)
+    panel = window.plots
+    drawn = []
+    panel._draw = lambda: drawn.append(1)
+    assert panel.isVisible() and panel.visibleRegion().isEmpty()  # behind Tag text, the default
+    panel._dirty = True
+    panel.refresh()
+    assert drawn == [] and panel._dirty  # kept for when it is shown
+    window.docks["plots"].raise_()
+    qtbot.waitUntil(lambda: not panel.visibleRegion().isEmpty(), timeout=3000)
+    panel.refresh()
+    assert drawn == [1] and not panel._dirty
+    window.close()

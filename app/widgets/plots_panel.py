@@ -237,9 +237,14 @@ class PlotsPanel(QWidget):
         return rss, (drift_per_1000(vram) if np.all(np.isfinite(vram)) else None)
 
     def refresh(self) -> None:
-        if not self._dirty or not self.isVisible():
+        # A dock tabbed behind another (Tag text is in front by default) is still "visible" to Qt, with nothing
+        # of it on screen: redrawing it there was most of the GUI thread's own work on a running line.
+        if not self._dirty or not self.isVisible() or self.visibleRegion().isEmpty():
             return
         self._dirty = False
+        self._draw()
+
+    def _draw(self) -> None:
         span = next((n for n in (50, 100, 200) if self.frames <= n), self.capacity)
         if span != self._x_span:  # widen the window in steps, not every frame, so the axis stays put
             self._x_span = span

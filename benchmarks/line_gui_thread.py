@@ -1,0 +1,147 @@
+"""What the window's GUI thread costs on a moving line, before and after a change, as a ratio in one run.
+
+Per-tag mode, reading on, a conveyor recording replayed as a live camera (as app/line_ui_bench.py). The run is cut
+into phases of --phase seconds that take turns: "before" also redraws the latency plots while their dock is tabbed
+behind Tag text (what PlotsPanel.refresh did until it checked that any of it is on screen: the same 20 Hz draw),
+"after" does not (or, with --compare switch, the GIL switch interval). Per phase: the GUI thread's own CPU time (time.thread_time, sampled on that thread) and how late
+a 5 ms probe timer fired. Both kinds of phase share the machine's load, so their ratio holds where the absolute
+numbers do not.
+
+    QT_QPA_PLATFORM=offscreen python benchmarks/line_gui_thread.py --source camera:datasets/line/s1.25/line.avi \
+        --recipe datasets/line/s1.25/recipe.toml --seconds 32 --phase 4 --belt-px-per-frame 30.48
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from app.ui_bench import _bench_app, _percentiles, _wait  # noqa: E402
+
+
+def _run_until(predicate, timeout_s: float) -> None:
+    """The window's own event loop (as app.exec runs it), left when `predicate` holds or after `timeout_s`: a
+    processEvents-and-sleep loop would itself wake the GUI thread every millisecond and take its share."""
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    loop = QEventLoop()
+    deadline = time.perf_counter() + timeout_s
+    check = QTimer()
+    check.setInterval(100)
+    check.timeout.connect(lambda: loop.quit() if predicate() or time.perf_counter() > deadline else None)
+    check.start()
+    loop.exec()
+    check.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    parser = argparse.ArgumentParser(prog="python benchmarks/line_gui_thread.py")
+    parser.add_argument("--source", required=True)
+    parser.add_argument("--recipe", type=Path, required=True)
+    parser.add_argument("--seconds", type=float, default=32.0)
+    parser.add_argument("--phase", type=float, default=4.0, help="seconds of each phase (before, after, before…)")
+    parser.add_argument("--belt-px-per-frame", type=float, default=0.0)
+    parser.add_argument("--compare", choices=("plots", "switch"), default="plots",
+                        help="plots: hidden latency plots redrawn (before) or not (after); switch: the interpreter's "
+                             "GIL switch interval 5 ms (Python's default, before) or --switch-ms (after)")
+    parser.add_argument("--switch-ms", type=float, default=1.0)
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args(argv)
+
+    from PySide6.QtCore import QElapsedTimer, QTimer
+
+    from app.main_window import MainWindow
+
+    app, tmp, settings = _bench_app("hangtag-gui-thread-")
+    settings.set("line/per_tag", "1")
+    settings.set("line/belt_px_per_frame", f"{args.belt_px_per_frame:g}")
+    window = MainWindow(source=args.source, backend="onnxruntime-cpu", recipe=args.recipe, settings=settings,
+                        read=True, journal_path=tmp / "journal.sqlite3", testing=True)
+    window.resize(1280, 720)
+    window.show()
+    if not _wait(app, lambda: window.pipeline is not None and window.line.shows_tags, 120):
+        raise SystemExit("the engine did not load in 120 s")
+    panel = window.plots
+    assert panel.visibleRegion().isEmpty(), "the plots must be tabbed behind Tag text for this comparison"
+
+    def hidden_redraw() -> None:  # the old refresh: drawn whether or not any of it is on screen
+        if panel._dirty:
+            panel._dirty = False
+            panel._draw()
+
+    before = QTimer()
+    before.setInterval(panel.timer.interval())
+    before.timeout.connect(hidden_redraw)
+    phases: dict[str, dict[str, list[float]]] = {k: {"lateness": [], "cpu": [], "wall": [], "frames": []}
+                                                 for k in ("before", "after")}
+    state = {"kind": "before", "cpu": time.thread_time(), "wall": time.perf_counter(), "frames": 0, "last": 0.0}
+    clock = QElapsedTimer()
+    probe = QTimer()
+    probe.setInterval(5)
+
+    def tick() -> None:
+        now = clock.nsecsElapsed() / 1e6
+        if state["last"]:
+            phases[state["kind"]]["lateness"].append(max(0.0, now - state["last"] - 5))
+        state["last"] = now
+
+    def switch() -> None:
+        kind = state["kind"]
+        phases[kind]["cpu"].append(time.thread_time() - state["cpu"])
+        phases[kind]["wall"].append(time.perf_counter() - state["wall"])
+        phases[kind]["frames"].append(window.results.total - state["frames"])
+        state.update(kind="after" if kind == "before" else "before", cpu=time.thread_time(),
+                     wall=time.perf_counter(), frames=window.results.total)
+        apply(state["kind"])
+
+    def apply(kind: str) -> None:
+        if args.compare == "plots":
+            (before.start if kind == "before" else before.stop)()
+        else:
+            sys.setswitchinterval(0.005 if kind == "before" else args.switch_ms / 1000)
+
+    probe.timeout.connect(tick)
+    phase_timer = QTimer()
+    phase_timer.setInterval(int(args.phase * 1000))
+    phase_timer.timeout.connect(switch)
+    clock.start()
+    probe.start()
+    apply("before")
+    phase_timer.start()
+    started = time.perf_counter()
+    window.start()
+    _run_until(lambda: not window.source_bar.running and time.perf_counter() - started > 2, args.seconds)
+    switch()
+    for timer in (probe, phase_timer, before):
+        timer.stop()
+    window.stop()
+    _wait(app, lambda: not window.source_bar.running, 10)
+    sys.setswitchinterval(0.005)
+    result = {"source": args.source, "compare": args.compare, "phase_s": args.phase, "load_average": round(os.getloadavg()[0], 2),
+              "date": time.strftime("%Y-%m-%d %H:%M")}
+    for kind, p in phases.items():
+        wall, cpu = sum(p["wall"]), sum(p["cpu"])
+        result[kind] = {"phases": len(p["wall"]), "wall_s": round(wall, 1), "frames": int(sum(p["frames"])),
+                        "gui_cpu_share": round(cpu / wall, 4) if wall else None,
+                        "gui_cpu_ms_per_frame": round(1000 * cpu / max(1, sum(p["frames"])), 2),
+                        "lateness_ms": _percentiles(p["lateness"])}
+    b, a = result["before"], result["after"]
+    result["ratio_after_over_before"] = {
+        "gui_cpu_share": round(a["gui_cpu_share"] / b["gui_cpu_share"], 3) if b["gui_cpu_share"] else None,
+        "lateness_p99": round(a["lateness_ms"]["p99"] / b["lateness_ms"]["p99"], 3) if b["lateness_ms"]["p99"] else None}
+    window.close()
+    print(json.dumps(result, indent=2))
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
