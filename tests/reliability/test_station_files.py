@@ -111,3 +111,28 @@ def test_a_corrupt_cached_ocr_model_is_rebuilt(ocr_cache, damage: str) -> None:
     again = base_models("gb2312", folder)
     assert again.rec == rec and json.loads(side.read_text(encoding="utf-8"))["sha256"] == sha256(rec)
     onnx.checker.check_model(str(rec))
+
+
+@pytest.mark.release
+@pytest.mark.timeout(300)
+def test_the_station_starts_and_reads_over_a_corrupt_cached_ocr_model(tmp_path) -> None:
+    """The issue: random bytes in the cached recognizer (sidecar intact) blocked every start with "re-export
+    the model". The real headless station, reading, on a data folder holding such a cache."""
+    import os
+
+    pytest.importorskip("rapidocr")
+    from inference.reading.ocr.models import base_models, sha256, sidecar_path
+    from inference.resources import resource_path
+    from tests.reliability.helpers import headless
+
+    data = tmp_path / "data"
+    rec = base_models("gb2312", data / "cache" / "ocr").rec  # the cache a first start leaves
+    sidecar = sidecar_path(rec).read_text(encoding="utf-8")
+    rec.write_bytes(os.urandom(rec.stat().st_size))
+    proc = headless("--source", str(SAMPLES / "090000022.jpg"), "--recipe",
+                    str(resource_path("recipes", "sample_090000022.toml")), data_dir=data, timeout=240)
+    seen = assert_no_traceback(proc)
+    assert proc.returncode == 0, seen[-2000:]
+    assert any(line.startswith("090000022.jpg: OK") for line in proc.stdout.splitlines()), seen[-2000:]
+    assert sidecar_path(rec).read_text(encoding="utf-8") == sidecar  # the same model, rebuilt
+    assert json.loads(sidecar)["sha256"] == sha256(rec)
