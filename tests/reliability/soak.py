@@ -6,7 +6,10 @@ Everything runs as the station runs (reading, the recipe, the journal and the ar
 folder); only the source loops, as a line that never stops would. Memory is read every `--every` frames
 (RSS, and glibc's heap in use / free / mmapped, which tell a leak from fragmentation) and appended to
 the CSV as it goes, so a soak stopped by `--minutes` or by hand still has its curve. The drift is the
-least-squares slope after the warm-up, per 10 000 frames, and the growth over each 10 000 frames.
+least-squares slope after the warm-up, per 10 000 frames, and the growth over each 10 000 frames; then the
+same per 1 000 frames for RSS and heap in use, and that slope carried on to 100 000 frames, printed as what
+it is, an extrapolation. `--from-csv` gives the record and the plot of a CSV a soak already wrote (a soak
+ended by `timeout` or by hand: the CSV is written as it goes).
 
 It is not resumable across processes on purpose: a restarted process starts with fresh memory, so a
 curve spliced from two processes would hide exactly the drift this measures.
@@ -120,6 +123,46 @@ def growth_per_block(rows: list[tuple[int, float, float]], warmup: int, block: i
     return out
 
 
+def drift_record(rows: list[tuple[int, float, float]], heap_used: list[tuple[int, float]], warmup: int,
+                 horizon: int = 100_000) -> list[str]:
+    """The record a bounded soak can give: RSS and heap-in-use drift after the warm-up per 1 000 frames, and
+    that slope carried on to `horizon` frames, said to be an extrapolation (nothing past the last sample ran)."""
+    kept = [(f, r) for f, _, r in rows if f > warmup]
+    if len(kept) < 2:
+        return [f"soak: fewer than two samples after the warm-up ({warmup} frames): no drift can be read"]
+    slope, span = drift_per_10k(rows, warmup)
+    heap_slope, heap_span = drift_per_10k([(f, 0.0, v) for f, v in heap_used], warmup)
+    first, last = kept[0], kept[-1]
+    out = [f"soak: after warm-up, frames {first[0]}-{last[0]} ({last[0] - first[0]} frames): RSS {first[1]:.2f} -> "
+           f"{last[1]:.2f} MiB ({span:+.2f}), least-squares {slope / 10:+.3f} MiB per 1 000 frames; heap in use "
+           f"{heap_span:+.2f} MiB, {heap_slope / 10:+.3f} MiB per 1 000 frames"]
+    if last[0] < horizon:
+        def count(n: int) -> str:
+            return f"{n:,}".replace(",", " ")
+
+        out.append(f"soak: extrapolation, not measured: at that slope {count(horizon)} frames would add "
+                   f"{slope / 10_000 * (horizon - warmup):+.1f} MiB after warm-up ({count(horizon - last[0])} "
+                   f"frames past the last sample)")
+    return out
+
+
+def read_csv(path: Path) -> tuple[list[tuple[int, float, float]], list[tuple[int, float]]]:
+    """(rows, heap in use) back from a soak's CSV: a soak stopped by its time limit or by hand keeps its record."""
+    rows: list[tuple[int, float, float]] = []
+    heap_used: list[tuple[int, float]] = []
+    lines = path.read_text().splitlines()
+    if not lines or lines[0] + "\n" != CSV_HEADER:
+        raise SystemExit(f"soak: {path} is not a soak CSV\n  expected: the header {CSV_HEADER.strip()}\n"
+                         f"  found:    {lines[0] if lines else 'an empty file'}")
+    for line in lines[1:]:
+        cells = line.split(",")
+        if len(cells) != CSV_HEADER.count(",") + 1:
+            continue  # a line cut short when the soak was stopped mid-write
+        rows.append((int(cells[0]), float(cells[1]), float(cells[2])))
+        heap_used.append((int(cells[0]), float(cells[3])))
+    return rows, heap_used
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="soak")
     parser.add_argument("--frames", type=int, default=5000)
@@ -133,7 +176,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--csv", type=Path, default=None)
     parser.add_argument("--svg", type=Path, default=None)
     parser.add_argument("--png", type=Path, default=None)
+    parser.add_argument("--from-csv", type=Path, default=None,
+                        help="run nothing: the record and plot of an earlier soak's CSV (e.g. one a time limit ended)")
     args = parser.parse_args(argv)
+    what = "without reading" if args.no_read else "with reading"
+    if args.from_csv:
+        rows, heap_used = read_csv(args.from_csv)
+        frames = rows[-1][0] if rows else 0
+        print(f"soak: {args.from_csv}: {len(rows)} samples, {frames} frames in {rows[-1][1] if rows else 0:.0f} s")
+        for line in drift_record(rows, heap_used, args.warmup):
+            print(line)
+        _plot(args, rows, frames, what)
+        return 0
     data = Path(tempfile.mkdtemp(prefix="hangtag-soak-"))
     os.environ["HANGTAG_DATA_DIR"] = str(data)
     from app.headless import run_headless
@@ -150,18 +204,24 @@ def main(argv: list[str] | None = None) -> int:
           f"heap in use: slope {heap_slope:+.2f} MiB / 10k frames, last - first {heap_span:+.2f} MiB; data {data}")
     for first, last, grew in growth_per_block(rows, args.warmup):
         print(f"soak: frames {first}-{last}: RSS {grew:+.2f} MiB")
-    what = "without reading" if args.no_read else "with reading"
+    for line in drift_record(rows, log.heap_used, args.warmup):
+        print(line)
+    _plot(args, rows, log.frames, what)
+    return code
+
+
+def _plot(args, rows: list[tuple[int, float, float]], frames: int, what: str) -> None:
+    slope, span = drift_per_10k(rows, args.warmup)
     if args.svg:
         from tests.reliability.rss_svg import write_rss_svg
 
-        write_rss_svg(args.svg, rows, args.warmup, title=f"Headless station RSS, {log.frames} frames {what}")
+        write_rss_svg(args.svg, rows, args.warmup, title=f"Headless station RSS, {frames} frames {what}")
     if args.png:
         from tests.reliability.rss_png import write_rss_png
 
         write_rss_png(args.png, [(f, r) for f, _, r in rows], args.warmup,
-                      title=f"Headless station RSS, {log.frames} frames {what}",
-                      note=f"after warm-up: {span:+.2f} MiB, slope {slope:+.2f} MiB per 10 000 frames")
-    return code
+                      title=f"Headless station RSS, {frames} frames {what}",
+                      note=f"after warm-up: {span:+.2f} MiB, slope {slope / 10:+.3f} MiB per 1 000 frames")
 
 
 if __name__ == "__main__":
