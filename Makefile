@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench package clean lint system-deps reliability screenshots train-deps
+.PHONY: run test bench package clean lint system-deps reliability soak screenshots train-deps
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -25,6 +25,16 @@ screenshots: $(STAMP)
 # The whole reliability battery (issue 15), slow cases included: run before each release.
 reliability: $(STAMP)
 	HANGTAG_RELIABILITY=1 QT_QPA_PLATFORM=offscreen $(PY) -m pytest tests/reliability
+
+# A bounded soak with reading (issue 15): the headless station over the looping samples for SOAK_MINUTES, niced,
+# RSS every 25 frames into build/soak.csv and build/soak.png, then its drift per 1 000 frames and the 100 000-frame
+# extrapolation (labelled as one). `timeout` ends it even if a frame hangs (the record is then made from the CSV,
+# written as it goes, and make still fails).
+SOAK_MINUTES ?= 30
+soak: $(STAMP)
+	timeout $$(( $(SOAK_MINUTES) * 60 + 300 )) nice -n 10 $(PY) -m tests.reliability.soak --frames 100000 \
+	  --minutes $(SOAK_MINUTES) --every 25 --warmup 300 --csv build/soak.csv --png build/soak.png \
+	  || { rc=$$?; $(PY) -m tests.reliability.soak --from-csv build/soak.csv --warmup 300 --png build/soak.png; exit $$rc; }
 
 # PyTorch for Adapt's fine-tune tests (the 'train' extra), as a CPU build: 2.13.0+cpu is the build this machine
 # kind keeps on disk (190 MB); elsewhere pip may fetch a CUDA build, so a failure only makes those tests skip.
