@@ -119,7 +119,8 @@ class _RecipeFence(QObject):
 
 
 class PlcLink(QObject):
-    recipe_selected = Signal(str, int, str)  # the PLC selected a job: its recipe file, fence token, job (GUI thread)
+    recipe_selected = Signal(str, int, str, object)  # the PLC's job: recipe file, fence token, job, recipe (GUI thread)
+    _job_recipe = Signal(str, str, object)  # job, lot and recipe, at once to the inspection worker
     camera_trigger = Signal(int)  # a PLC trigger for a software-triggered camera, fired on the worker's thread
     job_changed = Signal(str, str, bool)  # the PLC's job, its lot and whether it set one (to the GUI thread)
     _fence = Signal(int)
@@ -147,6 +148,7 @@ class PlcLink(QObject):
         self.fence = _RecipeFence()
         self.fence.moveToThread(window.worker_thread)
         self._fence.connect(self.fence.pass_)  # queued behind the new recipe on the worker's thread
+        self._job_recipe.connect(window.worker.set_job_recipe)  # queued: between two of the worker's frames
         self._fence_token = 0
         self._refused = ""  # why the window did not take the selected recipe
         self.job_changed.connect(self._show_job)
@@ -205,7 +207,7 @@ class PlcLink(QObject):
         passed = self.fence.arm(self._fence_token)
         self._refused = ""
         name = str(getattr(recipe, "name", "") or path.stem)
-        self.recipe_selected.emit(str(path), self._fence_token, job_label(index, name))
+        self.recipe_selected.emit(str(path), self._fence_token, job_label(index, name), recipe)
         # the worker takes the recipe between two frames: at most one inspection's wait
         if not passed.wait(self.options.inspect_budget_s + 5.0) or self._refused:
             raise LineError(f"job {index}: the window did not take recipe {path.name}",
@@ -246,13 +248,17 @@ class PlcLink(QObject):
         header shows them and the frames and tags journaled from now on carry them."""
         self.window.set_job(job, lot if plc_lot else self.window.job_lot[1])
 
-    def _apply_recipe(self, path: str, token: int, job: str) -> None:
+    def _apply_recipe(self, path: str, token: int, job: str, recipe: object) -> None:
         before = self.window.recipe
-        previous_job = self.window.job_lot[0]
-        self.window.set_job(job, self.window.job_lot[1])  # queued to the worker just ahead of the recipe itself
+        previous_job, lot = self.window.job_lot
+        # the job's name and recipe reach the worker in one call: two calls could have a frame between them,
+        # journaled under one job and judged by the other's recipe; the window's own calls then repeat them
+        self._job_recipe.emit(job, lot, recipe)
+        self.window.set_job(job, lot)
         self.window.load_recipe(Path(path))
         if self.window.recipe is before:  # it failed to load here: the window says why, the old one stays
-            self.window.set_job(previous_job, self.window.job_lot[1])
+            self._job_recipe.emit(previous_job, lot, before)
+            self.window.set_job(previous_job, lot)
             self._refused = f"the window refused {path} (see its errors panel)"
             self.fence.pass_(token)  # wakes the waiting job select, which reports the refusal
             return

@@ -84,6 +84,13 @@ class InspectionWorker(QObject):
         if self._inspector is not None:
             self._inspector.recipe = recipe
 
+    @Slot(str, str, object)
+    def set_job_recipe(self, job: str, lot: str, recipe: object) -> None:
+        """A job change from the line's PLC: its name and its recipe take effect together, between two frames,
+        so no frame is journaled under the one and judged by the other."""
+        self._job = (job, lot)
+        self.set_recipe(recipe)
+
     @Slot(object)
     def set_recorder(self, recorder: object) -> None:
         self._recorder = recorder
