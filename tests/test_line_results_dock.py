@@ -137,3 +137,21 @@ def test_the_latency_plots_are_not_redrawn_while_tabbed_behind_tag_text(qtbot, t
     panel.refresh()
     assert drawn == [1] and not panel._dirty
     window.close()
+
+
+def test_the_view_shows_a_frames_own_pixels_after_the_caller_drops_them(qtbot):
+    """The view's pixmap shares its pixels (no copy on the GUI thread): they must outlive the caller's array."""
+    import gc
+
+    from app.widgets.image_view import ImageView
+
+    view = ImageView()
+    qtbot.addWidget(view)
+    frame = np.zeros((72, 128, 3), np.uint8)
+    frame[:, :, 2] = 200  # red in BGR
+    view.show_frame(frame, None)
+    del frame
+    gc.collect()
+    _ = [np.full((72, 128, 4), 7, np.uint8) for _ in range(50)]  # memory a freed buffer would be reused for
+    pixel = view._pixmap.pixmap().toImage().pixelColor(5, 5)
+    assert (pixel.red(), pixel.green(), pixel.blue()) == (200, 0, 0)

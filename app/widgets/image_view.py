@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QImage, QPainter, QPen, QPixmap
@@ -16,6 +17,17 @@ def bgr_to_qimage(image: np.ndarray) -> QImage:
     bgr = np.ascontiguousarray(image)
     h, w = bgr.shape[:2]
     return QImage(bgr.data, w, h, 3 * w, QImage.Format.Format_BGR888).copy()
+
+
+def frame_pixmap(image: np.ndarray) -> tuple[QPixmap, np.ndarray]:
+    """A whole frame for the view, and the pixels it is drawn from: OpenCV adds the pad byte (off the GIL) and Qt
+    takes its native 32-bit format as it is, without a copy, so the caller keeps the array as long as the pixmap.
+    Converting 24-bit BGR on the GUI thread took it about twice as long per frame."""
+    if image.ndim != 3 or image.shape[2] != 3:
+        return QPixmap.fromImage(bgr_to_qimage(image)), image
+    bgrx = cv2.cvtColor(image, cv2.COLOR_BGR2BGRA)
+    h, w = bgrx.shape[:2]
+    return QPixmap.fromImage(QImage(bgrx.data, w, h, 4 * w, QImage.Format.Format_RGB32)), bgrx
 
 
 LABEL_PX = 13  # box labels are this tall on screen at any zoom
@@ -100,6 +112,7 @@ class ImageView(QGraphicsView):
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setBackgroundBrush(QBrush(QColor("#202124")))
         self._pixmap = QGraphicsPixmapItem()
+        self._pixels: np.ndarray | None = None
         self.scene().addItem(self._pixmap)
         self._boxes = BoxesItem()
         self.scene().addItem(self._boxes)
@@ -116,7 +129,9 @@ class ImageView(QGraphicsView):
     def show_frame(self, image: np.ndarray | None, detections: Detections | None) -> None:
         if image is not None:
             self.placeholder.setVisible(False)
-            self._pixmap.setPixmap(QPixmap.fromImage(bgr_to_qimage(image)))
+            pixmap, pixels = frame_pixmap(image)
+            self._pixmap.setPixmap(pixmap)
+            self._pixels = pixels  # the pixmap shares this memory: kept until the next frame replaces both
             self.scene().setSceneRect(QRectF(self._pixmap.pixmap().rect()))
         self.show_detections(detections)
         if self._fit_mode:
