@@ -171,3 +171,31 @@ def test_a_caption_read_unsurely_verifies_unreadable_bars_when_its_posteriors_al
     assert judge(rules, boxes, [tag]).verdict is Verdict.OK
     unspotted = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=(OcrLine("尺码：M", 0.99, (0, 0, 1, 1)), caption))
     assert judge(rules, boxes, [unspotted]).verdict is not Verdict.OK  # the digits as read have a wrong check digit
+
+
+def test_a_guess_outside_the_fields_alphabet_does_not_outweigh_the_printed_character() -> None:
+    """A standard is printed in capitals, digits and signs: the recognizer's sure '米' (or '@') where
+    the value has a digit is a misread, and the digit is weighed against what the alphabet allows."""
+    frames = sure("22853")
+    frames[4] = {"米": 0.80, "8": 0.10}  # '8' at an eighth of the out-of-alphabet guess
+    post = read(frames, VOCAB)
+    unrestricted = spot("22853", post)
+    assert unrestricted is None or not unrestricted.supported  # any character: 米 wins
+    hit = spot("22853", post, alphabet="0123456789/-AB")
+    assert hit is not None and hit.supported
+    # a digit read surely as another digit is still another digit
+    wrong = sure("22853")
+    wrong[4] = {"3": 0.90, "8": 0.02}
+    other = spot("22853", read(wrong, VOCAB), alphabet="0123456789/-AB")
+    assert other is None or not other.supported
+
+
+def test_closed_fields_have_an_alphabet_and_open_ones_none() -> None:
+    from inference.reading.expected import alphabet
+
+    rules = {r.name: r for r in parse_recipe('[fields]\nstandard = "GB/T 22853-2019"\nsafety_category = "GB 18401-2010 B类"\n'
+                                             'color = "黑色"\nprice = "¥1299.00"\n').fields}
+    assert "8" in alphabet(rules["standard"]) and "@" not in alphabet(rules["standard"])
+    assert "类" in alphabet(rules["safety_category"]) and "米" not in alphabet(rules["safety_category"])
+    assert "¥" in alphabet(rules["price"])
+    assert alphabet(rules["color"]) == ""

@@ -21,6 +21,10 @@ from inference.reading.types import OcrLine, SpottedField
 
 # A unit: a word with the numbers that follow it ('羊毛 65%', 'GB/T 2660-2017').
 _UNIT = re.compile(r"\S+(?:\s+[\d.,%]\S*)*")
+# Fields printed in a closed alphabet — codes, sizes, standards, prices: Latin capitals, digits and
+# their signs, plus the few characters of the value itself (类, ¥, 元). A glyph outside it is a misread.
+CODE_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ/-.,%:()"
+_CLOSED = ("style_number", "size", "standard", "safety_category", "price", "ean13")
 
 
 def forms(rule: FieldRule) -> list[tuple[str, ...]]:
@@ -64,10 +68,19 @@ def printed_ean(recipe: Recipe) -> str:
     return expected if len(expected) == 13 and expected.isdigit() else ""
 
 
+def alphabet(rule: FieldRule) -> str:
+    """What the field can be printed in; '' where it is open (names, colours, compositions)."""
+    if rule.name not in _CLOSED:
+        return ""
+    return vocabulary_of([CODE_ALPHABET, *(unit for alternative in forms(rule) for unit in alternative)])
+
+
 def vocabulary(recipe: Recipe) -> str:
-    """Every character the recipe's expected values may be spotted with."""
+    """Every character the recipe's expected values may be spotted with, and the closed alphabet
+    where a field is printed in one."""
     units = [unit for rule in recipe.fields for alternative in forms(rule) for unit in alternative]
-    return vocabulary_of([*units, printed_ean(recipe)])
+    closed = [CODE_ALPHABET] if any(rule.name in _CLOSED for rule in recipe.fields) or printed_ean(recipe) else []
+    return vocabulary_of([*units, printed_ean(recipe), *closed])
 
 
 def spot_printed_ean(recipe: Recipe, lines: Sequence[OcrLine]) -> tuple[SpottedField, ...]:
@@ -75,7 +88,7 @@ def spot_printed_ean(recipe: Recipe, lines: Sequence[OcrLine]) -> tuple[SpottedF
     ean = printed_ean(recipe)
     if not ean:
         return ()
-    hit = best_spot(ean, [line.posteriors for line in lines])
+    hit = best_spot(ean, [line.posteriors for line in lines], "0123456789")
     if hit is None or not hit.supported:
         return ()
     return (SpottedField("barcode", ean, hit.confidence, hit.total, lines[hit.line_index].text),)
@@ -90,7 +103,7 @@ def spot_fields(rules: Sequence[FieldRule], lines: Sequence[OcrLine]) -> tuple[S
     out = []
     for rule in rules:
         for alternative in forms(rule):
-            spots = [best_spot(unit, posteriors) for unit in alternative]
+            spots = [best_spot(unit, posteriors, alphabet(rule)) for unit in alternative]
             if spots and all(s is not None and s.supported for s in spots):
                 line = lines[spots[0].line_index].text  # type: ignore[union-attr]
                 out.append(SpottedField(rule.name, rule.expected or "", min(s.confidence for s in spots),  # type: ignore[union-attr]

@@ -174,16 +174,20 @@ class Spot:
 _INF = 1e9
 
 
-def spot(text: str, post: Posteriors) -> Spot | None:
+def spot(text: str, post: Posteriors, alphabet: str = "") -> Spot | None:
     """The cheapest placement of `text` on the line, or None where it cannot be supported at all
-    (a character outside the vocabulary, none placed anywhere near well enough)."""
+    (a character outside the vocabulary, none placed anywhere near well enough).
+
+    `alphabet`: what the field can be printed in (a standard's letters, digits and signs); the
+    recognizer's guesses outside it (8 read '@', 类 read '米') are not what the tag printed, and a
+    character is weighed against the best guess inside it (or a blank). Empty: any character."""
     kw = keyword(text)
     if not kw or post.steps == 0:
         return None
     cols = [post.vocabulary.find(ch) for ch in kw]
     if min(cols) < 0:
         return None
-    best = np.maximum(post.best, FLOOR)
+    best = np.maximum(_best_within(post, alphabet) if alphabet else post.best, FLOOR)
     char_p = post.probs[:, cols]  # (T, L)
     ratio = char_p / best[:, None]
     if float(ratio.max(axis=0).min()) < math.exp(-MAX_CHAR_DEFICIT):
@@ -193,6 +197,15 @@ def spot(text: str, post: Posteriors) -> Spot | None:
     np.maximum(char_cost, 0.0, out=char_cost)
     np.maximum(blank_cost, 0.0, out=blank_cost)
     return _align(kw, char_cost, blank_cost, char_p, best, post.kinds)
+
+
+def _best_within(post: Posteriors, alphabet: str) -> np.ndarray:
+    """Per step, the likeliest of a blank and the alphabet's characters (those the vocabulary keeps;
+    a vocabulary without the whole alphabet gives the unrestricted best)."""
+    cols = [post.vocabulary.find(ch) for ch in dict.fromkeys(alphabet)]
+    if min(cols, default=-1) < 0:
+        return post.best
+    return np.maximum(post.blank, post.probs[:, cols].max(axis=1))
 
 
 def _align(kw: str, char_cost: np.ndarray, blank_cost: np.ndarray, char_p: np.ndarray, best: np.ndarray,
@@ -274,13 +287,13 @@ def _emitted(kinds: np.ndarray) -> int:
     return int(kinds[nonblank[0]]) if nonblank.size else BLANK
 
 
-def best_spot(text: str, lines: Sequence[Posteriors | None]) -> Spot | None:
+def best_spot(text: str, lines: Sequence[Posteriors | None], alphabet: str = "") -> Spot | None:
     """The cheapest placement of `text` over several lines (their index in `line_index`)."""
     found: Spot | None = None
     for index, post in enumerate(lines):
         if post is None:
             continue
-        hit = spot(text, post)
+        hit = spot(text, post, alphabet)
         if hit is not None and (found is None or hit.total < found.total):
             found = Spot(hit.text, hit.total, hit.worst, hit.confidence, index)
     return found
