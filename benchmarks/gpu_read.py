@@ -89,18 +89,15 @@ def first_shape_costs(models, reader: str = "onnxruntime-cuda", shapes: int = 8,
     rng = np.random.default_rng(1)
     out = {}
     path = recognizer_with_top_classes(models.rec)
-    # PyTorch: cuDNN by heuristic (the reader's setting) and with its timed search per shape (cudnn.benchmark)
-    # and without cuDNN (PyTorch's own convolution kernels: no per-shape plans)
+    # PyTorch: cuDNN by heuristic and with its timed search per shape (cudnn.benchmark)
+    # and without cuDNN (PyTorch's own convolution kernels: no per-shape plans; the reader's default)
     variants = ("HEURISTIC", "DEFAULT") if reader == "onnxruntime-cuda" else ("torch", "torch-cudnn-benchmark", "torch-no-cudnn")
     for variant in variants:
         if variant.startswith("torch"):
-            import torch
-
-            cudnn_was = torch.backends.cudnn.enabled
-            torch.backends.cudnn.enabled = variant != "torch-no-cudnn"
             from inference.reading.ocr.torch_graph import TorchSession
 
-            opener = lambda p: TorchSession(p, device=device, cudnn_benchmark=variant.endswith("benchmark"))  # noqa: E731
+            opener = lambda p: TorchSession(p, device=device, cudnn=variant != "torch-no-cudnn",  # noqa: E731
+                                            cudnn_benchmark=variant.endswith("benchmark"))
         else:
             opener = lambda p: BucketSession(p, conv_algo_search=variant, device=device)  # noqa: E731
         session = opener(path)
@@ -133,8 +130,6 @@ def first_shape_costs(models, reader: str = "onnxruntime-cuda", shapes: int = 8,
             second.append((time.perf_counter() - t) * 1000)
         out[variant + " det"] = {"first_run_ms": pct(first), "second_run_ms": pct(second)}
         det.close()
-        if variant.startswith("torch"):
-            torch.backends.cudnn.enabled = cudnn_was
     return out
 
 
@@ -152,14 +147,14 @@ def main() -> int:
     parser.add_argument("--detector", choices=("onnxruntime-cuda", "onnxruntime-cpu"), default="onnxruntime-cuda",
                         help="onnxruntime-cpu: detect on the CPU (no onnxruntime-gpu needed with --reader torch-cuda)")
     parser.add_argument("--dry-cpu", action="store_true", help="check this script on a machine without a GPU")
-    parser.add_argument("--no-cudnn", action="store_true",
-                        help="with --reader torch-cuda: PyTorch's own convolution kernels instead of cuDNN's")
+    parser.add_argument("--torch-cudnn", action="store_true",
+                        help="with --reader torch-cuda: cuDNN's convolutions (heuristic) instead of PyTorch's own (the default)")
     parser.add_argument("--skip-shape-costs", action="store_true")
     args = parser.parse_args()
-    if args.no_cudnn:
-        import torch
+    if args.torch_cudnn:
+        from inference.reading.ocr import torch_graph
 
-        torch.backends.cudnn.enabled = False
+        torch_graph.USE_CUDNN = True
 
     from inference.inspection import Inspector
     from inference.reading.ocr import gpu as ocr_gpu

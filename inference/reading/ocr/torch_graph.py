@@ -8,8 +8,8 @@ topk.py adds, so the same files run there unchanged. Integer shape arithmetic (S
 the CPU; tensors go to `device`. `TorchSession` has BucketSession's interface (gpu.py), so the detector and
 recognizer classes take either.
 
-Checked against ONNX Runtime on the CPU in tests/test_ocr_torch.py. TF32 is off on the GPU (the CPU reader's FP32
-arithmetic) and cuDNN chooses algorithms by heuristic (no timed search per new shape).
+Checked against ONNX Runtime on the CPU in tests/test_ocr_torch.py. On the GPU the arithmetic is FP32 (no TF32, as
+the CPU reader) and the convolutions are PyTorch's own, not cuDNN's (USE_CUDNN says why).
 """
 
 from __future__ import annotations
@@ -48,6 +48,12 @@ def _same_pads(size: Sequence[int], kernel: Sequence[int], strides: Sequence[int
         pads += [total // 2, total - total // 2]
     return pads
 
+
+# cuDNN for the convolutions? On the H200 (PyTorch 2.11, cuDNN 9.19, BENCHMARKS.md issue 19) a new input shape
+# cost the recognizer's first run 73 ms with cuDNN's heuristics (2.5 s with its timed search) against 9.8 ms
+# with PyTorch's own kernels, and a repeated shape 13.2 against 8.3 ms; the reader's shapes change with every
+# tag. The setting holds only while a session runs (torch.backends.cudnn.flags), not for the whole process.
+USE_CUDNN = False
 
 # operators whose inputs after the first are numbers read on the CPU
 _HOST_INPUTS = ("Resize", "Reshape", "Slice", "TopK", "Expand", "Tile")
@@ -270,17 +276,17 @@ class TorchSession(ShapeCountingSession):
     """BucketSession's interface (gpu.py) over a TorchGraph."""
 
     def __init__(self, model_path: Path, *, device: str = "cuda", threads: int | None = None,
-                 cudnn_benchmark: bool = False) -> None:
+                 cudnn: bool | None = None, cudnn_benchmark: bool = False) -> None:
         torch = _torch()
         if device == "cuda" and not torch.cuda.is_available():
             raise BackendUnavailableError("PyTorch sees no GPU", expected="torch.cuda.is_available()",
                                           found="False", hint="use the CPU reader on this machine")
-        if device == "cuda":
-            # FP32 arithmetic as on the CPU (PyTorch's convolutions default to TF32 on this GPU); cuDNN picks each
-            # new shape's algorithms by heuristic unless `cudnn_benchmark` asks for a timed search per shape
-            torch.backends.cudnn.allow_tf32 = False
+        if device == "cuda":  # FP32 matrix products as on the CPU (not TF32)
             torch.backends.cuda.matmul.allow_tf32 = False
-            torch.backends.cudnn.benchmark = cudnn_benchmark
+        # convolutions: PyTorch's own kernels unless `cudnn` (default USE_CUDNN); with cuDNN, FP32 (no TF32) and
+        # its algorithms by heuristic unless `cudnn_benchmark` asks for a timed search per new shape
+        self.cudnn = USE_CUDNN if cudnn is None else cudnn
+        self.cudnn_benchmark = cudnn_benchmark
         if device == "cpu" and threads:
             torch.set_num_threads(threads)
         self.model_path = Path(model_path)
@@ -293,7 +299,9 @@ class TorchSession(ShapeCountingSession):
 
     def run(self, feeds: dict[str, np.ndarray], fetch: Sequence[str]) -> dict[str, np.ndarray]:
         self._count(tuple(feeds[self.input_name].shape))
-        out = self.graph.run(feeds)
+        with self.graph.torch.backends.cudnn.flags(enabled=self.cudnn, benchmark=self.cudnn_benchmark,
+                                                   deterministic=False, allow_tf32=False):
+            out = self.graph.run(feeds)
         self.runs += 1
         return {name: out[name].cpu().numpy() for name in fetch}
 
