@@ -5,6 +5,8 @@ inspected is a REVIEW row, never a missing one."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -99,9 +101,14 @@ def test_the_windows_triggered_camera_journals_one_tag_row_per_trigger_and_shows
         line.fired.emit(77)
         qtbot.waitUntil(lambda: len(window.line.model.tags) == 3, timeout=15000)
         shown = [t.label for t in window.line.model.tags]
+        artifacts = Path(__file__).resolve().parents[1] / "test-artifacts" / "line"
+        artifacts.mkdir(parents=True, exist_ok=True)
+        qtbot.wait(100)
+        window.grab().save(str(artifacts / "triggered_items_per_tag.png"))  # looked at: T1 T2 T77 on strip and rows
         window.close()
     rows = journal_tags(tmp_path)
     assert [r.trigger_id for r in rows] == ["1", "2", "77"] and shown == ["T1", "T2", "T77"]
+    assert not any(t.missed for t in window.line.model.tags)  # judged from their frames, not "passed unread"
     assert all(r.frames_seen == 1 and not r.missed for r in rows)
     assert all(r.verdict == "REVIEW" and r.reasons[0] == NOT_JUDGED for r in rows)  # no recipe loaded: said
     assert len(journaled(tmp_path)) == 3  # the per-frame rows stay

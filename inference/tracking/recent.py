@@ -45,8 +45,10 @@ class RecentTag:
         reading = getattr(verdict, "reading", None)
         fields = tuple((FIELD_LABELS_ZH.get(name, name), f.value) for name, f in
                        (reading.fields.items() if reading is not None else ()) if f.value)
+        missed = bool(getattr(verdict, "unread", False)) and verdict.trigger_id is None  # as the journal says it:
+        # a triggered item is judged from its frame, read or not; only a tracked tag can pass the camera unread
         return cls(int(verdict.track_id), str(value), verdict.reasons[0] if verdict.reasons else "",
-                   verdict.trigger_id, bool(getattr(verdict, "unread", False)), tuple(verdict.reasons), fields,
+                   verdict.trigger_id, missed, tuple(verdict.reasons), fields,
                    getattr(verdict, "read_frame", None), int(getattr(verdict, "reads", 0)),
                    crop=getattr(verdict, "crop", None))
 
