@@ -29,7 +29,7 @@ __all__ = ["LABELS", "extract_fields", "fix_composition", "lines_from_text"]
 
 _CONTINUES_COMPOSITION = re.compile(r"^[\u4e00-\u9fffA-Za-z ]{1,12}\s*\d+(?:\.\d+)?\s*%")
 # A line of its own "label: value" (a label this reader does not know): not the value of the label above.
-_LABELLED = re.compile(r"^[\u4e00-\u9fffA-Za-z /]{1,10}\s*:\s*\S")
+_LABELLED = re.compile(r"^[\u4e00-\u9fffA-Za-z /()]{1,12}\s*:\s*\S")
 _PRICE_SIGN = re.compile(r"[¥￥]|RMB|CNY", re.IGNORECASE)
 _PLAIN_TAG_WORDS = ("合格证", "产品合格证", "CERTIFICATE", "QC PASSED", "检验合格")
 

@@ -16,6 +16,9 @@ Box = tuple[float, float, float, float]
 
 # Within this many degrees of a quarter turn the warp is snapped to it: exact, and sharper text.
 SNAP_DEG = 2.0
+# Hangtags are at most this much longer than wide (a 3 x 9 cm tag is 3): a tighter fit of a box
+# at an angle is a box that does not hold a whole tag.
+MAX_TAG_ASPECT = 4.0
 # A small line is resampled from the frame at most this much larger.
 MAX_LINE_SCALE = 4.0
 
@@ -96,7 +99,9 @@ def _tag_size(box_w: float, box_h: float, angle_deg: float) -> tuple[float, floa
         return (box_w * c + box_h * s, box_w * s + box_h * c)
     w = (box_w * c - box_h * s) / det
     h = (box_h * c - box_w * s) / det
-    if w <= 0 or h <= 0:
+    if w <= 0 or h <= 0 or max(w, h) > MAX_TAG_ASPECT * min(w, h):
+        # no tag is a strip: the box is not the bounds of one turned rectangle (the detector cut
+        # the tag, or the angle is off); keep the whole box, turned
         return (box_w * c + box_h * s, box_w * s + box_h * c)
     return w, h
 
