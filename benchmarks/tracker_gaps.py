@@ -1,7 +1,8 @@
 """Does the tracker keep one id per tag when the detector misses it now and then? Scored on a conveyor recording.
 
 The shipped detector runs once on every frame of the recording (its hangtag boxes are cached in CACHE.npy), then the
-tracker is replayed on those boxes under scenarios a live line meets: the detector running at irregular intervals,
+tracker is replayed on those boxes under scenarios a live line meets: the detector running every 10th or 30th frame
+or at irregular intervals,
 and detections dropped at random (5 % of those the frame's edge cuts, 10 % of all, 20 % of the cut ones), five
 seeds each, with the belt's speed learned or given. Per scenario: ids given, tags seen, extra ids (a tag split into
 several: a duplicate verdict) and ids that followed two tags. `--also OTHER_TRACKER.py` replays another version of
@@ -23,7 +24,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-SCENARIOS = (("irregular 1-8 frames", 8, 0.0, False), ("irregular 1-12 frames", 12, 0.0, False),
+SCENARIOS = (("every 10th frame (3 fps)", -10, 0.0, False), ("every 30th frame (1 fps)", -30, 0.0, False),
+             ("irregular 1-8 frames", 8, 0.0, False), ("irregular 1-12 frames", 12, 0.0, False),
              ("5 % of edge-cut boxes dropped", 1, 0.05, True), ("10 % of all boxes dropped", 1, 0.10, False),
              ("20 % of edge-cut boxes dropped", 1, 0.20, True))
 
@@ -114,7 +116,10 @@ def main(argv: list[str] | None = None) -> int:
                 total = np.zeros(4, int)
                 for seed in range(args.seeds):
                     rng = np.random.default_rng(seed)
-                    frames = np.cumsum(rng.integers(1, widest + 1, truth["frames"])) if widest > 1 else np.arange(truth["frames"])
+                    if widest < 0:  # a fixed stride, from a different first frame per seed
+                        frames = np.arange(seed % -widest, truth["frames"], -widest)
+                    else:
+                        frames = np.cumsum(rng.integers(1, widest + 1, truth["frames"])) if widest > 1 else np.arange(truth["frames"])
                     frames = frames[frames < truth["frames"]]
 
                     def drop(d, rng=rng) -> bool:
