@@ -14,7 +14,9 @@ from inference.records.archive import Archive
 from inference.records.journal import Journal
 from inference.records.recorder import Recorder
 from inference.reading.verdict import Verdict
-from inference.tracking.triggered import NOT_INSPECTED, NOT_JUDGED, TriggeredInspector, verdict_of_frame
+from inference.tracking.station import TRACKED
+from inference.tracking.triggered import (NOT_INSPECTED, NOT_JUDGED, ONLY_TRACKED, TriggeredInspector,
+                                          verdict_of_frame)
 from tests.test_records_tags import KEY
 from tests.test_tracking import RECIPE, PlantedReader, detections_of, frame_with
 
@@ -54,6 +56,7 @@ def test_a_frame_the_station_inspected_is_the_same_tag_verdict_the_triggered_ins
 @pytest.mark.parametrize(("result_of", "reason"), [
     (lambda image: inspected(image, [], error="decode failed: truncated JPEG\nmore"), NOT_INSPECTED),
     (lambda image: inspected(image, [BOX], recipe=None), NOT_JUDGED),
+    (lambda image: inspected(image, [BOX]).with_(verdict=TRACKED), ONLY_TRACKED),  # a PLC answered in per-tag mode
 ])
 def test_a_trigger_whose_frame_gave_no_verdict_is_a_review_row(result_of, reason):
     image = frame_with([(BOX, "ok")], 0)

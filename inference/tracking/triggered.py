@@ -18,9 +18,11 @@ from inference.detections import Detections
 from inference.reading.verdict import FrameVerdict, Verdict, judge
 from inference.tracking.line import NoRecipeError, tag_focus
 from inference.tracking.records import TagVerdict
+from inference.tracking.station import TRACKED
 
 NOT_INSPECTED = "the trigger's frame could not be inspected"
 NOT_JUDGED = "no recipe judged the trigger's frame"
+ONLY_TRACKED = "the trigger's frame was only tracked (one verdict per tag): its tags are judged when they leave"
 
 
 class TriggeredInspector:
@@ -78,7 +80,10 @@ def verdict_of_frame(result: Any, image: np.ndarray | None, trigger_id: Any) -> 
         first = (result.error or "").splitlines()[0] if result.error else "unknown error"
         verdict = FrameVerdict(Verdict.REVIEW, (f"{NOT_INSPECTED}: {first}",))
         return trigger_verdict(trigger_id, tag_id, None, result.detections, (), verdict, latency_s=latency_s)
-    verdict = result.verdict if isinstance(result.verdict, FrameVerdict) else FrameVerdict(Verdict.REVIEW, (NOT_JUDGED,))
+    if isinstance(result.verdict, FrameVerdict):
+        verdict = result.verdict
+    else:
+        verdict = FrameVerdict(Verdict.REVIEW, (ONLY_TRACKED if result.verdict == TRACKED else NOT_JUDGED,))
     image = image if image is not None and image.size else None
     return trigger_verdict(trigger_id, tag_id, image, result.detections, tuple(result.readings), verdict,
                            latency_s=latency_s)
