@@ -20,7 +20,9 @@ CPU_READER = "onnxruntime-cpu"
 # Runtime's CUDA provider, =torch for PyTorch. On the H200 (onnxruntime-gpu 1.31.1, cuDNN 9) each new OCR input
 # shape costs ONNX Runtime a first run of ~2.6 s with cuDNN's heuristics, and the CPU reader's shapes change with
 # every tag (padding them to a few fixed ones changes what both networks read), so reading there is slower than on
-# the CPU until that cost is gone (BENCHMARKS.md, issue 19); PyTorch's cost per shape is not measured yet.
+# the CPU until that cost is gone (BENCHMARKS.md, issue 19). PyTorch's first run of a new shape is ~10 ms without
+# cuDNN, but its reader still took 107 ms p50 a one-tag frame on the H200 (launch-bound), against 134 ms for
+# the CPU reader on that machine's 16 cores: not yet the default either.
 GPU_OCR_ENV = "HANGTAG_GPU_OCR"
 _REQUESTS = {"1": GPU_READER, "onnxruntime": GPU_READER, "torch": TORCH_READER}
 GPU_OCR_NOT_YET = ("OCR stays on the CPU beside the GPU detector: the GPU reader pays ~2.6 s for each new text-line "
