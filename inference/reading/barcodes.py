@@ -193,7 +193,7 @@ def _profile_codes(view: BarProfileView) -> list[DecodedCode]:
     """Linear codes read from the bars' averaged, sharpened profiles (symbol_views.py)."""
     out = []
     for code in decode(view.image, try_harder=False, formats=ZXING_LINEAR, binarizer="FixedThreshold", try_invert=True):
-        pts = view.to_frame(np.array(code.quad))
+        pts = view.to_frame(np.array(code.quad), upside_down=abs(code.orientation) > 90)
         out.append(DecodedCode(code.format, code.text, code.valid_checksum, tuple((float(x), float(y)) for x, y in pts), code.orientation))
     return out
 
@@ -217,10 +217,11 @@ def _attempts(gray: np.ndarray, box: tuple[float, float, float, float], turn_deg
 
 
 def decode_symbol(gray: np.ndarray, box: tuple[float, float, float, float], turn_deg: float, pad: float = 0.25) -> list[DecodedCode]:
-    """Decode the symbol in `box` (pixels of `gray`, the whole frame), the tag turned by
-    `turn_deg`; quads come back in frame pixels. Views are tried until one reads the symbol at
-    the box's centre: first the bars' averaged, sharpened profile (linear codes), then square
-    upscaled views (QR and other matrix codes), then plain resamplings of the box.
+    """Decode the symbol in `box` (pixels of `gray`: the tag's crop, or the whole frame), the tag
+    turned by `turn_deg`; quads come back in the pixels of `gray`. Views are tried until one reads
+    the symbol at the box's centre: where the box shows bars, their averaged, sharpened profile and
+    then a 3x resampling; where it shows none (a QR code), square upscaled views first; last, the
+    plain box with zxing's own rotations (`_attempts`).
 
     A code whose check digit fails is a misread far more often than a misprint: it is reported
     (marked invalid) only when two views read the same digits.

@@ -52,12 +52,16 @@ class BarProfileView:
     upsample: float
     fill: float  # the bars' share of the view's height: most of it for a barcode's own box
 
-    def to_frame(self, points: np.ndarray) -> np.ndarray:
-        """Points of `image` (x along the profile) in frame pixels: the top half of the image maps
-        to the bars' first row, the bottom half to their last."""
-        pts = np.asarray(points, np.float64).reshape(-1, 2)
+    def to_frame(self, quad: np.ndarray, upside_down: bool = False) -> np.ndarray:
+        """A decoded quad of `image` (top-left, top-right, bottom-right, bottom-left in the code's
+        own frame; x along the profile) in frame pixels, spanning the bars' rows: the rows that were
+        averaged have no place of their own in the drawn image."""
+        pts = np.asarray(quad, np.float64).reshape(4, 2)
         x = (pts[:, 0] - MARGIN_PX) / self.upsample
-        y = np.where(pts[:, 1] < self.image.shape[0] / 2, self.rows[0], self.rows[1] - 1)
+        top, bottom = float(self.rows[0]), float(self.rows[1] - 1)
+        if upside_down:
+            top, bottom = bottom, top
+        y = np.array([top, top, bottom, bottom])
         return np.stack([x, y, np.ones_like(x)], axis=1) @ self.back[:2].T
 
 
