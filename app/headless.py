@@ -19,9 +19,7 @@ import numpy as np
 from inference.engines.triton.watch import FleetWatch, journal_events
 from inference.errors import HangtagError
 from inference.inspection import Inspector
-from inference.records.archive import DEFAULT_CAP_BYTES, open_station_archive
-from inference.records.journal import OfflineJournal, open_station_journal
-from inference.records.recorder import Recorder, SessionKey
+from inference.records.station import StationRecords, session_key
 from inference.sources import Frame, FrameSource, Waiting, open_source
 
 
@@ -61,46 +59,29 @@ def _stopped_by_sigterm():
         signal.signal(signal.SIGTERM, previous)
 
 
-def open_recorder(journal_path: Path | None, err) -> Recorder:
-    journal = open_station_journal(journal_path)
-    if isinstance(journal, OfflineJournal):
-        print(f"warning: results will NOT be recorded: {journal.reason}\n  inspecting anyway; each frame's line "
-              "says [NOT recorded]", file=err, flush=True)
-    return Recorder(journal, open_station_archive(DEFAULT_CAP_BYTES))
-
-
-def _session_key(source: str | FrameSource, inspector: Inspector, recipe: Path | None) -> SessionKey:
-    return SessionKey(source=source if isinstance(source, str) else source.description,
-                      recipe_name=inspector.recipe_name, recipe_path=str(recipe or ""),
-                      model_path=str(getattr(inspector.pipeline.engine, "model_path", "")),
-                      backend=inspector.pipeline.backend, precision=getattr(inspector, "precision", "fp32"))
-
-
 def _inspect(source: str | FrameSource, model: Path, backend: str | None, recipe: Path | None, read: bool, out,
              err, journal_path: Path | None) -> int:
     with Inspector.open(model, backend, recipe_path=recipe, read=read) as inspector:
         frames = open_source(source) if isinstance(source, str) else source
         print(f"Hangtag Station (headless) — model {model.name}, backend {inspector.pipeline.backend}, "
               f"recipe {inspector.recipe_name or 'none'}", file=out)
-        recorder = open_recorder(journal_path, err)
-        recorder.use(_session_key(source, inspector, recipe))
+        records = StationRecords.open(journal_path, err)
+        records.use(session_key(source, inspector, recipe))
         counts: dict[str, int] = {}
         totals: deque[float] = deque(maxlen=SUMMARY_FRAMES)  # a list would grow by 32 bytes a frame for weeks
-        told = set()
         fleet = FleetWatch.of(inspector)  # the triton backend: its server events go to the journal too
         try:
             for result, image in _inspected(inspector, frames):
-                mark = _record(recorder, result, image, err, told)
-                _note_fleet(fleet, recorder, err, told)  # after the frame: its session is open
+                mark = records.frame(result, image)
+                _note_fleet(fleet, records, err)  # after the frame: its session is open
                 print(inspector.describe(result) + mark, file=out)
                 key = inspector.verdict_text(result)
                 counts[key] = counts.get(key, 0) + 1
                 if result.ok:
                     totals.append(result.timings.total_ms)
         finally:
-            _note_fleet(fleet, recorder, err, told)
-            recorder.end()
-            recorder.journal.close()
+            _note_fleet(fleet, records, err)
+            records.close()
         detect = inspector.pipeline.stats.summary().get("total", {})
         p50, p95 = (float(v) for v in np.percentile(totals, [50, 95])) if totals else (0.0, 0.0)
         print("summary: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
@@ -121,27 +102,9 @@ def _inspected(inspector: Inspector, source: FrameSource):
         source.close()
 
 
-def _note_fleet(fleet: FleetWatch | None, recorder: Recorder, err, told: set[str]) -> None:
+def _note_fleet(fleet: FleetWatch | None, records: StationRecords, err) -> None:
     """Triton server events (down, back, none answering, local fallback): a warning line each, and journaled."""
     events = fleet.new_events() if fleet is not None else []
     for found in events:
         print(f"warning: {found.text}", file=err, flush=True)
-    try:
-        journal_events(recorder, events)
-    except HangtagError as exc:
-        if type(exc).__name__ not in told:
-            told.add(type(exc).__name__)
-            print(f"warning: {exc}", file=err, flush=True)
-
-
-def _record(recorder: Recorder, result, image, err, told: set[str]) -> str:
-    """'' when the frame is recorded; else a mark for its line (the reason is printed once per kind)."""
-    try:
-        recorder.record(result, image)
-    except HangtagError as exc:
-        kind = type(exc).__name__
-        if kind not in told:
-            told.add(kind)
-            print(f"warning: {exc}", file=err, flush=True)
-        return " [NOT archived]" if kind == "ArchiveError" else " [NOT recorded]"
-    return ""
+    journal_events(records, events)  # a journal that cannot take them is said once, by `records`
