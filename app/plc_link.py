@@ -26,15 +26,11 @@ from inference.lending import detach
 from inference.line.follow import NextResult, trigger_of
 from inference.line.handshake import Config
 from inference.line.jobs import RecipeFolder
+from inference.line.journal import event_row, job_label
 from inference.line.station import JobNotFound, LineError, LineStation, LogEntry
 from inference.line.transports import LineOptions, open_transports
 from inference.tracking.records import TagVerdict
 from inference.tracking.triggered import verdict_of_frame
-
-
-def job_label(index: int, name: str) -> str:
-    """How the header and the journal name a PLC's job: its index as the PLC selects it, then its recipe."""
-    return f"{index} · {name}" if name else str(index)
 
 
 def add_line_arguments(parser: argparse.ArgumentParser) -> None:
@@ -238,9 +234,8 @@ class PlcLink(QObject):
                 self.window.worker.errored.emit(f"JOURNAL: trigger {entry.trigger_id} ({entry.verdict.value}) "
                                                 f"was NOT recorded: {exc}")
             return
-        subject = f"trigger {entry.about}" + (f" frame {entry.frame}" if entry.frame else "")
-        detail = f"{entry.state}; code {entry.code}" + (f"; {entry.detail}" if entry.detail else "")
-        recorder.note_event(f"line {entry.event}", subject, detail, at=entry.wall)
+        kind, subject, detail = event_row(entry)  # as `hangtag-inspect line` journals them
+        recorder.note_event(kind, subject, detail, at=entry.wall)
 
     # -- the GUI thread --------------------------------------------------------------------------------
     def _show_job(self, job: str, lot: str, plc_lot: bool) -> None:

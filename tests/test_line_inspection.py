@@ -45,8 +45,10 @@ def test_each_trigger_inspects_the_next_frame_with_the_job_recipe(tmp_path):
     finally:
         inspection.close()
         inspector.close()
-    frames = [fields["frame"] for _, fields in answers]
-    assert frames[0] != frames[1] and frames[2] == frames[0]  # the folder starts over at its end
+    frames = [fields["frame"].split("#trigger-") for _, fields in answers]  # the frame's name carries its trigger
+    assert [int(trigger) for _, trigger in frames] == [1, 2, 3]
+    files = [name for name, _ in frames]
+    assert files[0] != files[1] and files[2] == files[0]  # the folder starts over at its end
     assert all(verdict in (Verdict.OK, Verdict.NG, Verdict.REVIEW) for verdict, _ in answers)
     assert all(int(fields["tags"]) > 0 and float(fields["inspect_ms"]) > 0 for _, fields in answers)
     assert load_recipe(ROOT / "resources" / "recipes" / "example.toml").name == inspector.recipe_name

@@ -3,6 +3,10 @@
 Each trigger inspects the next frame of --source (a camera's newest frame) with the job's recipe;
 `--answer OK` skips the detector and answers every trigger at once (commissioning the wiring, or
 measuring the handshake alone).
+
+An inspecting station journals as the window does: each answered trigger is a frame row and a tag row under
+the job and lot the PLC had selected, committed before the PLC sees the result, and every handshake event is
+an event row naming its trigger and frame (`hangtag-inspect report --last` finds them).
 """
 
 from __future__ import annotations
@@ -45,6 +49,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="seconds an inspection may take before the trigger is answered ERROR")
     parser.add_argument("--duration", type=float, default=0.0, help="stop after this many seconds (0 = Ctrl-C)")
     parser.add_argument("--events", type=Path, help="append every handshake event to this file (JSON lines)")
+    parser.add_argument("--journal", type=Path, default=None,
+                        help="journal file (default: the station's); nothing is journaled with --answer")
     parser.add_argument("--verbose", action="store_true", help="print every handshake event")
     add_model_options(parser)
     parser.set_defaults(func=run)
@@ -64,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
     folder = RecipeFolder(args.recipe_dir) if args.recipe_dir else None
     inspector = None
     close_inspection = None
+    journal = None  # inference.line.journal.TriggerJournal, when inspecting
     if args.answer is not None:
         from inference.line.handshake import Verdict
 
@@ -77,7 +84,8 @@ def run(args: argparse.Namespace) -> int:
         if args.threads:
             options["threads"] = args.threads
         inspector = Inspector.open(args.model, args.backend, read=not args.no_read, **options)
-        inspection = FrameInspection(inspector, args.source)
+        journal = _journal(args, inspector)
+        inspection = FrameInspection(inspector, args.source, journal=journal)
         inspect = inspection
         close_inspection = inspection.close
 
@@ -92,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
     console = _console(station, every_event=args.verbose)  # transport connection changes always, the rest with -v
     transports = []
     events = _event_journal(station, args.events) if args.events else None
+    journaled = _journaled_events(station, journal) if journal is not None else None
     try:
         start_job = _initial_job(args, folder, inspector)
         station.start(job=start_job)
@@ -119,9 +128,13 @@ def run(args: argparse.Namespace) -> int:
         station.close()
         if events is not None:
             events.close()
+        if journaled is not None:
+            journaled.close()
         console.close()
         if close_inspection:
             close_inspection()
+        if journal is not None:
+            journal.close()
         if inspector is not None:
             inspector.close()
     sig = station.signals()
@@ -130,7 +143,8 @@ def run(args: argparse.Namespace) -> int:
     # trigger accepted -> result queued, inside the station: the inspection call and the rest (the handshake's share);
     # offered_ms: trigger accepted -> result put out by each transport that pushes it (OPC UA event, MQTT message)
     print(json.dumps({"results": sig.result_counter, "missed_triggers": sig.missed_triggers,
-                      "late_acks": sig.late_acks, "station_ms": station.stats.summary(),
+                      "late_acks": sig.late_acks, "not_recorded": journal.not_recorded if journal else 0,
+                      "station_ms": station.stats.summary(),
                       "offered_ms": {name: stats.summary() for name, stats in station.offer_stats.items()}}))
     return 0
 
@@ -168,6 +182,26 @@ def _event_journal(station, path: Path):
             handle.close()
 
     outbox = _Journal("events", write)
+    station.on_event(outbox.put)
+    return outbox
+
+
+def _journal(args, inspector):
+    """The window's journaling for this station: the trigger's job (index and name) and lot name its rows."""
+    from inference.line.journal import TriggerJournal, job_label
+    from inference.records.station import StationRecords, session_key
+
+    def session(start):
+        return session_key(args.source, inspector, job=job_label(start.job_index, start.job_name), lot=start.lot)
+
+    return TriggerJournal(StationRecords.open(args.journal, sys.stderr), session)
+
+
+def _journaled_events(station, journal):
+    """Every handshake event into the journal, on its own thread (disk never holds the station up)."""
+    from inference.line.breaker import Outbox
+
+    outbox = Outbox("line-journal", journal.note)
     station.on_event(outbox.put)
     return outbox
 

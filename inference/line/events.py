@@ -153,6 +153,7 @@ class StartInspection:
     lot: str
     at: float = 0.0  # when the trigger was accepted (the station's clock): an inspection that runs anyway
                      # answers with the first frame finished after it
+    job_name: str = ""  # the job's name when the trigger was accepted (no job select is taken while it runs)
 
 
 @dataclass(frozen=True)

@@ -154,7 +154,7 @@ def _trigger(hs: Handshake, ev: Trigger, now: float) -> Step:
     if hs.state is State.READY:
         tid = hs.trigger_id + 1
         return (_evolve(hs, state=State.BUSY, trigger_id=tid),
-                (StartInspection(tid, hs.job_index, hs.lot, now),))
+                (StartInspection(tid, hs.job_index, hs.lot, now, hs.job_name),))
     code = {State.BUSY: Code.TRIGGER_WHILE_BUSY, State.LOADING: Code.TRIGGER_WHILE_LOADING}.get(
         hs.state, Code.TRIGGER_NOT_READY)
     return (_evolve(hs, missed_triggers=hs.missed_triggers + 1, code=code),

@@ -86,11 +86,14 @@ def verdict_of(result: Any) -> Verdict:
 
 class FrameInspection:
     """Answers a trigger by inspecting the next frame of a source (a folder, video or camera); a folder or
-    video starts over at its end, so a commissioning run can trigger forever."""
+    video starts over at its end, so a commissioning run can trigger forever. The frame's name carries the
+    trigger's id (`name#trigger-ID`). With `journal` (an `inference.line.journal.TriggerJournal`) each trigger's
+    rows are committed before its result is handed to the line."""
 
-    def __init__(self, inspector: Any, source_spec: str) -> None:
+    def __init__(self, inspector: Any, source_spec: str, journal: Any = None) -> None:
         self.inspector = inspector
         self.source_spec = source_spec
+        self.journal = journal
         self._frames = None
         self._source = None
         self._grabber = None
@@ -98,13 +101,22 @@ class FrameInspection:
         self._lock = threading.Lock()
 
     def __call__(self, start: StartInspection) -> Outcome:
-        with self._lock:
-            item = self._next(start.trigger_id)
+        from inference.line.journal import triggered_frame
         from inference.sources import Frame
 
-        if not isinstance(item, Frame):
-            raise LineError(f"frame for trigger {start.trigger_id} could not be read", found=item.message)
-        result = self.inspector.inspect(item)
+        try:
+            with self._lock:
+                item = self._next(start.trigger_id)
+            if not isinstance(item, Frame):
+                raise LineError(f"frame for trigger {start.trigger_id} could not be read", found=item.message)
+            item = triggered_frame(item, start.trigger_id)
+            result = self.inspector.inspect(item)
+        except Exception as exc:  # the line hears ERROR; the journal keeps the item as REVIEW, with the reason
+            if self.journal is not None:
+                self.journal.failed(start, str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+            raise
+        if self.journal is not None:
+            self.journal.answered(start, result, item.image)
         reasons = "; ".join(getattr(result.verdict, "reasons", ()) or ())
         fields = (("frame", item.name), ("tags", str(len(result.detections))),
                   ("inspect_ms", f"{result.timings.total_ms:.1f}"))
