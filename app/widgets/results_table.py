@@ -11,10 +11,11 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QColor
 
 from app.theme import VERDICT_COLORS
+from app.widgets.column_model import ColumnModel
 from inference.decode import Candidates
 from inference.inspection import Inspector
 from inference.pipeline import FrameResult
@@ -26,7 +27,9 @@ NO_CANDIDATES = Candidates(np.zeros((0, 4), np.float32), np.zeros(0, np.float32)
 COLUMNS = ("Time", "Source", "Verdict", "Tags", "Barcodes", "QR", "ms")
 
 
-class ResultsModel(QAbstractTableModel):
+class ResultsModel(ColumnModel):
+    columns = COLUMNS
+
     def __init__(self, parent=None, *, capacity: int = ROW_CAPACITY, cache_last: int = CACHE_LAST) -> None:
         super().__init__(parent)
         self.results: list[FrameResult] = []  # the kept results, including ones not yet shown as rows
@@ -38,14 +41,6 @@ class ResultsModel(QAbstractTableModel):
 
     def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802
         return 0 if parent.isValid() else self._rows
-
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802
-        return len(COLUMNS)
-
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return COLUMNS[section]
-        return None
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid():

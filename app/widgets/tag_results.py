@@ -10,11 +10,12 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from app.theme import VERDICT_COLORS
+from app.widgets.column_model import ColumnModel
 from inference.tracking.recent import RecentTag
 
 COLUMNS = ("Time", "Tag", "Verdict", "Fields", "Frame", "Reads")
@@ -23,7 +24,9 @@ TAG_CAPACITY = 1000
 CROPS_KEPT = 30
 
 
-class TagResultsModel(QAbstractTableModel):
+class TagResultsModel(ColumnModel):
+    columns = COLUMNS
+
     def __init__(self, parent=None, *, capacity: int = TAG_CAPACITY, crops_kept: int = CROPS_KEPT) -> None:
         super().__init__(parent)
         self.tags: list[RecentTag] = []
@@ -32,14 +35,6 @@ class TagResultsModel(QAbstractTableModel):
 
     def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802
         return 0 if parent.isValid() else len(self.tags)
-
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802
-        return len(COLUMNS)
-
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return COLUMNS[section]
-        return None
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
