@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from inference.detections import iou  # noqa: E402  (after the repository is on the path)
 
 SCENARIOS = (("every 10th frame (3 fps)", -10, 0.0, False), ("every 30th frame (1 fps)", -30, 0.0, False),
              ("irregular 1-8 frames", 8, 0.0, False), ("irregular 1-12 frames", 12, 0.0, False),
@@ -51,13 +52,6 @@ def cache_detections(video: Path, cache: Path) -> np.ndarray:
     return boxes
 
 
-def _iou(a, b) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
-
 
 def replay(module, boxes: np.ndarray, truth: dict, frames, belt, drop) -> np.ndarray:
     by_frame = defaultdict(list)
@@ -76,8 +70,8 @@ def replay(module, boxes: np.ndarray, truth: dict, frames, belt, drop) -> np.nda
         for box, track_id in zip(xyxy, update.ids):
             if track_id is None:
                 continue
-            best = max(truth_at.get(int(f), []), key=lambda t: _iou(t[1], box), default=None)
-            tag = best[0] if best is not None and _iou(best[1], box) > 0.3 else None
+            best = max(truth_at.get(int(f), []), key=lambda t: iou(t[1], box), default=None)
+            tag = best[0] if best is not None and iou(best[1], box) > 0.3 else None
             tags_of[track_id].add(tag)
             if tag is not None:
                 ids_of[tag].add(track_id)

@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from inference.cli.common import add_model_options, pipeline_from
+from inference.detections import iou
 from inference.errors import ConfigError
 
 MATCH_IOU = 0.3
@@ -87,13 +88,6 @@ def load_truth(path: Path) -> dict:
     return truth
 
 
-def _iou(a, b) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
-
 
 def match_verdict(truth: dict, verdict) -> dict | None:
     """The truth tag this verdict is about: where the read it rests on was taken (a track that jumped to the
@@ -105,7 +99,7 @@ def match_verdict(truth: dict, verdict) -> dict | None:
     best, best_iou = None, MATCH_IOU
     for tag in truth["tags"]:
         box = tag["by_frame"].get(int(frame))
-        if box is not None and (overlap := _iou(box, seen)) >= best_iou:
+        if box is not None and (overlap := iou(box, seen)) >= best_iou:
             best, best_iou = tag, overlap
     return best
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from inference.detections import iou
 from inference.errors import HangtagError
 
 
@@ -139,7 +140,7 @@ def read_bench(args: argparse.Namespace) -> int:
                 t0 = time.perf_counter()
                 frame = pipeline.process(sample.image)
                 detect_ms = (time.perf_counter() - t0) * 1000
-                tags = [t for t in frame.detections.of_class("hangtag").xyxy if _iou(t, sample.tag_box) > 0.5]
+                tags = [t for t in frame.detections.of_class("hangtag").xyxy if iou(t, sample.tag_box) > 0.5]
                 others = frame.detections[np.array([lbl != "hangtag" for lbl in frame.detections.labels], bool)] if len(frame.detections) else frame.detections
                 if tags:
                     tag_box = tuple(float(v) for v in tags[0])
@@ -217,13 +218,6 @@ def _confidence_split(confidences: list[tuple[bool, float]], threshold: float) -
         "wrong_fields_at_or_above": sum(c >= threshold for c in wrong),
     }
 
-
-def _iou(a, b) -> float:
-    iw = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    ih = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = iw * ih
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def _center_in(box, outer) -> bool:

@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from inference.cli.wrong_recipes import wrong_recipe
+from inference.detections import iou
 from inference.errors import ConfigError
 from inference.reading.types import FIELD_NAMES
 from inference.resources import default_model_path
@@ -81,13 +82,6 @@ def load_truth(data: Path) -> tuple[dict, list[dict]]:
 
 
 # -- scoring one frame --------------------------------------------------------------------------------
-def iou(a, b) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
-
 
 def match(truth_boxes: list, found_boxes: list) -> dict[int, int]:
     """Truth index -> found index, best overlap first, each box used once, IoU >= 0.5."""
