@@ -286,3 +286,20 @@ def test_a_missed_tag_whose_every_value_is_in_view_once_with_its_one_barcode_is_
     # a recipe that counts no symbols gives nothing to tell one tag from two
     no_symbols = parse_recipe('[counts]\nhangtag = 1\n[fields]\nsize = "170/92A"\ncolor = "黑色"\nstyle_number = "KX-2301A"\n')
     assert judge(no_symbols, _symbols(1), [whole]).verdict is Verdict.REVIEW
+
+
+def test_a_barcode_outside_every_tag_box_is_a_tag_the_detector_may_have_missed() -> None:
+    """Two tags in view, the detector boxed one and both barcodes: the count of boxed tags holds, but
+    the second barcode is printed on something, so the frame is not OK (it was: an escape)."""
+    rules = parse_recipe('[counts]\nhangtag = 1\n[fields]\nsize = "M"\n')
+    boxes = np.array([[10, 10, 200, 300], [40, 200, 160, 258], [400, 200, 520, 258]], np.float32)
+    both = Detections(boxes, np.array([0.9, 0.9, 0.9], np.float32), np.array([0, 1, 1]), ("hangtag", "barcode", "qr_code"))
+    result = judge(rules, both, [tag("尺码：M")])
+    assert result.verdict is Verdict.REVIEW
+    assert "outside every hangtag box" in result.reasons[0]
+    # the tag's own barcode inside its box changes nothing
+    assert judge(rules, Detections(boxes[:2], np.array([0.9, 0.9], np.float32), np.array([0, 1]),
+                                   ("hangtag", "barcode", "qr_code")), [tag("尺码：M")]).verdict is Verdict.OK
+    # where the recipe allows two tags, one unboxed barcode does not break the count
+    two = parse_recipe('[counts]\nhangtag = { min = 1, max = 2 }\n[fields]\nsize = "M"\n')
+    assert judge(two, both, [tag("尺码：M")]).verdict is Verdict.OK

@@ -151,6 +151,23 @@ def _has_box(detections: Detections, box: tuple[float, float, float, float]) -> 
     return False
 
 
+def _unboxed_symbols(detections: Detections, readings: Sequence[TagReading], min_conf: float) -> int:
+    """Barcode and QR boxes whose centre lies in no tag box (the detector's, or the one the reader
+    grew it to). A frame read whole has no tag box to be outside of."""
+    if not len(detections) or any(tag.whole_frame for tag in readings):
+        return 0
+    tags = [tuple(float(v) for v in box) for box, label in zip(detections.xyxy, detections.labels) if label == "hangtag"]
+    tags += [tag.xyxy for tag in readings]
+    out = 0
+    for box, label, conf in zip(detections.xyxy, detections.labels, detections.confidence):
+        if label not in ("barcode", "qr_code") or float(conf) < min_conf:
+            continue
+        cx, cy = (float(box[0]) + float(box[2])) / 2, (float(box[1]) + float(box[3])) / 2
+        if not any(x1 <= cx <= x2 and y1 <= cy <= y2 for x1, y1, x2, y2 in tags):
+            out += 1
+    return out
+
+
 def _one_tag_in_view(recipe: Recipe, detections: Detections, whole: TagReading) -> bool:
     """Whether a frame read whole shows exactly one of the job's tags: every value the recipe
     names verified on it, no more symbols in view than the recipe's counts allow one tag, and the
@@ -179,6 +196,12 @@ def _count_check(rule: CountRule, detections: Detections, readings: Sequence[Tag
     expected = rule.describe()
     subject = f"count:{rule.class_name}"
     if rule.min <= n <= rule.max:
+        unboxed = _unboxed_symbols(detections, readings, recipe.min_detection_confidence) if rule.class_name == "hangtag" else 0
+        if unboxed and n + 1 > rule.max:
+            # a symbol is printed on a tag: one outside every tag box may be a tag the detector missed
+            return Check(subject, None, expected, f"{n} + {unboxed} symbol(s) outside", None, source, Verdict.REVIEW,
+                         f"{'a barcode or QR code' if unboxed == 1 else f'{unboxed} barcodes or QR codes'} outside every "
+                         "hangtag box: another tag the detector did not outline?")
         return Check(subject, None, expected, str(n), None, source, Verdict.OK)
     if rule.class_name == "hangtag":
         whole = next((tag for tag in readings if tag.whole_frame and tag.is_tag), None)
