@@ -271,6 +271,21 @@ def test_banner_keeps_reasons_short(qtbot):
     assert banner.reasons.text() == "all checks passed"
 
 
+def test_banner_on_screen_says_the_new_modes_words_when_the_mode_changes(qtbot):
+    """Switching to operator mode with a long REVIEW on screen must not keep pointing at the Tag text dock
+    the operator no longer has (seen at 1280x720: 'and 5 more (see Tag text)' after Mode → Operator)."""
+    from app.widgets.verdict_banner import VerdictBanner
+
+    banner = VerdictBanner()
+    qtbot.addWidget(banner)
+    banner.show_verdict("REVIEW", [f"reason {i}" for i in range(9)])
+    banner.set_large(True)  # operator mode
+    assert banner.reasons.text() == "reason 0; reason 1; reason 2; reason 3; and 5 more"
+    assert banner.verdict.text() == "REVIEW"
+    banner.set_large(False)  # engineer mode again
+    assert banner.reasons.text().endswith("and 5 more (see Tag text)")
+
+
 def test_a_camera_reads_into_lent_frames_and_the_window_keeps_copies(qtbot, tmp_path):
     """With an engine that offers frame memory (the GPU pipeline's page-locked frames; ordinary memory here),
     the camera reads into lent frames, every frame is inspected, and the window's history holds its own

@@ -42,6 +42,7 @@ class VerdictBanner(QWidget):
         self.preview = False
         self._color = ""
         self._tag_shown = False
+        self._shown: tuple | None = None  # what is on the banner, to say again in the other mode's words
         self.set_large(False)
         self.show_verdict("—", [])
 
@@ -54,6 +55,8 @@ class VerdictBanner(QWidget):
         self.reasons.setStyleSheet(f"font-size: {18 if large else 13}px; color: white;")
         self.preview_label.setStyleSheet("font-size: 13px; font-weight: bold; color: black; background: #fdd663; "
                                          "border-radius: 3px;")
+        if self._shown is not None:  # "(see Tag text)" is said only where the Tag text dock is shown
+            self._render_reasons(*self._shown)
 
     def show_verdict(self, verdict: str, reasons: list[str], *, preview: bool = False) -> None:
         color = VERDICT_COLORS.get(verdict, "#5f6368")
@@ -68,6 +71,10 @@ class VerdictBanner(QWidget):
         if self._tag_shown:
             self._tag_shown = False
             self.verdict.setMinimumWidth(self._base_width)
+        self._shown = (verdict, list(reasons))
+        self._render_reasons(verdict, reasons)
+
+    def _render_reasons(self, verdict: str, reasons: list[str]) -> None:
         shown = list(reasons[:MAX_REASONS])
         if len(reasons) > MAX_REASONS:  # the banner must stay readable from the line; the rest is in Tag text
             where = "" if self.large else " (see Tag text)"  # operator mode has no Tag text dock
