@@ -320,9 +320,10 @@ class MainWindow(QMainWindow):
         self._swap.emit(self.line.wrap(inspector))
 
     def _on_engine_failed(self, message: str) -> None:
-        still = "the previous engine stays in use" if self.pipeline is not None else "no engine is loaded"
-        self._on_error(f"Engine not changed ({still}):\n{message}")
-        self.errors_panel.show_error("engine", f"Engine not changed ({still})", message)
+        title = "Engine not changed (the previous engine stays in use)" if self.pipeline is not None \
+            else "No engine loaded: nothing can be inspected"  # at start nothing was 'changed'
+        self._on_error(f"{title}:\n{message}")
+        self.errors_panel.show_error("engine", title, message)
         if self.pipeline is None:
             self.view.show_message("No engine: " + message.splitlines()[0], error=True)
             self.state.update(run=ERROR)  # nothing can run: the header says so, not "loading…"

@@ -405,3 +405,22 @@ def test_an_engine_that_cannot_load_shows_as_an_error_not_as_loading(qtbot, tmp_
     assert not window.source_bar.start_button.isEnabled()
     text = window.errors_panel.text.toPlainText()
     assert "broken.onnx" in text and "expected: a valid ONNX file" in text and "hint:" in text
+    assert window.errors_panel.title.text().endswith("No engine loaded: nothing can be inspected")  # nothing 'changed'
+
+
+def test_the_header_never_cuts_an_unset_job_or_lot_beside_an_engine_error(qtbot, tmp_path):
+    """At 1280x720 in engineer mode, 'Engine: none — see the error' left 'Job: —' drawn as 'Job…'."""
+    broken = tmp_path / "broken.onnx"
+    broken.write_bytes(b"not an onnx model")
+    window = MainWindow(model=broken, backend="onnxruntime-cpu", settings=make_settings(tmp_path), read=False,
+                        journal_path=tmp_path / "journal.sqlite3", testing=True, source=str(make_folder(tmp_path, 1)))
+    qtbot.addWidget(window)
+    window.resize(1280, 720)
+    window.show()
+    window.state.update(recipe="Example: MUJIAN men's casual trousers V2185-00, 米白, 170/88A")
+    qtbot.waitUntil(lambda: window.header.run_label.text() == "ERROR", timeout=30000)
+    qtbot.wait(50)
+    for key in ("job", "lot"):
+        label = window.header.fields[key]
+        assert label.elided() == label.text() == f"{key.capitalize()}: —"
+    assert window.header.fields["recipe"].elided() != window.header.fields["recipe"].text()  # the long one gives way

@@ -54,6 +54,9 @@ class StationHeader(QWidget):
             self.fields[key].setText(f"{key.capitalize()}: {value}")
         for key in ("job", "lot"):  # "—" until set: its room goes to the recipe and the source meanwhile
             self._layout.setStretch(self._layout.indexOf(self.fields[key]), FIELD_STRETCH[key] if values[key] != "—" else 1)
+            # an elided label may shrink to nothing, and "Job: —" became "Job…" beside a long engine error
+            unset = self.fields[key].fontMetrics().horizontalAdvance(self.fields[key].text()) + 2
+            self.fields[key].setMinimumWidth(unset if values[key] == "—" else 0)
         self.fields["source"].setToolTip(state.source_message or state.source)
         self.fields["recipe"].setStyleSheet("" if state.recipe else "color: #d93025; font-weight: bold;")
         self.fields["source"].setStyleSheet("color: #d93025; font-weight: bold;" if state.source_status == FAILED else "")
