@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from inference.errors import HangtagError
+from inference.reading.recipe import DEFAULT_MIN_FIELD_CONFIDENCE
 from inference.reading.rectify import make_upright
 from inference.reading.teach import Lesson, lesson_from, region_from_pixels, region_in_pixels
 from inference.reading.types import TagReading
@@ -164,6 +165,10 @@ class TeachDialog(QDialog):
             value = QTableWidgetItem(taught.value)
             read_at = QTableWidgetItem(f"{taught.confidence:.0%}" if taught.value else "not read")
             read_at.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+            if taught.value and taught.confidence < DEFAULT_MIN_FIELD_CONFIDENCE:  # taught unticked: say why
+                read_at.setForeground(QColor("#d93025"))
+                read_at.setToolTip(f"read less surely than a recipe's default limit ({DEFAULT_MIN_FIELD_CONFIDENCE:.0%}): "
+                                   "check or correct the value before ticking it")
             region = QTableWidgetItem("taught" if taught.region else "—")
             region.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
             for column, item in enumerate((check, name, value, read_at, region)):

@@ -84,3 +84,21 @@ def test_a_region_that_is_not_a_box_is_refused_with_the_line() -> None:
     with pytest.raises(RecipeError) as info:
         parse_recipe('[fields]\nsize = { expected = "M", region = [0.5, 0.2, 0.1, 0.3] }\n')
     assert "line 2" in str(info.value) and "not a box inside the tag" in str(info.value)
+
+
+def test_a_value_read_less_surely_than_a_recipes_limit_is_taught_unticked_and_does_not_name_the_job() -> None:
+    """Teach job… on a REVIEW tag ticked '691' (product name read at 29 %) and named the recipe '691':
+    saved as is, every good tag of the job would have been NG."""
+    import numpy as np
+
+    from inference.reading.types import FieldReading, TagReading
+
+    fields = {"product_name": FieldReading("product_name", "691", 0.29, "ocr"),
+              "price": FieldReading("price", "¥1299.00", 0.83, "ocr"),
+              "size": FieldReading("size", "L", 0.79, "ocr")}
+    tag = TagReading(0, (10.0, 10.0, 190.0, 150.0), fields=fields)
+    lesson = lesson_from(np.full((160, 200, 3), 200, np.uint8), tag)
+    assert {f.name: f.use for f in lesson.fields if f.value} == {"product_name": False, "size": False, "price": True}
+    assert lesson.field("product_name").value == "691"  # still offered, for the engineer to correct and tick
+    assert lesson.name == "taught job"
+    assert "691" not in lesson.recipe_text() and 'expected = "¥1299.00"' in lesson.recipe_text()

@@ -15,12 +15,14 @@ import numpy as np
 
 from inference.reading.normalize import format_price, parse_price
 from inference.reading.rectify import make_upright
-from inference.reading.recipe import Recipe, parse_recipe
+from inference.reading.recipe import DEFAULT_MIN_FIELD_CONFIDENCE, Recipe, parse_recipe
 from inference.reading.types import FIELD_LABELS_ZH, FIELD_NAMES, OcrLine, TagReading
 
 Region = tuple[float, float, float, float]
 
-# Fields a job usually pins down; the rest are taught unchecked until the engineer ticks them.
+# Fields a job usually pins down; the rest are taught unchecked until the engineer ticks them. A value read
+# less surely than a recipe's default limit is taught unchecked too: ticked, a misread ('691' for 男式休闲裤
+# at 29 %) would become what every tag of the job must say.
 CHECKED_BY_DEFAULT = ("product_name", "style_number", "color", "size", "price", "standard", "safety_category", "grade")
 
 
@@ -102,7 +104,9 @@ def lesson_from(image_bgr: np.ndarray, tag: TagReading, *, tags_in_frame: int = 
         region = None
         if line is not None:
             region = _fraction(upright.to_upright_box(line.box), w, h)
-        taught.append(TaughtField(name_, value, reading.confidence, region, use=name_ in CHECKED_BY_DEFAULT or name_ == "brand"))
+        sure = reading.confidence >= DEFAULT_MIN_FIELD_CONFIDENCE
+        taught.append(TaughtField(name_, value, reading.confidence, region,
+                                  use=sure and (name_ in CHECKED_BY_DEFAULT or name_ == "brand")))
     linear = [b for b in tag.barcodes if "QR" not in b.format]
     main = next((b for b in linear if b.format.startswith(("EAN", "UPC"))), linear[0] if linear else None)
     counts = {"hangtag": tags_in_frame}
@@ -111,8 +115,9 @@ def lesson_from(image_bgr: np.ndarray, tag: TagReading, *, tags_in_frame: int = 
     qr = [b for b in tag.barcodes if "QR" in b.format]
     if qr:
         counts["qr_code"] = len({b.text for b in qr})
-    title = name or " ".join(v for v in (_value(taught, "style_number"), _value(taught, "product_name"), _value(taught, "color"),
-                                        _value(taught, "size")) if v) or "taught job"
+    sure = [f for f in taught if f.use]  # a job is not named after a misread
+    title = name or " ".join(v for v in (_value(sure, "style_number"), _value(sure, "product_name"), _value(sure, "color"),
+                                        _value(sure, "size")) if v) or "taught job"
     return Lesson(title, tuple(taught), main.format if main else "", main.text if main else "", counts)
 
 
