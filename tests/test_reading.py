@@ -174,3 +174,18 @@ def test_a_tag_box_holding_a_symbol_box_is_a_tag_even_when_nothing_on_it_is_legi
     (symbol,) = reader().read(image, with_symbol)
     assert not blank.is_tag
     assert symbol.is_tag
+
+
+def test_a_tag_box_that_leaves_out_the_end_of_its_barcode_still_decodes_it() -> None:
+    """The detector's tag box stopped short of the barcode's right end (its symbol box did not): the
+    reader decodes from the tag box joined with its symbol boxes, not from bars cut in two."""
+    zxingcpp = pytest.importorskip("zxingcpp")
+    code = zxingcpp.create_barcode("6901234567892", zxingcpp.BarcodeFormat.EAN13)
+    bars = np.asarray(zxingcpp.write_barcode_to_image(code, scale=3))
+    frame = np.full((400, 700, 3), 235, np.uint8)
+    y, x = 150, 200
+    frame[y : y + bars.shape[0], x : x + bars.shape[1]] = bars[..., None]
+    symbol = (float(x), float(y), float(x + bars.shape[1]), float(y + bars.shape[0]))
+    tag_box = (100.0, 80.0, float(x + 0.6 * bars.shape[1]), 330.0)  # ends at 60 % of the bars
+    tag = reader().read_tag(frame, tag_box, [symbol])
+    assert "6901234567892" in {b.text for b in tag.barcodes}

@@ -195,14 +195,17 @@ class TagReader:
         start = time.perf_counter_ns()
 
         t = time.perf_counter_ns()
-        crop, (ox, oy) = crop_box(image_bgr, tag_box)
+        # the tag's symbols whole: a tag box that left out the end of its barcode cuts the bars
+        crop, (ox, oy) = crop_box(image_bgr, union([tag_box, *barcode_boxes, *qr_boxes]))
         gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
         turn, sure, codes = self._orientation(gray, [_shift(b, -ox, -oy) for b in barcode_boxes], notes)
         timings["rectify"] = _ms(t)
 
         t = time.perf_counter_ns()
         if barcode_boxes or qr_boxes:
-            codes = bc.decode_symbols(gray, [_shift(b, -ox, -oy) for b in (*barcode_boxes, *qr_boxes)], turn)
+            wants_qr = recipe is not None and any(c.class_name == "qr_code" and c.min >= 1 for c in recipe.counts)
+            codes = bc.decode_symbols(gray, [_shift(b, -ox, -oy) for b in (*barcode_boxes, *qr_boxes)], turn,
+                                      matrix_search=(1.0, 1.5) if wants_qr else (1.0,))
         flip = _upside_down(codes)
         if flip is not None:
             sure = True
@@ -243,6 +246,10 @@ class TagReader:
         timings["ocr_det"] = det_ms
         timings["ocr_rec"] = rec_ms
         focus = focus_of(gray, [_shift(b, -ox, -oy) for b in barcode_boxes])
+        bars = None
+        if barcode_boxes and not any(c.is_linear for c in codes):
+            largest = max(barcode_boxes, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]))
+            bars = bc.measure_bars(gray, _shift(largest, -ox, -oy), turn)
 
         t = time.perf_counter_ns()
         fields = extract_fields(lines)
@@ -262,6 +269,7 @@ class TagReader:
             notes=tuple(notes),
             rotation=upright.angle_deg,
             focus=focus,
+            bars=bars,
             symbol_boxes=tuple(barcode_boxes),
         )
         if recipe is not None:

@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from inference.reading.symbol_views import BarMeasure
     from inference.reading.spotting import Posteriors
 
 FIELD_NAMES: tuple[str, ...] = (
@@ -126,6 +127,8 @@ class TagReading:
     symbol_boxes: tuple[Box, ...] = ()
     # sharpness of the tag's barcode area (variance of the Laplacian at a fixed scale); None if unmeasured
     focus: float | None = None
+    # the bars' edge blur and run, measured when a barcode box held bars nothing decoded (barcodes.measure_bars)
+    bars: BarMeasure | None = None
     # expected values the recognizer's posteriors support, found while verifying against a recipe
     spotted: tuple[SpottedField, ...] = ()
 

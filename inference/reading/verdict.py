@@ -11,11 +11,12 @@ from dataclasses import dataclass
 from enum import Enum
 
 from inference.detections import Detections
+from inference.reading import barcodes as bc
 from inference.reading.evidence import FieldEvidence, gather
 from inference.reading.fields import extract_fields
 from inference.reading.matching import Found, compare
 from inference.reading.normalize import code_key, ean13_check_ok, format_price, normalize_ean, parse_price
-from inference.reading.recipe import CountRule, FieldRule, Recipe
+from inference.reading.recipe import BarcodeRule, CountRule, FieldRule, Recipe
 from inference.reading.types import FIELD_LABELS_ZH, FieldReading, OcrLine, TagReading
 
 STYLE_CODE_FORMATS = ("Code128", "Code93", "Code39", "Code39Std", "Code39Ext")
@@ -89,6 +90,13 @@ def _tag_checks(recipe: Recipe, tag: TagReading, prefix: str) -> list[Check]:
     if recipe.barcode.required or recipe.barcode.expected or recipe.barcode.match_printed or recipe.barcode.match_style_number:
         checks.extend(_barcode_checks(recipe, tag, prefix))
     return checks
+
+
+def _bars_note(tag: TagReading, rule: BarcodeRule) -> str:
+    """Whether focus is why the bars did not read: their edge blur against the expected code's bar width."""
+    if tag.bars is None:
+        return focus_note(tag.focus)
+    return f" — {bc.legibility_note(tag.bars, rule.format or '', rule.expected or '')}"
 
 
 def focus_note(focus: float | None) -> str:
@@ -274,7 +282,7 @@ def _barcode_checks(recipe: Recipe, tag: TagReading, prefix: str) -> list[Check]
             return [printed]
         # unreadable is not wrong: NG only where the recipe says a missing field is NG
         verdict = Verdict.NG if recipe.missing_field == "ng" else Verdict.REVIEW
-        return [Check("barcode", idx, rule.expected or "a barcode", "", None, "barcode", verdict, f"{prefix}barcode unreadable{focus_note(tag.focus)}")]
+        return [Check("barcode", idx, rule.expected or "a barcode", "", None, "barcode", verdict, f"{prefix}barcode unreadable{_bars_note(tag, rule)}")]
     checks: list[Check] = []
     main = next((b for b in codes if b.format.startswith(("EAN", "UPC"))), codes[0])
     if rule.format and main.format.replace("-", "").lower() != rule.format.replace("-", "").lower():
