@@ -448,8 +448,12 @@ class MainWindow(QMainWindow):
         self.current, self.current_image = result, image
         preview = False
         if not result.ok:
-            first = (result.error or "").splitlines()[0]
-            self.view.show_message(f"{result.source_name}: could not be inspected\n{first}", error=True)
+            lines = (result.error or "").splitlines() or [""]
+            first = lines[0]
+            # what to do goes on the image too: operator mode has no Tag text dock to show the whole error
+            hint = next((" ".join(line.split()) for line in lines if line.strip().startswith("hint:")), "")
+            self.view.show_message(f"{result.source_name}: could not be inspected\n{first}"
+                                   + (f"\n{hint}" if hint else ""), error=True)
             self.crops.show_crops(None, None, note=f"no image: {result.source_name} could not be inspected")
             reasons = [first]
         else:

@@ -314,6 +314,8 @@ def test_an_error_frame_is_a_red_error_at_a_readable_size_and_the_crop_strip_say
     assert window.view.placeholder.font().pixelSize() < 0 or window.view.placeholder.font().pointSizeF() >= 9
     assert "could not be inspected" in window.crops.labels[0].text()
     assert "no hangtag" not in window.crops.labels[0].text()
+    # what to do is on the image itself: operator mode has no Tag text dock to hold the error's hint
+    assert "hint: re-export or re-capture the image" in window.view.placeholder.text()
 
 
 # -- issue 15 item 4: bounded memory ------------------------------------------------------------------------
