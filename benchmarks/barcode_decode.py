@@ -7,6 +7,9 @@ otherwise from a whole-crop zxing read or the text lines), `decode_symbols` runs
 in the tag, and when nothing decodes zxing searches the whole upright tag. A printed symbol counts as
 read when its exact text comes back with no failed check digit.
 
+Since 1446d1e the reader cuts the tag box joined with its symbol boxes (this script's former
+`--crop-symbols`); the stage is the reader's own `read_symbols`, so the two cannot drift apart.
+
 The boxes come from the set's truth (`--boxes truth`: the manifest's tag and symbol boxes, no model)
 or from the shipped detector (`--boxes detector`: its hangtag box matched to the truth tag at IoU >=
 0.5, its barcode / qr_code boxes whose centres lie in that tag box, as the reader gets them).
@@ -34,18 +37,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from inference.reading import barcodes as bc  # noqa: E402
-from inference.reading.reader import MIN_BAR_STRENGTH, focus_of  # noqa: E402
-from inference.reading.rectify import bars_down_angle, crop_box, make_upright, text_down_angle, turn_from_down_angle  # noqa: E402
+from inference.detections import iou  # noqa: E402
+from inference.reading.reader import focus_of, read_symbols  # noqa: E402
+from inference.reading.rectify import make_upright  # noqa: E402
 
 Box = tuple[float, float, float, float]
-
-
-def iou(a: Box, b: Box) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def inside(box: Box, outer: Box) -> bool:
@@ -53,49 +49,16 @@ def inside(box: Box, outer: Box) -> bool:
     return outer[0] <= cx <= outer[2] and outer[1] <= cy <= outer[3]
 
 
-def shift(box: Box, dx: float, dy: float) -> Box:
-    return (box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy)
-
-
-def reader_turn(gray: np.ndarray, barcode_boxes: list[Box]) -> float:
-    """TagReader._orientation's turn (crop pixels): the largest strong bar box, else zxing, else text."""
-    best = None
-    for x1, y1, x2, y2 in barcode_boxes:
-        patch = gray[int(max(0, y1)) : int(y2) + 1, int(max(0, x1)) : int(x2) + 1]
-        if patch.size < 64:
-            continue
-        down, strength = bars_down_angle(patch)
-        if strength >= MIN_BAR_STRENGTH and (best is None or patch.size > best[1]):
-            best = (down, patch.size)
-    if best is not None:
-        return turn_from_down_angle(best[0])
-    linear = [c for c in bc.decode(gray) if c.is_linear]
-    anchor = next((c for c in linear if c.format == "EAN-13"), linear[0] if linear else None)
-    if anchor is not None:
-        return turn_from_down_angle(anchor.down_angle_deg())
-    return turn_from_down_angle(text_down_angle(gray)[0])
-
-
-def union(boxes: list[Box]) -> Box:
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
-
-
-def read_symbols(image: np.ndarray, tag_box: Box, barcode_boxes: list[Box], qr_boxes: list[Box],
-                 crop_symbols: bool = False) -> tuple[list[bc.DecodedCode], float]:
-    """The reader's barcode stage for one tag: decoded codes, and the tag's focus measure. With
-    `crop_symbols` the crop also takes in symbol boxes that stick out of the tag box (a tag box
-    that left out the tag's barcode end), as a proposed change to the reader would."""
-    crop, (ox, oy) = crop_box(image, union([tag_box, *barcode_boxes, *qr_boxes]) if crop_symbols else tag_box)
-    gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-    local = [shift(b, -ox, -oy) for b in barcode_boxes]
-    turn = reader_turn(gray, local)
-    codes: list[bc.DecodedCode] = []
-    if barcode_boxes or qr_boxes:
-        codes = bc.decode_symbols(gray, [*local, *(shift(b, -ox, -oy) for b in qr_boxes)], turn)
+def stage(image: np.ndarray, tag_box: Box, barcode_boxes: list[Box], qr_boxes: list[Box]) -> tuple[list[bc.DecodedCode], float]:
+    """The reader's barcode stage for one tag (`reader.read_symbols`, then zxing over the whole upright
+    tag when nothing decoded, as `read_tag` does): decoded codes, and the tag's focus measure."""
+    symbols = read_symbols(image, tag_box, barcode_boxes, qr_boxes)
+    codes = list(symbols.codes)
     if not codes:
-        upright = make_upright(image, tag_box, turn)
+        upright = make_upright(image, tag_box, symbols.turn)
         codes = bc.decode(cv2.cvtColor(upright.image, cv2.COLOR_BGR2GRAY))
-    return codes, focus_of(gray, local)
+    ox, oy = symbols.offset
+    return codes, focus_of(symbols.gray, [(b[0] - ox, b[1] - oy, b[2] - ox, b[3] - oy) for b in barcode_boxes])
 
 
 def symbology(fmt: str) -> str:
@@ -144,7 +107,7 @@ def run(args: argparse.Namespace) -> dict:
             codes, focus, ms = [], None, 0.0
             if tag_box is not None:
                 start = time.perf_counter()
-                codes, focus = read_symbols(image, tag_box, bars, qrs, args.crop_symbols)
+                codes, focus = stage(image, tag_box, bars, qrs)
                 ms = (time.perf_counter() - start) * 1000
                 tag_ms.append(ms)
                 per_symbol_ms.append(ms / len(symbols))
@@ -169,7 +132,7 @@ def run(args: argparse.Namespace) -> dict:
         return {k: {"read": v[0], "of": v[1], "rate": round(v[0] / v[1], 4)} for k, v in sorted(table.items())}
 
     return {
-        "data": str(data), "boxes": args.boxes, "crop_symbols": args.crop_symbols, "frames": len(rows), "machine": f"{platform.machine()}, {platform.python_version()}",
+        "data": str(data), "boxes": args.boxes, "frames": len(rows), "machine": f"{platform.machine()}, {platform.python_version()}",
         **{f"by_{k.replace('/', '_')}": rates(v) for k, v in tallies.items()},
         "ms_per_symbol": {"p50": round(float(np.percentile(per_symbol_ms, 50)), 2) if per_symbol_ms else None,
                           "p90": round(float(np.percentile(per_symbol_ms, 90)), 2) if per_symbol_ms else None,
@@ -180,8 +143,7 @@ def run(args: argparse.Namespace) -> dict:
 
 
 def print_report(report: dict) -> None:
-    crop = ", crop = tag box + symbol boxes" if report["crop_symbols"] else ""
-    print(f"{report['data']}: {report['frames']} frames, boxes from {report['boxes']}{crop}")
+    print(f"{report['data']}: {report['frames']} frames, boxes from {report['boxes']}")
     for key in ("by_bucket_symbology", "by_symbology", "by_design", "by_bucket"):
         print(f"  {key[3:]}:")
         for name, r in report[key].items():
@@ -197,8 +159,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bucket", default=None, help="nominal, blurred or small")
     parser.add_argument("--design", default=None)
     parser.add_argument("--limit", type=int, default=0)
-    parser.add_argument("--crop-symbols", action="store_true",
-                        help="crop the tag box joined with its symbol boxes (a proposed reader change), not the tag box alone")
     parser.add_argument("--json", type=Path, default=None, help="write the report, with every failed symbol, here")
     parser.add_argument("--failures", action="store_true", help="print every symbol not read")
     args = parser.parse_args(argv)

@@ -195,23 +195,9 @@ class TagReader:
         start = time.perf_counter_ns()
 
         t = time.perf_counter_ns()
-        # the tag's symbols whole: a tag box that left out the end of its barcode cuts the bars
-        crop, (ox, oy) = crop_box(image_bgr, union([tag_box, *barcode_boxes, *qr_boxes]))
-        gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
-        turn, sure, codes = self._orientation(gray, [_shift(b, -ox, -oy) for b in barcode_boxes], notes)
-        timings["rectify"] = _ms(t)
-
-        t = time.perf_counter_ns()
-        if barcode_boxes or qr_boxes:
-            wants_qr = recipe is not None and any(c.class_name == "qr_code" and c.min >= 1 for c in recipe.counts)
-            codes = bc.decode_symbols(gray, [_shift(b, -ox, -oy) for b in (*barcode_boxes, *qr_boxes)], turn,
-                                      matrix_search=(1.0, 1.5) if wants_qr else (1.0,))
-        flip = _upside_down(codes)
-        if flip is not None:
-            sure = True
-            if flip:
-                turn = (turn + 360.0) % 360.0 - 180.0
-        codes = [_shift_code(c, ox, oy) for c in codes]
+        wants_qr = recipe is not None and any(c.class_name == "qr_code" and c.min >= 1 for c in recipe.counts)
+        symbols = read_symbols(image_bgr, tag_box, barcode_boxes, qr_boxes, notes, matrix_search=(1.0, 1.5) if wants_qr else (1.0,))
+        gray, (ox, oy), turn, sure, codes = symbols.gray, symbols.offset, symbols.turn, symbols.sure, list(symbols.codes)
         timings["barcode"] = _ms(t)
 
         t = time.perf_counter_ns()
@@ -227,7 +213,7 @@ class TagReader:
         skew, gain = residual_skew(cv2.cvtColor(upright.image, cv2.COLOR_BGR2GRAY))
         if abs(skew) >= MIN_SKEW_DEG and gain >= MIN_SKEW_GAIN:
             upright = make_upright(image_bgr, tag_box, upright.angle_deg + skew)
-        timings["rectify"] += _ms(t)
+        timings["rectify"] = _ms(t)
 
         vocab = vocabulary(recipe) if recipe is not None else ""
         read, det_ms, rec_ms, upright = self._ocr(upright, _zones(codes, upright, (*barcode_boxes, *qr_boxes)),
@@ -317,29 +303,6 @@ class TagReader:
         return make_upright(image_bgr, tag.xyxy, tag.rotation).image
 
     # -- steps ---------------------------------------------------------------------------------
-    def _orientation(self, gray: np.ndarray, barcode_boxes: Sequence[Box], notes: list[str]) -> tuple[float, bool, list[bc.DecodedCode]]:
-        """(turn in degrees, whether top and bottom are known, codes decoded on the way), all in
-        the pixels of `gray`, the tag's crop."""
-        best = None
-        for x1, y1, x2, y2 in barcode_boxes:
-            patch = gray[int(max(0, y1)) : int(y2) + 1, int(max(0, x1)) : int(x2) + 1]
-            if patch.size < 64:
-                continue
-            down, strength = bars_down_angle(patch)
-            if strength >= MIN_BAR_STRENGTH and (best is None or patch.size > best[1]):
-                best = (down, patch.size)
-        if best is not None:
-            return turn_from_down_angle(best[0]), False, []
-        codes = bc.decode(gray)
-        linear = [c for c in codes if c.is_linear]
-        anchor = next((c for c in linear if c.format == "EAN-13"), linear[0] if linear else None)
-        if anchor is not None:
-            # zxing's own frame: the code already reads upright after this turn
-            return turn_from_down_angle(anchor.down_angle_deg()), True, []
-        notes.append("no barcode to orient the tag; orientation from text lines")
-        down, _strength = text_down_angle(gray)
-        return turn_from_down_angle(down), False, []
-
     def _ocr(self, upright: Upright, zones: Sequence[SymbolZone], ambiguous: bool, vocabulary: str = ""
              ) -> tuple[_Pieces, float, float, Upright]:
         t = time.perf_counter_ns()
@@ -416,6 +379,60 @@ class TagReader:
                 if area is not None and area[0] <= cx <= area[2] and area[1] <= cy <= area[3]:
                     return None if (zone.kind == "ean" and self.read_printed_ean) else zone
         return None
+
+
+@dataclass(frozen=True)
+class TagSymbols:
+    """A tag's barcode stage: the grey crop its symbols were read from (the tag box joined with the
+    symbol boxes: a tag box short of its barcode's end cuts the bars) and where it sits in the frame,
+    the tag's turn and whether top and bottom are known, and the codes decoded (frame pixels)."""
+
+    gray: np.ndarray
+    offset: tuple[int, int]
+    turn: float
+    sure: bool
+    codes: tuple[bc.DecodedCode, ...]
+
+
+def read_symbols(image_bgr: np.ndarray, tag_box: Box, barcode_boxes: Sequence[Box] = (), qr_boxes: Sequence[Box] = (),
+                 notes: list[str] | None = None, matrix_search: tuple[float, ...] = (1.0,)) -> TagSymbols:
+    """Turn the tag by its bars (else a whole-crop zxing read, else its text lines) and decode every
+    symbol box on it; a linear code's orientation then says which way is up."""
+    crop, (ox, oy) = crop_box(image_bgr, union([tag_box, *barcode_boxes, *qr_boxes]))
+    gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
+    turn, sure, codes = _orientation(gray, [_shift(b, -ox, -oy) for b in barcode_boxes], notes if notes is not None else [])
+    if barcode_boxes or qr_boxes:
+        codes = bc.decode_symbols(gray, [_shift(b, -ox, -oy) for b in (*barcode_boxes, *qr_boxes)], turn, matrix_search=matrix_search)
+    flip = _upside_down(codes)
+    if flip is not None:
+        sure = True
+        if flip:
+            turn = (turn + 360.0) % 360.0 - 180.0
+    return TagSymbols(gray, (ox, oy), turn, sure, tuple(_shift_code(c, ox, oy) for c in codes))
+
+
+def _orientation(gray: np.ndarray, barcode_boxes: Sequence[Box], notes: list[str]) -> tuple[float, bool, list[bc.DecodedCode]]:
+    """(turn in degrees, whether top and bottom are known, codes decoded on the way), all in
+    the pixels of `gray`, the tag's crop."""
+    best = None
+    for x1, y1, x2, y2 in barcode_boxes:
+        patch = gray[int(max(0, y1)) : int(y2) + 1, int(max(0, x1)) : int(x2) + 1]
+        if patch.size < 64:
+            continue
+        down, strength = bars_down_angle(patch)
+        if strength >= MIN_BAR_STRENGTH and (best is None or patch.size > best[1]):
+            best = (down, patch.size)
+    if best is not None:
+        return turn_from_down_angle(best[0]), False, []
+    codes = bc.decode(gray)
+    linear = [c for c in codes if c.is_linear]
+    anchor = next((c for c in linear if c.format == "EAN-13"), linear[0] if linear else None)
+    if anchor is not None:
+        # zxing's own frame: the code already reads upright after this turn
+        return turn_from_down_angle(anchor.down_angle_deg()), True, []
+    notes.append("no barcode to orient the tag; orientation from text lines")
+    down, _strength = text_down_angle(gray)
+    return turn_from_down_angle(down), False, []
 
 
 @dataclass(frozen=True)
