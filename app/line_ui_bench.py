@@ -9,12 +9,27 @@ worker detects and tracks and the line's thread reads, and the tags the strip re
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import time
 from pathlib import Path
 
-from app.ui_bench import _bench_app, _lateness_probe, _percentiles, _wait
+from app.ui_bench import _bench_app, _lateness_probe, _percentiles, _report, _wait
+
+
+def open_line_window(prefix: str, source: str, recipe: Path, belt_px_per_frame: float):
+    """(app, its temporary folder, the window) reading a recording in per-tag mode at 1280x720, its engine loaded."""
+    from app.main_window import MainWindow
+
+    app, tmp, settings = _bench_app(prefix)
+    settings.set("line/per_tag", "1")
+    settings.set("line/belt_px_per_frame", f"{belt_px_per_frame:g}")
+    window = MainWindow(source=source, backend="onnxruntime-cpu", recipe=recipe, settings=settings,
+                        read=True, journal_path=tmp / "journal.sqlite3", testing=True)
+    window.resize(1280, 720)
+    window.show()
+    if not _wait(app, lambda: window.pipeline is not None and window.line.shows_tags, 120):
+        raise SystemExit("the engine did not load in 120 s")
+    return app, tmp, window
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -27,17 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
 
-    from app.main_window import MainWindow
-
-    app, tmp, settings = _bench_app("hangtag-line-uibench-")
-    settings.set("line/per_tag", "1")
-    settings.set("line/belt_px_per_frame", f"{args.belt_px_per_frame:g}")
-    window = MainWindow(source=args.source, backend="onnxruntime-cpu", recipe=args.recipe, settings=settings,
-                        read=True, journal_path=tmp / "journal.sqlite3", testing=True)
-    window.resize(1280, 720)
-    window.show()
-    if not _wait(app, lambda: window.pipeline is not None and window.line.shows_tags, 120):
-        raise SystemExit("the engine did not load in 120 s")
+    app, tmp, window = open_line_window("hangtag-line-uibench-", args.source, args.recipe, args.belt_px_per_frame)
     probe, lateness = _lateness_probe()
     started = time.perf_counter()
     window.start()
@@ -61,10 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         "date": time.strftime("%Y-%m-%d %H:%M"),
     }
     window.close()
-    print(json.dumps(result, indent=2))
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=2) + "\n")
-    return 0
+    return _report(result, args.json)
 
 
 if __name__ == "__main__":

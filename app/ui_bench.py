@@ -28,6 +28,14 @@ def _percentiles(values: list[float]) -> dict[str, float]:
             "max": round(float(arr.max()), 2), "n": int(arr.size)}
 
 
+def _report(result: dict, json_path: Path | None) -> int:
+    """Print a bench's result, and write it where asked."""
+    print(json.dumps(result, indent=2))
+    if json_path:
+        json_path.write_text(json.dumps(result, indent=2) + "\n")
+    return 0
+
+
 def _wait(app, predicate, timeout_s: float) -> bool:
     deadline = time.perf_counter() + timeout_s
     while time.perf_counter() < deadline:
@@ -167,10 +175,7 @@ def main(argv: list[str] | None = None) -> int:
         "date": time.strftime("%Y-%m-%d"),
     }
     window.close()
-    print(json.dumps(result, indent=2))
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=2) + "\n")
-    return 0
+    return _report(result, args.json)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ numbers do not.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -22,7 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.ui_bench import _bench_app, _percentiles, _wait  # noqa: E402
+from app.line_ui_bench import open_line_window  # noqa: E402
+from app.ui_bench import _percentiles, _report, _wait  # noqa: E402
 
 
 def _run_until(predicate, timeout_s: float) -> None:
@@ -57,17 +57,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from PySide6.QtCore import QElapsedTimer, QTimer
 
-    from app.main_window import MainWindow
-
-    app, tmp, settings = _bench_app("hangtag-gui-thread-")
-    settings.set("line/per_tag", "1")
-    settings.set("line/belt_px_per_frame", f"{args.belt_px_per_frame:g}")
-    window = MainWindow(source=args.source, backend="onnxruntime-cpu", recipe=args.recipe, settings=settings,
-                        read=True, journal_path=tmp / "journal.sqlite3", testing=True)
-    window.resize(1280, 720)
-    window.show()
-    if not _wait(app, lambda: window.pipeline is not None and window.line.shows_tags, 120):
-        raise SystemExit("the engine did not load in 120 s")
+    app, tmp, window = open_line_window("hangtag-gui-thread-", args.source, args.recipe, args.belt_px_per_frame)
     panel = window.plots
     assert panel.visibleRegion().isEmpty(), "the plots must be tabbed behind Tag text for this comparison"
 
@@ -137,10 +127,7 @@ def main(argv: list[str] | None = None) -> int:
         "gui_cpu_share": round(a["gui_cpu_share"] / b["gui_cpu_share"], 3) if b["gui_cpu_share"] else None,
         "lateness_p99": round(a["lateness_ms"]["p99"] / b["lateness_ms"]["p99"], 3) if b["lateness_ms"]["p99"] else None}
     window.close()
-    print(json.dumps(result, indent=2))
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=2) + "\n")
-    return 0
+    return _report(result, args.json)
 
 
 if __name__ == "__main__":
