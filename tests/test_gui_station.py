@@ -248,6 +248,32 @@ def test_the_latency_and_memory_title_shows_its_ampersand(qtbot, tmp_path):
     assert QKeySequence.mnemonic(action.text()).isEmpty()  # "&&" is a literal "&", not Alt+space
 
 
+def test_the_plots_time_axis_is_never_cut_off_at_1280x720(qtbot, tmp_path):
+    """With a two-line summary (its second line was not in the panel's minimum height) the dock was 19 px too
+    short and the tab bar below it hid the 'frames ago' axis title."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtWidgets import QApplication
+
+    from app.theme import apply_theme, register_fonts
+
+    register_fonts()  # the station's own font and theme, as hangtag-station starts: their metrics set the heights
+    apply_theme(QApplication.instance(), False)
+    window = make_window(qtbot, tmp_path)
+    window.resize(1280, 720)
+    window.layout_for_mode(False)
+    window.docks["plots"].raise_()
+    window.plots.summary.setText("total p50 5864.1 • p95 12624.7 • p99 17892.4 ms  |  0.2 fps  |  takt violations "
+                                 "24 of 24  |  host-side share (p50) 10%")
+    window.plots.alarm.setText("memory drift: measuring after 100 warm-up frames (0 of 50 needed)")
+    qtbot.wait(100)
+    panel = window.plots
+    axis = panel.share_plot.getAxis("bottom")
+    title = axis.label.mapRectToScene(axis.label.boundingRect())
+    title_bottom = panel.graphs.viewport().mapToGlobal(panel.graphs.mapFromScene(title.bottomLeft())).y()
+    dock = window.docks["plots"]
+    assert title_bottom <= dock.mapToGlobal(QPoint(0, dock.height())).y()  # 404 against 393 before
+
+
 def test_space_stops_a_run_while_a_spin_box_has_the_focus(qtbot, tmp_path):
     from PySide6.QtTest import QTest
 

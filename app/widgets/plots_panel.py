@@ -142,6 +142,9 @@ class PlotsPanel(QWidget):
 
         self.summary = QLabel("no frames yet")
         self.summary.setWordWrap(True)
+        # two lines in a 1280-px window's column: a wrapped label's second line is not in the panel's minimum
+        # height, so the dock gave it 19 px too few and its tab bar hid the plots' time axis
+        self.summary.setMinimumHeight(2 * self.summary.fontMetrics().lineSpacing())
         self.alarm = QLabel("")
         self.alarm.setWordWrap(True)
         controls = QGridLayout()  # two rows: the panel fits a right-hand column on a 1280-px screen
