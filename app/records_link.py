@@ -79,10 +79,13 @@ class RecordsLink(QObject):
         menu.insertSeparator(first)
 
     def ask_job(self) -> None:
-        job, ok = QInputDialog.getText(self.window, "Job", "Job / style being inspected:")
+        """Starts from the job and lot in use: a new lot of the same job must not mean typing the job again (an
+        empty field accepted cleared it)."""
+        current_job, current_lot = self.window.job_lot
+        job, ok = QInputDialog.getText(self.window, "Job", "Job / style being inspected:", text=current_job)
         if not ok:
             return
-        lot, ok = QInputDialog.getText(self.window, "Lot", "Lot number:")
+        lot, ok = QInputDialog.getText(self.window, "Lot", "Lot number:", text=current_lot)
         if ok:
             self.window.set_job(job.strip(), lot.strip())
 

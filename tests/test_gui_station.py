@@ -98,6 +98,34 @@ def test_recipe_job_and_lot_survive_a_restart_and_show_in_the_header(qtbot, tmp_
     assert header["job"] == "Job: K2291" and header["lot"] == "Lot: LOT-7"
 
 
+def test_set_job_and_lot_starts_from_the_ones_in_use(qtbot, tmp_path):
+    """File → Set job and lot… opened empty: a new lot of the same job meant typing the job again, and OK on the
+    empty field cleared it. The real dialogs, answered as an operator would: keep the job, type the next lot."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QInputDialog
+
+    window = make_window(qtbot, tmp_path)
+    window.set_job("K2291 女士连衣裙", "LOT-7")
+    seen = []
+
+    def answer(new_lot: str | None) -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, QInputDialog):
+            QTimer.singleShot(20, lambda: answer(new_lot))
+            return
+        seen.append(dialog.textValue())
+        if new_lot is not None:
+            dialog.setTextValue(new_lot)
+        else:
+            QTimer.singleShot(50, lambda: answer("LOT-8"))  # the lot's dialog comes next
+        dialog.accept()
+
+    QTimer.singleShot(50, lambda: answer(None))
+    window.records.ask_job()
+    assert seen == ["K2291 女士连衣裙", "LOT-7"]
+    assert window.job_lot == ("K2291 女士连衣裙", "LOT-8")
+
+
 def test_the_operator_picks_only_from_recipes_an_engineer_approved(qtbot, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QInputDialog, QMessageBox
 
