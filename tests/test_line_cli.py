@@ -138,3 +138,15 @@ class _FrameVerdict:
 ])
 def test_verdict_of(result, expected):
     assert verdict_of(result) is expected
+
+
+@pytest.mark.parametrize("what", ["a result", "Ready", "job 2 loaded"])
+def test_plc_sim_says_what_it_waited_for_in_plain_words(what):
+    """plc-sim against a window whose source had finished printed 'no a result from the station in time'."""
+    from inference.line.plc import PlcError, _deadline_passed
+
+    with pytest.raises(PlcError) as caught:
+        _deadline_passed(time.monotonic() - 1.0, what)
+    text = str(caught.value)
+    assert f"timed out waiting for {what} from the station" in text
+    assert "window with its source started" in text  # the station may be the window, not only `line`

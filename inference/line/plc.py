@@ -27,8 +27,9 @@ class Cycle:
 
 def _deadline_passed(deadline: float, what: str) -> None:
     if time.monotonic() > deadline:
-        raise PlcError(f"no {what} from the station in time", expected=what, found="nothing",
-                       hint="is the station running (hangtag-inspect line …) and Ready?")
+        raise PlcError(f"timed out waiting for {what} from the station", expected=what, found="nothing",
+                       hint="is the station running (hangtag-inspect line …, or the window with its source "
+                            "started) and Ready?")
 
 
 class ModbusPlc:
