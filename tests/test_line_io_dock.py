@@ -56,3 +56,19 @@ def test_a_timeline_filled_before_the_dock_is_shown_starts_at_its_time_stamps(qt
         qtbot.waitExposed(dock)
         bar = dock.timeline.horizontalScrollBar()
         assert bar.maximum() > 0 and bar.value() == 0  # the lines are wider than the dock, seen from their start
+
+
+def test_a_long_job_name_or_lot_is_elided_and_never_widens_the_dock(qtbot):
+    """The job row is the index and the recipe's name; at 1280x720 'Example: MUJIAN men's casual trousers
+    V2185-00, 米白, 170/88A' already reached the dock's edge, and a longer one pushed the window wider."""
+    name = "Example: MUJIAN men's casual trousers V2185-00, 米白, 170/88A, " * 4
+    with LineStation(lambda start: Outcome(Verdict.OK)).start(job=(1, name)) as station:
+        dock = IoDock(station, refresh_hz=50)
+        qtbot.addWidget(dock)
+        dock.resize(440, 500)
+        dock.show()
+        qtbot.waitUntil(lambda: dock.fields["job"].text().startswith("1 Example"), timeout=5000)
+        label = dock.fields["job"]
+        assert dock.minimumSizeHint().width() <= 440
+        assert label.elided() != label.text() and label.elided().endswith("…")
+        assert label.toolTip() == label.text() == f"1 {name}".strip()  # the whole name, on hover

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFont, QTextCursor
 from PySide6.QtWidgets import QFormLayout, QGridLayout, QHBoxLayout, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
+from app.widgets.elided_label import ElidedLabel
 from inference.line.handshake import Signals
 from inference.line.station import LineStation
 
@@ -47,7 +48,8 @@ class IoDock(QWidget):
             columns.addLayout(form, 1)
         self.fields: dict[str, QLabel] = {}
         for n, key in enumerate(FIELDS):
-            label = QLabel("—")
+            # a job's recipe name or a PLC's lot can be long: elided (whole in the tooltip), never widening the dock
+            label = ElidedLabel("—", mode=Qt.TextElideMode.ElideRight) if key in WIDE_FIELDS else QLabel("—")
             label.setObjectName(f"io_{key}")
             target = wide if key in WIDE_FIELDS else forms[n % 2]
             target.addRow(_FIELD_TITLES[key], label)
