@@ -204,6 +204,14 @@ def test_adapt_is_an_engineers_action(qtbot, tmp_path, monkeypatch):
     assert not action.isVisible()
 
 
+def test_the_held_out_share_says_what_it_is_a_share_of(qtbot, tmp_path, monkeypatch):
+    monkeypatch.setenv("HANGTAG_DATA_DIR", str(tmp_path / "data"))
+    window = open_window(qtbot, tmp_path, sample_folder(tmp_path, ["090000000.jpg"], "line"))
+    window.adapt_detector()
+    held_out = window.adapt_window.train.held_out
+    assert held_out.text() == "0.20 of the corrected frames" and held_out.value() == 0.2
+
+
 def test_box_editor_draws_in_image_pixels_whatever_the_widget_size(qtbot):
     import numpy as np
 

@@ -32,6 +32,7 @@ class TrainPage(QWidget):
         self.held_out = QDoubleSpinBox()
         self.held_out.setRange(0.05, 0.5)
         self.held_out.setSingleStep(0.05)
+        self.held_out.setSuffix(" of the corrected frames")  # a share: '0.20' alone said nothing of what
         self.held_out.setValue(self.settings.held_out_fraction)
         self.device = QLabel()
         self.backbone = QCheckBox("also train the backbone (off: only the neck and heads learn, which keeps more of "
