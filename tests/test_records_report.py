@@ -116,3 +116,13 @@ def test_chart_text_is_drawn_in_the_bundled_family_by_its_exact_name():
 
     svg = svg_in_family(pareto_svg(pareto([make_frame(0, "NG", checks=[failed("price")])])), "Noto Sans SC")
     assert 'font-family="Noto Sans SC"' in svg and "Microsoft YaHei" not in svg
+
+
+@pytest.mark.parametrize("peak", [1, 3, 7, 10, 13, 25, 120])
+def test_a_count_axis_is_ticked_in_whole_numbers(peak: int) -> None:
+    """The reasons' Pareto counts frames or tags: no tick at 2.5 frames."""
+    from inference.records.svg import nice_ticks
+
+    ticks = nice_ticks(0, peak, 4, whole=True)
+    assert all(float(t).is_integer() for t in ticks)
+    assert ticks[0] == 0 and ticks[-1] >= peak

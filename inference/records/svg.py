@@ -16,14 +16,15 @@ PALETTE = ("#1f6feb", "#e8590c", "#2f9e44", "#9c36b5", "#c92a2a")
 PARETO_BAR, PARETO_LINE = "#c92a2a", "#1f2933"
 
 
-def nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
+def nice_ticks(lo: float, hi: float, count: int = 5, whole: bool = False) -> list[float]:
+    """Round ticks covering [lo, hi]; `whole`: counts, ticked in whole numbers only (no '2.5 frames')."""
     if not math.isfinite(lo) or not math.isfinite(hi):
         return [0.0]
     if hi <= lo:
         hi = lo + 1.0
     raw = (hi - lo) / max(1, count)
     mag = 10 ** math.floor(math.log10(raw))
-    step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
+    step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw and not (whole and m * mag % 1))
     start = math.floor(lo / step) * step
     ticks = [round(start, 10)]
     while ticks[-1] < hi - step * 1e-9:  # the last tick reaches the data: no curve runs past the axis
@@ -70,7 +71,7 @@ def pareto_svg(bars: Sequence[ParetoBar], *, title: str = "NG/REVIEW frames by t
     left, right, top, bottom = 52, 52, 34, 120
     plot_w, plot_h = width - left - right, height - top - bottom
     peak = max(b.count for b in bars)
-    ticks = nice_ticks(0, peak, 4)
+    ticks = nice_ticks(0, peak, 4, whole=True)
     y_max = ticks[-1] or 1
     y = lambda v: top + plot_h * (1 - v / y_max)  # noqa: E731
     parts = _open(width, height, title)
