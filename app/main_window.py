@@ -52,6 +52,11 @@ ENGINE_NAMES = {"onnxruntime-cpu": "CPU", "onnxruntime-cuda": "CUDA", "tensorrt"
                 "triton": "Triton"}  # header words (RemoteLink adds the server that answers)
 
 
+def _not_tags(result) -> list[tuple[float, float, float, float]]:
+    """Tag boxes the reader dropped as not tag-like: the view greys them, as the Tag text says."""
+    return [tuple(tag.xyxy) for tag in (getattr(result, "readings", None) or ()) if tag.rejected]
+
+
 class MainWindow(QMainWindow):
     # Requests to the worker thread (queued connections).
     _open_source = Signal(str)
@@ -459,7 +464,7 @@ class MainWindow(QMainWindow):
         else:
             preview = cached and result.thresholds != self.thresholds
             shown = rejudge(result, self.thresholds, self.recipe) if preview else result
-            self.view.show_frame(image, shown.detections)
+            self.view.show_frame(image, shown.detections, _not_tags(shown))
             self.crops.show_crops(image, shown.detections)
             result = shown
             reasons = list(getattr(result.verdict, "reasons", ()) or ())
@@ -499,7 +504,7 @@ class MainWindow(QMainWindow):
             return
         preview = current.thresholds != self.thresholds
         shown = rejudge(current, self.thresholds, self.recipe)
-        self.view.show_detections(shown.detections)
+        self.view.show_detections(shown.detections, _not_tags(shown))
         self.crops.show_crops(self.current_image, shown.detections)
         self.banner.show_verdict(Inspector.verdict_text(shown), list(getattr(shown.verdict, "reasons", ()) or ()),
                                  preview=preview)

@@ -255,6 +255,31 @@ def test_box_labels_keep_their_screen_size_and_do_not_overlap(qtbot):
     assert not any(a.intersects(b) for i, a in enumerate(tags) for b in tags[i + 1:])
 
 
+def test_a_tag_box_the_reader_dropped_is_drawn_as_not_a_tag(qtbot):
+    """The image and the Tag text say the same: a hangtag box with nothing tag-like in it (a coin) is
+    labelled 'not a tag' in grey, not 'hangtag 0.95' in the tag colour."""
+    from PySide6.QtCore import QSize
+
+    from app.main_window import _not_tags
+    from app.widgets.image_view import NOT_A_TAG, BoxesItem
+    from inference.detections import Detections
+    from inference.reading import TagReading
+
+    boxes = np.array([[10, 10, 200, 300], [300, 40, 380, 120]], np.float32)
+    detections = Detections(boxes, np.array([0.9, 0.95], np.float32), np.zeros(2, np.int32), ("hangtag", "barcode"))
+    coin = TagReading(1, (300.0, 40.0, 380.0, 120.0), rejected="no text and no barcode in the box: not a hangtag")
+    tag = TagReading(0, (10.0, 10.0, 200.0, 300.0))
+
+    class Shown:
+        readings = (tag, coin)
+
+    item = BoxesItem()
+    item.set_detections(detections, QSize(640, 480), _not_tags(Shown()))
+    labels = {text: (color.name(), dropped) for _rect, color, text, dropped in item._rows}
+    assert labels["hangtag 0.90"][1] is False
+    assert labels["not a tag (hangtag 0.95)"] == (NOT_A_TAG, True)
+
+
 def test_plot_legends_sit_beside_the_plots_and_name_only_the_backends_stages(qtbot):
     from app.widgets.plots_panel import PlotsPanel
 

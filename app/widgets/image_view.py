@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 from PySide6.QtCore import QRectF, Qt
@@ -31,6 +33,13 @@ def frame_pixmap(image: np.ndarray) -> tuple[QPixmap, np.ndarray]:
 
 
 LABEL_PX = 13  # box labels are this tall on screen at any zoom
+NOT_A_TAG = "#80868b"  # a tag box the reader dropped
+Box = tuple[float, float, float, float]
+
+
+def _within(box: Box, outer: Box) -> bool:
+    """The detector's box, or one the reader grew it to (a pixel of slack)."""
+    return outer[0] - 1 <= box[0] and outer[1] - 1 <= box[1] and box[2] <= outer[2] + 1 and box[3] <= outer[3] + 1
 
 
 class BoxesItem(QGraphicsItem):
@@ -42,20 +51,26 @@ class BoxesItem(QGraphicsItem):
 
     def __init__(self) -> None:
         super().__init__()
-        self._rows: list[tuple[QRectF, QColor, str]] = []
+        self._rows: list[tuple[QRectF, QColor, str, bool]] = []  # box, colour, label, dropped by the reader
         self._bounds = QRectF()
         self._font = QFont()
         self._font.setPixelSize(LABEL_PX)
         self._font.setBold(True)
 
-    def set_detections(self, detections: Detections | None, image_size) -> None:
+    def set_detections(self, detections: Detections | None, image_size, not_tags: Sequence[Box] = ()) -> None:
+        """`not_tags`: tag boxes the reader found nothing tag-like in (a coin, a lamp): drawn grey and
+        dashed, labelled as not counted, so the image says what the Tag text and the verdict say."""
         self.prepareGeometryChange()
         self._rows = []
         if detections is not None:
             for box, score, cid, label in zip(detections.xyxy, detections.confidence, detections.class_id,
                                               detections.labels):
                 x1, y1, x2, y2 = (float(v) for v in box)
-                self._rows.append((QRectF(x1, y1, x2 - x1, y2 - y1), class_color(label, int(cid)), f"{label} {score:.2f}"))
+                rect = QRectF(x1, y1, x2 - x1, y2 - y1)
+                if label == "hangtag" and any(_within((x1, y1, x2, y2), outer) for outer in not_tags):
+                    self._rows.append((rect, QColor(NOT_A_TAG), f"not a tag ({label} {score:.2f})", True))
+                else:
+                    self._rows.append((rect, class_color(label, int(cid)), f"{label} {score:.2f}", False))
         margin = max(image_size.width(), image_size.height(), 1)
         self._bounds = QRectF(-margin, -margin, image_size.width() + 2 * margin, image_size.height() + 2 * margin)
         self.update()
@@ -69,7 +84,7 @@ class BoxesItem(QGraphicsItem):
         metrics = QFontMetricsF(self._font)
         height = (metrics.height() + 2) / scale
         placed: list[QRectF] = []
-        for rect, _, text in self._rows:
+        for rect, _, text, _dropped in self._rows:
             width = (metrics.horizontalAdvance(text) + 8) / scale
             tag = QRectF(rect.left(), rect.top() - height, width, height)
             if tag.top() < 0:
@@ -89,13 +104,13 @@ class BoxesItem(QGraphicsItem):
         painter.setFont(font)
         tags = self.place_labels(scale)
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        for rect, color, _ in self._rows:  # every box first, then every label: no line crosses a label
-            pen = QPen(color, 2)
+        for rect, color, _, dropped in self._rows:  # every box first, then every label: no line crosses a label
+            pen = QPen(color, 2, Qt.PenStyle.DashLine if dropped else Qt.PenStyle.SolidLine)
             pen.setCosmetic(True)  # 2 screen pixels at any zoom
             painter.setPen(pen)
             painter.drawRect(rect)
         pad = 4 / scale
-        for (_, color, text), tag in zip(self._rows, tags):
+        for (_, color, text, _dropped), tag in zip(self._rows, tags):
             painter.fillRect(tag, color)
             painter.setPen(QColor("white"))
             painter.drawText(tag.adjusted(pad, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, text)
@@ -126,14 +141,14 @@ class ImageView(QGraphicsView):
         self._set_message("No frame yet — open a source and press Start (Space).", error=False)
         self.box_count = 0
 
-    def show_frame(self, image: np.ndarray | None, detections: Detections | None) -> None:
+    def show_frame(self, image: np.ndarray | None, detections: Detections | None, not_tags: Sequence[Box] = ()) -> None:
         if image is not None:
             self.placeholder.setVisible(False)
             pixmap, pixels = frame_pixmap(image)
             self._pixmap.setPixmap(pixmap)
             self._pixels = pixels  # the pixmap shares this memory: kept until the next frame replaces both
             self.scene().setSceneRect(QRectF(self._pixmap.pixmap().rect()))
-        self.show_detections(detections)
+        self.show_detections(detections, not_tags)
         if self._fit_mode:
             self.fit()
 
@@ -161,8 +176,8 @@ class ImageView(QGraphicsView):
         area = self.viewport().rect().adjusted(16, 16, -16, -16)
         self.placeholder.setGeometry(area)
 
-    def show_detections(self, detections: Detections | None) -> None:
-        self._boxes.set_detections(detections, self._pixmap.pixmap().size())
+    def show_detections(self, detections: Detections | None, not_tags: Sequence[Box] = ()) -> None:
+        self._boxes.set_detections(detections, self._pixmap.pixmap().size(), not_tags)
         self.box_count = 0 if detections is None else len(detections)
 
     def fit(self) -> None:
