@@ -27,7 +27,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--reset", action="store_true", help="send Reset error first")
     parser.add_argument("--poll-ms", type=float, default=0.0,
                         help="Modbus: pause between status reads, like a PLC's scan cycle (0 = read back to back)")
-    parser.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for each answer")
+    parser.add_argument("--timeout", type=float, default=12.0,
+                        help="seconds to wait for each answer (default 12: longer than the station's 10 s inspection budget, so a slow "
+                             "inspection is answered late, not abandoned with its result left unacknowledged)")
     parser.add_argument("--each", action="store_true", help="print every cycle")
     parser.add_argument("--json", type=Path, help="write the summary here as JSON")
     parser.set_defaults(func=run)
