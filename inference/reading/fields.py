@@ -124,6 +124,8 @@ def _valid(name: str, value: str) -> bool:
         return bool(re.search(r"\d", value)) and len(value) >= 3
     if name == "safety_category":
         return bool(re.search(r"[ABC]类", value))
+    if name == "composition":  # a fibre (纯棉) or a share: not a stray Latin remnant of a label ('bric')
+        return bool(re.search(r"\d\s*%|[\u4e00-\u9fff]", value))
     return True
 
 
