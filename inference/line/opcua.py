@@ -62,6 +62,7 @@ class OpcUaServer(LoopThreadServer):
         self.cert_dir = cert_dir  # with it: Basic256Sha256 Sign&Encrypt only; without: the None policy only
         self._nodes: dict[str, Any] = {}
         self._written: dict[str, Any] = {}
+        self._called = False  # a method was called since the clients were last counted
         self._event_gen: Any = None
         self._server: Any = None
         self._changes: asyncio.Queue | None = None
@@ -132,7 +133,10 @@ class OpcUaServer(LoopThreadServer):
             await asyncio.sleep(CLIENT_POLL_S)
             bserver = getattr(server, "bserver", None)
             count = len(getattr(bserver, "clients", ()) or ())
-            if count == connected:
+            # a PLC that connected, called a method and left between two counts was here too
+            came_and_went = count == 0 and connected == 0 and self._called
+            self._called = False
+            if count == connected and not came_and_went:
                 continue
             closing = self._stopping is not None and self._stopping.is_set()
             lost = Code.PLC_DISCONNECTED if count == 0 and not closing else None
@@ -153,6 +157,7 @@ class OpcUaServer(LoopThreadServer):
         # its effect (the outbox's later update writes the then-newest values too, never older ones)
         @uamethod
         async def start_single_job(parent):
+            self._called = True
             before = self.station.signals().trigger_id
             sig = self.station.pulse(Trigger)
             await self._sync_variables()
@@ -162,6 +167,7 @@ class OpcUaServer(LoopThreadServer):
 
         @uamethod
         async def select_recipe(parent, index):
+            self._called = True
             sig = self.station.submit(SelectJob(int(index)))
             await self._sync_variables()
             if sig.state is State.ERROR:
@@ -170,6 +176,7 @@ class OpcUaServer(LoopThreadServer):
 
         @uamethod
         async def acknowledge(parent, trigger_id):
+            self._called = True
             tid = int(trigger_id) or None
             sig = self.station.pulse(lambda level: Ack(level, tid))
             await self._sync_variables()
@@ -178,11 +185,13 @@ class OpcUaServer(LoopThreadServer):
 
         @uamethod
         async def reset(parent):
+            self._called = True
             self.station.pulse(Reset)
             await self._sync_variables()
 
         @uamethod
         async def set_lot(parent, lot):
+            self._called = True
             sig = self.station.submit(SetLot(str(lot)))
             await self._sync_variables()
             if sig.state is State.ERROR:
