@@ -454,8 +454,8 @@ class _FirstRead:
     pieces: _Pieces
 
     def merged_into(self, grown: _Pieces, upright: Upright) -> _Pieces:
-        """The grown read's lines that reach outside the first crop, and the first read's lines
-        that did not run into its edge, all in the grown crop's pixels. If the two reads turned the
+        """The first read's lines that did not run into its edge, and the grown read's lines none of
+        them covers (what the first crop cut or missed), all in the grown crop's pixels. If the two reads turned the
         tag differently (opposite ways, or levelled a few degrees apart) one of them is wrong, and the
         grown read (more of the tag, more lines to level it by) is kept."""
         turn = (upright.angle_deg - self.upright.angle_deg + 180.0) % 360.0 - 180.0
