@@ -54,6 +54,17 @@ def assert_explained(message: str) -> None:
     assert "expected:" in message and "found:" in message, message
 
 
+def watching_station(watched: Path, data_dir: Path, *, merge_stderr: bool = False) -> subprocess.Popen:
+    """The headless station (no reading) watching a folder, started: its two banner lines read."""
+    env = {**os.environ, "HANGTAG_DATA_DIR": str(data_dir), "PYTHONUNBUFFERED": "1"}
+    station = subprocess.Popen([sys.executable, "-m", "app.main", "--headless", "--no-read", "--source", f"watch:{watched}"],
+                               cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE, text=True)
+    assert station.stdout.readline().startswith("Backends")
+    assert station.stdout.readline().startswith("Hangtag Station (headless)")
+    return station
+
+
 def png_bomb(path: Path, width: int = 30_000, height: int = 30_000) -> Path:
     """A small PNG whose header declares `width` × `height` (a real image of that size is 2.7 GB of pixels)."""
     import struct

@@ -4,18 +4,15 @@ closed at the next start; report --last and --session choose deterministically."
 
 from __future__ import annotations
 
-import os
 import signal
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from inference.records.journal import Journal, JournalError, OfflineJournal, open_station_journal
 from inference.records.recorder import Recorder, SessionKey
-from tests.reliability.helpers import ROOT, SAMPLES, assert_explained, assert_no_traceback, cli, headless, jpeg_bytes
+from tests.reliability.helpers import ROOT, SAMPLES, assert_explained, assert_no_traceback, cli, headless, jpeg_bytes, watching_station
 
 RECIPE = ROOT / "resources" / "recipes" / "example.toml"  # NG on most samples: their images are archived
 
@@ -169,13 +166,8 @@ def test_report_last_finds_the_headless_session(tmp_path) -> None:
 def test_a_killed_session_is_closed_as_interrupted_at_the_next_start(tmp_path) -> None:
     data, watched = tmp_path / "data", tmp_path / "drop"
     watched.mkdir()
-    env = {**os.environ, "HANGTAG_DATA_DIR": str(data)}
-    station = subprocess.Popen([sys.executable, "-m", "app.main", "--headless", "--no-read", "--source",
-                                f"watch:{watched}"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True)
+    station = watching_station(watched, data, merge_stderr=True)
     try:
-        assert station.stdout.readline().startswith("Backends")
-        assert station.stdout.readline().startswith("Hangtag Station (headless)")
         (watched / "tag.jpg").write_bytes(jpeg_bytes(seed=9))
         assert station.stdout.readline().startswith("tag.jpg:")  # journaled before it is printed
     finally:
@@ -224,13 +216,8 @@ def test_report_last_is_deterministic_and_names_concurrent_sessions(tmp_path) ->
 def test_a_station_stopped_by_its_service_manager_closes_its_session(tmp_path, stop) -> None:
     data, watched = tmp_path / "data", tmp_path / "drop"
     watched.mkdir()
-    env = {**os.environ, "HANGTAG_DATA_DIR": str(data)}
-    station = subprocess.Popen([sys.executable, "-m", "app.main", "--headless", "--no-read", "--source",
-                                f"watch:{watched}"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+    station = watching_station(watched, data)
     try:
-        assert station.stdout.readline().startswith("Backends")
-        assert station.stdout.readline().startswith("Hangtag Station (headless)")
         (watched / "tag.jpg").write_bytes(jpeg_bytes(seed=11))
         assert station.stdout.readline().startswith("tag.jpg:")
         station.send_signal(stop)
