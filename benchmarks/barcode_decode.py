@@ -37,16 +37,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from inference.reading import barcodes as bc  # noqa: E402
-from inference.detections import iou  # noqa: E402
+from inference.detections import centre_inside, iou  # noqa: E402
 from inference.reading.reader import focus_of, read_symbols  # noqa: E402
 from inference.reading.rectify import make_upright  # noqa: E402
 
 Box = tuple[float, float, float, float]
-
-
-def inside(box: Box, outer: Box) -> bool:
-    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    return outer[0] <= cx <= outer[2] and outer[1] <= cy <= outer[3]
 
 
 def stage(image: np.ndarray, tag_box: Box, barcode_boxes: list[Box], qr_boxes: list[Box]) -> tuple[list[bc.DecodedCode], float]:
@@ -102,8 +97,8 @@ def run(args: argparse.Namespace) -> dict:
             else:
                 best = max(found_tags, key=lambda b: iou(b, tag["xyxy"]), default=None)
                 tag_box = best if best is not None and iou(best, tag["xyxy"]) >= 0.5 else None
-                bars = [b for b in found_bars if tag_box is not None and inside(b, tag_box)]
-                qrs = [b for b in found_qr if tag_box is not None and inside(b, tag_box)]
+                bars = [b for b in found_bars if tag_box is not None and centre_inside(b, tag_box)]
+                qrs = [b for b in found_qr if tag_box is not None and centre_inside(b, tag_box)]
             codes, focus, ms = [], None, 0.0
             if tag_box is not None:
                 start = time.perf_counter()

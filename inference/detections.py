@@ -19,6 +19,19 @@ def iou(a, b) -> float:
     return inter / union if union > 0 else 0.0
 
 
+def centre_inside(box, outer) -> bool:
+    """Whether `box`'s centre lies in `outer` (a symbol box on a tag box); boxes are (x1, y1, x2, y2)."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return outer[0] <= cx <= outer[2] and outer[1] <= cy <= outer[3]
+
+
+def within(box, outer, slack: float = 1.0) -> bool:
+    """Whether `box` lies in `outer`, `slack` pixels allowed on each side (the detector's tag box in
+    the box the reader grew it to)."""
+    return (outer[0] - slack <= box[0] and outer[1] - slack <= box[1]
+            and box[2] <= outer[2] + slack and box[3] <= outer[3] + slack)
+
+
 def _frozen(array: np.ndarray, dtype: type) -> np.ndarray:
     out = np.array(array, dtype=dtype, copy=True)
     out.flags.writeable = False

@@ -11,7 +11,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QImage, QPainter
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPixmapItem, QGraphicsScene, QGraphicsView, QLabel
 
 from app.theme import class_color
-from inference.detections import Detections
+from inference.detections import Detections, within
 
 
 def bgr_to_qimage(image: np.ndarray) -> QImage:
@@ -35,11 +35,6 @@ def frame_pixmap(image: np.ndarray) -> tuple[QPixmap, np.ndarray]:
 LABEL_PX = 13  # box labels are this tall on screen at any zoom
 NOT_A_TAG = "#80868b"  # a tag box the reader dropped
 Box = tuple[float, float, float, float]
-
-
-def _within(box: Box, outer: Box) -> bool:
-    """The detector's box, or one the reader grew it to (a pixel of slack)."""
-    return outer[0] - 1 <= box[0] and outer[1] - 1 <= box[1] and box[2] <= outer[2] + 1 and box[3] <= outer[3] + 1
 
 
 class BoxesItem(QGraphicsItem):
@@ -67,7 +62,7 @@ class BoxesItem(QGraphicsItem):
                                               detections.labels):
                 x1, y1, x2, y2 = (float(v) for v in box)
                 rect = QRectF(x1, y1, x2 - x1, y2 - y1)
-                if label == "hangtag" and any(_within((x1, y1, x2, y2), outer) for outer in not_tags):
+                if label == "hangtag" and any(within((x1, y1, x2, y2), outer) for outer in not_tags):
                     self._rows.append((rect, QColor(NOT_A_TAG), f"not a tag ({label} {score:.2f})", True))
                 else:
                     self._rows.append((rect, class_color(label, int(cid)), f"{label} {score:.2f}", False))

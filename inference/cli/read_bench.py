@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from inference.detections import iou
+from inference.detections import centre_inside, iou
 from inference.errors import HangtagError
 
 
@@ -144,8 +144,8 @@ def read_bench(args: argparse.Namespace) -> int:
                 others = frame.detections[np.array([lbl != "hangtag" for lbl in frame.detections.labels], bool)] if len(frame.detections) else frame.detections
                 if tags:
                     tag_box = tuple(float(v) for v in tags[0])
-                    inside = [tuple(map(float, b)) for b, lbl in zip(others.xyxy, others.labels) if _center_in(b, tag_box)]
-                    labels = [lbl for b, lbl in zip(others.xyxy, others.labels) if _center_in(b, tag_box)]
+                    inside = [tuple(map(float, b)) for b, lbl in zip(others.xyxy, others.labels) if centre_inside(b, tag_box)]
+                    labels = [lbl for b, lbl in zip(others.xyxy, others.labels) if centre_inside(b, tag_box)]
                     bars = [b for b, lbl in zip(inside, labels) if lbl == "barcode"]
                     qrs = [b for b, lbl in zip(inside, labels) if lbl == "qr_code"]
                 else:
@@ -218,11 +218,6 @@ def _confidence_split(confidences: list[tuple[bool, float]], threshold: float) -
         "wrong_fields_at_or_above": sum(c >= threshold for c in wrong),
     }
 
-
-
-def _center_in(box, outer) -> bool:
-    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    return outer[0] <= cx <= outer[2] and outer[1] <= cy <= outer[3]
 
 
 def _environment() -> dict:

@@ -17,7 +17,7 @@ from difflib import SequenceMatcher
 import cv2
 import numpy as np
 
-from inference.detections import Detections
+from inference.detections import Detections, centre_inside
 from inference.reading import barcodes as bc
 from inference.reading.fields import extract_fields
 from inference.reading.evidence import gather
@@ -93,11 +93,6 @@ def _ms(start_ns: int) -> float:
     return (time.perf_counter_ns() - start_ns) / 1e6
 
 
-def _inside(box: Box, outer: Box) -> bool:
-    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    return outer[0] <= cx <= outer[2] and outer[1] <= cy <= outer[3]
-
-
 class TagReader:
     """Owns the OCR engines. Not thread-safe: one reader per worker thread."""
 
@@ -164,9 +159,9 @@ class TagReader:
         for index, tag_box in enumerate(tag_boxes):
             if should_stop is not None and should_stop():
                 break
-            reading = self.read_tag(image_bgr, tag_box, [b for b in boxes["barcode"] if _inside(b, tag_box)],
-                                    [b for b in boxes["qr_code"] if _inside(b, tag_box)], index, recipe=recipe)
-            symbols = [b for b in (*boxes["barcode"], *boxes["qr_code"]) if _inside(b, tag_box)]
+            reading = self.read_tag(image_bgr, tag_box, [b for b in boxes["barcode"] if centre_inside(b, tag_box)],
+                                    [b for b in boxes["qr_code"] if centre_inside(b, tag_box)], index, recipe=recipe)
+            symbols = [b for b in (*boxes["barcode"], *boxes["qr_code"]) if centre_inside(b, tag_box)]
             if not detected:
                 reading = replace(reading, whole_frame=True)
             elif not symbols and not looks_like_a_tag(reading):  # a box holding a symbol box is a tag, legible or not

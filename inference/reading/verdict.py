@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from inference.detections import Detections
+from inference.detections import Detections, centre_inside, within
 from inference.reading import barcodes as bc
 from inference.reading.evidence import FieldEvidence, gather
 from inference.reading.fields import extract_fields
@@ -153,8 +153,7 @@ def _has_box(detections: Detections, box: tuple[float, float, float, float]) -> 
     the reader grew `box` from (printed lines ran into its edge)."""
     labels = detections.labels
     for xyxy, label in zip(detections.xyxy, labels):
-        if label == "hangtag" and (box[0] - 1.0 <= float(xyxy[0]) and box[1] - 1.0 <= float(xyxy[1])
-                                   and float(xyxy[2]) <= box[2] + 1.0 and float(xyxy[3]) <= box[3] + 1.0):
+        if label == "hangtag" and within([float(v) for v in xyxy], box):
             return True
     return False
 
@@ -170,8 +169,7 @@ def _unboxed_symbols(detections: Detections, readings: Sequence[TagReading], min
     for box, label, conf in zip(detections.xyxy, detections.labels, detections.confidence):
         if label not in ("barcode", "qr_code") or float(conf) < min_conf:
             continue
-        cx, cy = (float(box[0]) + float(box[2])) / 2, (float(box[1]) + float(box[3])) / 2
-        if not any(x1 <= cx <= x2 and y1 <= cy <= y2 for x1, y1, x2, y2 in tags):
+        if not any(centre_inside([float(v) for v in box], tag) for tag in tags):
             out += 1
     return out
 

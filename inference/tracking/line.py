@@ -21,7 +21,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from inference.detections import Detections
+from inference.detections import Detections, centre_inside
 from inference.errors import ConfigError
 from inference.reading.verdict import SHARP_FOCUS
 from inference.tracking.records import Read, TagTrack, TagVerdict, verdict_of
@@ -210,7 +210,7 @@ class LineInspector:
         if touches_edge(box, (image.shape[1], image.shape[0]), self.settings.edge_px):
             return
         symbols = [j for j, label in enumerate(detections.labels)
-                   if label in SYMBOLS and _centre_inside(detections.xyxy[j], box)]
+                   if label in SYMBOLS and centre_inside(detections.xyxy[j], box)]
         focus = tag_focus(image, box, [tuple(detections.xyxy[j]) for j in symbols])
         state.fully_inside = True
         state.whole_frames += 1
@@ -278,8 +278,3 @@ class LineInspector:
             out.append(verdict_of(state.record(), latency_s=max(0.0, self.clock() - (state.gone_at or 0.0)),
                                   timed_out=state.timed_out))
         return out
-
-
-def _centre_inside(inner, outer) -> bool:
-    cx, cy = (inner[0] + inner[2]) / 2, (inner[1] + inner[3]) / 2
-    return outer[0] <= cx <= outer[2] and outer[1] <= cy <= outer[3]
