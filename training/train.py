@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from training.model.data import GpuImageStore, augment
+from training.model.data import GpuImageStore, MixedStore, augment
 from training.model.loss import DetectionLoss
 from training.model.metrics import average_precision
 from training.model.net import HTDet, anchor_points, decode_ltrb
@@ -119,7 +119,10 @@ def checkpoint(model: HTDet, ema: ModelEMA, step: int, args: argparse.Namespace,
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training.train", description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, required=True, help="dataset folder from python -m training.synth")
+    parser.add_argument("--data", type=Path, nargs="+", required=True,
+                        help="dataset folder(s) from python -m training.synth; several are mixed by --share")
+    parser.add_argument("--share", type=float, nargs="+",
+                        help="share of each batch drawn from each --data folder (default: equal)")
     parser.add_argument("--val", type=Path, help="held-out dataset folder for the AP50 log")
     parser.add_argument("--out", type=Path, default=Path("runs/train"))
     parser.add_argument("--export", type=Path, help="folder that also receives ema weights, ONNX and log copies")
@@ -188,14 +191,18 @@ def main(argv: list[str] | None = None) -> int:
         val_store.finished.wait(600)
         val_store.wait_for(10**9, timeout_s=60)
         print(f"validation images: {val_store.count}")
-    store = GpuImageStore(args.data, args.imgsz, args.capacity, device).start()
+    shares = args.share or [1.0] * len(args.data)
+    if len(shares) != len(args.data):
+        parser.error(f"--share: {len(shares)} values for {len(args.data)} --data folders")
+    store = MixedStore(args.data, shares, args.imgsz, args.capacity, device).start()
     t_wait = time.perf_counter()
     store.wait_for(min(args.min_images, args.capacity))
-    print(f"first {store.count} training images on the GPU after {time.perf_counter() - t_wait:.1f} s", flush=True)
+    print(f"first {store.count} training images on the GPU after {time.perf_counter() - t_wait:.1f} s "
+          f"(per folder {store.counts()}, batch shares {store.quotas(args.batch)})", flush=True)
     if args.init_onnx:
         from training.model.onnx_init import calibrate_bn, onnx_difference
 
-        sample, _ = store.batch(torch.arange(min(256, store.count), device=device))
+        sample, _ = store.first(256)
         x = (sample.permute(0, 3, 1, 2).float() / 255).contiguous(memory_format=torch.channels_last)
         calibrate_bn(model, x)
         diff = onnx_difference(model, args.init_onnx, x[:8], args.imgsz)
@@ -223,8 +230,7 @@ def main(argv: list[str] | None = None) -> int:
             lr *= (step + 1) / args.warmup
         for g in optimizer.param_groups:
             g["lr"] = lr
-        index = torch.randint(0, store.count, (args.batch,), device=device, generator=generator)
-        images, gt = store.batch(index)
+        images, gt = store.sample(args.batch, generator)
         x, gt = augment(images, gt, generator)
         with torch.autocast(device.type, dtype=torch.bfloat16, enabled=device.type == "cuda"):
             raw, logits = model(x)
@@ -243,14 +249,15 @@ def main(argv: list[str] | None = None) -> int:
             now = time.perf_counter()
             print(f"step {step} {100 * progress:5.1f}% lr {lr:.2e} loss {r[0]:.3f} box {r[1]:.3f} cls {r[2]:.3f} "
                   f"l1 {r[3]:.3f} pos {r[4]:.0f} | {args.log_every * args.batch / (now - last_log):.0f} img/s "
-                  f"| {store.count} images | {now - started:.0f} s", flush=True)
+                  f"| {store.count} images {store.counts()} | {now - started:.0f} s", flush=True)
             last_log = now
         if time.perf_counter() - last_save > args.save_every_s:
             _save(model, ema, step, args)
             last_save = time.perf_counter()
 
     train_s = time.perf_counter() - started
-    print(f"trained {step} steps ({seen} images, {seen / max(store.count, 1):.1f} passes over {store.count}) "
+    print(f"trained {step} steps ({seen} images, {seen / max(store.count, 1):.1f} passes over {store.count} "
+          f"{store.counts()}) "
           f"in {train_s:.0f} s", flush=True)
     store.stop()
     _save(model, ema, step, args)

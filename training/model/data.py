@@ -104,3 +104,60 @@ class GpuImageStore:
 
     def batch(self, index: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         return self.images[index], self.gt[index]
+
+
+class MixedStore:
+    """Several image stores sampled in fixed shares per batch: replayed scenes beside new ones, so a
+    fine-tune on hard negatives does not forget what the model already finds. One folder behaves as
+    a single GpuImageStore."""
+
+    def __init__(self, roots: list[Path], shares: list[float], imgsz: int, capacity: int, device: torch.device,
+                 threads: int = 6) -> None:
+        if len(roots) != len(shares) or not roots or min(shares) <= 0:
+            raise ValueError(f"one positive share per data folder: {len(roots)} folders, shares {shares}")
+        total = float(sum(shares))
+        self.shares = [s / total for s in shares]
+        per_threads = max(2, threads // len(roots))
+        self.stores = [GpuImageStore(r, imgsz, max(1, int(capacity * s)), device, per_threads if len(roots) > 1 else threads)
+                       for r, s in zip(roots, self.shares)]
+
+    def start(self) -> MixedStore:
+        for s in self.stores:
+            s.start()
+        return self
+
+    def stop(self) -> None:
+        for s in self.stores:
+            s.stop()
+
+    @property
+    def count(self) -> int:
+        return sum(s.count for s in self.stores)
+
+    def counts(self) -> list[int]:
+        return [s.count for s in self.stores]
+
+    def absorb(self) -> int:
+        return sum(s.absorb() for s in self.stores)
+
+    def wait_for(self, n: int, timeout_s: float = 600.0) -> None:
+        for s, share in zip(self.stores, self.shares):
+            s.wait_for(max(1, int(n * share)), timeout_s)
+
+    def quotas(self, batch: int) -> list[int]:
+        out = [int(batch * s) for s in self.shares]
+        out[0] += batch - sum(out)
+        return out
+
+    def sample(self, batch: int, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+        if len(self.stores) == 1:
+            s = self.stores[0]
+            return s.batch(torch.randint(0, s.count, (batch,), device=s.device, generator=generator))
+        parts = [s.batch(torch.randint(0, max(s.count, 1), (k,), device=s.device, generator=generator))
+                 for s, k in zip(self.stores, self.quotas(batch)) if k]
+        return torch.cat([p[0] for p in parts]), torch.cat([p[1] for p in parts])
+
+    def first(self, n: int) -> tuple[torch.Tensor, torch.Tensor]:
+        """Up to n images in the shares' proportions (BatchNorm recalibration)."""
+        parts = [s.batch(torch.arange(min(k, s.count), device=s.device)) for s, k in zip(self.stores, self.quotas(n))]
+        return torch.cat([p[0] for p in parts]), torch.cat([p[1] for p in parts])
