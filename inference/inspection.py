@@ -46,7 +46,7 @@ def too_long(verdict: Any, budget: ReadBudget) -> Any:
     """A frame whose reading ran out of time is never OK: tags left unread are doubt (NG found stays NG)."""
     from inference.reading.verdict import Check, FrameVerdict, Verdict
 
-    reason = f"reading took too long (over {budget.seconds:g} s): tags were left unread"
+    reason = f"reading took too long (over {budget.seconds:g} s): tags were left unread (check this tag by hand)"
     check = Check("time", None, f"reading within {budget.seconds:g} s", "over budget", None, "station",
                   Verdict.REVIEW, reason)
     worst = Verdict.NG if verdict.verdict is Verdict.NG else Verdict.REVIEW

@@ -57,7 +57,7 @@ def with_(name: str, value: str) -> dict[str, str]:
         ("all good", tag(), detections(), Verdict.OK, []),
         ("O/0 read for 0/0", tag(with_("style_number", "AB23O1-O5")), detections(), Verdict.OK, []),
         ("price differs", tag(with_("price", "¥199.00")), detections(), Verdict.NG, ["price ¥199.00 ≠ expected ¥259.00"]),
-        ("size off pattern", tag(with_("size", "M")), detections(), Verdict.NG, ["size M does not match /^(L|XL)$/"]),
+        ("size off pattern", tag(with_("size", "M")), detections(), Verdict.NG, ["size M does not match /^(L|XL)$/ (set the tag aside; if the print is right, correct the recipe's pattern for size)"]),
         ("size not found", tag(without("size")), detections(), Verdict.REVIEW, ["size not found (尺码)"]),
         ("two tags", tag(), detections(hangtags=2), Verdict.NG, ["2 hangtags, expected 1"]),
         # a decoded symbol counts even where the detector drew no box round it

@@ -23,6 +23,9 @@ STYLE_CODE_FORMATS = ("Code128", "Code93", "Code39", "Code39Std", "Code39Ext")
 # Below this focus (variance of the Laplacian of the barcode area at the reader's fixed scale) bars blur together.
 SHARP_FOCUS = 40.0
 _PLURALS = {"hangtag": "hangtags", "barcode": "barcodes", "qr_code": "QR codes"}
+# What to do when a read value breaks a recipe pattern: the tag may be misprinted, or the pattern (the recipe's
+# own rule, written by hand) may not fit a good print; the operator is told which to check.
+PATTERN_HINT = "set the tag aside; if the print is right, correct the recipe's pattern for {label}"
 
 
 class Verdict(str, Enum):
@@ -259,8 +262,11 @@ def _field_check(rule: FieldRule, evidence: FieldEvidence, tag: TagReading, reci
     if evidence.found is Found.MATCH:
         return Check(name, idx, expected, read, conf, evidence.source, Verdict.OK)
     if evidence.found is Found.DIFFERENT:
-        relation = f"≠ expected {expected}" if rule.expected is not None else f"does not match {expected}"
-        return Check(name, idx, expected, read, conf, evidence.source, Verdict.NG, f"{prefix}{label} {read} {relation}")
+        if rule.expected is not None:
+            reason = f"{prefix}{label} {read} ≠ expected {expected}"
+        else:  # a pattern is the recipe's own rule: the print or the pattern can be the one at fault
+            reason = f"{prefix}{label} {read} does not match {expected} ({PATTERN_HINT.format(label=label)})"
+        return Check(name, idx, expected, read, conf, evidence.source, Verdict.NG, reason)
     if not rule.required and rule.expected is None and rule.pattern is None:
         return Check(name, idx, expected, read, conf, evidence.source, Verdict.OK)
     doubt = f"read as {read} at {conf:.0%}" if read else "unclear"

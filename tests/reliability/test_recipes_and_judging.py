@@ -48,6 +48,8 @@ def test_the_headless_station_reads_and_judges_a_frame_under_a_backtracking_patt
     assert proc.returncode == 0, seen[-2000:]
     line = next(line for line in proc.stdout.splitlines() if line.startswith("090000022.jpg: "))
     assert line.startswith("090000022.jpg: NG") and f"standard FZ/T 81006-2017 does not match /{BACKTRACKING}/" in line
+    # expected (the pattern), found (the value read) and what to do: the print or the recipe's pattern is at fault
+    assert "set the tag aside; if the print is right, correct the recipe's pattern for standard" in line
     with Journal.open(tmp_path / "data" / "journal.sqlite3", read_only=True) as journal:
         assert [f.verdict for f in journal.frames(journal.last_session_id())] == ["NG"]
 
@@ -133,5 +135,5 @@ def test_reading_over_its_budget_is_review_took_too_long(inspector_with_reading)
     finally:
         del inspector_with_reading.read_budget_s
     assert result.verdict.verdict.value in ("REVIEW", "NG")
-    assert any("took too long" in reason for reason in result.verdict.reasons)
+    assert any("took too long" in reason and "check this tag by hand" in reason for reason in result.verdict.reasons)
     assert result.verdict.verdict.value != "OK"
