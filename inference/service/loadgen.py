@@ -1,6 +1,19 @@
 """An open-loop load generator: requests leave on a fixed schedule whatever the answers do, and each
 latency is measured from the request's *scheduled* send time. Closed-loop clients (send, wait, send)
-slow down when the server does and so hide its queueing (coordinated omission); this one does not."""
+slow down when the server does and so hide its queueing (coordinated omission); this one does not.
+
+Two windows, because a saturated run answers long after its last send: `send_window_s` is the schedule
+(requests ÷ rate); `duration_s` runs from the first scheduled send to the last answer, and the served rate
+(`ok_rate`) is counted over it. Dividing by the sending window instead credits a service, or the HTTP
+layer in front of it, with a rate it never served: on the H200 (2026-12-01) a 3 s step at 3 000/s offered
+read "1 877/s served" while its 5 956 answers came back over 19 s (≈ 310/s), and the lower steps that
+followed looked refused more than saturation itself.
+
+Each request's `send_lag_ms` is taken when its headers are written to the socket (httpcore's trace hook),
+not when its task starts: a generator whose event loop or connection pool falls behind, or a server that
+accepts connections late, shows there, and the summary says so (`late_sends`) instead of passing a
+backlog sent in a burst for the service's latency.
+"""
 
 from __future__ import annotations
 
@@ -16,6 +29,7 @@ import numpy as np
 from inference.errors import ConfigError
 
 _RSS = re.compile(r"^hangtag_process_rss_bytes (\S+)$", re.M)
+LATE_MS = 10.0  # a request whose headers left later than this after its scheduled time was sent late
 
 
 @dataclass(frozen=True)
@@ -28,30 +42,59 @@ class Body:
 class Outcome:
     code: int  # HTTP status, or 0 when no answer came (connection error, client timeout)
     latency_ms: float  # answer time minus scheduled send time
-    send_lag_ms: float  # how late the generator itself sent it
+    send_lag_ms: float  # when its headers went onto the socket, minus its scheduled send time
+    scheduled_s: float = 0.0  # its scheduled send time, from the run's first scheduled send
+    upload_ms: float = 0.0  # headers written → body fully written (a server that stops reading shows here)
+    connect_ms: float = 0.0  # opening its TCP connection, when it needed a new one (a full accept queue shows here)
+
+    @property
+    def answered_s(self) -> float:
+        """When its answer came, from the run's first scheduled send."""
+        return self.scheduled_s + self.latency_ms / 1000.0
 
 
 @dataclass(frozen=True)
 class LoadReport:
     target_rate: float
-    duration_s: float
+    send_window_s: float  # the schedule: requests ÷ rate
     outcomes: tuple[Outcome, ...]
     rss_mb: tuple[float, ...] = field(default=())
+
+    @property
+    def duration_s(self) -> float:
+        """First scheduled send → last answer (at least the schedule): the window the service served in."""
+        last = max((o.answered_s for o in self.outcomes), default=0.0)
+        return max(self.send_window_s, last)
 
     def _latencies(self, code: int | None = None) -> np.ndarray:
         return np.array([o.latency_ms for o in self.outcomes if code is None or o.code == code], np.float64)
 
     def summary(self) -> dict:
         codes = Counter(o.code for o in self.outcomes)
-        lag = np.array([o.send_lag_ms for o in self.outcomes]) if self.outcomes else np.zeros(1)
-        out = {"target_rate": self.target_rate, "duration_s": round(self.duration_s, 3), "sent": len(self.outcomes),
-               "achieved_rate": round(len(self.outcomes) / self.duration_s, 2) if self.duration_s else 0.0,
-               "ok_rate": round(codes.get(200, 0) / self.duration_s, 2) if self.duration_s else 0.0,
+        lag = np.array([o.send_lag_ms for o in self.outcomes], np.float64)
+        last_send = max((o.scheduled_s + o.send_lag_ms / 1000.0 for o in self.outcomes), default=0.0)
+        # the rate requests really left at: over the schedule, or until the last one left if that was later
+        sending_s = max(self.send_window_s, last_send + 1.0 / self.target_rate)
+        duration = self.duration_s
+        late = int((lag > LATE_MS).sum())
+        out = {"target_rate": self.target_rate, "send_window_s": round(self.send_window_s, 3),
+               "duration_s": round(duration, 3), "sent": len(self.outcomes),
+               "achieved_rate": round(len(self.outcomes) / sending_s, 2) if sending_s else 0.0,
+               "ok_rate": round(codes.get(200, 0) / duration, 2) if duration else 0.0,
                "codes": {str(k): v for k, v in sorted(codes.items())},
                "latency_ms": _percentiles(self._latencies()),
                "ok_latency_ms": _percentiles(self._latencies(200)),
                "rejected_latency_ms": _percentiles(self._latencies(503)),
-               "max_send_lag_ms": round(float(lag.max()), 3)}
+               "send_lag_ms": _percentiles(lag),
+               "upload_ms": _percentiles(np.array([o.upload_ms for o in self.outcomes], np.float64)),
+               "connect_ms": _percentiles(np.array([o.connect_ms for o in self.outcomes if o.connect_ms], np.float64)),
+               "max_send_lag_ms": round(float(lag.max()), 3) if lag.size else 0.0,
+               "late_sends": late}
+        if late:
+            out["warning"] = (f"{late} of {len(self.outcomes)} requests left more than {LATE_MS:g} ms after their "
+                              "scheduled time: the generator (its event loop or connection pool) or the server's "
+                              "accept queue fell behind, so this run offered less than its target rate; latencies "
+                              "still count from the schedule")
         if self.rss_mb:
             out["server_rss_mb"] = {"first": round(self.rss_mb[0], 1), "last": round(self.rss_mb[-1], 1),
                                     "max": round(max(self.rss_mb), 1), "samples": len(self.rss_mb),
@@ -86,6 +129,30 @@ def metrics_url(url: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, "/metrics", "", ""))
 
 
+class _SendMarks:
+    """httpcore's trace hook for one request: when its headers started onto the socket, when its body was
+    fully written, and how long opening a new connection took (none when a kept-alive one was reused)."""
+
+    __slots__ = ("_clock", "headers", "body", "connect", "connected")
+
+    def __init__(self, clock) -> None:
+        self._clock = clock
+        self.headers: float | None = None
+        self.body: float | None = None
+        self.connect: float | None = None
+        self.connected: float | None = None
+
+    async def __call__(self, event: str, info: dict) -> None:
+        if event.endswith("send_request_headers.started") and self.headers is None:
+            self.headers = self._clock()
+        elif event.endswith("send_request_body.complete"):
+            self.body = self._clock()
+        elif event == "connection.connect_tcp.started":
+            self.connect = self._clock()
+        elif event == "connection.connect_tcp.complete":
+            self.connected = self._clock()
+
+
 async def run_load(url: str, rate: float, duration_s: float, bodies: list[Body], *, timeout_s: float = 30.0,
                    max_connections: int = 1024, rss_every_s: float = 0.0) -> LoadReport:
     import httpx
@@ -100,14 +167,21 @@ async def run_load(url: str, rate: float, duration_s: float, bodies: list[Body],
 
         async def one(i: int, scheduled: float) -> Outcome:
             body = bodies[i % len(bodies)]
-            sent = loop.time()
+            marks = _SendMarks(loop.time)
+            started = loop.time()
             try:
-                response = await client.post(url, content=body.data, headers={"Content-Type": body.content_type})
+                response = await client.post(url, content=body.data, headers={"Content-Type": body.content_type},
+                                             extensions={"trace": marks})
                 await response.aread()
                 code = response.status_code
             except httpx.HTTPError:
                 code = 0
-            return Outcome(code, (loop.time() - scheduled) * 1000.0, (sent - scheduled) * 1000.0)
+            answered = loop.time()
+            left = marks.headers if marks.headers is not None else started
+            written = marks.body if marks.body is not None else left
+            connect_ms = (marks.connected - marks.connect) * 1000.0 if marks.connect and marks.connected else 0.0
+            return Outcome(code, (answered - scheduled) * 1000.0, (left - scheduled) * 1000.0, scheduled - start,
+                           (written - left) * 1000.0, connect_ms)
 
         async def sample_rss(stop: asyncio.Event) -> None:
             while not stop.is_set():
@@ -136,7 +210,4 @@ async def run_load(url: str, rate: float, duration_s: float, bodies: list[Body],
         stop.set()
         if sampler is not None:
             await sampler
-    # the achieved rate is over the window the generator really sent in (one interval per request)
-    last_lag_s = max(o.send_lag_ms for o in outcomes) / 1000.0
-    window = (count / rate) + max(0.0, last_lag_s)
-    return LoadReport(rate, window, tuple(outcomes), tuple(rss))
+    return LoadReport(rate, count / rate, tuple(outcomes), tuple(rss))
