@@ -10,6 +10,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 from PySide6.QtWidgets import QProgressDialog
 
+from app.thread_priority import start_below_gui
 from app.worker import describe_error
 from inference.errors import HangtagError
 from inference.inspection import Inspector
@@ -94,7 +95,7 @@ class EngineLink(QObject):
         self.loader.ready.connect(self._on_ready)
         self.loader.failed.connect(self._on_failed)
         self.loader.progress.connect(self._on_progress)
-        self.thread.start()
+        start_below_gui(self.thread)  # so are the engines' own thread pools, started from this thread
         self.dialog: QProgressDialog | None = None
 
     def request(self, request: dict, *, show_progress: bool) -> None:

@@ -25,6 +25,7 @@ from app.settings import StationSettings
 from app.space_key import SpaceStops
 from app.station_state import ERROR, FAILED, NONE, OPEN, RUNNING, STOPPED, StationModel, StationState
 from app.theme import apply_theme
+from app.thread_priority import start_below_gui
 from app.widgets.crops_strip import CropsStrip
 from app.widgets.error_panel import ErrorPanel
 from app.widgets.station_header import StationHeader
@@ -299,7 +300,7 @@ class MainWindow(QMainWindow):
         self.worker.source_finished.connect(self._on_source_finished)
         self.worker.engine_swapped.connect(self._on_engine_swapped)
         self.worker.drops_changed.connect(self._on_drops)
-        self.worker_thread.start()
+        start_below_gui(self.worker_thread)  # detection, tracking, the journal: below the event loop
 
         self.engines = EngineLink(self)
         self.engines.ready.connect(self._on_engine_ready)

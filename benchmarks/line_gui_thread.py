@@ -3,12 +3,15 @@
 Per-tag mode, reading on, a conveyor recording replayed as a live camera (as app/line_ui_bench.py). The run is cut
 into phases of --phase seconds that take turns: "before" also redraws the latency plots while their dock is tabbed
 behind Tag text (what PlotsPanel.refresh did until it checked that any of it is on screen: the same 20 Hz draw),
-"after" does not (or, with --compare switch, the GIL switch interval). Per phase: the GUI thread's own CPU time (time.thread_time, sampled on that thread) and how late
-a 5 ms probe timer fired. Both kinds of phase share the machine's load, so their ratio holds where the absolute
-numbers do not.
+"after" does not (or, with --compare switch, the GIL switch interval; with --compare nice, the work threads at the
+GUI thread's priority, as before app.thread_priority, or below it, as the station now starts them). Per phase: the
+GUI thread's own CPU time (time.thread_time, sampled on that thread) and how late a 5 ms probe timer fired. Both
+kinds of phase share the machine's load, so their ratio holds where the absolute numbers do not. Before the line
+starts and after it ended, the same window idle (engine loaded, nothing running) is measured by the same probe
+(--idle-s): whether this machine's load alone makes the event loop late.
 
     QT_QPA_PLATFORM=offscreen python benchmarks/line_gui_thread.py --source camera:datasets/line/s1.25/line.avi \
-        --recipe datasets/line/s1.25/recipe.toml --seconds 32 --phase 4 --belt-px-per-frame 30.48
+        --recipe datasets/line/s1.25/recipe.toml --seconds 32 --phase 4 --belt-px-per-frame 30.48 [--compare nice]
 """
 
 from __future__ import annotations
@@ -16,12 +19,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import threading
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.line_ui_bench import open_line_window  # noqa: E402
+from app.thread_priority import WORK_NICE  # noqa: E402
 from app.ui_bench import _percentiles, _report, _wait  # noqa: E402
 
 
@@ -40,6 +45,34 @@ def _run_until(predicate, timeout_s: float) -> None:
     check.stop()
 
 
+def _thread_nices() -> dict[int, int]:
+    """Every thread of this process but the calling (GUI) one, and its nice value (Linux: nice is per thread)."""
+    me, nices = threading.get_native_id(), {}
+    for tid in map(int, os.listdir("/proc/self/task")):
+        if tid != me:
+            try:
+                nices[tid] = os.getpriority(os.PRIO_PROCESS, tid)
+            except OSError:  # the thread ended meanwhile
+                pass
+    return nices
+
+
+def _count_by_nice(nices: dict[int, int]) -> dict[str, int]:
+    """How many of the process's other threads run at each nice value (what the station set, seen from outside)."""
+    counts: dict[str, int] = {}
+    for nice in nices.values():
+        counts[str(nice)] = counts.get(str(nice), 0) + 1
+    return counts
+
+
+def _set_nices(nices: dict[int, int]) -> None:
+    for tid, nice in nices.items():
+        try:
+            os.setpriority(os.PRIO_PROCESS, tid, nice)
+        except OSError:
+            pass
+
+
 def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     parser = argparse.ArgumentParser(prog="python benchmarks/line_gui_thread.py")
@@ -48,9 +81,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=32.0)
     parser.add_argument("--phase", type=float, default=4.0, help="seconds of each phase (before, after, before…)")
     parser.add_argument("--belt-px-per-frame", type=float, default=0.0)
-    parser.add_argument("--compare", choices=("plots", "switch"), default="plots",
+    parser.add_argument("--compare", choices=("plots", "switch", "nice", "none"), default="plots",
                         help="plots: hidden latency plots redrawn (before) or not (after); switch: the interpreter's "
-                             "GIL switch interval 5 ms (Python's default, before) or --switch-ms (after)")
+                             "GIL switch interval 5 ms (Python's default, before) or --switch-ms (after); nice: every thread but the GUI thread at the GUI thread's nice (before, as "
+                             "until app.thread_priority) or where the station put it (after; a thread started meanwhile: "
+                             "WORK_NICE below the GUI thread; lowering nice needs root); none: both "
+                             "kinds of phase alike (the line run as it is)")
+    parser.add_argument("--idle-s", type=float, default=8.0,
+                        help="seconds of the same window idle (engine loaded, no source running) measured before the "
+                             "line starts and again after it ended: the baseline at this machine's load")
     parser.add_argument("--switch-ms", type=float, default=1.0)
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
@@ -70,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     before.setInterval(panel.timer.interval())
     before.timeout.connect(hidden_redraw)
     phases: dict[str, dict[str, list[float]]] = {k: {"lateness": [], "cpu": [], "wall": [], "frames": []}
-                                                 for k in ("before", "after")}
+                                                 for k in ("idle", "before", "after")}
     state = {"kind": "before", "cpu": time.thread_time(), "wall": time.perf_counter(), "frames": 0, "last": 0.0}
     clock = QElapsedTimer()
     probe = QTimer()
@@ -92,10 +131,26 @@ def main(argv: list[str] | None = None) -> int:
         apply(state["kind"])
 
     def apply(kind: str) -> None:
-        if args.compare == "plots":
+        if args.compare == "none":
+            return
+        if args.compare == "nice":
+            station = state.setdefault("station_nices", _thread_nices())
+            gui = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+            now = _thread_nices()
+            _set_nices({tid: gui for tid in now} if kind == "before"
+                       else {tid: station.get(tid, min(19, gui + WORK_NICE)) for tid in now})
+        elif args.compare == "plots":
             (before.start if kind == "before" else before.stop)()
         else:
             sys.setswitchinterval(0.005 if kind == "before" else args.switch_ms / 1000)
+
+    def idle(seconds: float) -> None:
+        """The window with nothing running, measured by the same probe: what this machine's load alone costs."""
+        state.update(kind="idle", cpu=time.thread_time(), wall=time.perf_counter(), frames=window.results.total, last=0.0)
+        _run_until(lambda: False, seconds)
+        phases["idle"]["cpu"].append(time.thread_time() - state["cpu"])
+        phases["idle"]["wall"].append(time.perf_counter() - state["wall"])
+        phases["idle"]["frames"].append(0)
 
     probe.timeout.connect(tick)
     phase_timer = QTimer()
@@ -103,20 +158,33 @@ def main(argv: list[str] | None = None) -> int:
     phase_timer.timeout.connect(switch)
     clock.start()
     probe.start()
+    loads = [os.getloadavg()[0]]
+    if args.idle_s:
+        idle(args.idle_s)
+    state.update(kind="before", cpu=time.thread_time(), wall=time.perf_counter(), frames=window.results.total, last=0.0)
     apply("before")
     phase_timer.start()
     started = time.perf_counter()
     window.start()
     _run_until(lambda: not window.source_bar.running and time.perf_counter() - started > 2, args.seconds)
+    phase_timer.stop()
     switch()
-    for timer in (probe, phase_timer, before):
-        timer.stop()
+    before.stop()
     window.stop()
     _wait(app, lambda: not window.source_bar.running, 10)
     sys.setswitchinterval(0.005)
-    result = {"source": args.source, "compare": args.compare, "phase_s": args.phase, "load_average": round(os.getloadavg()[0], 2),
-              "date": time.strftime("%Y-%m-%d %H:%M")}
+    loads.append(os.getloadavg()[0])
+    if args.idle_s:
+        _run_until(lambda: False, 3.0)  # the tags still in view are finished on the worker's thread
+        idle(args.idle_s)
+    probe.stop()
+    result = {"source": args.source, "compare": args.compare, "phase_s": args.phase,
+              "load_average": [round(v, 2) for v in loads + [os.getloadavg()[0]]],
+              "date": time.strftime("%Y-%m-%d %H:%M"),
+              "other_threads_by_nice": _count_by_nice(state.get("station_nices") or _thread_nices())}
     for kind, p in phases.items():
+        if not p["wall"]:
+            continue
         wall, cpu = sum(p["wall"]), sum(p["cpu"])
         result[kind] = {"phases": len(p["wall"]), "wall_s": round(wall, 1), "frames": int(sum(p["frames"])),
                         "gui_cpu_share": round(cpu / wall, 4) if wall else None,
