@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QInputDialog, QMenu, QStackedWidget
+from PySide6.QtWidgets import QDialog, QMenu, QStackedWidget
 
+from app.widgets.belt_speed import BeltSpeedDialog, belt_speed_text
 from app.widgets.tag_results import ENGINEER_COLUMNS, TagResultsModel, tag_table
 from app.widgets.tag_strip import NgHoldBar, TagStrip
 from inference.tracking import LineSettings, TrackerSettings
@@ -85,7 +86,8 @@ class LineLink(QObject):
         self.alarm_action = QAction("Alarm on NG (flash and beep)", w, checkable=True, checked=self.hold.alarm,
                                     triggered=self.set_alarm)
         self.ack_action = QAction("Acknowledge NG tags", w, triggered=lambda: self.model.acknowledge())
-        self.belt_action = QAction("Belt speed…", w, triggered=self.ask_belt_speed)
+        self.belt_action = QAction(w, triggered=self.ask_belt_speed)
+        self._name_belt_action()
         for action in (self.per_tag_action, self.hold_action, self.alarm_action, self.ack_action, self.belt_action):
             menu.addAction(action)
         self.menu = menu
@@ -119,17 +121,19 @@ class LineLink(QObject):
         except ValueError:
             return 0.0
 
+    def _name_belt_action(self) -> None:
+        """The menu says the speed in use, with its unit, so nobody opens the dialog to learn it."""
+        self.belt_action.setText(f"Belt speed ({belt_speed_text(self.belt_px_per_frame)})…")
+
     def ask_belt_speed(self) -> None:
-        value, ok = QInputDialog.getDouble(
-            self.window, "Belt speed", "How far a tag moves between two camera frames, in pixels (+ left to right,\n"
-            "- right to left; 0: learn it from the tags, which needs the detector to see each tag 3+ times):",
-            self.belt_px_per_frame, -2000.0, 2000.0, 1)
-        if ok:
-            self.set_belt_speed(value)
+        dialog = BeltSpeedDialog(self.belt_px_per_frame, self.window)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.set_belt_speed(dialog.px_per_frame())
 
     def set_belt_speed(self, px_per_frame: float) -> None:
         """Takes effect with the next engine, which the window loads now (as switching the mode does)."""
         self.window.settings.set("line/belt_px_per_frame", f"{px_per_frame:g}")
+        self._name_belt_action()
         if self.per_tag:
             self.window.request_engine(self.window.backend_name, self.window.precision)
 

@@ -220,6 +220,41 @@ def test_the_belts_speed_set_in_the_line_menu_reaches_the_tracker(qtbot, tmp_pat
     qtbot.waitUntil(lambda: link.inspector is not first, timeout=20000)
     assert link.inspector.settings.tracker.belt_px_per_frame == (30.5, 0.0)
     assert window.settings.get("line/belt_px_per_frame") == "30.5"
+    assert link.belt_action.text() == "Belt speed (30.5 px/frame, left to right)…"
+
+
+@pytest.mark.parametrize("px_per_frame, expected", [
+    (0.0, "learned from the tags"),
+    (30.48, "30.48 px/frame, left to right"),
+    (-12.0, "12 px/frame, right to left"),
+])
+def test_the_belts_speed_is_said_with_its_unit(px_per_frame, expected):
+    from app.widgets.belt_speed import belt_speed_text
+
+    assert belt_speed_text(px_per_frame) == expected
+
+
+@pytest.mark.parametrize("given, learn, typed, ok_enabled, kept", [
+    (30.48, False, None, True, 30.48),     # opens on the speed in use, to the hundredth (30.48 is not 30.5)
+    (0.0, True, None, True, 0.0),          # 0 opens as "learn it", ticked
+    (0.0, False, None, False, None),       # untick without a speed: OK waits (0 would silently mean learn)
+    (0.0, False, -25.0, True, -25.0),      # right to left
+    (30.0, True, None, True, 0.0),         # ticking "learn" keeps 0 whatever the box says
+])
+def test_the_belt_speed_dialog_keeps_px_per_frame(qtbot, given, learn, typed, ok_enabled, kept):
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from app.widgets.belt_speed import BeltSpeedDialog
+
+    dialog = BeltSpeedDialog(given)
+    qtbot.addWidget(dialog)
+    assert dialog.speed.suffix() == " px/frame"
+    dialog.learn.setChecked(learn)
+    if typed is not None:
+        dialog.speed.setValue(typed)
+    assert dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).isEnabled() == ok_enabled
+    if kept is not None:
+        assert dialog.px_per_frame() == kept
 
 
 def test_an_operator_sees_only_acknowledge_in_the_line_menu(qtbot, tmp_path: Path):
