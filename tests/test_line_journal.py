@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import json
 import os
 import shutil
 import signal
@@ -151,6 +152,27 @@ def test_a_station_killed_mid_run_keeps_every_trigger_it_answered(tmp_path):
     assert [trigger_of(f) for f in frames] == [a.trigger_id for a in answers] == [1, 2, 3]
     assert [t.trigger_id for t in tags] == ["1", "2", "3"] and all(f.lot == "41" for f in frames)
     assert [s.end_reason for s in sessions] == ["interrupted"]
+
+
+def test_sigterm_ends_the_session_normally_with_every_answered_trigger(tmp_path):
+    """systemctl stop / docker stop: SIGTERM takes the same closing path as Ctrl-C, so the session is ended by the
+    station (no end reason), not closed as "interrupted" at the next start."""
+    port = free_port()
+    with inspecting_line_station(tmp_path, port) as (proc, plc):
+        set_lot(plc, 52)
+        answers = [plc.cycle() for _ in range(2)]
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert "stopped by SIGTERM" in err and "Traceback" not in err
+    assert json.loads(out.strip().splitlines()[-1])["results"] == 2
+    with Journal.open(default_journal_path(), read_only=True) as journal:  # read only: nothing closed for it
+        sessions, frames, tags = journaled_run(journal)
+        events = journal.events()
+    assert [trigger_of(f) for f in frames] == [a.trigger_id for a in answers] == [1, 2]
+    assert [t.trigger_id for t in tags] == ["1", "2"]
+    assert [(s.frame_count, s.end_reason) for s in sessions] == [(2, "")] and sessions[0].ended_at is not None
+    assert any(e.kind == "line link modbus" and "closed" in e.detail for e in events)  # transports closed first
 
 
 def test_a_trigger_whose_frame_cannot_be_read_is_answered_error_and_journaled_as_a_review_item(tmp_path):

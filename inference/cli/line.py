@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -101,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
     transports = []
     events = _event_journal(station, args.events) if args.events else None
     journaled = _journaled_events(station, journal) if journal is not None else None
+    stop = _StopRequests().install()  # from here on SIGTERM and Ctrl-C end the run through the closing path below
     try:
         start_job = _initial_job(args, folder, inspector)
         station.start(job=start_job)
@@ -119,10 +122,11 @@ def run(args: argparse.Namespace) -> int:
         sig = station.signals()
         sys.stderr.write(f"line station {sig.state.value}: job {sig.job_index} {sig.job_name!r}\n")
         sys.stderr.flush()
-        _wait(args.duration)
+        _wait(args.duration, stop)
     except KeyboardInterrupt:
         pass
     finally:
+        stop.closing = True
         for transport in reversed(transports):
             transport.close()
         station.close()
@@ -137,7 +141,10 @@ def run(args: argparse.Namespace) -> int:
             journal.close()
         if inspector is not None:
             inspector.close()
+        stop.restore()
     sig = station.signals()
+    if stop.by:
+        print(f"stopped by {stop.by}", file=sys.stderr)
     print(f"stopped: {sig.result_counter} results, {sig.missed_triggers} missed triggers, {sig.late_acks} late acks, "
           f"last code {int(sig.code)} {sig.code.name}", file=sys.stderr)
     # trigger accepted -> result queued, inside the station: the inspection call and the rest (the handshake's share);
@@ -225,8 +232,41 @@ def _initial_job(args, folder, inspector) -> tuple[int, str] | None:
     return None  # Preoperational until the PLC selects a job
 
 
-def _wait(duration: float) -> None:
+class _StopRequests:
+    """SIGTERM (systemctl stop, docker stop) and SIGINT (Ctrl-C) end the run through the same closing path: results
+    flushed, transports closed, the journal's session ended normally. Killed by the default SIGTERM instead, the
+    station left its session open and the next start closed it as "interrupted". A second signal before closing
+    stops a start that hangs; signals while closing are ignored (every close is bounded), or the session's end is
+    what they would cut short."""
+
+    def __init__(self) -> None:
+        self.event = threading.Event()
+        self.by = ""
+        self.closing = False
+        self._previous: dict[int, object] = {}
+
+    def install(self) -> _StopRequests:
+        if threading.current_thread() is threading.main_thread():  # only the main thread may set handlers
+            for signum in (signal.SIGTERM, signal.SIGINT):
+                self._previous[signum] = signal.signal(signum, self._on_signal)
+        return self
+
+    def restore(self) -> None:
+        for signum, handler in self._previous.items():
+            signal.signal(signum, handler)
+        self._previous.clear()
+
+    def _on_signal(self, signum: int, frame: object) -> None:
+        if self.closing:
+            return
+        if self.event.is_set():
+            raise KeyboardInterrupt(signal.Signals(signum).name)
+        self.by = signal.Signals(signum).name
+        self.event.set()
+
+
+def _wait(duration: float, stop: _StopRequests) -> None:
     end = time.monotonic() + duration if duration > 0 else float("inf")
-    while time.monotonic() < end:
-        time.sleep(min(0.2, max(0.0, end - time.monotonic())))
+    while not stop.event.is_set() and time.monotonic() < end:
+        stop.event.wait(min(0.2, max(0.0, end - time.monotonic())))
 
