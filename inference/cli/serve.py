@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import signal
 from pathlib import Path
 
@@ -24,7 +23,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--max-wait-ms", type=float, default=3.0, help="longest a request waits for batch company")
     parser.add_argument("--queue", type=int, default=16, help="requests allowed to wait; more get 503")
     parser.add_argument("--workers", type=int, default=1, help="inference workers, each with its own engine")
-    parser.add_argument("--decode-threads", type=int, default=os.cpu_count() or 1, help="image decode threads")
+    parser.add_argument("--decode-threads", type=int, default=None,
+                        help="image decode threads (default: one per core this process may run on)")
     parser.add_argument("--deadline-ms", type=float, default=10_000.0,
                         help="a request still queued after this is answered 503 instead of late")
     parser.add_argument("--max-body-mb", type=float, default=20.0, help="larger bodies get 413")
@@ -40,11 +40,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def config_from(args: argparse.Namespace):
-    from inference.service.config import ServiceConfig
+    from inference.service.config import ServiceConfig, usable_cores
 
     return ServiceConfig(host=args.host, port=args.port, model=args.model, backend=args.backend, threads=args.threads,
                          max_batch=args.max_batch, max_wait_ms=args.max_wait_ms, queue=args.queue,
-                         workers=args.workers, decode_threads=args.decode_threads, deadline_ms=args.deadline_ms,
+                         workers=args.workers, decode_threads=args.decode_threads or usable_cores(),
+                         deadline_ms=args.deadline_ms,
                          max_body_bytes=int(args.max_body_mb * 1024 * 1024), conf=args.conf, iou=args.iou,
                          max_det=args.max_det, recipe=args.recipe, recipe_dir=args.recipes, read=not args.no_read,
                          journal=args.journal)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from inference.errors import ConfigError
@@ -14,6 +14,15 @@ from inference.resources import default_model_path
 CONF_RANGE = (0.01, 1.0)
 IOU_RANGE = (0.05, 0.95)
 MAX_DET_RANGE = (1, 300)
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity: taskset, a container's cpuset), not all the
+    machine's: decode threads beyond them only take turns on the same cores."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # no affinity call on this platform
+        return max(1, os.cpu_count() or 1)
 
 
 @dataclass(frozen=True)
@@ -27,7 +36,7 @@ class ServiceConfig:
     max_wait_ms: float = 3.0
     queue: int = 16
     workers: int = 1
-    decode_threads: int = max(1, os.cpu_count() or 1)
+    decode_threads: int = field(default_factory=usable_cores)  # JPEG/PNG decode runs on these, in parallel
     deadline_ms: float = 10_000.0  # a request still queued after this is answered 503, not served late
     max_body_bytes: int = 20 * 1024 * 1024
     conf: float = 0.25
