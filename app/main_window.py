@@ -264,7 +264,6 @@ class MainWindow(QMainWindow):
         self.menuBar().addMenu("&Help").addAction(QAction("About Hangtag Station", self, triggered=self._show_about))
         QShortcut(QKeySequence(Qt.Key.Key_Space), self, activated=self.toggle_run)
         self._space = SpaceStops(self)  # a spin box keeps Space for itself; Space must still stop the line
-        QApplication.instance().installEventFilter(self._space)
         QShortcut(QKeySequence(Qt.Key.Key_Right), self, activated=self.step)
         QShortcut(QKeySequence(Qt.Key.Key_F), self, activated=self.view.fit)
 

@@ -81,11 +81,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=32.0)
     parser.add_argument("--phase", type=float, default=4.0, help="seconds of each phase (before, after, before…)")
     parser.add_argument("--belt-px-per-frame", type=float, default=0.0)
-    parser.add_argument("--compare", choices=("plots", "switch", "nice", "none"), default="plots",
+    parser.add_argument("--compare", choices=("plots", "switch", "nice", "filter", "none"), default="plots",
                         help="plots: hidden latency plots redrawn (before) or not (after); switch: the interpreter's "
                              "GIL switch interval 5 ms (Python's default, before) or --switch-ms (after); nice: every thread but the GUI thread at the GUI thread's nice (before, as "
                              "until app.thread_priority) or where the station put it (after; a thread started meanwhile: "
-                             "WORK_NICE below the GUI thread; lowering nice needs root); none: both "
+                             "WORK_NICE below the GUI thread; lowering nice needs root); filter: the Space key's filter also "
+                             "on the whole application (before, as until it watched spin boxes only) or not; none: both "
                              "kinds of phase alike (the line run as it is)")
     parser.add_argument("--idle-s", type=float, default=8.0,
                         help="seconds of the same window idle (engine loaded, no source running) measured before the "
@@ -133,7 +134,9 @@ def main(argv: list[str] | None = None) -> int:
     def apply(kind: str) -> None:
         if args.compare == "none":
             return
-        if args.compare == "nice":
+        if args.compare == "filter":  # the window's Space filter on every event of the application, or not at all
+            (app.installEventFilter if kind == "before" else app.removeEventFilter)(window._space)
+        elif args.compare == "nice":
             station = state.setdefault("station_nices", _thread_nices())
             gui = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
             now = _thread_nices()
