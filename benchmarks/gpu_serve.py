@@ -175,7 +175,8 @@ def main() -> int:
                 refused = step["codes"].get("503", 0) / max(1, step["sent"])
                 p99 = step["ok_latency_ms"].get("p99", float("inf"))
                 steps.append({"rate": round(rate, 1), "p50_ms": step["ok_latency_ms"].get("p50"), "p99_ms": p99,
-                              "refused_share": round(refused, 4)})
+                              "refused_share": round(refused, 4), "served_per_s": step["ok_rate"],
+                              "late_sends": step["late_sends"]})
                 if p99 <= args.p99_bound_ms and refused < 0.01:
                     sustainable, bound_met = rate, True
                     break
@@ -190,7 +191,8 @@ def main() -> int:
                "batch_sizes": batch_sizes(log), "exit_code": code}
         result["rows"].append(row)
         ok = at80.get("ok_latency_ms", {})
-        print(f"batch {batch}: served {sat['ok_rate']}/s at {args.offer}/s offered; sustainable {sustainable:.0f}/s; "
+        print(f"batch {batch}: served {sat['ok_rate']}/s at {args.offer}/s offered ({sat['late_sends']} of "
+              f"{sat['sent']} sent late, answers over {sat['duration_s']} s); sustainable {sustainable:.0f}/s; "
               f"at 80 %: {at80.get('ok_rate')}/s p50 {ok.get('p50')} p95 {ok.get('p95')} p99 {ok.get('p99')} "
               f"codes {at80.get('codes')} exit {code}", flush=True)
         if sustainable > best[0]:
