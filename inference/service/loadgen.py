@@ -92,9 +92,9 @@ class LoadReport:
                "late_sends": late}
         if late:
             out["warning"] = (f"{late} of {len(self.outcomes)} requests left more than {LATE_MS:g} ms after their "
-                              "scheduled time: the generator (its event loop or connection pool) or the server's "
-                              "accept queue fell behind, so this run offered less than its target rate; latencies "
-                              "still count from the schedule")
+                              "scheduled time (held by the generator's event loop or connection pool, or by the "
+                              "server's accept queue): the service saw a later, burstier load than the target rate; "
+                              "latencies still count from the schedule")
         if self.rss_mb:
             out["server_rss_mb"] = {"first": round(self.rss_mb[0], 1), "last": round(self.rss_mb[-1], 1),
                                     "max": round(max(self.rss_mb), 1), "samples": len(self.rss_mb),
