@@ -137,6 +137,7 @@ def main() -> int:
     parser.add_argument("--quality", type=int, default=90)
     parser.add_argument("--logs", type=Path, default=Path("/tmp"))
     parser.add_argument("--backend", default="onnxruntime-cuda")
+    parser.add_argument("--serve-args", default="", help="more `serve` options for every server, e.g. '--workers 2'")
     parser.add_argument("--client-cpus", default="", help="cores for the load generator, e.g. 12-15 (default: any)")
     parser.add_argument("--server-cpus", default="", help="cores for the service, e.g. 0-11 (default: any)")
     parser.add_argument("--p99-bound-ms", type=float, default=25.0,
@@ -161,7 +162,7 @@ def main() -> int:
     for batch in args.batches:
         port += 1
         log = args.logs / f"serve_b{batch}.log"
-        server = Server(port, batch, args.queue, log, [], args.backend)
+        server = Server(port, batch, args.queue, log, args.serve_args.split(), args.backend)
         url = f"http://127.0.0.1:{port}/detect"
         load(url, 200, 2.0, args.jpegs, args.clients)  # warm the connections and the decode pool
         sat = load(url, args.offer, args.saturate_s, args.jpegs, args.clients)
@@ -202,7 +203,7 @@ def main() -> int:
         sustainable, batch = best
         port += 1
         log = args.logs / "serve_overload.log"
-        server = Server(port, batch, args.queue, log, [], args.backend)
+        server = Server(port, batch, args.queue, log, args.serve_args.split(), args.backend)
         url = f"http://127.0.0.1:{port}/detect"
         load(url, 200, 2.0, args.jpegs, args.clients)
         began = time.time()
@@ -243,7 +244,7 @@ def rss_run(args, best: tuple[float, int], port: int) -> dict:
     """One service held at a constant open-loop rate for `--rss-s`, its RSS read after every chunk."""
     batch = args.rss_batch or best[1]
     rate = args.rss_rate or 0.8 * best[0]
-    server = Server(port, batch, args.queue, args.logs / "serve_rss.log", [], args.backend)
+    server = Server(port, batch, args.queue, args.logs / "serve_rss.log", args.serve_args.split(), args.backend)
     url = f"http://127.0.0.1:{port}/detect"
     load(url, 200, 2.0, args.jpegs, args.clients)
     chunks = []
