@@ -80,6 +80,13 @@ def load(url: str, rate: float, duration: float, folder: Path, clients: int) -> 
     return LoadReport(rate, duration, outcomes).summary()
 
 
+def service_view(log: Path, began: float) -> dict:
+    from benchmarks.serve_steps import service_view as view
+
+    time.sleep(0.2)  # the log line of the last answer is written just after the answer
+    return view(log, began, time.time())
+
+
 def wait_ready(port: int, timeout_s: float = 180.0) -> float:
     start = time.perf_counter()
     while time.perf_counter() - start < timeout_s:
@@ -165,19 +172,25 @@ def main() -> int:
         server = Server(port, batch, args.queue, log, args.serve_args.split(), args.backend)
         url = f"http://127.0.0.1:{port}/detect"
         load(url, 200, 2.0, args.jpegs, args.clients)  # warm the connections and the decode pool
+        began = time.time()
         sat = load(url, args.offer, args.saturate_s, args.jpegs, args.clients)
+        # the service's own view of the step (when requests reached a handler, what it served): a step whose
+        # requests reached the service long after they were scheduled measured the generator or the HTTP layer
+        sat["service"] = service_view(log, began)
         sustainable = sat["ok_rate"]
         steps = []
         bound_met = None
         if args.step_s > 0:  # step down until P99 holds the bound with (almost) nothing refused
             rate, floor = sustainable, max(1.0, args.step_floor * sustainable)
             while rate >= floor:
+                began = time.time()
                 step = load(url, rate, args.step_s, args.jpegs, args.clients)
+                step_service = service_view(log, began)
                 refused = step["codes"].get("503", 0) / max(1, step["sent"])
                 p99 = step["ok_latency_ms"].get("p99", float("inf"))
                 steps.append({"rate": round(rate, 1), "p50_ms": step["ok_latency_ms"].get("p50"), "p99_ms": p99,
                               "refused_share": round(refused, 4), "served_per_s": step["ok_rate"],
-                              "late_sends": step["late_sends"]})
+                              "late_sends": step["late_sends"], "service": step_service})
                 if p99 <= args.p99_bound_ms and refused < 0.01:
                     sustainable, bound_met = rate, True
                     break
