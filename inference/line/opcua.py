@@ -113,6 +113,7 @@ class OpcUaServer(LoopThreadServer):
             ("TriggerId", ua.VariantType.UInt32), ("Verdict", ua.VariantType.String),
             ("ResultFields", ua.VariantType.String)])
         self._event_gen = await server.get_event_generator(etype, station_obj)
+        share_event_fields(self._event_gen.event)
         self._changes = asyncio.Queue(maxsize=1024)
         applier = asyncio.create_task(self._apply_changes())
         watcher = None
@@ -256,6 +257,28 @@ class OpcUaServer(LoopThreadServer):
                 gen.event.ResultFields = json.dumps(dict(r.fields), ensure_ascii=False)
                 await gen.trigger(message=f"result for trigger {r.trigger_id}: {r.verdict.name}")
                 self.station.offered("opcua", r.trigger_id)
+
+
+def share_event_fields(event: Any) -> None:
+    """Raise `event` without asyncua deep-copying each of its fields for each subscriber (`Event.to_event_fields`):
+    the copies were ~70 % of the CPU of raising a ResultReady event (BENCHMARKS.md, issue 22). They guard against a
+    caller changing a field in place while the event waits to be published; nothing here does: every field that
+    changes gets a new object per event (TriggerId, Verdict, ResultFields in `_apply`; EventId, Time, ReceiveTime,
+    LocalTime and Message in asyncua's `trigger`), the rest (EventType, SourceNode, SourceName, Severity) never
+    change. Same fields, same types, same order as asyncua's own method."""
+    from asyncua import ua
+
+    def to_event_fields(self, select_clauses):
+        fields = []
+        for sattr in select_clauses:
+            name = (ua.AttributeIds(sattr.AttributeId).name if not sattr.BrowsePath
+                    else self.browse_path_to_attribute_name(sattr.BrowsePath))
+            value = getattr(self, name, None)
+            fields.append(ua.Variant(None) if value is None else ua.Variant(value, self.data_types[name]))
+        return fields
+
+    base = type(event)
+    event.__class__ = type(base.__name__, (base,), {"to_event_fields": to_event_fields})
 
 
 APPLICATION_URI = "urn:hangtag-station:line:server"
