@@ -199,3 +199,32 @@ def test_closed_fields_have_an_alphabet_and_open_ones_none() -> None:
     assert "类" in alphabet(rules["safety_category"]) and "米" not in alphabet(rules["safety_category"])
     assert "¥" in alphabet(rules["price"])
     assert alphabet(rules["color"]) == ""
+
+
+def test_a_composition_is_weighed_within_the_fibre_vocabulary() -> None:
+    """膜 is no fibre's glyph: where the recognizer wrote 膜纶 with 腈 behind it, 腈纶 is what the
+    lexicon allows, and it is supported; where 锦 (a fibre's glyph) is ahead of 腈, it is not."""
+    from inference.reading.expected import alphabet
+
+    rule = next(r for r in parse_recipe('[fields]\ncomposition = "腈纶 70%"\n').fields)
+    lexicon = alphabet(rule)
+    assert {"腈", "锦", "纶", "%", "7"} <= set(lexicon) and "膜" not in lexicon
+    charset = ("", *"0123456789%腈锦膜纶", " ")
+
+    def post(glyph: dict[str, float]) -> Posteriors:
+        rows = [glyph, {"": 0.98}, {"纶": 0.98}, {"": 0.98}, {"7": 0.98}, {"": 0.98}, {"0": 0.98}, {"": 0.98}, {"%": 0.98}]
+        probs = np.zeros((len(rows), len(charset)), np.float32)
+        for t, row in enumerate(rows):
+            for ch, p in row.items():
+                probs[t, charset.index(ch)] = p
+            probs[t, 0] += max(0.0, 1.0 - probs[t].sum())
+        return PosteriorTable(charset, lexicon).take(probs, probs.argmax(axis=1))
+
+    misread = post({"膜": 0.80, "腈": 0.08, "锦": 0.02})
+    unrestricted = spot("腈纶70%", misread)
+    assert unrestricted is None or not unrestricted.supported  # weighed against any glyph, 膜 wins
+    hit = spot("腈纶70%", misread, alphabet=lexicon)
+    assert hit is not None and hit.supported
+    other_fibre = post({"锦": 0.60, "腈": 0.05, "膜": 0.30})
+    other = spot("腈纶70%", other_fibre, alphabet=lexicon)
+    assert other is None or not other.supported

@@ -135,6 +135,9 @@ def test_a_station_fault_on_one_frame_is_counted_as_error_and_the_run_goes_on(tm
         ("price", "¥1299.50", "¥2299.50"),
         ("style_number", "FS-36358", "FS-36351"),
         ("size", "均码", None),
+        ("composition", "腈纶 70% 聚酯纤维 30%", "腈纶 70% 醋酯纤维 30%"),  # one glyph apart
+        ("composition", "棉 100%", None),  # no other one-glyph fibre
+        ("grade", "一等品", "合格品"),
     ],
 )
 def test_a_wrong_recipe_expects_the_neighbouring_value(field, value, wrong):

@@ -2,7 +2,8 @@
 
 A planted defect is a tag printed wrong against the right recipe; the same check, turned around, is
 a right tag against a recipe that expects a neighbouring value — the next size, a price one digit
-off, a style number one digit off, another colour. Every good frame of a set then gives a defect
+off, a style number one digit off, another colour, a look-alike fibre (锦纶 for 腈纶), another grade.
+Every good frame of a set then gives a defect
 sample, so the escape rate (judged OK although the tag does not say what the recipe expects) rests
 on hundreds of samples instead of the few dozen planted ones. The changes are the smallest a wrong
 job change makes, the hardest to tell apart: one digit, one size step.
@@ -16,9 +17,10 @@ from decimal import Decimal
 
 from inference.reading.normalize import parse_price
 from inference.reading.recipe import Recipe
+from inference.reading.repairs import FIBRES, GRADES
 
 # The fields a wrong job change alters, in the order frames take turns with them.
-FIELDS = ("size", "price", "style_number", "color")
+FIELDS = ("size", "price", "style_number", "color", "composition", "grade")
 LETTER_SIZES = ("XS", "S", "M", "L", "XL", "XXL", "3XL")
 COLOURS = ("黑色", "白色", "藏青", "卡其", "酒红", "米白", "浅灰", "墨绿", "雾霾蓝", "驼色", "姜黄", "砖红")
 
@@ -52,6 +54,26 @@ def neighbour(field: str, value: str) -> str | None:
     if field == "color":
         others = [c for c in COLOURS if c != value and c.rstrip("色") != value.rstrip("色")]
         return others[sum(map(ord, value)) % len(others)] if others else None
+    if field == "composition":
+        return _other_fibre(value)
+    if field == "grade":
+        grade = value.strip()
+        return GRADES[(GRADES.index(grade) + 1) % len(GRADES)] if grade in GRADES else None
+    return None
+
+
+def _other_fibre(value: str) -> str | None:
+    """The composition with its first fibre swapped for the look-alike that shares most of its
+    characters (腈纶 → 锦纶: one glyph apart, the hardest to tell)."""
+    for word in sorted(FIBRES, key=len, reverse=True):
+        at = value.find(word)
+        if at < 0:
+            continue
+        alike = [f for f in FIBRES if len(f) == len(word) and f != word and f not in value]
+        if not alike:
+            continue
+        best = max(alike, key=lambda f: (sum(a == b for a, b in zip(f, word)), -FIBRES.index(f)))
+        return value[:at] + best + value[at + len(word):]
     return None
 
 

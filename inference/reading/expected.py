@@ -16,6 +16,7 @@ from decimal import Decimal
 
 from inference.reading.normalize import halfwidth, parse_price
 from inference.reading.recipe import FieldRule, Recipe
+from inference.reading.repairs import FIBRES, GRADES, PARTS
 from inference.reading.spotting import best_spot, vocabulary_of
 from inference.reading.types import OcrLine, SpottedField
 
@@ -25,6 +26,13 @@ _UNIT = re.compile(r"\S+(?:\s+[\d.,%]\S*)*")
 # their signs, plus the few characters of the value itself (类, ¥, 元). A glyph outside it is a misread.
 CODE_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ/-.,%:()"
 _CLOSED = ("style_number", "size", "standard", "safety_category", "price", "ean13")
+# Fields whose words come from a published vocabulary: fibre contents (GB/T 29862 fibre names, garment
+# parts, shares) and grades (GB 18401). A glyph no word of it has (膜 where 腈纶 is printed) is a misread,
+# weighed like a code's: the expected character against the likeliest character the vocabulary has.
+_LEXICONS = {
+    "composition": "".join(FIBRES + PARTS) + "0123456789.%/:",
+    "grade": "".join(GRADES),
+}
 
 
 def forms(rule: FieldRule) -> list[tuple[str, ...]]:
@@ -69,10 +77,11 @@ def printed_ean(recipe: Recipe) -> str:
 
 
 def alphabet(rule: FieldRule) -> str:
-    """What the field can be printed in; '' where it is open (names, colours, compositions)."""
-    if rule.name not in _CLOSED:
+    """What the field can be printed in; '' where it is open (names, colours)."""
+    base = CODE_ALPHABET if rule.name in _CLOSED else _LEXICONS.get(rule.name)
+    if base is None:
         return ""
-    return vocabulary_of([CODE_ALPHABET, *(unit for alternative in forms(rule) for unit in alternative)])
+    return vocabulary_of([base, *(unit for alternative in forms(rule) for unit in alternative)])
 
 
 def vocabulary(recipe: Recipe) -> str:
@@ -80,7 +89,8 @@ def vocabulary(recipe: Recipe) -> str:
     where a field is printed in one."""
     units = [unit for rule in recipe.fields for alternative in forms(rule) for unit in alternative]
     closed = [CODE_ALPHABET] if any(rule.name in _CLOSED for rule in recipe.fields) or printed_ean(recipe) else []
-    return vocabulary_of([*units, printed_ean(recipe), *closed])
+    lexicons = [_LEXICONS[rule.name] for rule in recipe.fields if rule.name in _LEXICONS]
+    return vocabulary_of([*units, printed_ean(recipe), *closed, *lexicons])
 
 
 def spot_printed_ean(recipe: Recipe, lines: Sequence[OcrLine]) -> tuple[SpottedField, ...]:
