@@ -148,7 +148,10 @@ def main() -> int:
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--cv-threads", type=int, default=None, help="cv2.setNumThreads first (default: OpenCV's own)")
     args = parser.parse_args()
+    if args.cv_threads is not None:
+        cv2.setNumThreads(args.cv_threads)
     bodies = jpeg_bodies(args.images, args.count, args.quality)
     result = {"date": time.strftime("%Y-%m-%d %H:%M:%S"), "cores": len(os.sched_getaffinity(0)),
               "load_avg_before": os.getloadavg(), "images": args.count,
