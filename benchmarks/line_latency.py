@@ -90,7 +90,8 @@ def measure(transport: str, args: argparse.Namespace) -> dict:
             cpu_before = process_cpu_s(station.pid)
             sim = subprocess.run(cli + ["plc-sim", f"--{transport}", address, "--count", str(args.count),
                                         "--warmup", "5", "--timeout", "60",
-                                        *(["--poll-ms", str(args.poll_ms)] if transport == "modbus" else [])],
+                                        *(["--poll-ms", str(args.poll_ms)] if transport == "modbus" else []),
+                                        *(["--publish-ms", str(args.publish_ms)] if transport == "opcua" else [])],
                              cwd=ROOT, capture_output=True, text=True)
             if sim.returncode != 0:
                 raise SystemExit(f"plc-sim failed: {sim.stderr}")
@@ -103,6 +104,8 @@ def measure(transport: str, args: argparse.Namespace) -> dict:
     station_line = json.loads(out.strip().splitlines()[-1])
     if transport == "modbus" and args.poll_ms:
         transport = f"modbus (PLC reads every {args.poll_ms:g} ms)"
+    if transport == "opcua" and args.publish_ms:
+        transport = f"opcua (PLC's publishing interval {args.publish_ms:g} ms)"
     keep = ("handover", "inspect", "return", "publish", "handshake", "work", "total")
     # Modbus's result is readable by the PLC's next read the moment it is queued: offered = queued
     offered = station_line.get("offered_ms", {}).get(transport.split()[0], station_line["station_ms"])
@@ -214,6 +217,8 @@ def main() -> None:
     parser.add_argument("--recipe", type=Path, default=ROOT / "resources" / "recipes" / "example.toml")
     parser.add_argument("--no-read", action="store_true", help="detection only (no OCR)")
     parser.add_argument("--poll-ms", type=float, default=0.0, help="the Modbus PLC's pause between status reads")
+    parser.add_argument("--publish-ms", type=float, default=0.0,
+                        help="the OPC UA PLC's subscription publishing interval (0: each event sent as raised)")
     parser.add_argument("--in-process", action="store_true", help="also time the handshake without a transport")
     parser.add_argument("--baseline", action="store_true",
                         help="first the station alone in its own process (no transport), then each transport, "

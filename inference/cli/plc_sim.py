@@ -27,6 +27,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--reset", action="store_true", help="send Reset error first")
     parser.add_argument("--poll-ms", type=float, default=0.0,
                         help="Modbus: pause between status reads, like a PLC's scan cycle (0 = read back to back)")
+    parser.add_argument("--publish-ms", type=float, default=0.0,
+                        help="OPC UA: the subscription's publishing interval the PLC asks for (0 = each ResultReady "
+                             "event sent as raised; a positive interval adds up to that much to each round trip)")
     parser.add_argument("--timeout", type=float, default=12.0,
                         help="seconds to wait for each answer (default 12: longer than the station's 10 s inspection budget, so a slow "
                              "inspection is answered late, not abandoned with its result left unacknowledged)")
@@ -43,7 +46,8 @@ def open_plc(args: argparse.Namespace):
 
         return plc.ModbusPlc(*parse_host_port(args.modbus), timeout_s=args.timeout, poll_s=args.poll_ms / 1000)
     if args.opcua:
-        return plc.OpcUaPlc(args.opcua, args.user, os.environ.get("HANGTAG_OPCUA_PASSWORD"), timeout_s=args.timeout)
+        return plc.OpcUaPlc(args.opcua, args.user, os.environ.get("HANGTAG_OPCUA_PASSWORD"), timeout_s=args.timeout,
+                            publish_ms=args.publish_ms)
     return plc.MqttPlc(args.mqtt, timeout_s=args.timeout)
 
 

@@ -92,8 +92,10 @@ class ModbusPlc:
 
 
 class OpcUaPlc:
-    def __init__(self, url: str, user: str | None = None, password: str | None = None, timeout_s: float = 5.0) -> None:
+    def __init__(self, url: str, user: str | None = None, password: str | None = None, timeout_s: float = 5.0,
+                 publish_ms: float = 0.0) -> None:
         self.timeout_s = timeout_s
+        self.publish_ms = publish_ms
         self._loop = asyncio.new_event_loop()
         self._events: asyncio.Queue | None = None
         try:
@@ -123,9 +125,10 @@ class OpcUaPlc:
         self.obj = await self.client.nodes.objects.get_child([f"{self.idx}:HangtagStation"])
         self._events = asyncio.Queue()
         etype = await self.client.nodes.base_event_type.get_child([f"{self.idx}:ResultReadyEventType"])
-        # publishing interval 0: the server publishes each event as it is raised; a positive interval makes the
-        # station's loop wake that often (asyncua grants what is asked: 1 ms was 1 000 wake-ups a second)
-        sub = await self.client.create_subscription(0, self)
+        # publishing interval 0 (the default): the server publishes each event as it is raised; a positive interval
+        # is the PLC's choice: the station's loop wakes that often (asyncua grants what is asked: 1 ms was 1 000
+        # wake-ups a second) and each event waits up to that long for its publish
+        sub = await self.client.create_subscription(self.publish_ms, self)
         await sub.subscribe_events(self.obj, etype)
 
     def event_notification(self, event) -> None:
