@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QProgressDialog
 
+from app.thread_priority import start_below_gui
 from inference.records import Journal, JournalError
 from inference.records.archive import open_station_archive
 from inference.records.journal import OfflineJournal, open_station_journal
@@ -68,7 +69,7 @@ class RecordsLink(QObject):
         self.job.progress.connect(self._on_progress)
         self.job.done.connect(self._on_done)
         self.job.failed.connect(self._on_failed)
-        self.thread.start()
+        start_below_gui(self.thread)  # a report exported during a run leaves the event loop its core
         self.dialog: QProgressDialog | None = None
         menu = window.file_menu
         first = menu.actions()[0] if menu.actions() else None

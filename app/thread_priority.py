@@ -6,9 +6,9 @@ and a 5 ms timer fired 61 ms late at p99, against 12 ms for the same window idle
 (BENCHMARKS.md, issue 18, fourth pass). A work thread a few nice steps down still gets every core the GUI
 thread leaves idle, which is nearly all of it (the GUI thread uses ~5 % of one).
 
-Linux keeps a nice value per thread, and a thread starts at its creator's: lowering the worker's thread and the
-engine loader's also lowers what they start (the tag reader, the camera's grabber, ONNX Runtime's pools).
-Elsewhere this does nothing (Qt's thread priorities do not reach the threads those libraries start).
+Linux keeps a nice value per thread, and a thread starts at its creator's: lowering the worker's thread, the
+engine loader's and the report export's also lowers what they start (the tag reader, the camera's grabber, ONNX
+Runtime's pools). Elsewhere this does nothing (Qt's thread priorities do not reach the threads those libraries start).
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""The window's work threads run below its GUI thread (Linux: a nice value per thread), and what they start
-inherits it: the tag reader, the camera's grabber and ONNX Runtime's pools do not compete with the event loop."""
+"""The window's work threads (inspection, engine loading, report export) run below its GUI thread (Linux: a nice
+value per thread), and what they start inherits it: the tag reader, the camera's grabber and ONNX Runtime's pools
+do not compete with the event loop."""
 
 from __future__ import annotations
 
@@ -63,4 +64,5 @@ def test_the_windows_worker_and_engine_loader_run_below_its_gui_thread(qtbot, tm
             pass
     assert names["inspection-work"] == {min(19, gui + WORK_NICE)}  # Linux cuts names at 15 characters
     assert names["engine-loader"] == {min(19, gui + WORK_NICE)}  # and the ONNX Runtime pool it started
+    assert names["report-export"] == {min(19, gui + WORK_NICE)}
     window.close()
