@@ -10,9 +10,10 @@ Topics under one base (the URL's path, default `hangtag/station`):
 paho's own network thread reconnects with backoff (0.2 s doubling to 10 s); QoS 1 messages published
 while the broker is away stay queued in the client and go out on reconnect.
 
-A result is handed to paho on the thread that queued it (the inspection's), not through an outbox thread:
-paho's `publish` only queues the packet and wakes its own network thread, never waits on the broker, so one
-thread hand-over fewer lies between a result and the line (BENCHMARKS.md, issue 22).
+Changes reach paho through an outbox thread, not from the thread that made them: publishing straight from the
+inspection and paho threads measured worse (trigger -> inspection hand-over p50 0.6-4.3 ms against 0.22-0.28 ms,
+station CPU per cycle +20-50 %, four alternating runs; BENCHMARKS.md, issue 22): paho's thread then publishes the
+Busy signals right after a trigger, while the inspection thread waits for the GIL.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from inference.line.breaker import CircuitBreaker
 from inference.line.handshake import Ack, Code, Malformed, Publish, Reset, SelectJob, SetLot, Signals, Trigger
 from inference.line.station import Change, LineError, LineStation
 
@@ -123,12 +123,7 @@ class MqttLink:
         self._client: Any = None
         self._last_signals: dict | None = None
         self._closing = False
-        # one publisher at a time (the station calls `_on_change` from whichever thread made the change): results
-        # leave in order and the retained signals end at the newest
-        self._publishing = threading.Lock()
-        self.breaker = CircuitBreaker()  # a client that keeps refusing is skipped for a while, never waited on
-        self.dropped = 0
-        self.failed = 0
+        self._outbox = None
 
     def start(self) -> MqttLink:
         import paho.mqtt.client as mqtt
@@ -148,7 +143,7 @@ class MqttLink:
         client.connect_async(ep.host, ep.port, keepalive=self.keepalive)
         client.loop_start()
         self.station.set_link("mqtt", f"connecting to {ep.host}:{ep.port}")
-        self.station.subscribe("mqtt", self._on_change, direct=True)
+        self._outbox = self.station.subscribe("mqtt", self._on_change)
         return self
 
     def close(self) -> None:
@@ -180,8 +175,7 @@ class MqttLink:
         topics = self.endpoint.topics
         client.subscribe(topics["cmd"], qos=1)
         client.publish(topics["status"], "online", qos=1, retain=True)
-        with self._publishing:
-            self._publish_signals(self.station.signals(), force=True)
+        self._publish_signals(self.station.signals(), force=True)
 
     def _on_subscribe(self, client, userdata, mid, reason_codes, properties=None) -> None:
         # connected means "commands reach the station": only once the broker has granted the subscription
@@ -206,25 +200,15 @@ class MqttLink:
         else:
             self.station.submit(what)
 
-    # -- the thread that made the change (inspection, paho's, the ticker), just after the station's lock -----
+    # -- the station's outbox thread -------------------------------------------------------------------
     def _on_change(self, change: Change) -> None:
-        if not self.breaker.allow():
-            self.dropped += 1
-            return
-        try:
-            with self._publishing:
-                for action in change.actions:
-                    if isinstance(action, Publish):
-                        payload = json.dumps(result_payload(change, action), ensure_ascii=False)
-                        self._client.publish(self.endpoint.topics["result"], payload, qos=1)
-                        self.station.offered("mqtt", action.result.trigger_id)
-                # the newest signals, not this change's: another thread's newer change may have published already
-                self._publish_signals(self.station.signals())
-        except Exception:
-            self.failed += 1
-            self.breaker.failure()
-            raise  # the station logs it; the next change publishes the newest signals again
-        self.breaker.success()
+        for action in change.actions:
+            if isinstance(action, Publish):
+                payload = json.dumps(result_payload(change, action), ensure_ascii=False)
+                self._client.publish(self.endpoint.topics["result"], payload, qos=1)
+                self.station.offered("mqtt", action.result.trigger_id)
+        if self._outbox is None or not self._outbox.pending:  # a newer change waits: it publishes newer signals
+            self._publish_signals(change.signals)
 
     def _publish_signals(self, sig: Signals, force: bool = False) -> None:
         body = signals_payload(sig)
