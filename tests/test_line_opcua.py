@@ -375,3 +375,21 @@ def test_a_bad_call_is_refused_latches_its_code_and_keeps_the_result(line, call,
     job_id, read = asyncio.run(plc(srv.url))
     assert read == {"State": "Error", "ErrorCode": int(code), "ResultsReady": True, "ResultTriggerId": job_id}
     wait_until(lambda: st.signals().state is State.READY and not st.signals().results_ready)
+
+
+def test_plc_sim_plays_the_plc_over_opc_ua(line, monkeypatch, capsys):
+    """`hangtag-inspect plc-sim --opcua` (method node ids resolved once, events published as raised) against the
+    station's server: every cycle answered with its own trigger id and acknowledged."""
+    import json
+
+    from inference.cli import main
+
+    st, srv, gate = line
+    settle(st, gate)
+    monkeypatch.setenv("HANGTAG_OPCUA_PASSWORD", USERS["line"])
+    first = st.signals().trigger_id + 1
+    assert main(["plc-sim", "--opcua", srv.url, "--user", "line", "--count", "6", "--warmup", "1"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["cycles"] == 6 and sum(summary["verdicts"].values()) == 6
+    assert summary["verdicts"] == {"OK": 3, "NG": 3}  # the stub answers odd trigger ids OK, even NG
+    assert st.signals().trigger_id == first + 6 and st.signals().queue_length == 0

@@ -62,6 +62,7 @@ class OpcUaServer(LoopThreadServer):
         self.cert_dir = cert_dir  # with it: Basic256Sha256 Sign&Encrypt only; without: the None policy only
         self._nodes: dict[str, Any] = {}
         self._written: dict[str, Any] = {}
+        self._synced: Signals | None = None  # the station's signals the variables were last written from
         self._called = False  # a method was called since the clients were last counted
         self._event_gen: Any = None
         self._server: Any = None
@@ -235,13 +236,17 @@ class OpcUaServer(LoopThreadServer):
         write_attribute_value: no session or permission checks for the server writing its own variables."""
         from asyncua import ua
 
+        sig = self.station.signals()
+        if sig == self._synced:  # a method's own write and the change it made meet here twice per call
+            return
         stamp = None
-        for name, value in variable_values(self.station.signals()).items():
+        for name, value in variable_values(sig).items():
             if self._written.get(name) != value:
                 self._written[name] = value
                 stamp = stamp or datetime.now(timezone.utc)
                 await self._server.write_attribute_value(self._nodes[name].nodeid, ua.DataValue(
                     _variant(name, value), SourceTimestamp=stamp, ServerTimestamp=stamp))
+        self._synced = sig
 
     async def _apply(self, change: Change) -> None:
         from asyncua import ua

@@ -123,6 +123,10 @@ class OpcUaPlc:
         await self.client.connect()
         self.idx = await self.client.get_namespace_index(NAMESPACE)
         self.obj = await self.client.nodes.objects.get_child([f"{self.idx}:HangtagStation"])
+        # the methods' node ids once, as a PLC configures them: called by browse name, asyncua asks the server to
+        # translate the name on every call, a second request per call (2 of the 5 the station answered per cycle)
+        self.start_job = (await self.obj.get_child(f"{self.idx}:StartSingleJob")).nodeid
+        self.acknowledge = (await self.obj.get_child(f"{self.idx}:AcknowledgeResult")).nodeid
         self._events = asyncio.Queue()
         etype = await self.client.nodes.base_event_type.get_child([f"{self.idx}:ResultReadyEventType"])
         # publishing interval 0 (the default): the server publishes each event as it is raised; a positive interval
@@ -136,14 +140,14 @@ class OpcUaPlc:
 
     async def _cycle(self) -> Cycle:
         start = time.perf_counter()
-        job_id = await self.obj.call_method(f"{self.idx}:StartSingleJob")
+        job_id = await self.obj.call_method(self.start_job)
         while True:
             tid, verdict, seen = await asyncio.wait_for(self._events.get(), self.timeout_s)
             if tid == job_id:
                 break
         from asyncua import ua
 
-        await self.obj.call_method(f"{self.idx}:AcknowledgeResult", ua.Variant(job_id, ua.VariantType.UInt32))
+        await self.obj.call_method(self.acknowledge, ua.Variant(job_id, ua.VariantType.UInt32))
         return Cycle(job_id, verdict, (seen - start) * 1e3)
 
     def cycle(self) -> Cycle:
