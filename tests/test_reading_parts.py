@@ -80,6 +80,29 @@ def test_symbol_zone_covers_the_digits_under_the_bars() -> None:
     assert zone.text[3] >= 150 + 15 and zone.text[0] < 100 and zone.text[2] > 200
 
 
+def test_a_loose_barcode_box_does_not_swallow_the_lines_beside_the_symbols() -> None:
+    """A detector box drawn around a turned barcode is loose: it reaches the lines above the bars and
+    holds the QR code beside them. The bars keep their own columns and a bounded height, and the QR
+    code is its own four corners (a tag lost its grade line, read fine, under such a box)."""
+    from inference.reading.barcodes import DecodedCode
+    from inference.reading.reader import _zones
+    from inference.reading.rectify import Upright
+
+    upright = Upright(np.zeros((600, 400, 3), np.uint8), np.array([[1.0, 0, 0], [0, 1.0, 0]]), 0.0)
+    ean = DecodedCode("EAN-13", "6978789542407", True, ((100, 440), (300, 440), (300, 460), (100, 460)), 0)
+    qr = DecodedCode("QRCode", "https://x.cn/q", None, ((320, 300), (380, 300), (380, 360), (320, 360)), 0)
+    loose = (20.0, 250.0, 390.0, 590.0)  # holds both symbols' centres and the grade line's
+    bars, matrix = _zones([ean, qr], upright, [loose])
+    assert bars.bars[0] == 100 and bars.bars[2] == 300  # zxing's columns
+    assert bars.bars[1] == pytest.approx(450 - 0.45 * 200) and bars.bars[3] == pytest.approx(450 + 0.45 * 200)
+    assert matrix.bars == pytest.approx((317, 297, 383, 363))  # the quad and its 5 % margin, no more
+    grade_line_centre = (90.0, 330.0)  # '等级：一等品' left of the QR code, above the bars
+    for zone in (bars, matrix):
+        for area in (zone.bars, zone.text):
+            if area is not None:
+                assert not (area[0] <= grade_line_centre[0] <= area[2] and area[1] <= grade_line_centre[1] <= area[3])
+
+
 @pytest.mark.parametrize(("down", "turn"), [(90, 0), (0, -90), (180, 90), (-90, 180), (81, -9), (91.5, 0), (-178.5, 90)])
 def test_turn_from_down_angle(down: float, turn: float) -> None:
     assert (turn_from_down_angle(down) - turn + 180) % 360 - 180 == pytest.approx(0, abs=1e-9)

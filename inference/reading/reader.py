@@ -75,6 +75,9 @@ LINE_END_PAD = 0.3  # 0.1 cost 4 points of OK on 60 independent tags
 REREAD_MIN_HEIGHT = 32
 # Lines lower than this (pixels) are resampled from the frame at this height for the first read.
 SMALL_PRINT_PX = 32
+# Bars stand at most this share of their width above and below the rows zxing scanned (an EAN-13
+# with its digits is 0.7 of its width tall).
+BARS_HALF_HEIGHT = 0.45
 # A detector box is a tag when it holds a barcode or this many lines read this surely.
 MIN_TAG_LINES = 2
 TAG_LINE_CONFIDENCE = 0.6
@@ -211,7 +214,7 @@ class TagReader:
         timings["rectify"] = _ms(t)
 
         vocab = vocabulary(recipe) if recipe is not None else ""
-        read, det_ms, rec_ms, upright = self._ocr(upright, _zones(codes, upright, (*barcode_boxes, *qr_boxes)),
+        read, det_ms, rec_ms, upright = self._ocr(upright, _zones(codes, upright, barcode_boxes),
                                                   ambiguous=not sure, vocabulary=vocab)
         if first is not None:
             read = first.merged_into(read, upright)
@@ -611,24 +614,29 @@ def focus_of(gray: np.ndarray, barcode_boxes: Sequence[Box]) -> float:
     return float(cv2.Laplacian(patch, cv2.CV_64F).var())
 
 
-def _zones(codes: Sequence[bc.DecodedCode], upright: Upright, symbol_boxes: Sequence[Box]) -> list[SymbolZone]:
+def _zones(codes: Sequence[bc.DecodedCode], upright: Upright, barcode_boxes: Sequence[Box] = ()) -> list[SymbolZone]:
     """Where decoded symbols sit in the upright crop. zxing's quad of a linear code spans only the
-    rows it scanned, so the detector's box, when one holds the code, gives the bars' extent."""
-    boxes = [upright.to_upright_box(b) for b in symbol_boxes]
+    rows it scanned, so a barcode box of the detector that holds the code gives the bars' height —
+    within the bars' own columns and at most `BARS_HALF_HEIGHT` of their width above and below, as a
+    detector box drawn around a turned code is loose and would take in the lines printed beside it.
+    A matrix code's quad is its four corners already: no box is added to it."""
+    boxes = [upright.to_upright_box(b) for b in barcode_boxes]
     zones = []
     for code in codes:
         pts = upright.to_upright_points(np.array(code.quad))
         area = (float(pts[:, 0].min()), float(pts[:, 1].min()), float(pts[:, 0].max()), float(pts[:, 1].max()))
-        cx, cy = (area[0] + area[2]) / 2, (area[1] + area[3]) / 2
-        for box in boxes:
-            if box[0] <= cx <= box[2] and box[1] <= cy <= box[3]:
-                area = union([area, box])
-                break
         if not code.is_linear:
             zones.append(symbol_zone(area, "matrix", carries=code.text))
-        else:
-            kind = "ean" if code.format in ("EAN-13", "EAN-8", "UPC-A", "UPC-E") else "code"
-            zones.append(symbol_zone(area, kind, carries=code.text))
+            continue
+        cx, cy = (area[0] + area[2]) / 2, (area[1] + area[3]) / 2
+        reach = BARS_HALF_HEIGHT * (area[2] - area[0])
+        for box in boxes:
+            if box[0] <= cx <= box[2] and box[1] <= cy <= box[3]:
+                grown = union([area, box])
+                area = (area[0], max(grown[1], cy - reach), area[2], min(grown[3], cy + reach))
+                break
+        kind = "ean" if code.format in ("EAN-13", "EAN-8", "UPC-A", "UPC-E") else "code"
+        zones.append(symbol_zone(area, kind, carries=code.text))
     return zones
 
 
