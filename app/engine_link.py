@@ -10,6 +10,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 from PySide6.QtWidgets import QProgressDialog
 
+from app.thread_exit import wait_or_let_go
 from app.thread_priority import start_below_gui
 from app.worker import describe_error
 from inference.errors import HangtagError
@@ -130,4 +131,6 @@ class EngineLink(QObject):
     def close(self) -> None:
         self.loader.cancel()
         self.thread.quit()
-        self.thread.wait(3000)
+        if not wait_or_let_go(self.thread, 3.0, self.loader):  # a build between two cancel checks
+            self.window._on_error("Closing: the engine being prepared was still loading after 3 s; it is "
+                                  "abandoned (nothing of it is kept: it is prepared again at the next start)")

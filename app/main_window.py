@@ -25,6 +25,7 @@ from app.settings import StationSettings
 from app.space_key import SpaceStops
 from app.station_state import ERROR, FAILED, NONE, OPEN, RUNNING, STOPPED, StationModel, StationState
 from app.theme import apply_theme
+from app.thread_exit import close_inspection
 from app.thread_priority import start_below_gui
 from app.widgets.crops_strip import CropsStrip
 from app.widgets.error_panel import ErrorPanel
@@ -597,9 +598,7 @@ class MainWindow(QMainWindow):
         self.settings.store.setValue("window/geometry", self.saveGeometry())
         self.settings.store.setValue("window/state", self.saveState())
         self.settings.sync()
-        self.worker.request_stop()
-        self._shutdown.emit()
-        self.worker_thread.wait(3000)
+        close_inspection(self)  # bounded; the tags in view are journaled and the session ends first
         if self.plc is not None:
             self.plc.close()
         self.engines.close()

@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QProgressDialog
 
+from app.thread_exit import wait_or_let_go
 from app.thread_priority import start_below_gui
 from inference.records import Journal, JournalError
 from inference.records.archive import open_station_archive
@@ -145,7 +146,11 @@ class RecordsLink(QObject):
         self.window.statusBar().showMessage(f"Archive: {result}", 10000)
 
     def close(self) -> None:
+        """A report being exported is cancelled (it writes into a folder of its own, never the journal); one
+        that does not stop in time is let go, and the log says its folder may be incomplete."""
         self.job.cancelled.set()
         self.thread.quit()
-        self.thread.wait(5000)
+        if not wait_or_let_go(self.thread, 5.0, self.job):
+            self.window._on_error("Closing: the report being exported did not stop in 5 s; its folder may be "
+                                  "incomplete: export it again")
         self.journal.close()

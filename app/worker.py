@@ -19,9 +19,11 @@ from inference.inspection import FrameAborted, Inspector
 from inference.live import LatestFrameGrabber
 from inference.postprocess import Thresholds
 from inference.sources import WAITING, Frame, FrameError, FrameSource, Waiting, open_source
+from inference.tracking.station import PerTagInspector
 
 
 TRIGGER_BUDGET_S = 3.0  # a Step's trigger → its frame, at most (exposure, transfer, a busy machine)
+CLOSE_DRAIN_S = 5.0  # closing: the tags in view wait this long in all for their reads, then are judged without
 NO_IMAGE = np.zeros((0, 0, 3), np.uint8)  # "this frame has no pixels" (a file that failed to decode)
 
 
@@ -63,6 +65,7 @@ class InspectionWorker(QObject):
         self._job = ("", "")
         self._awaited: tuple[int, float] | None = None  # (trigger id, deadline) a Step fired while stopped
         self._inspected_trigger: int | None = None
+        self._abandoned: str | None = None  # the frame Stop cut short, until it is inspected again
 
     # -- engine ---------------------------------------------------------------------------------------
     @Slot(object)
@@ -137,7 +140,9 @@ class InspectionWorker(QObject):
             self._source.lend_frames(self._inspector.frame_memory if self._inspector is not None else None)
 
     def _close_source(self) -> None:
-        self._carry = None
+        if self._abandoned is not None:  # its frame will not come again from this source
+            self._note_not_inspected(self._abandoned)
+        self._carry, self._abandoned = None, None
         if self._grabber is not None:
             self._grabber.close()
         elif self._source is not None:
@@ -245,16 +250,38 @@ class InspectionWorker(QObject):
                                   f"{describe_error(exc)}")
         self.trigger_judged.emit(verdict)
 
+    def _note_not_inspected(self, name: str) -> None:
+        """A frame taken from the source whose inspection Stop (or closing) cut short, and that will not be
+        inspected again: the journal and the log say so, since it has no row."""
+        detail = ("its inspection was cut short by Stop or by closing the station, and its source closed before it "
+                  "was inspected again: it has no verdict (inspect it again)")
+        message = f"JOURNAL: frame {name} was NOT recorded: {detail}"
+        if self._recorder is not None:
+            try:
+                self._recorder.note_event("not_inspected", name, detail)
+            except Exception as exc:
+                message += f" (nor could the journal note it: {describe_error(exc)})"
+        self.errored.emit(message)
+
     @Slot()
     def shutdown(self) -> None:
-        self.stop()
-        if self._recorder is not None:
-            self._recorder.end()
-        self._close_source()
-        if self._inspector is not None:
-            self._inspector.close()
-            self._inspector = None
-        QThread.currentThread().quit()
+        """The window is closing. In this order: the run stops; the tags in view on a moving line leave and are
+        journaled (their reads still running waited for CLOSE_DRAIN_S at most, then judged without); a frame cut
+        short is noted; the session ends. The thread then ends, whatever failed on the way."""
+        try:
+            self.stop()
+            if isinstance(self._inspector, PerTagInspector):
+                self._inspector.finish(CLOSE_DRAIN_S)  # journaled by its listeners, under the running session
+            self._close_source()
+            if self._recorder is not None:
+                self._recorder.end()
+            if self._inspector is not None:
+                self._inspector.close()  # a moving line's tags are finished above: nothing is waited for again
+                self._inspector = None
+        except Exception as exc:  # said in the log; the thread must end all the same
+            self.errored.emit(f"Closing: {describe_error(exc)}")
+        finally:
+            QThread.currentThread().quit()
 
     # -- the loop -------------------------------------------------------------------------------------
     def _schedule(self, delay_ms: int) -> None:
@@ -318,11 +345,13 @@ class InspectionWorker(QObject):
             result = self._inspector.inspect(item, should_stop=self._stop.is_set if self._running else None)
         except FrameAborted:
             self._carry = None if self._grabber is not None else item  # live frames are stale by the next Start
+            self._abandoned = None if self._carry is None else getattr(item, "name", "frame")
             return True
         except Exception as exc:
             self.errored.emit(f"{getattr(item, 'name', 'frame')}: {describe_error(exc)}\n"
                               + "".join(traceback.format_exception_only(type(exc), exc)).strip())
             return True
+        self._abandoned = None
         self._inspected_trigger = getattr(item, "trigger_id", None)
         image = item.image if isinstance(item, Frame) else NO_IMAGE
         self._record(result, item.image if isinstance(item, Frame) else None)

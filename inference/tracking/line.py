@@ -29,6 +29,7 @@ from inference.tracking.tracker import TagTracker, TrackerSettings, touches_edge
 from inference.tracking.worker import ReadWorker, Shot, read_shot
 
 SYMBOLS = ("barcode", "qr_code")
+READ_CUT_SHORT = "its read was still running when the run ended (the station closed or stopped): check this tag by hand"
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,7 @@ class _InlineWorker:
     def wait_for(self, track_id: int, timeout_s: float) -> bool:
         return True
 
-    def close(self) -> None:
+    def close(self, timeout_s: float = 0.0) -> None:
         pass
 
 
@@ -176,21 +177,26 @@ class LineInspector:
                 self._schedule(state, leaving=False)
         return self._finalize(wait_s=0.0)
 
-    def finish(self) -> list[TagVerdict]:
-        """The stream ended: every tag still in view leaves now; waits for the reads still running."""
+    def finish(self, drain_s: float | None = None) -> list[TagVerdict]:
+        """The stream ended: every tag still in view leaves now. The reads still running are waited for, `drain_s`
+        at most in all (the settings' by default); a tag whose read outlasts that still gets its verdict, from the
+        reads it has (REVIEW when none) and saying so: a tag is never dropped for want of time."""
         now = self.clock()
         if self.tracker is not None:
             self.tracker.end_all()
         for track_id in list(self._live):
             self._leave(track_id, now)
-        return self._finalize(wait_s=self.settings.drain_s)
+        verdicts = self._finalize(wait_s=self.settings.drain_s if drain_s is None else drain_s)
+        return verdicts + self._cut_short()
 
     def tracks(self) -> tuple[TagTrack, ...]:
         """The tags in view (and those waiting for a read before their verdict), as plain records."""
         return tuple(s.record() for s in (*self._live.values(), *self._leaving.values()))
 
-    def close(self) -> None:
-        self.worker.close()
+    def close(self, timeout_s: float = 30.0) -> None:
+        """`timeout_s`: how long to wait for a read still running (its thread is a daemon: it cannot hold the
+        process open once abandoned)."""
+        self.worker.close(timeout_s)
 
     def __enter__(self) -> LineInspector:
         return self
@@ -259,10 +265,11 @@ class LineInspector:
                 state.reads.append(read)
 
     def _finalize(self, wait_s: float) -> list[TagVerdict]:
+        deadline = time.monotonic() + wait_s  # one allowance for all the tags leaving, not one each
         out = []
         for track_id, state in list(self._leaving.items()):
             if wait_s > 0:
-                self.worker.wait_for(track_id, wait_s)
+                self.worker.wait_for(track_id, max(0.0, deadline - time.monotonic()))
             self._collect()
             if self.worker.busy_with(track_id):
                 continue
@@ -270,11 +277,23 @@ class LineInspector:
                 self._schedule(state, leaving=True)
                 self._collect()
                 if self.worker.busy_with(track_id):
-                    if wait_s <= 0:
+                    if wait_s <= 0 or not self.worker.wait_for(track_id, max(0.0, deadline - time.monotonic())):
                         continue
-                    self.worker.wait_for(track_id, wait_s)
                     self._collect()
             del self._leaving[track_id]
             out.append(verdict_of(state.record(), latency_s=max(0.0, self.clock() - (state.gone_at or 0.0)),
                                   timed_out=state.timed_out))
+        return out
+
+    def _cut_short(self) -> list[TagVerdict]:
+        """The tags whose read was still running when the run's allowance ran out: their verdict now, from the
+        reads they have; the read still running is left to end on its own (its result is no longer waited for)."""
+        out = []
+        for track_id, state in list(self._leaving.items()):
+            self.worker.cancel(track_id)
+            del self._leaving[track_id]
+            verdict = verdict_of(state.record(), latency_s=max(0.0, self.clock() - (state.gone_at or 0.0)),
+                                 timed_out=state.timed_out)
+            reasons = verdict.reasons if verdict.reads else ()  # "the reader was busy" would not say why
+            out.append(replace(verdict, reasons=reasons + (READ_CUT_SHORT,)))
         return out

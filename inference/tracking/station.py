@@ -71,15 +71,17 @@ class PerTagInspector:
                 result = result.with_(verdict=TRACKED)
         return result
 
-    def finish(self) -> list[TagVerdict]:
-        """The source ended or stopped: the tags in view leave now (their reads still running are awaited)."""
+    def finish(self, drain_s: float | None = None) -> list[TagVerdict]:
+        """The source ended or stopped: the tags in view leave now; their reads still running are awaited,
+        `drain_s` at most (the line's settings by default), and a tag whose read outlasts it is judged on the
+        reads it has, saying so (LineInspector.finish)."""
         with self._lock:
-            verdicts = self._finish_locked()
+            verdicts = self._finish_locked(drain_s)
         self._deliver(verdicts)
         return verdicts
 
-    def close(self) -> None:
-        self.finish()
+    def close(self, drain_s: float | None = None) -> None:
+        self.finish(drain_s)
         self.inner.close()
 
     # -- inside -------------------------------------------------------------------------------------
@@ -88,14 +90,14 @@ class PerTagInspector:
             self._line = LineInspector(None, self.inner.reader, self.inner.recipe, self.settings)
         return self._line
 
-    def _finish_locked(self) -> list[TagVerdict]:
+    def _finish_locked(self, drain_s: float | None = None) -> list[TagVerdict]:
         line, self._line, self._last_index = self._line, None, None
         if line is None:
             return []
         try:
-            return line.finish()
+            return line.finish(drain_s)
         finally:
-            line.close()
+            line.close(timeout_s=30.0 if drain_s is None else 0.0)  # a read given up on is not waited for again
 
     def _deliver(self, verdicts: list[TagVerdict]) -> None:
         for verdict in verdicts:
