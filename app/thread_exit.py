@@ -37,8 +37,12 @@ def close_inspection(window) -> None:
     WORKER_CLOSE_S is let go, and the log and the journal say that what it held was not recorded."""
     from PySide6.QtCore import QEvent
 
+    from app.worker import CLOSE_DRAIN_S
+
     worker = window.worker
     worker.request_stop()
+    if window.line.inspector is not None:  # a source that just ended may have its tags waiting for their reads
+        window.line.inspector.hurry(CLOSE_DRAIN_S)
     window._shutdown.emit()
     ended = wait_or_let_go(window.worker_thread, WORKER_CLOSE_S, worker)
     if ended:  # its messages were queued to this thread: deliver them now, while the window still has its log

@@ -57,3 +57,23 @@ def test_reads_that_end_within_the_drain_give_their_own_verdicts():
         line.close()
     assert [(v.verdict, v.reads) for v in verdicts] == [(Verdict.OK, 1)]
     assert READ_CUT_SHORT not in verdicts[0].reasons
+
+
+def test_hurry_cuts_short_a_finish_already_waiting_for_a_read():
+    """The window closing while the worker's thread drains a source that ended (its own allowance, a minute):
+    `hurry` from another thread ends that wait, and the tags in view are judged at once, saying why."""
+    reader = HeldReader()
+    line = LineInspector(None, reader, RECIPE, LineSettings(sharp_focus=0.0, drain_s=60.0))
+    verdicts: list = []
+    try:
+        tags_in_view(line, [(100, 100, 220, 260)])
+        assert reader.inside.wait(10)
+        finishing = threading.Thread(target=lambda: verdicts.extend(line.finish()))
+        finishing.start()
+        line.hurry(0.0)
+        finishing.join(30)
+        assert not finishing.is_alive()
+    finally:
+        reader.go.set()
+        line.close()
+    assert [(v.verdict, v.reads, v.reasons) for v in verdicts] == [(Verdict.REVIEW, 0, (READ_CUT_SHORT,))]

@@ -100,6 +100,9 @@ class _InlineWorker:
     def wait_for(self, track_id: int, timeout_s: float) -> bool:
         return True
 
+    def hurry(self, seconds: float) -> None:
+        pass
+
     def close(self, timeout_s: float = 0.0) -> None:
         pass
 
@@ -192,6 +195,10 @@ class LineInspector:
     def tracks(self) -> tuple[TagTrack, ...]:
         """The tags in view (and those waiting for a read before their verdict), as plain records."""
         return tuple(s.record() for s in (*self._live.values(), *self._leaving.values()))
+
+    def hurry(self, seconds: float) -> None:
+        """Thread-safe: a `finish` waiting for reads (now or later) gives up on them within `seconds` from now."""
+        self.worker.hurry(seconds)
 
     def close(self, timeout_s: float = 30.0) -> None:
         """`timeout_s`: how long to wait for a read still running (its thread is a daemon: it cannot hold the

@@ -31,6 +31,7 @@ class PerTagInspector:
         self._line: LineInspector | None = None
         self._last_index: int | None = None
         self._lock = threading.Lock()  # finish() may come from another thread than inspect()
+        self._draining: LineInspector | None = None  # the line whose finish() is waiting for its reads
 
     # -- what the worker and the window use of an Inspector -------------------------------------------
     @property
@@ -84,6 +85,13 @@ class PerTagInspector:
         self.finish(drain_s)
         self.inner.close()
 
+    def hurry(self, seconds: float) -> None:
+        """Thread-safe (the window closing, while the worker's thread may be in `finish` for a source that ended):
+        the reads of the tags in view are waited for `seconds` more at most, then the tags are judged without."""
+        for line in (self._line, self._draining):
+            if line is not None:
+                line.hurry(seconds)
+
     # -- inside -------------------------------------------------------------------------------------
     def _line_for(self) -> LineInspector | None:
         if self._line is None and self.inner.recipe is not None and self.inner.reader is not None:
@@ -94,9 +102,11 @@ class PerTagInspector:
         line, self._line, self._last_index = self._line, None, None
         if line is None:
             return []
+        self._draining = line
         try:
             return line.finish(drain_s)
         finally:
+            self._draining = None
             line.close(timeout_s=30.0 if drain_s is None else 0.0)  # a read given up on is not waited for again
 
     def _deliver(self, verdicts: list[TagVerdict]) -> None:

@@ -70,6 +70,7 @@ class ReadWorker:
         self._done: list[tuple[int, Read]] = []
         self._cond = threading.Condition()
         self._stop = False
+        self._hurry_at = float("inf")  # waits for reads end by then, whatever they were given (hurry)
         self._thread = threading.Thread(target=self._run, name="tag-reader", daemon=True)
         self._thread.start()
 
@@ -114,11 +115,11 @@ class ReadWorker:
         return done
 
     def wait_for(self, track_id: int, timeout_s: float) -> bool:
-        """Block until nothing of this tag is waiting or being read; False on timeout."""
+        """Block until nothing of this tag is waiting or being read; False on timeout (or when hurried)."""
         deadline = time.monotonic() + timeout_s
         with self._cond:
             while track_id == self._reading or track_id in self._waiting:
-                left = deadline - time.monotonic()
+                left = min(deadline, self._hurry_at) - time.monotonic()
                 if left <= 0:
                     return False
                 self._cond.wait(left)
@@ -141,6 +142,13 @@ class ReadWorker:
                 self._done.append((track_id, read))
                 self._reading = None
                 self._cond.notify_all()
+
+    def hurry(self, seconds: float) -> None:
+        """Thread-safe: every wait for a read (`wait_for`, one running now included) ends within `seconds` from
+        now, whatever it was given: the station is closing and its tags must be judged before it goes."""
+        with self._cond:
+            self._hurry_at = min(self._hurry_at, time.monotonic() + seconds)
+            self._cond.notify_all()
 
     def close(self, timeout_s: float = 30.0) -> None:
         with self._cond:
