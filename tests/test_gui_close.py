@@ -5,8 +5,8 @@ The window runs in a child process (offscreen) because the failure is an abort a
 thread is still running"): in this process it would kill pytest instead of failing the test. The child closes the
 real window, with the shipped detector and reader, at a moment a read is in flight: per tag, on a conveyor
 recording, while the line's reading thread has a tag in hand (every tag in view then gets its journal row); per
-frame, on a folder of a sample tag, right after the first frame is shown, so the next one is being inspected (it is
-cut short, and the journal says it was not inspected). The parent judges the child's exit and the journal it left."""
+frame, on a folder of a sample tag, after Stop cut a frame short mid-inspection (it waits for the next Start, which
+closing takes away: the journal says it was not inspected). The parent judges the child's exit and the journal."""
 
 from __future__ import annotations
 
@@ -72,16 +72,17 @@ def test_closing_mid_read_per_tag_journals_every_tag_in_view_and_exits_cleanly(t
 
 
 @pytest.mark.timeout(480)
-def test_closing_mid_read_per_frame_notes_the_frame_cut_short_and_exits_cleanly(tmp_path) -> None:
-    proc, seen = run_child("test_child_closes_the_window_mid_read_per_frame", tmp_path)
+def test_closing_with_a_frame_cut_short_by_stop_notes_it_and_exits_cleanly(tmp_path) -> None:
+    proc, seen = run_child("test_child_closes_the_window_after_stop_cut_a_frame_short", tmp_path)
     assert_clean_exit(proc)
     frames, _, events = journal_of(tmp_path)
     recorded = sorted(f.source_name for f in frames)
-    assert recorded == seen["files"][:len(recorded)] and len(recorded) >= seen["shown"] >= 1, (recorded, seen)
-    # the frame after the last one journaled was being read when the window closed: it has no row, and the
-    # journal (and the log) say it was not inspected, naming it
+    assert recorded == seen["files"][:seen["shown"]], (recorded, seen)
+    # the frame Stop cut short mid-inspection, never inspected again before the window closed: it has no row,
+    # and the journal (and the log) say it was not inspected, naming it
+    assert seen["carried"] == seen["files"][seen["shown"]], seen
     cut_short = [e for e in events if e.kind == "not_inspected"]
-    assert [e.subject for e in cut_short] == [seen["files"][len(recorded)]], (events, recorded)
+    assert [e.subject for e in cut_short] == [seen["carried"]], (events, recorded)
     assert "inspect it again" in cut_short[0].detail
     assert f"JOURNAL: frame {cut_short[0].subject} was NOT recorded" in proc.stdout
 
@@ -121,7 +122,7 @@ def test_child_closes_the_window_mid_read_per_tag(qtbot) -> None:
 
 
 @pytest.mark.skipif(CHILD not in os.environ, reason="runs in the child process of the test above")
-def test_child_closes_the_window_mid_read_per_frame(qtbot) -> None:
+def test_child_closes_the_window_after_stop_cut_a_frame_short(qtbot) -> None:
     from PySide6.QtCore import QSettings
 
     from app.main_window import MainWindow
@@ -145,9 +146,16 @@ def test_child_closes_the_window_mid_read_per_frame(qtbot) -> None:
     qtbot.waitUntil(lambda: window.pipeline is not None and window.recipe is not None, timeout=120000)
     shown: list[str] = []
     window.worker.frame_done.connect(lambda _image, result: shown.append(result.source_name))
-    window.start()
-    qtbot.waitUntil(lambda: len(shown) >= 1, timeout=240000)  # the worker has gone on to the next frame
-    (out / "seen.json").write_text(json.dumps({"files": files, "shown": len(shown)}))
+    carried = None
+    while carried is None and len(shown) < len(files) - 1:
+        before = len(shown)
+        window.start()
+        qtbot.waitUntil(lambda: len(shown) > before, timeout=240000)  # the worker goes on to the next frame...
+        window.stop()  # ...and Stop cuts it short; it is kept for the next Start
+        qtbot.waitUntil(lambda: not window.source_bar.running, timeout=120000)
+        carried = getattr(window.worker._carry, "name", None)  # the worker is idle: its state holds still
+    assert carried is not None, "Stop never landed while a frame was being inspected"
+    (out / "seen.json").write_text(json.dumps({"files": files, "shown": len(shown), "carried": carried}))
     window.close()
 
 
