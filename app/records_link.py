@@ -146,11 +146,11 @@ class RecordsLink(QObject):
         self.window.statusBar().showMessage(f"Archive: {result}", 10000)
 
     def close(self) -> None:
-        """A report being exported is cancelled (it writes into a folder of its own, never the journal); one
-        that does not stop in time is let go, and the log says its folder may be incomplete."""
+        """A report being exported is cancelled; one that does not stop in time is let go and ends with the
+        process. Either way nothing is left under the report's name (it is staged: inference/records/staging.py)."""
         self.job.cancelled.set()
         self.thread.quit()
         if not wait_or_let_go(self.thread, 5.0, self.job):
-            self.window._on_error("Closing: the report being exported did not stop in 5 s; its folder may be "
-                                  "incomplete: export it again")
+            self.window._on_error("Closing: the report being exported did not stop within 5 s and is abandoned: no "
+                                  "report was written under its name (export it again after the next start)")
         self.journal.close()
