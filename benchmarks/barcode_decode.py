@@ -38,22 +38,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from inference.reading import barcodes as bc  # noqa: E402
 from inference.detections import centre_inside, iou  # noqa: E402
-from inference.reading.reader import focus_of, read_symbols  # noqa: E402
+from inference.reading.symbols import read_symbols  # noqa: E402
 from inference.reading.rectify import make_upright  # noqa: E402
 
 Box = tuple[float, float, float, float]
 
 
 def stage(image: np.ndarray, tag_box: Box, barcode_boxes: list[Box], qr_boxes: list[Box]) -> tuple[list[bc.DecodedCode], float]:
-    """The reader's barcode stage for one tag (`reader.read_symbols`, then zxing over the whole upright
+    """The reader's barcode stage for one tag (`symbols.read_symbols`, then zxing over the whole upright
     tag when nothing decoded, as `read_tag` does): decoded codes, and the tag's focus measure."""
     symbols = read_symbols(image, tag_box, barcode_boxes, qr_boxes)
     codes = list(symbols.codes)
     if not codes:
         upright = make_upright(image, tag_box, symbols.turn)
         codes = bc.decode(cv2.cvtColor(upright.image, cv2.COLOR_BGR2GRAY))
-    ox, oy = symbols.offset
-    return codes, focus_of(symbols.gray, [(b[0] - ox, b[1] - oy, b[2] - ox, b[3] - oy) for b in barcode_boxes])
+    return codes, symbols.focus(barcode_boxes)
 
 
 def symbology(fmt: str) -> str:

@@ -85,14 +85,14 @@ def test_a_loose_barcode_box_does_not_swallow_the_lines_beside_the_symbols() -> 
     holds the QR code beside them. The bars keep their own columns and a bounded height, and the QR
     code is its own four corners (a tag lost its grade line, read fine, under such a box)."""
     from inference.reading.barcodes import DecodedCode
-    from inference.reading.reader import _zones
+    from inference.reading.levelling import symbol_zones
     from inference.reading.rectify import Upright
 
     upright = Upright(np.zeros((600, 400, 3), np.uint8), np.array([[1.0, 0, 0], [0, 1.0, 0]]), 0.0)
     ean = DecodedCode("EAN-13", "6978789542407", True, ((100, 440), (300, 440), (300, 460), (100, 460)), 0)
     qr = DecodedCode("QRCode", "https://x.cn/q", None, ((320, 300), (380, 300), (380, 360), (320, 360)), 0)
     loose = (20.0, 250.0, 390.0, 590.0)  # holds both symbols' centres and the grade line's
-    bars, matrix = _zones([ean, qr], upright, [loose])
+    bars, matrix = symbol_zones([ean, qr], upright, [loose])
     assert bars.bars[0] == 100 and bars.bars[2] == 300  # zxing's columns
     assert bars.bars[1] == pytest.approx(450 - 0.45 * 200) and bars.bars[3] == pytest.approx(450 + 0.45 * 200)
     assert matrix.bars == pytest.approx((317, 297, 383, 363))  # the quad and its 5 % margin, no more
@@ -233,7 +233,7 @@ def test_a_box_over_two_printed_lines_is_cut_between_them_and_a_big_line_is_not(
      ("RMB 79.00", False), ("1299.00", False)],
 )
 def test_text_a_symbol_carries_is_told_from_words_and_prices(text: str, code_like: bool) -> None:
-    from inference.reading.reader import _code_like
+    from inference.reading.text_lines import _code_like
 
     assert _code_like(text) is code_like
 
@@ -302,9 +302,9 @@ def test_a_lone_flat_glyph_is_not_small_print() -> None:
      ("anything", "matrix", "https://x.cn/q/1", True)],
 )
 def test_a_line_over_a_symbol_is_dropped_only_when_it_is_what_the_symbol_carries(text: str, kind: str, carries: str, carried: bool) -> None:
-    from inference.reading.reader import _carried
+    from inference.reading import text_lines
 
-    assert _carried(text, symbol_zone((0, 0, 100, 40), kind, carries=carries)) is carried
+    assert text_lines.carried(text, symbol_zone((0, 0, 100, 40), kind, carries=carries)) is carried
 
 
 def test_a_grown_read_keeps_the_first_reads_lines_and_adds_only_what_reaches_past_the_first_crop() -> None:
@@ -312,7 +312,8 @@ def test_a_grown_read_keeps_the_first_reads_lines_and_adds_only_what_reaches_pas
     grown crop shows the tag smaller and takes in what lies around it; its read of lines the first
     crop saw whole must not replace the first read's."""
     from inference.reading.ocr.recognizer import Recognized
-    from inference.reading.reader import _FirstRead, _Pieces
+    from inference.reading.tag_extent import FirstRead
+    from inference.reading.text_lines import Pieces
     from inference.reading.rectify import make_upright
 
     frame = np.zeros((400, 400, 3), np.uint8)
@@ -323,14 +324,14 @@ def test_a_grown_read_keeps_the_first_reads_lines_and_adds_only_what_reaches_pas
     def rec(text: str) -> Recognized:
         return Recognized(text, 0.9, (0.9,) * len(text))
 
-    first = _Pieces(((20.0, 60.0, 180.0, 80.0),   # 品名 whole, inside the first crop
-                     (20.0, 0.0, 180.0, 18.0)),   # the brand, cut by the crop's top edge
-                    (crop, crop), (rec("品名：风衣"), rec("MUJ")))
+    first = Pieces(((20.0, 60.0, 180.0, 80.0),   # 品名 whole, inside the first crop
+                    (20.0, 0.0, 180.0, 18.0)),   # the brand, cut by the crop's top edge
+                   (crop, crop), (rec("品名：风衣"), rec("MUJ")))
     # the grown crop's pixels are the frame's shifted by (-50, -20): the same 品名 line misread, the whole
     # brand, and a line of another paper beside the tag
-    grown = _Pieces(((70.0, 140.0, 230.0, 160.0), (70.0, 60.0, 230.0, 98.0), (0.0, 200.0, 40.0, 215.0)),
-                    (crop, crop, crop), (rec("品名风"), rec("MUJIAN"), rec("下午三点")))
-    merged = _FirstRead(first_up, first).merged_into(grown, grown_up)
+    grown = Pieces(((70.0, 140.0, 230.0, 160.0), (70.0, 60.0, 230.0, 98.0), (0.0, 200.0, 40.0, 215.0)),
+                   (crop, crop, crop), (rec("品名风"), rec("MUJIAN"), rec("下午三点")))
+    merged = FirstRead(first_up, first).merged_into(grown, grown_up)
     texts = [r.text for r in merged.recognized]
     assert sorted(texts) == sorted(["品名：风衣", "MUJIAN", "下午三点"])
     # the first read's line comes back in the grown crop's pixels
@@ -339,19 +340,20 @@ def test_a_grown_read_keeps_the_first_reads_lines_and_adds_only_what_reaches_pas
 
 def test_a_grown_read_turned_another_way_is_not_mixed_with_the_first() -> None:
     from inference.reading.ocr.recognizer import Recognized
-    from inference.reading.reader import _FirstRead, _Pieces
+    from inference.reading.tag_extent import FirstRead
+    from inference.reading.text_lines import Pieces
     from inference.reading.rectify import make_upright
 
     frame = np.zeros((400, 400, 3), np.uint8)
     first_up = make_upright(frame, (100.0, 100.0, 300.0, 300.0), 0.0, margin=0.0)
     crop = np.zeros((10, 40, 3), np.uint8)
-    first = _Pieces(((20.0, 60.0, 180.0, 80.0),), (crop,), (Recognized("品名：风衣", 0.9, (0.9,) * 5),))
-    grown = _Pieces(((70.0, 140.0, 230.0, 160.0),), (crop,), (Recognized("衣风：名品", 0.5, (0.5,) * 5),))
+    first = Pieces(((20.0, 60.0, 180.0, 80.0),), (crop,), (Recognized("品名：风衣", 0.9, (0.9,) * 5),))
+    grown = Pieces(((70.0, 140.0, 230.0, 160.0),), (crop,), (Recognized("衣风：名品", 0.5, (0.5,) * 5),))
     half_turned = make_upright(frame, (50.0, 20.0, 350.0, 300.0), 0.0, margin=0.0).flipped()
-    assert _FirstRead(first_up, first).merged_into(grown, half_turned) is grown
+    assert FirstRead(first_up, first).merged_into(grown, half_turned) is grown
     # levelled 10 degrees apart, the first read's boxes glue rows (等级 + 执行标准): not mixed either
     tilted = make_upright(frame, (50.0, 20.0, 350.0, 300.0), 10.0, margin=0.0)
-    assert _FirstRead(first_up, first).merged_into(grown, tilted) is grown
+    assert FirstRead(first_up, first).merged_into(grown, tilted) is grown
 
 
 @pytest.mark.parametrize(

@@ -225,16 +225,16 @@ def test_a_different_price_must_show_in_every_read(first: str, again: str | None
 
 
 def test_a_tag_box_is_grown_towards_the_edge_printed_lines_run_into() -> None:
-    from inference.reading.reader import _grown
+    from inference.reading.tag_extent import grown_box
     from inference.reading.rectify import make_upright
 
     image = np.zeros((400, 600, 3), np.uint8)
     upright = make_upright(image, (100.0, 100.0, 300.0, 200.0), 0.0)
     h, w = upright.image.shape[:2]
     inside = [(10.0, 10.0, 120.0, 30.0)]
-    assert _grown((100.0, 100.0, 300.0, 200.0), upright, inside, (400, 600)) is None
+    assert grown_box((100.0, 100.0, 300.0, 200.0), upright, inside, (400, 600)) is None
     cut = inside + [(w - 150.0, 50.0, float(w), 70.0)]  # a line running into the right edge
-    x1, y1, x2, y2 = _grown((100.0, 100.0, 300.0, 200.0), upright, cut, (400, 600))
+    x1, y1, x2, y2 = grown_box((100.0, 100.0, 300.0, 200.0), upright, cut, (400, 600))
     assert (x1, y1, y2) == (100.0, 100.0, 200.0) and x2 > 360.0
 
 

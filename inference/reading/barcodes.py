@@ -76,6 +76,15 @@ class DecodedCode:
         return math.degrees(math.atan2(dy, dx))
 
 
+def upside_down(codes: Sequence[DecodedCode]) -> bool | None:
+    """None when no linear code says; else whether the crop they were read in is upside down."""
+    linear = [c for c in codes if c.is_linear]
+    if not linear:
+        return None
+    anchor = next((c for c in linear if c.format == "EAN-13"), linear[0])
+    return abs(anchor.orientation) > 90
+
+
 def format_name(fmt: object) -> str:
     """zxing's enum name with GS1's spelling for the retail codes: EAN-13, UPC-A, Code128, QRCode."""
     name = getattr(fmt, "name", None) or str(fmt).split(".")[-1].replace(" ", "")

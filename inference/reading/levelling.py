@@ -1,0 +1,90 @@
+"""The rectify stage of a tag: its crop turned upright once and levelled.
+
+The symbol stage's turn gives the first warp. With no symbol decoded in the frame's pixels, zxing
+looks again in the upright crop (a code there also says which end is the top). Printed lines still
+tilted after that (perspective, a loose box) and clearly sharper level are levelled by a second warp.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from inference.reading import barcodes as bc
+from inference.reading.lines import Box, SymbolZone, symbol_zone, union
+from inference.reading.rectify import Upright, make_upright, residual_skew
+from inference.reading.symbols import TagSymbols
+
+# Printed lines still tilted this much after the barcode's angle (perspective, a loose box), and
+# clearly sharper level, are levelled before text detection.
+MIN_SKEW_DEG = 1.0
+MIN_SKEW_GAIN = 1.05
+# Bars stand at most this share of their width above and below the rows zxing scanned (an EAN-13
+# with its digits is 0.7 of its width tall).
+BARS_HALF_HEIGHT = 0.45
+
+
+@dataclass(frozen=True)
+class Levelled:
+    """The upright tag, the codes known on it (frame pixels), whether top and bottom are known, and
+    where the decoded symbols sit in the upright crop."""
+
+    upright: Upright
+    codes: tuple[bc.DecodedCode, ...]
+    sure: bool
+    zones: tuple[SymbolZone, ...]
+
+
+def level_tag(image_bgr: np.ndarray, tag_box: Box, symbols: TagSymbols, barcode_boxes: Sequence[Box] = ()) -> Levelled:
+    """The tag warped upright by the symbol stage's turn, then levelled; `barcode_boxes` (frame
+    pixels) give the bars' height to the zones of the codes they hold."""
+    sure, codes = symbols.sure, list(symbols.codes)
+    upright = make_upright(image_bgr, tag_box, symbols.turn)
+    if not codes:
+        found = bc.decode(cv2.cvtColor(upright.image, cv2.COLOR_BGR2GRAY))
+        codes = [_map_code(c, upright) for c in found]
+        flip = bc.upside_down(found)
+        if flip is not None:
+            sure = True
+            if flip:
+                upright = upright.flipped()
+    skew, gain = residual_skew(cv2.cvtColor(upright.image, cv2.COLOR_BGR2GRAY))
+    if abs(skew) >= MIN_SKEW_DEG and gain >= MIN_SKEW_GAIN:
+        upright = make_upright(image_bgr, tag_box, upright.angle_deg + skew)
+    return Levelled(upright, tuple(codes), sure, tuple(symbol_zones(codes, upright, barcode_boxes)))
+
+
+def symbol_zones(codes: Sequence[bc.DecodedCode], upright: Upright, barcode_boxes: Sequence[Box] = ()) -> list[SymbolZone]:
+    """Where decoded symbols sit in the upright crop. zxing's quad of a linear code spans only the
+    rows it scanned, so a barcode box of the detector that holds the code gives the bars' height —
+    within the bars' own columns and at most `BARS_HALF_HEIGHT` of their width above and below, as a
+    detector box drawn around a turned code is loose and would take in the lines printed beside it.
+    A matrix code's quad is its four corners already: no box is added to it."""
+    boxes = [upright.to_upright_box(b) for b in barcode_boxes]
+    zones = []
+    for code in codes:
+        pts = upright.to_upright_points(np.array(code.quad))
+        area = (float(pts[:, 0].min()), float(pts[:, 1].min()), float(pts[:, 0].max()), float(pts[:, 1].max()))
+        if not code.is_linear:
+            zones.append(symbol_zone(area, "matrix", carries=code.text))
+            continue
+        cx, cy = (area[0] + area[2]) / 2, (area[1] + area[3]) / 2
+        reach = BARS_HALF_HEIGHT * (area[2] - area[0])
+        for box in boxes:
+            if box[0] <= cx <= box[2] and box[1] <= cy <= box[3]:
+                grown = union([area, box])
+                area = (area[0], max(grown[1], cy - reach), area[2], min(grown[3], cy + reach))
+                break
+        kind = "ean" if code.format in ("EAN-13", "EAN-8", "UPC-A", "UPC-E") else "code"
+        zones.append(symbol_zone(area, kind, carries=code.text))
+    return zones
+
+
+def _map_code(code: bc.DecodedCode, upright: Upright) -> bc.DecodedCode:
+    """A code decoded in the upright crop, with its quad in frame pixels."""
+    inverse = cv2.invertAffineTransform(upright.matrix)
+    pts = np.array(code.quad, np.float64) @ inverse[:, :2].T + inverse[:, 2]
+    return bc.DecodedCode(code.format, code.text, code.valid_checksum, tuple((float(x), float(y)) for x, y in pts), code.orientation)

@@ -1,0 +1,93 @@
+"""The match stage of a tag: its reading held against a recipe, and read again where it leaves a
+field in doubt, before anyone judges.
+
+The recipe says what must be printed; the reader looks for evidence of it: in the first read's
+lines, in the recognizer's posteriors, then in a second read of every line another way and of the
+regions a taught recipe marks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from inference.reading.evidence import gather
+from inference.reading.expected import spot_fields, spot_printed_ean
+from inference.reading.matching import Found
+from inference.reading.ocr.detector import TextDetector
+from inference.reading.ocr.recognizer import TextRecognizer
+from inference.reading.recipe import Recipe
+from inference.reading.rectify import Upright
+from inference.reading.summary import summarize
+from inference.reading.text_lines import LineCrops, enlarged, join_rows, without_posteriors
+from inference.reading.types import OcrLine, TagReading
+
+# The second read of lines a field is in doubt on: unsqueezed, so repeated digits keep their steps.
+REREAD_SQUEEZE = 1.0
+# A taught region is read with this margin (share of its size) and enlarged towards this height.
+REGION_MARGIN = 0.25
+REGION_TEXT_HEIGHT = 96
+
+
+def verify(tag: TagReading, recipe: Recipe, crops: LineCrops, upright: Upright, detector: TextDetector,
+           recognizer: TextRecognizer, vocab: str = "") -> TagReading:
+    """Fields in doubt after the first read are looked for in the lines' own posteriors
+    (spotting.py); those still in doubt get a second read of every line another way (no
+    squeeze: a narrowed '399' loses a 9), spotted again; the tag then shows what the evidence
+    says. The posteriors are dropped when done: they serve verification only."""
+    evidence = gather(recipe, tag)
+    doubtful = [rule for rule in recipe.fields if evidence[rule.name].found is not Found.MATCH]
+    if not any(b.format == "EAN-13" for b in tag.barcodes):
+        tag = replace(tag, spotted=spot_printed_ean(recipe, tag.ocr_lines))
+    if doubtful:
+        tag = replace(tag, spotted=tag.spotted + spot_fields(doubtful, tag.ocr_lines))
+        evidence = gather(recipe, tag)
+        doubtful = [rule for rule in doubtful if evidence[rule.name].found is not Found.MATCH]
+    if doubtful:
+        reread: list[OcrLine] = []
+        if crops.crops:  # every line: rereading only the unsure or numeric ones cost 4 points of OK on 60 tags
+            again = recognizer.recognize([enlarged(c) for c in crops.crops], squeeze=REREAD_SQUEEZE, vocabulary=vocab)
+            reread.extend(join_rows(crops.boxes, again))
+        reread.extend(_read_regions(detector, recognizer, upright, [rule.region for rule in doubtful if rule.region is not None], vocab))
+        # a value printed in units (a composition over three lines) may show each unit in either read
+        more = spot_fields(doubtful, [*tag.ocr_lines, *reread])
+        tag = replace(tag, reread_lines=tuple(replace(line, box=upright.to_image_box(line.box)) for line in reread),
+                      spotted=tag.spotted + more)
+        evidence = gather(recipe, tag)
+    tag = replace(tag, ocr_lines=without_posteriors(tag.ocr_lines), reread_lines=without_posteriors(tag.reread_lines))
+    fields = dict(tag.fields)
+    for name, found in evidence.items():
+        reading = found.reading()
+        if reading is not None:
+            fields[name] = reading
+    return replace(tag, fields=fields, summary=summarize(fields, tag.barcodes))
+
+
+def _read_regions(detector: TextDetector, recognizer: TextRecognizer, upright: Upright,
+                  regions: Sequence[tuple[float, float, float, float]], vocabulary: str = "") -> list[OcrLine]:
+    """Read where a taught field is printed: its region of the upright tag (with a margin for
+    a tag framed a little differently), enlarged, detected and recognized on its own."""
+    image = upright.image
+    h, w = image.shape[:2]
+    lines: list[OcrLine] = []
+    for x1, y1, x2, y2 in regions:
+        mx, my = REGION_MARGIN * (x2 - x1) + 0.02, REGION_MARGIN * (y2 - y1) + 0.02
+        left, top = int(max(0.0, x1 - mx) * w), int(max(0.0, y1 - my) * h)
+        right, bottom = int(np.ceil(min(1.0, x2 + mx) * w)), int(np.ceil(min(1.0, y2 + my) * h))
+        if right - left < 8 or bottom - top < 8:
+            continue
+        patch = image[top:bottom, left:right]
+        scale = min(3.0, max(1.0, REGION_TEXT_HEIGHT / max(1, bottom - top)))
+        big = cv2.resize(patch, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC) if scale > 1 else patch
+        boxes = [b for b, _score in detector.detect(big)]
+        crops = [big[int(b[1]) : int(np.ceil(b[3])), int(b[0]) : int(np.ceil(b[2]))] for b in boxes]
+        keep = [i for i, c in enumerate(crops) if c.shape[0] >= 4 and c.shape[1] >= 4]
+        if not keep:
+            continue
+        recognized = recognizer.recognize([crops[i] for i in keep], squeeze=REREAD_SQUEEZE, vocabulary=vocabulary)
+        back = [(left + b[0] / scale, top + b[1] / scale, left + b[2] / scale, top + b[3] / scale) for b in (boxes[i] for i in keep)]
+        lines.extend(join_rows(back, recognized))
+    return lines
