@@ -3,7 +3,8 @@
 RSS alone cannot tell a leak from a fragmented heap: `heap_used` is what the program still holds
 through malloc (a leak grows it), `heap_free` what glibc keeps but nobody holds (fragmentation grows
 it), `mmapped` the large blocks malloc maps one by one (ONNX Runtime's arena chunks, image buffers).
-Memory that Python's small-object allocator maps itself is in RSS but in none of the three.
+Memory that Python's small-object allocator (pymalloc) maps itself is in RSS but in none of the three: its
+arenas and the bytes its live objects take are read apart (`pymalloc_arenas`, `pymalloc_used`).
 RSS itself splits (Linux) into anonymous memory (heaps, arenas, buffers: what can leak) and file-backed
 pages (shared libraries' code and data, faulted in as code paths first run: bounded by the libraries).
 """
@@ -13,6 +14,10 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import math
+import os
+import re
+import sys
+import threading
 from dataclasses import dataclass
 
 import psutil
@@ -45,6 +50,8 @@ class MemorySample:
     mmapped_mib: float
     rss_anon_mib: float
     rss_file_mib: float
+    pymalloc_arenas_mib: float = math.nan  # mapped by pymalloc (1 MiB arenas); 0 under PYTHONMALLOC=malloc
+    pymalloc_used_mib: float = math.nan  # in its allocated blocks: Python's small objects alive
 
 
 class MemoryProbe:
@@ -55,10 +62,11 @@ class MemoryProbe:
     def sample(self) -> MemorySample:
         rss = self._process.memory_info().rss / MIB
         anon, file = _rss_split()
+        arenas, used = pymalloc_stats()
         if self._mallinfo is None:
-            return MemorySample(rss, math.nan, math.nan, math.nan, anon, file)
+            return MemorySample(rss, math.nan, math.nan, math.nan, anon, file, arenas, used)
         info = self._mallinfo()
-        return MemorySample(rss, info.uordblks / MIB, info.fordblks / MIB, info.hblkhd / MIB, anon, file)
+        return MemorySample(rss, info.uordblks / MIB, info.fordblks / MIB, info.hblkhd / MIB, anon, file, arenas, used)
 
 
 def _rss_split() -> tuple[float, float]:
@@ -72,3 +80,37 @@ def _rss_split() -> tuple[float, float]:
     except OSError:
         pass
     return found.get("RssAnon", math.nan), found.get("RssFile", math.nan)
+
+
+def pymalloc_stats() -> tuple[float, float]:
+    """(MiB of arenas pymalloc holds mapped, MiB in its allocated blocks): it maps its own 1 MiB arenas, so
+    neither shows in glibc's accounting. Under PYTHONMALLOC=malloc both are 0."""
+    read, write = os.pipe()
+    saved = os.dup(2)
+    try:
+        os.dup2(write, 2)
+        os.close(write)
+        done = threading.Event()
+        chunks: list[bytes] = []
+
+        def drain() -> None:
+            while chunk := os.read(read, 65536):
+                chunks.append(chunk)
+            done.set()
+
+        reader = threading.Thread(target=drain, daemon=True)
+        reader.start()
+        sys._debugmallocstats()
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+    done.wait(5)
+    os.close(read)
+    out = b"".join(chunks)
+    text = out.decode("ascii", "replace")
+    arenas = re.search(r"arenas allocated current\s*=\s*([\d,]+)", text)
+    used = re.search(r"bytes in allocated blocks\s*=\s*([\d,]+)", text)
+    arena_bytes = re.search(r"arenas \* (\d+) bytes/arena", text)
+    size = int(arena_bytes.group(1)) if arena_bytes else 2**20
+    return ((int(arenas.group(1).replace(",", "")) * size / 2**20) if arenas else 0.0,
+            (int(used.group(1).replace(",", "")) / 2**20) if used else 0.0)

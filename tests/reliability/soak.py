@@ -53,7 +53,9 @@ class LoopingFolder(FrameSource):
             yield Frame(index, path.name, str(path), image, (time.perf_counter_ns() - start) / 1e6)
 
 
-CSV_HEADER = "frames,seconds,rss_mib,heap_used_mib,heap_free_mib,mmapped_mib,rss_anon_mib,rss_file_mib\n"
+CSV_HEADER = ("frames,seconds,rss_mib,heap_used_mib,heap_free_mib,mmapped_mib,rss_anon_mib,rss_file_mib,"
+              "pymalloc_arenas_mib,pymalloc_used_mib\n")
+OLD_HEADER = "frames,seconds,rss_mib,heap_used_mib,heap_free_mib,mmapped_mib,rss_anon_mib,rss_file_mib\n"  # before pymalloc
 
 
 class RssLog:
@@ -82,12 +84,14 @@ class RssLog:
                 self.heap_used.append((self.frames, memory.heap_used_mib))
                 if self.csv_path:  # written as it goes: a soak stopped early still has its curve
                     heap = tuple(round(v, 2) for v in (memory.heap_used_mib, memory.heap_free_mib, memory.mmapped_mib,
-                                                       memory.rss_anon_mib, memory.rss_file_mib))
+                                                       memory.rss_anon_mib, memory.rss_file_mib,
+                                                       memory.pymalloc_arenas_mib)) + (round(memory.pymalloc_used_mib, 3),)
                     with self.csv_path.open("a") as handle:
                         handle.write(",".join(map(str, row + heap)) + "\n")
                 print(f"{self.frames} frames  {memory.rss_mib:.1f} MiB (anonymous {memory.rss_anon_mib:.1f}, files "
                       f"{memory.rss_file_mib:.1f}; heap in use {memory.heap_used_mib:.1f}, free "
-                      f"{memory.heap_free_mib:.1f}, mmapped {memory.mmapped_mib:.1f})  "
+                      f"{memory.heap_free_mib:.1f}, mmapped {memory.mmapped_mib:.1f}; Python objects "
+                      f"{memory.pymalloc_used_mib:.2f} in {memory.pymalloc_arenas_mib:.0f} MiB of arenas)  "
                       f"{time.monotonic() - self.start:.0f} s", flush=True)
         return len(text)
 
@@ -151,12 +155,12 @@ def read_csv(path: Path) -> tuple[list[tuple[int, float, float]], list[tuple[int
     rows: list[tuple[int, float, float]] = []
     heap_used: list[tuple[int, float]] = []
     lines = path.read_text().splitlines()
-    if not lines or lines[0] + "\n" != CSV_HEADER:
+    if not lines or lines[0] + "\n" not in (CSV_HEADER, OLD_HEADER):
         raise SystemExit(f"soak: {path} is not a soak CSV\n  expected: the header {CSV_HEADER.strip()}\n"
                          f"  found:    {lines[0] if lines else 'an empty file'}")
     for line in lines[1:]:
         cells = line.split(",")
-        if len(cells) != CSV_HEADER.count(",") + 1:
+        if len(cells) != lines[0].count(",") + 1:
             continue  # a line cut short when the soak was stopped mid-write
         rows.append((int(cells[0]), float(cells[1]), float(cells[2])))
         heap_used.append((int(cells[0]), float(cells[3])))
