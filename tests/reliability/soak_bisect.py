@@ -376,18 +376,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tracemalloc", type=int, default=0, metavar="N", help="trace Python's allocations after the warm-up; show the N largest still held")
     parser.add_argument("--ort-arena", choices=("on", "off"), default="on")
     parser.add_argument("--ort-pattern", choices=("off", "on"), default="off", help="memory pattern in the OCR sessions")
+    parser.add_argument("--read-budget", type=float, default=0.0, help="reading's time allowance per frame, s (0: the station's)")
+    parser.add_argument("--gc-every", type=int, default=0, help="a full garbage collection every N frames (0: Python's own)")
     parser.add_argument("--rec-buckets", default="", help="replay only: widths to pad recognizer batches to, e.g. 128,256,512,1024,1600")
     args = parser.parse_args(argv)
     if args.ort_arena == "off" or args.ort_pattern == "on":
         patch_ort(args.ort_arena, args.ort_pattern)
     if args.stage == "ocr":
         no_barcodes()
+    if args.read_budget:
+        from inference.inspection import Inspector
+
+        Inspector.read_budget_s = args.read_budget
     sampler = Sampler(args.every, args.csv)
     import tracemalloc
 
     maps: list[dict] = []
 
     def after(frames: int) -> None:
+        if args.gc_every and frames % args.gc_every == 0:
+            import gc
+
+            gc.collect()
         sampler.frame_done(frames)
         if frames == args.warmup:
             maps.append(smaps())
