@@ -7,6 +7,7 @@ said at start, and every frame that was not recorded is marked on its line; insp
 
 from __future__ import annotations
 
+import gc
 import signal
 import sys
 import threading
@@ -24,6 +25,11 @@ from inference.sources import Frame, FrameSource, Waiting, open_source
 
 
 SUMMARY_FRAMES = 10_000  # the closing percentiles are over the last this many frames
+# A full garbage collection this often. Reading leaves reference cycles each frame; CPython collects its oldest
+# generation ever more rarely as it grows, and the arenas they filled stay mapped: with reading the station's
+# Python objects grew 3.8 MiB per 1 000 frames after warm-up, and stayed flat with a collection every 25 frames
+# (BENCHMARKS.md, issue 15, "Bisecting the drift"). One collection takes milliseconds; a frame with reading, seconds.
+COLLECT_FRAMES = 25
 
 
 def run_headless(source: str | FrameSource, model: Path, backend: str | None, recipe: Path | None, *,
@@ -71,7 +77,9 @@ def _inspect(source: str | FrameSource, model: Path, backend: str | None, recipe
         totals: deque[float] = deque(maxlen=SUMMARY_FRAMES)  # a list would grow by 32 bytes a frame for weeks
         fleet = FleetWatch.of(inspector)  # the triton backend: its server events go to the journal too
         try:
-            for result, image in _inspected(inspector, frames):
+            for seen, (result, image) in enumerate(_inspected(inspector, frames), 1):
+                if seen % COLLECT_FRAMES == 0:
+                    gc.collect()
                 mark = records.frame(result, image)
                 _note_fleet(fleet, records, err)  # after the frame: its session is open
                 print(inspector.describe(result) + mark, file=out)
