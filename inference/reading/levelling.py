@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from inference.detections import centre_inside
 from inference.reading import barcodes as bc
 from inference.reading.lines import Box, SymbolZone, symbol_zone, union
 from inference.reading.rectify import Upright, make_upright, residual_skew
@@ -71,10 +72,10 @@ def symbol_zones(codes: Sequence[bc.DecodedCode], upright: Upright, barcode_boxe
         if not code.is_linear:
             zones.append(symbol_zone(area, "matrix", carries=code.text))
             continue
-        cx, cy = (area[0] + area[2]) / 2, (area[1] + area[3]) / 2
+        cy = (area[1] + area[3]) / 2
         reach = BARS_HALF_HEIGHT * (area[2] - area[0])
         for box in boxes:
-            if box[0] <= cx <= box[2] and box[1] <= cy <= box[3]:
+            if centre_inside(area, box):
                 grown = union([area, box])
                 area = (area[0], max(grown[1], cy - reach), area[2], min(grown[3], cy + reach))
                 break

@@ -16,6 +16,7 @@ from difflib import SequenceMatcher
 import cv2
 import numpy as np
 
+from inference.detections import centre_inside
 from inference.reading.lines import Box, SymbolZone, group_rows, merge_overlapping, split_print_sizes, split_tall, trim_to_neighbours, union
 from inference.reading.normalize import code_key
 from inference.reading.ocr.detector import TextDetector
@@ -115,10 +116,9 @@ def read_lines(detector: TextDetector, recognizer: TextRecognizer, upright: Upri
 def _zone_of(box: Box, zones: Sequence[SymbolZone], read_printed_ean: bool = False) -> SymbolZone | None:
     """The decoded symbol whose bars or caption band a line sits in (an EAN's caption is
     read too when the reader is asked to)."""
-    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     for zone in zones:
         for area in (zone.bars, zone.text):
-            if area is not None and area[0] <= cx <= area[2] and area[1] <= cy <= area[3]:
+            if area is not None and centre_inside(box, area):
                 return None if (zone.kind == "ean" and read_printed_ean) else zone
     return None
 
