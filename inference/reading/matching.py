@@ -156,8 +156,8 @@ def _sub_cost(want: str, got: str, alternatives: str) -> float:
 def _del_cost(pattern: str, i: int) -> float:
     """Cost of the expected character pattern[i] missing from the read text."""
     ch = pattern[i]
-    if ch in _PUNCT:
-        return PUNCT_EDIT
+    if ch in _PUNCT or (ch == "%" and i > 0 and pattern[i - 1].isdigit()):
+        return PUNCT_EDIT  # a share's '%' dropped after its digits ('棉 14' for '棉 14%') changes no value
     if i > 0 and pattern[i - 1] == ch:
         return SOFT_EDIT  # CTC merged a repeated character into its neighbour
     return HARD_EDIT
