@@ -152,6 +152,8 @@ def score_frame(row: dict, result, field_key) -> dict:
         "reasons": reasons, "reason_kinds": [reason_kind(r) for r in reasons],
         "tags_truth": len(truth_tags), "tags_found": len(tag_match), "false_boxes": len(found) - len(tag_match),
         "fields": fields, "misreads": misreads,
+        "text_px": min((r.text_px for r in readings if r.text_px is not None), default=None),
+        "smallest_print_px": row.get("condition", {}).get("smallest_print_px"),
         "ms_per_tag": round(per_tag, 2) if per_tag is not None else None,
         "read_ms": round(result.timings.get("read"), 2) if result.ok else None,
         "total_ms": round(result.timings.total_ms, 2) if result.ok else None,

@@ -131,6 +131,15 @@ def union(boxes: Sequence[Box]) -> Box:
     return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
+def text_height(boxes: Sequence[Box]) -> float | None:
+    """How high a tag's smaller print stands: the lower quartile of its text boxes' heights (pixels).
+    A quartile, not the least, so that one caption or a speck does not speak for the tag."""
+    heights = sorted(b[3] - b[1] for b in boxes if b[3] > b[1])
+    if not heights:
+        return None
+    return round(float(np.percentile(heights, 25)), 1)
+
+
 def split_tall(boxes: Sequence[Box], gray: np.ndarray, ratio: float = 1.7) -> list[Box]:
     """A box much taller than the tag's typical line holds two lines (DB joins tightly set rows
     under perspective): cut it at the faintest row of ink between them."""

@@ -19,6 +19,7 @@ from inference.detections import Detections, centre_inside
 from inference.reading.expected import vocabulary
 from inference.reading.fields import extract_fields
 from inference.reading.levelling import level_tag
+from inference.reading.lines import text_height
 from inference.reading.ocr.detector import DbParams, TextDetector
 from inference.reading.ocr.models import OcrModels, find_ocr_models
 from inference.reading.ocr.recognizer import TextRecognizer
@@ -149,7 +150,8 @@ class TagReader:
 
         vocab = vocabulary(recipe) if recipe is not None else ""
         read = read_lines(self.detector, self.recognizer, level.upright, level.zones, ambiguous=not level.sure,
-                          vocabulary=vocab, read_printed_ean=self.read_printed_ean)
+                          vocabulary=vocab, read_printed_ean=self.read_printed_ean,
+                          needed=first.lines_used if first is not None else None)  # a grown read only adds to the first
         upright, pieces = read.upright, read.pieces
         if first is not None:
             pieces = first.merged_into(pieces, upright)
@@ -184,6 +186,7 @@ class TagReader:
             notes=tuple(notes),
             rotation=upright.angle_deg,
             focus=focus,
+            text_px=text_height(crops.boxes),
             bars=bars,
             symbol_boxes=tuple(barcode_boxes),
         )

@@ -127,6 +127,9 @@ class TagReading:
     symbol_boxes: tuple[Box, ...] = ()
     # sharpness of the tag's barcode area (variance of the Laplacian at a fixed scale); None if unmeasured
     focus: float | None = None
+    # height of the tag's smaller printed lines (upright pixels ≈ frame pixels; the lower quartile of
+    # its text boxes): print this low reads unsurely whatever the reader does. None if no line was read
+    text_px: float | None = None
     # the bars' edge blur and run, measured when a barcode box held bars nothing decoded (barcodes.measure_bars)
     bars: BarMeasure | None = None
     # expected values the recognizer's posteriors support, found while verifying against a recipe
@@ -171,6 +174,7 @@ class TagReading:
                          "deficit": round(s.deficit, 3), "line": s.line} for s in self.spotted],
             "rejected": self.rejected,
             "focus": None if self.focus is None else round(self.focus, 1),
+            "text_px": self.text_px,
             "summary": self.summary,
             "timings_ms": {k: round(v, 3) for k, v in self.timings_ms.items()},
             "notes": list(self.notes),

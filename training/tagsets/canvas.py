@@ -46,6 +46,8 @@ class TagArt:
     fields: dict[str, str]
     barcodes: tuple[SymbolArt, ...] = ()
     qr: tuple[SymbolArt, ...] = ()
+    # the em of the smallest text printed on the card (card pixels): how small the print a reader must read is
+    smallest_print_px: float = 0.0
 
 
 @dataclass
@@ -59,6 +61,7 @@ class Card:
     draw: ImageDraw.ImageDraw = field(init=False)
     barcodes: list[SymbolArt] = field(default_factory=list)
     qr: list[SymbolArt] = field(default_factory=list)
+    smallest_print_px: float = field(init=False, default=0.0)
 
     def __post_init__(self) -> None:
         size = (self.px(self.width_mm), self.px(self.height_mm))
@@ -123,6 +126,7 @@ class Card:
                     fit = min(size, int(self.px(wrap_mm) / LINE_PITCH / 2), int(size * limit / max(f.getlength(t) for t in two)))
                 f = font(face, max(6, fit))
         pitch = f.size * LINE_PITCH
+        self.smallest_print_px = min(self.smallest_print_px or float(f.size), float(f.size))
         for k, line in enumerate(lines):
             self.draw.text((self.px(x_mm), self.px(y_mm) + k * pitch), line, font=f, fill=ink, anchor=anchor,
                            stroke_width=stroke, stroke_fill=ink)
@@ -165,4 +169,4 @@ class Card:
 
     def finish(self, fields: dict[str, str]) -> TagArt:
         rgba = np.dstack([np.asarray(self.image, np.uint8), np.asarray(self.mask, np.uint8)])
-        return TagArt(rgba, dict(fields), tuple(self.barcodes), tuple(self.qr))
+        return TagArt(rgba, dict(fields), tuple(self.barcodes), tuple(self.qr), self.smallest_print_px)

@@ -94,6 +94,12 @@ def _module_px(card) -> float:
     return round((code.box[2] - code.box[0]) / modules(code.text, code.format).shape[1] * scale, 2)
 
 
+def _smallest_print_px(card) -> float:
+    """The em of the smallest text on the card in the frame (its card pixels at the placement's scale)."""
+    art, placement = card
+    return round(art.smallest_print_px * placement.tag_height_px / art.rgba.shape[0], 1)
+
+
 def _tag_truth(art, placement: Placement, box, values: TagValues) -> dict:
     """`fields` as printed ("RMB 1,099.00"); `values` the same in the recipe's form ("¥1099.00"), so a
     scorer need not parse every printed number format to compare."""
@@ -166,6 +172,7 @@ def _image(i: int, seed: int, job: tuple, kind_index: int | None) -> tuple[dict,
         "condition": {"blur_px": shot.blur_px, "blur_kind": shot.blur_kind,
                       "tag_height_px": round(cards[0][1].tag_height_px if cards else 0.0, 1),
                       "barcode_module_px": _module_px(cards[0]) if cards else 0.0,
+                      "smallest_print_px": min((_smallest_print_px(c) for c in cards), default=0.0),
                       "rotation_deg": shot.rotation_deg, "perspective": shot.perspective,
                       "background": shot.background, "jpeg_quality": shot.jpeg_quality},
         "defect": _defect(kind, right, cards),
