@@ -1,12 +1,16 @@
 """`hangtag-inspect serve` on a GPU under open-loop load (issue 20's H200 table and overload test).
 
-    python benchmarks/gpu_serve.py --data DIR --out result.json [--batches 1 2 4 8] [--clients 4]
+    python benchmarks/gpu_serve.py --data DIR --out result.json [--batches 1 2 4 8] [--clients 4] [--processes 2]
 
 Writes 1080p JPEGs from a tag set (benchmarks/gpu_read.py's one-tag frames), then for each max batch starts
 the real service (`python -m inference.cli serve --backend onnxruntime-cuda --no-read`), finds the rate it
 serves when offered more than it can take, and measures it at 80 % of that; then the overload test at 2× the
 best sustainable rate. The load is `inference.service.loadgen.run_load` (open loop, latency from each
 request's scheduled send time) in several client processes whose outcomes are merged.
+
+`--processes N` starts N independent service processes on consecutive ports and sends client k's load to
+process k mod N (what a load balancer in front of N processes does): one process has one event loop, and
+the loop's CPU per request (benchmarks/serve_loop_cost.py) caps what one process can answer.
 """
 
 from __future__ import annotations
@@ -70,21 +74,36 @@ def cpu_set(text: str) -> set[int]:
     return out
 
 
-def load(url: str, rate: float, duration: float, folder: Path, clients: int) -> dict:
+def load(url: str | list[str], rate: float, duration: float, folder: Path, clients: int) -> dict:
+    """Open-loop load from `clients` processes; with several URLs (one per service process) client k sends
+    to URL k mod len(urls)."""
     from inference.service.loadgen import LoadReport, Outcome
 
+    urls = [url] if isinstance(url, str) else list(url)
     with mp.get_context("spawn").Pool(clients) as pool:
-        parts = pool.map(_client, [(url, rate / clients, duration, str(folder), k * 7, CLIENT_CPUS) for k in range(clients)])
+        parts = pool.map(_client, [(urls[k % len(urls)], rate / clients, duration, str(folder), k * 7, CLIENT_CPUS)
+                                   for k in range(clients)])
     outcomes = tuple(Outcome(*o) for part in parts for o in part)
     # served/s over first scheduled send → last answer, not over the schedule (see loadgen's docstring)
     return LoadReport(rate, duration, outcomes).summary()
 
 
-def service_view(log: Path, began: float) -> dict:
+def merged_log(logs: Path | list[Path]) -> Path:
+    """One request log of several service processes (their lines together; order does not matter)."""
+    if isinstance(logs, Path):
+        return logs
+    if len(logs) == 1:
+        return logs[0]
+    merged = logs[0].with_name(logs[0].stem.rsplit("_p", 1)[0] + "_all.log")
+    merged.write_text("".join(log.read_text(encoding="utf-8", errors="replace") for log in logs), encoding="utf-8")
+    return merged
+
+
+def service_view(log: Path | list[Path], began: float) -> dict:
     from benchmarks.serve_steps import service_view as view
 
     time.sleep(0.2)  # the log line of the last answer is written just after the answer
-    return view(log, began, time.time())
+    return view(merged_log(log), began, time.time())
 
 
 def wait_ready(port: int, timeout_s: float = 180.0) -> float:
@@ -100,9 +119,9 @@ def wait_ready(port: int, timeout_s: float = 180.0) -> float:
     raise RuntimeError(f"service on port {port} not ready after {timeout_s} s")
 
 
-def batch_sizes(log: Path) -> dict:
+def batch_sizes(log: Path | list[Path]) -> dict:
     counts: Counter = Counter()
-    for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
+    for line in merged_log(log).read_text(encoding="utf-8", errors="replace").splitlines():
         if '"event":"request"' in line:
             try:
                 counts[json.loads(line).get("batch")] += 1
@@ -129,6 +148,21 @@ class Server:
             return -9
 
 
+class Servers:
+    """`count` service processes on ports port … port+count-1, each with its own log (and engine)."""
+
+    def __init__(self, port: int, count: int, batch: int, queue: int, log: Path, extra: list[str], backend: str) -> None:
+        self.logs = [log] if count == 1 else [log.with_name(f"{log.stem}_p{i}{log.suffix}") for i in range(count)]
+        self.members = [Server(port + i, batch, queue, self.logs[i], extra, backend) for i in range(count)]
+        self.urls = [f"http://127.0.0.1:{port + i}/detect" for i in range(count)]
+        self.ready_s = max(m.ready_s for m in self.members)
+        self.pids = [m.proc.pid for m in self.members]
+
+    def stop(self) -> int:
+        codes = [m.stop() for m in self.members]
+        return next((c for c in codes if c != 0), 0)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--data", type=Path, required=True)
@@ -144,6 +178,8 @@ def main() -> int:
     parser.add_argument("--quality", type=int, default=90)
     parser.add_argument("--logs", type=Path, default=Path("/tmp"))
     parser.add_argument("--backend", default="onnxruntime-cuda")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="service processes, each on its own port; client k sends to process k mod N")
     parser.add_argument("--serve-args", default="", help="more `serve` options for every server, e.g. '--workers 2'")
     parser.add_argument("--client-cpus", default="", help="cores for the load generator, e.g. 12-15 (default: any)")
     parser.add_argument("--server-cpus", default="", help="cores for the service, e.g. 0-11 (default: any)")
@@ -167,10 +203,10 @@ def main() -> int:
     port = 18300
     best = (0.0, 8)
     for batch in args.batches:
-        port += 1
+        port += args.processes
         log = args.logs / f"serve_b{batch}.log"
-        server = Server(port, batch, args.queue, log, args.serve_args.split(), args.backend)
-        url = f"http://127.0.0.1:{port}/detect"
+        server = Servers(port, args.processes, batch, args.queue, log, args.serve_args.split(), args.backend)
+        log, url = server.logs, server.urls
         load(url, 200, 2.0, args.jpegs, args.clients)  # warm the connections and the decode pool
         began = time.time()
         sat = load(url, args.offer, args.saturate_s, args.jpegs, args.clients)
@@ -200,7 +236,7 @@ def main() -> int:
                 sustainable = max((s["rate"] for s in steps if s["refused_share"] < 0.01), default=floor)
         at80 = load(url, 0.8 * sustainable, args.measure_s, args.jpegs, args.clients) if sustainable else {}
         code = server.stop()
-        row = {"max_batch": batch, "ready_s": round(server.ready_s, 1), "saturated": sat, "search": steps,
+        row = {"max_batch": batch, "processes": args.processes, "serve_args": args.serve_args, "ready_s": round(server.ready_s, 1), "saturated": sat, "search": steps,
                "p99_bound_ms": args.p99_bound_ms, "bound_met": bound_met, "sustainable": round(sustainable, 1), "at_80pct": at80,
                "batch_sizes": batch_sizes(log), "exit_code": code}
         result["rows"].append(row)
@@ -214,14 +250,15 @@ def main() -> int:
         args.out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     if args.overload_s > 0:
         sustainable, batch = best
-        port += 1
+        port += args.processes
         log = args.logs / "serve_overload.log"
-        server = Server(port, batch, args.queue, log, args.serve_args.split(), args.backend)
-        url = f"http://127.0.0.1:{port}/detect"
+        server = Servers(port, args.processes, batch, args.queue, log, args.serve_args.split(), args.backend)
+        url = server.urls
         load(url, 200, 2.0, args.jpegs, args.clients)
         began = time.time()
         over = load(url, 2 * sustainable, args.overload_s, args.jpegs, args.clients)
         code = server.stop()
+        log = merged_log(server.logs)
         rejected = []
         for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
             if '"event":"request"' in line and '"code":503' in line:
@@ -241,7 +278,7 @@ def main() -> int:
         print(f"overload at {2 * sustainable:.0f}/s (batch {batch}): codes {over['codes']} ok p50 {ok.get('p50')} p99 {ok.get('p99')}; "
               f"503 in service {result['overload']['rejected_in_service_ms']}; at client {over['rejected_latency_ms']}", flush=True)
     if args.rss_s > 0:
-        result["rss"] = rss_run(args, best, port + 1)
+        result["rss"] = rss_run(args, best, port + args.processes)
     args.out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     return 0
 
@@ -257,20 +294,21 @@ def rss_run(args, best: tuple[float, int], port: int) -> dict:
     """One service held at a constant open-loop rate for `--rss-s`, its RSS read after every chunk."""
     batch = args.rss_batch or best[1]
     rate = args.rss_rate or 0.8 * best[0]
-    server = Server(port, batch, args.queue, args.logs / "serve_rss.log", args.serve_args.split(), args.backend)
-    url = f"http://127.0.0.1:{port}/detect"
+    server = Servers(port, args.processes, batch, args.queue, args.logs / "serve_rss.log", args.serve_args.split(), args.backend)
+    url = server.urls
     load(url, 200, 2.0, args.jpegs, args.clients)
     chunks = []
     began = time.perf_counter()
-    start_kib = rss_kib(server.proc.pid)
+    start_kib = sum(rss_kib(pid) for pid in server.pids)  # all service processes together
     while time.perf_counter() - began < args.rss_s:
         part = load(url, rate, args.rss_chunk_s, args.jpegs, args.clients)
-        chunks.append({"t_s": round(time.perf_counter() - began, 1), "rss_mib": round(rss_kib(server.proc.pid) / 1024, 1),
+        chunks.append({"t_s": round(time.perf_counter() - began, 1), "rss_mib": round(sum(rss_kib(pid) for pid in server.pids) / 1024, 1),
+                       "rss_each_mib": [round(rss_kib(pid) / 1024, 1) for pid in server.pids],
                        "ok_rate": part["ok_rate"], "p99_ms": part["ok_latency_ms"].get("p99"), "codes": part["codes"]})
         print("rss", chunks[-1], flush=True)
     code = server.stop()
     rss = [c["rss_mib"] for c in chunks]
-    return {"max_batch": batch, "rate": round(rate, 1), "seconds": round(time.perf_counter() - began, 1),
+    return {"max_batch": batch, "processes": args.processes, "rate": round(rate, 1), "seconds": round(time.perf_counter() - began, 1),
             "rss_start_mib": round(start_kib / 1024, 1), "rss_after_first_chunk_mib": rss[0] if rss else None,
             "rss_last_mib": rss[-1] if rss else None, "rss_max_mib": max(rss, default=None), "chunks": chunks,
             "exit_code": code}
