@@ -150,7 +150,8 @@ class TagReader:
 
         vocab = vocabulary(recipe) if recipe is not None else ""
         read = read_lines(self.detector, self.recognizer, level.upright, level.zones, ambiguous=not level.sure,
-                          vocabulary=vocab, read_printed_ean=self.read_printed_ean)
+                          vocabulary=vocab, read_printed_ean=self.read_printed_ean,
+                          needed=first.lines_used if first is not None else None)  # a grown read only adds to the first
         upright, pieces = read.upright, read.pieces
         if first is not None:
             pieces = first.merged_into(pieces, upright)

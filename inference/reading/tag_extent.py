@@ -39,9 +39,28 @@ class FirstRead:
         them covers (what the first crop cut or missed), all in the grown crop's pixels. If the two reads turned the
         tag differently (opposite ways, or levelled a few degrees apart) one of them is wrong, and the
         grown read (more of the tag, more lines to level it by) is kept."""
+        kept = self._kept(grown.boxes, upright)
+        if kept is None:
+            return grown
+        first_boxes, kept_first, kept_grown = kept
+        return Pieces(
+            tuple(first_boxes[i] for i in kept_first) + tuple(grown.boxes[j] for j in kept_grown),
+            tuple(self.pieces.crops[i] for i in kept_first) + tuple(grown.crops[j] for j in kept_grown),
+            tuple(self.pieces.recognized[i] for i in kept_first) + tuple(grown.recognized[j] for j in kept_grown),
+        )
+
+    def lines_used(self, grown_boxes: Sequence[Box], upright: Upright) -> list[int]:
+        """Which of the grown read's lines `merged_into` keeps: only they need recognizing (the
+        merge goes by boxes alone). For text_lines.read_lines' `needed`."""
+        kept = self._kept(grown_boxes, upright)
+        return list(range(len(grown_boxes))) if kept is None else kept[2]
+
+    def _kept(self, grown_boxes: Sequence[Box], upright: Upright) -> tuple[dict[int, Box], list[int], list[int]] | None:
+        """(the first read's boxes in the grown crop, its lines kept, the grown read's lines kept), or
+        None where the grown read is kept whole."""
         turn = (upright.angle_deg - self.upright.angle_deg + 180.0) % 360.0 - 180.0
         if abs(turn) > MERGE_MAX_TURN_DEG:
-            return grown
+            return None
         fh, fw = self.upright.image.shape[:2]
         to_grown = np.vstack([upright.matrix, [0.0, 0.0, 1.0]]) @ np.vstack([cv2.invertAffineTransform(self.upright.matrix), [0.0, 0.0, 1.0]])
 
@@ -64,13 +83,9 @@ class FirstRead:
 
         # the first read's whole lines stand, unless the grown read found one reaching past the first crop
         # over them (a line the first crop cut without its ink touching the edge)
-        kept_first = [i for i in whole if not any(replaces(g, first_boxes[i]) for g in grown.boxes)]
-        kept_grown = [j for j, g in enumerate(grown.boxes) if not any(_overlap(first_boxes[i], g) > 0.3 for i in kept_first)]
-        return Pieces(
-            tuple(first_boxes[i] for i in kept_first) + tuple(grown.boxes[j] for j in kept_grown),
-            tuple(self.pieces.crops[i] for i in kept_first) + tuple(grown.crops[j] for j in kept_grown),
-            tuple(self.pieces.recognized[i] for i in kept_first) + tuple(grown.recognized[j] for j in kept_grown),
-        )
+        kept_first = [i for i in whole if not any(replaces(g, first_boxes[i]) for g in grown_boxes)]
+        kept_grown = [j for j, g in enumerate(grown_boxes) if not any(_overlap(first_boxes[i], g) > 0.3 for i in kept_first)]
+        return first_boxes, kept_first, kept_grown
 
 
 def _overlap(a: Box, b: Box) -> float:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
@@ -67,11 +67,22 @@ class LinesRead:
     rec_ms: float
 
 
+# Given the lines of a read (upright-crop pixels, after what the symbols carry is dropped) and the crop
+# they are in, the indices of the lines whose reads will be used (see read_lines' `needed`).
+Needed = Callable[[Sequence[Box], Upright], Collection[int]]
+# What a line nobody will use is left as: never recognized, and never kept by whoever asked for it.
+UNREAD = Recognized("", 0.0, ())
+
+
 def read_lines(detector: TextDetector, recognizer: TextRecognizer, upright: Upright, zones: Sequence[SymbolZone],
-               ambiguous: bool, vocabulary: str = "", read_printed_ean: bool = False) -> LinesRead:
+               ambiguous: bool, vocabulary: str = "", read_printed_ean: bool = False, needed: Needed | None = None) -> LinesRead:
     """Detect the tag's text lines in its upright crop and recognize them in a few batched calls.
     With top and bottom unknown (`ambiguous`), its longest lines are read both ways first, and the
-    crop is turned if they read better upside down."""
+    crop is turned if they read better upside down.
+
+    `needed` (a second read of a tag that only adds to the first) names the lines whose reads will
+    be used, from the lines' boxes: the others are not recognized and come back as `UNREAD`. Every
+    line that is read reads exactly as it would with all of them read (`recognize_only`)."""
     t = time.perf_counter_ns()
     found = detector.detect(upright.image)
     boxes = trim_to_neighbours(merge_overlapping([box for box, _score in found]))
@@ -101,14 +112,24 @@ def read_lines(detector: TextDetector, recognizer: TextRecognizer, upright: Upri
             boxes = [(ww - b[2], hh - b[3], ww - b[0], hh - b[1]) for b in boxes]
             crops = turned
         done = dict(zip(probe, upside_down if flip else as_is))
-        rest = [i for i in range(len(crops)) if i not in done]
-        done.update(zip(rest, recognizer.recognize([crops[i] for i in rest], vocabulary=vocabulary)))
-        recognized = [done[i] for i in range(len(crops))]
     else:
-        recognized = recognizer.recognize(crops, vocabulary=vocabulary)
+        done = {}
+    rest = [i for i in range(len(crops)) if i not in done]
+    rest_crops = [crops[i] for i in rest]
+    if needed is None:
+        done.update(zip(rest, recognizer.recognize(rest_crops, vocabulary=vocabulary)))
+    else:
+        # the lines over a symbol first: whether they stay depends on what they say
+        over_symbols = [k for k, i in enumerate(rest) if in_zone[i] is not None]
+        done.update((rest[k], rec) for k, rec in recognizer.recognize_only(rest_crops, over_symbols, vocabulary=vocabulary).items())
     # what a decoded symbol already carries (its digits, a Code128 caption) is not read twice; a
     # price or a name above the bars, inside a loose symbol box, is kept
-    kept = [i for i, rec in enumerate(recognized) if in_zone[i] is None or not carried(rec.text, in_zone[i])]
+    kept = [i for i in range(len(crops)) if in_zone[i] is None or not carried(done[i].text, in_zone[i])]
+    if needed is not None:
+        wanted = {kept[k] for k in needed([boxes[i] for i in kept], upright)}
+        later = [k for k, i in enumerate(rest) if i in wanted and i not in done]
+        done.update((rest[k], rec) for k, rec in recognizer.recognize_only(rest_crops, later, vocabulary=vocabulary).items())
+    recognized = [done.get(i, UNREAD) for i in range(len(crops))]
     pieces = Pieces(tuple(boxes[i] for i in kept), tuple(crops[i] for i in kept), tuple(recognized[i] for i in kept))
     return LinesRead(pieces, upright, det_ms, _ms(t))
 

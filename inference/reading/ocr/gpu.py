@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
 
 from inference.errors import BackendUnavailableError, ModelError
-from inference.reading.ocr.buckets import REC_BATCHES, ctc_from_top, det_shapes, fill_lines, plan_calls
+from inference.reading.ocr.buckets import REC_BATCHES, batch_for, ctc_from_top, det_shapes, fill_lines, plan_calls
 from inference.reading.ocr.detector import Box, DbParams, TextDetector, boxes_from_map, prepare
 from inference.reading.ocr.recognizer import (
     REC_HEIGHT,
@@ -204,26 +204,32 @@ class BucketedTextRecognizer(TextRecognizer):
         session = open_session(recognizer_with_top_classes(Path(model_path)), backend, device, threads)
         return cls(session, warm=warm, **kwargs)
 
-    def recognize(self, crops: Sequence[np.ndarray], squeeze: float | None = None, vocabulary: str = "") -> list[Recognized]:
-        """As TextRecognizer.recognize; with a `vocabulary` the full distribution comes back for the posteriors."""
-        if not crops:
-            return []
+    def recognize_only(self, crops: Sequence[np.ndarray], only: Iterable[int], squeeze: float | None = None,
+                       vocabulary: str = "") -> dict[int, Recognized]:
+        """As TextRecognizer.recognize_only (and so `recognize`); with a `vocabulary` the full distribution
+        comes back for the posteriors. A call's rows are independent, so the rows asked for are run at
+        their call's width in the next batch size up."""
+        wanted = set(only)
+        if not crops or not wanted:
+            return {}
         squeeze = self.squeeze if squeeze is None else squeeze
         check_crops(crops)
         widths = [rec_width(crop, squeeze) for crop in crops]
-        results: list[Recognized | None] = [None] * len(crops)
-        for chunk, batch, width in plan_calls(widths, self.batches):
-            lines = fill_lines([crops[i] for i in chunk], [widths[i] for i in chunk], batch, width)
-            steps = [math.ceil(widths[i] / WIDTH_STEP) for i in chunk]
+        results: dict[int, Recognized] = {}
+        for chunk, _batch, width in plan_calls(widths, self.batches):
+            rows = [i for i in chunk if i in wanted]
+            if not rows:
+                continue
+            lines = fill_lines([crops[i] for i in rows], [widths[i] for i in rows], batch_for(len(rows), self.batches), width)
+            steps = [math.ceil(widths[i] / WIDTH_STEP) for i in rows]
             if vocabulary:
                 probs = self.session.run({self.input_name: lines}, [self.output_name])[self.output_name]
-                recognized = ctc_greedy(probs[: len(chunk)], self.charset, steps, self._table(vocabulary))
+                recognized = ctc_greedy(probs[: len(rows)], self.charset, steps, self._table(vocabulary))
             else:
                 out = self.session.run({self.input_name: lines}, [TOP_P, TOP_I])
                 recognized = ctc_from_top(out[TOP_P], out[TOP_I], self.charset, steps)
-            for i, rec in zip(chunk, recognized):
-                results[i] = rec
-        return [r for r in results if r is not None]
+            results.update(zip(rows, recognized))
+        return results
 
     def close(self) -> None:
         self.session.close()

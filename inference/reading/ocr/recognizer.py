@@ -8,7 +8,7 @@ lines and keeps reading them) and sorted by width so padding stays small.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,10 +56,12 @@ def rec_width(crop: np.ndarray, squeeze: float = 1.0, max_width: int = MAX_WIDTH
     return int(min(max_width, max(WIDTH_STEP, math.ceil(REC_HEIGHT * w / max(h, 1) * squeeze))))
 
 
-def prepare_batch(crops: Sequence[np.ndarray], squeeze: float = 1.0, max_width: int = MAX_WIDTH) -> tuple[np.ndarray, list[int]]:
-    """(N, 3, 48, W) float32 in [-1, 1], right-padded with 0; and each line's valid width."""
+def prepare_batch(crops: Sequence[np.ndarray], squeeze: float = 1.0, max_width: int = MAX_WIDTH,
+                  pad_to: int = 0) -> tuple[np.ndarray, list[int]]:
+    """(N, 3, 48, W) float32 in [-1, 1], right-padded with 0; and each line's valid width. W is the
+    widest line's width rounded up to a multiple of 8, or `pad_to` where that is wider."""
     widths = [rec_width(crop, squeeze, max_width) for crop in crops]
-    batch_w = int(math.ceil(max(widths) / WIDTH_STEP) * WIDTH_STEP)
+    batch_w = max(padded_width(widths), pad_to)
     batch = np.zeros((len(crops), 3, REC_HEIGHT, batch_w), np.float32)
     for i, (crop, w) in enumerate(zip(crops, widths)):
         if crop.ndim == 2:
@@ -144,6 +146,11 @@ def _runners_up_partitioned(step_probs: np.ndarray, charset: Sequence[str]) -> t
     return tuple(out)
 
 
+def padded_width(widths: Sequence[int]) -> int:
+    """The width a call of lines this wide is padded to: the widest, rounded up to a multiple of 8."""
+    return int(math.ceil(max(widths) / WIDTH_STEP) * WIDTH_STEP)
+
+
 def plan_batches(widths: Sequence[int], call_overhead_px: int = 96, max_batch: int = 32) -> list[list[int]]:
     """Split lines into engine calls so padded pixels plus per-call overhead are least.
 
@@ -198,20 +205,34 @@ class TextRecognizer:
     def recognize(self, crops: Sequence[np.ndarray], squeeze: float | None = None, vocabulary: str = "") -> list[Recognized]:
         """`squeeze` overrides the recognizer's own for this call (a second read of doubtful lines);
         with a `vocabulary`, each line keeps its posteriors over those characters (spotting.py)."""
-        if not crops:
-            return []
+        found = self.recognize_only(crops, range(len(crops)), squeeze, vocabulary)
+        return [found[i] for i in range(len(crops))]
+
+    def recognize_only(self, crops: Sequence[np.ndarray], only: Iterable[int], squeeze: float | None = None,
+                       vocabulary: str = "") -> dict[int, Recognized]:
+        """The lines `only` of `crops`, each read exactly as `recognize(crops)` reads it.
+
+        A line's read depends on the width its call is padded to (the network mixes a line across
+        its whole width, padding included), not on the other lines of the call: the calls are planned
+        over every crop and only the rows asked for are run, each padded as in the full plan. So a
+        caller can read the lines it knows it needs now and the rest later, or never."""
+        wanted = set(only)
+        if not crops or not wanted:
+            return {}
         squeeze = self.squeeze if squeeze is None else squeeze
         check_crops(crops)
         widths = [rec_width(crop, squeeze) for crop in crops]
         table = self._table(vocabulary) if vocabulary else None
-        results: list[Recognized | None] = [None] * len(crops)
+        results: dict[int, Recognized] = {}
         for chunk in plan_batches(widths, self.call_overhead_px, self.max_batch):
-            batch, widths = prepare_batch([crops[i] for i in chunk], squeeze)
+            rows = [i for i in chunk if i in wanted]
+            if not rows:
+                continue
+            batch, row_widths = prepare_batch([crops[i] for i in rows], squeeze, pad_to=padded_width([widths[i] for i in chunk]))
             probs = self.engine.infer({self.input_name: batch})[self.output_name]
-            steps = [math.ceil(w / WIDTH_STEP) for w in widths]
-            for i, rec in zip(chunk, ctc_greedy(probs, self.charset, steps, table)):
-                results[i] = rec
-        return [r for r in results if r is not None]
+            steps = [math.ceil(w / WIDTH_STEP) for w in row_widths]
+            results.update(zip(rows, ctc_greedy(probs, self.charset, steps, table)))
+        return results
 
     def _table(self, vocabulary: str) -> PosteriorTable:
         table = self._tables.get(vocabulary)
