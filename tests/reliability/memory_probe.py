@@ -4,7 +4,10 @@ RSS alone cannot tell a leak from a fragmented heap: `heap_used` is what the pro
 through malloc (a leak grows it), `heap_free` what glibc keeps but nobody holds (fragmentation grows
 it), `mmapped` the large blocks malloc maps one by one (ONNX Runtime's arena chunks, image buffers).
 Memory that Python's small-object allocator (pymalloc) maps itself is in RSS but in none of the three: its
-arenas and the bytes its live objects take are read apart (`pymalloc_arenas`, `pymalloc_used`).
+arenas and the bytes its live objects take are read apart (`pymalloc_arenas`, `pymalloc_used`). Part of those
+bytes are no live object at all: CPython keeps freed tuples (up to 2 000 of each length 1-20), floats, lists and
+dicts on free lists for reuse, and only a full garbage collection empties them (`free_lists`): up to about 4.5 MiB
+that fills as a run goes and looks like a leak whose rate falls (BENCHMARKS.md, issue 15).
 RSS itself splits (Linux) into anonymous memory (heaps, arenas, buffers: what can leak) and file-backed
 pages (shared libraries' code and data, faulted in as code paths first run: bounded by the libraries).
 """
@@ -52,6 +55,7 @@ class MemorySample:
     rss_file_mib: float
     pymalloc_arenas_mib: float = math.nan  # mapped by pymalloc (1 MiB arenas); 0 under PYTHONMALLOC=malloc
     pymalloc_used_mib: float = math.nan  # in its allocated blocks: Python's small objects alive
+    free_lists_mib: float = math.nan  # of those, objects parked on CPython's free lists (freed, kept for reuse)
 
 
 class MemoryProbe:
@@ -62,11 +66,14 @@ class MemoryProbe:
     def sample(self) -> MemorySample:
         rss = self._process.memory_info().rss / MIB
         anon, file = _rss_split()
-        arenas, used = pymalloc_stats()
+        stats = _debugmallocstats()
+        arenas, used = _pymalloc(stats)
+        parked = free_lists_mib(stats)
         if self._mallinfo is None:
-            return MemorySample(rss, math.nan, math.nan, math.nan, anon, file, arenas, used)
+            return MemorySample(rss, math.nan, math.nan, math.nan, anon, file, arenas, used, parked)
         info = self._mallinfo()
-        return MemorySample(rss, info.uordblks / MIB, info.fordblks / MIB, info.hblkhd / MIB, anon, file, arenas, used)
+        return MemorySample(rss, info.uordblks / MIB, info.fordblks / MIB, info.hblkhd / MIB, anon, file, arenas, used,
+                            parked)
 
 
 def _rss_split() -> tuple[float, float]:
@@ -85,6 +92,30 @@ def _rss_split() -> tuple[float, float]:
 def pymalloc_stats() -> tuple[float, float]:
     """(MiB of arenas pymalloc holds mapped, MiB in its allocated blocks): it maps its own 1 MiB arenas, so
     neither shows in glibc's accounting. Under PYTHONMALLOC=malloc both are 0."""
+    return _pymalloc(_debugmallocstats())
+
+
+def free_lists_mib(stats: str) -> float:
+    """MiB of freed objects CPython keeps on its free lists (tuples by length, floats, lists, dicts…), from
+    `sys._debugmallocstats`' lines "N free 3-sized PyTupleObjects * 48 bytes each = …"; a full collection empties
+    them. Counted as CPython counts them, without the garbage collector's 16-byte header of a tuple."""
+    total = 0
+    for found in re.finditer(r"^\s*\d+ free .+? \* \d+ bytes each\s*=\s*([\d,]+)\s*$", stats, re.MULTILINE):
+        total += int(found.group(1).replace(",", ""))
+    return total / MIB
+
+
+def _pymalloc(text: str) -> tuple[float, float]:
+    arenas = re.search(r"arenas allocated current\s*=\s*([\d,]+)", text)
+    used = re.search(r"bytes in allocated blocks\s*=\s*([\d,]+)", text)
+    arena_bytes = re.search(r"arenas \* (\d+) bytes/arena", text)
+    size = int(arena_bytes.group(1)) if arena_bytes else 2**20
+    return ((int(arenas.group(1).replace(",", "")) * size / 2**20) if arenas else 0.0,
+            (int(used.group(1).replace(",", "")) / 2**20) if used else 0.0)
+
+
+def _debugmallocstats() -> str:
+    """What `sys._debugmallocstats()` writes to the C stderr (fd 2), caught through a pipe."""
     read, write = os.pipe()
     saved = os.dup(2)
     try:
@@ -106,11 +137,4 @@ def pymalloc_stats() -> tuple[float, float]:
         os.close(saved)
     done.wait(5)
     os.close(read)
-    out = b"".join(chunks)
-    text = out.decode("ascii", "replace")
-    arenas = re.search(r"arenas allocated current\s*=\s*([\d,]+)", text)
-    used = re.search(r"bytes in allocated blocks\s*=\s*([\d,]+)", text)
-    arena_bytes = re.search(r"arenas \* (\d+) bytes/arena", text)
-    size = int(arena_bytes.group(1)) if arena_bytes else 2**20
-    return ((int(arenas.group(1).replace(",", "")) * size / 2**20) if arenas else 0.0,
-            (int(used.group(1).replace(",", "")) / 2**20) if used else 0.0)
+    return b"".join(chunks).decode("ascii", "replace")

@@ -54,7 +54,8 @@ class LoopingFolder(FrameSource):
 
 
 CSV_HEADER = ("frames,seconds,rss_mib,heap_used_mib,heap_free_mib,mmapped_mib,rss_anon_mib,rss_file_mib,"
-              "pymalloc_arenas_mib,pymalloc_used_mib\n")
+              "pymalloc_arenas_mib,pymalloc_used_mib,free_lists_mib\n")
+PYMALLOC_HEADER = CSV_HEADER.replace(",free_lists_mib", "")  # before the free lists were read apart
 OLD_HEADER = "frames,seconds,rss_mib,heap_used_mib,heap_free_mib,mmapped_mib,rss_anon_mib,rss_file_mib\n"  # before pymalloc
 
 
@@ -85,13 +86,15 @@ class RssLog:
                 if self.csv_path:  # written as it goes: a soak stopped early still has its curve
                     heap = tuple(round(v, 2) for v in (memory.heap_used_mib, memory.heap_free_mib, memory.mmapped_mib,
                                                        memory.rss_anon_mib, memory.rss_file_mib,
-                                                       memory.pymalloc_arenas_mib)) + (round(memory.pymalloc_used_mib, 3),)
+                                                       memory.pymalloc_arenas_mib))
+                    heap += (round(memory.pymalloc_used_mib, 3), round(memory.free_lists_mib, 3))
                     with self.csv_path.open("a") as handle:
                         handle.write(",".join(map(str, row + heap)) + "\n")
                 print(f"{self.frames} frames  {memory.rss_mib:.1f} MiB (anonymous {memory.rss_anon_mib:.1f}, files "
                       f"{memory.rss_file_mib:.1f}; heap in use {memory.heap_used_mib:.1f}, free "
                       f"{memory.heap_free_mib:.1f}, mmapped {memory.mmapped_mib:.1f}; Python objects "
-                      f"{memory.pymalloc_used_mib:.2f} in {memory.pymalloc_arenas_mib:.0f} MiB of arenas)  "
+                      f"{memory.pymalloc_used_mib:.2f} in {memory.pymalloc_arenas_mib:.0f} MiB of arenas, of which "
+                      f"{memory.free_lists_mib:.2f} freed on CPython's free lists)  "
                       f"{time.monotonic() - self.start:.0f} s", flush=True)
         return len(text)
 
@@ -155,7 +158,7 @@ def read_csv(path: Path) -> tuple[list[tuple[int, float, float]], list[tuple[int
     rows: list[tuple[int, float, float]] = []
     heap_used: list[tuple[int, float]] = []
     lines = path.read_text().splitlines()
-    if not lines or lines[0] + "\n" not in (CSV_HEADER, OLD_HEADER):
+    if not lines or lines[0] + "\n" not in (CSV_HEADER, PYMALLOC_HEADER, OLD_HEADER):
         raise SystemExit(f"soak: {path} is not a soak CSV\n  expected: the header {CSV_HEADER.strip()}\n"
                          f"  found:    {lines[0] if lines else 'an empty file'}")
     for line in lines[1:]:
@@ -180,6 +183,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--csv", type=Path, default=None)
     parser.add_argument("--svg", type=Path, default=None)
     parser.add_argument("--png", type=Path, default=None)
+    parser.add_argument("--collect-every", type=int, default=None, metavar="N",
+                        help="the station's full garbage collection every N frames (0: never, only Python's own; "
+                             "default: as the station ships)")
     parser.add_argument("--from-csv", type=Path, default=None,
                         help="run nothing: the record and plot of an earlier soak's CSV (e.g. one a time limit ended)")
     args = parser.parse_args(argv)
@@ -194,9 +200,15 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     data = Path(tempfile.mkdtemp(prefix="hangtag-soak-"))
     os.environ["HANGTAG_DATA_DIR"] = str(data)
+    import app.headless
     from app.headless import run_headless
     from inference.resources import default_model_path
 
+    if args.collect_every is not None:  # a before/after of the periodic collection, as two soaks side by side
+        app.headless.COLLECT_FRAMES = args.collect_every or 2**62
+    every = app.headless.COLLECT_FRAMES
+    print(f"soak: the station's full garbage collection {f'every {every} frames' if every < 2**62 else 'never'}",
+          flush=True)
     rows: list[tuple[int, float, float]] = []
     log = RssLog(args.every, rows, args.csv)
     code = run_headless(LoopingFolder(args.source, args.frames, args.minutes), args.model or default_model_path(), None,

@@ -45,11 +45,11 @@ def test_the_ocr_sessions_keep_no_memory_plan_per_input_shape() -> None:
 
 
 def test_a_bounded_soak_says_its_drift_per_1000_frames_and_labels_the_extrapolation(tmp_path) -> None:
-    from tests.reliability.soak import CSV_HEADER, OLD_HEADER, drift_record, read_csv
+    from tests.reliability.soak import CSV_HEADER, OLD_HEADER, PYMALLOC_HEADER, drift_record, read_csv
 
     csv = tmp_path / "soak.csv"
     samples = [(f, f * 2.0, 300.0 + 0.0005 * f, 100.0) for f in range(100, 1100, 100)]  # 0.5 MiB per 1 000 frames
-    csv.write_text(CSV_HEADER + "".join(f"{f},{s},{r},{h},1,2,3,4,5,6\n" for f, s, r, h in samples) + "1100,2200,30")
+    csv.write_text(CSV_HEADER + "".join(f"{f},{s},{r},{h},1,2,3,4,5,6,7\n" for f, s, r, h in samples) + "1100,2200,30")
     rows, heap = read_csv(csv)  # the last line was cut short when the soak was stopped: left out
     assert len(rows) == 10 and rows[-1] == (1000, 2000.0, 300.5)
     record = drift_record(rows, heap, warmup=300)
@@ -63,3 +63,6 @@ def test_a_bounded_soak_says_its_drift_per_1000_frames_and_labels_the_extrapolat
     old = tmp_path / "old.csv"
     old.write_text(OLD_HEADER + "".join(f"{f},{s},{r},{h},1,2,3,4\n" for f, s, r, h in samples))
     assert read_csv(old) == (rows, heap)
+    before_free_lists = tmp_path / "pymalloc.csv"  # and one from before the free-lists column (docs/soak_read_bisect.csv)
+    before_free_lists.write_text(PYMALLOC_HEADER + "".join(f"{f},{s},{r},{h},1,2,3,4,5,6\n" for f, s, r, h in samples))
+    assert read_csv(before_free_lists) == (rows, heap)
