@@ -19,6 +19,7 @@ import numpy as np
 
 from inference.engines.triton.watch import FleetWatch, journal_events
 from inference.errors import HangtagError
+from inference.gpu.degrade import journal_pressure, pressure_guard
 from inference.inspection import Inspector
 from inference.records.station import StationRecords, session_key
 from inference.sources import Frame, FrameSource, Waiting, open_source
@@ -76,12 +77,14 @@ def _inspect(source: str | FrameSource, model: Path, backend: str | None, recipe
         counts: dict[str, int] = {}
         totals: deque[float] = deque(maxlen=SUMMARY_FRAMES)  # a list would grow by 32 bytes a frame for weeks
         fleet = FleetWatch.of(inspector)  # the triton backend: its server events go to the journal too
+        pressure = pressure_guard(inspector)  # the GPU pipeline under memory pressure: its changes too
         try:
             for seen, (result, image) in enumerate(_inspected(inspector, frames), 1):
                 if seen % COLLECT_FRAMES == 0:
                     gc.collect()
                 mark = records.frame(result, image)
                 _note_fleet(fleet, records, err)  # after the frame: its session is open
+                _note_pressure(pressure, records, err)
                 print(inspector.describe(result) + mark, file=out)
                 key = inspector.verdict_text(result)
                 counts[key] = counts.get(key, 0) + 1
@@ -89,6 +92,7 @@ def _inspect(source: str | FrameSource, model: Path, backend: str | None, recipe
                     totals.append(result.timings.total_ms)
         finally:
             _note_fleet(fleet, records, err)
+            _note_pressure(pressure, records, err)
             records.close()
         detect = inspector.pipeline.stats.summary().get("total", {})
         p50, p95 = (float(v) for v in np.percentile(totals, [50, 95])) if totals else (0.0, 0.0)
@@ -108,6 +112,14 @@ def _inspected(inspector: Inspector, source: FrameSource):
                 yield inspector.inspect(item), item.image if isinstance(item, Frame) else None
     finally:
         source.close()
+
+
+def _note_pressure(guard, records: StationRecords, err) -> None:
+    """The detector's variant changed under GPU memory pressure: a warning line each, and journaled."""
+    events = guard.new_events() if guard is not None else []
+    for event in events:
+        print(f"warning: {event.text}", file=err, flush=True)
+    journal_pressure(records, events)
 
 
 def _note_fleet(fleet: FleetWatch | None, records: StationRecords, err) -> None:

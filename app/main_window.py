@@ -19,6 +19,7 @@ from app.modes import ENGINEER, ModeController
 from app.line_link import LineLink
 from app.plc_link import PlcLink
 from app.records_link import RecordsLink
+from app.pressure_link import PressureLink
 from app.remote_link import RemoteLink
 from app.report_open import ReportOpener
 from app.settings import StationSettings
@@ -105,6 +106,7 @@ class MainWindow(QMainWindow):
         self._start_threads()
         self.records = RecordsLink(self, journal_path)
         self.remote = RemoteLink(self)  # the Servers dock, and server events in the journal and banner
+        self.pressure = PressureLink(self)  # GPU memory pressure: the detector's variant in the journal and banner
         self.report_opener = ReportOpener(self)
         self._set_recorder.emit(self.records.recorder)
         self._set_job.emit(job, lot)
@@ -322,6 +324,7 @@ class MainWindow(QMainWindow):
         self.settings.set("engine/backend", inspector.pipeline.backend)
         self.settings.set("engine/precision", self.precision)
         self.remote.attach(inspector)
+        self.pressure.attach(inspector)
         inspector.recipe = self.recipe  # the recipe loaded while this engine was being built (a PLC's job select)
         self._swap.emit(self.line.wrap(inspector))
 

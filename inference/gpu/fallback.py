@@ -46,13 +46,16 @@ def open_pipeline(model_path: Path | str, *, prefer_gpu: bool = True, backend: s
     engine = device_engine_for(backend)
     reason = "GPU pipeline not requested" if not prefer_gpu else gpu_pipeline_unavailable_reason(device_id, engine)
     if reason is None:
+        from inference.gpu.degrade import guard_pressure
         from inference.gpu.pipeline import GpuPipeline
 
         try:
-            return PipelineChoice(GpuPipeline.open(model_path, engine=engine, device_id=device_id, **gpu_options,
-                                                   **options), True, "")
+            pipeline = GpuPipeline.open(model_path, engine=engine, device_id=device_id, **gpu_options, **options)
         except (BackendUnavailableError, CudaError) as exc:  # a plan/model mismatch is raised, never hidden
             reason = f"GPU pipeline failed to open: {exc.message} ({exc.found})"
+        else:  # under the memory-pressure policy (inference/gpu/pressure.py): degrade, don't fail
+            return PipelineChoice(guard_pressure(pipeline, model_path, engine=engine, device_id=device_id,
+                                                 **gpu_options, **options), True, "")
     from inference.pipeline import Pipeline
 
     return PipelineChoice(Pipeline.open(model_path, backend, **cpu_options, **options), False, reason)
