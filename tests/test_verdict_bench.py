@@ -78,6 +78,10 @@ def test_verdict_bench_on_a_tiny_set_counts_every_image(tmp_path, capsys):
     assert [r["expected"] for r in rows] == [t["expected_verdict"] for t in truth]
     assert all(r["verdict"] in ("OK", "REVIEW", "NG", "ERROR") for r in rows)
     assert sum(r["expected"] == "NG" for r in rows) == 2
+    # how small the print was: the set's own truth and the reader's measure, per frame
+    assert [r["smallest_print_px"] for r in rows] == [t["condition"]["smallest_print_px"] for t in truth]
+    assert all(6 <= t["condition"]["smallest_print_px"] <= 40 for t in truth if t["tags"])
+    assert all(r["text_px"] is None or 4 <= r["text_px"] <= 80 for r in rows)
 
     overall = report["overall"]
     assert overall["images"] == 5 == sum(b["images"] for b in report["buckets"].values())
@@ -87,6 +91,7 @@ def test_verdict_bench_on_a_tiny_set_counts_every_image(tmp_path, capsys):
         assert bad["escape"] + bad["review"] + bad["ng"] + bad["error"] == bad["images"]
         assert good["images"] + bad["images"] == stats["images"]
         assert sum(k["images"] for k in bad["by_kind"].values()) == bad["images"]
+        assert sum(b["images"] for b in stats["correct_by_smallest_print"].values()) == good["images"]
         for name, field in stats["fields"]["by_field"].items():
             assert 0 <= field["exact"] <= field["total"], name
     assert overall["tags"]["truth"] == sum(len(t["tags"]) for t in truth)

@@ -194,6 +194,22 @@ def _rates(counts: Counter, n: int) -> dict:
     return out
 
 
+# Good frames by the em of their smallest print in the frame (the set's truth), pixels: where reading stops being sure.
+PRINT_BINS = ((0.0, 10.0), (10.0, 14.0), (14.0, float("inf")))
+
+
+def _print_bin(low: float, high: float) -> str:
+    return f"< {high:.0f} px" if low == 0 else (f">= {low:.0f} px" if high == float("inf") else f"{low:.0f}-{high:.0f} px")
+
+
+def by_print_size(correct: list[dict]) -> dict:
+    """Good frames' verdicts per smallest-print bin; empty when the set does not record print sizes."""
+    sized = [r for r in correct if r.get("smallest_print_px")]
+    return {_print_bin(low, high): _rates(Counter(r["verdict"] for r in sized if low <= r["smallest_print_px"] < high),
+                                         sum(low <= r["smallest_print_px"] < high for r in sized))
+            for low, high in PRINT_BINS} if sized else {}
+
+
 def summarize(rows: list[dict]) -> dict:
     correct = [r for r in rows if r["expected"] == "OK"]
     defective = [r for r in rows if r["expected"] != "OK"]
@@ -223,6 +239,7 @@ def summarize(rows: list[dict]) -> dict:
     return {
         "images": len(rows),
         "correct": good,
+        "correct_by_smallest_print": by_print_size(correct),
         "defective": bad,
         "fields": {"by_field": field_table,
                    "exact_rate": round(all_hit / all_total, 4) if all_total else None,
@@ -362,6 +379,10 @@ def render_table(report: dict) -> str:
     if nominal["images"]:
         lines += ["", "nominal: exact reads per field"]
         lines += [f"  {name:<16}{_pct(v['rate'])}  ({v['exact']}/{v['total']})" for name, v in nominal["fields"]["by_field"].items()]
+        if nominal.get("correct_by_smallest_print"):
+            lines += ["", "nominal: good frames by the height of their smallest print (OK / REVIEW / NG)"]
+            lines += [f"  {name:<10}{v['ok']:>4} /{v['review']:>4} /{v['ng']:>4}  of {v['images']}  OK {_pct(v['ok_rate'])}"
+                      for name, v in nominal["correct_by_smallest_print"].items()]
         lines += ["", "nominal: planted defects by kind (NG / REVIEW / escape)"]
         lines += [f"  {k:<20}{v['ng']:>3} /{v['review']:>3} /{v['ok']:>3}  of {v['images']}"
                   for k, v in nominal["defective"]["by_kind"].items()] or ["  (none in this condition)"]
