@@ -189,10 +189,11 @@ def test_headless_adapt_collects_fine_tunes_compares_adopts_and_rolls_back(tmp_p
         folder.set_boxes(f.id, f.boxes, corrected=True)
     capsys.readouterr()
     assert cli(["adapt", "--data", str(data), "--epochs", "1", "--batch", "2", "--imgsz", "320",
-                "--no-train-backbone", "--models-dir", str(models), "--adopt"]) == 0
+                "--no-train-backbone", "--models-dir", str(models), "--verdict-frames", "1", "--adopt"]) == 0
     out = capsys.readouterr().out
     assert "epoch 0/1" in out and "epoch 1/1" in out
     assert "golden (24 frames)" in out and "false tags per 100 frames" in out
+    assert "verdicts on 1 of 10 frames judged" in out and "good frames OK" in out  # read and judged, capped
     candidate = next((data / "candidates").iterdir())
     assert json.loads((candidate / "training.json").read_text())["settings"]["freeze_backbone"] is True
     for name in ("hangtag_det.onnx", "MODEL_CARD.md", "training.json", "comparison.json"):

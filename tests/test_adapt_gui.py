@@ -155,6 +155,7 @@ def test_adapt_collect_correct_finetune_compare_adopt_roll_back(qtbot, tmp_path,
     # 4 Compare: held-out frames and the golden set, current against candidate
     adapt.tabs.setCurrentIndex(3)
     assert not adapt.adopt.adopt_button.isEnabled()  # nothing is adopted blind
+    adapt.compare.verdict_frames.setValue(1)  # read and judge one frame per set with each model: enough here
     adapt.compare.run_button.click()
     qtbot.waitUntil(lambda: state.comparison is not None or "failed" in adapt.compare.status.text(), timeout=300000)
     assert state.comparison is not None, adapt.compare.status.text()
@@ -164,6 +165,7 @@ def test_adapt_collect_correct_finetune_compare_adopt_roll_back(qtbot, tmp_path,
     assert golden.current.frames == 24 and golden.current.ap50["hangtag"] > 0.95
     labels = [adapt.compare.table.item(r, 0).text() for r in range(adapt.compare.table.rowCount())]
     assert "    AP50 hangtag" in labels and "    false tags per 100 frames" in labels
+    assert golden.verdicts.eligible == 10 and golden.verdicts.current.good == 1  # verdicts too, not boxes alone
     assert (candidate.directory / "comparison.json").is_file()
     shoot(adapt, SHOTS[3])
 

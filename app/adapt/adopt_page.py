@@ -1,12 +1,15 @@
 """Step 5, Adopt / roll back: the compared candidate becomes the station's model; one click goes back.
 
+A candidate that turns a judged frame from OK to NG (step 4) is adopted only after the engineer
+ticks that they have looked at those frames: box metrics once chose a detector that did exactly that.
+
 The journal records the model's hash with every session, and a new model is a new file (kept by
 content hash), so every journaled frame says which model judged it.
 """
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
 
 from inference.adapt.errors import AdaptError
 
@@ -21,6 +24,11 @@ class AdoptPage(QWidget):
         self.candidate.setWordWrap(True)
         self.adopt_button = QPushButton("Adopt the candidate")
         self.back_button = QPushButton("Roll back to the previous model")
+        self.warning = QLabel()
+        self.warning.setWordWrap(True)
+        self.warning.setStyleSheet("color: #d93025")
+        self.confirm = QCheckBox("I have looked at those frames: adopt the candidate anyway")
+        self.confirm.toggled.connect(self._on_confirm)
         self.adopt_button.clicked.connect(self.adopt)
         self.back_button.clicked.connect(self.roll_back)
         self.history = QListWidget()
@@ -34,10 +42,13 @@ class AdoptPage(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(self.in_use)
         layout.addWidget(self.candidate)
+        layout.addWidget(self.warning)
+        layout.addWidget(self.confirm)
         layout.addLayout(buttons)
         layout.addWidget(QLabel("Models this station has used (newest last):"))
         layout.addWidget(self.history, 1)
         layout.addWidget(self.status)
+        state.comparison_changed.connect(self._forget_confirmation)  # a new comparison is looked at afresh
         for signal in (state.candidate_changed, state.comparison_changed, state.model_changed):
             signal.connect(self.render)
         self.render()
@@ -60,7 +71,15 @@ class AdoptPage(QWidget):
         in_use = c is not None and c.model_hash == history[-1].hash
         if in_use:
             self.candidate.setText(f"Candidate: {c.model_path} — in use now.")
-        self.adopt_button.setEnabled(compared and not in_use)
+        flips = self.state.comparison.ok_to_ng if compared else []
+        self.warning.setVisible(bool(flips) and not in_use)
+        self.confirm.setVisible(bool(flips) and not in_use)
+        if not flips:
+            self.confirm.setChecked(False)
+        self.warning.setText(f"The candidate turns {len(flips)} frame(s) judged OK with the model in use into NG: "
+                             + "; ".join(f"{name}: {ch.frame} ({ch.tag_box})" for name, ch in flips)
+                             + ". A false NG stops good garments; see step 4." if flips else "")
+        self.adopt_button.setEnabled(compared and not in_use and (not flips or self.confirm.isChecked()))
         previous = store.previous()
         self.back_button.setEnabled(previous is not None)
         self.back_button.setText("Roll back" if previous is None else f"Roll back to {previous.label}")
@@ -68,10 +87,21 @@ class AdoptPage(QWidget):
         for m in history:
             self.history.addItem(m.label + (f" — {m.note}" if m.note and m.note != "shipped" else ""))
 
+    def _on_confirm(self, checked: bool) -> None:
+        if checked:
+            self.status.setText("")
+        self.render()
+
+    def _forget_confirmation(self) -> None:
+        self.confirm.setChecked(False)
+
     def adopt(self) -> None:
         c = self.state.candidate
         if c is None or self.state.comparison is None:
             self.status.setText("Compare the candidate first (step 4): no candidate is adopted blind.")
+            return
+        if self.state.comparison.ok_to_ng and not self.confirm.isChecked():
+            self.status.setText("The candidate turns frames judged OK into NG: tick that you have looked at them first.")
             return
         try:
             model = self.state.store.adopt(c.model_path, note=f"Adapt: {c.train_frames} frames, {c.directory.name}")

@@ -1,8 +1,9 @@
 """Candidate against the model in use, on the held-out frames and the bundled golden set.
 
-Per set: AP50 per class, recall / precision and false tags per 100 frames at the station's
-confidence, and the frames whose outcome would change: with the job's recipe, the verdict (the tags
-are read and judged by each model's boxes); without one, the number of tags the operator would see.
+Per set: AP50 per class, recall / precision and false tags per 100 frames at the station's confidence,
+the frames whose number of shown tags would change, and the verdicts each model leads to on a capped
+sample (verdicts.py): on the held-out frames under the job's recipe (reads only without one), on the
+golden frames under what their truth says is printed, so those are good frames and any NG is false.
 No candidate is adopted blind: the Adopt step needs one of these.
 """
 
@@ -18,7 +19,9 @@ import numpy as np
 
 from inference.adapt.errors import AdaptError, FineTuneCancelled
 from inference.adapt.folder import HELD_OUT, AdaptFolder
+from inference.adapt.golden_recipes import golden_recipes
 from inference.adapt.scoring import FrameDetections, LabelledFrame, Score, score
+from inference.adapt.verdicts import DEFAULT_CAP, JudgedFrame, VerdictChange, VerdictSample, box_disagreement, judge_sample
 from inference.postprocess import Thresholds
 from inference.resources import samples_dir
 
@@ -30,6 +33,9 @@ class EvalFrame:
     name: str
     image_bgr: np.ndarray
     truth: LabelledFrame
+    recipe: object | None = None  # the frame's own recipe (golden frames); else the job's applies
+    good: bool = False  # its tag is known to be what the recipe asks for
+    judged: bool = True  # False where no recipe can describe it (several golden tags, a back side)
 
 
 @dataclass(frozen=True)
@@ -44,8 +50,8 @@ class SetComparison:
     name: str
     current: Score
     candidate: Score
-    changes: list[Change] = field(default_factory=list)
-    changes_are_verdicts: bool = False
+    changes: list[Change] = field(default_factory=list)  # tags shown per frame, every frame of the set
+    verdicts: VerdictSample | None = None
 
 
 @dataclass(frozen=True)
@@ -54,11 +60,16 @@ class Comparison:
     candidate_model: str
     sets: list[SetComparison]
 
+    @property
+    def ok_to_ng(self) -> list[tuple[str, VerdictChange]]:
+        """(set, change) for every judged frame the model in use passed and the candidate fails."""
+        return [(s.name, c) for s in self.sets if s.verdicts is not None for c in s.verdicts.ok_to_ng]
+
     def to_json(self) -> dict:
         return {"current_model": self.current_model, "candidate_model": self.candidate_model,
                 "sets": [{"name": s.name, "current": s.current.to_json(), "candidate": s.candidate.to_json(),
-                          "changes_are_verdicts": s.changes_are_verdicts,
-                          "changes": [vars(c) for c in s.changes]} for s in self.sets]}
+                          "changes": [vars(c) for c in s.changes],
+                          "verdicts": s.verdicts.to_json() if s.verdicts is not None else None} for s in self.sets]}
 
     def save(self, path: Path) -> None:
         path.write_text(json.dumps(self.to_json(), indent=1, ensure_ascii=False), encoding="utf-8")
@@ -96,16 +107,18 @@ def coco_frames(root: Path) -> list[EvalFrame]:
 
 
 def golden_frames() -> list[EvalFrame]:
-    return coco_frames(samples_dir())
+    """The golden set; a frame with one front tag carries the recipe its truth implies and counts as good."""
+    recipes = golden_recipes(samples_dir())
+    return [EvalFrame(f.name, f.image_bgr, f.truth, recipes.get(f.name), f.name in recipes, f.name in recipes)
+            for f in coco_frames(samples_dir())]
 
 
-def _run(model: Path, frames: list[EvalFrame], backend: str | None, recipe, confidence: float,
-         should_stop: Callable[[], bool] | None, progress: Callable[[int], None] | None):
-    """Detections above the AP floor per frame, and each frame's outcome at the station's confidence."""
-    from inference.inspection import Inspector
+def _detect(model: Path, frames: list[EvalFrame], backend: str | None,
+            should_stop: Callable[[], bool] | None, progress: Callable[[int], None] | None) -> list[FrameDetections]:
+    """Every detection above the AP floor per frame (AP needs the whole ranking)."""
     from inference.pipeline import Pipeline
 
-    found, outcomes = [], []
+    found = []
     with Pipeline.open(model, backend, thresholds=Thresholds(confidence=AP_FLOOR, max_detections=300)) as floor:
         for f in frames:
             if should_stop is not None and should_stop():
@@ -114,41 +127,46 @@ def _run(model: Path, frames: list[EvalFrame], backend: str | None, recipe, conf
             found.append(FrameDetections(d.xyxy, d.confidence, d.class_id))
             if progress is not None:
                 progress(1)
-    if recipe is None:
-        for det in found:
-            outcomes.append(f"{int(((det.class_id == 0) & (det.score >= confidence)).sum())} tag(s)")
-        return found, outcomes
-    with Inspector.open(model, backend, read=True, thresholds=Thresholds(confidence=confidence)) as inspector:
-        inspector.recipe = recipe
-        for f in frames:
-            if should_stop is not None and should_stop():
-                raise FineTuneCancelled("the comparison was stopped")
-            outcomes.append(Inspector.verdict_text(inspector.inspect_image(f.image_bgr, source_name=f.name)))
-            if progress is not None:
-                progress(1)
-    return found, outcomes
+    return found
+
+
+def _shown_tags(det: FrameDetections, confidence: float) -> np.ndarray:
+    return det.xyxy[(det.class_id == 0) & (det.score >= confidence)]
 
 
 def compare(current: Path, candidate: Path, sets: dict[str, list[EvalFrame]], class_names: tuple[str, ...], *,
-            backend: str | None = None, recipe=None, confidence: float = 0.25,
+            backend: str | None = None, recipe=None, confidence: float = 0.25, verdict_cap: int | None = DEFAULT_CAP,
             should_stop: Callable[[], bool] | None = None,
             progress: Callable[[int], None] | None = None) -> Comparison:
+    """`recipe` is the job's, for frames without their own; `verdict_cap` frames judged per set (None: all)."""
     results = []
     for name, frames in sets.items():
         if not frames:
             continue
-        runs = [_run(m, frames, backend, recipe, confidence, should_stop, progress) for m in (current, candidate)]
+        runs = [_detect(m, frames, backend, should_stop, progress) for m in (current, candidate)]
         truths = [f.truth for f in frames]
-        scores = [score(truths, found, class_names, confidence) for found, _ in runs]
-        changes = [Change(f.name, a, b) for f, a, b in zip(frames, runs[0][1], runs[1][1]) if a != b]
-        results.append(SetComparison(name, scores[0], scores[1], changes, recipe is not None))
+        scores = [score(truths, found, class_names, confidence) for found in runs]
+        shown = [[_shown_tags(d, confidence) for d in found] for found in runs]
+        changes = [Change(f.name, f"{len(a)} tag(s)", f"{len(b)} tag(s)")
+                   for f, a, b in zip(frames, *shown) if len(a) != len(b)]
+        judged = [JudgedFrame(f.name, f.image_bgr, f.recipe if f.recipe is not None else recipe, f.good)
+                  for f in frames if f.judged]
+        verdicts = None
+        if judged and verdict_cap != 0:
+            disagreement = {f.name: box_disagreement(a, b) for f, a, b in zip(frames, *shown)}
+            verdicts = judge_sample(current, candidate, judged, disagreement, verdict_cap or 0, backend=backend,
+                                    confidence=confidence, should_stop=should_stop, progress=progress)
+        results.append(SetComparison(name, scores[0], scores[1], changes, verdicts))
     if not results:
         raise AdaptError("nothing to compare on", expected="held-out frames or the golden set", found="no frames",
                          hint="fine-tune first: it holds out part of the corrected frames")
     return Comparison(str(current), str(candidate), results)
 
 
-def frames_to_run(sets: dict[str, list[EvalFrame]], recipe) -> int:
-    """Inferences a comparison will make (for a progress bar)."""
-    per_model = sum(len(v) for v in sets.values()) * (2 if recipe is not None else 1)
-    return 2 * per_model
+def frames_to_run(sets: dict[str, list[EvalFrame]], verdict_cap: int | None = DEFAULT_CAP) -> int:
+    """Inferences a comparison will make (for a progress bar): every frame detected, a sample judged, by each model."""
+    total = 0
+    for frames in sets.values():
+        judged = sum(f.judged for f in frames)
+        total += len(frames) + (0 if verdict_cap == 0 else judged if verdict_cap is None else min(judged, verdict_cap))
+    return 2 * total

@@ -21,6 +21,7 @@ from inference.adapt.finetune import FineTuneSettings, fine_tune
 from inference.adapt.folder import AdaptFolder
 from inference.adapt.models import ModelStore, spec_of
 from inference.adapt.prelabel import prelabel
+from inference.adapt.verdicts import DEFAULT_CAP
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -39,11 +40,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--train-backbone", action=argparse.BooleanOptionalAction,
                         default=not FineTuneSettings.freeze_backbone,
                         help="also train the backbone (else only the neck and heads learn)")
-    parser.add_argument("--recipe", type=Path, default=None, help="count verdicts that would change under this recipe")
+    parser.add_argument("--recipe", type=Path, default=None,
+                        help="the job's recipe: judge the held-out frames under it (else their reads are compared)")
+    parser.add_argument("--verdict-frames", type=int, default=DEFAULT_CAP,
+                        help="frames per set read and judged with each model, those whose tag boxes differ most "
+                             f"(default {DEFAULT_CAP}: reading takes seconds per tag on a CPU; 0 = every frame)")
     parser.add_argument("--backend", default=None, help="engine backend for pre-labels and the comparison")
     parser.add_argument("--models-dir", type=Path, default=None,
                         help="where adopted models are kept (default: the station's data folder)")
     parser.add_argument("--adopt", action="store_true", help="adopt the candidate after the comparison")
+    parser.add_argument("--adopt-despite-ng", action="store_true",
+                        help="adopt even though the candidate turns judged frames from OK to NG (after looking at them)")
     parser.add_argument("--roll-back", action="store_true", help="go back to the model used before the last adoption")
     parser.set_defaults(func=adapt)
 
@@ -85,12 +92,23 @@ def adapt(args: argparse.Namespace) -> int:
 
         recipe = load_recipe(args.recipe)
     result = compare(base, candidate.model_path, {"held-out": held_out_frames(folder), "golden": golden_frames()},
-                     tuple(spec.class_names), backend=args.backend, recipe=recipe)
+                     tuple(spec.class_names), backend=args.backend, recipe=recipe,
+                     verdict_cap=args.verdict_frames if args.verdict_frames > 0 else None)
     result.save(candidate.directory / "comparison.json")
     print(comparison_text(result))
     if args.adopt:
+        if result.ok_to_ng and not args.adopt_despite_ng:
+            print(f"not adopted: {adoption_warning(result)}\n  look at those frames; to adopt anyway add "
+                  "--adopt-despite-ng (hangtag-inspect adapt --roll-back goes back)")
+            return 3
         print(f"adopted: {store.adopt(candidate.model_path, note=f'adapt --data {folder.root}').label}")
     return 0
+
+
+def adoption_warning(result) -> str:
+    flips = result.ok_to_ng
+    return (f"the candidate turns {len(flips)} frame(s) the model in use judged OK to NG: "
+            + ", ".join(f"{name} {c.frame}" for name, c in flips))
 
 
 def comparison_text(result) -> str:
@@ -103,9 +121,22 @@ def comparison_text(result) -> str:
             if a is not None:
                 lines.append(f"  {name:<10} AP50      {a:.3f} -> {b:.3f}")
         lines.append(f"  false tags per 100 frames {cur['false_tags_per_100']:.1f} -> {cand['false_tags_per_100']:.1f}")
-        what = "verdicts" if s.changes_are_verdicts else "tag counts shown"
-        lines.append(f"  {what} that would change: {len(s.changes)}"
+        lines.append(f"  tag counts shown that would change: {len(s.changes)}"
                      + "".join(f"\n    {c.frame}: {c.current} -> {c.candidate}" for c in s.changes[:10]))
+        lines += verdict_lines(s.verdicts)
     return "\n".join(lines)
+
+
+def verdict_lines(v) -> list[str]:
+    if v is None:
+        return ["  verdicts: not judged"]
+    lines = [f"  verdicts on {v.sample_note}"]
+    for who, t in (("in use", v.current), ("candidate", v.candidate)):
+        counts = ", ".join(f"{k} {n}" for k, n in sorted(t.counts.items()))
+        good = f"; good frames OK {t.good_ok}/{t.good}, false NG {t.false_ng}" if t.good else ""
+        lines.append(f"    {who:<10}{counts}{good}")
+    lines.append(f"  verdicts that would change: {len(v.verdict_changes)}; frames read differently: {len(v.changes)}")
+    lines += [f"    {c.describe()}" for c in v.changes]
+    return lines
 
 
