@@ -14,31 +14,13 @@ from PySide6.QtCore import QSettings  # noqa: E402
 
 from app.main_window import MainWindow  # noqa: E402
 from app.settings import StationSettings  # noqa: E402
-from inference.adapt.finetune import Candidate  # noqa: E402
-from inference.adapt.folder import HELD_OUT, AdaptFolder, Box  # noqa: E402
 from inference.records.convert import file_hash  # noqa: E402
 from inference.resources import default_model_path, samples_dir  # noqa: E402
-from tests.detector_variants import shrunk_boxes_model  # noqa: E402
+from tests.detector_variants import cut_box_candidate, kept_twice  # noqa: E402
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 REPO = Path(__file__).resolve().parents[1]
 FRAME = "090000022.jpg"  # one big front tag the shipped detector and reader judge OK under its recipe
-
-
-def truth_boxes(name: str) -> list[Box]:
-    truth = json.loads((samples_dir() / "truth" / f"{Path(name).stem}.json").read_text(encoding="utf-8"))
-    out = []
-    for tag in truth["tags"]:
-        out.append(Box(tuple(tag["xyxy"]), 0))
-        out += [Box(tuple(s["xyxy"]), s["class_id"]) for s in tag["symbols"]]
-    return out
-
-
-def a_cut_box_candidate(root: Path) -> Candidate:
-    """A real candidate folder whose detector draws each box at 0.4 of its size (as if fine-tuned badly)."""
-    model = shrunk_boxes_model(default_model_path(), root / "hangtag_det.onnx", 0.4)
-    return Candidate(root, model, default_model_path(), file_hash(default_model_path()), file_hash(model),
-                     1, 1, "cpu", 0.0)
 
 
 def test_compare_shows_verdicts_and_adopting_a_candidate_that_turns_ok_to_ng_needs_a_confirmation(
@@ -47,12 +29,7 @@ def test_compare_shows_verdicts_and_adopting_a_candidate_that_turns_ok_to_ng_nee
     line = tmp_path / "line"
     line.mkdir()
     (line / FRAME).write_bytes((samples_dir() / FRAME).read_bytes())
-    folder = AdaptFolder(tmp_path / "data" / "adapt")
-    for _ in range(2):  # two copies: one is held out, the other trained on; the held-out one is this frame
-        kept = folder.keep_file(line / FRAME, origin=str(line / FRAME))
-        folder.set_boxes(kept.id, truth_boxes(FRAME), corrected=True)
-    assert folder.assign_split(0.5) == (1, 1)
-    kept_name = Path(folder.corrected(HELD_OUT)[0].file_name).name  # the Adapt folder's own file name
+    _, kept_name = kept_twice(tmp_path / "data" / "adapt", samples_dir() / FRAME)  # one copy held out
     recipe = tmp_path / "job.toml"  # the job's recipe, strict: a field not found is NG
     recipe.write_text((REPO / "resources/recipes/sample_090000022.toml").read_text(encoding="utf-8")
                       + '\n[verdict]\nmissing_field = "ng"\n', encoding="utf-8")
@@ -69,7 +46,7 @@ def test_compare_shows_verdicts_and_adopting_a_candidate_that_turns_ok_to_ng_nee
     qtbot.waitExposed(adapt)
     adapt.resize(1280, 720)
     state = adapt.state
-    state.set_candidate(a_cut_box_candidate(tmp_path / "data" / "adapt" / "candidates" / "cut"))
+    state.set_candidate(cut_box_candidate(tmp_path / "data" / "adapt" / "candidates" / "cut"))  # boxes at 0.4
 
     adapt.tabs.setCurrentIndex(3)
     page = adapt.compare

@@ -101,3 +101,28 @@ def test_a_candidate_that_cuts_the_tag_box_turns_a_good_frame_ng_and_compare_say
     assert any(r.startswith("size '175/92A(XL)' → ") for r in change.reads), change.reads
     doc = json.loads(json.dumps(result.to_json(), ensure_ascii=False))
     assert doc["sets"][0]["verdicts"]["changes"][0]["candidate"] == "NG"
+
+
+def test_headless_adopt_refuses_a_candidate_that_turns_ok_to_ng_until_told_so(tmp_path, capsys):
+    from inference.adapt.models import ModelStore
+    from inference.cli import main as cli
+    from inference.records.convert import file_hash
+    from tests.detector_variants import cut_box_candidate, kept_twice
+
+    data, models = tmp_path / "adapt", tmp_path / "models"
+    _, kept_name = kept_twice(data, samples_dir() / "090000022.jpg")
+    candidate = cut_box_candidate(data / "candidates" / "cut")
+    strict = tmp_path / "job.toml"
+    strict.write_text((REPO / "resources/recipes/sample_090000022.toml").read_text(encoding="utf-8")
+                      + '\n[verdict]\nmissing_field = "ng"\n', encoding="utf-8")
+    args = ["adapt", "--data", str(data), "--candidate", str(candidate.directory), "--recipe", str(strict),
+            "--verdict-frames", "1", "--models-dir", str(models), "--backend", "onnxruntime-cpu", "--adopt"]
+    assert cli(args) == 3
+    out = capsys.readouterr().out
+    assert f"held-out {kept_name}" in out and "not adopted: the candidate turns 1 frame(s)" in out
+    assert f"{kept_name}: OK→NG (tag box" in out and "--adopt-despite-ng" in out
+    assert ModelStore(models).in_use().hash == file_hash(default_model_path())
+    assert cli([*args, "--adopt-despite-ng"]) == 0
+    assert ModelStore(models).in_use().hash == candidate.model_hash
+    assert cli(["adapt", "--data", str(data), "--candidate", str(tmp_path), "--models-dir", str(models)]) == 2
+    assert "not a candidate folder" in capsys.readouterr().err

@@ -29,6 +29,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--data", type=Path, help="the Adapt data folder (annotations.json, frames/)")
     parser.add_argument("--collect", type=Path, help="first keep this folder's images and pre-label them, then stop")
     parser.add_argument("--model", type=Path, default=None, help="start from this ONNX (default: the model in use)")
+    parser.add_argument("--candidate", type=Path, default=None,
+                        help="compare (and adopt) this candidate folder instead of fine-tuning a new one")
     parser.add_argument("--epochs", type=int, default=FineTuneSettings.epochs)
     parser.add_argument("--batch", type=int, default=FineTuneSettings.batch)
     parser.add_argument("--lr", type=float, default=FineTuneSettings.lr)
@@ -83,7 +85,10 @@ def adapt(args: argparse.Namespace) -> int:
         print(f"epoch {report.epoch}/{report.epochs}  loss {report.loss:.3f}  held-out AP50 {ap}  "
               f"{report.elapsed_s:.0f} s", flush=True)
 
-    candidate = fine_tune(folder, base, settings, on_epoch=show)
+    if args.candidate is not None:
+        candidate = _load_candidate(args.candidate)
+    else:
+        candidate = fine_tune(folder, base, settings, on_epoch=show)
     print(f"candidate: {candidate.model_path} ({candidate.train_frames} frames trained, {candidate.held_out_frames} "
           f"held out, {candidate.device}, {candidate.seconds:.0f} s)")
     recipe = None
@@ -103,6 +108,17 @@ def adapt(args: argparse.Namespace) -> int:
             return 3
         print(f"adopted: {store.adopt(candidate.model_path, note=f'adapt --data {folder.root}').label}")
     return 0
+
+
+def _load_candidate(directory: Path):
+    from inference.adapt.errors import AdaptError
+    from inference.adapt.finetune import Candidate
+
+    try:
+        return Candidate.load(directory)
+    except (OSError, ValueError, KeyError) as exc:
+        raise AdaptError("not a candidate folder", expected="training.json and hangtag_det.onnx (adapt writes them)",
+                         found=f"{directory}: {exc}", hint="give a folder DIR/candidates/<stamp>") from None
 
 
 def adoption_warning(result) -> str:
