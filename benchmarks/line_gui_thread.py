@@ -4,7 +4,9 @@ Per-tag mode, reading on, a conveyor recording replayed as a live camera (as app
 into phases of --phase seconds that take turns: "before" also redraws the latency plots while their dock is tabbed
 behind Tag text (what PlotsPanel.refresh did until it checked that any of it is on screen: the same 20 Hz draw),
 "after" does not (or, with --compare switch, the GIL switch interval; with --compare nice, the work threads at the
-GUI thread's priority, as before app.thread_priority, or below it, as the station now starts them). Per phase: the
+GUI thread's priority, as before app.thread_priority, or below it, as the station now starts them; with --compare
+collect, none (before) or a full garbage collection every --collect-frames frames on the inspection worker's thread,
+as the headless station runs one, timed). Per phase: the
 GUI thread's own CPU time (time.thread_time, sampled on that thread) and how late a 5 ms probe timer fired. Both
 kinds of phase share the machine's load, so their ratio holds where the absolute numbers do not. Before the line
 starts and after it ended, the same window idle (engine loaded, nothing running) is measured by the same probe
@@ -73,6 +75,41 @@ def _set_nices(nices: dict[int, int]) -> None:
             pass
 
 
+def _collect_on_the_worker(window, state: dict, every: int, collections: dict[str, list[float]]) -> None:
+    """In "after" phases, a full collection every `every` frames on the inspection worker's own thread (the slot is
+    connected directly, so it runs where frame_done is emitted), each timed; and every full collection Python runs
+    by itself meanwhile (its oldest generation), timed through gc.callbacks, in either kind of phase."""
+    import gc
+
+    from PySide6.QtCore import Qt
+
+    seen, ours = [0], threading.local()
+
+    def after_frame(_image, _result) -> None:
+        if state["kind"] != "after":
+            return
+        seen[0] += 1
+        if seen[0] % every == 0:
+            ours.collecting = True
+            start = time.perf_counter()
+            gc.collect()
+            collections["after"].append((time.perf_counter() - start) * 1000)
+            ours.collecting = False
+
+    started: dict[int, float] = {}
+
+    def full_collection(phase: str, info: dict) -> None:
+        if info["generation"] != 2 or getattr(ours, "collecting", False):
+            return
+        if phase == "start":
+            started[threading.get_ident()] = time.perf_counter()
+        elif threading.get_ident() in started:
+            collections["full_by_python"].append((time.perf_counter() - started.pop(threading.get_ident())) * 1000)
+
+    gc.callbacks.append(full_collection)
+    window.worker.frame_done.connect(after_frame, Qt.ConnectionType.DirectConnection)
+
+
 def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     parser = argparse.ArgumentParser(prog="python benchmarks/line_gui_thread.py")
@@ -81,17 +118,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=32.0)
     parser.add_argument("--phase", type=float, default=4.0, help="seconds of each phase (before, after, before…)")
     parser.add_argument("--belt-px-per-frame", type=float, default=0.0)
-    parser.add_argument("--compare", choices=("plots", "switch", "nice", "filter", "none"), default="plots",
+    parser.add_argument("--compare", choices=("plots", "switch", "nice", "filter", "collect", "none"), default="plots",
                         help="plots: hidden latency plots redrawn (before) or not (after); switch: the interpreter's "
                              "GIL switch interval 5 ms (Python's default, before) or --switch-ms (after); nice: every thread but the GUI thread at the GUI thread's nice (before, as "
                              "until app.thread_priority) or where the station put it (after; a thread started meanwhile: "
                              "WORK_NICE below the GUI thread; lowering nice needs root); filter: the Space key's filter also "
-                             "on the whole application (before, as until it watched spin boxes only) or not; none: both "
+                             "on the whole application (before, as until it watched spin boxes only) or not; collect: "
+                             "the window as it is (before) or a full gc.collect() every --collect-frames frames on the "
+                             "inspection worker's thread (after); none: both "
                              "kinds of phase alike (the line run as it is)")
     parser.add_argument("--idle-s", type=float, default=8.0,
                         help="seconds of the same window idle (engine loaded, no source running) measured before the "
                              "line starts and again after it ended: the baseline at this machine's load")
     parser.add_argument("--switch-ms", type=float, default=1.0)
+    parser.add_argument("--collect-frames", type=int, default=25, help="--compare collect: frames between collections")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
 
@@ -155,6 +195,9 @@ def main(argv: list[str] | None = None) -> int:
         phases["idle"]["wall"].append(time.perf_counter() - state["wall"])
         phases["idle"]["frames"].append(0)
 
+    collections: dict[str, list[float]] = {"after": [], "full_by_python": []}
+    if args.compare == "collect":
+        _collect_on_the_worker(window, state, args.collect_frames, collections)
     probe.timeout.connect(tick)
     phase_timer = QTimer()
     phase_timer.setInterval(int(args.phase * 1000))
@@ -193,6 +236,9 @@ def main(argv: list[str] | None = None) -> int:
                         "gui_cpu_share": round(cpu / wall, 4) if wall else None,
                         "gui_cpu_ms_per_frame": round(1000 * cpu / max(1, sum(p["frames"])), 2),
                         "lateness_ms": _percentiles(p["lateness"])}
+    if args.compare == "collect":  # each collection holds the GIL: the GUI thread cannot run meanwhile
+        result["worker_collections_ms"] = _percentiles(collections["after"])
+        result["python_full_collections_ms"] = _percentiles(collections["full_by_python"])
     b, a = result["before"], result["after"]
     result["ratio_after_over_before"] = {
         "gui_cpu_share": round(a["gui_cpu_share"] / b["gui_cpu_share"], 3) if b["gui_cpu_share"] else None,
