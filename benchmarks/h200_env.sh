@@ -3,7 +3,8 @@
 #   pip download onnxruntime-gpu==1.31.1 --no-deps --python-version 3.12 --implementation cp --only-binary=:all: \
 #       --platform manylinux_2_28_x86_64 -d /tmp/w && split -b 37000000 -d -a 1 /tmp/w/onnxruntime_gpu-*.whl .parts/part
 #   sha256sum /tmp/w/onnxruntime_gpu-*.whl | cut -c1-64 > .whl/ort.sha256
-#   pip download --no-deps ... zxing-cpp==3.1.1 google-re2==1.1.20251105 starlette==1.10.0 uvicorn==0.54.0 -d .whl
+#   pip download --no-deps ... zxing-cpp==3.1.1 google-re2==1.1.20251105 starlette==1.10.0 uvicorn==0.54.0 \
+#       onnxconverter-common==1.16.0 -d .whl     # the last: the FP16 copy the memory-pressure guard steps down to
 #   .gpubench/ocr: the PP-OCR det/rec ONNX files and a manifest.json (inference/reading/ocr/models.py shipped_models)
 #   .gpubench/tagset: truth.jsonl + images/ of a training.tagsets folder (one-tag images)
 # Calls: one per part (carry .parts/partN; `mkdir -p /tmp/parts && cp .parts/partN /tmp/parts/`), back to back
