@@ -97,6 +97,11 @@ def test_verdict_bench_on_a_tiny_set_counts_every_image(tmp_path, capsys):
     assert overall["tags"]["truth"] == sum(len(t["tags"]) for t in truth)
     assert 0 <= overall["tags"]["found"] <= overall["tags"]["truth"]
     assert overall["time_per_tag_ms"]["tags"] >= 1 and overall["time_per_tag_ms"]["p50"] > 0
+    # where a tag's time goes: this process's CPU per tag, and the reader's stages of every read tag
+    assert overall["time_per_tag_ms"]["cpu_p50"] > 0
+    assert {"barcode", "rectify", "ocr_det", "ocr_rec", "verify", "total"} <= set(overall["time_per_tag_ms"]["reader_stages_p50"])
+    assert all(len(r["tag_stages_ms"]) >= r["tags_found"] for r in rows)
+    assert "this process's CPU" in table
     crossed = report["wrong_recipe_rows"]  # every good frame once more, against a recipe one value off
     assert [c["image"] for c in crossed] == [r["image"] for r in rows if r["expected"] == "OK"]
     assert all(c["printed"] != c["expected"] for c in crossed)
