@@ -305,3 +305,21 @@ def test_a_barcode_outside_every_tag_box_is_a_tag_the_detector_may_have_missed()
     # where the recipe allows two tags, one unboxed barcode does not break the count
     two = parse_recipe('[counts]\nhangtag = { min = 1, max = 2 }\n[fields]\nsize = "M"\n')
     assert judge(two, both, [tag("尺码：M")]).verdict is Verdict.OK
+
+
+@pytest.mark.parametrize("text_px, told", [(15.0, True), (20.9, True), (21.0, False), (None, False)])
+def test_a_field_in_doubt_on_small_print_says_the_print_is_too_small_and_what_to_do(text_px, told) -> None:
+    r = recipe('style_number = "B60965693"\ncolor = "黑色"')
+    verdict = judge(r, one_tag(), [tag("货号:B6O96569\n颜色：黑色", 0.6, text_px=text_px)])
+    assert verdict.verdict is Verdict.REVIEW
+    style = [reason for reason in verdict.reasons if reason.startswith("style number")]
+    assert len(style) == 1
+    assert ("print too small" in style[0] and "bring the camera closer" in style[0]) is told
+    if told:
+        assert f"({text_px:.0f} px lines" in style[0]
+
+
+def test_a_confident_different_value_on_small_print_is_still_ng_without_a_print_note() -> None:
+    verdict = judge(recipe('color = "黑色"'), one_tag(), [tag("颜色：藏青", 0.99, text_px=12.0)])
+    assert verdict.verdict is Verdict.NG
+    assert not any("print too small" in reason for reason in verdict.reasons)
