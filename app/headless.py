@@ -26,10 +26,12 @@ from inference.sources import Frame, FrameSource, Waiting, open_source
 
 
 SUMMARY_FRAMES = 10_000  # the closing percentiles are over the last this many frames
-# A full garbage collection this often. Reading leaves reference cycles each frame; CPython collects its oldest
-# generation ever more rarely as it grows, and the arenas they filled stay mapped: with reading the station's
-# Python objects grew 3.8 MiB per 1 000 frames after warm-up, and stayed flat with a collection every 25 frames
-# (BENCHMARKS.md, issue 15, "Bisecting the drift"). One collection takes milliseconds; a frame with reading, seconds.
+# A full garbage collection this often. A frame leaves no reference cycles (tests/reliability/test_cycles.py); what
+# grows without it is CPython's free lists: freed tuples (up to 2 000 of each length 1-20, ~4.5 MiB), kept for reuse
+# and emptied only by a full collection, which CPython runs ever more rarely as a process grows. With reading the
+# station's Python objects grew 7.4 MiB per 1 000 frames over frames 50-180 without it, 0.5 with it (BENCHMARKS.md,
+# issue 15, "Cycles, free lists"). One collection: ~40 ms of CPU here. The window does not collect: there it holds
+# the GIL for 150-350 ms, which the GUI thread would wait out, and the free lists are bounded anyway.
 COLLECT_FRAMES = 25
 
 
