@@ -308,18 +308,20 @@ def test_a_barcode_outside_every_tag_box_is_a_tag_the_detector_may_have_missed()
 
 
 @pytest.mark.parametrize("text_px, told", [(15.0, True), (20.9, True), (21.0, False), (None, False)])
-def test_a_field_in_doubt_on_small_print_says_the_print_is_too_small_and_what_to_do(text_px, told) -> None:
-    r = recipe('style_number = "B60965693"\ncolor = "黑色"')
+def test_fields_in_doubt_on_small_print_say_once_that_the_print_is_too_small_and_what_to_do(text_px, told) -> None:
+    r = recipe('style_number = "B60965693"\ncolor = "黑色"\nsize = "170/92A"')
     verdict = judge(r, one_tag(), [tag("货号:B6O96569\n颜色：黑色", 0.6, text_px=text_px)])
     assert verdict.verdict is Verdict.REVIEW
-    style = [reason for reason in verdict.reasons if reason.startswith("style number")]
-    assert len(style) == 1
-    assert ("print too small" in style[0] and "bring the camera closer" in style[0]) is told
+    notes = [reason for reason in verdict.reasons if "print too small" in reason]
+    assert len(notes) == (1 if told else 0)  # once for the tag, not once per field in doubt
     if told:
-        assert f"({text_px:.0f} px lines" in style[0]
+        assert notes[0] == f"print too small to read surely ({text_px:.0f} px lines, needs 21): bring the camera closer or zoom in"
+        assert verdict.reasons.index(notes[0]) < verdict.reasons.index("size not found (尺码)")
+    assert any(reason.startswith("style number uncertain") for reason in verdict.reasons)
 
 
-def test_a_confident_different_value_on_small_print_is_still_ng_without_a_print_note() -> None:
-    verdict = judge(recipe('color = "黑色"'), one_tag(), [tag("颜色：藏青", 0.99, text_px=12.0)])
-    assert verdict.verdict is Verdict.NG
-    assert not any("print too small" in reason for reason in verdict.reasons)
+def test_small_print_alone_never_turns_a_verdict() -> None:
+    ok = judge(recipe('color = "黑色"'), one_tag(), [tag("颜色：黑色", 0.99, text_px=12.0)])
+    assert ok.verdict is Verdict.OK and ok.reasons == ()
+    ng = judge(recipe('color = "黑色"'), one_tag(), [tag("颜色：藏青", 0.99, text_px=12.0)])
+    assert ng.verdict is Verdict.NG and not any("print too small" in reason for reason in ng.reasons)

@@ -93,9 +93,23 @@ def judge_tag(recipe: Recipe, tag: TagReading) -> FrameVerdict:
 def _tag_checks(recipe: Recipe, tag: TagReading, prefix: str) -> list[Check]:
     evidence = gather(recipe, tag)
     checks = [_field_check(rule, evidence[rule.name], tag, recipe, prefix) for rule in recipe.fields]
+    small = _small_print_check(tag, checks, prefix)
+    if small is not None:  # said once for the tag, before the fields it leaves in doubt
+        first = next(i for i, c in enumerate(checks) if c.verdict is Verdict.REVIEW)
+        checks.insert(first, small)
     if recipe.barcode.required or recipe.barcode.expected or recipe.barcode.match_printed or recipe.barcode.match_style_number:
         checks.extend(_barcode_checks(recipe, tag, prefix))
     return checks
+
+
+def _small_print_check(tag: TagReading, field_checks: Sequence[Check], prefix: str) -> Check | None:
+    """Why fields were left in doubt when the camera is the cause: the tag's text stands too low to be
+    read surely. Only beside a field in doubt, so it never turns a frame from OK or NG."""
+    if tag.text_px is None or tag.text_px >= SMALL_TEXT_PX or not any(c.verdict is Verdict.REVIEW for c in field_checks):
+        return None
+    return Check("print size", tag.tag_index, f">= {SMALL_TEXT_PX:.0f} px lines", f"{tag.text_px:.0f} px", None, "ocr",
+                 Verdict.REVIEW, f"{prefix}print too small to read surely ({tag.text_px:.0f} px lines, needs {SMALL_TEXT_PX:.0f}):"
+                 " bring the camera closer or zoom in")
 
 
 def _bars_note(tag: TagReading, rule: BarcodeRule) -> str:
@@ -259,8 +273,7 @@ def _field_check(rule: FieldRule, evidence: FieldEvidence, tag: TagReading, reci
         if not rule.required:
             return Check(name, idx, expected, "", None, "", Verdict.OK)
         verdict = Verdict.NG if recipe.missing_field == "ng" else Verdict.REVIEW
-        return Check(name, idx, expected, "", None, "", verdict,
-                     f"{prefix}{label} not found ({FIELD_LABELS_ZH[name]}){print_note(tag.text_px)}")
+        return Check(name, idx, expected, "", None, "", verdict, f"{prefix}{label} not found ({FIELD_LABELS_ZH[name]})")
     read = _shown(name, evidence.value)
     conf = evidence.confidence
     if evidence.found is Found.MATCH:
@@ -275,15 +288,7 @@ def _field_check(rule: FieldRule, evidence: FieldEvidence, tag: TagReading, reci
         return Check(name, idx, expected, read, conf, evidence.source, Verdict.OK)
     doubt = f"read as {read} at {conf:.0%}" if read else "unclear"
     target = f", expected {expected}" if rule.expected is not None or rule.pattern is not None else f", minimum {rule.min_confidence:.0%}"
-    return Check(name, idx, expected, read, conf, evidence.source, Verdict.REVIEW,
-                 f"{prefix}{label} uncertain: {doubt}{target}{print_note(tag.text_px)}")
-
-
-def print_note(text_px: float | None) -> str:
-    """Whether the print is too small for the camera to read surely, and what to do about it."""
-    if text_px is None or text_px >= SMALL_TEXT_PX:
-        return ""
-    return f" — print too small ({text_px:.0f} px lines, reads surely from {SMALL_TEXT_PX:.0f}): bring the camera closer or zoom in"
+    return Check(name, idx, expected, read, conf, evidence.source, Verdict.REVIEW, f"{prefix}{label} uncertain: {doubt}{target}")
 
 
 def _barcode_checks(recipe: Recipe, tag: TagReading, prefix: str) -> list[Check]:
