@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from inference.errors import HangtagError
+from inference.gpu.jpeg import is_device_frame
 from inference.gpu.pressure import Level, MemoryReading, NvmlMemory, PressureEvent, PressurePolicy, PressureSettings
 
 log = logging.getLogger(__name__)
@@ -102,16 +103,17 @@ class PressureGuard:
         return getattr(self._pipeline, name)
 
     def process(self, image, **kwargs: Any):
-        return self._run(lambda p: p.process(image, **kwargs))
+        return self._run(lambda p: p.process(_for(p, [image])[0], **kwargs))
 
     def process_batch(self, images: Sequence, infos=None, **kwargs: Any):
         def run(p):
-            if len(images) > getattr(p, "batch", len(images)):  # a shrunk variant takes one frame at a time
+            images_ = _for(p, images)
+            if len(images_) > getattr(p, "batch", len(images_)):  # a shrunk variant takes one frame at a time
                 out = []
-                for i, image in enumerate(images):
+                for i, image in enumerate(images_):
                     out += p.process_batch([image], [infos[i]] if infos else None, **kwargs)
                 return out
-            return p.process_batch(images, infos, **kwargs)
+            return p.process_batch(images_, infos, **kwargs)
 
         return self._run(run)
 
@@ -206,6 +208,14 @@ class VariantMissing(HangtagError):
     def __init__(self, message: str) -> None:
         super().__init__(message, expected="a lighter model variant", found="none prepared",
                          hint="prepare an FP16 copy (hangtag-inspect precision) to let the station step down further")
+
+
+def _for(pipeline: Any, images: Sequence) -> list:
+    """Frames decoded on the GPU (inference/gpu/jpeg.py) as host arrays when the variant in use is the CPU
+    Pipeline (the last step down); unchanged for a GPU pipeline."""
+    if hasattr(pipeline, "letterbox"):
+        return list(images)
+    return [image.to_host() if is_device_frame(image) else image for image in images]
 
 
 def guard_pressure(pipeline: Any, model_path: Path | str, *, engine: str, device_id: int = 0,

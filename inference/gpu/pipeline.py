@@ -206,15 +206,18 @@ class GpuPipeline:
         ev, copies = slot.events, self.copy_stream
         if slot.oversize:
             grow(self.allocator, slot, max(slot.frame_capacity, *(im.nbytes for im in slot.oversize.values())))
-        largest = max((h * w * 3 for h, w in slot.shapes), default=0)  # pageable/pool frames may exceed staging
+        largest = max((h * w * 3 for i, (h, w) in enumerate(slot.shapes) if i not in slot.on_device),
+                      default=0)  # pageable/pool frames may exceed staging; device frames need no store
         self.letterbox.reserve(slot.number, max(slot.frame_capacity, largest))
         copies.wait(ev["infer"])  # this slot's input was last read before its previous engine call
         ev["start"].record(copies)
         for i, (h, w) in enumerate(slot.shapes):
-            self.letterbox.upload(copies, slot.source_of(i), slot.number, i, h * w * 3)
+            if i not in slot.on_device:  # a GPU-decoded frame is read where it lies
+                self.letterbox.upload(copies, slot.source_of(i), slot.number, i, h * w * 3)
         ev["h2d"].record(copies)
         target = self.slot_inputs[slot.number]
-        slot.transforms = [self.letterbox.launch(copies, hw, slot.number, i, target) for i, hw in enumerate(slot.shapes)]
+        slot.transforms = [self.letterbox.launch(copies, hw, slot.number, i, target, slot.on_device.get(i))
+                           for i, hw in enumerate(slot.shapes)]
         ev["letterbox"].record(copies)
 
     def compute(self, slot: Slot) -> None:

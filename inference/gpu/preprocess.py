@@ -87,12 +87,14 @@ class GpuLetterboxer:
                                      stream.handle), "copying a frame to the GPU")
 
     def launch(self, stream: Stream, source_hw: tuple[int, int], slot: int, position: int,
-               target: DeviceBuffer | None = None) -> LetterboxTransform:
+               target: DeviceBuffer | None = None, on_device: tuple[int, int] | None = None) -> LetterboxTransform:
         """Letterbox frame `position` of `slot` into batch position `position` of `target` (default: the
-        engine's input buffer), which has the engine input's shape and type."""
+        engine's input buffer), which has the engine input's shape and type. `on_device`: (address, row pitch)
+        of a frame already in device memory, read from there instead of the slot's store."""
         transform, (rh, rw) = plan_letterbox(source_hw, (self.out_h, self.out_w))
         sh, sw = source_hw
-        self._args.set(self.frames[slot].ptr + position * self.capacity[slot], sh, sw, sw * 3,
+        src, pitch = on_device or (self.frames[slot].ptr + position * self.capacity[slot], sw * 3)
+        self._args.set(src, sh, sw, pitch,
                        (target or self.input).ptr + position * self.position_bytes, self.out_h, self.out_w,
                        int(transform.pad_y), int(transform.pad_x), rh, rw, sh / rh, sw / rw,
                        1 if uses_area(source_hw, (rh, rw)) else 0)

@@ -1,6 +1,7 @@
 """Where frames wait, page-locked, for their one copy to the GPU.
 
-A slot is one batch in flight. Each frame in it is uploaded from one of three places:
+A slot is one batch in flight. Each frame in it is uploaded from one of three places (or not at all: a frame
+decoded on the GPU, inference/gpu/jpeg.py, is letterboxed from the device memory it was decoded into):
 - page-locked memory the source wrote into (a camera source reading into lent page-locked frames, a
   `FramePool`, a camera SDK's registered buffers): uploaded from where it lies, with no host copy at all;
 - the caller's own array, when the pipeline uploads "pageable" (the driver stages it, synchronously);
@@ -20,6 +21,7 @@ from typing import Callable
 
 import numpy as np
 
+from inference.gpu.jpeg import is_device_frame
 from inference.gpu.memory import Allocator, Event, PinnedBuffer
 from inference.gpu.preprocess import as_bgr
 
@@ -54,6 +56,7 @@ class Slot:
     gpu_nms: bool = False  # whether enqueue() queued NMS on the device for this batch
     stage_ns: int = 0
     sources: list[int] = field(default_factory=list)  # per frame: host address to upload from, 0 = staging
+    on_device: dict[int, tuple[int, int]] = field(default_factory=dict)  # position → (device address, row pitch)
     held: list[np.ndarray] = field(default_factory=list)  # arrays uploaded from in place, alive until finished
     in_place: Callable[[np.ndarray], bool] = lambda image: False  # the pipeline's page-locked test
     upload: str = "staged"
@@ -71,14 +74,23 @@ class Slot:
         self.gpu_nms = False
         self.stage_ns = 0
         self.sources.clear()
+        self.on_device.clear()
         self.held.clear()
 
     def place(self, image: np.ndarray, info: FrameInfo) -> tuple[np.ndarray, np.ndarray] | None:
         """Give a frame the next position; returns (pinned view, frame) for the caller to copy, or None when
         nothing is to be copied: the frame is uploaded from where it lies (page-locked memory, or any frame when
-        uploading "pageable"), or it is larger than the slot (the thread that stages grows the slot and copies it)."""
-        image = as_bgr(image)
+        uploading "pageable"), or it is larger than the slot (the thread that stages grows the slot and copies it).
+        A frame already in device memory (a GPU-decoded JPEG, inference/gpu/jpeg.py) is letterboxed from there."""
         i = len(self.shapes)
+        if is_device_frame(image):
+            self.shapes.append((int(image.shape[0]), int(image.shape[1])))
+            self.infos.append(info)
+            self.sources.append(0)
+            self.on_device[i] = (image.ptr, image.pitch)
+            self.held.append(image)  # its memory stays alive until the batch is finished
+            return None
+        image = as_bgr(image)
         self.shapes.append((int(image.shape[0]), int(image.shape[1])))
         self.infos.append(info)
         if self.upload == "pageable" or self.in_place(image):
