@@ -67,6 +67,15 @@ def test_a_box_cut_to_part_of_the_tag_still_pairs_with_the_whole_tag():
     assert overlap_of_smaller(whole, half)[0, 0] == pytest.approx(1.0)
 
 
+def test_a_partial_sample_says_how_long_judging_every_frame_would_take():
+    from inference.adapt.verdicts import Tally, VerdictSample
+
+    none = Tally(5, 0, {"OK": 5}, 0, 0)
+    sample = VerdictSample(("a", "b", "c", "d", "e"), 76, none, none, (), seconds=50.0)  # 10 s per frame, 2 models
+    assert sample.sample_note.startswith("5 of 76 frames judged (those whose tag boxes differ most; all 76 would "
+                                         "take about 13 min here): a, b")
+
+
 def test_the_sample_takes_the_frames_whose_boxes_differ_most_then_by_name():
     frames = [JudgedFrame(n, np.zeros((1, 1, 3), np.uint8), None, False) for n in ("c", "a", "b", "d")]
     disagreement = {"a": 0.0, "b": 0.4, "c": 0.0, "d": 0.9}
@@ -81,7 +90,8 @@ def test_the_model_against_itself_changes_no_verdict_on_a_golden_frame():
     v = result.sets[0].verdicts
     assert v.frames == ("090000022.jpg",) and v.eligible == 1
     assert v.current == v.candidate and v.current.good == 1 and not v.changes and not result.ok_to_ng
-    assert "1 of 1 frames judged" in v.sample_note
+    assert v.sample_note == "1 of 1 frames judged (those whose tag boxes differ most): 090000022.jpg"
+    assert v.seconds > 0
 
 
 def test_a_candidate_that_cuts_the_tag_box_turns_a_good_frame_ng_and_compare_says_why(tmp_path):

@@ -152,8 +152,9 @@ class ComparePage(QWidget):
                                 "step 5 asks you to confirm.")
             self.status.setStyleSheet(f"color: {WORSE.name()}")
         else:
-            self.status.setText("Compared. No judged frame turns from OK to NG. Adopt the candidate in step 5 only if it "
-                                "is better where it matters to the line.")
+            judged = "; ".join(f"{s.name}: {s.verdicts.extent}" for s in result.sets if s.verdicts is not None)
+            self.status.setText(f"Compared. No judged frame turns from OK to NG ({judged}). Adopt the candidate in "
+                                "step 5 only if it is better where it matters to the line.")
             self.status.setStyleSheet("")
 
     def _verdict_rows(self, s) -> None:
@@ -162,6 +163,7 @@ class ComparePage(QWidget):
             self._row("    verdicts: not judged", "", "", None)
             return
         self._row(f"    verdicts on {len(v.frames)} of {v.eligible} frames (tag boxes differing most)", "", "", None)
+        self.table.item(self.table.rowCount() - 1, 0).setToolTip(v.sample_note)
         a, b = v.current, v.candidate
         for verdict in ("OK", "REVIEW", "NG", "no recipe", "ERROR"):
             if a.counts.get(verdict) or b.counts.get(verdict):

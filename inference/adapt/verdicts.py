@@ -9,6 +9,7 @@ the two models' tag boxes differ most (a box that did not move cannot change a r
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -36,6 +37,7 @@ class Outcome:
     reasons: tuple[str, ...]
     tag_boxes: np.ndarray  # (N, 4) at the station's confidence
     reads: tuple[dict[str, str], ...]  # per tag box, field -> value read
+    seconds: float = 0.0  # detecting, reading and judging this frame
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,7 @@ class VerdictSample:
     current: Tally
     candidate: Tally
     changes: tuple[VerdictChange, ...]  # frames whose verdict or reads differ
+    seconds: float = 0.0  # inspecting the sample with both models (loading them not counted)
 
     @property
     def verdict_changes(self) -> tuple[VerdictChange, ...]:
@@ -89,16 +92,28 @@ class VerdictSample:
 
     @property
     def sample_note(self) -> str:
-        return (f"{len(self.frames)} of {self.eligible} frames judged (those whose tag boxes differ most"
-                f"{'' if len(self.frames) == self.eligible else '; raise the cap to judge more'}): "
-                + ", ".join(self.frames))
+        return f"{self.extent}: " + ", ".join(self.frames)
+
+    @property
+    def extent(self) -> str:
+        rest = ""
+        if len(self.frames) < self.eligible:
+            # a read can flip when the box moves a pixel, so a flip may sit in any frame not judged
+            per_frame = self.seconds / max(len(self.frames), 1)
+            rest = f"; all {self.eligible} would take about {_duration(per_frame * self.eligible)} here"
+        return f"{len(self.frames)} of {self.eligible} frames judged (those whose tag boxes differ most{rest})"
 
     def to_json(self) -> dict:
-        return {"frames": list(self.frames), "eligible": self.eligible, "current": self.current.to_json(),
+        return {"frames": list(self.frames), "eligible": self.eligible, "seconds": round(self.seconds, 1),
+                "current": self.current.to_json(),
                 "candidate": self.candidate.to_json(),
                 "changes": [{"frame": c.frame, "current": c.current, "candidate": c.candidate, "good": c.good,
                              "tag_box": c.tag_box, "reads": list(c.reads), "reasons": list(c.reasons)}
                             for c in self.changes]}
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
 
 
 def box_disagreement(a: np.ndarray, b: np.ndarray) -> float:
@@ -130,12 +145,14 @@ def judge_all(model, frames: Sequence[JudgedFrame], backend: str | None, confide
             if should_stop is not None and should_stop():
                 raise FineTuneCancelled("the comparison was stopped")
             inspector.recipe = f.recipe
+            start = time.perf_counter()
             result = inspector.inspect_image(f.image_bgr, source_name=f.name)
+            seconds = time.perf_counter() - start
             reasons = tuple(getattr(result.verdict, "reasons", ()) or ()) if result.ok else (result.error.splitlines()[0],)
             tags = result.detections.of_class("hangtag").xyxy if result.ok else np.zeros((0, 4))
             reads = tuple({k: v.value for k, v in r.fields.items()} for r in result.readings) if result.ok else ()
             boxes = np.array([r.xyxy for r in result.readings], np.float64).reshape(-1, 4) if result.ok else tags
-            out.append(Outcome(Inspector.verdict_text(result), reasons, boxes if len(boxes) else tags, reads))
+            out.append(Outcome(Inspector.verdict_text(result), reasons, boxes if len(boxes) else tags, reads, seconds))
             if progress is not None:
                 progress(1)
     return out
@@ -203,4 +220,5 @@ def judge_sample(current, candidate, frames: Sequence[JudgedFrame], disagreement
         if x.verdict != y.verdict or reads:
             changes.append(VerdictChange(f.name, x.verdict, y.verdict, f.good, _box_text(x.tag_boxes, y.tag_boxes),
                                          reads, y.reasons))
-    return VerdictSample(tuple(f.name for f in chosen), len(frames), tally(chosen, a), tally(chosen, b), tuple(changes))
+    return VerdictSample(tuple(f.name for f in chosen), len(frames), tally(chosen, a), tally(chosen, b), tuple(changes),
+                         sum(o.seconds for o in (*a, *b)))
