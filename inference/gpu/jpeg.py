@@ -82,6 +82,7 @@ class Decoded:
 
     image: DeviceFrame | np.ndarray | None
     error: str | None = None
+    cause: ImageDecodeError | None = None  # the decoder's own error, for callers that re-raise it in their terms
 
 
 class CpuJpegDecoder:
@@ -112,7 +113,7 @@ def _decode_on_cpu(data: bytes, name: str) -> Decoded:
     try:
         return Decoded(decode_image(data, name))
     except ImageDecodeError as exc:
-        return Decoded(None, str(exc))
+        return Decoded(None, str(exc), exc)
 
 
 class GpuJpegDecoder:

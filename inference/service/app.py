@@ -47,7 +47,8 @@ def create_app(config: ServiceConfig, *, worker_factory: WorkerFactory | None = 
             return
         service.log.write("ready", host=config.host, port=config.port, backend=service.backend,
                           workers=len(service.workers), max_batch=config.max_batch, max_wait_ms=config.max_wait_ms,
-                          queue=config.queue, model=service.model_hash, precision=service.precision)
+                          queue=config.queue, model=service.model_hash, precision=service.precision,
+                          jpeg_decode=service.jpeg_decode)
         try:
             yield
         finally:
@@ -82,7 +83,7 @@ class _Handlers:
                                         found="starting or shutting down", hint="retry shortly"), "ready")
         s.metrics.requests.labels("ready", "200").inc()
         return JSONResponse({"code": 0, "status": "ready", "backend": s.backend, "workers": len(s.workers),
-                             "model": s.model_hash, "precision": s.precision})
+                             "model": s.model_hash, "precision": s.precision, "jpeg_decode": s.jpeg_decode})
 
     async def metrics(self, request: Request) -> Response:
         body = await asyncio.to_thread(self.service.metrics.render)  # NVML and /proc reads: off the loop
@@ -114,15 +115,19 @@ class _Handlers:
             body = await _read_body(request, s.config.max_body_bytes)
             log["size"] = len(body)
             journaled = s.journal is not None
-            try:
-                decoded = await s.decoder.decode(body, media, with_hash=journaled)
+            decoded = None
+            try:  # a /detect JPEG is decoded by the worker, with its batch, where the workers decode on the GPU
+                decoded = await s.decoder.decode(body, media, with_hash=journaled,
+                                                 defer_jpeg=s.gpu_jpeg and kind == DETECT)
+                job = Job(kind, decoded.image, thresholds, request_id, decoded.decode_ms, recipe, decoded.body_hash,
+                          decoded.body)
+                served = await s.batcher.submit(job, ticket)
             except UndecodableImage as exc:
                 if journaled:
+                    digest = getattr(exc, "body_hash", "") or (decoded.body_hash if decoded else "")
                     await asyncio.to_thread(s.journal.record, error_result(0, request_id, None, str(exc), thresholds),
-                                            getattr(exc, "body_hash", ""))
+                                            digest)
                 raise
-            job = Job(kind, decoded.image, thresholds, request_id, decoded.decode_ms, recipe, decoded.body_hash)
-            served = await s.batcher.submit(job, ticket)
             result = served.result
             log.update(queue_ms=round(served.queue_ms, 3), batch=served.batch_size,
                        stages={k: round(v, 3) for k, v in result.timings.stages_ms.items()})

@@ -25,6 +25,9 @@ def usable_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+JPEG_DECODE_MODES = ("auto", "gpu", "cpu")
+
+
 @dataclass(frozen=True)
 class ServiceConfig:
     host: str = "127.0.0.1"
@@ -46,6 +49,7 @@ class ServiceConfig:
     recipe_dir: Path | None = None  # recipes named by id (file stem) with ?recipe=ID
     read: bool = True  # load the tag reader (needed by /inspect)
     journal: str | None = None  # journal every request like a station frame: a path, "" = the station's journal
+    jpeg_decode: str = "auto"  # /detect JPEGs: "auto" on the GPU where the workers can, "gpu" or refuse, "cpu"
 
     def __post_init__(self) -> None:
         checks = [("max batch", self.max_batch, 1, 64), ("queue", self.queue, 1, 100_000),
@@ -54,6 +58,9 @@ class ServiceConfig:
         for name, value, low, high in checks:
             if not low <= int(value) <= high:
                 raise ConfigError(f"{name} out of range", expected=f"{low} … {high}", found=str(value))
+        if self.jpeg_decode not in JPEG_DECODE_MODES:
+            raise ConfigError("unknown JPEG decode mode", expected=" | ".join(JPEG_DECODE_MODES),
+                              found=str(self.jpeg_decode))
         if not 0.0 <= self.max_wait_ms <= 1000.0:
             raise ConfigError("max wait out of range", expected="0 … 1000 ms", found=f"{self.max_wait_ms} ms",
                               hint="the wait is added to a lone request's latency: keep it a few ms")

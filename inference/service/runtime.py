@@ -25,7 +25,7 @@ def open_worker(config: ServiceConfig, journal: JournalSink | None) -> Any:
 
     return InferenceWorker.open(config.model, config.backend, thresholds=default_thresholds(config),
                                 read=config.read, max_batch=config.max_batch, threads=config.threads,
-                                journal=journal)
+                                journal=journal, jpeg_decode=config.jpeg_decode)
 
 
 def default_thresholds(config: ServiceConfig) -> Thresholds:
@@ -59,6 +59,7 @@ class Service:
         self.workers: list[Any] = []
         self.batcher: Batcher | None = None
         self.decoder: DecodePool | None = None
+        self.gpu_jpeg = False  # every worker decodes /detect JPEGs itself, on the GPU (inference/gpu/jpeg.py)
         self.journal: JournalSink | None = None
         self.recipes = RecipeBook()
         self.model_hash = "unknown"
@@ -69,10 +70,19 @@ class Service:
     def backend(self) -> str:
         return self.workers[0].backend if self.workers else ""
 
+    @property
+    def jpeg_decode(self) -> str:
+        """Where /detect JPEGs are decoded, and why, as the ready line and GET /ready say it."""
+        if self.gpu_jpeg:
+            return f"in each batch by the workers: {getattr(self.workers[0], 'jpeg_note', '')}"
+        notes = {getattr(w, "jpeg_note", "CPU decode threads") for w in self.workers}
+        return "; ".join(sorted(notes)) or "CPU decode threads"
+
     async def start(self) -> None:
         """Load and warm every worker off the event loop; then start batching."""
         await asyncio.to_thread(self._open_blocking)
         self.decoder = DecodePool(self.config.decode_threads)
+        self.gpu_jpeg = bool(self.workers) and all(getattr(w, "jpeg", None) is not None for w in self.workers)
         self.batcher = Batcher(self.workers, max_batch=self.config.max_batch, max_wait_ms=self.config.max_wait_ms,
                                max_queue=self.config.queue, deadline_ms=self.config.deadline_ms,
                                on_batch=self.metrics.batch_size.observe)

@@ -1,22 +1,25 @@
 """One inference worker: its own pipeline (own engine session / execution context) and tag reader, run on
 its own thread by the batcher. /detect requests of a batch go through the engine's batch input in one
-call when the model's batch dimension is dynamic; /inspect requests go through the station's Inspector."""
+call when the model's batch dimension is dynamic; /inspect requests go through the station's Inspector.
+With a GPU JPEG decoder (`jpeg`, inference/gpu/jpeg.py) the /detect JPEGs a batch brings undecoded are decoded
+together in one call, into device memory the GPU pipeline reads from: no CPU decode, no staging copy."""
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from inference.decode import Candidates, decode
 from inference.detections import Detections
-from inference.errors import HangtagError
+from inference.errors import BackendUnavailableError, HangtagError
 from inference.inspection import Inspector
 from inference.pipeline import FrameResult
 from inference.postprocess import CANDIDATE_FLOOR, Thresholds, select
 from inference.preprocess import Letterboxer
+from inference.service.decoding import undecodable
 from inference.service.errors import InferenceFailed
 from inference.service.journaling import JournalSink
 from inference.telemetry import StageTimings, sample_memory
@@ -29,12 +32,13 @@ class Job:
     """One request's work, owned by the worker once submitted (the image is not shared)."""
 
     kind: str
-    image: np.ndarray
+    image: Any  # BGR pixels (numpy, or a DeviceFrame once decoded on the GPU); None: `body` is still a JPEG
     thresholds: Thresholds
     request_id: str
     decode_ms: float = 0.0
     recipe: Any = None
     image_hash: str = ""
+    body: bytes = b""
 
 
 class InferenceWorker:
@@ -44,6 +48,8 @@ class InferenceWorker:
         self.reader = reader
         self.journal = journal
         self.gpu_batch = int(getattr(pipeline, "batch", 1)) if hasattr(pipeline, "process_batch") else 0
+        self.jpeg: Any = None  # a batch JPEG decoder (inference/gpu/jpeg.py) for the bodies left undecoded
+        self.jpeg_note = "CPU decode threads"
         if not self.gpu_batch:
             spec = pipeline.engine.inputs[0]
             self.engine_batch = max(1, max_batch) if spec.shape[0] < 0 else max(1, spec.shape[0])
@@ -54,7 +60,8 @@ class InferenceWorker:
 
     @classmethod
     def open(cls, model, backend: str | None, *, thresholds: Thresholds, read: bool, max_batch: int,
-             threads: int | None = None, journal: JournalSink | None = None) -> InferenceWorker:
+             threads: int | None = None, journal: JournalSink | None = None,
+             jpeg_decode: str = "auto") -> InferenceWorker:
         options: dict[str, Any] = {"thresholds": thresholds}
         if threads:
             options["threads"] = threads
@@ -67,6 +74,7 @@ class InferenceWorker:
         inspector = Inspector.open(model, backend, read=read, **options)
         try:
             worker = cls(inspector.pipeline, inspector.reader, max_batch=max_batch, journal=journal)
+            worker.use_gpu_jpeg(jpeg_decode)
             worker.warm_up()
         except Exception:
             inspector.close()
@@ -76,6 +84,28 @@ class InferenceWorker:
     @property
     def backend(self) -> str:
         return self.pipeline.backend
+
+    def use_gpu_jpeg(self, mode: str) -> None:
+        """"auto": decode /detect JPEGs on the GPU where the detector runs on the GPU pipeline and nvImageCodec
+        can decode there; "gpu": the same, or refuse to start with the reason; "cpu": never."""
+        if mode == "cpu":
+            self.jpeg_note = "CPU decode threads (--jpeg-decode cpu)"
+            return
+        from inference.gpu.jpeg import open_jpeg_decoder
+
+        reason = "the detector does not run on the GPU pipeline" if not self.gpu_batch else None
+        if reason is None:
+            choice = open_jpeg_decoder(prefer_gpu=True, device_id=getattr(self.pipeline, "device_id", 0))
+            if choice.gpu:
+                self.jpeg, self.jpeg_note = choice.decoder, choice.decoder.name
+                return
+            choice.decoder.close()
+            reason = choice.reason
+        if mode == "gpu":
+            raise BackendUnavailableError("GPU JPEG decode was asked for but cannot run", expected="--jpeg-decode gpu "
+                                          "with the GPU pipeline and nvImageCodec", found=reason,
+                                          hint="use --jpeg-decode auto or cpu, or install the gpu extra")
+        self.jpeg_note = f"CPU decode threads ({reason})"
 
     @property
     def class_names(self) -> tuple[str, ...]:
@@ -90,6 +120,8 @@ class InferenceWorker:
     def close(self) -> None:
         if self.reader is not None and hasattr(self.reader, "close"):
             self.reader.close()
+        if self.jpeg is not None:
+            self.jpeg.close()
         self.pipeline.close()
 
     # -- the batcher's runner --------------------------------------------------------------------
@@ -115,13 +147,38 @@ class InferenceWorker:
         return results
 
     # -- detection ---------------------------------------------------------------------------------
-    def _detect(self, jobs: list[Job]) -> list[FrameResult]:
+    def _detect(self, jobs: list[Job]) -> list[FrameResult | Exception]:
+        out: list[FrameResult | Exception | None] = [None] * len(jobs)
+        jobs = self._decode_deferred(jobs, out)
+        ready = [i for i, result in enumerate(out) if result is None]
         step = self.gpu_batch or self.engine_batch
-        out: list[FrameResult] = []
-        for start in range(0, len(jobs), step):
-            chunk = jobs[start:start + step]
-            out.extend(self._gpu_chunk(chunk) if self.gpu_batch else self._cpu_chunk(chunk))
+        for start in range(0, len(ready), step):
+            chunk = [jobs[i] for i in ready[start:start + step]]
+            results = self._gpu_chunk(chunk) if self.gpu_batch else self._cpu_chunk(chunk)
+            for i, result in zip(ready[start:start + step], results):
+                out[i] = result
         return out
+
+    def _decode_deferred(self, jobs: list[Job], out: list) -> list[Job]:
+        """Decode the JPEGs left undecoded in one call; a body that fails gets its 400 in `out`."""
+        deferred = [i for i, job in enumerate(jobs) if job.image is None]
+        if not deferred:
+            return jobs
+        if self.jpeg is None:
+            for i in deferred:
+                out[i] = InferenceFailed("an undecoded image reached a worker without a JPEG decoder",
+                                         expected="decoded pixels", found="JPEG bytes", hint="report this")
+            return jobs
+        t0 = time.perf_counter_ns()
+        decoded = self.jpeg.decode([jobs[i].body for i in deferred], ["the request body"] * len(deferred))
+        share = (time.perf_counter_ns() - t0) / 1e6 / len(deferred)
+        jobs = list(jobs)
+        for i, result in zip(deferred, decoded):
+            if result.image is None:
+                out[i] = undecodable(result.cause, result.error)
+            else:
+                jobs[i] = replace(jobs[i], image=result.image, decode_ms=jobs[i].decode_ms + share, body=b"")
+        return jobs
 
     def _gpu_chunk(self, jobs: list[Job]) -> list[FrameResult]:
         from inference.gpu.staging import FrameInfo
