@@ -60,11 +60,13 @@ def find_cycles(source: Path, recipe: Path | None, *, passes: int = 1, read: boo
                 top: int = 30) -> tuple[int, int, list[str]]:
     """(objects left in cycles, frames checked, report lines) for the station over `source`: one pass to warm up,
     then `passes` more with the collector's finds kept."""
+    data = tempfile.TemporaryDirectory(prefix="hangtag-cycles-", ignore_cleanup_errors=True)
+    given = os.environ.get("HANGTAG_DATA_DIR")
+    os.environ["HANGTAG_DATA_DIR"] = data.name  # a scratch journal and archive, as the soak's
     import app.headless
     from app.headless import run_headless
     from inference.resources import default_model_path
 
-    os.environ["HANGTAG_DATA_DIR"] = tempfile.mkdtemp(prefix="hangtag-cycles-")
     images = len(LoopingFolder(source, 1).paths)
     frames = _Frames(warmup=images)
     collect_every = app.headless.COLLECT_FRAMES
@@ -76,6 +78,11 @@ def find_cycles(source: Path, recipe: Path | None, *, passes: int = 1, read: boo
     finally:
         gc.set_debug(0)
         app.headless.COLLECT_FRAMES = collect_every
+        if given is None:
+            os.environ.pop("HANGTAG_DATA_DIR", None)
+        else:
+            os.environ["HANGTAG_DATA_DIR"] = given
+        data.cleanup()
     garbage = list(gc.garbage)
     gc.garbage.clear()
     by_type = Counter(f"{type(o).__module__}.{type(o).__qualname__}" for o in garbage)
