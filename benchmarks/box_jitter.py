@@ -3,6 +3,8 @@ few pixels (each edge in turn, grown, shrunk) or replaced by another detector's 
 
     nice .venv/bin/python benchmarks/box_jitter.py --data SET --model M.onnx --diff DIFF.json --out OUT.json \
         [--images images/000026.jpg ...] [--step 4]
+    nice .venv/bin/python benchmarks/box_jitter.py --data SET --model M.onnx --random PX --seed S --bucket nominal \
+        --out OUT.json        # every good frame once, each tag box edge moved by a uniform draw in [-PX, PX]
 
 DIFF.json is benchmarks/verdict_diff.py's output: its frames whose verdict changed are taken (or --images),
 and its candidate's tag box is tried inside this model's detections (every other box as this model drew it),
@@ -51,15 +53,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, required=True)
     parser.add_argument("--model", type=Path, required=True)
-    parser.add_argument("--diff", type=Path, required=True, help="verdict_diff.py output: the other model's boxes")
+    parser.add_argument("--diff", type=Path, default=None, help="verdict_diff.py output: the other model's boxes")
+    parser.add_argument("--random", type=float, default=0.0, help="instead: every good frame once, edges moved at random")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--bucket", default=None)
     parser.add_argument("--images", nargs="*", default=None)
     parser.add_argument("--step", type=float, default=4.0)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
 
+    _, rows = load_truth(args.data)
+    if args.random:
+        return random_jitter(args, [r for r in rows if r["expected_verdict"] == "OK" and len(r["tags"]) == 1
+                                    and (args.bucket is None or r["bucket"] == args.bucket)])
     diff = {f["image"]: f for f in json.loads(args.diff.read_text(encoding="utf-8"))["frames"]}
     wanted = args.images or [n for n, f in diff.items() if f["current"]["verdict"] != f["candidate"]["verdict"]]
-    _, rows = load_truth(args.data)
     rows = [r for r in rows if r["image"] in wanted]
     out = []
     start = time.perf_counter()
@@ -95,6 +103,33 @@ def main(argv: list[str] | None = None) -> int:
                   f"({time.perf_counter() - start:.0f} s)", file=sys.stderr, flush=True)
             args.out.write_text(json.dumps({"model": str(args.model), "step": args.step, "frames": out},
                                            ensure_ascii=False, indent=1), encoding="utf-8")
+    return 0
+
+
+def random_jitter(args: argparse.Namespace, rows: list[dict]) -> int:
+    """The verdicts of one detector when its tag boxes lie a little elsewhere, as another detector's would."""
+    rng = np.random.default_rng(args.seed)
+    out, tally = [], {}
+    start = time.perf_counter()
+    with Inspector.open(args.model, "onnxruntime-cpu", read=True) as inspector:
+        for n, row in enumerate(rows, 1):
+            recipe = load_recipe(args.data / row["recipe"])
+            image = read_image(args.data / row["image"])
+            det = inspector.pipeline.process(image, source_name=row["image"]).detections
+            offset = rng.uniform(-args.random, args.random, 4)  # drawn for every frame, so frames keep their draw
+            tags = [i for i, c in enumerate(det.class_id) if det.class_names[c] == "hangtag"]
+            hit = match([row["tags"][0]["xyxy"]], [tuple(map(float, det.xyxy[i])) for i in tags])
+            if 0 in hit:
+                det = with_tag_box(det, tags[hit[0]], np.array(det.xyxy[tags[hit[0]]], np.float64) + offset)
+            readings = tuple(inspector.reader.read(image, det, recipe=recipe))
+            verdict = _verdict_text(judge_frame(recipe, det, readings))
+            tally[verdict] = tally.get(verdict, 0) + 1
+            out.append({"image": row["image"], "offset": [round(v, 3) for v in offset], "verdict": verdict})
+            print(f"{n}/{len(rows)} {row['image']}: {verdict} ({time.perf_counter() - start:.0f} s)", file=sys.stderr,
+                  flush=True)
+            args.out.write_text(json.dumps({"model": str(args.model), "random_px": args.random, "seed": args.seed,
+                                            "tally": tally, "frames": out}, indent=1), encoding="utf-8")
+    print(json.dumps({"model": str(args.model), "random_px": args.random, "seed": args.seed, "tally": tally}))
     return 0
 
 
