@@ -203,6 +203,20 @@ def test_a_missed_tag_whose_text_is_in_view_is_review_and_an_empty_frame_is_ng()
     assert judge(rules, nothing, [empty]).verdict is Verdict.NG
 
 
+def test_no_tag_box_but_a_barcode_box_in_view_is_review_not_a_missing_tag() -> None:
+    """A blurred kraft tag the detector did not outline, nothing on it legible, but its barcode boxed:
+    the tag is there (set 5150's only false NG of the blurred condition)."""
+    names = ("hangtag", "barcode", "qr_code")
+    bars = Detections(np.array([[300, 300, 420, 360]], np.float32), np.array([0.8], np.float32), np.array([1]), names)
+    rules = recipe('size = "170/92A"')
+    whole = TagReading(0, (0.0, 0.0, 640.0, 480.0), ocr_lines=lines_from_text("SALE"), whole_frame=True)
+    result = judge(rules, bars, [whole])
+    assert result.verdict is Verdict.REVIEW
+    assert result.reasons[0] == "no hangtag outlined, but a barcode or QR code is in view: a tag the detector missed? Check it by hand"
+    nothing = Detections(np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, int), names)
+    assert judge(rules, nothing, [whole]).verdict is Verdict.NG  # no tag and no symbol: the tag is missing
+
+
 def test_a_qr_code_not_found_is_review_unless_the_recipe_says_missing_is_ng() -> None:
     rules = parse_recipe('[counts]\nhangtag = 1\nqr_code = 1\n[fields]\nsize = "M"\n')
     result = judge(rules, one_tag(), [tag("尺码：M")])

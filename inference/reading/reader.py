@@ -30,9 +30,31 @@ from inference.reading.symbols import focus_of, read_symbols  # noqa: F401 (focu
 from inference.reading.tag_extent import FirstRead, grown_box
 from inference.reading.text_lines import LineCrops, join_rows, read_lines
 from inference.reading.types import BarcodeReading, TagReading
+from inference.reading.verdict import Verdict, judge_tag
 from inference.reading.verify import verify
 
 Box = tuple[float, float, float, float]
+
+# The second read that confirms a difference: the tag box grown this many pixels on each side. An odd
+# total shifts the upright crop's pixel grid by half a pixel, so the lines are resampled afresh.
+CONFIRM_GROW_PX = 3.5
+# A tag box with this share of its area inside another tag box is that tag's own panel, not a second tag.
+NESTED_SHARE = 0.85
+
+
+def moved_box(box: Box, grow: float = CONFIRM_GROW_PX) -> Box:
+    return (box[0] - grow, box[1] - grow, box[2] + grow, box[3] + grow)
+
+
+def nested_in(box: Box, other: Box, share: float = NESTED_SHARE) -> bool:
+    """Whether `box` lies mostly inside the larger `other`."""
+    area = max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
+    other_area = max(0.0, other[2] - other[0]) * max(0.0, other[3] - other[1])
+    if area <= 0 or other_area <= area:
+        return False
+    iw = max(0.0, min(box[2], other[2]) - max(box[0], other[0]))
+    ih = max(0.0, min(box[3], other[3]) - max(box[1], other[1]))
+    return iw * ih >= share * area
 
 # A detector box is a tag when it holds a barcode or this many lines read this surely.
 MIN_TAG_LINES = 2
@@ -110,16 +132,44 @@ class TagReader:
         for index, tag_box in enumerate(tag_boxes):
             if should_stop is not None and should_stop():
                 break
-            reading = self.read_tag(image_bgr, tag_box, [b for b in boxes["barcode"] if centre_inside(b, tag_box)],
-                                    [b for b in boxes["qr_code"] if centre_inside(b, tag_box)], index, recipe=recipe)
-            symbols = [b for b in (*boxes["barcode"], *boxes["qr_code"]) if centre_inside(b, tag_box)]
+            host = next((other for other in tag_boxes if other is not tag_box and nested_in(tag_box, other)), None)
+            if detected and host is not None:  # a box over a tag's own panel is not a second tag
+                readings.append(TagReading(index, tag_box, rejected="inside another tag's box: part of that tag, not a second one",
+                                           notes=("box dropped: it lies inside another tag box",)))
+                continue
+            tag_barcodes = [b for b in boxes["barcode"] if centre_inside(b, tag_box)]
+            tag_qr = [b for b in boxes["qr_code"] if centre_inside(b, tag_box)]
+            reading = self.read_tag(image_bgr, tag_box, tag_barcodes, tag_qr, index, recipe=recipe)
             if not detected:
                 reading = replace(reading, whole_frame=True)
-            elif not symbols and not looks_like_a_tag(reading):  # a box holding a symbol box is a tag, legible or not
+            elif not tag_barcodes and not tag_qr and not looks_like_a_tag(reading):  # a box holding a symbol box is a tag, legible or not
                 reading = replace(reading, rejected="no text and no barcode in the box: not a hangtag",
                                   notes=reading.notes + ("box dropped: nothing tag-like in it",))
+            if recipe is not None and reading.is_tag:
+                reading = self._confirm_differences(image_bgr, tag_box, tag_barcodes, tag_qr, index, recipe, reading)
             readings.append(reading)
         return tuple(readings)
+
+    def _confirm_differences(self, image_bgr: np.ndarray, tag_box: Box, barcode_boxes: Sequence[Box], qr_boxes: Sequence[Box],
+                             tag_index: int, recipe: Recipe, reading: TagReading) -> TagReading:
+        """A field read as a different value is NG only when a second read of the tag, from its box
+        moved a few pixels, shows the difference too: a read that flips with the crop (a size M read
+        N, a price gaining a digit when the box moves a pixel) is the recognizer's doubt, not the tag's
+        fault. Costs a read only on a tag about to be judged NG on its print."""
+        names = {rule.name for rule in recipe.fields}
+        differing = [c.subject for c in judge_tag(recipe, reading).checks
+                     if c.verdict is Verdict.NG and c.subject in names and c.source == "ocr"]
+        if not differing:
+            return reading
+        start = time.perf_counter_ns()
+        again = self.read_tag(image_bgr, moved_box(tag_box), barcode_boxes, qr_boxes, tag_index, recipe=recipe)
+        still = {c.subject for c in judge_tag(recipe, again).checks if c.verdict is Verdict.NG}
+        unconfirmed = tuple(name for name in differing if name not in still)
+        timings = {**reading.timings_ms, "confirm": _ms(start)}
+        timings["total"] = timings.get("total", 0.0) + timings["confirm"]
+        note = (f"a second read from a moved box did not show: {', '.join(unconfirmed)}" if unconfirmed
+                else "a second read from a moved box showed the same difference")
+        return replace(reading, unconfirmed=unconfirmed, timings_ms=timings, notes=reading.notes + (note,))
     def read_tag(
         self,
         image_bgr: np.ndarray,

@@ -130,6 +130,9 @@ class TagReading:
     # height of the tag's smaller printed lines (upright pixels ≈ frame pixels; the lower quartile of
     # its text boxes): print this low reads unsurely whatever the reader does. None if no line was read
     text_px: float | None = None
+    # fields read as a different value whose difference a second read, from the tag box moved by a few
+    # pixels, did not show: a read that changes with the crop is doubt, not evidence (REVIEW, not NG)
+    unconfirmed: tuple[str, ...] = ()
     # the bars' edge blur and run, measured when a barcode box held bars nothing decoded (barcodes.measure_bars)
     bars: BarMeasure | None = None
     # expected values the recognizer's posteriors support, found while verifying against a recipe
@@ -145,6 +148,7 @@ class TagReading:
         object.__setattr__(self, "symbol_boxes", tuple(tuple(float(v) for v in box) for box in self.symbol_boxes))
         object.__setattr__(self, "notes", tuple(self.notes))
         object.__setattr__(self, "spotted", tuple(self.spotted))
+        object.__setattr__(self, "unconfirmed", tuple(self.unconfirmed))
 
     @property
     def is_tag(self) -> bool:
@@ -175,6 +179,7 @@ class TagReading:
             "rejected": self.rejected,
             "focus": None if self.focus is None else round(self.focus, 1),
             "text_px": self.text_px,
+            "unconfirmed": list(self.unconfirmed),
             "summary": self.summary,
             "timings_ms": {k: round(v, 3) for k, v in self.timings_ms.items()},
             "notes": list(self.notes),

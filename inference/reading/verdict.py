@@ -194,6 +194,13 @@ def _unboxed_symbols(detections: Detections, readings: Sequence[TagReading], min
     return out
 
 
+def _symbol_boxes(detections: Detections, min_conf: float) -> int:
+    if not len(detections):
+        return 0
+    kept = detections[detections.confidence >= min_conf]
+    return sum(kept.count(name) for name in ("barcode", "qr_code") if name in kept.class_names)
+
+
 def _one_tag_in_view(recipe: Recipe, detections: Detections, whole: TagReading) -> bool:
     """Whether a frame read whole shows exactly one of the job's tags: every value the recipe
     names verified on it, no more symbols in view than the recipe's counts allow one tag, and the
@@ -243,6 +250,12 @@ def _count_check(rule: CountRule, detections: Detections, readings: Sequence[Tag
             return Check(subject, None, expected, f"{n} + {unreadable} unreadable", None, source, Verdict.REVIEW,
                          f"{_plural('hangtag', unreadable)} found but nothing on {'it' if unreadable == 1 else 'them'} legible "
                          "(blurred, covered or not a tag)")
+        symbols = _symbol_boxes(detections, recipe.min_detection_confidence)
+        if n == 0 and symbols:
+            # a barcode or QR code is printed on a tag: with one in view the tag is there, not outlined
+            return Check(subject, None, expected, f"no box, {symbols} symbol box(es)", None, "detector", Verdict.REVIEW,
+                         f"no hangtag outlined, but {'a barcode or QR code is' if symbols == 1 else f'{symbols} barcodes or QR codes are'}"
+                         " in view: a tag the detector missed? Check it by hand")
     elif source == "reader" and n < rule.min:
         # a symbol not found is not proof it is missing (small, on kraft, blurred): REVIEW unless the recipe says NG
         boxes = detections.count(rule.class_name) if rule.class_name in detections.class_names and len(detections) else 0
@@ -278,6 +291,10 @@ def _field_check(rule: FieldRule, evidence: FieldEvidence, tag: TagReading, reci
     conf = evidence.confidence
     if evidence.found is Found.MATCH:
         return Check(name, idx, expected, read, conf, evidence.source, Verdict.OK)
+    if evidence.found is Found.DIFFERENT and name in tag.unconfirmed:
+        return Check(name, idx, expected, read, conf, evidence.source, Verdict.REVIEW,
+                     f"{prefix}{label} uncertain: read as {read}, expected {expected}, but a second read from the tag box"
+                     " moved a few pixels did not show it")
     if evidence.found is Found.DIFFERENT:
         if rule.expected is not None:
             reason = f"{prefix}{label} {read} ≠ expected {expected}"
