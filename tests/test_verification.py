@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from inference.detections import Detections
-from inference.reading import OcrLine, TagReading, Verdict, judge, parse_recipe
+from inference.reading import BarcodeReading, OcrLine, TagReading, Verdict, judge, parse_recipe
 from inference.reading.fields import lines_from_text
 from inference.reading.matching import Found, compare, fold, haystacks, search
 
@@ -339,3 +339,16 @@ def test_small_print_alone_never_turns_a_verdict() -> None:
     assert ok.verdict is Verdict.OK and ok.reasons == ()
     ng = judge(recipe('color = "黑色"'), one_tag(), [tag("颜色：藏青", 0.99, text_px=12.0)])
     assert ng.verdict is Verdict.NG and not any("print too small" in reason for reason in ng.reasons)
+
+
+def test_a_style_code_decoded_beside_unread_ean_bars_is_not_a_wrong_barcode() -> None:
+    """Golden frame 090000021: only the tag's Code128 decoded; its EAN-13 box held bars nothing read.
+    That is an unreadable EAN (REVIEW), not 'barcode is Code128, expected EAN-13' (NG)."""
+    rules = parse_recipe('[counts]\nhangtag = 1\n[barcode]\nformat = "EAN-13"\nexpected = "6901234567892"\n')
+    code128 = (BarcodeReading("Code128", "KX-2301A", None, (20.0, 200.0, 180.0, 240.0)),)
+    beside = tag("货号：KX-2301A", barcodes=code128, symbol_boxes=((20.0, 200.0, 180.0, 240.0), (20.0, 250.0, 180.0, 290.0)))
+    result = judge(rules, one_tag(), [beside])
+    assert result.verdict is Verdict.REVIEW
+    assert result.reasons[0].startswith("EAN-13 unreadable (a Code128 beside it decoded)")
+    alone = tag("货号：KX-2301A", barcodes=code128, symbol_boxes=((20.0, 200.0, 180.0, 240.0),))
+    assert judge(rules, one_tag(), [alone]).verdict is Verdict.NG  # its only bars are a Code128: the wrong kind

@@ -322,8 +322,18 @@ def _barcode_checks(recipe: Recipe, tag: TagReading, prefix: str) -> list[Check]
         verdict = Verdict.NG if recipe.missing_field == "ng" else Verdict.REVIEW
         return [Check("barcode", idx, rule.expected or "a barcode", "", None, "barcode", verdict, f"{prefix}barcode unreadable{_bars_note(tag, rule)}")]
     checks: list[Check] = []
-    main = next((b for b in codes if b.format.startswith(("EAN", "UPC"))), codes[0])
-    if rule.format and main.format.replace("-", "").lower() != rule.format.replace("-", "").lower():
+    wanted = [b for b in codes if _same_format(b.format, rule.format)] if rule.format else codes
+    if rule.format and not wanted and len(tag.symbol_boxes) > len(codes):
+        # another symbol decoded (a style number's Code128) and a box of bars nothing read: the recipe's code
+        # is there unread, not absent or of the wrong kind
+        printed = _printed_digits_check(recipe, tag, prefix)
+        if printed is not None:
+            return [printed]
+        verdict = Verdict.NG if recipe.missing_field == "ng" else Verdict.REVIEW
+        return [Check("barcode", idx, rule.expected or rule.format, "", None, "barcode", verdict,
+                      f"{prefix}{rule.format} unreadable (a {codes[0].format} beside it decoded){_bars_note(tag, rule)}")]
+    main = wanted[0] if wanted else next((b for b in codes if b.format.startswith(("EAN", "UPC"))), codes[0])
+    if rule.format and not _same_format(main.format, rule.format):
         checks.append(Check("barcode.format", idx, rule.format, main.format, None, "barcode", Verdict.NG, f"{prefix}barcode is {main.format}, expected {rule.format}"))
     if main.valid_checksum is False:
         checks.append(Check("barcode.checksum", idx, "valid check digit", main.text, None, "barcode", Verdict.NG, f"{prefix}{main.format} {main.text} has a wrong check digit"))
@@ -336,6 +346,10 @@ def _barcode_checks(recipe: Recipe, tag: TagReading, prefix: str) -> list[Check]
     if rule.match_style_number:
         checks.append(_style_code_check(recipe, tag, codes, prefix))
     return checks
+
+
+def _same_format(found: str, wanted: str | None) -> bool:
+    return wanted is not None and found.replace("-", "").lower() == wanted.replace("-", "").lower()
 
 
 def _printed_fields(tag: TagReading) -> dict[str, FieldReading]:
