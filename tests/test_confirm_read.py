@@ -11,7 +11,7 @@ import pytest
 
 from inference.detections import Detections
 from inference.reading import OcrLine, TagReading
-from inference.reading.reader import moved_box, nested_in
+from inference.reading.reader import moved_box, nested_in, unconfirmed_fields
 from inference.reading.recipe import parse_recipe
 from inference.reading.verdict import Verdict, judge
 
@@ -90,3 +90,20 @@ def test_a_box_inside_the_tag_box_is_not_a_second_tag() -> None:
     dropped = [t for t in readings if not t.is_tag]
     assert len(dropped) == 1 and "inside another tag's box" in dropped[0].rejected
     assert judge(r, detections, readings).verdict is Verdict.OK
+
+
+
+def test_a_second_read_of_the_same_wrong_value_less_surely_still_confirms_it() -> None:
+    """The moved box read the misprint again a little less surely (NEAR on its own): the difference
+    stands. A second read of the expected value, or of nothing, leaves it unconfirmed."""
+    r = parse_recipe('[counts]\nhangtag = 1\n[fields]\nstyle_number = "D22950-05"\n')
+
+    def read(text: str, conf: float) -> TagReading:
+        return TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=(OcrLine(text, conf, (0, 0, 1, 1), (conf,) * len(text)),))
+
+    first = read("货号：D22350-05", 0.99)
+    assert judge(r, one_tag(), [first]).verdict is Verdict.NG
+    assert unconfirmed_fields(r, first, read("货号：D22350-05", 0.9)) == ()
+    assert unconfirmed_fields(r, first, read("货号：D22950-05", 0.99)) == ("style_number",)
+    assert unconfirmed_fields(r, first, read("颜色：黑色", 0.99)) == ("style_number",)
+    assert unconfirmed_fields(r, read("货号：D22950-05", 0.99), first) == ()  # a first read that matched has nothing to confirm

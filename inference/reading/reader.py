@@ -42,6 +42,21 @@ CONFIRM_GROW_PX = 3.5
 NESTED_SHARE = 0.85
 
 
+def differing_print(recipe: Recipe, tag: TagReading) -> dict[str, str]:
+    """The recipe's fields judged NG on what was read on the tag, with the value read."""
+    names = {rule.name for rule in recipe.fields}
+    return {c.subject: c.read for c in judge_tag(recipe, tag).checks
+            if c.verdict is Verdict.NG and c.subject in names and c.source == "ocr"}
+
+
+def unconfirmed_fields(recipe: Recipe, first: TagReading, again: TagReading) -> tuple[str, ...]:
+    """The first read's differing fields that the second read does not bear out. A difference stands
+    when the second read judges it NG too, or reads the same different value (less surely)."""
+    second = {c.subject: c for c in judge_tag(recipe, again).checks}
+    return tuple(name for name, read in differing_print(recipe, first).items()
+                 if name not in second or (second[name].verdict is not Verdict.NG and second[name].read != read))
+
+
 def moved_box(box: Box, grow: float = CONFIRM_GROW_PX) -> Box:
     return (box[0] - grow, box[1] - grow, box[2] + grow, box[3] + grow)
 
@@ -156,15 +171,11 @@ class TagReader:
         moved a few pixels, shows the difference too: a read that flips with the crop (a size M read
         N, a price gaining a digit when the box moves a pixel) is the recognizer's doubt, not the tag's
         fault. Costs a read only on a tag about to be judged NG on its print."""
-        names = {rule.name for rule in recipe.fields}
-        differing = [c.subject for c in judge_tag(recipe, reading).checks
-                     if c.verdict is Verdict.NG and c.subject in names and c.source == "ocr"]
-        if not differing:
+        if not differing_print(recipe, reading):
             return reading
         start = time.perf_counter_ns()
         again = self.read_tag(image_bgr, moved_box(tag_box), barcode_boxes, qr_boxes, tag_index, recipe=recipe)
-        still = {c.subject for c in judge_tag(recipe, again).checks if c.verdict is Verdict.NG}
-        unconfirmed = tuple(name for name in differing if name not in still)
+        unconfirmed = unconfirmed_fields(recipe, reading, again)
         timings = {**reading.timings_ms, "confirm": _ms(start)}
         timings["total"] = timings.get("total", 0.0) + timings["confirm"]
         note = (f"a second read from a moved box did not show: {', '.join(unconfirmed)}" if unconfirmed
