@@ -228,3 +228,15 @@ def test_a_composition_is_weighed_within_the_fibre_vocabulary() -> None:
     other_fibre = post({"锦": 0.60, "腈": 0.05, "膜": 0.30})
     other = spot("腈纶70%", other_fibre, alphabet=lexicon)
     assert other is None or not other.supported
+
+
+def test_a_letter_is_not_spotted_where_the_recognizer_saw_a_glyph_outside_the_alphabet() -> None:
+    """Weighed only against a size's alphabet, a step holding a sure 类 leaves every letter near
+    nothing, so 'A' at 2e-6 would cost nothing against the alphabet's best: set 5151 judged a size
+    S tag OK against a recipe expecting M this way. A spotted character needs a probability of its own."""
+    frames = [{"类": 0.999997, "A": 2e-6, "B": 1e-6}, {"": 0.98}, {"米": 0.999999, "B": 1e-6}]  # no blank left
+    hit = spot("A", read(frames, VOCAB), alphabet="0123456789/AB")
+    assert hit is None or not hit.supported
+    doubted = [{"类": 0.70, "A": 0.25}, {"": 0.98}]  # the letter itself was a real second guess
+    hit = spot("A", read(doubted, VOCAB), alphabet="0123456789/AB")
+    assert hit is not None and hit.supported

@@ -32,6 +32,10 @@ FLOOR = 1e-6
 # A character the recognizer rated below this share of its best guess is not supported:
 # log(5) — the expected character must have at least 20 % of the best class's probability.
 MAX_CHAR_DEFICIT = math.log(5.0)
+# Every placed character must have had at least this probability itself: weighed only against a field's
+# alphabet, a step where the recognizer saw a CJK glyph (a 颜 at 0.99) leaves every letter there near
+# nothing, and 'M' at 2e-6 "supported" a size M on a colour line (an escape on set 5151).
+MIN_CHAR_PROBABILITY = 0.02
 # The whole string: one doubted character, plus a little for each further one.
 TOTAL_DEFICIT_BASE = math.log(5.0)
 TOTAL_DEFICIT_PER_CHAR = 0.05
@@ -168,7 +172,8 @@ class Spot:
 
     @property
     def supported(self) -> bool:
-        return self.worst <= MAX_CHAR_DEFICIT and self.total <= max_total_deficit(len(self.text))
+        return (self.worst <= MAX_CHAR_DEFICIT and self.total <= max_total_deficit(len(self.text))
+                and self.confidence >= MIN_CHAR_PROBABILITY)
 
 
 _INF = 1e9
