@@ -34,8 +34,10 @@ FLOOR = 1e-6
 MAX_CHAR_DEFICIT = math.log(5.0)
 # Every placed character must have had at least this probability itself: weighed only against a field's
 # alphabet, a step where the recognizer saw a CJK glyph (a 颜 at 0.99) leaves every letter there near
-# nothing, and 'M' at 2e-6 "supported" a size M on a colour line (an escape on set 5151).
-MIN_CHAR_PROBABILITY = 0.02
+# nothing, and 'M' at 2e-6 "supported" a size M on a colour line (an escape on set 5151). A real second
+# guess is thousands of times likelier: 腈 under a misread 膜 had 0.0075 (set 5150; at a 2 % floor that
+# good tag went to REVIEW).
+MIN_CHAR_PROBABILITY = 0.005
 # The whole string: one doubted character, plus a little for each further one.
 TOTAL_DEFICIT_BASE = math.log(5.0)
 TOTAL_DEFICIT_PER_CHAR = 0.05
