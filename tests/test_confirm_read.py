@@ -11,7 +11,7 @@ import pytest
 
 from inference.detections import Detections
 from inference.reading import OcrLine, TagReading
-from inference.reading.reader import moved_box, nested_in, unconfirmed_fields
+from inference.reading.reader import differing_print, moved_box, nested_in, unconfirmed_fields
 from inference.reading.recipe import parse_recipe
 from inference.reading.verdict import Verdict, judge
 
@@ -103,7 +103,7 @@ def test_a_second_read_of_the_same_wrong_value_less_surely_still_confirms_it() -
 
     first = read("货号：D22350-05", 0.99)
     assert judge(r, one_tag(), [first]).verdict is Verdict.NG
-    assert unconfirmed_fields(r, first, read("货号：D22350-05", 0.9)) == ()
-    assert unconfirmed_fields(r, first, read("货号：D22950-05", 0.99)) == ("style_number",)
-    assert unconfirmed_fields(r, first, read("颜色：黑色", 0.99)) == ("style_number",)
-    assert unconfirmed_fields(r, read("货号：D22950-05", 0.99), first) == ()  # a first read that matched has nothing to confirm
+    assert unconfirmed_fields(r, differing_print(r, first), read("货号：D22350-05", 0.9)) == ()
+    assert unconfirmed_fields(r, differing_print(r, first), read("货号：D22950-05", 0.99)) == ("style_number",)
+    assert unconfirmed_fields(r, differing_print(r, first), read("颜色：黑色", 0.99)) == ("style_number",)
+    assert unconfirmed_fields(r, differing_print(r, read("货号：D22950-05", 0.99)), first) == ()  # a first read that matched has nothing to confirm

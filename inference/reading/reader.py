@@ -49,11 +49,11 @@ def differing_print(recipe: Recipe, tag: TagReading) -> dict[str, str]:
             if c.verdict is Verdict.NG and c.subject in names and c.source == "ocr"}
 
 
-def unconfirmed_fields(recipe: Recipe, first: TagReading, again: TagReading) -> tuple[str, ...]:
-    """The first read's differing fields that the second read does not bear out. A difference stands
-    when the second read judges it NG too, or reads the same different value (less surely)."""
+def unconfirmed_fields(recipe: Recipe, differing: dict[str, str], again: TagReading) -> tuple[str, ...]:
+    """Of the first read's `differing` fields (differing_print), those the second read does not bear out.
+    A difference stands when the second read judges it NG too, or reads the same different value (less surely)."""
     second = {c.subject: c for c in judge_tag(recipe, again).checks}
-    return tuple(name for name, read in differing_print(recipe, first).items()
+    return tuple(name for name, read in differing.items()
                  if name not in second or (second[name].verdict is not Verdict.NG and second[name].read != read))
 
 
@@ -171,11 +171,12 @@ class TagReader:
         moved a few pixels, shows the difference too: a read that flips with the crop (a size M read
         N, a price gaining a digit when the box moves a pixel) is the recognizer's doubt, not the tag's
         fault. Costs a read only on a tag about to be judged NG on its print."""
-        if not differing_print(recipe, reading):
+        differing = differing_print(recipe, reading)
+        if not differing:
             return reading
         start = time.perf_counter_ns()
         again = self.read_tag(image_bgr, moved_box(tag_box), barcode_boxes, qr_boxes, tag_index, recipe=recipe)
-        unconfirmed = unconfirmed_fields(recipe, reading, again)
+        unconfirmed = unconfirmed_fields(recipe, differing, again)
         timings = {**reading.timings_ms, "confirm": _ms(start)}
         timings["total"] = timings.get("total", 0.0) + timings["confirm"]
         note = (f"a second read from a moved box did not show: {', '.join(unconfirmed)}" if unconfirmed
