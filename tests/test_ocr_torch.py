@@ -65,3 +65,63 @@ def test_the_pytorch_detector_finds_the_cpu_detectors_lines(models):
     assert len(got) == len(expected) >= 4
     for (a, sa), (b, sb) in zip(got, expected):
         assert np.abs(np.subtract(a, b)).max() <= 1.5 and abs(sa - sb) < 1e-3
+
+
+# -- CUDA graphs (torch_cuda_graphs.py) -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("net, shape", [("det", (1, 3, 224, 320)), ("rec", (4, 3, 48, 200))])
+def test_the_graphs_read_no_number_back_from_the_device(models, tmp_path, net, shape):
+    """A CUDA graph cannot capture a run that reads a device tensor back (a shape, a scale, TopK's k): on
+    PyTorch's meta device, which holds no numbers, such a read fails, so a whole run there proves none."""
+    path = models.det if net == "det" else recognizer_with_top_classes(models.rec, tmp_path)
+    graph = TorchGraph(path, "meta")
+    out = graph.forward({graph.input_names[0]: torch.empty(shape, device="meta")}, graph.output_names)
+    assert list(out) == graph.output_names and all(t.device.type == "meta" for t in out.values())
+
+
+def test_a_run_keeps_only_the_outputs_asked_for_and_gives_the_same_numbers(models, tmp_path):
+    graph = TorchGraph(recognizer_with_top_classes(models.rec, tmp_path), "cpu")
+    x = np.random.default_rng(5).uniform(-1, 1, (2, 3, 48, 96)).astype(np.float32)
+    everything = graph.run({graph.input_names[0]: x})
+    top = graph.forward({graph.input_names[0]: torch.from_numpy(x)}, [TOP_P, TOP_I])
+    assert list(top) == [TOP_P, TOP_I]
+    assert torch.equal(top[TOP_P], everything[TOP_P]) and torch.equal(top[TOP_I], everything[TOP_I])
+
+
+def test_without_a_gpu_a_session_runs_node_by_node_and_warms_nothing(models, monkeypatch):
+    from inference.reading.ocr.torch_cuda_graphs import CudaGraphs
+
+    ours = BucketedTextRecognizer.open(models.rec, "torch-cuda", 1, device="cpu", squeeze=0.7)
+    session = ours.session
+    assert session.cuda_graphs is None and not session.captures_graphs
+    assert "CUDA device" in session.graphs_off
+    assert session.seen == set()  # every shape is warmed only where graphs make a shape cheap to keep
+    out = session.run({session.input_name: np.zeros((1, 3, 48, 32), np.float32)}, [TOP_P, TOP_I])
+    assert out[TOP_P].shape == (1, 4, 3)
+    with pytest.raises(RuntimeError, match="CUDA device"):
+        CudaGraphs(session.graph)
+    monkeypatch.setenv("HANGTAG_OCR_CUDA_GRAPHS", "0")
+    assert TorchSession(models.det, device="cpu").graphs_off == "HANGTAG_OCR_CUDA_GRAPHS=0"
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="CUDA graphs need a GPU (run on the H200: BENCHMARKS.md, issue 19)")
+def test_graph_replays_give_the_node_by_node_numbers(models, tmp_path):
+    path = recognizer_with_top_classes(models.rec, tmp_path)
+    graphed = TorchSession(path, device="cuda", graphs=True)
+    plain = TorchSession(path, device="cuda", graphs=False)
+    assert graphed.captures_graphs and plain.graphs_off
+    rng = np.random.default_rng(6)
+    for shape in [(2, 3, 48, 96), (4, 3, 48, 320), (2, 3, 48, 96), (1, 3, 48, 1600), (4, 3, 48, 320)]:
+        x = rng.uniform(-1, 1, shape).astype(np.float32)
+        for fetch in ([TOP_P, TOP_I], [graphed.output_names[0]]):
+            got, expected = graphed.run({graphed.input_name: x}, fetch), plain.run({plain.input_name: x}, fetch)
+            for name in fetch:
+                np.testing.assert_array_equal(got[name], expected[name])
+    assert graphed.cuda_graphs.captures == 6 and graphed.cuda_graphs.replays == 10 and graphed.graphs_off is None
+    det = TorchSession(models.det, device="cuda", graphs=True)
+    det_plain = TorchSession(models.det, device="cuda", graphs=False)
+    x = rng.uniform(-1, 1, (1, 3, 224, 448)).astype(np.float32)
+    for _ in range(2):
+        got = det.run({det.input_name: x}, det.output_names)[det.output_names[0]]
+        np.testing.assert_array_equal(got, det_plain.run({det.input_name: x}, det.output_names)[det.output_names[0]])

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from inference.errors import BackendUnavailableError, ModelError
-from inference.reading.ocr.buckets import REC_BATCHES, batch_for, ctc_from_top, det_shapes, fill_lines, plan_calls
+from inference.reading.ocr.buckets import REC_BATCHES, batch_for, ctc_from_top, det_shapes, fill_lines, plan_calls, rec_shapes
 from inference.reading.ocr.detector import Box, DbParams, TextDetector, boxes_from_map, prepare
 from inference.reading.ocr.recognizer import (
     REC_HEIGHT,
@@ -147,21 +147,30 @@ class BucketSession(ShapeCountingSession):
         self._session = None
 
 
-class BucketedTextDetector(TextDetector):
-    """DB text detection at the CPU reader's input sizes; with `warm` every one is run at open (minutes on the
-    H200: see the module's note)."""
+def warms_every_shape(session) -> bool:
+    """Whether running every shape at open is the default: where a shape run once is replayed as a CUDA
+    graph (torch_cuda_graphs.py: a capture each, seconds for all of them), not where it costs a cuDNN
+    search (ONNX Runtime: minutes)."""
+    return bool(getattr(session, "captures_graphs", False))
 
-    def __init__(self, session: BucketSession, params: DbParams = DbParams(), warm: bool = False) -> None:
+
+class BucketedTextDetector(TextDetector):
+    """DB text detection at the CPU reader's input sizes; with `warm` every one is run at open (minutes on
+    ONNX Runtime's CUDA provider: see the module's note; default: only where the session captures CUDA
+    graphs)."""
+
+    def __init__(self, session: BucketSession, params: DbParams = DbParams(), warm: bool | None = None) -> None:
         self.session = session
         self.params = params
         self.input_name = session.input_name
         self.output_name = session.output_names[0]
+        warm = warms_every_shape(session) if warm is None else warm
         shapes = [(1, 3, h, w) for h, w in det_shapes(params.limit_side)] if warm else []
         self.warmup_s = session.warm_up(shapes, [self.output_name])
 
     @classmethod
     def open(cls, model_path: Path, backend: str = "onnxruntime-cuda", threads: int | None = None,
-             params: DbParams = DbParams(), device: str = "cuda", warm: bool = False) -> BucketedTextDetector:
+             params: DbParams = DbParams(), device: str = "cuda", warm: bool | None = None) -> BucketedTextDetector:
         return cls(open_session(model_path, backend, device, threads), params, warm)
 
     def probability(self, image_bgr: np.ndarray) -> np.ndarray:
@@ -179,8 +188,8 @@ class BucketedTextDetector(TextDetector):
 
 class BucketedTextRecognizer(TextRecognizer):
     """PP-OCR recognition in the CPU reader's batches, padded to a power of two; greedy CTC from the device's
-    TopK unless posteriors are asked for. `warm`: the (batch, width) shapes to run at open (default none;
-    buckets.rec_shapes() lists all of them)."""
+    TopK unless posteriors are asked for. `warm`: the (batch, width) shapes to run at open (default: all of
+    buckets.rec_shapes() where the session captures CUDA graphs, none elsewhere)."""
 
     def __init__(self, session: BucketSession, squeeze: float = 1.0, batches: Sequence[int] = REC_BATCHES,
                  warm: Sequence[tuple[int, int]] | None = None, **_cpu_only: float) -> None:
@@ -195,7 +204,7 @@ class BucketedTextRecognizer(TextRecognizer):
         self.batches = tuple(batches)
         self.max_batch = self.batches[-1]
         self._tables: dict = {}
-        shapes = () if warm is None else warm
+        shapes = (rec_shapes(self.batches) if warms_every_shape(session) else ()) if warm is None else warm
         self.warmup_s = session.warm_up([(n, 3, REC_HEIGHT, w) for n, w in shapes], [TOP_P, TOP_I])
 
     @classmethod

@@ -96,20 +96,44 @@ class TorchGraph:
                 alias[node.output[0]] = inputs[0]
                 continue
             self.nodes.append((getattr(self, f"_op_{node.op_type}"), inputs, list(node.output), _attrs(node)))
+        # each value is dropped after the last node that reads it (a value nobody reads: after the node that
+        # made it), so a run holds what is still needed rather than every tensor of the graph at once
+        last: dict[str, int] = {}
+        for index, (_op, inputs, outputs, _k) in enumerate(self.nodes):
+            for name in inputs:
+                if name:
+                    last[name] = index
+            for name in outputs:
+                last.setdefault(name, index)
+        self._drop_after: list[list[str]] = [[] for _ in self.nodes]
+        for name, index in last.items():
+            if name not in self.consts and name not in self.input_names:
+                self._drop_after[index].append(name)
 
     def run(self, feeds: dict[str, np.ndarray]) -> dict:
         torch = self.torch
-        values = dict(self.consts)
         with torch.inference_mode():
-            for name, array in feeds.items():
-                values[name] = torch.from_numpy(np.ascontiguousarray(array)).to(self.device, non_blocking=False)
-            for op, inputs, outputs, attrs in self.nodes:
+            tensors = {name: torch.from_numpy(np.ascontiguousarray(array)).to(self.device, non_blocking=False)
+                       for name, array in feeds.items()}
+            return self.forward(tensors, self.output_names)
+
+    def forward(self, tensors: dict, keep: Sequence[str]) -> dict:
+        """The outputs `keep` for inputs already on the device: no copy in or out, no reading back, so a
+        CUDA graph can capture it (torch_cuda_graphs.py)."""
+        keep = set(keep)
+        values = dict(self.consts)
+        values.update(tensors)
+        with self.torch.inference_mode():
+            for (op, inputs, outputs, attrs), drop in zip(self.nodes, self._drop_after):
                 result = op([values[i] if i else None for i in inputs], attrs)
                 if not isinstance(result, tuple):
                     result = (result,)
                 for name, value in zip(outputs, result):
                     values[name] = value
-        return {name: values[name] for name in self.output_names}
+                for name in drop:
+                    if name not in keep:
+                        values.pop(name, None)  # an optional output the operator did not make is not there
+        return {name: values[name] for name in self.output_names if name in keep}
 
     # -- operators (opset 11 semantics) ------------------------------------------------------------
     def _op_Identity(self, a, k):
@@ -275,10 +299,12 @@ class TorchGraph:
 
 
 class TorchSession(ShapeCountingSession):
-    """BucketSession's interface (gpu.py) over a TorchGraph."""
+    """BucketSession's interface (gpu.py) over a TorchGraph. On a GPU each input shape is captured once as a
+    CUDA graph and replayed (torch_cuda_graphs.py; `graphs=False` or HANGTAG_OCR_CUDA_GRAPHS=0 runs node by
+    node); `graphs_off` says why a session runs node by node."""
 
     def __init__(self, model_path: Path, *, device: str = "cuda", threads: int | None = None,
-                 cudnn: bool | None = None, cudnn_benchmark: bool = False) -> None:
+                 cudnn: bool | None = None, cudnn_benchmark: bool = False, graphs: bool | None = None) -> None:
         torch = _torch()
         if device == "cuda" and not torch.cuda.is_available():
             raise BackendUnavailableError("PyTorch sees no GPU", expected="torch.cuda.is_available()",
@@ -297,15 +323,61 @@ class TorchSession(ShapeCountingSession):
         self.metadata = self.graph.metadata
         self.input_name = self.graph.input_names[0]
         self.output_names = self.graph.output_names
+        self.cuda_graphs = None
+        self.graphs_off = _graphs_off(torch, device, graphs)
+        if self.graphs_off is None:
+            from inference.reading.ocr.torch_cuda_graphs import CudaGraphs
+
+            self.cuda_graphs = CudaGraphs(self.graph)
         self._start_counting()
+
+    @property
+    def captures_graphs(self) -> bool:
+        """Whether a shape run once is replayed cheaply from then on (so warming every shape pays)."""
+        return self.cuda_graphs is not None and self.cuda_graphs.unavailable_reason is None
+
+    def warm_up(self, shapes, fetch: Sequence[str]) -> float:
+        shapes = list(shapes)
+        if self.cuda_graphs is not None:  # largest first: the shared pool's blocks are cut for it, then reused
+            self.cuda_graphs.reserve(shapes)
+            shapes.sort(key=math.prod, reverse=True)
+        return super().warm_up(shapes, fetch)
 
     def run(self, feeds: dict[str, np.ndarray], fetch: Sequence[str]) -> dict[str, np.ndarray]:
         self._count(tuple(feeds[self.input_name].shape))
         with self.graph.torch.backends.cudnn.flags(enabled=self.cudnn, benchmark=self.cudnn_benchmark,
                                                    deterministic=False, allow_tf32=False):
-            out = self.graph.run(feeds)
+            out = None
+            if self.cuda_graphs is not None:
+                out = self.cuda_graphs.run(np.asarray(feeds[self.input_name]), fetch)
+                if self.cuda_graphs.unavailable_reason and self.graphs_off is None:
+                    self.graphs_off = self.cuda_graphs.unavailable_reason
+            if out is None:
+                ran = self.graph.run(feeds)
+                out = {name: ran[name].cpu().numpy() for name in fetch}
         self.runs += 1
-        return {name: out[name].cpu().numpy() for name in fetch}
+        return out
 
     def close(self) -> None:
+        if self.cuda_graphs is not None:
+            self.cuda_graphs.close()
+        self.cuda_graphs = None
         self.graph = None
+
+
+GRAPHS_ENV = "HANGTAG_OCR_CUDA_GRAPHS"
+
+
+def _graphs_off(torch, device: str, wanted: bool | None) -> str | None:
+    """Why a session runs node by node (None: it captures CUDA graphs)."""
+    import os
+
+    if wanted is None:
+        wanted = os.environ.get(GRAPHS_ENV, "1").strip() not in ("0", "off", "no", "false")
+        if not wanted:
+            return f"{GRAPHS_ENV}=0"
+    if not wanted:
+        return "CUDA graphs not asked for"
+    from inference.reading.ocr.torch_cuda_graphs import graphs_unavailable
+
+    return graphs_unavailable(torch, device)
