@@ -150,7 +150,15 @@ def main() -> int:
     parser.add_argument("--torch-cudnn", action="store_true",
                         help="with --reader torch-cuda: cuDNN's convolutions (heuristic) instead of PyTorch's own (the default)")
     parser.add_argument("--skip-shape-costs", action="store_true")
+    parser.add_argument("--no-graphs", action="store_true",
+                        help="with --reader torch-cuda: node by node, no CUDA graphs (HANGTAG_OCR_CUDA_GRAPHS=0)")
+    parser.add_argument("--four-tag-threads", type=int, nargs="+", default=[1],
+                        help="time the four-tag frames with each of these TagReader.tag_threads")
     args = parser.parse_args()
+    if args.no_graphs:
+        import os
+
+        os.environ["HANGTAG_OCR_CUDA_GRAPHS"] = "0"
     if args.torch_cudnn:
         from inference.reading.ocr import torch_graph
 
@@ -199,6 +207,7 @@ def main() -> int:
     result["reader_on_gpu"] = all(getattr(getattr(x, "session", None), "device", "") == "cuda" for x in (reader.detector, reader.recognizer))
     result["open_s"] = round(open_s, 2)
     result["warmup_s"] = {"ocr_det": round(reader.detector.warmup_s, 2), "ocr_rec": round(reader.recognizer.warmup_s, 2)}
+    result["cuda_graphs"] = graphs_state(reader)
     print("open", result["pipeline_backend"], result["reader_classes"], "on gpu", result["reader_on_gpu"], f"{open_s:.1f} s",
           result["warmup_s"], flush=True)
     t0 = time.perf_counter()
@@ -227,11 +236,20 @@ def main() -> int:
         return totals, {k: pct(v) for k, v in stages.items()}, outs
 
     one_ms, one_stages, one_results = timed([f for f, _ in singles_timed], args.passes)
-    four_ms, four_stages, four_results = timed(fours, args.passes)
     result["one_tag"] = {"detect_read_ms": pct(one_ms), "stages_ms": one_stages,
                          "tags_read": sum(len(r.readings) for r in one_results)}
-    result["four_tags"] = {"detect_read_ms": pct(four_ms), "stages_ms": four_stages,
-                           "tags_read": sum(len(r.readings) for r in four_results)}
+    four_by_threads = {}
+    for threads in args.four_tag_threads:
+        reader.tag_threads = threads
+        four_ms, four_stages, four_results = timed(fours, args.passes)
+        four_by_threads[threads] = four_results
+        result["four_tags" if threads == args.four_tag_threads[0] else f"four_tags_{threads}_threads"] = {
+            "tag_threads": threads, "detect_read_ms": pct(four_ms), "stages_ms": four_stages,
+            "tags_read": sum(len(r.readings) for r in four_results)}
+        print("four tags,", threads, "tag threads:", pct(four_ms), flush=True)
+    reader.tag_threads = 1
+    four_results = four_by_threads[args.four_tag_threads[0]]
+    result["cuda_graphs_after"] = graphs_state(reader)
     result["new_shapes_after_warmup"] = {"ocr_det": reader.detector.session.new_after_warmup,
                                          "ocr_rec": reader.recognizer.session.new_after_warmup,
                                          "before_timed": list(new_before)}
@@ -270,13 +288,17 @@ def main() -> int:
                 got = fs[0].get(name) if fs else None
                 truth_hits[side] += bool(got is not None and same_value(name, got, value))
     four_equal = four_compared = 0
-    for frame, res in zip(fours, four_results):
+    four_equal_by_threads = {t: 0 for t in four_by_threads}
+    for k, (frame, res) in enumerate(zip(fours, four_results)):
         ref = cpu.read(frame, res.detections)
         four_compared += 1
         four_equal += fields_of(res.readings) == fields_of(ref)
+        for t, results in four_by_threads.items():
+            four_equal_by_threads[t] += fields_of(results[k].readings) == fields_of(ref)
     cpu.close()
     result["equality"] = {"one_tag_frames_equal": equal, "one_tag_frames": compared, "fields_equal": field_equal,
                           "fields": field_total, "four_tag_frames_equal": four_equal, "four_tag_frames": four_compared,
+                          "four_tag_frames_equal_by_tag_threads": four_equal_by_threads,
                           "differences": differences}
     result["truth_accuracy"] = truth_hits
     result["cpu_reader_ms_one_tag"] = pct(cpu_ms)
@@ -291,11 +313,31 @@ def main() -> int:
     return 0
 
 
+def graphs_state(reader) -> dict:
+    """CUDA graphs of the PyTorch reader's sessions: captured, replayed, or why not."""
+    out = {}
+    for name, part in (("ocr_det", reader.detector), ("ocr_rec", reader.recognizer)):
+        session = getattr(part, "session", None)
+        graphs = getattr(session, "cuda_graphs", None)
+        out[name] = {"off": getattr(session, "graphs_off", "not a PyTorch session")} if graphs is None else {
+            "off": session.graphs_off, "captures": graphs.captures, "replays": graphs.replays,
+            "output_mib": round(graphs.output_bytes / 2**20, 1)}
+    try:
+        import torch
+
+        if torch.cuda.is_available():
+            out["torch_reserved_mib"] = round(torch.cuda.memory_reserved() / 2**20)
+    except ImportError:
+        pass
+    return out
+
+
 def environment() -> dict:
     from importlib.metadata import PackageNotFoundError, version
 
     out = {"python": platform.python_version()}
-    for name in ("onnxruntime-gpu", "onnxruntime", "numpy", "opencv-python-headless", "zxing-cpp", "cuda-bindings", "cupy-cuda13x"):
+    for name in ("onnxruntime-gpu", "onnxruntime", "numpy", "opencv-python-headless", "zxing-cpp", "cuda-bindings", "cupy-cuda13x",
+                 "torch"):
         try:
             out[name] = version(name)
         except PackageNotFoundError:
