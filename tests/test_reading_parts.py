@@ -387,3 +387,37 @@ def test_a_box_that_cannot_hold_a_whole_turned_tag_is_read_whole_not_as_a_strip(
     t = math.radians(20.0)
     bw, bh = 60 * math.cos(t) + 90 * math.sin(t), 60 * math.sin(t) + 90 * math.cos(t)
     assert _tag_size(bw, bh, 20.0) == pytest.approx((60.0, 90.0), abs=1e-6)
+
+
+def _tilted_text_over_level_bars(tilt_deg: float) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    """A tag under perspective: eight printed lines tilted `tilt_deg`, and under them a stacked
+    code whose rows stand level and outweigh the text's ink."""
+    import cv2
+
+    gray = np.full((600, 400), 235, np.uint8)
+    text = np.full((300, 400), 235, np.uint8)
+    for row in range(8):
+        cv2.putText(text, "STYLE NO. KX-2207 SIZE 175/96A", (20, 36 + row * 32), cv2.FONT_HERSHEY_PLAIN, 1.0, 40, 1)
+    turn = cv2.getRotationMatrix2D((200.0, 150.0), tilt_deg, 1.0)
+    gray[20:320] = cv2.warpAffine(text, turn, (400, 300), borderValue=235)
+    symbol = (30.0, 340.0, 370.0, 590.0)  # a stacked code (PDF417-like): ten level rows of bars
+    rng = np.random.default_rng(7)
+    for top in range(340, 590, 25):
+        x = 30
+        while x < 366:
+            width = int(rng.integers(2, 7))
+            gray[top : top + 20, x : x + width] = 20
+            x += width + int(rng.integers(2, 5))
+    return gray, symbol
+
+
+def test_printed_lines_are_levelled_by_the_text_not_by_the_level_symbol_under_them() -> None:
+    from inference.reading.rectify import residual_skew
+
+    gray, bars = _tilted_text_over_level_bars(3.0)
+    with_bars, _ = residual_skew(gray)
+    skew, gain = residual_skew(gray, exclude=[bars])
+    assert abs(with_bars) < 1.0  # the symbol's ink says "level"
+    assert 2.0 <= abs(skew) <= 4.0 and gain > 1.05  # the lines themselves are 3° off
+    level_gray, level_bars = _tilted_text_over_level_bars(0.0)
+    assert abs(residual_skew(level_gray, exclude=[level_bars])[0]) < 1.0

@@ -39,9 +39,10 @@ class Levelled:
     zones: tuple[SymbolZone, ...]
 
 
-def level_tag(image_bgr: np.ndarray, tag_box: Box, symbols: TagSymbols, barcode_boxes: Sequence[Box] = ()) -> Levelled:
-    """The tag warped upright by the symbol stage's turn, then levelled; `barcode_boxes` (frame
-    pixels) give the bars' height to the zones of the codes they hold."""
+def level_tag(image_bgr: np.ndarray, tag_box: Box, symbols: TagSymbols, barcode_boxes: Sequence[Box] = (), qr_boxes: Sequence[Box] = ()) -> Levelled:
+    """The tag warped upright by the symbol stage's turn, then levelled by its printed lines;
+    `barcode_boxes` (frame pixels) give the bars' height to the zones of the codes they hold, and
+    with `qr_boxes` keep the symbols out of the levelling."""
     sure, codes = symbols.sure, list(symbols.codes)
     upright = make_upright(image_bgr, tag_box, symbols.turn)
     if not codes:
@@ -52,10 +53,18 @@ def level_tag(image_bgr: np.ndarray, tag_box: Box, symbols: TagSymbols, barcode_
             sure = True
             if flip:
                 upright = upright.flipped()
-    skew, gain = residual_skew(cv2.cvtColor(upright.image, cv2.COLOR_BGR2GRAY))
+    symbols_seen = _symbol_areas(symbol_zones(codes, upright, barcode_boxes), upright, (*barcode_boxes, *qr_boxes))
+    skew, gain = residual_skew(cv2.cvtColor(upright.image, cv2.COLOR_BGR2GRAY), exclude=symbols_seen)
     if abs(skew) >= MIN_SKEW_DEG and gain >= MIN_SKEW_GAIN:
         upright = make_upright(image_bgr, tag_box, upright.angle_deg + skew)
     return Levelled(upright, tuple(codes), sure, tuple(symbol_zones(codes, upright, barcode_boxes)))
+
+
+def _symbol_areas(zones: Sequence[SymbolZone], upright: Upright, symbol_boxes: Sequence[Box]) -> list[Box]:
+    """Where the tag's symbols lie in the upright crop: decoded codes with their captions, and the
+    detector's barcode and QR boxes, decoded or not."""
+    areas = [zone.bars for zone in zones] + [zone.text for zone in zones if zone.text is not None]
+    return areas + [upright.to_upright_box(box) for box in symbol_boxes]
 
 
 def symbol_zones(codes: Sequence[bc.DecodedCode], upright: Upright, barcode_boxes: Sequence[Box] = ()) -> list[SymbolZone]:

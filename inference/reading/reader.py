@@ -230,7 +230,7 @@ class TagReader:
         timings["barcode"] = _ms(t)
 
         t = time.perf_counter_ns()
-        level = level_tag(image_bgr, tag_box, symbols, barcode_boxes)
+        level = level_tag(image_bgr, tag_box, symbols, barcode_boxes, qr_boxes)
         timings["rectify"] = _ms(t)
 
         vocab = vocabulary(recipe) if recipe is not None else ""

@@ -7,6 +7,7 @@ or so); otherwise from the text lines' direction, which leaves 0° vs 180° to t
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -138,14 +139,18 @@ def crop_box(image: np.ndarray, xyxy: Box, margin: float = 0.02) -> tuple[np.nda
     return image[b:d, a:c], (a, b)
 
 
-def _ink_points(gray: np.ndarray, work_side: int) -> tuple[np.ndarray, np.ndarray] | None:
-    """Centred (x, y) of the printed pixels at a small working size, dark or light print alike;
-    None when there is too little print to measure anything by."""
+def _ink_points(gray: np.ndarray, work_side: int, exclude: Sequence[Box] = ()) -> tuple[np.ndarray, np.ndarray] | None:
+    """Centred (x, y) of the printed pixels at a small working size, dark or light print alike,
+    outside the `exclude` boxes (crop pixels); None when there is too little print to measure
+    anything by."""
     h, w = gray.shape[:2]
     scale = min(1.0, work_side / max(h, w))
     small = cv2.resize(gray, (max(8, int(w * scale)), max(8, int(h * scale))), interpolation=cv2.INTER_AREA)
     binary = cv2.adaptiveThreshold(small, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, 15, 10)
     ink = binary == 0 if (binary == 0).mean() < 0.5 else binary != 0
+    sx, sy = small.shape[1] / w, small.shape[0] / h
+    for x1, y1, x2, y2 in exclude:
+        ink[max(0, int(y1 * sy)) : max(0, int(np.ceil(y2 * sy))), max(0, int(x1 * sx)) : max(0, int(np.ceil(x2 * sx)))] = False
     ys, xs = np.nonzero(ink)
     if len(xs) < 50:
         return None
@@ -177,12 +182,14 @@ def text_down_angle(gray: np.ndarray, work_side: int = 200) -> tuple[float, floa
     return best_angle, strength
 
 
-def residual_skew(gray: np.ndarray, span: float = 10.0, step: float = 0.5, work_side: int = 240) -> tuple[float, float]:
+def residual_skew(gray: np.ndarray, span: float = 10.0, step: float = 0.5, work_side: int = 240, exclude: Sequence[Box] = ()) -> tuple[float, float]:
     """(degrees, gain) of the tilt left in an upright crop, from its printed lines: the angle
     within ±span whose projection across the lines is sharpest, and how much sharper it is
     than level (1.0 = no better). The barcode's angle can be a few degrees off under perspective,
-    and a tilted line's box takes in pieces of its neighbours."""
-    points = _ink_points(gray, work_side)
+    and a tilted line's box takes in pieces of its neighbours. `exclude` (crop pixels) keeps the
+    symbols out: a barcode's bars and a QR code are most of a tag's ink, and under perspective
+    they lie level while the text above them is still tilted."""
+    points = _ink_points(gray, work_side, exclude)
     if points is None:
         return 0.0, 1.0
     xs, ys = points
