@@ -2,24 +2,25 @@
 field in doubt, before anyone judges.
 
 The recipe says what must be printed; the reader looks for evidence of it: in the first read's
-lines, in the recognizer's posteriors, then in a second read of every line another way and of the
-regions a taught recipe marks.
+lines, in the recognizer's posteriors, then in a second read of the lines another way (all but those a
+matched field stands on) and of the regions a taught recipe marks.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 import cv2
 import numpy as np
 
-from inference.reading.evidence import gather
+from inference.reading.evidence import FieldEvidence, gather
 from inference.reading.expected import spot_fields, spot_printed_ean
+from inference.reading.lines import group_rows, union
 from inference.reading.matching import Found
 from inference.reading.ocr.detector import TextDetector
 from inference.reading.ocr.recognizer import TextRecognizer
-from inference.reading.recipe import Recipe
+from inference.reading.recipe import FieldRule, Recipe
 from inference.reading.rectify import Upright
 from inference.reading.summary import summarize
 from inference.reading.text_lines import LineCrops, enlarged, join_rows, without_posteriors
@@ -35,9 +36,10 @@ REGION_TEXT_HEIGHT = 96
 def verify(tag: TagReading, recipe: Recipe, crops: LineCrops, upright: Upright, detector: TextDetector,
            recognizer: TextRecognizer, vocab: str = "") -> TagReading:
     """Fields in doubt after the first read are looked for in the lines' own posteriors
-    (spotting.py); those still in doubt get a second read of every line another way (no
+    (spotting.py); those still in doubt get a second read of the lines another way (no
     squeeze: a narrowed '399' loses a 9), spotted again; the tag then shows what the evidence
-    says. The posteriors are dropped when done: they serve verification only."""
+    says. A line a matched field was found on, and no field in doubt, is not read again. The
+    posteriors are dropped when done: they serve verification only."""
     evidence = gather(recipe, tag)
     doubtful = [rule for rule in recipe.fields if evidence[rule.name].found is not Found.MATCH]
     if not any(b.format == "EAN-13" for b in tag.barcodes):
@@ -48,9 +50,8 @@ def verify(tag: TagReading, recipe: Recipe, crops: LineCrops, upright: Upright, 
         doubtful = [rule for rule in doubtful if evidence[rule.name].found is not Found.MATCH]
     if doubtful:
         reread: list[OcrLine] = []
-        if crops.crops:  # every line: rereading only the unsure or numeric ones cost 4 points of OK on 60 tags
-            again = recognizer.recognize([enlarged(c) for c in crops.crops], squeeze=REREAD_SQUEEZE, vocabulary=vocab)
-            reread.extend(join_rows(crops.boxes, again))
+        if crops.crops:  # every line but a matched field's: rereading only the unsure or numeric ones cost 4 points of OK on 60 tags
+            reread.extend(_read_again(crops, tag.ocr_lines, upright, recognizer, evidence, doubtful, vocab))
         reread.extend(_read_regions(detector, recognizer, upright, [rule.region for rule in doubtful if rule.region is not None], vocab))
         # a value printed in units (a composition over three lines) may show each unit in either read
         more = spot_fields(doubtful, [*tag.ocr_lines, *reread])
@@ -91,3 +92,54 @@ def _read_regions(detector: TextDetector, recognizer: TextRecognizer, upright: U
         back = [(left + b[0] / scale, top + b[1] / scale, left + b[2] / scale, top + b[3] / scale) for b in (boxes[i] for i in keep)]
         lines.extend(join_rows(back, recognized))
     return lines
+
+
+def _read_again(crops: LineCrops, lines: Sequence[OcrLine], upright: Upright, recognizer: TextRecognizer,
+                evidence: Mapping[str, FieldEvidence], doubtful: Sequence[FieldRule], vocab: str) -> list[OcrLine]:
+    """The second read of the tag's lines, row by row as the first read joined them. A line that a
+    field already matched was found on, and no field in doubt, stands as first read (its box in the
+    crop's pixels): a second read of it cannot settle another field, and keeping it keeps each
+    label beside the line under it. Every other line is read again, exactly as a read of them all."""
+    rows = group_rows(crops.boxes)
+    first = _first_reads(rows, crops, lines, upright)
+    settled = _settled(first, evidence, {rule.name for rule in doubtful})
+    wanted = [i for k, row in enumerate(rows) if k not in settled for i in row]
+    found = recognizer.recognize_only([enlarged(c) for c in crops.crops], wanted, squeeze=REREAD_SQUEEZE, vocabulary=vocab)
+    out: list[OcrLine] = []
+    for k, row in enumerate(rows):
+        if k in settled:
+            out.append(replace(first[k], box=union([crops.boxes[i] for i in row])))
+        else:
+            out.extend(join_rows([crops.boxes[i] for i in row], [found[i] for i in row]))
+    return out
+
+
+def _settled(first: Mapping[int, OcrLine], evidence: Mapping[str, FieldEvidence], doubt: set[str]) -> set[int]:
+    """The rows whose first read is a line a matched field was found on, and no field in doubt."""
+    settled: set[int] = set()
+    on_doubt: set[int] = set()
+    for name, found in evidence.items():
+        raw = found.raw.strip()
+        for k, line in first.items():
+            if not raw:
+                continue
+            if name in doubt and (raw in line.text or line.text in raw):
+                on_doubt.add(k)
+            elif name not in doubt and raw == line.text:
+                settled.add(k)
+    return settled - on_doubt
+
+
+def _first_reads(rows: Sequence[Sequence[int]], crops: LineCrops, lines: Sequence[OcrLine], upright: Upright) -> dict[int, OcrLine]:
+    """The first read's line of each row of boxes (rows as join_rows makes them; a row that read as
+    nothing has none): the row around the line's centre, its box mapped back from the image."""
+    spans = [union([crops.boxes[i] for i in row]) for row in rows]
+    out: dict[int, OcrLine] = {}
+    for line in lines:
+        x1, y1, x2, y2 = line.box
+        (cx, cy), = upright.to_upright_points(np.array([[(x1 + x2) / 2, (y1 + y2) / 2]]))
+        around = [k for k, s in enumerate(spans) if s[0] - 1 <= cx <= s[2] + 1 and s[1] - 1 <= cy <= s[3] + 1 and k not in out]
+        if around:
+            k = min(around, key=lambda k: abs((spans[k][1] + spans[k][3]) / 2 - cy) + abs((spans[k][0] + spans[k][2]) / 2 - cx))
+            out[k] = line
+    return out
