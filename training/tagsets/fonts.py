@@ -1,4 +1,5 @@
-"""Debian CJK fonts that neither the detector nor the reader was trained with (never the bundled Noto Sans SC)."""
+"""Debian fonts that neither the detector nor the reader was trained with: CJK faces (never the bundled Noto
+Sans SC) and, for Latin-only labels, Liberation (the training generator's Latin lines are DejaVu)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,15 @@ FONT_FILES = {
 }
 
 
+# Latin only (no CJK glyphs): for English labels and stickers, never for a value a design may print in Chinese.
+LATIN_FILES = {
+    "LiberationSans-Regular.ttf": "fonts-liberation2",
+    "LiberationSans-Bold.ttf": "fonts-liberation2",
+    "LiberationSerif-Regular.ttf": "fonts-liberation2",
+    "LiberationMono-Bold.ttf": "fonts-liberation2",
+}
+
+
 class FontsMissingError(ConfigError):
     """No CJK font for the independent test set is installed."""
 
@@ -36,11 +46,35 @@ def font_files(root: Path = FONT_DIR) -> tuple[Path, ...]:
     return tuple(found)
 
 
+@lru_cache(maxsize=1)
+def latin_font_files(root: Path = FONT_DIR) -> tuple[Path, ...]:
+    found = sorted(p for p in root.rglob("*.ttf") if p.name in LATIN_FILES) if root.is_dir() else []
+    if not found:
+        raise FontsMissingError(
+            "no Latin font for the independent hangtag test set's English labels",
+            expected=f"one of {', '.join(LATIN_FILES)} under {root}",
+            found="none",
+            hint=f"apt-get install {' '.join(sorted(set(LATIN_FILES.values())))} (or run `make system-deps` as root)",
+        )
+    return tuple(found)
+
+
 def font_names() -> tuple[str, ...]:
     return tuple(p.name.split(".")[0] for p in font_files())
 
 
+def latin_font_names() -> tuple[str, ...]:
+    return tuple(p.name.split(".")[0] for p in latin_font_files())
+
+
 @lru_cache(maxsize=96)
 def font(name: str, size_px: int) -> ImageFont.FreeTypeFont:
-    path = next(p for p in font_files() if p.name.split(".")[0] == name)
+    path = next(p for p in font_files() + _latin_if_any() if p.name.split(".")[0] == name)
     return ImageFont.truetype(str(path), max(6, int(size_px)), index=0)
+
+
+def _latin_if_any() -> tuple[Path, ...]:
+    try:
+        return latin_font_files()
+    except FontsMissingError:
+        return ()
