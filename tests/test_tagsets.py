@@ -122,10 +122,13 @@ def test_every_recipe_loads_and_describes_the_correct_tag(tagset):
             assert field_key(rule.name, rule.expected) == field_key(rule.name, value), rule.name
             if rule.name == "price":  # "RMB 1,099.00", "￥199元": the amount printed is the recipe's
                 assert price_amount(rule.expected) == price_amount(printed)
+            elif rule.name == "size":  # "L (170/92A)" on an export tag whose recipe says 170/92A
+                assert value in printed
             else:
                 assert value == printed
         codes = [c["text"] for c in tag["barcodes"]]
         assert recipe.barcode.expected in codes
+        assert {c.class_name: c.min for c in recipe.counts}["barcode"] == len(codes)
 
 
 def test_defects_are_planted_at_the_asked_share(tagset):
@@ -204,9 +207,9 @@ def test_every_character_the_generator_prints_exists_in_every_font():
     """A glyph missing from one font would print a box where the truth says a character is."""
     import inspect
 
-    from training.tagsets import backgrounds, designs, values
+    from training.tagsets import backgrounds, designs, fresh_designs, values
 
-    source = "".join(inspect.getsource(m) for m in (values, designs, backgrounds))
+    source = "".join(inspect.getsource(m) for m in (values, designs, fresh_designs, backgrounds))
     chars = sorted({c for c in source if ord(c) > 127 and c not in "—…→·"})
     assert len(chars) > 100
     for name in fonts.font_names():
@@ -263,3 +266,93 @@ def test_a_long_value_goes_on_two_lines_rather_than_below_the_smallest_legal_pri
     # shrunk to one line its ink is under MIN_PRINT_MM high; set on two lines each line keeps about that
     assert ink_rows(one_line) < MIN_PRINT_MM * 10
     assert ink_rows(two_lines) >= 2 * 0.8 * MIN_PRINT_MM * 10
+
+
+# -- the three designs added as a fresh yardstick (two pairs to a row, English first, a price sticker) --------
+
+FRESH = ("two_column", "english_first", "price_sticker")
+
+
+def test_every_character_a_latin_label_or_sticker_prints_exists_in_every_latin_font():
+    english = "Style No.DescriptionColourSizeFabricGradeStandardSafety Cat.PRICERetail PriceRRPMade in China:"
+    printed = set(english + english.upper() + "¥ 0123456789,.-&" + "".join(chr(c) for c in range(ord("A"), ord("Z") + 1)))
+    for name in fonts.latin_font_names():
+        face = fonts.font(name, 40)
+        box = np.asarray(face.getmask("\U000F0000")).tobytes()
+        missing = [c for c in sorted(printed - {" "}) if np.asarray(face.getmask(c)).tobytes() == box]
+        assert not missing, (name, "".join(missing))
+
+
+def test_missing_latin_fonts_name_the_package(tmp_path):
+    fonts.latin_font_files.cache_clear()
+    try:
+        with pytest.raises(fonts.FontsMissingError) as caught:
+            fonts.latin_font_files(tmp_path)
+    finally:
+        fonts.latin_font_files.cache_clear()
+    assert "fonts-liberation2" in str(caught.value)
+
+
+@pytest.mark.parametrize("size, printed", [
+    ("170/92A", "L (170/92A)"), ("160/84A", "S (160/84A)"), ("185/104B", "3XL (185/104B)"), ("XL", "XL"), ("M", "M"),
+])
+def test_an_export_tag_prints_the_letter_size_beside_the_hao(size, printed):
+    from training.tagsets.fresh_designs import letter_and_hao
+
+    assert letter_and_hao(size) == printed
+
+
+def test_fresh_designs_truth_recipes_and_defects_agree(tmp_path):
+    """Each planted field defect shows on the card; a size printed 'L (170/92A)' stays the recipe's 170/92A,
+    and a wrong size changes the letter with the 号型; a sticker's second code is counted by the recipe."""
+    from training.tagsets.fresh_designs import LETTER_OF_HEIGHT
+
+    generate(tmp_path, 45, 21, defect_share=0.4, designs=list(FRESH))
+    rows = truth_rows(tmp_path)
+    assert {r["design"] for r in rows} == set(FRESH)
+    for row in rows:
+        recipe = load_recipe(tmp_path / row["recipe"])
+        for tag in row["tags"]:
+            size = tag["fields"].get("size", "")
+            if "(" in size:
+                letter, hao = size[:-1].split(" (")
+                assert letter == LETTER_OF_HEIGHT[int(hao.split("/")[0])] and tag["values"]["size"] == hao
+            if row["defect"] is None:
+                assert {c.class_name: c.min for c in recipe.counts}["barcode"] == len(tag["barcodes"])
+        defect = row["defect"]
+        if defect and defect["field"]:
+            assert defect["printed"] != defect["expected"]
+            (tag,) = row["tags"]
+            if defect["field"] == "ean13":
+                assert {c["text"] for c in tag["barcodes"]} == {defect["printed"]}
+    kinds = {r["defect"]["kind"] for r in rows if r["defect"]}
+    assert {"wrong_size", "wrong_price", "wrong_style_number", "wrong_barcode"} <= kinds
+    stickers = [r for r in rows if r["design"] == "price_sticker" and r["tags"]]
+    assert any(len(r["tags"][0]["barcodes"]) == 2 for r in stickers), "some stickers carry their own EAN-13"
+
+
+def test_two_column_sets_two_pairs_on_one_row():
+    """Two label/value pairs share a row: fewer ink bands than fields, and ink on both halves of a band."""
+    art = DESIGNS["two_column"](4, random_values(np.random.default_rng(4)), 10.0)
+    dark = np.asarray(art.rgba[..., :3], np.float32).mean(axis=2) < 110
+    body = dark[int(12 * 10):int(12 * 10 + 5.4 * 3 * 10), :]  # the three paired rows
+    per_row = [body[int(k * 54):int((k + 1) * 54)] for k in range(3)]
+    for band in per_row:
+        columns = band.any(axis=0)
+        assert columns[60:460].any() and columns[540:950].any()
+
+
+def test_the_price_sticker_is_turned_and_its_codes_read_where_they_lie():
+    import zxingcpp
+
+    for seed in range(1, 9):
+        art = DESIGNS["price_sticker"](seed, random_values(np.random.default_rng(seed)), 10.0)
+        assert art.fields["price"].replace(" ", "").startswith("¥")
+        for code in art.barcodes:
+            x1, y1, x2, y2 = (int(round(v)) for v in code.box)
+            crop = np.ascontiguousarray(art.rgba[max(0, y1 - 20):y2 + 20, max(0, x1 - 30):x2 + 30, :3])
+            assert code.text in {b.text for b in zxingcpp.read_barcodes(crop)}, (seed, code.box)
+        if len(art.barcodes) == 2:
+            tag_code, sticker_code = art.barcodes
+            width = sticker_code.box[2] - sticker_code.box[0]
+            assert sticker_code.box[3] - sticker_code.box[1] > 6.5 * 10 + 0.02 * width  # a turned box is taller

@@ -167,6 +167,35 @@ class Card:
         self.image = Image.fromarray(np.clip(pixels, 0, 255).astype(np.uint8)).filter(ImageFilter.SMOOTH)
         self.draw = ImageDraw.Draw(self.image)
 
+    def stick(self, sticker: Card, cx_mm: float, cy_mm: float, angle_deg: float) -> None:
+        """Stick another card (an adhesive label drawn at this card's scale) on this one, its centre at
+        (cx, cy), turned `angle_deg` counter-clockwise, with the faint shadow of its raised edge. Its codes
+        come along, boxed by their turned outline."""
+        label = Image.fromarray(np.dstack([np.asarray(sticker.image, np.uint8), np.asarray(sticker.mask, np.uint8)]), "RGBA")
+        turned = label.rotate(angle_deg, resample=Image.BICUBIC, expand=True)
+        left = int(round(cx_mm * self.px_per_mm - turned.width / 2))
+        top = int(round(cy_mm * self.px_per_mm - turned.height / 2))
+        shadow = turned.getchannel("A").filter(ImageFilter.GaussianBlur(max(1.0, 0.25 * self.px_per_mm)))
+        shade = Image.new("RGB", turned.size, (0, 0, 0))
+        offset = max(1, self.px(0.2))
+        self.image.paste(shade, (left + offset, top + offset), shadow.point(lambda a: a * 35 // 255))
+        self.image.paste(turned.convert("RGB"), (left, top), turned.getchannel("A"))
+        self.draw = ImageDraw.Draw(self.image)
+        a = np.deg2rad(angle_deg)
+        w, h = sticker.image.size
+        centre = np.array([cx_mm * self.px_per_mm, cy_mm * self.px_per_mm])
+
+        def moved(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+            corners = np.array([(x, y) for x in box[0::2] for y in box[1::2]]) - (w / 2, h / 2)
+            turned_corners = np.stack([corners[:, 0] * np.cos(a) + corners[:, 1] * np.sin(a),
+                                       -corners[:, 0] * np.sin(a) + corners[:, 1] * np.cos(a)], axis=1) + centre
+            return (*turned_corners.min(axis=0), *turned_corners.max(axis=0))
+
+        self.barcodes += [SymbolArt(c.format, c.text, moved(c.box)) for c in sticker.barcodes]
+        self.qr += [SymbolArt(c.format, c.text, moved(c.box)) for c in sticker.qr]
+        if sticker.smallest_print_px:
+            self.smallest_print_px = min(self.smallest_print_px or sticker.smallest_print_px, sticker.smallest_print_px)
+
     def finish(self, fields: dict[str, str]) -> TagArt:
         rgba = np.dstack([np.asarray(self.image, np.uint8), np.asarray(self.mask, np.uint8)])
         return TagArt(rgba, dict(fields), tuple(self.barcodes), tuple(self.qr), self.smallest_print_px)

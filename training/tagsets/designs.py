@@ -1,4 +1,5 @@
-"""Seven hangtag designs, each from a common Chinese retail convention; none shares layout with training.synth.
+"""Ten hangtag designs (seven here, three in fresh_designs), each from a common Chinese retail convention;
+none shares layout with training.synth.
 
 A design draws one card from a job's values at a given scale and says what it printed, field by field,
 exactly as printed ("RMB 1,099.00", "￥199元"). Its look (font, ink, label wording) comes from
@@ -13,34 +14,13 @@ import numpy as np
 
 from training.tagsets.canvas import Card, Color, TagArt
 from training.tagsets.fonts import font_names
+from training.tagsets.fresh_designs import english_first, price_sticker, two_column
+from training.tagsets.layout import BLACK
+from training.tagsets.layout import ean_block as _ean_block
+from training.tagsets.layout import money as _money
+from training.tagsets.layout import pick as _pick
+from training.tagsets.layout import row as _row
 from training.tagsets.values import TagValues
-
-BLACK: Color = (24, 24, 28)
-
-
-def _pick(rng: np.random.Generator, items):
-    return items[int(rng.integers(len(items)))]
-
-
-def _money(price: str, form: str) -> str:
-    """A price as printed: '¥399.00', '￥199元', 'RMB 1,099.00'."""
-    units, cents = price.split(".")
-    if form == "yuan" and cents == "00":
-        return f"￥{units}元"
-    if form == "rmb":
-        return f"RMB {int(units):,}.{cents}"
-    return f"¥{price}"
-
-
-def _row(card: Card, x: float, y: float, label: str, value: str, size: float, ink: Color, label_ink: Color,
-         face: str, value_face: str, max_w: float, pitch: float | None = None) -> None:
-    used = card.text(x, y, label, size, label_ink, face)
-    card.text(x + used + size * 0.2, y, value, size, ink, value_face, max_w_mm=max_w - used - size * 0.2, wrap_mm=pitch)
-
-
-def _ean_block(card: Card, ean: str, x: float, y: float, w: float, h: float, ink: Color, face: str) -> None:
-    card.linear_code(ean, "EAN-13", x, y, w, h, ink)
-    card.text(x + w / 2, y + h + 0.6, f"{ean[0]} {ean[1:7]} {ean[7:]}", w / 11.5, ink, face, anchor="ma")
 
 
 def vertical_classic(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
@@ -272,8 +252,13 @@ DESIGNS: dict[str, Design] = {
     "big_size_corner": big_size_corner,
     "grid_table": grid_table,
     "stacked_labels": stacked_labels,
+    # added once the reader had been developed against the seven above (issue 14's fresh yardstick)
+    "two_column": two_column,
+    "english_first": english_first,
+    "price_sticker": price_sticker,
 }
 # The symbology each design carries, so a recipe and a defect know what the barcode encodes.
 BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_price_block": "EAN-13",
-              "kraft_stamped": "EAN-13", "big_size_corner": "Code93", "grid_table": "EAN-13", "stacked_labels": "Code128"}
+              "kraft_stamped": "EAN-13", "big_size_corner": "Code93", "grid_table": "EAN-13", "stacked_labels": "Code128",
+              "two_column": "EAN-13", "english_first": "Code128", "price_sticker": "EAN-13"}
 HAS_QR = {"kraft_stamped", "stacked_labels"}

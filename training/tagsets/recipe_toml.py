@@ -15,8 +15,9 @@ def _quote(text: str) -> str:
 
 
 def recipe_text(job: str, design: str, values: TagValues, printed: dict[str, str], symbology: str,
-                has_qr: bool) -> str:
-    """`printed` says which fields the design carries; the recipe expects the canonical value of each."""
+                has_qr: bool, barcodes: int = 1) -> str:
+    """`printed` says which fields the design carries; the recipe expects the canonical value of each.
+    `barcodes` counts the linear codes on the tag (a price sticker may repeat the EAN-13)."""
     expected = {name: getattr(values, name) for name in JUDGED_FIELDS if name in printed}
     if "price" in expected:
         expected["price"] = f"¥{values.price}"
@@ -28,7 +29,7 @@ def recipe_text(job: str, design: str, values: TagValues, printed: dict[str, str
         "",
         "[counts]",
         "hangtag = 1",
-        "barcode = 1",
+        f"barcode = {barcodes}",
     ]
     if has_qr:
         lines.append("qr_code = 1")

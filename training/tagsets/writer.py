@@ -108,10 +108,20 @@ def _tag_truth(art, placement: Placement, box, values: TagValues) -> dict:
         "quad": [[round(float(x), 1), round(float(y), 1)] for x, y in placement.quad],
         "xyxy": [round(v, 1) for v in box],
         "fields": dict(art.fields),
-        "values": {name: f"¥{values.price}" if name == "price" else printed for name, printed in art.fields.items()},
+        "values": {name: _recipe_form(name, printed, values) for name, printed in art.fields.items()},
         "barcodes": [{"format": s.format, "text": s.text, "xyxy": map_box(h, s.box)} for s in art.barcodes],
         "qr": [{"format": s.format, "text": s.text, "xyxy": map_box(h, s.box)} for s in art.qr],
     }
+
+
+def _recipe_form(name: str, printed: str, values: TagValues) -> str:
+    """The price as the recipe writes it; a size printed with more than the recipe's ('L (170/92A)') as the
+    recipe's; every other field as printed."""
+    if name == "price":
+        return f"¥{values.price}"
+    if name == "size":
+        return values.size
+    return printed
 
 
 def generate(out: Path, count: int, seed: int, defect_share: float = 0.2, designs: list[str] | None = None) -> dict:
@@ -136,7 +146,8 @@ def generate(out: Path, count: int, seed: int, defect_share: float = 0.2, design
         name = f"job{j:03d}"
         art = DESIGNS[design](style_seed, values, 4.0)
         (out / "recipes" / f"{name}.toml").write_text(
-            recipe_text(name, design, values, art.fields, BARCODE_OF[design], design in HAS_QR), encoding="utf-8")
+            recipe_text(name, design, values, art.fields, BARCODE_OF[design], design in HAS_QR, len(art.barcodes)),
+            encoding="utf-8")
         jobs.append((name, design, values, style_seed, art.fields))
     rows = []
     with (out / "truth.jsonl").open("w", encoding="utf-8") as truth:
