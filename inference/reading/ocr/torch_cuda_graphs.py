@@ -81,10 +81,12 @@ class CudaGraphs:
         torch = self.torch
         if self._input is not None and self._input.numel() >= numel:
             return
-        # the graphs captured so far read the old buffer: they go, and are captured again as their shapes come
+        # the graphs captured so far read the old buffer: they go (with their pool), and are captured again as
+        # their shapes come
         self._graphs.clear()
         self._not_kept.clear()
         self.output_bytes = 0
+        self.pool = torch.cuda.graph_pool_handle()
         self._input = torch.zeros(numel, dtype=torch.float32, device=self.graph.device)
         self._staging = torch.empty(numel, dtype=torch.float32, pin_memory=True)
 

@@ -57,16 +57,24 @@ def _same_pads(size: Sequence[int], kernel: Sequence[int], strides: Sequence[int
 # The setting holds only while a session runs (torch.backends.cudnn.flags), not for the whole process.
 USE_CUDNN = False
 
+# Convolutions of one group as matrix products on the GPU (im2col where the kernel is larger than 1×1)? Without
+# cuDNN, PyTorch's own convolution loops over the batch, one im2col and one GEMM per line (slow_conv2d): a
+# recognizer call of 8 lines ran ~340 small kernels for its 43 such convolutions. As one batched product each is
+# one or two kernels, whatever the batch; the sums are the same products in another order (checked against ONNX
+# Runtime in tests/test_ocr_torch.py). Depthwise convolutions keep PyTorch's own kernel (one for the batch).
+CONV_AS_MATMUL = True
+
 # operators whose inputs after the first are numbers read on the CPU
 _HOST_INPUTS = ("Resize", "Reshape", "Slice", "TopK", "Expand", "Tile")
 
 
 class TorchGraph:
-    def __init__(self, model_path: Path, device: str = "cuda") -> None:
+    def __init__(self, model_path: Path, device: str = "cuda", conv_as_matmul: bool = False) -> None:
         import onnx
         from onnx import numpy_helper
 
         torch = self.torch = _torch()
+        self.conv_as_matmul = conv_as_matmul
         model = onnx.load(str(model_path))
         self.device = torch.device(device)
         self.metadata = {p.key: p.value for p in model.metadata_props}
@@ -196,7 +204,26 @@ class TorchGraph:
                 padding = 0
             else:
                 padding = pads[:half]
+        if self.conv_as_matmul and k.get("group", 1) == 1 and x.dim() == 4:
+            return self._conv_matmul(x, w, b, kernel, strides, padding, dilations)
         return F.conv2d(x, w, b, strides, padding, dilations, k.get("group", 1))
+
+    def _conv_matmul(self, x, w, b, kernel, strides, padding, dilations):
+        """conv2d of one group as (out, in·kh·kw) @ (batch, in·kh·kw, positions): one product for the batch."""
+        n, c = x.shape[:2]
+        o = w.shape[0]
+        pad = [0, 0] if padding == 0 else list(padding)
+        if list(kernel) == [1, 1] and pad == [0, 0]:
+            if list(strides) != [1, 1]:
+                x = x[:, :, :: strides[0], :: strides[1]]
+            h, wd = x.shape[2:]
+            cols = x.reshape(n, c, h * wd)
+        else:
+            h = (x.shape[2] + 2 * pad[0] - dilations[0] * (kernel[0] - 1) - 1) // strides[0] + 1
+            wd = (x.shape[3] + 2 * pad[1] - dilations[1] * (kernel[1] - 1) - 1) // strides[1] + 1
+            cols = self.torch.nn.functional.unfold(x, list(kernel), list(dilations), pad, list(strides))
+        out = self.torch.matmul(w.reshape(o, -1), cols).reshape(n, o, h, wd)
+        return out if b is None else out + b.reshape(1, o, 1, 1)
 
     def _op_ConvTranspose(self, a, k):
         pads = k.get("pads", [0, 0, 0, 0])
@@ -319,7 +346,7 @@ class TorchSession(ShapeCountingSession):
             torch.set_num_threads(threads)
         self.model_path = Path(model_path)
         self.device = device
-        self.graph = TorchGraph(self.model_path, device)
+        self.graph = TorchGraph(self.model_path, device, conv_as_matmul=device != "cpu" and not self.cudnn and CONV_AS_MATMUL)
         self.metadata = self.graph.metadata
         self.input_name = self.graph.input_names[0]
         self.output_names = self.graph.output_names
