@@ -177,6 +177,55 @@ def test_results_published_together_each_keep_their_own_fields(line):
     assert len({e[2] for e in events}) == 3
 
 
+def test_monitored_variables_report_every_result_and_unmonitored_ones_read_current(line):
+    """The server stores a variable nobody monitors without asyncua's write path, and writes a monitored one
+    through it: a PLC watching ResultTriggerId and ResultsReady by data change (not events) sees each result
+    come and each ack clear it, while ResultCounter, which it only reads, reads the newest count."""
+    st, srv, gate = line
+    settle(st, gate)
+
+    async def plc(url):
+        client = await connect(url)
+        try:
+            idx, obj = await nodes(client)
+            latest: dict[str, object] = {}
+            changed = asyncio.Event()
+
+            class Watch:
+                def datachange_notification(self, node, value, data) -> None:
+                    latest[names[node.nodeid]] = value
+                    changed.set()
+
+            watched = [await obj.get_child(f"{idx}:{name}") for name in ("ResultTriggerId", "ResultsReady")]
+            names = {node.nodeid: name for node, name in zip(watched, ("ResultTriggerId", "ResultsReady"))}
+            # a publishing interval, so the server sends keep-alives: with 0 it sends nothing between changes and
+            # asyncua's client re-creates a subscription quiet for 1 s, which re-sends every value as it is now
+            sub = await client.create_subscription(50, Watch())
+            await sub.subscribe_data_change(watched)
+
+            async def until(name, value):
+                while latest.get(name) != value:
+                    changed.clear()
+                    await asyncio.wait_for(changed.wait(), 10)
+
+            await until("ResultsReady", False)  # the initial values
+            counter = await obj.get_child(f"{idx}:ResultCounter")
+            counts = []
+            for _ in range(3):
+                job_id = await obj.call_method(f"{idx}:StartSingleJob")
+                await until("ResultTriggerId", job_id)  # by data change alone, no event subscribed
+                await until("ResultsReady", True)
+                counts.append(await counter.read_value())
+                await obj.call_method(f"{idx}:AcknowledgeResult", ua.Variant(job_id, ua.VariantType.UInt32))
+                await until("ResultsReady", False)
+            return counts
+        finally:
+            await client.disconnect()
+
+    before = st.signals().result_counter
+    assert asyncio.run(plc(srv.url)) == [before + 1, before + 2, before + 3]
+
+
 def test_anonymous_and_a_wrong_password_are_refused(line):
     st, srv, gate = line
 

@@ -20,7 +20,7 @@ import json
 import logging
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from inference.line.handshake import STATE_CODES, Ack, Code, Publish, Reset, SelectJob, SetLot, Signals, State, Trigger
 from inference.line.loop_thread import LoopThreadServer
@@ -31,16 +31,30 @@ CLIENT_POLL_S = 0.5  # how soon a client's leaving is noticed
 log = logging.getLogger(__name__)
 
 
+# each variable: its name, the Signals attribute it shows, and how the attribute's value becomes the variable's
+_VARIABLES: tuple[tuple[str, str, Callable[[Any], Any]], ...] = (
+    ("State", "state", lambda s: s.value), ("StateCode", "state", STATE_CODES.__getitem__),
+    ("Ready", "ready", bool), ("Busy", "busy", bool), ("ResultsReady", "results_ready", bool),
+    ("Error", "error", bool), ("ErrorCode", "code", int), ("Verdict", "verdict", lambda v: v.name),
+    ("ResultTriggerId", "result_trigger_id", int),
+    ("ResultFields", "result_fields", lambda f: json.dumps(dict(f), ensure_ascii=False)),
+    ("TriggerId", "trigger_id", int), ("ResultCounter", "result_counter", int),
+    ("MissedTriggers", "missed_triggers", int), ("LateAcks", "late_acks", int), ("QueueLength", "queue_length", int),
+    ("JobIndex", "job_index", int), ("JobName", "job_name", str), ("Lot", "lot", str), ("Heartbeat", "heartbeat", bool),
+)
+
+
 def variable_values(sig: Signals) -> dict[str, Any]:
-    return {
-        "State": sig.state.value, "StateCode": STATE_CODES[sig.state], "Ready": sig.ready, "Busy": sig.busy,
-        "ResultsReady": sig.results_ready, "Error": sig.error, "ErrorCode": int(sig.code),
-        "Verdict": sig.verdict.name, "ResultTriggerId": sig.result_trigger_id,
-        "ResultFields": json.dumps(dict(sig.result_fields), ensure_ascii=False), "TriggerId": sig.trigger_id,
-        "ResultCounter": sig.result_counter, "MissedTriggers": sig.missed_triggers, "LateAcks": sig.late_acks,
-        "QueueLength": sig.queue_length, "JobIndex": sig.job_index, "JobName": sig.job_name, "Lot": sig.lot,
-        "Heartbeat": sig.heartbeat,
-    }
+    return {name: show(getattr(sig, attr)) for name, attr, show in _VARIABLES}
+
+
+def changed_values(before: Signals | None, after: Signals) -> dict[str, Any]:
+    """The variables whose Signals attribute differs between `before` and `after` (all of them without `before`),
+    converted only for those: a result changes about eight of nineteen, a trigger five."""
+    if before is None:
+        return variable_values(after)
+    return {name: show(getattr(after, attr)) for name, attr, show in _VARIABLES
+            if getattr(after, attr) != getattr(before, attr)}
 
 
 class OpcUaServer(LoopThreadServer):
@@ -61,8 +75,10 @@ class OpcUaServer(LoopThreadServer):
         self.anonymous = anonymous
         self.cert_dir = cert_dir  # with it: Basic256Sha256 Sign&Encrypt only; without: the None policy only
         self._nodes: dict[str, Any] = {}
-        self._written: dict[str, Any] = {}
+        self._values: dict[str, Any] = {}  # name -> the node's Value attribute in asyncua's address space
+        self._variants: dict[tuple[str, Any], Any] = {}  # (name, value) -> its Variant, made once (never changed)
         self._synced: Signals | None = None  # the station's signals the variables were last written from
+        self._writing: asyncio.Lock | None = None
         self._called = False  # a method was called since the clients were last counted
         self._event_gen: Any = None
         self._server: Any = None
@@ -106,9 +122,12 @@ class OpcUaServer(LoopThreadServer):
         server.set_identity_tokens(tokens)
         idx = await server.register_namespace(NAMESPACE)
         station_obj = await server.nodes.objects.add_object(idx, "HangtagStation")
-        for name, value in variable_values(self.station.signals()).items():
-            self._nodes[name] = await station_obj.add_variable(idx, name, _variant(name, value))
-            self._written[name] = value
+        first = self.station.signals()
+        for name, value in variable_values(first).items():
+            self._nodes[name] = node = await station_obj.add_variable(idx, name, _variant(name, value))
+            self._values[name] = server.iserver.aspace.get(node.nodeid).attributes[ua.AttributeIds.Value]
+        self._synced = first
+        self._writing = asyncio.Lock()
         await self._add_methods(station_obj, idx)
         etype = await server.create_custom_event_type(idx, "ResultReadyEventType", ua.ObjectIds.BaseEventType, [
             ("TriggerId", ua.VariantType.UInt32), ("Verdict", ua.VariantType.String),
@@ -232,21 +251,39 @@ class OpcUaServer(LoopThreadServer):
 
     async def _sync_variables(self) -> None:
         """Write the station's signals as they are now (not as they were when a change was queued), so
-        writes from changes and from method calls only ever move the variables forward. The server's own
-        write_attribute_value: no session or permission checks for the server writing its own variables."""
+        writes from changes and from method calls only ever move the variables forward; only the variables whose
+        signal changed since the last write, each with the time of this write.
+
+        A variable some client monitors (or that is historized) goes through asyncua's `write_attribute_value`,
+        which tells its monitored items; one nobody monitors gets its new value stored in its Value attribute,
+        which is all that write would do after checking the type (ours are made with the node's type). The server
+        writes its own variables: no session, no permission checks either way."""
         from asyncua import ua
 
-        sig = self.station.signals()
-        if sig == self._synced:  # a method's own write and the change it made meet here twice per call
-            return
-        stamp = None
-        for name, value in variable_values(sig).items():
-            if self._written.get(name) != value:
-                self._written[name] = value
-                stamp = stamp or datetime.now(timezone.utc)
-                await self._server.write_attribute_value(self._nodes[name].nodeid, ua.DataValue(
-                    _variant(name, value), SourceTimestamp=stamp, ServerTimestamp=stamp))
-        self._synced = sig
+        async with self._writing:  # one write at a time: each starts from what the one before it left
+            sig = self.station.signals()
+            before = self._synced
+            if sig == before:  # a method's own write and the change it made meet here twice per call
+                return
+            stamp = datetime.now(timezone.utc)
+            for name, value in changed_values(before, sig).items():
+                data = ua.DataValue(self._variant(name, value), SourceTimestamp=stamp, ServerTimestamp=stamp)
+                attribute = self._values[name]
+                if attribute.datachange_callbacks or attribute.value_setter is not None:
+                    await self._server.write_attribute_value(self._nodes[name].nodeid, data)
+                else:
+                    attribute.value = data
+                    attribute.value_callback = None
+            self._synced = sig
+
+    def _variant(self, name: str, value: Any) -> Any:
+        key = (name, value)
+        variant = self._variants.get(key)
+        if variant is None:
+            if len(self._variants) > 1024:  # trigger ids and counters never repeat: keep the cache small
+                self._variants.clear()
+            variant = self._variants[key] = _variant(name, value)
+        return variant
 
     async def _apply(self, change: Change) -> None:
         from asyncua import ua
@@ -270,16 +307,33 @@ def share_event_fields(event: Any) -> None:
     caller changing a field in place while the event waits to be published; nothing here does: every field that
     changes gets a new object per event (TriggerId, Verdict, ResultFields in `_apply`; EventId, Time, ReceiveTime,
     LocalTime and Message in asyncua's `trigger`), the rest (EventType, SourceNode, SourceName, Severity) never
-    change. Same fields, same types, same order as asyncua's own method."""
+    change. Same fields, same types, same order as asyncua's own method.
+
+    What a subscriber's select clauses name is worked out once per monitored item (its filter's clause list), and
+    a field whose value is the very object it was at the last event keeps the Variant made for it then (Variants
+    are never changed once made): per event only the fields that changed get a new Variant, not all ~16 a client
+    selects by default (EventId, EventType, SourceNode, SourceName, Time, ..., TriggerId, Verdict, ResultFields)."""
     from asyncua import ua
 
+    names_of: dict[int, tuple[Any, tuple[str, ...]]] = {}  # id(select clauses) -> (those clauses, the field names)
+    last: dict[str, tuple[Any, Any]] = {}  # field name -> (its value at the last event, the Variant made for it)
+
     def to_event_fields(self, select_clauses):
+        known = names_of.get(id(select_clauses))
+        if known is None or known[0] is not select_clauses:
+            if len(names_of) > 64:  # monitored items come and go: forget the old ones' clauses
+                names_of.clear()
+            known = names_of[id(select_clauses)] = (select_clauses, tuple(
+                ua.AttributeIds(sattr.AttributeId).name if not sattr.BrowsePath
+                else self.browse_path_to_attribute_name(sattr.BrowsePath) for sattr in select_clauses))
         fields = []
-        for sattr in select_clauses:
-            name = (ua.AttributeIds(sattr.AttributeId).name if not sattr.BrowsePath
-                    else self.browse_path_to_attribute_name(sattr.BrowsePath))
+        for name in known[1]:
             value = getattr(self, name, None)
-            fields.append(ua.Variant(None) if value is None else ua.Variant(value, self.data_types[name]))
+            made = last.get(name)
+            if made is None or made[0] is not value:
+                made = last[name] = (value, ua.Variant(None) if value is None
+                                     else ua.Variant(value, self.data_types[name]))
+            fields.append(made[1])
         return fields
 
     base = type(event)
