@@ -10,9 +10,10 @@ The recordings and their truth come from `python -m training.conveyor` (read her
 
 `--preload` decodes the recording into memory first and replays it without decoding, as an industrial camera
 hands over raw frames (decoding a 1280x720 MJPG replay at 30 fps takes ~0.4 of a core here, which a GenICam
-camera does not cost). `--detect-fps` caps how often the detector runs, leaving the rest of the CPU to the
-reader. Each run records the load average and the share of the CPU the process got: on a shared machine the
-numbers say how busy it was.
+camera does not cost). `--detect-fps` caps how often the detector runs while a tag waits for a read the
+reader could start now, `--follow-fps` the rest of the time (the line's DetectionPace), leaving the reader the CPU.
+Each run records the load average, the share of the CPU the process got, and how much of it went to
+detection and to reading: on a shared machine the numbers say how busy it was and where the CPU went.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import numpy as np
 from inference.cli.common import add_model_options, pipeline_from
 from inference.detections import iou
 from inference.errors import ConfigError
+from inference.tracking.pace import DetectionPace
 
 MATCH_IOU = 0.3
 LATENCY_P95_TARGET_S = 1.0
@@ -60,7 +62,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--look-frames", type=int, default=3,
                         help="a tag never sharp enough is read on its sharpest of this many whole frames")
     parser.add_argument("--detect-fps", type=float, default=None,
-                        help="run the detector at most this often (default: on every frame it can take)")
+                        help="live: run the detector at most this often while a tag waits for a read the reader "
+                             "could start now (default: on every frame it can take)")
+    parser.add_argument("--follow-fps", type=float, default=DetectionPace().follow_fps,
+                        help="live: at most this often the rest of the time (a read running or waiting, every tag "
+                             "read), leaving the reader the CPU (default: %(default)s; 0: as --detect-fps)")
     parser.add_argument("--preload", action="store_true",
                         help="decode a camera: recording into memory first and replay raw frames (an industrial "
                              "camera's cost), instead of decoding each frame while replaying (a USB MJPG camera's)")
@@ -242,30 +248,36 @@ def _cpu_s() -> float:
 
 def run_recording(inspector, spec: str, truth: dict, look_frames: int, stride: int = 1,
                   belt_px_per_s: float | None = None, detect_fps: float | None = None,
-                  preload: bool = False) -> dict:
+                  preload: bool = False, follow_fps: float | None = DetectionPace().follow_fps) -> dict:
     from inference.sources import open_source
     from inference.tracking import LineInspector, LineSettings, TrackerSettings
 
     belt = None if belt_px_per_s is None else (belt_px_per_s / float(truth["fps"]), 0.0)
-    settings = LineSettings(look_frames=look_frames, tracker=TrackerSettings(belt_px_per_frame=belt))
+    pace = DetectionPace(shot_fps=detect_fps or None, follow_fps=follow_fps or None)
+    settings = LineSettings(look_frames=look_frames, tracker=TrackerSettings(belt_px_per_frame=belt), pace=pace)
     live_replay = spec.startswith("camera:")
     source = PreloadedReplay(spec[len("camera:"):]) if preload and live_replay else open_source(spec)
     verdicts: list[tuple[object, float]] = []
     detect_ms: list[float] = []
-    period = 1.0 / detect_fps if detect_fps else 0.0
+    step_cpu_s, followed = 0.0, 0
     with LineInspector.around(inspector, settings) as line:
         load_before, cpu_before = os.getloadavg()[0], _cpu_s()
         newest = _Newest(source, stride)
         started = time.perf_counter()
         try:
+            step_started = None
             while (frame := newest.take()) is not None:
-                t0 = time.perf_counter()
-                given = line.step(frame.index, frame.image)
+                t0, cpu0 = time.perf_counter(), time.thread_time()
+                if source.live and step_started is not None and line.next_detection_in(step_started) > 0:
+                    given = line.follow(frame.index)  # paced: the belt carries the tags, no detection
+                    followed += 1
+                else:
+                    step_started = line.clock()
+                    given = line.step(frame.index, frame.image)
+                    detect_ms.append((time.perf_counter() - t0) * 1000)
                 now = time.perf_counter()
-                detect_ms.append((now - t0) * 1000)
+                step_cpu_s += time.thread_time() - cpu0
                 verdicts += [(v, now) for v in given]
-                if period and (rest := period - (now - t0)) > 0:
-                    time.sleep(rest)
             given = line.finish()
             now = time.perf_counter()
             verdicts += [(v, now) for v in given]
@@ -276,12 +288,16 @@ def run_recording(inspector, spec: str, truth: dict, look_frames: int, stride: i
         result = score(truth, verdicts, newest.delivered)
         result.update({
             "source": spec, "live": bool(source.live), "belt_px_per_s": belt_px_per_s, "spacing_s": truth.get("spacing_s"), "frames": truth["frames"],
-            "frames_delivered": newest.frames, "frames_inspected": line.frames,
+            "frames_delivered": newest.frames, "frames_inspected": line.frames, "frames_followed": followed,
             "detect_fps": round(line.frames / wall, 2) if wall else None,
             "step_ms_p50": _pct(detect_ms, 50), "reads": sum(v.reads for v, _ in verdicts),
             "read_busy_share": round(line.worker.busy_s / wall, 3) if wall else None,
             "shots_dropped": line.worker.dropped, "wall_s": round(wall, 2), "preloaded": bool(preload and live_replay),
-            "detect_fps_cap": detect_fps, "cpu_cores_used": round(cpu / wall, 2) if wall else None,
+            "detect_fps_cap": detect_fps, "follow_fps_cap": follow_fps,
+            "cpu_cores_used": round(cpu / wall, 2) if wall else None,
+            "cpu_s": {"all": round(cpu, 2), "detection_loop": round(step_cpu_s, 2),
+                      "reading": round(line.worker.cpu_s, 2)},
+            "detections_per_tag": round(line.frames / len(truth["tags"]), 1) if truth["tags"] else None,
             "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
         })
     return result
@@ -310,7 +326,7 @@ def line_bench(args: argparse.Namespace) -> int:
         for spec, truth, recipe in runs:
             inspector.recipe = recipe
             result = run_recording(inspector, spec, truth, args.look_frames, args.stride, args.belt_px_per_s,
-                                   args.detect_fps, args.preload)
+                                   args.detect_fps, args.preload, args.follow_fps)
             results.append(result)
             _print(result)
     clean = [r for r in results if r["missed"] == 0 and r["spacing_s"] and r["live"]]
@@ -358,8 +374,12 @@ def _print(r: dict) -> None:
     print(f"  verdict latency after the tag left: p50 {lat['p50']} s, p95 {lat['p95']} s, max {lat['max']} s "
           f"(target p95 <= {LATENCY_P95_TARGET_S:g} s)")
     print(f"  frames delivered {r['frames_delivered']}, inspected {r['frames_inspected']} ({r['detect_fps']} fps), "
+          f"followed by the belt {r['frames_followed']}, "
           f"step p50 {r['step_ms_p50']} ms, reads {r['reads']}, reader busy {r['read_busy_share']:.0%}, "
           f"shots dropped {r['shots_dropped']}")
     print(f"  CPU cores used {r['cpu_cores_used']} of {os.cpu_count()}, load average {r['load_average'][0]} -> "
           f"{r['load_average'][1]}" + (", raw frames from memory" if r["preloaded"] else ""))
+    cpu = r["cpu_s"]
+    print(f"  CPU seconds: {cpu['all']} in all, detection loop {cpu['detection_loop']} "
+          f"({r['detections_per_tag']} detections a tag), reading {cpu['reading']}")
     print(f"  expected->given: {', '.join(f'{k} {v}' for k, v in r['confusion'].items())}")

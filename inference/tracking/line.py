@@ -24,6 +24,7 @@ import numpy as np
 from inference.detections import Detections, centre_inside
 from inference.errors import ConfigError
 from inference.reading.verdict import SHARP_FOCUS
+from inference.tracking.pace import DetectionPace
 from inference.tracking.records import Read, TagTrack, TagVerdict, verdict_of
 from inference.tracking.tracker import TagTracker, TrackerSettings, touches_edge
 from inference.tracking.worker import ReadWorker, Shot, read_shot
@@ -43,6 +44,7 @@ class LineSettings:
     drain_s: float = 60.0  # at the end of a run, how long to wait for the reads still running
     edge_px: float = 2.0
     tracker: TrackerSettings = field(default_factory=TrackerSettings)
+    pace: DetectionPace = field(default_factory=DetectionPace)  # how often a live line's detector runs
 
 
 class NoRecipeError(ConfigError):
@@ -77,13 +79,14 @@ class _InlineWorker:
 
     def __init__(self, reader: Any, recipe: Any) -> None:
         self.reader, self.recipe = reader, recipe
-        self.dropped, self.busy_s = 0, 0.0
+        self.dropped, self.busy_s, self.cpu_s = 0, 0.0, 0.0
         self._done: list[tuple[int, Read]] = []
 
     def submit(self, shot: Shot) -> None:
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.thread_time()
         self._done.append((shot.track_id, read_shot(self.reader, self.recipe, shot)))
         self.busy_s += time.perf_counter() - start
+        self.cpu_s += time.thread_time() - cpu_start
 
     reading = False
 
@@ -180,6 +183,19 @@ class LineInspector:
                 self._schedule(state, leaving=False)
         return self._finalize(wait_s=0.0)
 
+    def follow(self, frame: int) -> list[TagVerdict]:
+        """A frame the paced detector skips (`next_detection_in` > 0): with the belt's speed known, the tags it has
+        carried wholly out of the view leave at this frame, and tags whose reads came back get their verdicts now,
+        not at the next detection. Costs no detection and no image."""
+        if self.tracker is None:
+            return []
+        now = self.clock()
+        self._collect()
+        if self.tracker.belt_known:
+            for track_id in self.tracker.expire(frame):
+                self._leave(track_id, now)
+        return self._finalize(wait_s=0.0)
+
     def finish(self, drain_s: float | None = None) -> list[TagVerdict]:
         """The stream ended: every tag still in view leaves now. The reads still running are waited for, `drain_s`
         at most in all (the settings' by default); a tag whose read outlasts that still gets its verdict, from the
@@ -191,6 +207,21 @@ class LineInspector:
             self._leave(track_id, now)
         verdicts = self._finalize(wait_s=self.settings.drain_s if drain_s is None else drain_s)
         return verdicts + self._cut_short()
+
+    def next_detection_in(self, step_started: float) -> float:
+        """Seconds (0: now) until a live line's next frame is worth detecting, its last `step` having begun at
+        `step_started` (this line's clock). Ask again while waiting: a read that ends makes the next frame due
+        sooner, and that frame also gives the verdict of a tag that left while its read was running."""
+        belt_known = self.tracker is not None and self.tracker.belt_known
+        period = self.settings.pace.period_s(shot_wanted=self._shot_wanted(), belt_known=belt_known)
+        return max(0.0, step_started + period - self.clock())
+
+    def _shot_wanted(self) -> bool:
+        """A tag in view still needs a read, and the reader is free to start it at once."""
+        if self.worker.reading:
+            return False
+        limit = self.settings.max_reads
+        return any(state.sent < limit and not self._settled(state) for state in self._live.values())
 
     def tracks(self) -> tuple[TagTrack, ...]:
         """The tags in view (and those waiting for a read before their verdict), as plain records."""

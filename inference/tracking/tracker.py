@@ -140,6 +140,11 @@ class TagTracker:
     def live_ids(self) -> tuple[int, ...]:
         return tuple(self._tracks)
 
+    @property
+    def belt_known(self) -> bool:
+        """The belt's speed was given or learned on both axes: tags seen seldom can be followed."""
+        return all(self._belt_known)
+
     def update(self, frame: int, xyxy: np.ndarray, confidence: np.ndarray) -> TrackUpdate:
         s = self.settings
         boxes = np.asarray(xyxy, np.float64).reshape(-1, 4)
@@ -264,6 +269,15 @@ class TagTracker:
     def _out_of_view(self, box: np.ndarray) -> bool:
         w, h = self.frame_wh
         return bool(box[0] >= w or box[2] <= 0 or box[1] >= h or box[3] <= 0)
+
+    def expire(self, frame: int) -> tuple[int, ...]:
+        """A frame the detector skipped (a paced line): the tracks the belt has carried wholly out of the view end
+        at it, so their tags' verdicts need not wait for the next detection. Nothing else changes: a track merely
+        unseen, or leaving with a part still in view, waits for a detection to say so."""
+        ended = tuple(t.track_id for t in self._tracks.values() if self._out_of_view(t.predicted(frame)))
+        for track_id in ended:
+            del self._tracks[track_id]
+        return ended
 
     def end_all(self) -> tuple[int, ...]:
         """The stream ended: every track still open has left."""

@@ -65,6 +65,7 @@ class ReadWorker:
         self.capacity = capacity
         self.dropped = 0
         self.busy_s = 0.0
+        self.cpu_s = 0.0  # the reading thread's own CPU time (with one OCR thread, all of reading's)
         self._waiting: OrderedDict[int, Shot] = OrderedDict()
         self._reading: int | None = None
         self._done: list[tuple[int, Read]] = []
@@ -135,10 +136,11 @@ class ReadWorker:
                 track_id = self._next_waiting()
                 shot = self._waiting.pop(track_id)
                 self._reading = track_id
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), time.thread_time()
             read = read_shot(self.reader, self.recipe, shot)
             with self._cond:
                 self.busy_s += time.perf_counter() - start
+                self.cpu_s += time.thread_time() - cpu_start
                 self._done.append((track_id, read))
                 self._reading = None
                 self._cond.notify_all()

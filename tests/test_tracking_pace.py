@@ -1,0 +1,109 @@
+"""A paced live line: the detector runs seldom while the reader is busy, and the belt carries the tags between
+detections (a tag wholly out of view by the belt's speed leaves without waiting for the next detection)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from inference.errors import ConfigError
+from inference.reading.verdict import Verdict
+from inference.tracking import DetectionPace, LineInspector, LineSettings, TagTracker, TrackerSettings
+from tests.test_tracking import RECIPE, W, GatedReader, PlantedReader, conveyor, detections_of, frame_with
+
+SPEED = 20  # px a frame, left to right (tests.test_tracking.conveyor)
+
+
+@pytest.mark.parametrize(("shot_fps", "follow_fps", "shot_wanted", "belt_known", "period_s"), [
+    (10.0, 2.0, True, True, 0.1),  # a tag waits for a read the free reader could start: look often
+    (10.0, 2.0, False, True, 0.5),  # the reader is busy or every tag is read: only follow
+    (10.0, 2.0, False, False, 0.1),  # the belt's speed not known yet: it is learned only from tags seen often
+    (None, 2.0, True, True, 0.0),  # every frame the detector can take
+    (None, 2.0, False, True, 0.5),
+    (1.0, 2.0, False, True, 1.0),  # following never runs the detector more often than looking does
+    (10.0, None, False, True, 0.1),  # no follow pace: as when looking
+])
+def test_the_detection_period_follows_the_reader(shot_fps, follow_fps, shot_wanted, belt_known, period_s):
+    pace = DetectionPace(shot_fps=shot_fps, follow_fps=follow_fps)
+    assert pace.period_s(shot_wanted=shot_wanted, belt_known=belt_known) == pytest.approx(period_s)
+
+
+@pytest.mark.parametrize("fps", [0.0, -3.0])
+def test_a_pace_of_zero_detections_says_what_to_give(fps):
+    with pytest.raises(ConfigError, match="follow_fps must be above 0") as info:
+        DetectionPace(follow_fps=fps)
+    assert "detections per second" in info.value.expected
+
+
+def _boxes(visible):
+    return [box for box, _, _ in visible]
+
+
+def test_the_detector_looks_often_only_while_the_free_reader_waits_for_a_tag():
+    """Reader held busy with the tag's read: the next frame is due a follow period after the last detection;
+    the read done and the tag settled, nothing in view waits for a read, so it stays the follow period; a new
+    tag coming in (unread, reader free) brings the look period back."""
+    now = [100.0]
+    reader = GatedReader()
+    settings = LineSettings(sharp_focus=1.0, pace=DetectionPace(shot_fps=10.0, follow_fps=2.0),
+                            tracker=TrackerSettings(belt_px_per_frame=(SPEED, 0.0)))
+    line = LineInspector(None, reader, RECIPE, settings, clock=lambda: now[0])
+    try:
+        frames = list(conveyor(2, speed=SPEED, gap=500))
+        whole = next(f for f, v in frames if v and v[0][0][0] > 2 and v[0][0][2] < W - 2)
+        for frame, visible in frames[:whole]:
+            line.step(frame, frame_with([(b, k) for b, k, _ in visible], frame), detections_of(_boxes(visible)))
+        assert line.next_detection_in(now[0]) == pytest.approx(0.1)  # tag 0 coming in, the reader free
+        frame, visible = frames[whole]
+        line.step(frame, frame_with([(b, k) for b, k, _ in visible], frame), detections_of(_boxes(visible)))
+        assert reader.started.wait(30)  # its first whole shot is being read
+        assert line.next_detection_in(now[0]) == pytest.approx(0.5)
+        now[0] += 0.2
+        assert line.next_detection_in(now[0] - 0.2) == pytest.approx(0.3)  # asked again while waiting
+        reader.gate.set()
+        assert line.worker.wait_for(1, 30)
+        frame, visible = frames[whole + 1]
+        line.step(frame, frame_with([(b, k) for b, k, _ in visible], frame), detections_of(_boxes(visible)))
+        assert line.next_detection_in(now[0]) == pytest.approx(0.5)  # tag 0 settled OK, nothing else in view
+        coming = next(f for f, v in enumerate(frames) if len(v[1]) == 2)
+        frame, visible = frames[coming]
+        line.step(frame, frame_with([(b, k) for b, k, _ in visible], frame), detections_of(_boxes(visible)))
+        assert line.next_detection_in(now[0]) == pytest.approx(0.1)  # tag 1 coming in
+    finally:
+        reader.gate.set()
+        line.close()
+
+
+def test_a_tag_the_belt_carried_out_of_view_gets_its_verdict_between_detections():
+    """Detected every 8th frame; in between, the belt's speed says where the tag is. Its verdict comes at the
+    first frame its predicted box is wholly out of view, not at the next detection, and only once."""
+    reader = PlantedReader()
+    settings = LineSettings(sharp_focus=1.0, tracker=TrackerSettings(belt_px_per_frame=(SPEED, 0.0)))
+    line = LineInspector(None, reader, RECIPE, settings, threaded=False)
+    given = []
+    frames = list(conveyor(1, speed=SPEED))
+    frames += [(frame, []) for frame in range(len(frames), len(frames) + 40)]  # the camera runs on, nothing in view
+    for frame, visible in frames:
+        if frame % 8 == 0:
+            given += [(frame, v) for v in line.step(frame, frame_with([(b, k) for b, k, _ in visible], frame),
+                                                      detections_of(_boxes(visible)))]
+        else:
+            given += [(frame, v) for v in line.follow(frame)]
+    last_seen = max(f for f, v in frames if v and f % 8 == 0)
+    box_then = next(b for f, v in frames if f == last_seen for b, _, _ in v)
+    out_at = next(f for f in range(last_seen, last_seen + 100) if box_then[0] + SPEED * (f - last_seen) >= W)
+    assert out_at % 8  # a frame the detector skipped
+    assert [(frame, v.verdict, v.reads) for frame, v in given] == [(out_at, Verdict.OK, 1)]
+    assert line.finish() == []
+
+
+@pytest.mark.parametrize(("box", "frames_later", "ended"), [
+    ((500, 100, 620, 260), 7, True),  # x1 500 + 7 * 20 = 640: wholly out
+    ((500, 100, 620, 260), 6, False),  # 20 px still in view: a detection must say it left
+    ((200, 100, 320, 260), 15, False),  # merely unseen in the middle of the view: not ended by the belt
+])
+def test_only_tracks_the_belt_carried_wholly_out_of_view_expire(box, frames_later, ended):
+    tracker = TagTracker((W, 360), TrackerSettings(belt_px_per_frame=(SPEED, 0.0)))
+    track_id = tracker.update(0, np.array([box], float), np.array([0.9])).ids[0]
+    assert tracker.expire(frames_later) == ((track_id,) if ended else ())
+    assert (track_id in tracker.live_ids) is not ended
