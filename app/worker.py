@@ -341,6 +341,12 @@ class InspectionWorker(QObject):
             self._close_source()
             self.source_finished.emit(desc)
             return False
+        if self._grabber is not None and isinstance(self._inspector, PerTagInspector):
+            try:
+                if self._inspector.follow(item):  # a paced moving line: the belt carries this frame's tags
+                    return True
+            except Exception as exc:  # said, and the frame is inspected as usual
+                self.errored.emit(f"{getattr(item, 'name', 'frame')}: {describe_error(exc)}")
         try:
             result = self._inspector.inspect(item, should_stop=self._stop.is_set if self._running else None)
         except FrameAborted:

@@ -14,18 +14,18 @@ from tests.test_tracking import RECIPE, W, GatedReader, PlantedReader, conveyor,
 SPEED = 20  # px a frame, left to right (tests.test_tracking.conveyor)
 
 
-@pytest.mark.parametrize(("shot_fps", "follow_fps", "shot_wanted", "belt_known", "period_s"), [
+@pytest.mark.parametrize(("shot_fps", "follow_fps", "shot_wanted", "belt_given", "period_s"), [
     (10.0, 2.0, True, True, 0.1),  # a tag waits for a read the free reader could start: look often
     (10.0, 2.0, False, True, 0.5),  # the reader is busy or every tag is read: only follow
-    (10.0, 2.0, False, False, 0.1),  # the belt's speed not known yet: it is learned only from tags seen often
+    (10.0, 2.0, False, False, 0.1),  # no belt speed given: one learned from tags seen seldom splits them
     (None, 2.0, True, True, 0.0),  # every frame the detector can take
     (None, 2.0, False, True, 0.5),
     (1.0, 2.0, False, True, 1.0),  # following never runs the detector more often than looking does
     (10.0, None, False, True, 0.1),  # no follow pace: as when looking
 ])
-def test_the_detection_period_follows_the_reader(shot_fps, follow_fps, shot_wanted, belt_known, period_s):
+def test_the_detection_period_follows_the_reader(shot_fps, follow_fps, shot_wanted, belt_given, period_s):
     pace = DetectionPace(shot_fps=shot_fps, follow_fps=follow_fps)
-    assert pace.period_s(shot_wanted=shot_wanted, belt_known=belt_known) == pytest.approx(period_s)
+    assert pace.period_s(shot_wanted=shot_wanted, belt_given=belt_given) == pytest.approx(period_s)
 
 
 @pytest.mark.parametrize("fps", [0.0, -3.0])
@@ -107,3 +107,46 @@ def test_only_tracks_the_belt_carried_wholly_out_of_view_expire(box, frames_late
     track_id = tracker.update(0, np.array([box], float), np.array([0.9])).ids[0]
     assert tracker.expire(frames_later) == ((track_id,) if ended else ())
     assert (track_id in tracker.live_ids) is not ended
+
+
+def test_the_station_follows_live_frames_while_paced_and_detects_the_rest():
+    """The window's worker offers each live frame to `follow` first. With the belt's speed given and the tag
+    read, frames are followed (not detected) until the belt carries the tag out, and its one verdict goes to
+    the listeners from a followed frame. A detection is due again only after the follow period (here never)."""
+    from inference.sources import Frame
+    from inference.tracking.station import PerTagInspector
+    from tests.test_line_view import PlantedInspector, PlantedPipeline
+
+    frames = [(frame, visible) for frame, visible in conveyor(1, speed=SPEED) if visible]  # from its first sighting
+    frames += [(frame, []) for frame in range(frames[-1][0] + 1, frames[-1][0] + 10)]
+    boxes = {frame % 250: _boxes(visible) for frame, visible in frames}
+    pipeline = PlantedPipeline(boxes)
+    detected = []
+    process = pipeline.process
+    pipeline.process = lambda image, **kw: detected.append(kw["index"]) or process(image, **kw)
+    settings = LineSettings(sharp_focus=1.0, pace=DetectionPace(shot_fps=None, follow_fps=1e-3),
+                            tracker=TrackerSettings(belt_px_per_frame=(SPEED, 0.0)))
+    station = PerTagInspector(PlantedInspector(pipeline, PlantedReader(), RECIPE), settings)
+    given, followed_at = [], []
+    station.listeners.append(given.append)
+    try:
+        for frame, visible in frames:
+            item = Frame(frame, f"cam#{frame}", None, frame_with([(b, k) for b, k, _ in visible], frame % 250), 0.0)
+            if station.follow(item):
+                followed_at.append(frame)
+                given_at = frame if given and given_at is None else given_at
+            else:
+                station.inspect(item)
+                given_at = None
+            # the read done before the next frame (the reader's own thread)
+            assert station._line is None or station._line.worker.wait_for(1, 30)
+        first = frames[0][0]
+        first_whole = next(f for f, v in frames if v and v[0][0][0] > 2 and v[0][0][2] < W - 2)
+        assert detected == list(range(first, first_whole + 2))  # coming in, its whole shot, the frame its read came back
+        assert followed_at == list(range(first_whole + 2, frames[-1][0] + 1))
+        out_at = next(f for f, v in frames if not v)  # the first frame with the tag wholly out of view
+        assert [(v.verdict, v.reads) for v in given] == [(Verdict.OK, 1)] and given_at == out_at
+        assert station.tags_given == 1 and station.frames_followed == len(followed_at)
+        assert not station.follow(Frame(0, "cam#0", None, frame_with([], 0), 0.0))  # the source started again
+    finally:
+        station.close()

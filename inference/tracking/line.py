@@ -191,9 +191,8 @@ class LineInspector:
             return []
         now = self.clock()
         self._collect()
-        if self.tracker.belt_known:
-            for track_id in self.tracker.expire(frame):
-                self._leave(track_id, now)
+        for track_id in self.tracker.expire(frame):
+            self._leave(track_id, now)
         return self._finalize(wait_s=0.0)
 
     def finish(self, drain_s: float | None = None) -> list[TagVerdict]:
@@ -212,8 +211,8 @@ class LineInspector:
         """Seconds (0: now) until a live line's next frame is worth detecting, its last `step` having begun at
         `step_started` (this line's clock). Ask again while waiting: a read that ends makes the next frame due
         sooner, and that frame also gives the verdict of a tag that left while its read was running."""
-        belt_known = self.tracker is not None and self.tracker.belt_known
-        period = self.settings.pace.period_s(shot_wanted=self._shot_wanted(), belt_known=belt_known)
+        belt_given = self.settings.tracker.belt_px_per_frame is not None
+        period = self.settings.pace.period_s(shot_wanted=self._shot_wanted(), belt_given=belt_given)
         return max(0.0, step_started + period - self.clock())
 
     def _shot_wanted(self) -> bool:

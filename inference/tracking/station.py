@@ -3,12 +3,15 @@
 The worker calls `inspect(frame)` as it does for per-frame inspection. Here each frame is only detected and
 tracked (its FrameResult carries the boxes and no per-frame verdict: the tags in it are not finished yet), and
 each tag's one verdict goes to the `on_tag` listeners, on the worker's thread, when the tag leaves. Reading runs
-on the line's own reading thread, so the worker's frame rate is the detector's.
+on the line's own reading thread, so the worker's frame rate is the detector's. On a live source the worker first
+offers each frame to `follow`: while the line is paced (its reader busy, every tag in view read) a frame is not
+detected, the belt's speed carries the tags, and the worker shows and journals nothing for it.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -32,6 +35,8 @@ class PerTagInspector:
         self._last_index: int | None = None
         self._lock = threading.Lock()  # finish() may come from another thread than inspect()
         self._draining: LineInspector | None = None  # the line whose finish() is waiting for its reads
+        self._step_started: float | None = None  # when the line's last detection began (its clock)
+        self.frames_followed = 0
 
     # -- what the worker and the window use of an Inspector -------------------------------------------
     @property
@@ -60,6 +65,7 @@ class PerTagInspector:
             return self.inner.inspect(item)
         if getattr(item, "trigger_id", None) is not None:  # a triggered frame is one item: judged whole, not tracked
             return self.inner.inspect(item, should_stop)
+        step_started = time.monotonic()  # the line's clock (LineInspector's default)
         result = self.pipeline.process(item.image, source_name=item.name, source_path=item.path, index=item.index,
                                        decode_ms=item.decode_ms)
         with self._lock:
@@ -68,9 +74,27 @@ class PerTagInspector:
             self._last_index = item.index
             line = self._line_for()
             if line is not None:
+                self._step_started = step_started
                 self._deliver(line.step(item.index, item.image, result.detections))
                 result = result.with_(verdict=TRACKED)
         return result
+
+    def follow(self, item: Any) -> bool:
+        """A live frame offered before inspecting it: True when the line is paced and need not detect it (the belt
+        carried its tags, and verdicts that became due went to the listeners); False: inspect it."""
+        if isinstance(item, FrameError) or getattr(item, "trigger_id", None) is not None:
+            return False
+        with self._lock:
+            line = self._line
+            if line is None or self._step_started is None or self._last_index is None:
+                return False
+            if item.index <= self._last_index or line.next_detection_in(self._step_started) <= 0:
+                return False
+            self._last_index = item.index
+            verdicts = line.follow(item.index)
+            self.frames_followed += 1
+        self._deliver(verdicts)
+        return True
 
     def finish(self, drain_s: float | None = None) -> list[TagVerdict]:
         """The source ended or stopped: the tags in view leave now; their reads still running are awaited,
@@ -99,7 +123,7 @@ class PerTagInspector:
         return self._line
 
     def _finish_locked(self, drain_s: float | None = None) -> list[TagVerdict]:
-        line, self._line, self._last_index = self._line, None, None
+        line, self._line, self._last_index, self._step_started = self._line, None, None, None
         if line is None:
             return []
         self._draining = line

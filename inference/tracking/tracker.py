@@ -273,8 +273,12 @@ class TagTracker:
     def expire(self, frame: int) -> tuple[int, ...]:
         """A frame the detector skipped (a paced line): the tracks the belt has carried wholly out of the view end
         at it, so their tags' verdicts need not wait for the next detection. Nothing else changes: a track merely
-        unseen, or leaving with a part still in view, waits for a detection to say so."""
-        ended = tuple(t.track_id for t in self._tracks.values() if self._out_of_view(t.predicted(frame)))
+        unseen, or leaving with a part still in view, waits for a detection to say so. The belt's speed moves them,
+        not each track's own: a box the edge cut while the tag came in says its cut side stood still."""
+        if not self.belt_known:
+            return ()
+        ended = tuple(t.track_id for t in self._tracks.values()
+                      if self._out_of_view(t.box + self.belt_velocity * (frame - t.last_frame)))
         for track_id in ended:
             del self._tracks[track_id]
         return ended
