@@ -25,7 +25,7 @@ def open_worker(config: ServiceConfig, journal: JournalSink | None) -> Any:
 
     return InferenceWorker.open(config.model, config.backend, thresholds=default_thresholds(config),
                                 read=config.read, max_batch=config.max_batch, threads=config.threads,
-                                journal=journal, jpeg_decode=config.jpeg_decode)
+                                journal=journal, jpeg_decode=config.jpeg_decode, batch_engines=config.batch_engines)
 
 
 def default_thresholds(config: ServiceConfig) -> Thresholds:

@@ -7,6 +7,7 @@ together in one call, into device memory the GPU pipeline reads from: no CPU dec
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -41,10 +42,24 @@ class Job:
     body: bytes = b""
 
 
+# The GPU pipeline's engine runs at the batch it was opened with, whatever a batch brings: on the H200 a batch of
+# 2 cost what a batch of 8 does (3.7-6 ms, BENCHMARKS.md issue 20), and under load most batches are not full. So
+# beside the batcher's size the worker keeps pipelines of these smaller batch sizes, and each batch runs on the
+# smallest that holds it (`serve --one-engine` keeps only the largest).
+SMALLER_GPU_BATCHES = (1, 2, 4)
+
+
+def smaller_batches(max_batch: int) -> list[int]:
+    """The batch sizes below `max_batch` that get a GPU pipeline of their own."""
+    return [b for b in SMALLER_GPU_BATCHES if b < max_batch]
+
+
 class InferenceWorker:
     def __init__(self, pipeline: Any, reader: Any = None, *, max_batch: int = 8,
-                 journal: JournalSink | None = None) -> None:
+                 journal: JournalSink | None = None, smaller: Sequence[Any] = ()) -> None:
         self.pipeline = pipeline
+        # GPU pipelines by batch size, smallest first (the largest is `pipeline`); a batch runs on the first that holds it
+        self.ladder = sorted([*smaller, pipeline], key=lambda p: int(getattr(p, "batch", 1)))
         self.reader = reader
         self.journal = journal
         self.gpu_batch = int(getattr(pipeline, "batch", 1)) if hasattr(pipeline, "process_batch") else 0
@@ -61,22 +76,29 @@ class InferenceWorker:
     @classmethod
     def open(cls, model, backend: str | None, *, thresholds: Thresholds, read: bool, max_batch: int,
              threads: int | None = None, journal: JournalSink | None = None,
-             jpeg_decode: str = "auto") -> InferenceWorker:
+             jpeg_decode: str = "auto", batch_engines: bool = True) -> InferenceWorker:
         options: dict[str, Any] = {"thresholds": thresholds}
         if threads:
             options["threads"] = threads
         from inference.engines import default_backend
         from inference.reading.placement import detector_on_gpu
 
-        if detector_on_gpu(backend or default_backend()):
+        on_gpu = detector_on_gpu(backend or default_backend())
+        if on_gpu:
             # the GPU pipeline runs whole batches: sized to the batcher's, or every batch ran one frame at a time
             options["batch"] = max(1, max_batch)
         inspector = Inspector.open(model, backend, read=read, **options)
+        smaller: list[Any] = []
         try:
-            worker = cls(inspector.pipeline, inspector.reader, max_batch=max_batch, journal=journal)
+            if on_gpu and batch_engines and hasattr(inspector.pipeline, "process_batch"):
+                for batch in smaller_batches(max_batch):
+                    smaller.append(Inspector.open(model, backend, read=False, **{**options, "batch": batch}).pipeline)
+            worker = cls(inspector.pipeline, inspector.reader, max_batch=max_batch, journal=journal, smaller=smaller)
             worker.use_gpu_jpeg(jpeg_decode)
             worker.warm_up()
         except Exception:
+            for pipeline in smaller:
+                pipeline.close()
             inspector.close()
             raise
         return worker
@@ -112,17 +134,27 @@ class InferenceWorker:
         return tuple(self.pipeline.class_names)
 
     def warm_up(self) -> None:
-        """The largest batch once, so the first full batch under load does not pay for allocation."""
+        """Each engine's full batch once, so the first batch of each size under load does not pay for allocation."""
         blank = np.full((*self.pipeline.input_hw, 3), 114, np.uint8)
-        size = self.gpu_batch or self.engine_batch
-        self._detect([Job(DETECT, blank, self.pipeline.thresholds, "warm-up")] * size)
+        for size in [int(p.batch) for p in self.ladder[:-1]] + [self.gpu_batch or self.engine_batch]:
+            self._detect([Job(DETECT, blank, self.pipeline.thresholds, "warm-up")] * size)
+
+    @property
+    def engine_batches(self) -> tuple[int, ...]:
+        """The batch sizes this worker has an engine for."""
+        return tuple(int(getattr(p, "batch", 1)) for p in self.ladder) if self.gpu_batch else (self.engine_batch,)
+
+    def pipeline_for(self, frames: int) -> Any:
+        """The GPU pipeline a batch of `frames` runs on: the smallest that holds it."""
+        return next((p for p in self.ladder if int(getattr(p, "batch", 1)) >= frames), self.pipeline)
 
     def close(self) -> None:
         if self.reader is not None and hasattr(self.reader, "close"):
             self.reader.close()
         if self.jpeg is not None:
             self.jpeg.close()
-        self.pipeline.close()
+        for pipeline in self.ladder:
+            pipeline.close()
 
     # -- the batcher's runner --------------------------------------------------------------------
     def __call__(self, jobs: list[Job]) -> list[FrameResult | Exception]:
@@ -184,7 +216,7 @@ class InferenceWorker:
         from inference.gpu.staging import FrameInfo
 
         infos = [FrameInfo(job.request_id, None, None, job.decode_ms) for job in jobs]
-        results = self.pipeline.process_batch([job.image for job in jobs], infos)
+        results = self.pipeline_for(len(jobs)).process_batch([job.image for job in jobs], infos)
         return [r.with_(detections=r.refiltered(job.thresholds), thresholds=job.thresholds)
                 for r, job in zip(results, jobs)]
 
