@@ -29,16 +29,20 @@ def reader():
 
 
 def test_a_row_is_settled_only_by_a_matched_field_and_never_where_a_field_in_doubt_was_found() -> None:
-    first = {0: OcrLine("品名：休闲短裤", 0.99, (0, 0, 1, 1)), 1: OcrLine("尺码：均码 颜色：黄", 0.9, (0, 2, 1, 3)),
-             2: OcrLine("货号：24782032", 0.98, (0, 4, 1, 5)), 3: OcrLine("执行标准：FZ/T 73010-2016", 0.97, (0, 6, 1, 7))}
+    texts = ("品名：休闲短裤", "尺码：均码 颜色：黄", "货号：24782032", "执行标准：FZ/T 73010-2016", "零售价", "颜色：", "RMB 1,599.00")
+    first = {k: OcrLine(text, 0.97, (0, 2 * k, 1, 2 * k + 1)) for k, text in enumerate(texts)}
     evidence = {
-        "product_name": FieldEvidence("product_name", Found.MATCH, "休闲短裤", 0.99, raw="品名：休闲短裤"),
+        "product_name": FieldEvidence("product_name", Found.MATCH, "休闲短裤", 0.99, raw="品名：休闲短裤"),  # the line it was found on
         "size": FieldEvidence("size", Found.MATCH, "均码", 0.9, raw="尺码：均码 颜色：黄"),
         "color": FieldEvidence("color", Found.NEAR, "黄", 0.9, raw="黄"),  # in doubt, on the size's line
-        "style_number": FieldEvidence("style_number", Found.MATCH, "24782032", 0.98, raw="24782032"),  # not a line's text
-        "standard": FieldEvidence("standard", Found.ABSENT),  # in doubt, nowhere: every other line is read again
+        "style_number": FieldEvidence("style_number", Found.MATCH, "24782032", 0.98, raw="24782032"),  # its value, in a line
+        "standard": FieldEvidence("standard", Found.ABSENT),  # in doubt, nowhere: every line but the matched ones is read again
+        "price": FieldEvidence("price", Found.MATCH, "¥1599.00", 0.95, raw="1,599.00"),  # its label alone, above the value
     }
-    assert verify_stage._settled(first, evidence, {"color", "standard"}) == {0}
+    # the colour's own label (a field in doubt) is read again, and so is the line it may be on
+    assert verify_stage._settled(first, evidence, {"color", "standard"}) == {0, 2, 4, 6}
+    assert verify_stage._settled(first, {**evidence, "brand": FieldEvidence("brand", Found.MATCH, "FZ/", 0.99, raw="FZ/")},
+                                 {"color", "standard"}) == {0, 2, 4, 6}  # a value shorter than 4 places nothing
 
 
 def test_lines_a_matched_field_stands_on_are_not_read_again_and_the_judgement_does_not_move(monkeypatch) -> None:

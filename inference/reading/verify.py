@@ -16,6 +16,7 @@ import numpy as np
 
 from inference.reading.evidence import FieldEvidence, gather
 from inference.reading.expected import spot_fields, spot_printed_ean
+from inference.reading.labels import split_labeled
 from inference.reading.lines import group_rows, union
 from inference.reading.matching import Found
 from inference.reading.ocr.detector import TextDetector
@@ -31,6 +32,8 @@ REREAD_SQUEEZE = 1.0
 # A taught region is read with this margin (share of its size) and enlarged towards this height.
 REGION_MARGIN = 0.25
 REGION_TEXT_HEIGHT = 96
+# A matched field's value this long, read inside a line, places the field on that line.
+MIN_VALUE_CHARS = 4
 
 
 def verify(tag: TagReading, recipe: Recipe, crops: LineCrops, upright: Upright, detector: TextDetector,
@@ -96,8 +99,8 @@ def _read_regions(detector: TextDetector, recognizer: TextRecognizer, upright: U
 
 def _read_again(crops: LineCrops, lines: Sequence[OcrLine], upright: Upright, recognizer: TextRecognizer,
                 evidence: Mapping[str, FieldEvidence], doubtful: Sequence[FieldRule], vocab: str) -> list[OcrLine]:
-    """The second read of the tag's lines, row by row as the first read joined them. A line that a
-    field already matched was found on, and no field in doubt, stands as first read (its box in the
+    """The second read of the tag's lines, row by row as the first read joined them. A line that
+    carries a field already matched, and no field in doubt, stands as first read (its box in the
     crop's pixels): a second read of it cannot settle another field, and keeping it keeps each
     label beside the line under it. Every other line is read again, exactly as a read of them all."""
     rows = group_rows(crops.boxes)
@@ -115,17 +118,17 @@ def _read_again(crops: LineCrops, lines: Sequence[OcrLine], upright: Upright, re
 
 
 def _settled(first: Mapping[int, OcrLine], evidence: Mapping[str, FieldEvidence], doubt: set[str]) -> set[int]:
-    """The rows whose first read is a line a matched field was found on, and no field in doubt."""
+    """The rows whose first read carries a matched field (the line it was found on, a line holding
+    its value, or its label alone above the value) and no field in doubt."""
     settled: set[int] = set()
     on_doubt: set[int] = set()
     for name, found in evidence.items():
         raw = found.raw.strip()
         for k, line in first.items():
-            if not raw:
-                continue
-            if name in doubt and (raw in line.text or line.text in raw):
-                on_doubt.add(k)
-            elif name not in doubt and raw == line.text:
+            if name in doubt:
+                if raw and (raw in line.text or line.text in raw):
+                    on_doubt.add(k)
+            elif raw == line.text or (len(raw) >= MIN_VALUE_CHARS and raw in line.text) or _only_label_of(line.text, name):
                 settled.add(k)
     return settled - on_doubt
 
@@ -143,3 +146,9 @@ def _first_reads(rows: Sequence[Sequence[int]], crops: LineCrops, lines: Sequenc
             k = min(around, key=lambda k: abs((spans[k][1] + spans[k][3]) / 2 - cy) + abs((spans[k][0] + spans[k][2]) / 2 - cx))
             out[k] = line
     return out
+
+
+def _only_label_of(text: str, name: str) -> bool:
+    """Whether a line reads as the label of field `name` and nothing else (its value printed under it)."""
+    labels = split_labeled(text)
+    return len(labels) == 1 and labels[0][0] == name and not text[labels[0][1]:].strip(" :：/")
