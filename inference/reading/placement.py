@@ -20,13 +20,15 @@ CPU_READER = "onnxruntime-cpu"
 # Runtime's CUDA provider, =torch for PyTorch. On the H200 (onnxruntime-gpu 1.31.1, cuDNN 9) each new OCR input
 # shape costs ONNX Runtime a first run of ~2.6 s with cuDNN's heuristics, and the CPU reader's shapes change with
 # every tag (padding them to a few fixed ones changes what both networks read), so reading there is slower than on
-# the CPU until that cost is gone (BENCHMARKS.md, issue 19). PyTorch's first run of a new shape is ~10 ms without
-# cuDNN, but its reader still took 107 ms p50 a one-tag frame on the H200 (launch-bound), against 134 ms for
-# the CPU reader on that machine's 16 cores: not yet the default either.
+# the CPU until that cost is gone (BENCHMARKS.md, issue 19). The PyTorch reader captures every shape of the CPU
+# reader's plan as a CUDA graph at open (~30 s on the H200) and then read one-tag frames at 42-55 ms p50 end to
+# end, fields equal to the CPU reader's on every frame compared (the CPU reader: 112-147 ms on those machines);
+# not the default yet: the station would open half a minute slower and the issue's 25 ms is still missed.
 GPU_OCR_ENV = "HANGTAG_GPU_OCR"
 _REQUESTS = {"1": GPU_READER, "onnxruntime": GPU_READER, "torch": TORCH_READER}
 GPU_OCR_NOT_YET = ("OCR stays on the CPU beside the GPU detector: the GPU reader pays ~2.6 s for each new text-line "
-                   f"shape on ONNX Runtime's CUDA provider (set {GPU_OCR_ENV}=1, or =torch for PyTorch, to use it anyway)")
+                   f"shape on ONNX Runtime's CUDA provider (set {GPU_OCR_ENV}=1 to use it anyway, or ={TORCH_READER.split('-')[0]} "
+                   "for PyTorch's reader: every shape captured as a CUDA graph at open, ~30 s)")
 # Engine names (the part before "+gpu-pre") that run on this machine's GPU.
 _LOCAL_GPU_ENGINES = ("onnxruntime-cuda", "onnxruntime-cuda-device", "tensorrt", "tensorrt-device")
 
