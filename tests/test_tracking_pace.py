@@ -150,3 +150,38 @@ def test_the_station_follows_live_frames_while_paced_and_detects_the_rest():
         assert not station.follow(Frame(0, "cam#0", None, frame_with([], 0), 0.0))  # the source started again
     finally:
         station.close()
+
+
+@pytest.mark.parametrize(("read_wait_s", "waited_s", "expected"), [
+    (0.5, 0.6, [(2, Verdict.REVIEW, 0)]),  # waited past its allowance: judged now, never read
+    (0.5, 0.4, []),  # still within it: its verdict waits for its read
+    (None, 60.0, []),  # no allowance: every read is waited for
+])
+def test_a_tag_that_left_while_its_read_waited_is_judged_after_the_read_wait(read_wait_s, waited_s, expected):
+    """Tag 1's read holds the reader; tag 2's first read waits behind it. Tag 2 leaves. Past `read_wait_s` it is
+    judged on the reads it has (none: REVIEW, passed unread while the reader was busy) and its read is never run;
+    tag 1's running read is still waited for."""
+    from inference.tracking.records import UNREAD_BUSY
+
+    now = [0.0]
+    reader = GatedReader()
+    line = LineInspector(None, reader, RECIPE, LineSettings(look_frames=1, sharp_focus=1.0, read_wait_s=read_wait_s),
+                         clock=lambda: now[0])
+    try:
+        a, b = (200, 100, 320, 260), (420, 100, 540, 260)
+        line.step(0, frame_with([(a, "ok")], 0), detections_of([a]))
+        assert reader.started.wait(30)  # tag 1 being read
+        line.step(1, frame_with([(a, "ok"), (b, "ok")], 1), detections_of([a, b]))  # tag 2's read waits
+        assert line.step(40, frame_with([(a, "ok")], 40), detections_of([a])) == []  # tag 2 gone
+        now[0] += waited_s
+        verdicts = line.step(41, frame_with([(a, "ok")], 41), detections_of([a]))
+        assert [(v.track_id, v.verdict, v.reads) for v in verdicts] == expected
+        assert all(v.reasons == (UNREAD_BUSY,) for v in verdicts)
+        assert line.reads_given_up == len(expected)
+        reader.gate.set()
+        rest = line.finish()
+        assert sorted((v.track_id, v.verdict) for v in rest) == [(1, Verdict.OK)] + ([] if expected else [(2, Verdict.OK)])
+        assert len(reader.calls) == (1 if expected else 2)
+    finally:
+        reader.gate.set()
+        line.close()

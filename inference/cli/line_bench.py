@@ -67,6 +67,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--follow-fps", type=float, default=DetectionPace().follow_fps,
                         help="live: at most this often the rest of the time (a read running or waiting, every tag "
                              "read), leaving the reader the CPU (default: %(default)s; 0: as --detect-fps)")
+    parser.add_argument("--read-wait-s", type=float, default=None,
+                        help="a tag that left waits this long at most for its read to start, then is judged on the "
+                             "reads it has (default: every read is waited for)")
     parser.add_argument("--preload", action="store_true",
                         help="decode a camera: recording into memory first and replay raw frames (an industrial "
                              "camera's cost), instead of decoding each frame while replaying (a USB MJPG camera's)")
@@ -248,13 +251,15 @@ def _cpu_s() -> float:
 
 def run_recording(inspector, spec: str, truth: dict, look_frames: int, stride: int = 1,
                   belt_px_per_s: float | None = None, detect_fps: float | None = None,
-                  preload: bool = False, follow_fps: float | None = DetectionPace().follow_fps) -> dict:
+                  preload: bool = False, follow_fps: float | None = DetectionPace().follow_fps,
+                  read_wait_s: float | None = None) -> dict:
     from inference.sources import open_source
     from inference.tracking import LineInspector, LineSettings, TrackerSettings
 
     belt = None if belt_px_per_s is None else (belt_px_per_s / float(truth["fps"]), 0.0)
     pace = DetectionPace(shot_fps=detect_fps or None, follow_fps=follow_fps or None)
-    settings = LineSettings(look_frames=look_frames, tracker=TrackerSettings(belt_px_per_frame=belt), pace=pace)
+    settings = LineSettings(look_frames=look_frames, tracker=TrackerSettings(belt_px_per_frame=belt), pace=pace,
+                            read_wait_s=read_wait_s)
     live_replay = spec.startswith("camera:")
     source = PreloadedReplay(spec[len("camera:"):]) if preload and live_replay else open_source(spec)
     verdicts: list[tuple[object, float]] = []
@@ -292,7 +297,7 @@ def run_recording(inspector, spec: str, truth: dict, look_frames: int, stride: i
             "detect_fps": round(line.frames / wall, 2) if wall else None,
             "step_ms_p50": _pct(detect_ms, 50), "reads": sum(v.reads for v, _ in verdicts),
             "read_busy_share": round(line.worker.busy_s / wall, 3) if wall else None,
-            "shots_dropped": line.worker.dropped, "wall_s": round(wall, 2), "preloaded": bool(preload and live_replay),
+            "shots_dropped": line.worker.dropped, "reads_given_up": line.reads_given_up, "read_wait_s": read_wait_s, "wall_s": round(wall, 2), "preloaded": bool(preload and live_replay),
             "detect_fps_cap": detect_fps, "follow_fps_cap": follow_fps,
             "cpu_cores_used": round(cpu / wall, 2) if wall else None,
             "cpu_s": {"all": round(cpu, 2), "detection_loop": round(step_cpu_s, 2),
@@ -326,7 +331,7 @@ def line_bench(args: argparse.Namespace) -> int:
         for spec, truth, recipe in runs:
             inspector.recipe = recipe
             result = run_recording(inspector, spec, truth, args.look_frames, args.stride, args.belt_px_per_s,
-                                   args.detect_fps, args.preload, args.follow_fps)
+                                   args.detect_fps, args.preload, args.follow_fps, args.read_wait_s)
             results.append(result)
             _print(result)
     clean = [r for r in results if r["missed"] == 0 and r["spacing_s"] and r["live"]]
@@ -376,7 +381,7 @@ def _print(r: dict) -> None:
     print(f"  frames delivered {r['frames_delivered']}, inspected {r['frames_inspected']} ({r['detect_fps']} fps), "
           f"followed by the belt {r['frames_followed']}, "
           f"step p50 {r['step_ms_p50']} ms, reads {r['reads']}, reader busy {r['read_busy_share']:.0%}, "
-          f"shots dropped {r['shots_dropped']}")
+          f"shots dropped {r['shots_dropped']}, reads given up after the tag left {r['reads_given_up']}")
     print(f"  CPU cores used {r['cpu_cores_used']} of {os.cpu_count()}, load average {r['load_average'][0]} -> "
           f"{r['load_average'][1]}" + (", raw frames from memory" if r["preloaded"] else ""))
     cpu = r["cpu_s"]

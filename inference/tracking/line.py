@@ -42,6 +42,11 @@ class LineSettings:
     timeout_s: float = 20.0  # a tag still in view this long gets its verdict anyway (a stopped belt)
     queue: int = 4  # tags waiting to be read at most (worker.ReadWorker)
     drain_s: float = 60.0  # at the end of a run, how long to wait for the reads still running
+    # A tag that left waits this long at most for its read to start; then it is judged on the reads it has (none:
+    # REVIEW, passed unread while the reader was busy). On an overloaded CPU a verdict seconds after the tag passed
+    # the reject point is worth less than a REVIEW in time, and each late read pushes every tag behind it later.
+    # None: every read is waited for.
+    read_wait_s: float | None = None
     edge_px: float = 2.0
     tracker: TrackerSettings = field(default_factory=TrackerSettings)
     pace: DetectionPace = field(default_factory=DetectionPace)  # how often a live line's detector runs
@@ -147,6 +152,7 @@ class LineInspector:
         self._closed: set[int] = set()  # ids given a verdict (after a timeout the tracker may still see them)
         self._previous_frame: int | None = None
         self._slow = False  # the detector skips look_frames or more between its frames: waiting buys nothing
+        self.reads_given_up = 0  # waiting reads of tags that left, dropped after `read_wait_s`
 
     @classmethod
     def around(cls, inspector: Any, settings: LineSettings = LineSettings(), **options: Any) -> LineInspector:
@@ -308,9 +314,12 @@ class LineInspector:
             if wait_s > 0:
                 self.worker.wait_for(track_id, max(0.0, deadline - time.monotonic()))
             self._collect()
+            late = wait_s <= 0 and self._past_read_wait(state)
+            if late and self.worker.cancel(track_id):  # its read never started in time: judged on what it has
+                self.reads_given_up += 1
             if self.worker.busy_with(track_id):
                 continue
-            if state.shot is not None:  # a read came back unresolved while it was leaving: one more try
+            if state.shot is not None and not late:  # a read came back unresolved while it was leaving: one more try
                 self._schedule(state, leaving=True)
                 self._collect()
                 if self.worker.busy_with(track_id):
@@ -321,6 +330,10 @@ class LineInspector:
             out.append(verdict_of(state.record(), latency_s=max(0.0, self.clock() - (state.gone_at or 0.0)),
                                   timed_out=state.timed_out))
         return out
+
+    def _past_read_wait(self, state: _State) -> bool:
+        limit = self.settings.read_wait_s
+        return limit is not None and state.gone_at is not None and self.clock() - state.gone_at > limit
 
     def _cut_short(self) -> list[TagVerdict]:
         """The tags whose read was still running when the run's allowance ran out: their verdict now, from the
