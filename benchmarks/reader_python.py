@@ -104,6 +104,9 @@ def main() -> int:
     parser.add_argument("--limit", type=int, default=40, help="nominal frames to read")
     parser.add_argument("--memo", type=Path, help="folder for engine outputs (reused across runs)")
     parser.add_argument("--compare", type=Path, help="an earlier --out: every reading and verdict must be equal")
+    parser.add_argument("--judged", action="store_true",
+                        help="with --compare: only what the tags are judged on must be equal (each frame's verdict and "
+                             "reasons, each tag's field values); counts the readings that differ otherwise")
     parser.add_argument("--profile", type=int, default=0, help="print the top N functions by own time")
     parser.add_argument("--stats", type=Path, help="write the profile (pstats) here, e.g. to compare two trees")
     args = parser.parse_args()
@@ -158,11 +161,34 @@ def main() -> int:
     if args.compare:
         before = json.loads(args.compare.read_text(encoding="utf-8"))
         now = json.loads(json.dumps(dump, ensure_ascii=False))
+        if args.judged:
+            return _compare_judged(before, now, args.compare)
         differ = [b["image"] for b, n in zip(before, now) if not _same(b, n)]
         if differ or len(before) != len(now):
             print(f"DIFFERENT from {args.compare}: {differ or 'frame count'}")
             return 1
         print(f"identical to {args.compare}: {len(now)} frames")
+    return 0
+
+
+def _judged(frame: dict) -> tuple:
+    """What a frame is judged on: its verdict and reasons, and each tag's field values."""
+    verdict = frame["verdict"] or {}
+    fields = [{k: f["value"] for k, f in (r.get("fields") or {}).items()} for r in frame["readings"]]
+    return verdict.get("verdict"), verdict.get("reasons"), fields
+
+
+def _compare_judged(before: list[dict], now: list[dict], path: Path) -> int:
+    if len(before) != len(now):
+        print(f"DIFFERENT from {path}: {len(before)} frames there, {len(now)} here")
+        return 1
+    differ = [b["image"] for b, n in zip(before, now) if _judged(b) != _judged(n)]
+    otherwise = sum(1 for b, n in zip(before, now) if not _same(b, n))
+    if differ:
+        print(f"DIFFERENT from {path} in verdict, reasons or field values: {differ}")
+        return 1
+    print(f"judged the same as {path}: {len(now)} frames (verdicts, reasons, field values); "
+          f"{otherwise} frames differ in other details (confidences, lines read again)")
     return 0
 
 
