@@ -1,6 +1,6 @@
 """The reader's Python share per tag, and a regression dump that must not move when it is made faster.
 
-Runs the station (detector, reader, recipe) over a tag test set's nominal frames and writes every
+Runs the station (detector, reader, recipe) over a tag test set's nominal frames (or `--bucket`'s) and writes every
 TagReading and verdict, at full float precision, to a JSON file; `--compare` checks a run against an
 earlier dump. With `--memo DIR` every engine call's outputs are kept on disk keyed by its inputs, so a
 second run spends its time in Python only: the Python share of a tag is then measured directly, and
@@ -101,7 +101,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, required=True)
     parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--limit", type=int, default=40, help="nominal frames to read")
+    parser.add_argument("--limit", type=int, default=40, help="frames to read")
+    parser.add_argument("--bucket", default="nominal", choices=("nominal", "blurred", "small"), help="the set's camera condition")
     parser.add_argument("--memo", type=Path, help="folder for engine outputs (reused across runs)")
     parser.add_argument("--compare", type=Path, help="an earlier --out: every reading and verdict must be equal")
     parser.add_argument("--judged", action="store_true",
@@ -117,7 +118,7 @@ def main() -> int:
     from inference.resources import default_model_path
 
     rows = [json.loads(line) for line in (args.data / "truth.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
-    rows = [r for r in rows if r["bucket"] == "nominal"][: args.limit]
+    rows = [r for r in rows if r["bucket"] == args.bucket][: args.limit]
     dump, read_ms, tags, cpu_s = [], [], 0, 0.0
     outside: list[float] = []  # per frame: CPU seconds per tag outside the engines' infer calls
     profiler = cProfile.Profile() if args.profile or args.stats else None
