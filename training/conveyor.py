@@ -122,7 +122,7 @@ def _tags(plan: Plan, rng: np.random.Generator) -> tuple[list[_Tag], str]:
     values, style_seed = random_values(rng), int(rng.integers(2**31))
     probe = DESIGNS[plan.design](style_seed, values, 4.0)
     recipe = recipe_text("conveyor", plan.design, values, probe.fields, BARCODE_OF[plan.design],
-                         plan.design in HAS_QR)
+                         plan.design in HAS_QR, len(probe.barcodes))
     px_per_mm = plan.tag_height * plan.height / (probe.rgba.shape[0] / 4.0)
     kinds = [k for k in FIELD_DEFECTS if k != "wrong_barcode" or BARCODE_OF[plan.design] == "EAN-13"]
     tags: list[_Tag] = []
