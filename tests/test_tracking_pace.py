@@ -14,25 +14,28 @@ from tests.test_tracking import RECIPE, W, GatedReader, PlantedReader, conveyor,
 SPEED = 20  # px a frame, left to right (tests.test_tracking.conveyor)
 
 
-@pytest.mark.parametrize(("shot_fps", "follow_fps", "shot_wanted", "belt_given", "period_s"), [
-    (10.0, 2.0, True, True, 0.1),  # a tag waits for a read the free reader could start: look often
-    (10.0, 2.0, False, True, 0.5),  # the reader is busy or every tag is read: only follow
-    (10.0, 2.0, False, False, 0.1),  # no belt speed given: one learned from tags seen seldom splits them
-    (None, 2.0, True, True, 0.0),  # every frame the detector can take
-    (None, 2.0, False, True, 0.5),
-    (1.0, 2.0, False, True, 1.0),  # following never runs the detector more often than looking does
-    (10.0, None, False, True, 0.1),  # no follow pace: as when looking
+@pytest.mark.parametrize(("shot_fps", "whole_looks", "shot_wanted", "seconds", "frames", "whole_frames", "due"), [
+    (None, 2.0, True, 0.0, 1, 30.0, True),  # a tag waits for a read the free reader could start: every frame
+    (None, 2.0, False, 0.0, 14, 30.0, False),  # only following: twice in the 30 frames a tag is whole
+    (None, 2.0, False, 0.0, 15, 30.0, True),
+    (None, 2.0, False, 0.0, 1, None, True),  # no belt speed given, or no tag seen whole yet: as when looking
+    (10.0, 2.0, True, 0.09, 3, 30.0, False),  # never more often than shot_fps
+    (10.0, 2.0, True, 0.1, 3, 30.0, True),
+    (10.0, 2.0, False, 0.5, 14, 30.0, False),
+    (10.0, None, False, 0.1, 1, 30.0, True),  # no following pace: as when looking
 ])
-def test_the_detection_period_follows_the_reader(shot_fps, follow_fps, shot_wanted, belt_given, period_s):
-    pace = DetectionPace(shot_fps=shot_fps, follow_fps=follow_fps)
-    assert pace.period_s(shot_wanted=shot_wanted, belt_given=belt_given) == pytest.approx(period_s)
+def test_a_frame_is_worth_detecting_often_only_while_the_free_reader_waits_for_a_tag(
+        shot_fps, whole_looks, shot_wanted, seconds, frames, whole_frames, due):
+    pace = DetectionPace(shot_fps=shot_fps, whole_looks=whole_looks)
+    assert pace.due(shot_wanted=shot_wanted, seconds_since=seconds, frames_since=frames,
+                    whole_frames=whole_frames) is due
 
 
-@pytest.mark.parametrize("fps", [0.0, -3.0])
-def test_a_pace_of_zero_detections_says_what_to_give(fps):
-    with pytest.raises(ConfigError, match="follow_fps must be above 0") as info:
-        DetectionPace(follow_fps=fps)
-    assert "detections per second" in info.value.expected
+@pytest.mark.parametrize("value", [0.0, -3.0])
+def test_a_pace_of_zero_says_what_to_give(value):
+    with pytest.raises(ConfigError, match="whole_looks must be above 0") as info:
+        DetectionPace(whole_looks=value)
+    assert "a number > 0" in info.value.expected
 
 
 def _boxes(visible):
@@ -40,35 +43,33 @@ def _boxes(visible):
 
 
 def test_the_detector_looks_often_only_while_the_free_reader_waits_for_a_tag():
-    """Reader held busy with the tag's read: the next frame is due a follow period after the last detection;
-    the read done and the tag settled, nothing in view waits for a read, so it stays the follow period; a new
-    tag coming in (unread, reader free) brings the look period back."""
-    now = [100.0]
+    """Tags 120 px wide on a 640 px view at 20 px a frame are whole for 26 frames: following, the detector runs
+    every 13th frame (2 looks). Reader held busy with tag 0's read: following; the read done and the tag
+    settled, nothing waits for a read: following; tag 1 coming in with the reader free: every frame."""
     reader = GatedReader()
-    settings = LineSettings(sharp_focus=1.0, pace=DetectionPace(shot_fps=10.0, follow_fps=2.0),
+    settings = LineSettings(sharp_focus=1.0, pace=DetectionPace(whole_looks=2.0),
                             tracker=TrackerSettings(belt_px_per_frame=(SPEED, 0.0)))
-    line = LineInspector(None, reader, RECIPE, settings, clock=lambda: now[0])
+    line = LineInspector(None, reader, RECIPE, settings)
+
+    def step(frame, visible):
+        line.step(frame, frame_with([(b, k) for b, k, _ in visible], frame), detections_of(_boxes(visible)))
+
     try:
         frames = list(conveyor(2, speed=SPEED, gap=500))
         whole = next(f for f, v in frames if v and v[0][0][0] > 2 and v[0][0][2] < W - 2)
         for frame, visible in frames[:whole]:
-            line.step(frame, frame_with([(b, k) for b, k, _ in visible], frame), detections_of(_boxes(visible)))
-        assert line.next_detection_in(now[0]) == pytest.approx(0.1)  # tag 0 coming in, the reader free
-        frame, visible = frames[whole]
-        line.step(frame, frame_with([(b, k) for b, k, _ in visible], frame), detections_of(_boxes(visible)))
+            step(frame, visible)
+        assert line.detection_due(whole)  # tag 0 coming in, the reader free
+        step(*frames[whole])
         assert reader.started.wait(30)  # its first whole shot is being read
-        assert line.next_detection_in(now[0]) == pytest.approx(0.5)
-        now[0] += 0.2
-        assert line.next_detection_in(now[0] - 0.2) == pytest.approx(0.3)  # asked again while waiting
+        assert [line.detection_due(whole + k) for k in (1, 12, 13)] == [False, False, True]
         reader.gate.set()
         assert line.worker.wait_for(1, 30)
-        frame, visible = frames[whole + 1]
-        line.step(frame, frame_with([(b, k) for b, k, _ in visible], frame), detections_of(_boxes(visible)))
-        assert line.next_detection_in(now[0]) == pytest.approx(0.5)  # tag 0 settled OK, nothing else in view
-        coming = next(f for f, v in enumerate(frames) if len(v[1]) == 2)
-        frame, visible = frames[coming]
-        line.step(frame, frame_with([(b, k) for b, k, _ in visible], frame), detections_of(_boxes(visible)))
-        assert line.next_detection_in(now[0]) == pytest.approx(0.1)  # tag 1 coming in
+        step(*frames[whole + 13])
+        assert [line.detection_due(whole + 13 + k) for k in (1, 13)] == [False, True]  # tag 0 settled OK
+        coming = next(f for f, v in frames if len(v) == 2)
+        step(*frames[coming])
+        assert line.detection_due(coming + 1)  # tag 1 coming in
     finally:
         reader.gate.set()
         line.close()
@@ -112,7 +113,7 @@ def test_only_tracks_the_belt_carried_wholly_out_of_view_expire(box, frames_late
 def test_the_station_follows_live_frames_while_paced_and_detects_the_rest():
     """The window's worker offers each live frame to `follow` first. With the belt's speed given and the tag
     read, frames are followed (not detected) until the belt carries the tag out, and its one verdict goes to
-    the listeners from a followed frame. A detection is due again only after the follow period (here never)."""
+    the listeners from a followed frame."""
     from inference.sources import Frame
     from inference.tracking.station import PerTagInspector
     from tests.test_line_view import PlantedInspector, PlantedPipeline
@@ -124,7 +125,7 @@ def test_the_station_follows_live_frames_while_paced_and_detects_the_rest():
     detected = []
     process = pipeline.process
     pipeline.process = lambda image, **kw: detected.append(kw["index"]) or process(image, **kw)
-    settings = LineSettings(sharp_focus=1.0, pace=DetectionPace(shot_fps=None, follow_fps=1e-3),
+    settings = LineSettings(sharp_focus=1.0, pace=DetectionPace(whole_looks=0.01),  # following: no detection
                             tracker=TrackerSettings(belt_px_per_frame=(SPEED, 0.0)))
     station = PerTagInspector(PlantedInspector(pipeline, PlantedReader(), RECIPE), settings)
     given, followed_at = [], []

@@ -10,8 +10,9 @@ The recordings and their truth come from `python -m training.conveyor` (read her
 
 `--preload` decodes the recording into memory first and replays it without decoding, as an industrial camera
 hands over raw frames (decoding a 1280x720 MJPG replay at 30 fps takes ~0.4 of a core here, which a GenICam
-camera does not cost). `--detect-fps` caps how often the detector runs while a tag waits for a read the
-reader could start now, `--follow-fps` the rest of the time (the line's DetectionPace), leaving the reader the CPU.
+camera does not cost). `--detect-fps` caps how often the detector runs; while no tag waits for a read the
+free reader could start, it runs only `--whole-looks` times in the frames a tag is wholly in view (the line's
+DetectionPace), leaving the reader the CPU.
 Each run records the load average, the share of the CPU the process got, and how much of it went to
 detection and to reading: on a shared machine the numbers say how busy it was and where the CPU went.
 """
@@ -62,11 +63,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--look-frames", type=int, default=3,
                         help="a tag never sharp enough is read on its sharpest of this many whole frames")
     parser.add_argument("--detect-fps", type=float, default=None,
-                        help="live: run the detector at most this often while a tag waits for a read the reader "
-                             "could start now (default: on every frame it can take)")
-    parser.add_argument("--follow-fps", type=float, default=DetectionPace().follow_fps,
-                        help="live: at most this often the rest of the time (a read running or waiting, every tag "
-                             "read), leaving the reader the CPU (default: %(default)s; 0: as --detect-fps)")
+                        help="live: run the detector at most this often (default: on every frame it can take)")
+    parser.add_argument("--whole-looks", type=float, default=DetectionPace().whole_looks,
+                        help="live, with --belt-px-per-s: while no tag waits for a read the free reader could start, "
+                             "detect only this many times in the frames a tag is wholly in view, leaving the reader "
+                             "the CPU (default: %(default)s; 0: as --detect-fps)")
     parser.add_argument("--read-wait-s", type=float, default=None,
                         help="a tag that left waits this long at most for its read to start, then is judged on the "
                              "reads it has (default: every read is waited for)")
@@ -251,13 +252,13 @@ def _cpu_s() -> float:
 
 def run_recording(inspector, spec: str, truth: dict, look_frames: int, stride: int = 1,
                   belt_px_per_s: float | None = None, detect_fps: float | None = None,
-                  preload: bool = False, follow_fps: float | None = DetectionPace().follow_fps,
+                  preload: bool = False, whole_looks: float | None = DetectionPace().whole_looks,
                   read_wait_s: float | None = None) -> dict:
     from inference.sources import open_source
     from inference.tracking import LineInspector, LineSettings, TrackerSettings
 
     belt = None if belt_px_per_s is None else (belt_px_per_s / float(truth["fps"]), 0.0)
-    pace = DetectionPace(shot_fps=detect_fps or None, follow_fps=follow_fps or None)
+    pace = DetectionPace(shot_fps=detect_fps or None, whole_looks=whole_looks or None)
     settings = LineSettings(look_frames=look_frames, tracker=TrackerSettings(belt_px_per_frame=belt), pace=pace,
                             read_wait_s=read_wait_s)
     live_replay = spec.startswith("camera:")
@@ -270,14 +271,12 @@ def run_recording(inspector, spec: str, truth: dict, look_frames: int, stride: i
         newest = _Newest(source, stride)
         started = time.perf_counter()
         try:
-            step_started = None
             while (frame := newest.take()) is not None:
                 t0, cpu0 = time.perf_counter(), time.thread_time()
-                if source.live and step_started is not None and line.next_detection_in(step_started) > 0:
+                if source.live and not line.detection_due(frame.index):
                     given = line.follow(frame.index)  # paced: the belt carries the tags, no detection
                     followed += 1
                 else:
-                    step_started = line.clock()
                     given = line.step(frame.index, frame.image)
                     detect_ms.append((time.perf_counter() - t0) * 1000)
                 now = time.perf_counter()
@@ -298,7 +297,7 @@ def run_recording(inspector, spec: str, truth: dict, look_frames: int, stride: i
             "step_ms_p50": _pct(detect_ms, 50), "reads": sum(v.reads for v, _ in verdicts),
             "read_busy_share": round(line.worker.busy_s / wall, 3) if wall else None,
             "shots_dropped": line.worker.dropped, "reads_given_up": line.reads_given_up, "read_wait_s": read_wait_s, "wall_s": round(wall, 2), "preloaded": bool(preload and live_replay),
-            "detect_fps_cap": detect_fps, "follow_fps_cap": follow_fps,
+            "detect_fps_cap": detect_fps, "whole_looks": whole_looks,
             "cpu_cores_used": round(cpu / wall, 2) if wall else None,
             "cpu_s": {"all": round(cpu, 2), "detection_loop": round(step_cpu_s, 2),
                       "reading": round(line.worker.cpu_s, 2)},
@@ -331,7 +330,7 @@ def line_bench(args: argparse.Namespace) -> int:
         for spec, truth, recipe in runs:
             inspector.recipe = recipe
             result = run_recording(inspector, spec, truth, args.look_frames, args.stride, args.belt_px_per_s,
-                                   args.detect_fps, args.preload, args.follow_fps, args.read_wait_s)
+                                   args.detect_fps, args.preload, args.whole_looks, args.read_wait_s)
             results.append(result)
             _print(result)
     clean = [r for r in results if r["missed"] == 0 and r["spacing_s"] and r["live"]]

@@ -153,6 +153,8 @@ class LineInspector:
         self._previous_frame: int | None = None
         self._slow = False  # the detector skips look_frames or more between its frames: waiting buys nothing
         self.reads_given_up = 0  # waiting reads of tags that left, dropped after `read_wait_s`
+        self._stepped: tuple[int, float] | None = None  # the last detected frame and when its step began
+        self._whole_span = 0.0  # the longest whole tag seen along the belt (px): how long a tag stays whole
 
     @classmethod
     def around(cls, inspector: Any, settings: LineSettings = LineSettings(), **options: Any) -> LineInspector:
@@ -166,6 +168,7 @@ class LineInspector:
         """One frame (its source index, the image, and its detections when the caller already has them);
         returns the verdicts of tags that became final at this frame."""
         now = self.clock()
+        self._stepped = (frame, now)
         if detections is None:
             detections = self.detect(image)
         if self.tracker is None:
@@ -190,7 +193,7 @@ class LineInspector:
         return self._finalize(wait_s=0.0)
 
     def follow(self, frame: int) -> list[TagVerdict]:
-        """A frame the paced detector skips (`next_detection_in` > 0): with the belt's speed known, the tags it has
+        """A frame the paced detector skips (`detection_due` said no): with the belt's speed known, the tags it has
         carried wholly out of the view leave at this frame, and tags whose reads came back get their verdicts now,
         not at the next detection. Costs no detection and no image."""
         if self.tracker is None:
@@ -213,13 +216,23 @@ class LineInspector:
         verdicts = self._finalize(wait_s=self.settings.drain_s if drain_s is None else drain_s)
         return verdicts + self._cut_short()
 
-    def next_detection_in(self, step_started: float) -> float:
-        """Seconds (0: now) until a live line's next frame is worth detecting, its last `step` having begun at
-        `step_started` (this line's clock). Ask again while waiting: a read that ends makes the next frame due
-        sooner, and that frame also gives the verdict of a tag that left while its read was running."""
-        belt_given = self.settings.tracker.belt_px_per_frame is not None
-        period = self.settings.pace.period_s(shot_wanted=self._shot_wanted(), belt_given=belt_given)
-        return max(0.0, step_started + period - self.clock())
+    def detection_due(self, frame: int) -> bool:
+        """Is this live frame (its source index) worth detecting (`step`), or only following (`follow`)? Often
+        while a tag waits for a read the free reader could start, seldom otherwise (settings.pace)."""
+        if self._stepped is None:
+            return True
+        last_frame, last_at = self._stepped
+        return self.settings.pace.due(shot_wanted=self._shot_wanted(), seconds_since=self.clock() - last_at,
+                                      frames_since=frame - last_frame, whole_frames=self._whole_frames())
+
+    def _whole_frames(self) -> float | None:
+        """Source frames a tag stays wholly in view, from the belt's given speed and the tags seen whole so far."""
+        belt = self.settings.tracker.belt_px_per_frame
+        if belt is None or self.tracker is None or self._whole_span <= 0:
+            return None
+        speed = max(abs(belt[0]), abs(belt[1]))
+        extent = self.tracker.frame_wh[0] if abs(belt[0]) >= abs(belt[1]) else self.tracker.frame_wh[1]
+        return max(0.0, extent - self._whole_span) / speed if speed > 0 else None
 
     def _shot_wanted(self) -> bool:
         """A tag in view still needs a read, and the reader is free to start it at once."""
@@ -261,6 +274,9 @@ class LineInspector:
         symbols = [j for j, label in enumerate(detections.labels)
                    if label in SYMBOLS and centre_inside(detections.xyxy[j], box)]
         focus = tag_focus(image, box, [tuple(detections.xyxy[j]) for j in symbols])
+        belt = self.settings.tracker.belt_px_per_frame
+        along = 0 if belt is None or abs(belt[0]) >= abs(belt[1]) else 1
+        self._whole_span = max(self._whole_span, box[2 + along] - box[along])
         state.fully_inside = True
         state.whole_frames += 1
         if state.best_focus is None or focus > state.best_focus:

@@ -11,7 +11,6 @@ detected, the belt's speed carries the tags, and the worker shows and journals n
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -35,7 +34,6 @@ class PerTagInspector:
         self._last_index: int | None = None
         self._lock = threading.Lock()  # finish() may come from another thread than inspect()
         self._draining: LineInspector | None = None  # the line whose finish() is waiting for its reads
-        self._step_started: float | None = None  # when the line's last detection began (its clock)
         self.frames_followed = 0
 
     # -- what the worker and the window use of an Inspector -------------------------------------------
@@ -65,7 +63,6 @@ class PerTagInspector:
             return self.inner.inspect(item)
         if getattr(item, "trigger_id", None) is not None:  # a triggered frame is one item: judged whole, not tracked
             return self.inner.inspect(item, should_stop)
-        step_started = time.monotonic()  # the line's clock (LineInspector's default)
         result = self.pipeline.process(item.image, source_name=item.name, source_path=item.path, index=item.index,
                                        decode_ms=item.decode_ms)
         with self._lock:
@@ -74,7 +71,6 @@ class PerTagInspector:
             self._last_index = item.index
             line = self._line_for()
             if line is not None:
-                self._step_started = step_started
                 self._deliver(line.step(item.index, item.image, result.detections))
                 result = result.with_(verdict=TRACKED)
         return result
@@ -86,9 +82,9 @@ class PerTagInspector:
             return False
         with self._lock:
             line = self._line
-            if line is None or self._step_started is None or self._last_index is None:
+            if line is None or self._last_index is None:
                 return False
-            if item.index <= self._last_index or line.next_detection_in(self._step_started) <= 0:
+            if item.index <= self._last_index or line.detection_due(item.index):
                 return False
             self._last_index = item.index
             verdicts = line.follow(item.index)
@@ -123,7 +119,7 @@ class PerTagInspector:
         return self._line
 
     def _finish_locked(self, drain_s: float | None = None) -> list[TagVerdict]:
-        line, self._line, self._last_index, self._step_started = self._line, None, None, None
+        line, self._line, self._last_index = self._line, None, None
         if line is None:
             return []
         self._draining = line
