@@ -43,6 +43,25 @@ def test_a_row_is_settled_only_by_a_matched_field_and_never_where_a_field_in_dou
     assert verify_stage._settled(first, evidence, {"color", "standard"}) == {0, 2, 4, 6}
     assert verify_stage._settled(first, {**evidence, "brand": FieldEvidence("brand", Found.MATCH, "FZ/", 0.99, raw="FZ/")},
                                  {"color", "standard"}) == {0, 2, 4, 6}  # a value shorter than 4 places nothing
+    # a row the detector glued together holds the matched size and, misread, the grade and safety class in doubt
+    glued = {0: OcrLine("委验金：一—：品141-20类 规格 155/84A", 0.8, (0, 0, 1, 1)), 1: OcrLine("号型 155/84A", 0.99, (0, 2, 1, 3))}
+    size = FieldEvidence("size", Found.MATCH, "155/84A", 0.99, raw="委验金：一—：品141-20类 规格 155/84A")
+    assert verify_stage._settled(glued, {"size": size, "grade": FieldEvidence("grade", Found.ABSENT)}, {"grade"}) == set()
+    size = FieldEvidence("size", Found.MATCH, "155/84A", 0.99, raw="号型 155/84A")
+    assert verify_stage._settled(glued, {"size": size, "grade": FieldEvidence("grade", Found.ABSENT)}, {"grade"}) == {1}
+
+
+def test_a_row_joined_alone_reads_as_among_all_rows() -> None:
+    """The second read joins each row as join_rows does over every box: a large size beside its small
+    label is one line whichever rows are read again (regrouping one row's boxes alone split them)."""
+    from inference.reading.lines import group_rows
+    from inference.reading.ocr.recognizer import Recognized
+    from inference.reading.text_lines import join_row, join_rows
+
+    boxes = [(10.0, 10.0, 60.0, 30.0), (70.0, 4.0, 200.0, 36.0), (10.0, 50.0, 120.0, 68.0), (10.0, 80.0, 30.0, 96.0)]
+    recognized = [Recognized("号型", 0.99, (0.99, 0.99)), Recognized("155/84Y", 0.98, (0.98,) * 7),
+                  Recognized("品名：棉服", 0.97, (0.97,) * 5), Recognized("o", 0.2, (0.2,))]
+    assert [join_row(boxes, recognized, row) for row in group_rows(boxes)] == [*join_rows(boxes, recognized), None]
 
 
 def test_lines_a_matched_field_stands_on_are_not_read_again_and_the_judgement_does_not_move(monkeypatch) -> None:

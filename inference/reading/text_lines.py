@@ -196,32 +196,33 @@ def enlarged(crop: np.ndarray) -> np.ndarray:
 
 def join_rows(boxes: Sequence[Box], recognized: Sequence[Recognized]) -> list[OcrLine]:
     """Boxes on one row become one line (the detector splits at wide gaps); upright-crop pixels."""
-    lines = []
-    for row in group_rows(boxes):
-        parts = [recognized[i] for i in row if _worth_keeping(recognized[i])]
-        if not parts:
-            continue
-        text = " ".join(p.text for p in parts)
-        chars: list[float] = []
-        alternatives: list[str] = []
-        for k, p in enumerate(parts):
-            if k:
-                chars.append(1.0)
-                alternatives.append("")
-            chars.extend(p.char_confidences or [p.confidence] * len(p.text))
-            alternatives.extend(p.alternatives or [""] * len(p.text))
-        confidence = float(np.mean([p.confidence for p in parts]))
-        lines.append(
-            OcrLine(
-                text,
-                confidence,
-                union([boxes[i] for i in row]),
-                tuple(chars) if len(chars) == len(text) else (),
-                tuple(alternatives) if len(alternatives) == len(text) else (),
-                Posteriors.concat([p.posteriors for p in parts]),
-            )
-        )
-    return lines
+    lines = (join_row(boxes, recognized, row) for row in group_rows(boxes))
+    return [line for line in lines if line is not None]
+
+
+def join_row(boxes: Sequence[Box], recognized: Sequence[Recognized], row: Sequence[int]) -> OcrLine | None:
+    """One row of `group_rows(boxes)` as a line, or None where none of its boxes read as anything."""
+    parts = [recognized[i] for i in row if _worth_keeping(recognized[i])]
+    if not parts:
+        return None
+    text = " ".join(p.text for p in parts)
+    chars: list[float] = []
+    alternatives: list[str] = []
+    for k, p in enumerate(parts):
+        if k:
+            chars.append(1.0)
+            alternatives.append("")
+        chars.extend(p.char_confidences or [p.confidence] * len(p.text))
+        alternatives.extend(p.alternatives or [""] * len(p.text))
+    confidence = float(np.mean([p.confidence for p in parts]))
+    return OcrLine(
+        text,
+        confidence,
+        union([boxes[i] for i in row]),
+        tuple(chars) if len(chars) == len(text) else (),
+        tuple(alternatives) if len(alternatives) == len(text) else (),
+        Posteriors.concat([p.posteriors for p in parts]),
+    )
 
 
 def without_posteriors(lines: Sequence[OcrLine]) -> tuple[OcrLine, ...]:

@@ -24,7 +24,7 @@ from inference.reading.ocr.recognizer import TextRecognizer
 from inference.reading.recipe import FieldRule, Recipe
 from inference.reading.rectify import Upright
 from inference.reading.summary import summarize
-from inference.reading.text_lines import LineCrops, enlarged, join_rows, without_posteriors
+from inference.reading.text_lines import LineCrops, enlarged, join_row, join_rows, without_posteriors
 from inference.reading.types import OcrLine, TagReading
 
 # The second read of lines a field is in doubt on: unsqueezed, so repeated digits keep their steps.
@@ -34,6 +34,8 @@ REGION_MARGIN = 0.25
 REGION_TEXT_HEIGHT = 96
 # A matched field's value this long, read inside a line, places the field on that line.
 MIN_VALUE_CHARS = 4
+# A line may hold this many characters besides a matched field's label and value and still be that field's alone.
+GLUE_SLACK_CHARS = 4
 
 
 def verify(tag: TagReading, recipe: Recipe, crops: LineCrops, upright: Upright, detector: TextDetector,
@@ -110,16 +112,15 @@ def _read_again(crops: LineCrops, lines: Sequence[OcrLine], upright: Upright, re
     found = recognizer.recognize_only([enlarged(c) for c in crops.crops], wanted, squeeze=REREAD_SQUEEZE, vocabulary=vocab)
     out: list[OcrLine] = []
     for k, row in enumerate(rows):
-        if k in settled:
-            out.append(replace(first[k], box=union([crops.boxes[i] for i in row])))
-        else:
-            out.extend(join_rows([crops.boxes[i] for i in row], [found[i] for i in row]))
+        line = replace(first[k], box=union([crops.boxes[i] for i in row])) if k in settled else join_row(crops.boxes, found, row)
+        if line is not None:
+            out.append(line)
     return out
 
 
 def _settled(first: Mapping[int, OcrLine], evidence: Mapping[str, FieldEvidence], doubt: set[str]) -> set[int]:
-    """The rows whose first read carries a matched field (the line it was found on, a line holding
-    its value, or its label alone above the value) and no field in doubt."""
+    """The rows whose first read carries a matched field and nothing else (the line it was found on, a
+    line holding its value, or its label alone above the value), and no field in doubt."""
     settled: set[int] = set()
     on_doubt: set[int] = set()
     for name, found in evidence.items():
@@ -128,7 +129,8 @@ def _settled(first: Mapping[int, OcrLine], evidence: Mapping[str, FieldEvidence]
             if name in doubt:
                 if raw and (raw in line.text or line.text in raw):
                     on_doubt.add(k)
-            elif raw == line.text or (len(raw) >= MIN_VALUE_CHARS and raw in line.text) or _only_label_of(line.text, name):
+            elif (raw == line.text or (len(raw) >= MIN_VALUE_CHARS and raw in line.text) or _only_label_of(line.text, name)) \
+                    and _holds_only(line.text, name, found.value):
                 settled.add(k)
     return settled - on_doubt
 
@@ -146,6 +148,22 @@ def _first_reads(rows: Sequence[Sequence[int]], crops: LineCrops, lines: Sequenc
             k = min(around, key=lambda k: abs((spans[k][1] + spans[k][3]) / 2 - cy) + abs((spans[k][0] + spans[k][2]) / 2 - cx))
             out[k] = line
     return out
+
+
+def _holds_only(text: str, name: str, value: str) -> bool:
+    """Whether a line holds field `name` and nothing more: its label (if any) first, and after it no
+    more than the value and a few signs ('RMB', a thousands comma). A row the detector glued together
+    ('委验金：一—：品141-20类 规格 155/84A': safety class and grade misread, then the size) may hide a
+    field in doubt and is read again."""
+    labels = split_labeled(text)
+    if len(labels) > 1 or (labels and (labels[0][0] != name or labels[0][2] != 0)):
+        return False
+    rest = text[labels[0][1]:] if labels else text
+    return len(_compact(rest)) <= len(_compact(value)) + GLUE_SLACK_CHARS
+
+
+def _compact(text: str) -> str:
+    return "".join(ch for ch in text if not ch.isspace() and ch not in ":：/")
 
 
 def _only_label_of(text: str, name: str) -> bool:
