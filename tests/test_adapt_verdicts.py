@@ -12,6 +12,7 @@ from inference.adapt.compare import EvalFrame, compare, golden_frames
 from inference.adapt.golden_recipes import golden_recipes, recipe_text
 from inference.adapt.verdicts import JudgedFrame, box_disagreement, overlap_of_smaller, pick
 from inference.reading import load_recipe, parse_recipe
+from inference.reading.types import FIELD_NAMES
 from inference.resources import default_model_path, samples_dir
 from tests.detector_variants import shrunk_boxes_model
 
@@ -108,7 +109,8 @@ def test_a_candidate_that_cuts_the_tag_box_turns_a_good_frame_ng_and_compare_say
     [(where, change)] = result.ok_to_ng
     assert where == "line" and change.kind == "OK→NG" and not change.good  # the line's frame: not known good
     assert "Δh -" in change.tag_box  # the box shrank, and the message says by how much
-    assert any(r.startswith("size '175/92A(XL)' → ") for r in change.reads), change.reads
+    # which fields the cut crop misreads depends on how the reader levels it; that it names them does not
+    assert change.reads and all(" → " in r and r.split(" ")[0] in FIELD_NAMES for r in change.reads), change.reads
     doc = json.loads(json.dumps(result.to_json(), ensure_ascii=False))
     assert doc["sets"][0]["verdicts"]["changes"][0]["candidate"] == "NG"
 
