@@ -1,5 +1,6 @@
 #!/bin/bash
 # usage: abc.sh TAG ROUNDS SPACINGS "name|tree|args" ...  (alternating configs within each round)
+# Trees: /tmp/l18/base and /tmp/l18/new, each `git archive REV | tar -x -C DIR`; recordings in /work/main/datasets/line/sS (python -m training.conveyor).
 tag=$1; rounds=$2; spacings=$3; shift 3
 mkdir -p /tmp/l18/out; cd /tmp
 for r in $(seq 1 $rounds); do

@@ -1,5 +1,6 @@
 #!/bin/bash
 # usage: ui.sh TAG ROUNDS ; window bench alternating base/new
+# Trees: /tmp/l18/base and /tmp/l18/new (git archive REV | tar -x -C DIR); the s1.25 recording from python -m training.conveyor.
 tag=$1; rounds=$2; cd /tmp
 for r in $(seq 1 $rounds); do for tree in base new; do
   out=/tmp/l18/out/$tag-$tree-r$r
