@@ -240,6 +240,24 @@ def test_a_different_price_must_show_in_every_read(first: str, again: str | None
     assert judge(recipe('price = "1299"'), one_tag(), [reading]).verdict is verdict
 
 
+@pytest.mark.parametrize(
+    "line, verdict",
+    [
+        ("安全类别：GB 18401-2010 B类 零售价：¥329.00", Verdict.OK),  # two columns read as one line
+        ("执行标准：FZ/T 81004-2022 吊牌价：329元", Verdict.OK),
+        ("安全类别：GB 18401-2010 B类 零售价：¥399.00", Verdict.NG),  # the price itself differs
+    ],
+)
+def test_only_the_price_s_own_part_of_a_line_holds_prices(line: str, verdict: Verdict) -> None:
+    """A row of two columns read as one line: the standard's numbers beside the price label are no
+    price (set 7301, two_column: '¥18401.00' was judged against the recipe)."""
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines_from_text(line, 0.99),
+                         reread_lines=lines_from_text(line, 0.99))
+    result = judge(recipe('price = "329"'), one_tag(), [reading])
+    assert result.verdict is verdict
+    assert "18401" not in " ".join(result.reasons) and "81004" not in " ".join(result.reasons)
+
+
 def test_a_tag_box_is_grown_towards_the_edge_printed_lines_run_into() -> None:
     from inference.reading.tag_extent import grown_box
     from inference.reading.rectify import make_upright
