@@ -102,6 +102,29 @@ def test_composition_continues_on_the_next_line() -> None:
     assert same_value("composition", fields["composition"], "面料：棉 60% 聚酯纤维 40%")
 
 
+@pytest.mark.parametrize(
+    "ocr_text, name, expected",
+    [
+        ("Size/号型: 170/92A", "size", "170/92A"),  # export tags: English label first
+        ("Colour/颜色: 黑色", "color", "黑色"),
+        ("Standard/执行标准: GB/T 2660-2017", "standard", "GB/T 2660-2017"),
+        ("Safety Cat./安全类别: GB 18401-2010 B类", "safety_category", "GB 18401-2010 B类"),
+        ("SIZE / 尺码：XL", "size", "XL"),
+    ],
+)
+def test_an_english_label_with_its_chinese_after_a_slash_is_one_label(ocr_text: str, name: str, expected: str) -> None:
+    assert extract_fields(lines_from_text(ocr_text))[name].value == expected
+
+
+def test_a_value_cut_short_by_a_line_break_takes_the_line_it_wrapped_onto() -> None:
+    fields = extract_fields(lines_from_text("安全类别：GB 18401-2010\nC类\n等级：合格品"))
+    assert fields["safety_category"].value == "GB 18401-2010 C类" and fields["grade"].value == "合格品"
+    whole = extract_fields(lines_from_text("安全类别：GB 18401-2010 B类\n洗涤说明：手洗"))
+    assert whole["safety_category"].value == "GB 18401-2010 B类"
+    unfinished = extract_fields(lines_from_text("安全类别：GB 18401-2010\n注意轻放"))  # nothing completes it
+    assert unfinished["safety_category"].value == "GB 18401-2010"
+
+
 def test_two_fields_on_one_line() -> None:
     fields = fields_of("颜色：藏青  尺码：L")
     assert (fields["color"], fields["size"]) == ("藏青", "L")

@@ -82,7 +82,8 @@ def _segments(lines: Sequence[OcrLine]) -> list[_Segment]:
 
 
 def _merge_split_lines(segments: list[_Segment]) -> list[_Segment]:
-    """A label alone on its line takes the next unlabeled line; composition takes its continuations."""
+    """A label alone on its line takes the next unlabeled line; a value its grammar says was cut
+    short takes the line it wrapped onto; composition takes its continuations."""
     merged: list[_Segment] = []
     consumed: set[int] = set()
     for i, seg in enumerate(segments):
@@ -93,6 +94,13 @@ def _merge_split_lines(segments: list[_Segment]) -> list[_Segment]:
             nxt = segments[i + 1]
             consumed.add(i + 1)
             seg = _Segment(seg.name, nxt.value, nxt.confidence, f"{seg.raw} / {nxt.raw}", seg.label_exact, seg.line_index)
+        elif (seg.name in _WRAPPING and i + 1 < len(segments) and segments[i + 1].name == "?"
+              and not _valid(seg.name, _value_of(seg.name, seg.value))
+              and _valid(seg.name, _value_of(seg.name, f"{seg.value} {segments[i + 1].value}"))):
+            nxt = segments[i + 1]  # a value wrapped onto the next line: 'GB 18401-2010' / 'B类'
+            consumed.add(i + 1)
+            seg = _Segment(seg.name, f"{seg.value} {nxt.value}", min(seg.confidence, nxt.confidence),
+                           f"{seg.raw} / {nxt.raw}", seg.label_exact, seg.line_index)
         if seg.name == "composition":
             j = i + 1
             while j < len(segments) and segments[j].name == "?" and _CONTINUES_COMPOSITION.match(halfwidth(segments[j].value)):
@@ -109,6 +117,14 @@ def _merge_split_lines(segments: list[_Segment]) -> list[_Segment]:
                 j += 1
         merged.append(seg)
     return merged
+
+
+# Fields whose grammar tells a value cut short by a line break ('GB 18401-2010' without its 类).
+_WRAPPING = ("safety_category", "price")
+
+
+def _value_of(name: str, raw: str) -> str:
+    return normalize_field(name, drop_label_remnant(name, halfwidth(raw)))
 
 
 def _valid(name: str, value: str) -> bool:

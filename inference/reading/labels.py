@@ -131,7 +131,7 @@ def _label_at(text: str, start: int, require_colon: bool, upper: str | None = No
                 continue
             if label.isascii() and after.isalpha():
                 continue
-            return label, _skip_separators(text, _skip_english_label(text, end)), True
+            return label, _skip_separators(text, _skip_english_label(text, _skip_chinese_label(text, upper, end))), True
     return _fuzzy_label_at(text, start)
 
 
@@ -193,6 +193,26 @@ def _skip_english_label(text: str, index: int) -> int:
     match = _ENGLISH_SUBLABEL.match(text, index)
     if match and sum(ch.isalpha() for ch in match.group(0)) >= 2:
         return match.end()
+    return index
+
+
+_THEN_SLASH = re.compile(r"\s*(?:[A-Za-z][A-Za-z.]{0,11}\s*)?[/|]\s*")
+
+
+def _skip_chinese_label(text: str, upper: str, index: int) -> int:
+    """Export tags print the English label first: 'Size/号型：', 'Safety Cat./安全类别：'. After an
+    English label (and the rest of its words), a slash and a Chinese label are the same label."""
+    if index == 0 or not text[index - 1].isascii():
+        return index
+    match = _THEN_SLASH.match(text, index)
+    if match is None:
+        return index
+    start = match.end()
+    for label in _LABELS_BY_FIRST.get(upper[start : start + 1], ()):
+        if not label.isascii():
+            end = _match_label(upper, start, label)
+            if end is not None:
+                return end
     return index
 
 
