@@ -35,26 +35,23 @@ class FontsMissingError(ConfigError):
 
 @lru_cache(maxsize=1)
 def font_files(root: Path = FONT_DIR) -> tuple[Path, ...]:
-    found = sorted(p for p in root.rglob("*.tt[cf]") if p.name in FONT_FILES) if root.is_dir() else []
-    if not found:
-        raise FontsMissingError(
-            "no CJK font for the independent hangtag test set",
-            expected=f"one of {', '.join(FONT_FILES)} under {root}",
-            found="none",
-            hint=f"apt-get install {' '.join(FONT_FILES.values())} (or run `make system-deps` as root)",
-        )
-    return tuple(found)
+    return _installed(root, "*.tt[cf]", FONT_FILES, "no CJK font for the independent hangtag test set")
 
 
 @lru_cache(maxsize=1)
 def latin_font_files(root: Path = FONT_DIR) -> tuple[Path, ...]:
-    found = sorted(p for p in root.rglob("*.ttf") if p.name in LATIN_FILES) if root.is_dir() else []
+    return _installed(root, "*.ttf", LATIN_FILES, "no Latin font for the independent hangtag test set's English labels")
+
+
+def _installed(root: Path, pattern: str, files: dict[str, str], what: str) -> tuple[Path, ...]:
+    """The font files of `files` (file name → Debian package) found under `root`, or why not."""
+    found = sorted(p for p in root.rglob(pattern) if p.name in files) if root.is_dir() else []
     if not found:
         raise FontsMissingError(
-            "no Latin font for the independent hangtag test set's English labels",
-            expected=f"one of {', '.join(LATIN_FILES)} under {root}",
+            what,
+            expected=f"one of {', '.join(files)} under {root}",
             found="none",
-            hint=f"apt-get install {' '.join(sorted(set(LATIN_FILES.values())))} (or run `make system-deps` as root)",
+            hint=f"apt-get install {' '.join(sorted(set(files.values())))} (or run `make system-deps` as root)",
         )
     return tuple(found)
 
