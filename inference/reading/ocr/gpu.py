@@ -16,7 +16,6 @@ the CPU unless asked (placement.py). `device="cpu"` runs the same code on the CP
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -35,6 +34,7 @@ from inference.reading.ocr.recognizer import (
     ctc_greedy,
     rec_width,
 )
+from inference.reading.ocr.sessions import ShapeCountingSession
 from inference.reading.ocr.topk import TOP_I, TOP_P, recognizer_with_top_classes
 
 DEVICES = ("cuda", "cpu")
@@ -54,35 +54,6 @@ def open_session(model_path: Path, backend: str, device: str, threads: int | Non
 
 # cuDNN's algorithm choice: "HEURISTIC" (no timed search per shape) or "DEFAULT"; never "EXHAUSTIVE" here.
 CONV_ALGO_SEARCH = "HEURISTIC"
-
-
-class ShapeCountingSession:
-    """What the reader's sessions share whatever runs them: the input shapes run so far, shapes run once at
-    open (`warm_up`), and how many shapes a frame met first afterwards (each cost a first run)."""
-
-    input_name: str
-
-    def _start_counting(self) -> None:
-        self.runs = 0
-        self.seen: set[tuple[int, ...]] = set()  # input shapes run so far
-        self.new_after_warmup = 0  # shapes a frame met first (each cost a first run)
-        self.warm = False
-
-    def _count(self, shape: tuple[int, ...]) -> None:
-        if shape not in self.seen:
-            self.seen.add(shape)
-            self.new_after_warmup += self.warm
-
-    def warm_up(self, shapes, fetch: Sequence[str]) -> float:
-        """Run each input shape once (zeros); returns the seconds it took. Later first-time shapes are counted."""
-        start = time.perf_counter()
-        for shape in shapes:
-            self.run({self.input_name: np.zeros(shape, np.float32)}, fetch)
-        self.warm = True
-        return time.perf_counter() - start
-
-    def run(self, feeds: dict[str, np.ndarray], fetch: Sequence[str]) -> dict[str, np.ndarray]:
-        raise NotImplementedError
 
 
 class BucketSession(ShapeCountingSession):

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from inference.errors import BackendUnavailableError, ModelError
-from inference.reading.ocr.gpu import ShapeCountingSession
+from inference.reading.ocr.sessions import ShapeCountingSession
 
 
 def _torch():
