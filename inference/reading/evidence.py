@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from inference.reading.fields import extract_fields
-from inference.reading.labels import split_labeled
+from inference.reading.labels import line_parts
 from inference.reading.matching import Found, Glyphs, compare, haystacks, search
 from inference.reading.normalize import code_key, field_key, halfwidth, normalize_ean, normalize_field, parse_price, squash
 from inference.reading.recipe import FieldRule, Recipe
@@ -329,7 +329,7 @@ def _amounts(line: OcrLine) -> list[_Amount]:
     same_length = halfwidth(text)
     if len(same_length) == len(text):
         text = same_length
-    parts = _field_parts(text)
+    parts = line_parts(text)
     cleaned = re.sub(r"(?<=\d)[Oo]|[Oo](?=\d)", "0", text)
     out = []
     for match in _AMOUNT.finditer(cleaned):
@@ -339,31 +339,18 @@ def _amounts(line: OcrLine) -> list[_Amount]:
         except InvalidOperation:
             continue
         decimals = cents is not None and len(cents) == 2
-        name, start, end = next((p for p in parts if p[1] <= match.start() < p[2]), (None, 0, len(text)))
-        if name == "price":
+        part = next(p for p in parts if p.label_start <= match.start() < p.end)
+        if part.field == "price":
             context = True
-        elif name is None:
-            context = bool(_PRICE_CONTEXT.search(text[start:end]))
+        elif part.field is None:
+            context = bool(_PRICE_CONTEXT.search(text[part.label_start : part.end]))
         else:  # in another field's value: a price only with its currency beside it
-            context = bool(_CURRENCY_BESIDE.search(text[max(start, match.start() - 4) : match.end() + 1]))
+            context = bool(_CURRENCY_BESIDE.search(text[max(part.label_start, match.start() - 4) : match.end() + 1]))
         out.append(_Amount(amount, whole, _weakest(line, match.start(), match.end()), context or decimals, line))
     return out
 
 
 _CURRENCY_BESIDE = re.compile(r"[¥￥]\s*\d|RMB\s*\d|CNY\s*\d|\d\s*元", re.IGNORECASE)
-
-
-def _field_parts(text: str) -> list[tuple[str | None, int, int]]:
-    """(field or None, start, end) of each part of a line: the text before its first label, then
-    each label with its value up to the next label."""
-    labeled = split_labeled(text)
-    if not labeled:
-        return [(None, 0, len(text))]
-    parts: list[tuple[str | None, int, int]] = [(None, 0, labeled[0][2])] if labeled[0][2] > 0 else []
-    for k, (name, _value_start, label_start, _exact) in enumerate(labeled):
-        end = labeled[k + 1][2] if k + 1 < len(labeled) else len(text)
-        parts.append((name, label_start, end))
-    return parts
 
 
 def _slipped(expected: str, read: str) -> bool:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from inference.reading.labels import LABELS, split_labeled
+from inference.reading.labels import LABELS, line_parts
 
 from inference.reading.normalize import (
     ean13_check_ok,
@@ -67,17 +67,14 @@ def _segments(lines: Sequence[OcrLine]) -> list[_Segment]:
     segments: list[_Segment] = []
     for index, line in enumerate(lines):
         text = line.text
-        labeled = split_labeled(text)
-        if not labeled:
+        parts = line_parts(text)
+        if not parts[0].labelled and len(parts) == 1:
             segments.append(_Segment("?", text.strip(), float(line.confidence), text, True, index))
             continue
-        if labeled[0][2] > 0:
-            segments.append(_Segment("?", text[: labeled[0][2]].strip(), _span_confidence(line, 0, labeled[0][2]), text, True, index))
-        for k, (name, value_start, _label_start, exact) in enumerate(labeled):
-            value_end = labeled[k + 1][2] if k + 1 < len(labeled) else len(text)
-            value = text[value_start:value_end].strip()
-            conf = _span_confidence(line, value_start, value_end)
-            segments.append(_Segment(name, value, conf, text, exact, index))
+        for part in parts:
+            value = text[part.value_start : part.end].strip()
+            conf = _span_confidence(line, part.value_start, part.end)
+            segments.append(_Segment(part.field if part.labelled else "?", value, conf, text, part.exact, index))
     return segments
 
 
@@ -147,7 +144,7 @@ def _valid(name: str, value: str) -> bool:
 
 def _reading(seg: _Segment, source: str = "ocr", factor: float = 1.0) -> FieldReading | None:
     assert seg.name not in (None, "?")
-    value = normalize_field(seg.name, drop_label_remnant(seg.name, halfwidth(seg.value)))
+    value = _value_of(seg.name, seg.value)
     if seg.name == "grade":
         value = fix_grade(value)
     elif seg.name == "composition":

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import NamedTuple
 
 # Label text → field name; None marks labels of lines we deliberately skip (inspector, address …).
 LABELS: Mapping[str, str | None] = {
@@ -194,6 +195,30 @@ def _skip_english_label(text: str, index: int) -> int:
     if match and sum(ch.isalpha() for ch in match.group(0)) >= 2:
         return match.end()
     return index
+
+
+class LinePart(NamedTuple):
+    """One part of a line: a label with its value up to the next label, or the text before the first label
+    (`labelled` False). `field` is None there, and for a label of lines we skip (inspector, address …)."""
+
+    field: str | None
+    labelled: bool
+    label_start: int
+    value_start: int
+    end: int
+    exact: bool
+
+
+def line_parts(text: str) -> list[LinePart]:
+    """The parts of a line, in order; a line without a label is one unlabelled part."""
+    labeled = split_labeled(text)
+    if not labeled:
+        return [LinePart(None, False, 0, 0, len(text), True)]
+    parts = [LinePart(None, False, 0, 0, labeled[0][2], True)] if labeled[0][2] > 0 else []
+    for k, (name, value_start, label_start, exact) in enumerate(labeled):
+        end = labeled[k + 1][2] if k + 1 < len(labeled) else len(text)
+        parts.append(LinePart(name, True, label_start, value_start, end, exact))
+    return parts
 
 
 _THEN_SLASH = re.compile(r"\s*(?:[A-Za-z][A-Za-z.]{0,11}\s*)?[/|]\s*")
