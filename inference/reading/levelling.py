@@ -53,11 +53,13 @@ def level_tag(image_bgr: np.ndarray, tag_box: Box, symbols: TagSymbols, barcode_
             sure = True
             if flip:
                 upright = upright.flipped()
-    symbols_seen = _symbol_areas(symbol_zones(codes, upright, barcode_boxes), upright, (*barcode_boxes, *qr_boxes))
+    zones = symbol_zones(codes, upright, barcode_boxes)
+    symbols_seen = _symbol_areas(zones, upright, (*barcode_boxes, *qr_boxes))
     skew, gain = residual_skew(cv2.cvtColor(upright.image, cv2.COLOR_BGR2GRAY), exclude=symbols_seen)
     if abs(skew) >= MIN_SKEW_DEG and gain >= MIN_SKEW_GAIN:
         upright = make_upright(image_bgr, tag_box, upright.angle_deg + skew)
-    return Levelled(upright, tuple(codes), sure, tuple(symbol_zones(codes, upright, barcode_boxes)))
+        zones = symbol_zones(codes, upright, barcode_boxes)
+    return Levelled(upright, tuple(codes), sure, tuple(zones))
 
 
 def _symbol_areas(zones: Sequence[SymbolZone], upright: Upright, symbol_boxes: Sequence[Box]) -> list[Box]:
