@@ -227,6 +227,23 @@ def test_a_box_over_two_printed_lines_is_cut_between_them_and_a_big_line_is_not(
     assert (15.0, 177.0, 205.0, 223.0) in out
 
 
+def test_a_big_line_with_a_wide_margin_is_not_cut_into_a_sliver_of_paper() -> None:
+    """DB's margin grows with the type: a size printed large gets a box with paper rows above its ink deeper
+    than the typical line's margin. The cut must part two printed lines, never paper from its own line
+    (set 5150 frame 000065: '180/100A' lost as a 7-px sliver read as nothing plus a line cut at the crop's edge)."""
+    import numpy as np
+
+    from inference.reading.lines import split_tall
+
+    gray = np.full((260, 300), 255, np.uint8)
+    for top in (20, 50, 80, 110):  # four 14-px lines
+        gray[top : top + 14, 20:280] = 30
+    gray[164:204, 20:200] = 30  # a 40-px line of big type, with 16 px of paper in its box above and below
+    boxes = [(15.0, 17.0, 285.0, 37.0), (15.0, 47.0, 285.0, 67.0), (15.0, 77.0, 285.0, 97.0),
+             (15.0, 107.0, 285.0, 127.0), (15.0, 148.0, 205.0, 220.0)]
+    assert split_tall(boxes, gray) == boxes
+
+
 @pytest.mark.parametrize(
     "text, code_like",
     [("6 920669 139542", True), ("KX-92917", True), ("||| ll1", True), ("吊牌价：￥2999元", False), ("¥329.00", False),
@@ -338,7 +355,56 @@ def test_a_grown_read_keeps_the_first_reads_lines_and_adds_only_what_reaches_pas
     assert merged.boxes[texts.index("品名：风衣")] == pytest.approx((70.0, 140.0, 230.0, 160.0))
 
 
-def test_a_grown_read_turned_another_way_is_not_mixed_with_the_first() -> None:
+def test_a_line_the_first_read_found_nothing_in_does_not_hide_the_grown_reads_line() -> None:
+    """A box of the first read that holds only paper (read as nothing) lies over a line the grown read
+    sees whole: the grown read's line is kept (set 5150 frame 000065, a size printed large)."""
+    from inference.reading.ocr.recognizer import Recognized
+    from inference.reading.tag_extent import FirstRead
+    from inference.reading.text_lines import UNREAD, Pieces
+    from inference.reading.rectify import make_upright
+
+    frame = np.zeros((400, 400, 3), np.uint8)
+    first_up = make_upright(frame, (100.0, 100.0, 300.0, 300.0), 0.0, margin=0.0)
+    grown_up = make_upright(frame, (50.0, 20.0, 350.0, 300.0), 0.0, margin=0.0)
+    crop = np.zeros((10, 40, 3), np.uint8)
+    sliver = (30.0, 20.0, 150.0, 27.0)  # paper above the big line's ink, inside the first crop
+    first = Pieces((sliver,), (crop,), (Recognized("", 0.0, ()),))
+    grown = Pieces(((70.0, 100.0, 230.0, 140.0),), (crop,), (UNREAD,))
+    read = FirstRead(first_up, first)
+    assert read.lines_used(grown.boxes, grown_up) == [0]
+
+
+def test_a_row_whose_left_column_the_first_crop_cut_is_taken_whole_from_the_grown_read() -> None:
+    """Two columns of one row: the first crop cut the left one (`安全类别：…` ran into its edge) and saw the right
+    one whole (`零售价：…`); the grown read boxes the row as one line. That line replaces the first read's
+    price line, or the safety class is lost (set 5150 frame 000031)."""
+    from inference.reading.ocr.recognizer import Recognized
+    from inference.reading.tag_extent import FirstRead
+    from inference.reading.text_lines import Pieces
+    from inference.reading.rectify import make_upright
+
+    frame = np.zeros((400, 400, 3), np.uint8)
+    first_up = make_upright(frame, (100.0, 100.0, 300.0, 300.0), 0.0, margin=0.0)
+    grown_up = make_upright(frame, (50.0, 20.0, 350.0, 300.0), 0.0, margin=0.0)
+    crop = np.zeros((10, 40, 3), np.uint8)
+
+    def rec(text: str) -> Recognized:
+        return Recognized(text, 0.9, (0.9,) * len(text))
+
+    first = Pieces(((0.0, 100.0, 90.0, 120.0), (100.0, 100.0, 180.0, 120.0)), (crop, crop),
+                   (rec("类别：GB 18401"), rec("零售价：¥259.00")))
+    # grown pixels = frame - (50, 20): the first crop's x 0..200 is 50..250 here, and the row starts where it did
+    grown = Pieces(((50.0, 180.0, 230.0, 200.0),), (crop,), (rec("安全类别：GB 18401-2010 B类 零售价：¥259.00"),))
+    merged = FirstRead(first_up, first).merged_into(grown, grown_up)
+    assert [r.text for r in merged.recognized] == ["安全类别：GB 18401-2010 B类 零售价：¥259.00"]
+
+
+@pytest.mark.parametrize("grown_conf, grown_whole", [(0.95, True), (0.5, False)])
+def test_of_two_reads_turned_apart_the_surer_one_stands(grown_conf: float, grown_whole: bool) -> None:
+    """Reads levelled apart (here half a turn): one of them is wrong. The grown read reading more surely is kept
+    whole; reading less surely (a crop levelled wrong sets its lines aslant), the first read's lines stand and the
+    grown read only adds what they do not cover (set 5150 frame 000012: levelled 5.5 degrees apart, the grown
+    read glued the colour and composition rows)."""
     from inference.reading.ocr.recognizer import Recognized
     from inference.reading.tag_extent import FirstRead
     from inference.reading.text_lines import Pieces
@@ -348,12 +414,15 @@ def test_a_grown_read_turned_another_way_is_not_mixed_with_the_first() -> None:
     first_up = make_upright(frame, (100.0, 100.0, 300.0, 300.0), 0.0, margin=0.0)
     crop = np.zeros((10, 40, 3), np.uint8)
     first = Pieces(((20.0, 60.0, 180.0, 80.0),), (crop,), (Recognized("品名：风衣", 0.9, (0.9,) * 5),))
-    grown = Pieces(((70.0, 140.0, 230.0, 160.0),), (crop,), (Recognized("衣风：名品", 0.5, (0.5,) * 5),))
     half_turned = make_upright(frame, (50.0, 20.0, 350.0, 300.0), 0.0, margin=0.0).flipped()
-    assert FirstRead(first_up, first).merged_into(grown, half_turned) is grown
-    # levelled 10 degrees apart, the first read's boxes glue rows (等级 + 执行标准): not mixed either
-    tilted = make_upright(frame, (50.0, 20.0, 350.0, 300.0), 10.0, margin=0.0)
-    assert FirstRead(first_up, first).merged_into(grown, tilted) is grown
+    grown = Pieces(((70.0, 120.0, 230.0, 140.0), (10.0, 10.0, 60.0, 30.0)), (crop, crop),
+                   (Recognized("品名：风衣", grown_conf, (grown_conf,) * 5), Recognized("KOVA", grown_conf, (grown_conf,) * 4)))
+    merged = FirstRead(first_up, first).merged_into(grown, half_turned)
+    if grown_whole:
+        assert merged is grown
+    else:
+        assert sorted(r.text for r in merged.recognized) == ["KOVA", "品名：风衣"]
+        assert next(r for r in merged.recognized if r.text == "品名：风衣").confidence == 0.9
 
 
 @pytest.mark.parametrize(

@@ -259,17 +259,45 @@ def test_only_the_price_s_own_part_of_a_line_holds_prices(line: str, verdict: Ve
 
 
 def test_a_tag_box_is_grown_towards_the_edge_printed_lines_run_into() -> None:
-    from inference.reading.tag_extent import grown_box
+    from inference.reading.tag_extent import cut_sides, grown_box
     from inference.reading.rectify import make_upright
 
     image = np.zeros((400, 600, 3), np.uint8)
     upright = make_upright(image, (100.0, 100.0, 300.0, 200.0), 0.0)
     h, w = upright.image.shape[:2]
     inside = [(10.0, 10.0, 120.0, 30.0)]
-    assert grown_box((100.0, 100.0, 300.0, 200.0), upright, inside, (400, 600)) is None
+    assert cut_sides(upright, inside) == set()
+    assert grown_box((100.0, 100.0, 300.0, 200.0), upright, set(), (400, 600)) is None
     cut = inside + [(w - 150.0, 50.0, float(w), 70.0)]  # a line running into the right edge
-    x1, y1, x2, y2 = grown_box((100.0, 100.0, 300.0, 200.0), upright, cut, (400, 600))
+    assert cut_sides(upright, cut) == {"right"}
+    x1, y1, x2, y2 = grown_box((100.0, 100.0, 300.0, 200.0), upright, {"right"}, (400, 600))
     assert (x1, y1, y2) == (100.0, 100.0, 200.0) and x2 > 360.0
+
+
+def _tag_on_ground(paper_cols: slice, ground: int = 60) -> tuple[np.ndarray, list[tuple[float, float, float, float]]]:
+    """A 200 x 300 crop: dark ground, light paper over rows 20-180 and `paper_cols`, three printed lines on it."""
+    crop = np.full((200, 300, 3), ground, np.uint8)
+    crop[20:180, paper_cols] = 235
+    lines = [(40.0, y, 200.0, y + 16.0) for y in (40.0, 80.0, 120.0)]
+    for x1, y1, x2, y2 in lines:
+        crop[int(y1) + 4 : int(y2) - 4, int(x1) + 5 : int(x2) - 5] = 30  # the ink covers a part of each box
+    return crop, lines
+
+
+@pytest.mark.parametrize(
+    "paper_cols, ground, sides",
+    [
+        (slice(0, 260), 60, {"left"}),  # the box stopped short of the tag's left part: its paper runs into the edge
+        (slice(20, 260), 60, set()),  # the whole tag inside its box
+        (slice(0, 300), 60, {"left", "right"}),  # a wide tag cut on both sides
+        (slice(0, 260), 225, set()),  # a white tag on a white table: no edge shows the ground, nothing is said
+    ],
+)
+def test_the_tag_paper_running_into_a_crop_edge_says_the_box_cut_the_tag(paper_cols, ground, sides) -> None:
+    from inference.reading.tag_extent import paper_sides
+
+    crop, lines = _tag_on_ground(paper_cols, ground)
+    assert paper_sides(crop, lines) == sides
 
 
 @pytest.mark.parametrize(

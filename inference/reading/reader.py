@@ -28,7 +28,7 @@ from inference.reading.recipe import Recipe
 from inference.reading.rectify import make_upright
 from inference.reading.summary import merge_barcodes, summarize
 from inference.reading.symbols import focus_of, read_symbols  # noqa: F401 (focus_of: still imported from here by callers)
-from inference.reading.tag_extent import FirstRead, grown_box
+from inference.reading.tag_extent import FirstRead, cut_sides, grown_box, paper_sides
 from inference.reading.text_lines import LineCrops, join_rows, read_lines
 from inference.reading.types import BarcodeReading, TagReading
 from inference.reading.verdict import Verdict, judge_tag
@@ -242,13 +242,15 @@ class TagReader:
             pieces = first.merged_into(pieces, upright)
         lines, crops = join_rows(pieces.boxes, pieces.recognized), LineCrops(pieces.boxes, pieces.crops)
         if not grown:
-            bigger = grown_box(tag_box, upright, crops.boxes, image_bgr.shape[:2])
+            cut = cut_sides(upright, crops.boxes)
+            bigger = grown_box(tag_box, upright, cut | paper_sides(upright.image, crops.boxes), image_bgr.shape[:2])
             if bigger is not None:
                 again = self.read_tag(image_bgr, bigger, barcode_boxes, qr_boxes, tag_index, recipe, grown=True,
-                                      first=FirstRead(upright, pieces))
+                                      first=FirstRead(upright, pieces, frozenset(cut)))
                 waste = {"ocr_det": read.det_ms, "ocr_rec": read.rec_ms, "total": _ms(start)}
                 timings = {k: v + waste.get(k, 0.0) for k, v in again.timings_ms.items()}
-                return replace(again, timings_ms=timings, notes=again.notes + ("tag box grown: printed lines ran into its edge",))
+                why = "printed lines ran into its edge" if cut else "the tag's paper ran on past it"
+                return replace(again, timings_ms=timings, notes=again.notes + (f"tag box grown: {why}",))
         timings["ocr_det"] = read.det_ms
         timings["ocr_rec"] = read.rec_ms
         focus, bars = symbols.focus(barcode_boxes), symbols.bars(barcode_boxes, level.codes)

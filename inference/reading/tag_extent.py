@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from inference.reading.lines import Box
+from inference.reading.ocr.recognizer import Recognized
 from inference.reading.rectify import Upright
 from inference.reading.text_lines import Pieces
 
@@ -18,6 +19,14 @@ from inference.reading.text_lines import Pieces
 # grows by this share of the crop that way, once.
 EDGE_SHARE = 0.01
 GROW_SHARE = 0.35
+# The tag's paper (colour within this L1 distance in 8-bit Lab of the median over its printed lines, from at least
+# this many lines) over this share of a crop edge's outer band: the box cut the tag there, unless every edge's band
+# is more than GROUND_EDGE_SHARE paper (no ground seen anywhere: a white tag on a white table).
+PAPER_DISTANCE = 24
+MIN_PAPER_LINES = 3
+PAPER_BAND_SHARE = 0.015
+PAPER_EDGE_SHARE = 0.5
+GROUND_EDGE_SHARE = 0.3
 # A line of the first read within this share of the crop's side from its edge ran into it: the
 # grown read's line is taken instead.
 MERGE_EDGE_SHARE = 0.02
@@ -33,15 +42,22 @@ class FirstRead:
 
     upright: Upright
     pieces: Pieces
+    # The first crop's sides printed lines ran into (cut_sides): its lines within MERGE_EDGE_SHARE of those sides
+    # may be cut, and the grown read's are taken there. None cut (the box grew because the paper ran on): every
+    # line the first read saw stands. Every side where not said (a caller that knows no better).
+    cut: frozenset[str] = frozenset(("left", "right", "top", "bottom"))
 
     def merged_into(self, grown: Pieces, upright: Upright) -> Pieces:
         """The first read's lines that did not run into its edge, and the grown read's lines none of
         them covers (what the first crop cut or missed), all in the grown crop's pixels. If the two reads turned the
-        tag differently (opposite ways, or levelled a few degrees apart) one of them is wrong, and the
-        grown read (more of the tag, more lines to level it by) is kept."""
+        tag differently (opposite ways, or levelled a few degrees apart) one of them is wrong: the one whose lines
+        read less surely is taken for it (a crop levelled wrong sets lines aslant, and its text detector glues
+        neighbours), the grown read whole, or the first read merged as above."""
         kept = self._kept(grown.boxes, upright)
         if kept is None:
-            return grown
+            if _sureness(grown.recognized) >= _sureness(self.pieces.recognized):
+                return grown
+            kept = self._kept(grown.boxes, upright, across_turn=True)
         first_boxes, kept_first, kept_grown = kept
         return Pieces(
             tuple(first_boxes[i] for i in kept_first) + tuple(grown.boxes[j] for j in kept_grown),
@@ -51,41 +67,66 @@ class FirstRead:
 
     def lines_used(self, grown_boxes: Sequence[Box], upright: Upright) -> list[int]:
         """Which of the grown read's lines `merged_into` keeps: only they need recognizing (the
-        merge goes by boxes alone). For text_lines.read_lines' `needed`."""
+        merge goes by boxes alone; where the reads were turned apart, all, to tell which read better)."""
         kept = self._kept(grown_boxes, upright)
         return list(range(len(grown_boxes))) if kept is None else kept[2]
 
-    def _kept(self, grown_boxes: Sequence[Box], upright: Upright) -> tuple[dict[int, Box], list[int], list[int]] | None:
+    def _kept(self, grown_boxes: Sequence[Box], upright: Upright,
+              across_turn: bool = False) -> tuple[dict[int, Box], list[int], list[int]] | None:
         """(the first read's boxes in the grown crop, its lines kept, the grown read's lines kept), or
-        None where the grown read is kept whole."""
+        None where the reads were turned apart (and `across_turn` is not asked). Grown because the paper ran on
+        (no line of the first read was cut), the first read's lines stand whatever the turn: the boxes map
+        across it exactly."""
         turn = (upright.angle_deg - self.upright.angle_deg + 180.0) % 360.0 - 180.0
-        if abs(turn) > MERGE_MAX_TURN_DEG:
+        if abs(turn) > MERGE_MAX_TURN_DEG and self.cut and not across_turn:
             return None
         fh, fw = self.upright.image.shape[:2]
         to_grown = np.vstack([upright.matrix, [0.0, 0.0, 1.0]]) @ np.vstack([cv2.invertAffineTransform(self.upright.matrix), [0.0, 0.0, 1.0]])
 
+        level = abs((turn + 90.0) % 180.0 - 90.0) < 45.0  # both crops hold the lines level (or upside down)
+
         def mapped(box: Box) -> Box:
             x1, y1, x2, y2 = box
             pts = np.array([[x1, y1, 1.0], [x2, y1, 1.0], [x2, y2, 1.0], [x1, y2, 1.0]]) @ to_grown[:2].T
+            if level:  # the line keeps its size around its centre: its bounds turned a few degrees would reach into its neighbours' rows
+                cx, cy = pts[:, 0].mean(), pts[:, 1].mean()
+                return (float(cx - (x2 - x1) / 2), float(cy - (y2 - y1) / 2), float(cx + (x2 - x1) / 2), float(cy + (y2 - y1) / 2))
             return (float(pts[:, 0].min()), float(pts[:, 1].min()), float(pts[:, 0].max()), float(pts[:, 1].max()))
 
         band = MERGE_EDGE_SHARE * max(fw, fh)
         region = mapped((0.0, 0.0, float(fw), float(fh)))
-        whole = [i for i, (x1, y1, x2, y2) in enumerate(self.pieces.boxes)
-                 if x1 > band and y1 > band and x2 < fw - band and y2 < fh - band]
+        def near_a_cut(b: Box) -> bool:
+            x1, y1, x2, y2 = b
+            return any((side == "left" and x1 <= band) or (side == "right" and x2 >= fw - band)
+                       or (side == "top" and y1 <= band) or (side == "bottom" and y2 >= fh - band) for side in self.cut)
+
+        inside = [i for i, b in enumerate(self.pieces.boxes) if not near_a_cut(b)]
+        # a line the first read found nothing in (a sliver of paper) is no reason to pass over the grown read's
+        whole = [i for i in inside if self.pieces.recognized[i].text.strip()]
         first_boxes = {i: mapped(self.pieces.boxes[i]) for i in whole}
+        cut = [mapped(box) for i, box in enumerate(self.pieces.boxes) if i not in inside]
 
         def reaches_out(b: Box) -> bool:
             return b[0] < region[0] - band or b[1] < region[1] - band or b[2] > region[2] + band or b[3] > region[3] + band
 
-        def replaces(g: Box, f: Box) -> bool:  # the same line, seen longer: not two lines glued into one box
-            return reaches_out(g) and _overlap(f, g) > 0.3 and g[3] - g[1] <= 1.6 * (f[3] - f[1])
+        def replaces(g: Box, f: Box) -> bool:
+            """The same line seen longer (not two lines glued into one box): reaching past the first crop, or
+            over a line the first crop cut (two columns of one row, the left one cut, are one box in the grown read)."""
+            longer = reaches_out(g) or any(_overlap(c, g) > 0.3 for c in cut)
+            return longer and _overlap(f, g) > 0.3 and g[3] - g[1] <= 1.6 * (f[3] - f[1])
 
-        # the first read's whole lines stand, unless the grown read found one reaching past the first crop
-        # over them (a line the first crop cut without its ink touching the edge)
-        kept_first = [i for i in whole if not any(replaces(g, first_boxes[i]) for g in grown_boxes)]
+        # the first read's whole lines stand, unless the grown read, levelled alike, found one reaching past the
+        # first crop over them (a line the first crop cut without its ink touching the edge)
+        kept_first = whole if across_turn else [i for i in whole if not any(replaces(g, first_boxes[i]) for g in grown_boxes)]
         kept_grown = [j for j, g in enumerate(grown_boxes) if not any(_overlap(first_boxes[i], g) > 0.3 for i in kept_first)]
         return first_boxes, kept_first, kept_grown
+
+
+def _sureness(recognized: Sequence[Recognized]) -> float:
+    """How surely a read's lines were read: the mean confidence per character over the lines read."""
+    read = [r for r in recognized if r.text.strip()]
+    chars = sum(len(r.text) for r in read)
+    return sum(r.confidence * len(r.text) for r in read) / chars if chars else 0.0
 
 
 def _overlap(a: Box, b: Box) -> float:
@@ -97,8 +138,29 @@ def _overlap(a: Box, b: Box) -> float:
     return w * h / max(1e-9, min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1])))
 
 
-def grown_box(tag_box: Box, upright: Upright, line_boxes: Sequence[Box], image_hw: tuple[int, int]) -> Box | None:
-    """The tag box grown towards every crop edge a printed line runs into, or None if none does."""
+def paper_sides(image_bgr: np.ndarray, line_boxes: Sequence[Box]) -> set[str]:
+    """The crop's edges the tag's own paper runs into: the box stopped short of the tag on that side (a column
+    without a line touching the edge, a price sticker below it). The paper's colour is the median over the
+    printed lines' boxes (their ground outweighs their ink, light print on dark stock too). Where no edge shows
+    the ground (a white tag on a white table) nothing is said: the cue cannot tell tag from ground there."""
+    h, w = image_bgr.shape[:2]
+    boxes = [(int(max(0, x1)), int(max(0, y1)), int(min(w, x2)), int(min(h, y2))) for x1, y1, x2, y2 in line_boxes]
+    boxes = [b for b in boxes if b[2] - b[0] >= 2 and b[3] - b[1] >= 2]
+    if len(boxes) < MIN_PAPER_LINES or min(h, w) < 16:
+        return set()
+    lab = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB).astype(np.int16)
+    paper = np.median(np.concatenate([lab[y1:y2, x1:x2].reshape(-1, 3) for x1, y1, x2, y2 in boxes]), axis=0)
+    is_paper = np.abs(lab - paper.astype(np.int16)).sum(axis=2) <= PAPER_DISTANCE
+    band_x, band_y = max(2, int(PAPER_BAND_SHARE * w)), max(2, int(PAPER_BAND_SHARE * h))
+    share = {"left": is_paper[:, :band_x].mean(), "right": is_paper[:, w - band_x :].mean(),
+             "top": is_paper[:band_y].mean(), "bottom": is_paper[h - band_y :].mean()}
+    if min(share.values()) > GROUND_EDGE_SHARE:
+        return set()
+    return {side for side, value in share.items() if value >= PAPER_EDGE_SHARE}
+
+
+def cut_sides(upright: Upright, line_boxes: Sequence[Box]) -> set[str]:
+    """The crop's edges printed lines run into."""
     h, w = upright.image.shape[:2]
     edge_x, edge_y = EDGE_SHARE * w, EDGE_SHARE * h
     sides = set()
@@ -113,8 +175,14 @@ def grown_box(tag_box: Box, upright: Upright, line_boxes: Sequence[Box], image_h
             sides.add("top")
         if y2 >= h - edge_y:
             sides.add("bottom")
+    return sides
+
+
+def grown_box(tag_box: Box, upright: Upright, sides: set[str], image_hw: tuple[int, int]) -> Box | None:
+    """The tag box grown towards each of the crop's `sides` (cut_sides, paper_sides), or None if there are none."""
     if not sides:
         return None
+    h, w = upright.image.shape[:2]
     # the upright crop's +x and +y as directions in the frame
     inverse = cv2.invertAffineTransform(upright.matrix)
     right, down = inverse[:, 0], inverse[:, 1]
