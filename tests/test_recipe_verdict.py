@@ -109,6 +109,19 @@ def test_checks_show_read_versus_expected() -> None:
     assert next(c for c in result.checks if c.subject == "size").verdict is Verdict.OK
 
 
+def test_a_differing_read_on_a_tag_that_reads_poorly_is_held_for_review() -> None:
+    """Set 7301 frame 000094: 7-px print, most fields garbled, the price 'RMB 2,999' read confidently as
+    2,000. With fewer than half of the other fields verified the misread is as likely as a misprint: REVIEW,
+    not NG. With the others verified the same read stays NG (the planted wrong price)."""
+    garbled = {"style_number": "806400A", "price": "¥199.00", "size": "LL", "grade": "合格品"}
+    result = judge(parse_recipe(RECIPE), detections(), [tag(garbled, low={"style_number": 0.4, "size": 0.3})])
+    assert result.verdict is Verdict.REVIEW
+    price = next(c for c in result.checks if c.subject == "price")
+    assert price.verdict is Verdict.REVIEW
+    assert "only 1 of the tag's 3 other fields could be verified" in price.reason
+    assert judge(parse_recipe(RECIPE), detections(), [tag(with_("price", "¥199.00"))]).verdict is Verdict.NG
+
+
 def test_missing_field_can_be_ng_by_recipe() -> None:
     recipe = parse_recipe(RECIPE + '\n[verdict]\nmissing_field = "ng"\n')
     assert judge(recipe, detections(), [tag(without("grade"))]).verdict is Verdict.NG

@@ -7,7 +7,7 @@ read at all, goes to REVIEW so that doubt is never passed as OK.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from inference.detections import Detections, centre_inside, within
@@ -93,6 +93,7 @@ def judge_tag(recipe: Recipe, tag: TagReading) -> FrameVerdict:
 def _tag_checks(recipe: Recipe, tag: TagReading, prefix: str) -> list[Check]:
     evidence = gather(recipe, tag)
     checks = [_field_check(rule, evidence[rule.name], tag, recipe, prefix) for rule in recipe.fields]
+    checks = _doubted_on_an_illegible_tag(checks, evidence, prefix)
     small = _small_print_check(tag, checks, prefix)
     if small is not None:  # said once for the tag, before the fields it leaves in doubt
         first = next(i for i, c in enumerate(checks) if c.verdict is Verdict.REVIEW)
@@ -100,6 +101,24 @@ def _tag_checks(recipe: Recipe, tag: TagReading, prefix: str) -> list[Check]:
     if recipe.barcode.required or recipe.barcode.expected or recipe.barcode.match_printed or recipe.barcode.match_style_number:
         checks.extend(_barcode_checks(recipe, tag, prefix))
     return checks
+
+
+def _doubted_on_an_illegible_tag(checks: list[Check], evidence: dict[str, FieldEvidence], prefix: str) -> list[Check]:
+    """A field read as another value is evidence only on a tag whose print the reader could read: where fewer
+    than half of the tag's other fields were verified, the same recognizer misread them, and a confident
+    misread of this one (a 9 read as 0 in 7-px print) is as likely as a misprint. It is held for review."""
+    out = []
+    for check in checks:
+        if check.verdict is Verdict.NG and check.source == "ocr":
+            others = [name for name in evidence if name != check.subject]
+            verified = sum(1 for name in others if evidence[name].found is Found.MATCH)
+            if others and 2 * verified < len(others):
+                label = check.subject.replace("_", " ")
+                check = replace(check, verdict=Verdict.REVIEW, reason=(
+                    f"{prefix}{label} uncertain: read as {check.read}, expected {check.expected}, but only {verified} of the"
+                    f" tag's {len(others)} other fields could be verified: the print reads too poorly to call it wrong"))
+        out.append(check)
+    return out
 
 
 def _small_print_check(tag: TagReading, field_checks: Sequence[Check], prefix: str) -> Check | None:
