@@ -153,6 +153,17 @@ def test_brand_is_the_tallest_line_above_the_fields_not_a_stray_mark() -> None:
     assert extract_fields(lines)["brand"].value == "HALCYON"
 
 
+@pytest.mark.parametrize("big", ["175/96A", "¥129.00", "0.00"])
+def test_a_size_or_price_printed_large_above_the_fields_is_not_the_brand(big: str) -> None:
+    """Set 5150's big_size_corner tags print the size in the largest type, above a brand in smaller type."""
+    lines = (
+        OcrLine(big, 0.99, (100, 0, 250, 50)),
+        OcrLine("KOVA", 0.99, (0, 60, 80, 85)),
+        OcrLine("品名：羽绒服", 0.99, (0, 90, 120, 105)),
+    )
+    assert extract_fields(lines)["brand"].value == "KOVA"
+
+
 def test_field_confidence_is_the_weakest_character_of_the_value() -> None:
     text = "尺码：XL"
     chars = (0.99, 0.99, 0.99, 0.99, 0.41)
