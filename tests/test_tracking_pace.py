@@ -26,9 +26,54 @@ SPEED = 20  # px a frame, left to right (tests.test_tracking.conveyor)
 ])
 def test_a_frame_is_worth_detecting_often_only_while_the_free_reader_waits_for_a_tag(
         shot_fps, whole_looks, shot_wanted, seconds, frames, whole_frames, due):
-    pace = DetectionPace(shot_fps=shot_fps, whole_looks=whole_looks)
+    """The pace as it was before the reader's CPU share counted (starved_below None): the busy reader always starved."""
+    pace = DetectionPace(shot_fps=shot_fps, whole_looks=whole_looks, starved_below=None)
     assert pace.due(shot_wanted=shot_wanted, seconds_since=seconds, frames_since=frames,
-                    whole_frames=whole_frames) is due
+                    whole_frames=whole_frames, reader_busy=not shot_wanted, reader_share=None) is due
+
+
+# Shares of a core per read as the 2-core VM gave them (a read alone in its process, one OCR thread): at load
+# 3-5 0.2-0.85; with nothing else running a read computes all its wall time.
+QUIET, LOADED = 0.95, 0.45
+
+
+@pytest.mark.parametrize(("reader_busy", "reader_share", "frames", "due"), [
+    (True, LOADED, 1, False),  # a read waits for CPU: the detector follows, twice in the 30 frames a tag is whole
+    (True, LOADED, 15, True),
+    (True, QUIET, 1, True),  # the reader has its core: pacing gives it nothing, the detector runs at full rate
+    (True, 0.75, 1, True),  # at the bar: not starved
+    (True, 0.74, 1, False),
+    (True, None, 1, True),  # no read finished yet: as on an idle station
+    (False, LOADED, 1, True),  # nothing to read now: the CPU a detection takes is nobody's read
+])
+def test_the_detector_follows_only_while_the_busy_reader_is_starved_of_cpu(reader_busy, reader_share, frames, due):
+    pace = DetectionPace(whole_looks=2.0, starved_below=0.75)
+    assert pace.due(shot_wanted=False, seconds_since=0.0, frames_since=frames, whole_frames=30.0,
+                    reader_busy=reader_busy, reader_share=reader_share) is due
+
+
+@pytest.mark.parametrize(("reads", "share"), [
+    ([], None),
+    ([(0.5, 0.5)], 1.0),  # a read that computed all its wall time
+    ([(0.2, 0.8)], 0.25),  # three quarters of it waiting for a core
+    ([(0.6, 0.6), (0.2, 1.0)], 0.5),  # pooled by time, not averaged per read
+    ([(0.1, 1.0), (0.5, 0.5), (0.5, 0.5), (0.5, 0.5)], 1.0),  # the last three reads only: the machine went quiet
+    ([(0.5, 0.5), (0.0, 0.0)], 1.0),  # a read with no measured wall time says nothing
+])
+def test_the_readers_share_of_a_core_is_its_cpu_time_over_wall_time_of_its_last_reads(reads, share):
+    from inference.tracking.reader_share import ReaderShare
+
+    measured = ReaderShare(reads=3)
+    for cpu_s, wall_s in reads:
+        measured.add(cpu_s, wall_s)
+    assert measured.share == (None if share is None else pytest.approx(share))
+
+
+@pytest.mark.parametrize("value", [0.0, 1.5])
+def test_a_starved_share_outside_one_core_says_what_to_give(value):
+    with pytest.raises(ConfigError, match="share of one core") as info:
+        DetectionPace(starved_below=value)
+    assert "(0, 1]" in info.value.expected
 
 
 @pytest.mark.parametrize("value", [0.0, -3.0])
@@ -44,10 +89,11 @@ def _boxes(visible):
 
 def test_the_detector_looks_often_only_while_the_free_reader_waits_for_a_tag():
     """Tags 120 px wide on a 640 px view at 20 px a frame are whole for 26 frames: following, the detector runs
-    every 13th frame (2 looks). Reader held busy with tag 0's read: following; the read done and the tag
-    settled, nothing waits for a read: following; tag 1 coming in with the reader free: every frame."""
+    every 13th frame (2 looks), whatever CPU the reader gets (starved_below None). Reader held busy with tag 0's
+    read: following; the read done and the tag settled, nothing waits for a read: following; tag 1 coming in with
+    the reader free: every frame."""
     reader = GatedReader()
-    settings = LineSettings(sharp_focus=1.0, pace=DetectionPace(whole_looks=2.0),
+    settings = LineSettings(sharp_focus=1.0, pace=DetectionPace(whole_looks=2.0, starved_below=None),
                             tracker=TrackerSettings(belt_px_per_frame=(SPEED, 0.0)))
     line = LineInspector(None, reader, RECIPE, settings)
 
@@ -70,6 +116,48 @@ def test_the_detector_looks_often_only_while_the_free_reader_waits_for_a_tag():
         coming = next(f for f, v in frames if len(v) == 2)
         step(*frames[coming])
         assert line.detection_due(coming + 1)  # tag 1 coming in
+    finally:
+        reader.gate.set()
+        line.close()
+
+
+def test_the_line_follows_only_while_a_reader_whose_reads_waited_has_work():
+    """The reading thread's own CPU clock decides. Tag 0's read is held 0.3 s, computing almost nothing (as a read
+    on a loaded machine waits for a core): until it finishes nothing is known and the detector runs at full rate,
+    reader busy or not; once it finished, its share of a core is far below the bar, and while tag 1's read runs
+    the detector follows (every 13th frame); with nothing to read it runs at full rate again."""
+    import time
+
+    reader = GatedReader()
+    settings = LineSettings(sharp_focus=1.0, pace=DetectionPace(whole_looks=2.0, starved_below=0.75),
+                            tracker=TrackerSettings(belt_px_per_frame=(SPEED, 0.0)))
+    line = LineInspector(None, reader, RECIPE, settings)
+
+    def step(frame, visible):
+        line.step(frame, frame_with([(b, k) for b, k, _ in visible], frame), detections_of(_boxes(visible)))
+
+    def whole(tag):
+        return next(f for f, v in frames for b, _, k in v if k == tag and b[0] > 2 and b[2] < W - 2)
+
+    try:
+        frames = list(conveyor(2, speed=SPEED, gap=500))
+        for frame, visible in frames[:whole(0) + 1]:
+            step(frame, visible)
+        assert reader.started.wait(30)  # tag 0's read running, nothing measured yet
+        assert line.worker.reading and line.worker.cpu_share is None
+        assert line.detection_due(whole(0) + 1)
+        time.sleep(0.3)
+        reader.started.clear()
+        reader.gate.set()
+        assert line.worker.wait_for(1, 30)
+        reader.gate.clear()
+        assert line.worker.cpu_share < 0.2  # its thread computed a few ms of the 0.3 s
+        step(*frames[whole(0) + 1])
+        assert not line.worker.reading and line.detection_due(whole(0) + 2)  # tag 0 settled OK, nothing to read
+        for frame, visible in frames[whole(0) + 2:whole(1) + 1]:
+            step(frame, visible)
+        assert reader.started.wait(30)  # tag 1's read running, the reader starved by its last read
+        assert [line.detection_due(whole(1) + k) for k in (1, 12, 13)] == [False, False, True]
     finally:
         reader.gate.set()
         line.close()
@@ -125,7 +213,8 @@ def test_the_station_follows_live_frames_while_paced_and_detects_the_rest():
     detected = []
     process = pipeline.process
     pipeline.process = lambda image, **kw: detected.append(kw["index"]) or process(image, **kw)
-    settings = LineSettings(sharp_focus=1.0, pace=DetectionPace(whole_looks=0.01),  # following: no detection
+    settings = LineSettings(sharp_focus=1.0, pace=DetectionPace(whole_looks=0.01, starved_below=None),  # following:
+                            # no detection, however much CPU the reader gets
                             tracker=TrackerSettings(belt_px_per_frame=(SPEED, 0.0)))
     station = PerTagInspector(PlantedInspector(pipeline, PlantedReader(), RECIPE), settings)
     given, followed_at = [], []

@@ -12,7 +12,8 @@ The recordings and their truth come from `python -m training.conveyor` (read her
 hands over raw frames (decoding a 1280x720 MJPG replay at 30 fps takes ~0.4 of a core here, which a GenICam
 camera does not cost). `--detect-fps` caps how often the detector runs; while no tag waits for a read the
 free reader could start, it runs only `--whole-looks` times in the frames a tag is wholly in view (the line's
-DetectionPace), leaving the reader the CPU.
+DetectionPace), leaving the reader the CPU; with `--starved-below` only while the busy reader's thread got less
+than that share of a core over its last reads (an idle machine detects at full rate).
 Each run records the load average, the share of the CPU the process got, and how much of it went to
 detection and to reading: on a shared machine the numbers say how busy it was and where the CPU went.
 """
@@ -68,6 +69,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="live, with --belt-px-per-s: while no tag waits for a read the free reader could start, "
                              "detect only this many times in the frames a tag is wholly in view, leaving the reader "
                              "the CPU (default: %(default)s; 0: as --detect-fps)")
+    parser.add_argument("--starved-below", type=float, default=DetectionPace().starved_below,
+                        help="live: detect at --whole-looks only while the busy reader's thread got less than this share "
+                             "of a core (CPU time / wall time) over its last reads; at full rate otherwise "
+                             "(default: %(default)s; 0: whenever no tag waits for the free reader)")
     parser.add_argument("--read-wait-s", type=float, default=None,
                         help="a tag that left waits this long at most for its read to start, then is judged on the "
                              "reads it has (default: every read is waited for)")
@@ -253,12 +258,14 @@ def _cpu_s() -> float:
 def run_recording(inspector, spec: str, truth: dict, look_frames: int, stride: int = 1,
                   belt_px_per_s: float | None = None, detect_fps: float | None = None,
                   preload: bool = False, whole_looks: float | None = DetectionPace().whole_looks,
-                  read_wait_s: float | None = None) -> dict:
+                  read_wait_s: float | None = None,
+                  starved_below: float | None = DetectionPace().starved_below) -> dict:
     from inference.sources import open_source
     from inference.tracking import LineInspector, LineSettings, TrackerSettings
 
     belt = None if belt_px_per_s is None else (belt_px_per_s / float(truth["fps"]), 0.0)
-    pace = DetectionPace(shot_fps=detect_fps or None, whole_looks=whole_looks or None)
+    pace = DetectionPace(shot_fps=detect_fps or None, whole_looks=whole_looks or None,
+                         starved_below=starved_below or None)
     settings = LineSettings(look_frames=look_frames, tracker=TrackerSettings(belt_px_per_frame=belt), pace=pace,
                             read_wait_s=read_wait_s)
     live_replay = spec.startswith("camera:")
@@ -297,7 +304,8 @@ def run_recording(inspector, spec: str, truth: dict, look_frames: int, stride: i
             "step_ms_p50": _pct(detect_ms, 50), "reads": sum(v.reads for v, _ in verdicts),
             "read_busy_share": round(line.worker.busy_s / wall, 3) if wall else None,
             "shots_dropped": line.worker.dropped, "reads_given_up": line.reads_given_up, "read_wait_s": read_wait_s, "wall_s": round(wall, 2), "preloaded": bool(preload and live_replay),
-            "detect_fps_cap": detect_fps, "whole_looks": whole_looks,
+            "detect_fps_cap": detect_fps, "whole_looks": whole_looks, "starved_below": starved_below or None,
+            "reader_cpu_share": round(line.worker.cpu_s / line.worker.busy_s, 2) if line.worker.busy_s else None,
             "cpu_cores_used": round(cpu / wall, 2) if wall else None,
             "cpu_s": {"all": round(cpu, 2), "detection_loop": round(step_cpu_s, 2),
                       "reading": round(line.worker.cpu_s, 2)},
@@ -330,7 +338,8 @@ def line_bench(args: argparse.Namespace) -> int:
         for spec, truth, recipe in runs:
             inspector.recipe = recipe
             result = run_recording(inspector, spec, truth, args.look_frames, args.stride, args.belt_px_per_s,
-                                   args.detect_fps, args.preload, args.whole_looks, args.read_wait_s)
+                                   args.detect_fps, args.preload, args.whole_looks, args.read_wait_s,
+                                   args.starved_below)
             results.append(result)
             _print(result)
     clean = [r for r in results if r["missed"] == 0 and r["spacing_s"] and r["live"]]
@@ -379,7 +388,8 @@ def _print(r: dict) -> None:
           f"(target p95 <= {LATENCY_P95_TARGET_S:g} s)")
     print(f"  frames delivered {r['frames_delivered']}, inspected {r['frames_inspected']} ({r['detect_fps']} fps), "
           f"followed by the belt {r['frames_followed']}, "
-          f"step p50 {r['step_ms_p50']} ms, reads {r['reads']}, reader busy {r['read_busy_share']:.0%}, "
+          f"step p50 {r['step_ms_p50']} ms, reads {r['reads']}, reader busy {r['read_busy_share']:.0%} "
+          f"(its thread got {r['reader_cpu_share']} of a core while reading), "
           f"shots dropped {r['shots_dropped']}, reads given up after the tag left {r['reads_given_up']}")
     print(f"  CPU cores used {r['cpu_cores_used']} of {os.cpu_count()}, load average {r['load_average'][0]} -> "
           f"{r['load_average'][1]}" + (", raw frames from memory" if r["preloaded"] else ""))

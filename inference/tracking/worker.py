@@ -19,6 +19,7 @@ import numpy as np
 
 from inference.detections import Detections
 from inference.reading.verdict import FrameVerdict, Verdict
+from inference.tracking.reader_share import ReaderShare
 from inference.tracking.records import Read, judge_read
 
 
@@ -66,6 +67,7 @@ class ReadWorker:
         self.dropped = 0
         self.busy_s = 0.0
         self.cpu_s = 0.0  # the reading thread's own CPU time (with one OCR thread, all of reading's)
+        self._share = ReaderShare()
         self._waiting: OrderedDict[int, Shot] = OrderedDict()
         self._reading: int | None = None
         self._done: list[tuple[int, Read]] = []
@@ -98,6 +100,12 @@ class ReadWorker:
         """A read is running or waiting (the detection loop may pace itself to leave the reader the CPU)."""
         with self._cond:
             return self._reading is not None or bool(self._waiting)
+
+    @property
+    def cpu_share(self) -> float | None:
+        """The share of a core the reading thread got over its last reads (None: none finished yet)."""
+        with self._cond:
+            return self._share.share
 
     def busy_with(self, track_id: int) -> bool:
         """A shot of this tag is waiting, being read, or read and not collected yet (its result may settle it)."""
@@ -138,9 +146,11 @@ class ReadWorker:
                 self._reading = track_id
             start, cpu_start = time.perf_counter(), time.thread_time()
             read = read_shot(self.reader, self.recipe, shot)
+            wall_s, cpu_s = time.perf_counter() - start, time.thread_time() - cpu_start
             with self._cond:
-                self.busy_s += time.perf_counter() - start
-                self.cpu_s += time.thread_time() - cpu_start
+                self.busy_s += wall_s
+                self.cpu_s += cpu_s
+                self._share.add(cpu_s, wall_s)
                 self._done.append((track_id, read))
                 self._reading = None
                 self._cond.notify_all()
