@@ -270,6 +270,11 @@ def test_a_tag_box_is_grown_towards_the_edge_printed_lines_run_into() -> None:
     assert grown_box((100.0, 100.0, 300.0, 200.0), upright, set(), (400, 600)) is None
     cut = inside + [(w - 150.0, 50.0, float(w), 70.0)]  # a line running into the right edge
     assert cut_sides(upright, cut) == {"right"}
+    glyph = inside + [(100.0, h - 14.0, 124.0, float(h))]  # one narrow box at the foot: a mark, or a price's first digit
+    from inference.reading.ocr.recognizer import Recognized
+    assert cut_sides(upright, glyph) == set()
+    assert cut_sides(upright, glyph, [Recognized("品名", 0.99, ()), Recognized("1", 0.99, ())]) == {"bottom"}
+    assert cut_sides(upright, glyph, [Recognized("品名", 0.99, ()), Recognized("|", 0.99, ())]) == set()
     x1, y1, x2, y2 = grown_box((100.0, 100.0, 300.0, 200.0), upright, {"right"}, (400, 600))
     assert (x1, y1, y2) == (100.0, 100.0, 200.0) and x2 > 360.0
 

@@ -39,6 +39,8 @@ Box = tuple[float, float, float, float]
 # The second read that confirms a difference: the tag box grown this many pixels on each side. An odd
 # total shifts the upright crop's pixel grid by half a pixel, so the lines are resampled afresh.
 CONFIRM_GROW_PX = 3.5
+# A tag box cut short grows at most this many times (each a read of the tag; a tag twice its box's size needs two).
+MAX_GROWTHS = 2
 # A tag box with this share of its area inside another tag box is that tag's own panel, not a second tag.
 NESTED_SHARE = 0.85
 
@@ -213,13 +215,14 @@ class TagReader:
         qr_boxes: Sequence[Box] = (),
         tag_index: int = 0,
         recipe: Recipe | None = None,
-        grown: bool = False,
+        grown: int = 0,
         first: FirstRead | None = None,
     ) -> TagReading:
         """One tag; boxes in original image pixels. Linear barcode boxes set the angle.
 
         Printed lines running into the crop's edge mean the detector's box cut the tag (a wide tag's
-        price column, a long tag's foot): the tag is read once more from a box grown past them."""
+        price column, a long tag's foot): the tag is read once more from a box grown past them, and once more
+        if that box still cuts it (`grown`: how many times the box has grown already)."""
         timings: dict[str, float] = {}
         notes: list[str] = []
         start = time.perf_counter_ns()
@@ -241,11 +244,11 @@ class TagReader:
         if first is not None:
             pieces = first.merged_into(pieces, upright)
         lines, crops = join_rows(pieces.boxes, pieces.recognized), LineCrops(pieces.boxes, pieces.crops)
-        if not grown:
-            cut = cut_sides(upright, crops.boxes)
+        if grown < MAX_GROWTHS:
+            cut = cut_sides(upright, crops.boxes, pieces.recognized)
             bigger = grown_box(tag_box, upright, cut | paper_sides(upright.image, crops.boxes), image_bgr.shape[:2])
             if bigger is not None:
-                again = self.read_tag(image_bgr, bigger, barcode_boxes, qr_boxes, tag_index, recipe, grown=True,
+                again = self.read_tag(image_bgr, bigger, barcode_boxes, qr_boxes, tag_index, recipe, grown=grown + 1,
                                       first=FirstRead(upright, pieces, frozenset(cut)))
                 waste = {"ocr_det": read.det_ms, "ocr_rec": read.rec_ms, "total": _ms(start)}
                 timings = {k: v + waste.get(k, 0.0) for k, v in again.timings_ms.items()}

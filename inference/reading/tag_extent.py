@@ -30,6 +30,8 @@ GROUND_EDGE_SHARE = 0.3
 # A line of the first read within this share of the crop's side from its edge ran into it: the
 # grown read's line is taken instead.
 MERGE_EDGE_SHARE = 0.02
+# A box narrower than two line heights at the edge is a cut line only where it was read this surely.
+SURE_GLYPHS = 0.8
 # Two reads of a tag levelled further apart than this are not merged line by line.
 MERGE_MAX_TURN_DEG = 2.0
 
@@ -159,13 +161,16 @@ def paper_sides(image_bgr: np.ndarray, line_boxes: Sequence[Box]) -> set[str]:
     return {side for side, value in share.items() if value >= PAPER_EDGE_SHARE}
 
 
-def cut_sides(upright: Upright, line_boxes: Sequence[Box]) -> set[str]:
-    """The crop's edges printed lines run into."""
+def cut_sides(upright: Upright, line_boxes: Sequence[Box], recognized: Sequence[Recognized] = ()) -> set[str]:
+    """The crop's edges printed lines run into. A box of a glyph or two counts only where it was read as
+    characters surely (the first digit of a price the box cut off), not a stray mark."""
     h, w = upright.image.shape[:2]
     edge_x, edge_y = EDGE_SHARE * w, EDGE_SHARE * h
     sides = set()
-    for x1, y1, x2, y2 in line_boxes:
-        if x2 - x1 < 2 * (y2 - y1):
+    for k, (x1, y1, x2, y2) in enumerate(line_boxes):
+        read = recognized[k] if k < len(recognized) else None
+        legible = read is not None and read.confidence >= SURE_GLYPHS and any(ch.isalnum() for ch in read.text)
+        if x2 - x1 < 2 * (y2 - y1) and not legible:
             continue  # a stray glyph at the edge (a punched hole, a string) is not a cut line
         if x1 <= edge_x:
             sides.add("left")
