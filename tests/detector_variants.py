@@ -32,7 +32,7 @@ def shrunk_boxes_model(source: Path, target: Path, scale: float) -> Path:
     return target
 
 
-def cut_box_candidate(directory: Path, scale: float = 0.4):
+def cut_box_candidate(directory: Path, scale: float = 0.2):
     """A candidate folder as `hangtag-inspect adapt` writes it, holding the shipped detector with cut boxes."""
     import json
     from dataclasses import asdict

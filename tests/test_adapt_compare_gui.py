@@ -46,7 +46,7 @@ def test_compare_shows_verdicts_and_adopting_a_candidate_that_turns_ok_to_ng_nee
     qtbot.waitExposed(adapt)
     adapt.resize(1280, 720)
     state = adapt.state
-    state.set_candidate(cut_box_candidate(tmp_path / "data" / "adapt" / "candidates" / "cut"))  # boxes at 0.4
+    state.set_candidate(cut_box_candidate(tmp_path / "data" / "adapt" / "candidates" / "cut"))  # boxes at 0.2
 
     adapt.tabs.setCurrentIndex(3)
     page = adapt.compare

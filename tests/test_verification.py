@@ -403,3 +403,13 @@ def test_a_style_code_decoded_beside_unread_ean_bars_is_not_a_wrong_barcode() ->
     assert result.reasons[0].startswith("EAN-13 unreadable (a Code128 beside it decoded)")
     alone = tag("货号：KX-2301A", barcodes=code128, symbol_boxes=((20.0, 200.0, 180.0, 240.0),))
     assert judge(rules, one_tag(), [alone]).verdict is Verdict.NG  # its only bars are a Code128: the wrong kind
+
+
+def test_a_tag_the_detector_missed_is_read_around_its_symbols_not_as_the_whole_frame() -> None:
+    """Read whole at the text detector's size, a 1280 x 960 frame's print shrinks to a few pixels (set 5150 frame
+    000050: a barcode box, no tag box, nothing read). Around the symbols, the tag's print stands at its own size."""
+    from inference.reading.reader import around_symbols
+
+    assert around_symbols([(500.0, 400.0, 700.0, 460.0)], (960, 1280)) == (300.0, 200.0, 900.0, 660.0)
+    assert around_symbols([(50.0, 400.0, 250.0, 460.0), (300.0, 800.0, 340.0, 840.0)], (960, 1280)) == (0.0, 0.0, 780.0, 960.0)
+    assert around_symbols([], (960, 1280)) == (0.0, 0.0, 1280.0, 960.0)

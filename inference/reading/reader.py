@@ -39,6 +39,8 @@ Box = tuple[float, float, float, float]
 # The second read that confirms a difference: the tag box grown this many pixels on each side. An odd
 # total shifts the upright crop's pixel grid by half a pixel, so the lines are resampled afresh.
 CONFIRM_GROW_PX = 3.5
+# A tag the detector missed is read this many times its symbols' extent beyond them on every side.
+ANCHOR_SPAN = 1.0
 # A tag box cut short grows at most this many times (each a read of the tag; a tag twice its box's size needs two).
 MAX_GROWTHS = 2
 # A tag box with this share of its area inside another tag box is that tag's own panel, not a second tag.
@@ -140,7 +142,8 @@ class TagReader:
     # -- per frame -----------------------------------------------------------------------------
     def read(self, image_bgr: np.ndarray, detections: Detections | None = None,
              should_stop: Callable[[], bool] | None = None, recipe: Recipe | None = None) -> tuple[TagReading, ...]:
-        """Every hangtag in the frame; with no hangtag boxes the whole image is read as one tag.
+        """Every hangtag in the frame; with no hangtag boxes one tag is read around the symbols in view (every
+        tag carries one), or the whole image where there are none.
 
         With a `recipe` each tag is verified against it: lines that leave a field in doubt are read
         again another way before anyone judges. A detector box with no text and no barcode in it
@@ -155,7 +158,7 @@ class TagReader:
             if label in boxes:
                 boxes[label].append(tuple(float(v) for v in box))
         detected = bool(boxes["hangtag"])
-        tag_boxes = boxes["hangtag"] or [(0.0, 0.0, float(w), float(h))]
+        tag_boxes = boxes["hangtag"] or [around_symbols(boxes["barcode"] + boxes["qr_code"], (h, w))]
 
         def read_one(index: int, tag_box: Box) -> TagReading:
             host = next((other for other in tag_boxes if other is not tag_box and nested_in(tag_box, other)), None)
@@ -290,6 +293,20 @@ class TagReader:
     def upright_crop(self, image_bgr: np.ndarray, tag: TagReading) -> np.ndarray:
         """The tag as the reader saw it, for the VLM and for the text panel's thumbnail."""
         return make_upright(image_bgr, tag.xyxy, tag.rotation).image
+
+
+def around_symbols(symbols: Sequence[Box], image_hw: tuple[int, int]) -> Box:
+    """Where a tag the detector missed lies: around the barcodes and QR codes in view, ANCHOR_SPAN times their
+    extent's longer side on every side (a tag's print stands beside and above its symbols; the box grows further
+    where the tag's paper runs on past it). The whole frame where no symbol is in view. Read whole at the text
+    detector's size, a frame's print shrinks to a few pixels: nothing on it is read."""
+    h, w = image_hw
+    if not symbols:
+        return (0.0, 0.0, float(w), float(h))
+    x1, y1 = min(b[0] for b in symbols), min(b[1] for b in symbols)
+    x2, y2 = max(b[2] for b in symbols), max(b[3] for b in symbols)
+    span = ANCHOR_SPAN * max(x2 - x1, y2 - y1)
+    return (max(0.0, x1 - span), max(0.0, y1 - span), min(float(w), x2 + span), min(float(h), y2 + span))
 
 
 def looks_like_a_tag(tag: TagReading) -> bool:

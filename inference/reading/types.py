@@ -121,7 +121,7 @@ class TagReading:
     reread_lines: tuple[OcrLine, ...] = ()
     # why this detector box is not a hangtag ("no text and no barcode in it"); '' for a tag
     rejected: str = ""
-    # no tag box was found, and the whole frame was read as one tag
+    # no tag box was found: the frame was read as one tag around its symbols (reader.around_symbols), or whole
     whole_frame: bool = False
     # the detector's symbol boxes on this tag (image pixels), decoded or not: where captions sit
     symbol_boxes: tuple[Box, ...] = ()
