@@ -142,6 +142,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--depths", type=int, nargs=4, default=[1, 2, 2, 1])
     parser.add_argument("--activation", choices=("relu", "silu"), default="relu",
                         help="relu (shipped: folds into onnxruntime's int8 convolutions) or silu (models before 2026-11-30)")
+    parser.add_argument("--distill", action="store_true",
+                        help="with --init-onnx/--init: the starting model's own outputs as soft targets wherever the "
+                             "truth bears them out (training/model/distill.py), so only what is wrong changes")
+    parser.add_argument("--distill-from", type=Path,
+                        help="--distill: teacher ONNX other than the starting model (e.g. continue a candidate from "
+                             "--init-onnx, still taught by the shipped model)")
+    parser.add_argument("--distill-iou", type=float, default=0.6,
+                        help="--distill: a teacher box counts as right at this IoU with a truth box of its class")
+    parser.add_argument("--distill-box", type=float, default=1.0,
+                        help="--distill: gain of the L1 towards the teacher's side distances on its right anchors")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
     parser.add_argument("--log-every", type=int, default=100)
@@ -149,6 +159,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not args.minutes and not args.steps:
         parser.error("give --minutes or --steps")
+    if args.distill and not (args.init or args.init_onnx):
+        parser.error("--distill needs a starting model (--init-onnx or --init): it is the teacher")
 
     torch.manual_seed(args.seed)
     device = torch.device(args.device)
@@ -214,6 +226,28 @@ def main(argv: list[str] | None = None) -> int:
             before = validate(model, val_store, points, strides)
             print("validation before fine-tuning: " + "  ".join(f"{k} {v:.4f}" for k, v in before.items()), flush=True)
 
+    distiller = None
+    if args.distill:
+        from training.model.distill import DistillLoss
+
+        teacher = copy.deepcopy(model)
+        if args.distill_from:
+            from training.model.onnx_init import calibrate_bn, load_onnx_weights, onnx_difference
+
+            teacher = HTDet(len(CLASS_NAMES), tuple(args.widths), tuple(args.depths), args.activation)
+            load_onnx_weights(teacher, args.distill_from)
+            teacher = teacher.to(device).to(memory_format=torch.channels_last)
+            sample, _ = store.first(256)
+            x = (sample.permute(0, 3, 1, 2).float() / 255).contiguous(memory_format=torch.channels_last)
+            calibrate_bn(teacher, x)
+            diff = onnx_difference(teacher, args.distill_from, x[:8], args.imgsz)
+            print(f"teacher vs {args.distill_from.name}: largest output difference {diff:.2e}", flush=True)
+            if diff > 0.1:
+                raise SystemExit(f"the teacher does not reproduce {args.distill_from} (difference {diff:.3f})")
+        distiller = DistillLoss(teacher.eval(), points, strides, iou=args.distill_iou, teacher_box_gain=args.distill_box)
+        print(f"distilling from {args.distill_from or 'the starting model'} (IoU >= {args.distill_iou}, "
+              f"teacher box gain {args.distill_box})", flush=True)
+
     started = time.perf_counter()
     last_save = last_log = started
     step, seen = 0, 0
@@ -234,7 +268,10 @@ def main(argv: list[str] | None = None) -> int:
         x, gt = augment(images, gt, generator)
         with torch.autocast(device.type, dtype=torch.bfloat16, enabled=device.type == "cuda"):
             raw, logits = model(x)
-        loss, parts = loss_fn(raw, logits, gt)
+        if distiller is not None:
+            loss, parts = distiller(raw, logits, gt, *distiller.teacher_targets(x, gt))
+        else:
+            loss, parts = loss_fn(raw, logits, gt)
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 10.0)

@@ -68,7 +68,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-tags", action="store_true", help="--domain wide: hard-negative scenes, no tag in any")
     parser.add_argument("--classic-share", type=float, default=0.0,
                         help="--domain wide: this share of the images (chosen by seed) drawn as classic scenes")
+    parser.add_argument("--panel-share", type=float, default=None,
+                        help="--domain wide: share of fronts printing price and codes on a panel of their own "
+                             "(training/synth/wide_tag.py PANEL_SHARE; default 0: sets keep their bytes)")
     args = parser.parse_args(argv)
+    if args.panel_share is not None:
+        import os
+
+        os.environ["HTS_SYNTH_PANEL_SHARE"] = str(args.panel_share)
+        if "training.synth.wide_tag" in sys.modules:
+            sys.modules["training.synth.wide_tag"].PANEL_SHARE = args.panel_share
 
     for sub in ("labels", "truth") if args.flat else ("images", "labels", "truth"):
         (args.out / sub).mkdir(parents=True, exist_ok=True)

@@ -7,6 +7,7 @@ detector does on designs it has not seen, not on new seeds of known ones.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +23,11 @@ HELD_OUT_LAYOUT = "ledger"
 HELD_OUT_FACE = "KaitiM"  # a brush (kai) face; the test set's own kai face is a different font
 COLOR_STOCKS = ((200, 30, 40), (250, 200, 40), (30, 80, 160), (20, 110, 70), (240, 120, 30), (120, 60, 140),
                 (180, 180, 184), (230, 210, 180))
+# Share of fronts whose price and codes sit on a panel of their own (a printed block of another colour, or
+# a tinted box), a common convention on horizontal tags: the panel is part of the card and never a tag by
+# itself. 0 (the default) draws no extra random numbers, so sets written before it keep their bytes.
+PANEL_SHARE = float(os.environ.get("HTS_SYNTH_PANEL_SHARE", "0") or 0)
+PANEL_LAYOUTS = ("classic", "band", "minimal", "framed")
 SHAPES = ("rect", "rounded", "clipped", "arch", "notched", "oval", "octagon", "shield", "slim", "square", "scallop")
 SHAPE_P = (0.16, 0.18, 0.1, 0.06, 0.06, 0.07, 0.07, 0.06, 0.08, 0.08, 0.08)
 
@@ -142,8 +148,9 @@ def render_wide_card(rng: np.random.Generator, px_per_mm: float, design: Design,
     """One card of `design`, with a random stock, die-cut, size and code mix."""
     fields = draw_fields(rng)
     mm = float(px_per_mm)
+    panel = PANEL_SHARE > 0 and design.layout in PANEL_LAYOUTS and rng.random() < PANEL_SHARE
     shape = SHAPES[int(rng.choice(len(SHAPES), p=SHAPE_P))]
-    landscape = shape not in ("slim", "arch", "shield") and rng.random() < 0.25
+    landscape = shape not in ("slim", "arch", "shield") and rng.random() < (0.6 if panel else 0.25)
     if shape == "slim":
         w_mm, h_mm = rng.uniform(28, 40), rng.uniform(90, 130)
     elif shape == "square":
@@ -165,6 +172,7 @@ def render_wide_card(rng: np.random.Generator, px_per_mm: float, design: Design,
     x0, top = (int(hole[0] + hole_r + 3 * mm), margin) if landscape else (margin, int(hole[1] + hole_r + 2.5 * mm))
     x1 = w - margin
     back = (rng.random() < 0.12) if back_side is None else back_side
+    panel = panel and not back
     if landscape and not back:
         x1 = int(x0 + (w - x0 - margin) * 0.55)
     layout = _FaceLayout(rng, rgb, labels, mm, ink, x0, x1, top, design=design)
@@ -207,10 +215,14 @@ def render_wide_card(rng: np.random.Generator, px_per_mm: float, design: Design,
                 layout.text(line, int(base), gap=float(rng.uniform(0.25, 0.6)))
                 printed[key] = fields[key]
             price_label = LABELS["price"][int(rng.integers(len(LABELS["price"])))]
-            layout.text(f"{price_label}：{fields['price']}" if rng.random() < 0.6 else fields["price"],
-                        int(base * rng.uniform(1.3, 2.4)), bold=True)
+            price_line = f"{price_label}：{fields['price']}" if rng.random() < 0.6 else fields["price"]
+            if not panel:
+                layout.text(price_line, int(base * rng.uniform(1.3, 2.4)), bold=True)
         printed["price"] = fields["price"]
-        if not codes_first:
+        if panel:
+            patch = _panel(rng, layout, w, int(h * 2.2), margin, landscape, paper, price_line, int(base * rng.uniform(1.3, 2.2)))
+            _codes(rng, layout, fields, printed, patch, landscape)
+        elif not codes_first:
             if landscape:
                 layout.x0, layout.x1, layout.y = layout.x1 + int(2 * mm), w - margin, margin + int(2 * mm)
             layout.y += int(mm * rng.uniform(0.5, 2.5))
@@ -229,6 +241,39 @@ def render_wide_card(rng: np.random.Generator, px_per_mm: float, design: Design,
     label_np[alpha_np == 0] = 0
     return TagCanvas(card, alpha_np, label_np, layout.symbols, printed, (float(hole[0]), float(hole[1])),
                      "back" if back else "front", {"finish": finish, "design": design.name})
+
+
+def _panel(rng: np.random.Generator, layout: _FaceLayout, w: int, canvas_h: int, margin: int, landscape: bool,
+           paper: tuple, price_line: str, price_px: int) -> tuple:
+    """A block for the price and the codes: the right part of a horizontal card or the foot of an upright
+    one, solid colour with light print or a tinted box with dark print, bled to the card's edge or inset.
+    Moves the layout's cursor into it and prints the price there; returns the codes' patch colour."""
+    mm, draw = layout.mm, layout.draw
+    if rng.random() < 0.6:
+        fill = COLOR_STOCKS[int(rng.integers(6))] if rng.random() < 0.7 else DARK_PAPERS[int(rng.integers(len(DARK_PAPERS)))]
+        text_ink = (250, 250, 250) if sum(fill) < 500 else (20, 20, 24)
+    else:
+        fill = LIGHT_PAPERS[int(rng.integers(len(LIGHT_PAPERS)))] if sum(paper) < 450 else COLOR_STOCKS[6 + int(rng.integers(2))]
+        text_ink = DARK_INKS[int(rng.integers(len(DARK_INKS)))]
+    if abs(sum(fill) - sum(paper)) < 60:
+        fill = tuple(max(0, c - 70) for c in fill)
+    inset = int(mm * rng.uniform(1.5, 4)) if rng.random() < 0.5 else 0
+    radius = int(mm * rng.uniform(0, 3))
+    if landscape:
+        box = (layout.x1 + int(mm * rng.uniform(1, 3)), inset, w - 1 - inset, canvas_h - 1)
+        layout.x0, layout.x1 = box[0] + int(2 * mm), box[2] - int(2 * mm)
+        layout.y = max(inset, 0) + margin
+    else:
+        box = (inset, layout.y + int(mm * rng.uniform(1, 3)), w - 1 - inset, canvas_h - 1)
+        layout.y = box[1] + int(2 * mm)
+    draw.rounded_rectangle(box, radius=radius, fill=fill)
+    if fill[0] + fill[1] + fill[2] > 600 or rng.random() < 0.3:
+        draw.rounded_rectangle(box, radius=radius, outline=layout.ink, width=max(1, int(mm * 0.3)))
+    ink, layout.ink = layout.ink, text_ink
+    layout.text(price_line, price_px, bold=True, align=("left", "center")[int(rng.random() < 0.5)])
+    layout.ink = ink
+    layout.y += int(mm * rng.uniform(0.5, 2))
+    return (255, 255, 255)
 
 
 def _codes(rng: np.random.Generator, layout: _FaceLayout, fields: dict, printed: dict, patch, landscape: bool) -> None:
