@@ -127,6 +127,18 @@ def test_bars_too_fine_to_resolve_are_verified_from_the_printed_digits(digits: s
     assert (result.verdict, list(result.reasons)) == (verdict, reasons)
 
 
+def test_digits_under_unreadable_bars_read_otherwise_on_a_tag_that_reads_poorly_are_doubt_not_ng() -> None:
+    """Set 5152 frame 000040: 15-px print, most fields not found, a garbled line whose digits happened to pass the
+    EAN check (5821691575425 for 6915754250196) made a good tag NG. With the tag's fields read, it stays NG."""
+    rules = parse_recipe('[fields]\nsize = "M"\ncolor = "黑色"\ngrade = "合格品"\n'
+                         '[barcode]\nexpected = "6920669139542"\nrequired = true\n')
+    poorly = judge(rules, one_tag(), [tag("尺码：M\n6 920669 139559")])
+    assert poorly.verdict is Verdict.REVIEW
+    assert poorly.reasons[-1].startswith("barcode uncertain: read as 6920669139559, expected 6920669139542, but only 1 of")
+    legible = judge(rules, one_tag(), [tag("尺码：M\n颜色：黑色\n等级：合格品\n6 920669 139559")])
+    assert legible.verdict is Verdict.NG
+
+
 def test_a_tag_box_with_nothing_legible_is_review_not_a_missing_tag() -> None:
     blurred = TagReading(0, (10.0, 10.0, 200.0, 300.0), rejected="no text and no barcode in the box: not a hangtag")
     result = judge(recipe('size = "M"'), one_tag(), [blurred])

@@ -31,6 +31,10 @@ _PLURALS = {"hangtag": "hangtags", "barcode": "barcodes", "qr_code": "QR codes"}
 PATTERN_HINT = "set the tag aside; if the print is right, correct the recipe's pattern for {label}"
 
 
+# The source of a barcode check made on the digits read under bars nothing decoded: OCR, like a field's.
+PRINTED_UNDER_BARS = "printed under the bars"
+
+
 class Verdict(str, Enum):
     OK = "OK"
     NG = "NG"
@@ -92,24 +96,26 @@ def judge_tag(recipe: Recipe, tag: TagReading) -> FrameVerdict:
 
 def _tag_checks(recipe: Recipe, tag: TagReading, prefix: str) -> list[Check]:
     evidence = gather(recipe, tag)
-    checks = [_field_check(rule, evidence[rule.name], tag, recipe, prefix) for rule in recipe.fields]
-    checks = _doubted_on_an_illegible_tag(checks, evidence, prefix)
-    small = _small_print_check(tag, checks, prefix)
+    fields = [_field_check(rule, evidence[rule.name], tag, recipe, prefix) for rule in recipe.fields]
+    bars = []
+    if recipe.barcode.required or recipe.barcode.expected or recipe.barcode.match_printed or recipe.barcode.match_style_number:
+        bars = _barcode_checks(recipe, tag, prefix)
+    checks = _doubted_on_an_illegible_tag(fields + bars, evidence, prefix)
+    small = _small_print_check(tag, checks[: len(fields)], prefix)
     if small is not None:  # said once for the tag, before the fields it leaves in doubt
         first = next(i for i, c in enumerate(checks) if c.verdict is Verdict.REVIEW)
         checks.insert(first, small)
-    if recipe.barcode.required or recipe.barcode.expected or recipe.barcode.match_printed or recipe.barcode.match_style_number:
-        checks.extend(_barcode_checks(recipe, tag, prefix))
     return checks
 
 
 def _doubted_on_an_illegible_tag(checks: list[Check], evidence: dict[str, FieldEvidence], prefix: str) -> list[Check]:
-    """A field read as another value is evidence only on a tag whose print the reader could read: where fewer
-    than half of the tag's other fields were verified, the same recognizer misread them, and a confident
-    misread of this one (a 9 read as 0 in 7-px print) is as likely as a misprint. It is held for review."""
+    """A field (or the digits under bars nothing decoded) read as another value is evidence only on a tag whose
+    print the reader could read: where fewer than half of the tag's other fields were verified, the same
+    recognizer misread them, and a confident misread of this one (a 9 read as 0 in 7-px print; a garbled
+    line whose digits happen to pass the EAN check) is as likely as a misprint. It is held for review."""
     out = []
     for check in checks:
-        if check.verdict is Verdict.NG and check.source == "ocr":
+        if check.verdict is Verdict.NG and (check.source == "ocr" or check.source.startswith(PRINTED_UNDER_BARS)):
             others = [name for name in evidence if name != check.subject]
             verified = sum(1 for name in others if evidence[name].found is Found.MATCH)
             if others and 2 * verified < len(others):
@@ -394,7 +400,7 @@ def _printed_digits_check(recipe: Recipe, tag: TagReading, prefix: str) -> Check
     rule = recipe.barcode
     if rule.expected is None:
         return None
-    seen = f"printed under the bars (bars unreadable{focus_note(tag.focus)})"
+    seen = f"{PRINTED_UNDER_BARS} (bars unreadable{focus_note(tag.focus)})"
     if len(rule.expected) == 13 and rule.expected.isdigit():
         spotted = next((s for s in tag.spotted if s.name == "barcode" and s.expected == rule.expected), None)
         if spotted is not None:  # the caption read unsurely, but its posteriors allow the expected digits
