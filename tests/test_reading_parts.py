@@ -374,6 +374,28 @@ def test_a_line_the_first_read_found_nothing_in_does_not_hide_the_grown_reads_li
     assert read.lines_used(grown.boxes, grown_up) == [0]
 
 
+def test_a_line_by_a_cut_edge_the_grown_read_shows_nothing_over_stays() -> None:
+    """The grown box, clipped at the frame's edge, showed less of the tag's foot than the first crop did: the
+    first read's last row (by the edge it grew towards) has no grown line over it, and is kept (set 5152 000071)."""
+    from inference.reading.ocr.recognizer import Recognized
+    from inference.reading.tag_extent import FirstRead
+    from inference.reading.text_lines import Pieces
+    from inference.reading.rectify import make_upright
+
+    frame = np.zeros((400, 400, 3), np.uint8)
+    first_up = make_upright(frame, (100.0, 100.0, 300.0, 300.0), 0.0, margin=0.0)
+    grown_up = make_upright(frame, (50.0, 20.0, 350.0, 300.0), 0.0, margin=0.0)
+    crop = np.zeros((10, 40, 3), np.uint8)
+
+    def rec(text: str) -> Recognized:
+        return Recognized(text, 0.9, (0.9,) * len(text))
+
+    first = Pieces(((20.0, 60.0, 180.0, 80.0), (20.0, 185.0, 120.0, 199.0)), (crop, crop), (rec("品名：风衣"), rec("等级：合格品")))
+    grown = Pieces(((70.0, 140.0, 230.0, 160.0),), (crop,), (rec("品名：风衣"),))
+    merged = FirstRead(first_up, first, frozenset({"bottom"})).merged_into(grown, grown_up)
+    assert sorted(r.text for r in merged.recognized) == ["品名：风衣", "等级：合格品"]
+
+
 def test_a_row_whose_left_column_the_first_crop_cut_is_taken_whole_from_the_grown_read() -> None:
     """Two columns of one row: the first crop cut the left one (`安全类别：…` ran into its edge) and saw the right
     one whole (`零售价：…`); the grown read boxes the row as one line. That line replaces the first read's

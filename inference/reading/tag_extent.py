@@ -119,8 +119,16 @@ class FirstRead:
 
         # the first read's whole lines stand, unless the grown read, levelled alike, found one reaching past the
         # first crop over them (a line the first crop cut without its ink touching the edge)
-        kept_first = whole if across_turn else [i for i in whole if not any(replaces(g, first_boxes[i]) for g in grown_boxes)]
+        kept_first = list(whole) if across_turn else [i for i in whole if not any(replaces(g, first_boxes[i]) for g in grown_boxes)]
         kept_grown = [j for j, g in enumerate(grown_boxes) if not any(_overlap(first_boxes[i], g) > 0.3 for i in kept_first)]
+        # a line by a cut edge that the grown read has nothing over stays as the first read saw it (the grown box,
+        # clipped at the frame's edge, can show less of the tag that way than the first did)
+        for i, box in enumerate(self.pieces.boxes):
+            if i not in inside and self.pieces.recognized[i].text.strip():
+                there = mapped(box)
+                if not any(_overlap(there, g) > 0.3 for g in grown_boxes):
+                    first_boxes[i] = there
+                    kept_first.append(i)
         return first_boxes, kept_first, kept_grown
 
 
