@@ -425,3 +425,12 @@ def test_a_tag_the_detector_missed_is_read_around_its_symbols_not_as_the_whole_f
     assert around_symbols([(500.0, 400.0, 700.0, 460.0)], (960, 1280)) == (300.0, 200.0, 900.0, 660.0)
     assert around_symbols([(50.0, 400.0, 250.0, 460.0), (300.0, 800.0, 340.0, 840.0)], (960, 1280)) == (0.0, 0.0, 780.0, 960.0)
     assert around_symbols([], (960, 1280)) == (0.0, 0.0, 1280.0, 960.0)
+
+
+def test_a_read_that_verifies_every_value_of_the_recipe_needs_no_grown_box() -> None:
+    from inference.reading.reader import verified_whole
+
+    rules = recipe('size = "M"\ncolor = "黑色"')
+    assert verified_whole(rules, lines_from_text("尺码：M\n颜色：黑色"), ())
+    assert not verified_whole(rules, lines_from_text("尺码：M"), ())  # the colour may lie past the box: grow it
+    assert not verified_whole(None, lines_from_text("尺码：M\n颜色：黑色"), ())  # nothing to verify against

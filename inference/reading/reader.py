@@ -17,10 +17,12 @@ from dataclasses import replace
 import numpy as np
 
 from inference.detections import Detections, centre_inside
+from inference.reading.evidence import gather
 from inference.reading.expected import vocabulary
 from inference.reading.fields import extract_fields
 from inference.reading.levelling import level_tag
 from inference.reading.lines import text_height
+from inference.reading.matching import Found
 from inference.reading.ocr.detector import DbParams, TextDetector
 from inference.reading.ocr.models import OcrModels, find_ocr_models
 from inference.reading.ocr.recognizer import TextRecognizer
@@ -30,7 +32,7 @@ from inference.reading.summary import merge_barcodes, summarize
 from inference.reading.symbols import focus_of, read_symbols  # noqa: F401 (focus_of: still imported from here by callers)
 from inference.reading.tag_extent import FirstRead, cut_sides, grown_box, paper_sides
 from inference.reading.text_lines import LineCrops, join_rows, read_lines
-from inference.reading.types import BarcodeReading, TagReading
+from inference.reading.types import BarcodeReading, OcrLine, TagReading
 from inference.reading.verdict import Verdict, judge_tag
 from inference.reading.verify import verify
 
@@ -247,7 +249,7 @@ class TagReader:
         if first is not None:
             pieces = first.merged_into(pieces, upright)
         lines, crops = join_rows(pieces.boxes, pieces.recognized), LineCrops(pieces.boxes, pieces.crops)
-        if grown < MAX_GROWTHS:
+        if grown < MAX_GROWTHS and not verified_whole(recipe, lines, level.codes):
             cut = cut_sides(upright, crops.boxes, pieces.recognized)
             bigger = grown_box(tag_box, upright, cut | paper_sides(upright.image, crops.boxes), image_bgr.shape[:2])
             if bigger is not None:
@@ -293,6 +295,17 @@ class TagReader:
     def upright_crop(self, image_bgr: np.ndarray, tag: TagReading) -> np.ndarray:
         """The tag as the reader saw it, for the VLM and for the text panel's thumbnail."""
         return make_upright(image_bgr, tag.xyxy, tag.rotation).image
+
+
+def verified_whole(recipe: Recipe | None, lines: Sequence[OcrLine], codes: Sequence) -> bool:
+    """Whether a read already verifies every value the recipe asks for: growing its box could then only take
+    in what lies around the tag. Without a recipe (or one with no fields) nothing is verified."""
+    if recipe is None or not recipe.fields:
+        return False
+    readings = tuple(BarcodeReading(c.format, c.text, c.valid_checksum, c.xyxy) for c in codes)
+    fields, _ = merge_barcodes(extract_fields(lines), readings)
+    tag = TagReading(0, (0.0, 0.0, 1.0, 1.0), fields, readings, tuple(lines))
+    return all(e.found is Found.MATCH for e in gather(recipe, tag).values())
 
 
 def around_symbols(symbols: Sequence[Box], image_hw: tuple[int, int]) -> Box:
