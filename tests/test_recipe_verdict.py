@@ -118,8 +118,11 @@ def test_a_differing_read_on_a_tag_that_reads_poorly_is_held_for_review() -> Non
     assert result.verdict is Verdict.REVIEW
     price = next(c for c in result.checks if c.subject == "price")
     assert price.verdict is Verdict.REVIEW
-    assert "only 1 of the tag's 3 other fields could be verified" in price.reason
+    assert "only 1 of the tag's 3 other fields could be read" in price.reason
     assert judge(parse_recipe(RECIPE), detections(), [tag(with_("price", "¥199.00"))]).verdict is Verdict.NG
+    # another job's tag reads clearly wrong throughout: its fields were read, only not as expected, and it is NG
+    other_job = {"style_number": "QX7700-12", "price": "¥199.00", "size": "M", "grade": "合格品"}
+    assert judge(parse_recipe(RECIPE), detections(), [tag(other_job)]).verdict is Verdict.NG
 
 
 def test_missing_field_can_be_ng_by_recipe() -> None:

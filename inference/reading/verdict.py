@@ -110,19 +110,20 @@ def _tag_checks(recipe: Recipe, tag: TagReading, prefix: str) -> list[Check]:
 
 def _doubted_on_an_illegible_tag(checks: list[Check], evidence: dict[str, FieldEvidence], prefix: str) -> list[Check]:
     """A field (or the digits under bars nothing decoded) read as another value is evidence only on a tag whose
-    print the reader could read: where fewer than half of the tag's other fields were verified, the same
-    recognizer misread them, and a confident misread of this one (a 9 read as 0 in 7-px print; a garbled
-    line whose digits happen to pass the EAN check) is as likely as a misprint. It is held for review."""
+    print the reader could read: where fewer than half of the tag's other fields were read surely (as expected,
+    or surely as something else: another job's tag reads clearly wrong throughout), the recognizer could not make
+    out this print, and a confident misread of this one (a 9 read as 0 in 7-px print; a garbled line whose digits
+    happen to pass the EAN check) is as likely as a misprint. It is held for review."""
     out = []
     for check in checks:
         if check.verdict is Verdict.NG and (check.source == "ocr" or check.source.startswith(PRINTED_UNDER_BARS)):
             others = [name for name in evidence if name != check.subject]
-            verified = sum(1 for name in others if evidence[name].found is Found.MATCH)
-            if others and 2 * verified < len(others):
+            legible = sum(1 for name in others if evidence[name].found in (Found.MATCH, Found.DIFFERENT))
+            if others and 2 * legible < len(others):
                 label = check.subject.replace("_", " ")
                 check = replace(check, verdict=Verdict.REVIEW, reason=(
-                    f"{prefix}{label} uncertain: read as {check.read}, expected {check.expected}, but only {verified} of the"
-                    f" tag's {len(others)} other fields could be verified: the print reads too poorly to call it wrong"))
+                    f"{prefix}{label} uncertain: read as {check.read}, expected {check.expected}, but only {legible} of the"
+                    f" tag's {len(others)} other fields could be read: the print reads too poorly to call it wrong"))
         out.append(check)
     return out
 
