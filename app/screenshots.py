@@ -3,7 +3,7 @@
     python -m app.screenshots --out docs/screenshots        (what `make screenshots` runs)
 
 The real window, offscreen, with the shipped detector and reader on two bundled samples and one file
-that cannot be decoded: OK (sample 090000022 with its recipe), NG (sample 090000005 under the same
+that cannot be decoded: OK (sample 090000022 with its recipe), NG (sample 090000002, another job's tag, under the same
 recipe) and ERROR, in operator and engineer mode, at 1280×720 and 1920×1080. Everything the window
 keeps (settings, journal, archive) goes to a temporary folder.
 """
@@ -21,7 +21,7 @@ from pathlib import Path
 SIZES = ((1280, 720), (1920, 1080))
 MODES = ("operator", "engineer")
 STATES = ("ok", "ng", "error")  # rows of the run, in this order
-SAMPLES = ("090000022.jpg", "090000005.jpg")  # OK and NG under sample_090000022.toml
+SAMPLES = ("090000022.jpg", "090000002.jpg")  # OK, and another job's tag (NG), under sample_090000022.toml
 JOB, LOT = "K2291 女士连衣裙", "LOT-2026-12-01"
 
 
