@@ -324,22 +324,30 @@ def test_a_line_over_a_symbol_is_dropped_only_when_it_is_what_the_symbol_carries
     assert text_lines.carried(text, symbol_zone((0, 0, 100, 40), kind, carries=carries)) is carried
 
 
+def _first_and_grown():
+    """Two uprights of one frame: the detector's box (100..300 square) and the box grown from it (50..350 x 20..300)."""
+    from inference.reading.rectify import make_upright
+
+    frame = np.zeros((400, 400, 3), np.uint8)
+    return (make_upright(frame, (100.0, 100.0, 300.0, 300.0), 0.0, margin=0.0),
+            make_upright(frame, (50.0, 20.0, 350.0, 300.0), 0.0, margin=0.0))
+
+
+def rec(text: str, confidence: float = 0.9):
+    from inference.reading.ocr.recognizer import Recognized
+
+    return Recognized(text, confidence, (confidence,) * len(text))
+
+
 def test_a_grown_read_keeps_the_first_reads_lines_and_adds_only_what_reaches_past_the_first_crop() -> None:
     """The detector's box cut the tag: lines ran into the crop's top edge, so the box was grown. The
     grown crop shows the tag smaller and takes in what lies around it; its read of lines the first
     crop saw whole must not replace the first read's."""
-    from inference.reading.ocr.recognizer import Recognized
     from inference.reading.tag_extent import FirstRead
     from inference.reading.text_lines import Pieces
-    from inference.reading.rectify import make_upright
 
-    frame = np.zeros((400, 400, 3), np.uint8)
-    first_up = make_upright(frame, (100.0, 100.0, 300.0, 300.0), 0.0, margin=0.0)
-    grown_up = make_upright(frame, (50.0, 20.0, 350.0, 300.0), 0.0, margin=0.0)
+    first_up, grown_up = _first_and_grown()
     crop = np.zeros((10, 40, 3), np.uint8)
-
-    def rec(text: str) -> Recognized:
-        return Recognized(text, 0.9, (0.9,) * len(text))
 
     first = Pieces(((20.0, 60.0, 180.0, 80.0),   # 品名 whole, inside the first crop
                     (20.0, 0.0, 180.0, 18.0)),   # the brand, cut by the crop's top edge
@@ -361,11 +369,8 @@ def test_a_line_the_first_read_found_nothing_in_does_not_hide_the_grown_reads_li
     from inference.reading.ocr.recognizer import Recognized
     from inference.reading.tag_extent import FirstRead
     from inference.reading.text_lines import UNREAD, Pieces
-    from inference.reading.rectify import make_upright
 
-    frame = np.zeros((400, 400, 3), np.uint8)
-    first_up = make_upright(frame, (100.0, 100.0, 300.0, 300.0), 0.0, margin=0.0)
-    grown_up = make_upright(frame, (50.0, 20.0, 350.0, 300.0), 0.0, margin=0.0)
+    first_up, grown_up = _first_and_grown()
     crop = np.zeros((10, 40, 3), np.uint8)
     sliver = (30.0, 20.0, 150.0, 27.0)  # paper above the big line's ink, inside the first crop
     first = Pieces((sliver,), (crop,), (Recognized("", 0.0, ()),))
@@ -377,18 +382,11 @@ def test_a_line_the_first_read_found_nothing_in_does_not_hide_the_grown_reads_li
 def test_a_line_by_a_cut_edge_the_grown_read_shows_nothing_over_stays() -> None:
     """The grown box, clipped at the frame's edge, showed less of the tag's foot than the first crop did: the
     first read's last row (by the edge it grew towards) has no grown line over it, and is kept (set 5152 000071)."""
-    from inference.reading.ocr.recognizer import Recognized
     from inference.reading.tag_extent import FirstRead
     from inference.reading.text_lines import Pieces
-    from inference.reading.rectify import make_upright
 
-    frame = np.zeros((400, 400, 3), np.uint8)
-    first_up = make_upright(frame, (100.0, 100.0, 300.0, 300.0), 0.0, margin=0.0)
-    grown_up = make_upright(frame, (50.0, 20.0, 350.0, 300.0), 0.0, margin=0.0)
+    first_up, grown_up = _first_and_grown()
     crop = np.zeros((10, 40, 3), np.uint8)
-
-    def rec(text: str) -> Recognized:
-        return Recognized(text, 0.9, (0.9,) * len(text))
 
     first = Pieces(((20.0, 60.0, 180.0, 80.0), (20.0, 185.0, 120.0, 199.0)), (crop, crop), (rec("品名：风衣"), rec("等级：合格品")))
     grown = Pieces(((70.0, 140.0, 230.0, 160.0),), (crop,), (rec("品名：风衣"),))
@@ -400,18 +398,11 @@ def test_a_row_whose_left_column_the_first_crop_cut_is_taken_whole_from_the_grow
     """Two columns of one row: the first crop cut the left one (`安全类别：…` ran into its edge) and saw the right
     one whole (`零售价：…`); the grown read boxes the row as one line. That line replaces the first read's
     price line, or the safety class is lost (set 5150 frame 000031)."""
-    from inference.reading.ocr.recognizer import Recognized
     from inference.reading.tag_extent import FirstRead
     from inference.reading.text_lines import Pieces
-    from inference.reading.rectify import make_upright
 
-    frame = np.zeros((400, 400, 3), np.uint8)
-    first_up = make_upright(frame, (100.0, 100.0, 300.0, 300.0), 0.0, margin=0.0)
-    grown_up = make_upright(frame, (50.0, 20.0, 350.0, 300.0), 0.0, margin=0.0)
+    first_up, grown_up = _first_and_grown()
     crop = np.zeros((10, 40, 3), np.uint8)
-
-    def rec(text: str) -> Recognized:
-        return Recognized(text, 0.9, (0.9,) * len(text))
 
     first = Pieces(((0.0, 100.0, 90.0, 120.0), (100.0, 100.0, 180.0, 120.0)), (crop, crop),
                    (rec("类别：GB 18401"), rec("零售价：¥259.00")))
