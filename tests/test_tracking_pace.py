@@ -29,7 +29,7 @@ def test_a_frame_is_worth_detecting_often_only_while_the_free_reader_waits_for_a
     """The pace as it was before the reader's CPU share counted (starved_below None): the busy reader always starved."""
     pace = DetectionPace(shot_fps=shot_fps, whole_looks=whole_looks, starved_below=None)
     assert pace.due(shot_wanted=shot_wanted, seconds_since=seconds, frames_since=frames,
-                    whole_frames=whole_frames, reader_busy=not shot_wanted, reader_share=None) is due
+                    whole_frames=whole_frames, reader_share=None) is due
 
 
 # Shares of a core per read as the 2-core VM gave them (a read alone in its process, one OCR thread): at load
@@ -37,19 +37,19 @@ def test_a_frame_is_worth_detecting_often_only_while_the_free_reader_waits_for_a
 QUIET, LOADED = 0.95, 0.45
 
 
-@pytest.mark.parametrize(("reader_busy", "reader_share", "frames", "due"), [
-    (True, LOADED, 1, False),  # a read waits for CPU: the detector follows, twice in the 30 frames a tag is whole
-    (True, LOADED, 15, True),
-    (True, QUIET, 1, True),  # the reader has its core: pacing gives it nothing, the detector runs at full rate
-    (True, 0.75, 1, True),  # at the bar: not starved
-    (True, 0.74, 1, False),
-    (True, None, 1, True),  # no read finished yet: as on an idle station
-    (False, LOADED, 1, True),  # nothing to read now: the CPU a detection takes is nobody's read
+@pytest.mark.parametrize(("shot_wanted", "reader_share", "frames", "due"), [
+    (False, LOADED, 1, False),  # reads wait for CPU: the detector follows, twice in the 30 frames a tag is whole
+    (False, LOADED, 15, True),
+    (False, QUIET, 1, True),  # the reader has its core: pacing gives it nothing, the detector runs at full rate
+    (False, 0.75, 1, True),  # at the bar: not starved
+    (False, 0.74, 1, False),
+    (False, None, 1, True),  # no read finished yet: as on an idle station
+    (True, LOADED, 1, True),  # a tag waits for the free reader: its shot is wanted now, starved or not
 ])
-def test_the_detector_follows_only_while_the_busy_reader_is_starved_of_cpu(reader_busy, reader_share, frames, due):
+def test_the_detector_follows_only_while_the_reader_is_starved_of_cpu(shot_wanted, reader_share, frames, due):
     pace = DetectionPace(whole_looks=2.0, starved_below=0.75)
-    assert pace.due(shot_wanted=False, seconds_since=0.0, frames_since=frames, whole_frames=30.0,
-                    reader_busy=reader_busy, reader_share=reader_share) is due
+    assert pace.due(shot_wanted=shot_wanted, seconds_since=0.0, frames_since=frames, whole_frames=30.0,
+                    reader_share=reader_share) is due
 
 
 @pytest.mark.parametrize(("reads", "share"), [
@@ -121,11 +121,12 @@ def test_the_detector_looks_often_only_while_the_free_reader_waits_for_a_tag():
         line.close()
 
 
-def test_the_line_follows_only_while_a_reader_whose_reads_waited_has_work():
+def test_the_line_follows_only_once_a_read_waited_for_cpu():
     """The reading thread's own CPU clock decides. Tag 0's read is held 0.3 s, computing almost nothing (as a read
     on a loaded machine waits for a core): until it finishes nothing is known and the detector runs at full rate,
-    reader busy or not; once it finished, its share of a core is far below the bar, and while tag 1's read runs
-    the detector follows (every 13th frame); with nothing to read it runs at full rate again."""
+    though the reader is busy; once it finished, its share of a core is far below the bar, and the detector follows
+    (every 13th frame), with tag 0 read and settled and while tag 1's read runs; a tag coming in while the reader is
+    free is looked for on every frame."""
     import time
 
     reader = GatedReader()
@@ -153,8 +154,12 @@ def test_the_line_follows_only_while_a_reader_whose_reads_waited_has_work():
         reader.gate.clear()
         assert line.worker.cpu_share < 0.2  # its thread computed a few ms of the 0.3 s
         step(*frames[whole(0) + 1])
-        assert not line.worker.reading and line.detection_due(whole(0) + 2)  # tag 0 settled OK, nothing to read
-        for frame, visible in frames[whole(0) + 2:whole(1) + 1]:
+        assert [line.detection_due(whole(0) + 1 + k) for k in (1, 12, 13)] == [False, False, True]  # tag 0 settled OK
+        coming = next(f for f, v in frames if len(v) == 2)
+        for frame, visible in frames[whole(0) + 2:coming + 1]:
+            step(frame, visible)
+        assert line.detection_due(coming + 1)  # tag 1 coming in, the reader free
+        for frame, visible in frames[coming + 1:whole(1) + 1]:
             step(frame, visible)
         assert reader.started.wait(30)  # tag 1's read running, the reader starved by its last read
         assert [line.detection_due(whole(1) + k) for k in (1, 12, 13)] == [False, False, True]

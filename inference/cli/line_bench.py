@@ -12,8 +12,8 @@ The recordings and their truth come from `python -m training.conveyor` (read her
 hands over raw frames (decoding a 1280x720 MJPG replay at 30 fps takes ~0.4 of a core here, which a GenICam
 camera does not cost). `--detect-fps` caps how often the detector runs; while no tag waits for a read the
 free reader could start, it runs only `--whole-looks` times in the frames a tag is wholly in view (the line's
-DetectionPace), leaving the reader the CPU; with `--starved-below` only while the busy reader's thread got less
-than that share of a core over its last reads (an idle machine detects at full rate).
+DetectionPace), leaving the reader the CPU; with `--starved-below` only while the reader's thread got less than
+that share of a core over its last reads (an idle machine detects at full rate).
 Each run records the load average, the share of the CPU the process got, and how much of it went to
 detection and to reading: on a shared machine the numbers say how busy it was and where the CPU went.
 """
@@ -70,7 +70,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                              "detect only this many times in the frames a tag is wholly in view, leaving the reader "
                              "the CPU (default: %(default)s; 0: as --detect-fps)")
     parser.add_argument("--starved-below", type=float, default=DetectionPace().starved_below,
-                        help="live: detect at --whole-looks only while the busy reader's thread got less than this share "
+                        help="live: detect at --whole-looks only while the reader's thread got less than this share "
                              "of a core (CPU time / wall time) over its last reads; at full rate otherwise "
                              "(default: %(default)s; 0: whenever no tag waits for the free reader)")
     parser.add_argument("--read-wait-s", type=float, default=None,

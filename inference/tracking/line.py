@@ -220,13 +220,13 @@ class LineInspector:
     def detection_due(self, frame: int) -> bool:
         """Is this live frame (its source index) worth detecting (`step`), or only following (`follow`)? Often
         while a tag waits for a read the free reader could start, or while the reader gets the CPU it needs; seldom
-        while a starved reader has work (settings.pace)."""
+        while its reads wait for CPU (settings.pace)."""
         if self._stepped is None:
             return True
         last_frame, last_at = self._stepped
         return self.settings.pace.due(shot_wanted=self._shot_wanted(), seconds_since=self.clock() - last_at,
                                       frames_since=frame - last_frame, whole_frames=self._whole_frames(),
-                                      reader_busy=self.worker.reading, reader_share=self.worker.cpu_share)
+                                      reader_share=self.worker.cpu_share)
 
     def _whole_frames(self) -> float | None:
         """Source frames a tag stays wholly in view, from the belt's given speed and the tags seen whole so far."""

@@ -15,8 +15,10 @@ tags in four into several ids in that pass.
 Following pays only where the reader is short of CPU. On an idle station the reader has a core of its own and a
 paced detector only ends tracks later (p95 0.38-0.48 s paced against 0.19-0.30 s at full rate, fifth pass). So
 with `starved_below` set, the detector follows only while the reader has work and its thread got less than that
-share of a core over its last reads (reader_share.ReaderShare); otherwise it runs on every frame it can, as when
-looking for a shot.
+share of a core over its last reads (reader_share.ReaderShare), and at full rate while the reader gets its core
+or before its first read has said. A starved reader's line follows even while the reader is idle: with a third
+of a core a detection comes every ~0.3 s, later than the belt's own expiry ends a read tag's track, and detecting
+while idle took 0.15-0.2 of a core more and put the verdicts later (sixth pass, tried first).
 """
 
 from __future__ import annotations
@@ -31,8 +33,8 @@ class DetectionPace:
     shot_fps: float | None = None  # detections per second at most (None: every frame the detector can take)
     whole_looks: float | None = 2.0  # while following: detections in the frames a tag is wholly in view
     # (None: never slower than shot_fps)
-    starved_below: float | None = 0.75  # follow only while the busy reader got less than this share of a core
-    # (None: follow whenever no tag waits for the free reader, however much CPU the reader gets)
+    starved_below: float | None = 0.75  # follow only while the reader got less than this share of a core over its
+    # last reads (None: follow whenever no tag waits for the free reader, however much CPU the reader gets)
 
     def __post_init__(self) -> None:
         for name in ("shot_fps", "whole_looks"):
@@ -45,20 +47,19 @@ class DetectionPace:
                               found=str(self.starved_below), hint="0.75 paces a reader that waits a quarter of its reads")
 
     def due(self, *, shot_wanted: bool, seconds_since: float, frames_since: int, whole_frames: float | None,
-            reader_busy: bool, reader_share: float | None) -> bool:
+            reader_share: float | None) -> bool:
         """Is the frame `frames_since` source frames (`seconds_since` s) after the last detected one worth
         detecting? `shot_wanted`: a tag in view waits for a read the free reader could start now; `whole_frames`:
-        how many frames a tag stays wholly in view at the belt's given speed (None: not known); `reader_busy`: a
-        read is running or waiting; `reader_share`: the share of a core the reader got over its last reads (None:
-        no read finished yet)."""
+        how many frames a tag stays wholly in view at the belt's given speed (None: not known); `reader_share`: the
+        share of a core the reader got over its last reads (None: no read finished yet)."""
         if self.shot_fps is not None and seconds_since < 1.0 / self.shot_fps:
             return False
-        if shot_wanted or whole_frames is None or self.whole_looks is None or not self.starved(reader_busy, reader_share):
+        if shot_wanted or whole_frames is None or self.whole_looks is None or not self.starved(reader_share):
             return True
         return frames_since >= whole_frames / self.whole_looks
 
-    def starved(self, reader_busy: bool, reader_share: float | None) -> bool:
-        """Would detections now take CPU a read is waiting for? Always, without `starved_below`."""
+    def starved(self, reader_share: float | None) -> bool:
+        """Do the reader's reads wait for CPU the detector takes? Always, without `starved_below`."""
         if self.starved_below is None:
             return True
-        return reader_busy and reader_share is not None and reader_share < self.starved_below
+        return reader_share is not None and reader_share < self.starved_below
