@@ -48,13 +48,16 @@ def test_geometry_of_the_moved_box_and_of_a_nested_box() -> None:
 
 def test_a_difference_a_second_read_did_not_show_is_review_with_the_reason() -> None:
     r = parse_recipe('[counts]\nhangtag = 1\n[fields]\nsize = "M"\n')
-    line = OcrLine("尺码：N", 0.97, (0, 0, 1, 1), (0.97,) * 4)
+    line = OcrLine("尺码：L", 0.97, (0, 0, 1, 1), (0.97,) * 4)
     sure = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=(line,))
     assert judge(r, one_tag(), [sure]).verdict is Verdict.NG
+    # 'N' is no size at all: a misread of the M, doubt rather than evidence, whatever the second read says
+    not_a_size = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=(OcrLine("尺码：N", 0.97, (0, 0, 1, 1), (0.97,) * 4),))
+    assert judge(r, one_tag(), [not_a_size]).verdict is Verdict.REVIEW
     flipped = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=(line,), unconfirmed=("size",))
     verdict = judge(r, one_tag(), [flipped])
     assert verdict.verdict is Verdict.REVIEW
-    assert verdict.reasons == ("size uncertain: read as N, expected M, but a second read from the tag box moved a few pixels"
+    assert verdict.reasons == ("size uncertain: read as L, expected M, but a second read from the tag box moved a few pixels"
                                " did not show it",)
     assert flipped.to_record()["unconfirmed"] == ["size"]
 

@@ -434,3 +434,14 @@ def test_a_read_that_verifies_every_value_of_the_recipe_needs_no_grown_box() -> 
     assert verified_whole(rules, lines_from_text("尺码：M\n颜色：黑色"), ())
     assert not verified_whole(rules, lines_from_text("尺码：M"), ())  # the colour may lie past the box: grow it
     assert not verified_whole(None, lines_from_text("尺码：M\n颜色：黑色"), ())  # nothing to verify against
+
+
+@pytest.mark.parametrize("line, verdict", [
+    ("执行标准：GB/T 2665-2017", Verdict.NG),  # another standard, read surely: evidence
+    ("执行标准：执行", Verdict.REVIEW),  # no standard at all in its place (set 5150 000042, a label's remnant)
+    ("号型：N", Verdict.REVIEW),  # no size either: the M misread
+])
+def test_a_value_that_is_no_value_of_its_field_is_doubt_not_evidence(line: str, verdict: Verdict) -> None:
+    rules = recipe('standard = "GB/T 2664-2017"\nsize = "M"')
+    text = line + ("\n号型：M" if not line.startswith("号型") else "\n执行标准：GB/T 2664-2017")
+    assert judge(rules, one_tag(), [tag(text)]).verdict is verdict

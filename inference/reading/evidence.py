@@ -184,6 +184,29 @@ def _searchable(name: str, expected: str) -> str:
 
 
 def _compare(name: str, expected: str, cand: _Candidate, min_conf: float) -> Found:
+    found = _compare_value(name, expected, cand, min_conf)
+    if found is Found.DIFFERENT and not fits_grammar(name, cand.value):
+        return Found.NEAR  # not a value of the field at all (a label's remnant, a glued neighbour): a misread, not a misprint
+    return found
+
+
+# What a value of a field with a grammar looks like, loosely: enough to tell a misprinted value from a read of
+# something else in the field's place ('执行' for a standard: the label's own first characters).
+_GRAMMARS = {
+    "standard": re.compile(r"[A-Z]{2}\s*(?:/\s*[A-Z])?\s*\d{3,6}", re.IGNORECASE),
+    "safety_category": re.compile(r"[ABC]\s*类|18401", re.IGNORECASE),
+    "size": re.compile(r"\d{2,3}\s*/\s*\d{2,3}|^\s*(?:X{0,4}[SML]|[2-6]XL|XXS|F|FREE|均码)\s*$", re.IGNORECASE),
+    "ean13": re.compile(r"^\D*(?:\d\D?){12,13}$"),
+}
+
+
+def fits_grammar(name: str, value: str) -> bool:
+    """Whether `value` looks like a value of field `name` (fields without a grammar: always)."""
+    grammar = _GRAMMARS.get(name)
+    return grammar is None or bool(grammar.search(halfwidth(value)))
+
+
+def _compare_value(name: str, expected: str, cand: _Candidate, min_conf: float) -> Found:
     if name == "style_number":
         found = compare(code_key(expected), code_key(cand.value), cand.confidence, min_conf, cand.mean)
         if found is Found.NEAR and _surely_other_code(code_key(expected), code_key(cand.value), cand.chars):
