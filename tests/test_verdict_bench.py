@@ -168,3 +168,14 @@ def test_a_wrong_recipe_changes_exactly_one_expected_value_in_turn():
         assert diff == [(field, right, wrong)] and right != wrong
         seen.add(field)
     assert seen == {"size", "price", "color"}  # no style number in this recipe: its turn goes to the next field
+
+
+def test_a_tag_read_from_a_grown_box_is_scored_against_its_truth() -> None:
+    """The reader grows a detector box that cut the tag; the box it read from then holds the whole truth box
+    but overlaps it by less than IoU 0.5: its fields still count, a box far larger than the tag does not."""
+    from inference.cli.verdict_bench import match
+
+    truth = [(100.0, 100.0, 300.0, 300.0)]
+    assert match(truth, [(60.0, 60.0, 420.0, 360.0)]) == {}  # IoU 0.37
+    assert match(truth, [(60.0, 60.0, 420.0, 360.0)], grown=True) == {0: 0}
+    assert match(truth, [(0.0, 0.0, 800.0, 600.0)], grown=True) == {}  # the whole frame is no tag's box

@@ -83,9 +83,12 @@ def load_truth(data: Path) -> tuple[dict, list[dict]]:
 
 # -- scoring one frame --------------------------------------------------------------------------------
 
-def match(truth_boxes: list, found_boxes: list) -> dict[int, int]:
-    """Truth index -> found index, best overlap first, each box used once, IoU >= 0.5."""
-    pairs = sorted(((iou(t, f), i, j) for i, t in enumerate(truth_boxes) for j, f in enumerate(found_boxes)), reverse=True)
+def match(truth_boxes: list, found_boxes: list, grown: bool = False) -> dict[int, int]:
+    """Truth index -> found index, best overlap first, each box used once, IoU >= 0.5. `grown` (the boxes a tag
+    was read from, which the reader grows past a detector box that cut the tag): a box that holds most of the truth
+    box and is at most a few times its size matches too."""
+    score = _cover if grown else iou
+    pairs = sorted(((score(t, f), i, j) for i, t in enumerate(truth_boxes) for j, f in enumerate(found_boxes)), reverse=True)
     taken_t, taken_f, out = set(), set(), {}
     for overlap, i, j in pairs:
         if overlap < MATCH_IOU:
@@ -95,6 +98,18 @@ def match(truth_boxes: list, found_boxes: list) -> dict[int, int]:
             taken_t.add(i)
             taken_f.add(j)
     return out
+
+
+def _cover(truth, found) -> float:
+    """IoU, or where `found` holds 80 % of `truth` and is at most four times its area, the IoU threshold itself."""
+    overlap = iou(truth, found)
+    tw, th = truth[2] - truth[0], truth[3] - truth[1]
+    fw, fh = found[2] - found[0], found[3] - found[1]
+    iw = max(0.0, min(truth[2], found[2]) - max(truth[0], found[0]))
+    ih = max(0.0, min(truth[3], found[3]) - max(truth[1], found[1]))
+    if tw > 0 and th > 0 and iw * ih >= 0.8 * tw * th and fw * fh <= 4 * tw * th:
+        return max(overlap, MATCH_IOU)
+    return overlap
 
 
 _LABELS = sorted((name.replace("_", " ") for name in FIELD_NAMES), key=len, reverse=True) + ["barcode"]
@@ -121,7 +136,7 @@ def score_frame(row: dict, result, field_key) -> dict:
     found = [tuple(map(float, b)) for b in result.detections.of_class("hangtag").xyxy] if result.ok else []
     tag_match = match([t["xyxy"] for t in truth_tags], found)
     readings = list(result.readings) if result.ok else []
-    read_match = match([t["xyxy"] for t in truth_tags], [r.xyxy for r in readings])
+    read_match = match([t["xyxy"] for t in truth_tags], [r.xyxy for r in readings], grown=True)
     fields: dict[str, list[int]] = {}
     misreads = []
     for i, tag in enumerate(truth_tags):
