@@ -12,6 +12,9 @@ from inference.tracking import DetectionPace, LineInspector, LineSettings, TagTr
 from tests.test_tracking import RECIPE, W, GatedReader, PlantedReader, conveyor, detections_of, frame_with
 
 SPEED = 20  # px a frame, left to right (tests.test_tracking.conveyor)
+# Shares of a core per read as the 2-core VM gave them (a read alone in its process, one OCR thread): at load
+# 3-5 0.2-0.85; with nothing else running a read computes all its wall time.
+QUIET, LOADED = 0.95, 0.45
 
 
 @pytest.mark.parametrize(("shot_fps", "whole_looks", "shot_wanted", "seconds", "frames", "whole_frames", "due"), [
@@ -26,28 +29,26 @@ SPEED = 20  # px a frame, left to right (tests.test_tracking.conveyor)
 ])
 def test_a_frame_is_worth_detecting_often_only_while_the_free_reader_waits_for_a_tag(
         shot_fps, whole_looks, shot_wanted, seconds, frames, whole_frames, due):
-    """The pace as it was before the reader's CPU share counted (starved_below None): the busy reader always starved."""
-    pace = DetectionPace(shot_fps=shot_fps, whole_looks=whole_looks, starved_below=None)
+    """The default pace (starved_below None), once a read has finished: whatever CPU the reader got."""
+    pace = DetectionPace(shot_fps=shot_fps, whole_looks=whole_looks)
     assert pace.due(shot_wanted=shot_wanted, seconds_since=seconds, frames_since=frames,
-                    whole_frames=whole_frames, reader_share=None) is due
+                    whole_frames=whole_frames, reader_share=QUIET) is due
 
 
-# Shares of a core per read as the 2-core VM gave them (a read alone in its process, one OCR thread): at load
-# 3-5 0.2-0.85; with nothing else running a read computes all its wall time.
-QUIET, LOADED = 0.95, 0.45
-
-
-@pytest.mark.parametrize(("shot_wanted", "reader_share", "frames", "due"), [
-    (False, LOADED, 1, False),  # reads wait for CPU: the detector follows, twice in the 30 frames a tag is whole
-    (False, LOADED, 15, True),
-    (False, QUIET, 1, True),  # the reader has its core: pacing gives it nothing, the detector runs at full rate
-    (False, 0.75, 1, True),  # at the bar: not starved
-    (False, 0.74, 1, False),
-    (False, None, 1, True),  # no read finished yet: as on an idle station
-    (True, LOADED, 1, True),  # a tag waits for the free reader: its shot is wanted now, starved or not
+@pytest.mark.parametrize(("starved_below", "shot_wanted", "reader_share", "frames", "due"), [
+    (0.75, False, LOADED, 1, False),  # reads wait for CPU: the detector follows, twice in the 30 frames a tag is whole
+    (0.75, False, LOADED, 15, True),
+    (0.75, False, QUIET, 1, True),  # the reader has its core: pacing gives it nothing, full rate
+    (0.75, False, 0.75, 1, True),  # at the bar: not starved
+    (0.75, False, 0.74, 1, False),
+    (0.75, True, LOADED, 1, True),  # a tag waits for the free reader: its shot is wanted now, starved or not
+    (0.75, False, None, 1, True),  # the run's first read not finished yet: full rate
+    (None, False, None, 1, True),  # the same on the default pace (following then split the first tags)
+    (None, False, QUIET, 1, False),  # the default pace after it: following whatever CPU the reader got
 ])
-def test_the_detector_follows_only_while_the_reader_is_starved_of_cpu(shot_wanted, reader_share, frames, due):
-    pace = DetectionPace(whole_looks=2.0, starved_below=0.75)
+def test_the_detector_follows_only_while_the_reader_is_starved_of_cpu(starved_below, shot_wanted, reader_share,
+                                                                      frames, due):
+    pace = DetectionPace(whole_looks=2.0, starved_below=starved_below)
     assert pace.due(shot_wanted=shot_wanted, seconds_since=0.0, frames_since=frames, whole_frames=30.0,
                     reader_share=reader_share) is due
 
@@ -89,11 +90,11 @@ def _boxes(visible):
 
 def test_the_detector_looks_often_only_while_the_free_reader_waits_for_a_tag():
     """Tags 120 px wide on a 640 px view at 20 px a frame are whole for 26 frames: following, the detector runs
-    every 13th frame (2 looks), whatever CPU the reader gets (starved_below None). Reader held busy with tag 0's
-    read: following; the read done and the tag settled, nothing waits for a read: following; tag 1 coming in with
-    the reader free: every frame."""
+    every 13th frame (2 looks), whatever CPU the reader gets (the default pace), once the run's first read has
+    finished (until then every frame). Tag 0 read and settled, nothing waits for a read: following; tag 1 coming in
+    with the reader free: every frame; the reader held busy with tag 1's read: following."""
     reader = GatedReader()
-    settings = LineSettings(sharp_focus=1.0, pace=DetectionPace(whole_looks=2.0, starved_below=None),
+    settings = LineSettings(sharp_focus=1.0, pace=DetectionPace(whole_looks=2.0),
                             tracker=TrackerSettings(belt_px_per_frame=(SPEED, 0.0)))
     line = LineInspector(None, reader, RECIPE, settings)
 
@@ -108,14 +109,21 @@ def test_the_detector_looks_often_only_while_the_free_reader_waits_for_a_tag():
         assert line.detection_due(whole)  # tag 0 coming in, the reader free
         step(*frames[whole])
         assert reader.started.wait(30)  # its first whole shot is being read
-        assert [line.detection_due(whole + k) for k in (1, 12, 13)] == [False, False, True]
+        assert line.detection_due(whole + 1)  # the run's first read: nothing known about the reader's CPU yet
+        reader.started.clear()
         reader.gate.set()
         assert line.worker.wait_for(1, 30)
+        reader.gate.clear()
         step(*frames[whole + 13])
         assert [line.detection_due(whole + 13 + k) for k in (1, 13)] == [False, True]  # tag 0 settled OK
         coming = next(f for f, v in frames if len(v) == 2)
         step(*frames[coming])
         assert line.detection_due(coming + 1)  # tag 1 coming in
+        whole_1 = next(f for f, v in frames for b, _, k in v if k == 1 and b[0] > 2 and b[2] < W - 2)
+        for frame, visible in frames[coming + 1:whole_1 + 1]:
+            step(frame, visible)
+        assert reader.started.wait(30)  # tag 1's read held
+        assert [line.detection_due(whole_1 + k) for k in (1, 12, 13)] == [False, False, True]
     finally:
         reader.gate.set()
         line.close()

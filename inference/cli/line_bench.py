@@ -72,7 +72,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--starved-below", type=float, default=DetectionPace().starved_below,
                         help="live: detect at --whole-looks only while the reader's thread got less than this share "
                              "of a core (CPU time / wall time) over its last reads; at full rate otherwise "
-                             "(default: %(default)s; 0: whenever no tag waits for the free reader)")
+                             "(e.g. 0.75; default: follow whenever no tag waits for the free reader)")
     parser.add_argument("--read-wait-s", type=float, default=None,
                         help="a tag that left waits this long at most for its read to start, then is judged on the "
                              "reads it has (default: every read is waited for)")

@@ -12,13 +12,17 @@ belt's speed given, one detection a second keeps each tag's id (BENCHMARKS, issu
 it the detector runs as when looking for a shot: a speed learned from tags seen every 10th frame split three
 tags in four into several ids in that pass.
 
-Following pays only where the reader is short of CPU. On an idle station the reader has a core of its own and a
-paced detector only ends tracks later (p95 0.38-0.48 s paced against 0.19-0.30 s at full rate, fifth pass). So
-with `starved_below` set, the detector follows only while the reader has work and its thread got less than that
-share of a core over its last reads (reader_share.ReaderShare), and at full rate while the reader gets its core
-or before its first read has said. A starved reader's line follows even while the reader is idle: with a third
-of a core a detection comes every ~0.3 s, later than the belt's own expiry ends a read tag's track, and detecting
-while idle took 0.15-0.2 of a core more and put the verdicts later (sixth pass, tried first).
+Until the run's first read has finished the detector runs at full rate whatever the setting: following during it
+let one track take the first two tags (one duplicated, one missed) at 0.6 s spacing in 8 of 12 runs, none of 12
+with it (BENCHMARKS, issue 18, sixth pass).
+
+Following pays only where the reader is short of CPU, so with `starved_below` set the detector runs at full rate
+while the reader's thread got at least that share of a core over its last reads (reader_share.ReaderShare). It is
+off by default: on the 2-core VM at load 4-11 it did not help (sixth pass). The reader got 0.4-0.73 of a core
+there, around any bar "well below 1", so the line went back and forth, detected 1.4x as often for 0.1 of a core
+more, and its p95 was 0.09-0.13 s against 0.03-0.09 s paced at 1.25 s; following only while the reader was busy
+cost 0.15-0.2 of a core and 0.06 s at p50. The case it is made for, an idle station (fifth pass: p95 0.19-0.30 s
+at full rate against 0.38-0.48 s paced, both within the 1 s target), could not be measured then.
 """
 
 from __future__ import annotations
@@ -33,8 +37,8 @@ class DetectionPace:
     shot_fps: float | None = None  # detections per second at most (None: every frame the detector can take)
     whole_looks: float | None = 2.0  # while following: detections in the frames a tag is wholly in view
     # (None: never slower than shot_fps)
-    starved_below: float | None = 0.75  # follow only while the reader got less than this share of a core over its
-    # last reads (None: follow whenever no tag waits for the free reader, however much CPU the reader gets)
+    starved_below: float | None = None  # follow only while the reader got less than this share of a core over its
+    # last reads, e.g. 0.75 (None: follow whenever no tag waits for the free reader, whatever CPU the reader gets)
 
     def __post_init__(self) -> None:
         for name in ("shot_fps", "whole_looks"):
@@ -59,7 +63,10 @@ class DetectionPace:
         return frames_since >= whole_frames / self.whole_looks
 
     def starved(self, reader_share: float | None) -> bool:
-        """Do the reader's reads wait for CPU the detector takes? Always, without `starved_below`."""
-        if self.starved_below is None:
-            return True
-        return reader_share is not None and reader_share < self.starved_below
+        """Do the reader's reads wait for CPU the detector takes? Not known before the run's first read has finished,
+        and the detector runs at full rate until then: following during the first read let one track take two of
+        the first tags (one missed, one duplicated) at 0.6 s spacing in 8 of 12 runs (sixth pass). After it: always,
+        without `starved_below`."""
+        if reader_share is None:
+            return False
+        return self.starved_below is None or reader_share < self.starved_below

@@ -6,10 +6,11 @@ share of a core the reader got: about 1 on an idle station, well below 1 where o
 on the 2-core VM, one read alone in its process at load 3-5: 0.2-0.85, the rest of the wall time spent on the run
 queue (/proc/thread-self/schedstat), with one OCR thread and with ONNX Runtime's two.
 
-The line paces its detector only while this share is low (DetectionPace.starved_below):
-on an idle station pacing gives the reader nothing it lacked and only ends tracks later (a followed track ends when
-the belt has carried it wholly out of view, a detected one earlier, by the tracker's learned rule), while on a
-shared machine every detection takes CPU a read is waiting for (BENCHMARKS, issue 18, fifth and sixth passes).
+With DetectionPace.starved_below set (off by default: at load 4-11 it did not help, sixth pass) the line paces
+its detector only while this share is low: on an idle station pacing gives the reader nothing it lacked and only
+ends tracks later (a followed track ends when the belt has carried it wholly out of view, a detected one earlier,
+by the tracker's learned rule), while on a shared machine every detection takes CPU a read is waiting for
+(BENCHMARKS, issue 18, fifth and sixth passes).
 """
 
 from __future__ import annotations
