@@ -47,8 +47,9 @@ class DetectionPace:
                 raise ConfigError(f"detection pace {name} must be above 0", expected="a number > 0, or none",
                                   found=str(value), hint="leave it out for the default")
         if self.starved_below is not None and not 0 < self.starved_below <= 1:
-            raise ConfigError("detection pace starved_below is a share of one core", expected="a number in (0, 1], or none",
-                              found=str(self.starved_below), hint="0.75 paces a reader that waits a quarter of its reads")
+            raise ConfigError("detection pace starved_below is a share of one core",
+                              expected="a number in (0, 1], or none", found=str(self.starved_below),
+                              hint="0.75 paces a reader that waits a quarter of its reads")
 
     def due(self, *, shot_wanted: bool, seconds_since: float, frames_since: int, whole_frames: float | None,
             reader_share: float | None) -> bool:
