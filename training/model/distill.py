@@ -20,7 +20,7 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
-from training.model.loss import assign, giou, pairwise_iou_aligned
+from training.model.loss import assign, box_terms, pairwise_iou_aligned
 from training.model.net import decode_ltrb
 
 
@@ -58,16 +58,7 @@ class DistillLoss:
         cls_loss = F.binary_cross_entropy_with_logits(logits, cls_target, reduction="sum") / total
 
         fg = target.fg
-        weight = target.scores.sum(-1)[fg]
-        if fg.any():
-            box_loss = ((1 - giou(boxes[fg], target.boxes[fg])) * weight).sum() / total
-            strides = self.strides.expand(fg.shape[0], -1, -1)[fg]
-            points = self.points.expand(fg.shape[0], -1, -1)[fg]
-            t = target.boxes[fg]
-            target_ltrb = (torch.cat((points - t[:, :2], t[:, 2:] - points), 1) / strides).clamp(min=0)
-            l1 = ((F.softplus(raw[fg]) - target_ltrb).abs().mean(1) * weight).sum() / total
-        else:
-            box_loss = l1 = raw.sum() * 0
+        box_loss, l1 = box_terms(raw, boxes, target, total, self.points, self.strides)
         w_t = soft.amax(-1)
         kept = w_t > 0.05
         if kept.any():

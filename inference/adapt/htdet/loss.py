@@ -87,6 +87,24 @@ def assign(scores: torch.Tensor, boxes: torch.Tensor, points: torch.Tensor, stri
     return Assignment(fg, target_boxes, target_scores)
 
 
+def box_terms(raw: torch.Tensor, boxes: torch.Tensor, target: Assignment, total: torch.Tensor, points: torch.Tensor,
+              strides: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """The box losses over the assigned anchors: GIoU against the target boxes and L1 on the side distances,
+    each weighted by the anchor's target score and divided by `total` (zero, still in the graph, where none)."""
+    fg = target.fg
+    if not fg.any():
+        zero = raw.sum() * 0
+        return zero, zero
+    weight = target.scores.sum(-1)[fg]
+    box_loss = ((1 - giou(boxes[fg], target.boxes[fg])) * weight).sum() / total
+    anchor_strides = strides.expand(fg.shape[0], -1, -1)[fg]
+    anchor_points = points.expand(fg.shape[0], -1, -1)[fg]
+    t = target.boxes[fg]
+    target_ltrb = (torch.cat((anchor_points - t[:, :2], t[:, 2:] - anchor_points), 1) / anchor_strides).clamp(min=0)
+    l1 = ((F.softplus(raw[fg]) - target_ltrb).abs().mean(1) * weight).sum() / total
+    return box_loss, l1
+
+
 class DetectionLoss:
     def __init__(self, points: torch.Tensor, strides: torch.Tensor, *, box_gain: float = 7.5,
                  cls_gain: float = 0.5, l1_gain: float = 0.5, trained_classes: torch.Tensor | None = None) -> None:
@@ -111,17 +129,7 @@ class DetectionLoss:
                                                           reduction="sum") / total
 
         fg = target.fg
-        weight = target.scores.sum(-1)[fg]
-        if fg.any():
-            box_loss = ((1 - giou(boxes[fg], target.boxes[fg])) * weight).sum() / total
-            strides = self.strides.expand(fg.shape[0], -1, -1)[fg]
-            points = self.points.expand(fg.shape[0], -1, -1)[fg]
-            t = target.boxes[fg]
-            target_ltrb = (torch.cat((points - t[:, :2], t[:, 2:] - points), 1) / strides).clamp(min=0)
-            pred_ltrb = F.softplus(raw[fg])
-            l1 = ((pred_ltrb - target_ltrb).abs().mean(1) * weight).sum() / total
-        else:
-            box_loss = l1 = raw.sum() * 0
+        box_loss, l1 = box_terms(raw, boxes, target, total, self.points, self.strides)
         loss = self.box_gain * box_loss + self.cls_gain * cls_loss + self.l1_gain * l1
         parts = torch.stack((box_loss.detach(), cls_loss.detach(), l1.detach(), fg.sum().float()))
         return loss, parts
