@@ -428,12 +428,17 @@ def test_a_tag_the_detector_missed_is_read_around_its_symbols_not_as_the_whole_f
 
 
 def test_a_read_that_verifies_every_value_of_the_recipe_needs_no_grown_box() -> None:
+    from inference.reading.fields import extract_fields
     from inference.reading.reader import verified_whole
 
+    def verified(rules, text: str) -> bool:
+        lines = lines_from_text(text)
+        return verified_whole(rules, lines, extract_fields(lines), ())
+
     rules = recipe('size = "M"\ncolor = "黑色"')
-    assert verified_whole(rules, lines_from_text("尺码：M\n颜色：黑色"), ())
-    assert not verified_whole(rules, lines_from_text("尺码：M"), ())  # the colour may lie past the box: grow it
-    assert not verified_whole(None, lines_from_text("尺码：M\n颜色：黑色"), ())  # nothing to verify against
+    assert verified(rules, "尺码：M\n颜色：黑色")
+    assert not verified(rules, "尺码：M")  # the colour may lie past the box: grow it
+    assert not verified(None, "尺码：M\n颜色：黑色")  # nothing to verify against
 
 
 @pytest.mark.parametrize("line, verdict", [

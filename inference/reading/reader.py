@@ -10,7 +10,7 @@ by the barcodes) → verify (held against the recipe, read again where a field i
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
@@ -32,7 +32,7 @@ from inference.reading.summary import merge_barcodes, summarize
 from inference.reading.symbols import focus_of, read_symbols  # noqa: F401 (focus_of: still imported from here by callers)
 from inference.reading.tag_extent import FirstRead, cut_sides, grown_box, paper_sides
 from inference.reading.text_lines import LineCrops, join_rows, read_lines
-from inference.reading.types import BarcodeReading, OcrLine, TagReading
+from inference.reading.types import BarcodeReading, FieldReading, OcrLine, TagReading
 from inference.reading.verdict import Verdict, judge_tag
 from inference.reading.verify import verify
 
@@ -249,7 +249,11 @@ class TagReader:
         if first is not None:
             pieces = first.merged_into(pieces, upright)
         lines, crops = join_rows(pieces.boxes, pieces.recognized), LineCrops(pieces.boxes, pieces.crops)
-        if grown < MAX_GROWTHS and not verified_whole(recipe, lines, level.codes):
+        t = time.perf_counter_ns()
+        readings = tuple(BarcodeReading(c.format, c.text, c.valid_checksum, c.xyxy) for c in level.codes)
+        fields, merge_notes = merge_barcodes(extract_fields(lines), readings)
+        fields_ms = _ms(t)
+        if grown < MAX_GROWTHS and not verified_whole(recipe, lines, fields, readings):
             cut = cut_sides(upright, crops.boxes, pieces.recognized)
             bigger = grown_box(tag_box, upright, cut | paper_sides(upright.image, crops.boxes), image_bgr.shape[:2])
             if bigger is not None:
@@ -264,12 +268,9 @@ class TagReader:
         focus, bars = symbols.focus(barcode_boxes), symbols.bars(barcode_boxes, level.codes)
 
         t = time.perf_counter_ns()
-        fields = extract_fields(lines)
         lines = [replace(line, box=upright.to_image_box(line.box)) for line in lines]
-        readings = tuple(BarcodeReading(c.format, c.text, c.valid_checksum, c.xyxy) for c in level.codes)
-        fields, merge_notes = merge_barcodes(fields, readings)
         notes.extend(merge_notes)
-        timings["fields"] = _ms(t)
+        timings["fields"] = fields_ms + _ms(t)
         tag = TagReading(
             tag_index=tag_index,
             xyxy=tag_box,
@@ -297,14 +298,14 @@ class TagReader:
         return make_upright(image_bgr, tag.xyxy, tag.rotation).image
 
 
-def verified_whole(recipe: Recipe | None, lines: Sequence[OcrLine], codes: Sequence) -> bool:
-    """Whether a read already verifies every value the recipe asks for: growing its box could then only take
-    in what lies around the tag. Without a recipe (or one with no fields) nothing is verified."""
+def verified_whole(recipe: Recipe | None, lines: Sequence[OcrLine], fields: Mapping[str, FieldReading],
+                   readings: Sequence[BarcodeReading]) -> bool:
+    """Whether a read (its lines, the fields extracted from them and merged with its barcodes) already verifies
+    every value the recipe asks for: growing its box could then only take in what lies around the tag. Without a
+    recipe (or one with no fields) nothing is verified."""
     if recipe is None or not recipe.fields:
         return False
-    readings = tuple(BarcodeReading(c.format, c.text, c.valid_checksum, c.xyxy) for c in codes)
-    fields, _ = merge_barcodes(extract_fields(lines), readings)
-    tag = TagReading(0, (0.0, 0.0, 1.0, 1.0), fields, readings, tuple(lines))
+    tag = TagReading(0, (0.0, 0.0, 1.0, 1.0), fields, tuple(readings), tuple(lines))
     return all(e.found is Found.MATCH for e in gather(recipe, tag).values())
 
 

@@ -1,5 +1,5 @@
-"""Where a tag ends when the detector's box cut it: the box grown past printed lines that ran into
-its edge, and the reads of both boxes merged, the first trusted where it saw the whole line.
+"""Where a tag ends when the detector's box cut it: the box grown past printed lines (or the tag's own paper)
+that ran into its edge, and the reads of both boxes merged, the first trusted where it saw the whole line.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from inference.reading.rectify import Upright
 from inference.reading.text_lines import Pieces
 
 # A printed line this close to the crop's edge (share of its size) runs into it; the tag box then
-# grows by this share of the crop that way, once.
+# grows by this share of the crop that way (each growth; reader.MAX_GROWTHS says how many).
 EDGE_SHARE = 0.01
 GROW_SHARE = 0.35
 # The tag's paper (colour within this L1 distance in 8-bit Lab of the median over its printed lines, from at least
@@ -38,7 +38,7 @@ MERGE_MAX_TURN_DEG = 2.0
 
 @dataclass(frozen=True)
 class FirstRead:
-    """The read of the detector's own box, kept when the box is grown past lines that ran into its
+    """The read of the detector's own box, kept when the box is grown past lines (or paper) that ran into its
     edge. The grown crop takes in what lies around the tag (other papers, the belt) and shows the tag
     smaller to the text detector: it is trusted only for what the first crop could not see."""
 
