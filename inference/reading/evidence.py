@@ -195,7 +195,7 @@ def _compare(name: str, expected: str, cand: _Candidate, min_conf: float) -> Fou
 _GRAMMARS = {
     "standard": re.compile(r"[A-Z]{2}\s*(?:/\s*[A-Z])?\s*\d{3,6}", re.IGNORECASE),
     "safety_category": re.compile(r"[ABC]\s*类|18401", re.IGNORECASE),
-    "size": re.compile(r"\d{2,3}\s*/\s*\d{2,3}|^\s*(?:X{0,4}[SML]|[2-6]XL|XXS|F|FREE|均码)\s*$", re.IGNORECASE),
+    "size": re.compile(r"\d{2,3}\s*/\s*\d{2,3}"),  # a 号型; a letter size alone is _SIZE_LETTER
     "ean13": re.compile(r"^\D*(?:\d\D?){12,13}$"),
 }
 
@@ -203,7 +203,10 @@ _GRAMMARS = {
 def fits_grammar(name: str, value: str) -> bool:
     """Whether `value` looks like a value of field `name` (fields without a grammar: always)."""
     grammar = _GRAMMARS.get(name)
-    return grammar is None or bool(grammar.search(halfwidth(value)))
+    text = halfwidth(value)
+    if name == "size" and _SIZE_LETTER.match(text.strip().upper()):
+        return True
+    return grammar is None or bool(grammar.search(text))
 
 
 def _compare_value(name: str, expected: str, cand: _Candidate, min_conf: float) -> Found:
