@@ -117,6 +117,20 @@ def checkpoint(model: HTDet, ema: ModelEMA, step: int, args: argparse.Namespace,
             "ema_updates": ema.updates, "args": {k: str(v) for k, v in vars(args).items()}}
 
 
+def reproduce_onnx(net: HTDet, onnx_path: Path, store, imgsz: int, role: str) -> None:
+    """Calibrate `net`'s batch norms on the first training images and check it reproduces the ONNX it was loaded
+    from (largest output difference printed); stop the run where it does not (another architecture)."""
+    from training.model.onnx_init import calibrate_bn, onnx_difference
+
+    sample, _ = store.first(256)
+    x = (sample.permute(0, 3, 1, 2).float() / 255).contiguous(memory_format=torch.channels_last)
+    calibrate_bn(net, x)
+    diff = onnx_difference(net, onnx_path, x[:8], imgsz)
+    print(f"{role} vs {onnx_path.name}: largest output difference {diff:.2e}", flush=True)
+    if diff > 0.1:
+        raise SystemExit(f"the {role} does not reproduce {onnx_path} (difference {diff:.3f}): not this architecture")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training.train", description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, nargs="+", required=True,
@@ -212,15 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"first {store.count} training images on the GPU after {time.perf_counter() - t_wait:.1f} s "
           f"(per folder {store.counts()}, batch shares {store.quotas(args.batch)})", flush=True)
     if args.init_onnx:
-        from training.model.onnx_init import calibrate_bn, onnx_difference
-
-        sample, _ = store.first(256)
-        x = (sample.permute(0, 3, 1, 2).float() / 255).contiguous(memory_format=torch.channels_last)
-        calibrate_bn(model, x)
-        diff = onnx_difference(model, args.init_onnx, x[:8], args.imgsz)
-        print(f"model vs {args.init_onnx.name}: largest output difference {diff:.2e}", flush=True)
-        if diff > 0.1:
-            raise SystemExit(f"the model does not reproduce {args.init_onnx} (difference {diff:.3f}): not this architecture")
+        reproduce_onnx(model, args.init_onnx, store, args.imgsz, "model")
         ema = ModelEMA(model)
         if val_store is not None:
             before = validate(model, val_store, points, strides)
@@ -232,18 +238,12 @@ def main(argv: list[str] | None = None) -> int:
 
         teacher = copy.deepcopy(model)
         if args.distill_from:
-            from training.model.onnx_init import calibrate_bn, load_onnx_weights, onnx_difference
+            from training.model.onnx_init import load_onnx_weights
 
             teacher = HTDet(len(CLASS_NAMES), tuple(args.widths), tuple(args.depths), args.activation)
             load_onnx_weights(teacher, args.distill_from)
             teacher = teacher.to(device).to(memory_format=torch.channels_last)
-            sample, _ = store.first(256)
-            x = (sample.permute(0, 3, 1, 2).float() / 255).contiguous(memory_format=torch.channels_last)
-            calibrate_bn(teacher, x)
-            diff = onnx_difference(teacher, args.distill_from, x[:8], args.imgsz)
-            print(f"teacher vs {args.distill_from.name}: largest output difference {diff:.2e}", flush=True)
-            if diff > 0.1:
-                raise SystemExit(f"the teacher does not reproduce {args.distill_from} (difference {diff:.3f})")
+            reproduce_onnx(teacher, args.distill_from, store, args.imgsz, "teacher")
         distiller = DistillLoss(teacher.eval(), points, strides, iou=args.distill_iou, teacher_box_gain=args.distill_box)
         print(f"distilling from {args.distill_from or 'the starting model'} (IoU >= {args.distill_iou}, "
               f"teacher box gain {args.distill_box})", flush=True)
