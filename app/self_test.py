@@ -101,20 +101,28 @@ def run_self_test(*, model: Path | None = None, backend: str | None = None, reci
         say(f"  report: {_check_report(results, inspector_info, workdir)}")
     except HangtagError as exc:
         print(f"self-test FAILED: {exc}", file=sys.stderr, flush=True)
-        print(f"  (work folder kept for a look: {workdir})", file=sys.stderr, flush=True)
+        print(_kept_note(workdir), file=sys.stderr, flush=True)
         return 1
     except Exception as exc:  # anything unplanned is still a failed self-test, with its reason
         import traceback
 
         traceback.print_exc()
-        print(f"self-test FAILED: {type(exc).__name__}: {exc}\n  (work folder kept: {workdir})",
-              file=sys.stderr, flush=True)
+        print(f"self-test FAILED: {type(exc).__name__}: {exc}\n{_kept_note(workdir)}", file=sys.stderr, flush=True)
         return 1
     if not keep:
         shutil.rmtree(workdir, ignore_errors=True)
     say(f"self-test passed in {time.perf_counter() - start:.1f} s ({seconds_since_launch():.1f} s since launch)"
         + (f"; work folder {workdir}" if keep else ""))
     return 0
+
+
+def _kept_note(workdir: Path) -> str:
+    """A failed self-test keeps what it wrote for a look; a work folder it never wrote to is removed
+    (a check that failed before writing left one empty folder in the temp dir per run)."""
+    if workdir.is_dir() and not any(workdir.iterdir()):
+        workdir.rmdir()
+        return "  (nothing was written before the failure)"
+    return f"  (work folder kept for a look: {workdir})"
 
 
 # -- checks ------------------------------------------------------------------------------------------

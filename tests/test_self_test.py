@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -73,9 +74,17 @@ def test_a_broken_piece_fails_with_its_reason(tmp_path, capsys, breakage, reason
         for i in range(2):
             write_image(folder / f"gray_{i}.png", scene_with_squares(64, 64, [], background=128))
         overrides["samples"] = folder
+    before = set(Path(tempfile.gettempdir()).glob("hangtag-self-test-*"))
     status, _ = run(tmp_path, **overrides)
     assert status == 1
-    assert reason in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert reason in err
+    # a work folder is kept only with something in it, and the message says where
+    left = set(Path(tempfile.gettempdir()).glob("hangtag-self-test-*")) - before
+    assert all(any(folder.iterdir()) for folder in left)
+    assert all(str(folder) in err for folder in left)
+    if not left:
+        assert "nothing was written before the failure" in err
 
 
 def test_reader_that_reads_nothing_fails():
