@@ -81,3 +81,17 @@ def test_cli_writes_a_wide_held_out_set(tmp_path: Path):
     assert [i["id"] for i in doc["images"]] == [111000000, 111000001, 111000002]
     truth = json.loads((out / "truth" / "111000000.json").read_text())
     assert all(t["design"] == held_out_design(111000000).name for t in truth["tags"])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_heavy_fronts_print_faux_bold_numerals_that_are_never_labelled(seed: int, monkeypatch):
+    """Issue 17: heavy prices and boxed sizes are what the detector took for barcodes on unseen designs."""
+    import training.synth.wide_tag as wide_tag
+
+    design = design_split()[0][seed * 3 % len(design_split()[0])]
+    plain = render_wide_card(np.random.default_rng(seed), 8.0, design, back_side=False)
+    monkeypatch.setattr(wide_tag, "HEAVY_SHARE", 1.0)
+    heavy = render_wide_card(np.random.default_rng(seed), 8.0, design, back_side=False)
+    assert not np.array_equal(plain.rgb, heavy.rgb)
+    # only the codes are labelled (heavy print draws random numbers, so the code mix may differ from plain's)
+    assert set(np.unique(heavy.label_map)) == set(range(len(heavy.symbols) + 1))

@@ -71,13 +71,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--panel-share", type=float, default=None,
                         help="--domain wide: share of fronts printing price and codes on a panel of their own "
                              "(training/synth/wide_tag.py PANEL_SHARE; default 0: sets keep their bytes)")
+    parser.add_argument("--heavy-share", type=float, default=None,
+                        help="--domain wide: share of fronts printing the price in faux bold and the size in a ruled "
+                             "box (training/synth/wide_tag.py HEAVY_SHARE; default 0: sets keep their bytes)")
     args = parser.parse_args(argv)
-    if args.panel_share is not None:
-        import os
+    for share, variable, name in ((args.panel_share, "HTS_SYNTH_PANEL_SHARE", "PANEL_SHARE"),
+                                  (args.heavy_share, "HTS_SYNTH_HEAVY_SHARE", "HEAVY_SHARE")):
+        if share is not None:
+            import os
 
-        os.environ["HTS_SYNTH_PANEL_SHARE"] = str(args.panel_share)
-        if "training.synth.wide_tag" in sys.modules:
-            sys.modules["training.synth.wide_tag"].PANEL_SHARE = args.panel_share
+            os.environ[variable] = str(share)  # worker processes read it when they import wide_tag
+            if "training.synth.wide_tag" in sys.modules:
+                setattr(sys.modules["training.synth.wide_tag"], name, share)
 
     for sub in ("labels", "truth") if args.flat else ("images", "labels", "truth"):
         (args.out / sub).mkdir(parents=True, exist_ok=True)

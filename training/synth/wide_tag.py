@@ -28,6 +28,12 @@ COLOR_STOCKS = ((200, 30, 40), (250, 200, 40), (30, 80, 160), (20, 110, 70), (24
 # itself. 0 (the default) draws no extra random numbers, so sets written before it keep their bytes.
 PANEL_SHARE = float(os.environ.get("HTS_SYNTH_PANEL_SHARE", "0") or 0)
 PANEL_LAYOUTS = ("classic", "band", "minimal", "framed")
+# Share of fronts printed heavy: the price in faux bold (the face's strokes thickened, as label printers
+# embolden a face that has no bold), sometimes in an accent colour, and the size large in a ruled box.
+# Dense vertical strokes of heavy numerals read as bars at 640 px; they are print, never a barcode. 0 (the
+# default) draws no extra random numbers, so sets written before it keep their bytes.
+HEAVY_SHARE = float(os.environ.get("HTS_SYNTH_HEAVY_SHARE", "0") or 0)
+ACCENT_INKS = ((30, 60, 150), (20, 100, 60), (170, 30, 40), (200, 90, 20))
 SHAPES = ("rect", "rounded", "clipped", "arch", "notched", "oval", "octagon", "shield", "slim", "square", "scallop")
 SHAPE_P = (0.16, 0.18, 0.1, 0.06, 0.06, 0.07, 0.07, 0.06, 0.08, 0.08, 0.08)
 
@@ -76,6 +82,38 @@ class _FaceLayout(_Layout):
         if length > self.width:
             f = face(path, int(size * self.width / length))
         return f
+
+    heavy = False
+
+    def price(self, text: str, size: int, align: str = "left") -> None:
+        """The price line: bold, or on a heavy front in faux bold, sometimes in an accent colour."""
+        if not self.heavy:
+            self.text(text, size, bold=True, align=align)
+            return
+        rng = self.rng
+        f = self.fitted_font(text, size, True)
+        stroke = max(1, int(round(f.size * rng.uniform(0.03, 0.08))))
+        ink = ACCENT_INKS[int(rng.integers(len(ACCENT_INKS)))] if rng.random() < 0.4 and sum(self.ink) < 300 else self.ink
+        x = {"left": self.x0 + stroke, "center": (self.x0 + self.x1) / 2, "right": self.x1 - stroke}[align]
+        anchor = {"left": "la", "center": "ma", "right": "ra"}[align]
+        self.draw.text((x, self.y), text, font=f, fill=ink, anchor=anchor, stroke_width=stroke, stroke_fill=ink)
+        self.y += int(f.size * 1.45 + 2 * stroke)
+
+    def boxed_size(self, label: str, value: str) -> None:
+        """A size printed large in a ruled box after its label ('规格 [165/96A]'), as horizontal tags do."""
+        rng, mm = self.rng, self.mm
+        size = int(mm * rng.uniform(3.5, 5.5))
+        label_font = self.fitted_font(label, int(size * 0.6))
+        value_font = self.fitted_font(value, size, rng.random() < 0.5)
+        pad = int(mm * rng.uniform(0.8, 1.6))
+        bx = self.x0 + int(label_font.getlength(label)) + int(mm)
+        bw = int(value_font.getlength(value)) + 2 * pad
+        if bx + bw > self.x1:
+            return
+        self.draw.text((self.x0, self.y + pad + size // 2), label, font=label_font, fill=self.ink, anchor="lm")
+        self.draw.rectangle((bx, self.y, bx + bw, self.y + size + 2 * pad), outline=self.ink, width=max(1, int(mm * 0.35)))
+        self.draw.text((bx + pad, self.y + pad + size // 2), value, font=value_font, fill=self.ink, anchor="lm")
+        self.y += size + 2 * pad + int(mm * 1.5)
 
 
 def _shape(draw: ImageDraw.ImageDraw, w: int, h: int, shape: str, mm: float) -> None:
@@ -176,6 +214,7 @@ def render_wide_card(rng: np.random.Generator, px_per_mm: float, design: Design,
     if landscape and not back:
         x1 = int(x0 + (w - x0 - margin) * 0.55)
     layout = _FaceLayout(rng, rgb, labels, mm, ink, x0, x1, top, design=design)
+    layout.heavy = HEAVY_SHARE > 0 and not back and rng.random() < HEAVY_SHARE
     printed: dict[str, str | None] = {key: None for key in fields}
     draw = layout.draw
 
@@ -206,18 +245,24 @@ def render_wide_card(rng: np.random.Generator, px_per_mm: float, design: Design,
             for key, a, b in WESTERN_LINES[:int(rng.integers(2, 5))]:
                 text = (a if rng.random() < 0.5 else b).format(fields[key] if fields[key].isascii() else "M")
                 layout.text(text, int(mm * rng.uniform(2.4, 3.4)), gap=0.4)
-            layout.text(f"RMB {fields['price'][1:]}", int(mm * rng.uniform(3.5, 5.5)), bold=True)
+            layout.price(f"RMB {fields['price'][1:]}", int(mm * rng.uniform(3.5, 5.5)))
         elif design.layout == "ledger":
             _ledger(rng, layout, fields, printed)
         else:
             base = mm * rng.uniform(2.2, 3.2)
+            boxed = layout.heavy and rng.random() < 0.6
             for key, line in _lines(rng, fields, design.layout):
+                if boxed and key == "size":
+                    continue
                 layout.text(line, int(base), gap=float(rng.uniform(0.25, 0.6)))
                 printed[key] = fields[key]
             price_label = LABELS["price"][int(rng.integers(len(LABELS["price"])))]
             price_line = f"{price_label}：{fields['price']}" if rng.random() < 0.6 else fields["price"]
+            if boxed:
+                layout.boxed_size(LABELS["size"][int(rng.integers(len(LABELS["size"])))], fields["size"])
+                printed["size"] = fields["size"]
             if not panel:
-                layout.text(price_line, int(base * rng.uniform(1.3, 2.4)), bold=True)
+                layout.price(price_line, int(base * rng.uniform(1.3, 2.4)))
         printed["price"] = fields["price"]
         if panel:
             patch = _panel(rng, layout, w, int(h * 2.2), margin, landscape, paper, price_line, int(base * rng.uniform(1.3, 2.2)))
@@ -270,7 +315,7 @@ def _panel(rng: np.random.Generator, layout: _FaceLayout, w: int, canvas_h: int,
     if fill[0] + fill[1] + fill[2] > 600 or rng.random() < 0.3:
         draw.rounded_rectangle(box, radius=radius, outline=layout.ink, width=max(1, int(mm * 0.3)))
     ink, layout.ink = layout.ink, text_ink
-    layout.text(price_line, price_px, bold=True, align=("left", "center")[int(rng.random() < 0.5)])
+    layout.price(price_line, price_px, align=("left", "center")[int(rng.random() < 0.5)])
     layout.ink = ink
     layout.y += int(mm * rng.uniform(0.5, 2))
     return (255, 255, 255)
@@ -324,4 +369,4 @@ def _ledger(rng: np.random.Generator, layout: _FaceLayout, fields: dict, printed
     for x in (layout.x0, split, layout.x1):
         draw.line((x, top, x, bottom), fill=layout.ink, width=width)
     layout.y = bottom + int(2 * mm)
-    layout.text(fields["price"], int(size * rng.uniform(1.5, 2.2)), bold=True, align="right")
+    layout.price(fields["price"], int(size * rng.uniform(1.5, 2.2)), align="right")
