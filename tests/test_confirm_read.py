@@ -110,3 +110,38 @@ def test_a_second_read_of_the_same_wrong_value_less_surely_still_confirms_it() -
     assert unconfirmed_fields(r, differing_print(r, first), read("货号：D22950-05", 0.99)) == ("style_number",)
     assert unconfirmed_fields(r, differing_print(r, first), read("颜色：黑色", 0.99)) == ("style_number",)
     assert unconfirmed_fields(r, differing_print(r, read("货号：D22950-05", 0.99)), first) == ()  # a first read that matched has nothing to confirm
+
+
+def test_a_box_over_part_of_a_read_tag_that_reads_nothing_of_the_job_is_that_tag() -> None:
+    """A wide tag boxed twice (its label column apart, read sideways as garble: set 6001, 000010) is one tag; a
+    second tag overlapping it that reads its own values, another job's values or a code is a second tag."""
+    from inference.reading.reader import overlap_share, pieces_of_other_tags
+    from inference.reading.types import BarcodeReading
+
+    r = parse_recipe('[counts]\nhangtag = 1\n[fields]\nstyle_number = "KX-6662872"\nsize = "170/104A"\n')
+
+    def tag(index: int, box, *lines: str, barcodes=()) -> TagReading:
+        return TagReading(index, box, ocr_lines=tuple(OcrLine(t, 0.99, (0, 0, 1, 1), (0.99,) * len(t)) for t in lines),
+                          barcodes=tuple(barcodes))
+
+    values = tag(0, (400.0, 118.0, 1147.0, 707.0), "货号：KX-6662872", "尺码：170/104A")
+    column = tag(1, (278.0, 109.0, 486.0, 676.0), "要露武")
+    assert 0.40 < overlap_share(column.xyxy, values.xyxy) < 0.42
+    out = pieces_of_other_tags([values, column], r)
+    assert out[0].is_tag and not out[1].is_tag
+    assert "over tag 1's box, reading none of the job's values" in out[1].rejected
+    both = Detections(np.array([values.xyxy, column.xyxy], np.float32), np.array([0.9, 0.8], np.float32), np.array([0, 0]), CLASSES)
+    assert judge(r, both, list(out)).verdict is Verdict.OK
+    unruled = judge(r, both, [values, column])  # without the rule
+    assert unruled.verdict is Verdict.NG and unruled.reasons[0] == "2 hangtags, expected 1"
+
+    same_job = tag(1, column.xyxy, "货号：KX-6662872")
+    other_job = tag(1, column.xyxy, "货号：ZS4680-01", "尺码：155/80A")
+    coded = tag(1, column.xyxy, "要露武", barcodes=[BarcodeReading("EAN-13", "6900489162876", True, (300.0, 400.0, 380.0, 450.0))])
+    apart = tag(1, (1200.0, 109.0, 1400.0, 676.0), "要露武")  # no overlap: a second tag nothing was read on
+    for second in (same_job, other_job, coded, apart):
+        assert all(t.is_tag for t in pieces_of_other_tags([values, second], r)), second
+    assert all(t.is_tag for t in pieces_of_other_tags([values, column], None))  # no recipe: nothing to judge by
+    # two boxes reading nothing of the job: neither is the other's piece
+    blank = tag(0, values.xyxy, "要露武")
+    assert all(t.is_tag for t in pieces_of_other_tags([blank, column], r))

@@ -47,6 +47,9 @@ ANCHOR_SPAN = 1.0
 MAX_GROWTHS = 2
 # A tag box with this share of its area inside another tag box is that tag's own panel, not a second tag.
 NESTED_SHARE = 0.85
+# A box with this share of its area over another tag's box, reading none of the job's values (nothing as expected,
+# nothing surely else, no symbol) where that tag reads them, is a piece of that tag's paper boxed apart.
+PIECE_SHARE = 0.25
 
 
 def differing_print(recipe: Recipe, tag: TagReading) -> dict[str, str]:
@@ -64,6 +67,41 @@ def unconfirmed_fields(recipe: Recipe, differing: dict[str, str], again: TagRead
                  if name not in second or (second[name].verdict is not Verdict.NG and second[name].read != read))
 
 
+def pieces_of_other_tags(readings: Sequence[TagReading], recipe: Recipe | None) -> tuple[TagReading, ...]:
+    """A detector box that overlaps a read tag by PIECE_SHARE of its own area and reads nothing of the job there
+    (no field as expected or surely as another value, no symbol) while that tag reads the job's values, is a
+    piece of that tag the detector boxed apart (a wide tag's label column, read sideways as garble), not a second
+    tag: it is dropped and said. A second tag, of this job or another, reads its own values or carries a code."""
+    if recipe is None:
+        return tuple(readings)
+    legible = {id(tag): _reads_the_job(recipe, tag) for tag in readings if tag.is_tag and not tag.whole_frame}
+    out = []
+    for tag in readings:
+        host = None
+        if id(tag) in legible and not tag.barcodes and legible[id(tag)] == (0, 0):
+            host = next((other for other in readings if other is not tag and legible.get(id(other), (0, 0))[0] > 0
+                         and overlap_share(tag.xyxy, other.xyxy) >= PIECE_SHARE), None)
+        if host is not None:
+            tag = replace(tag, rejected=f"over tag {host.tag_index + 1}'s box, reading none of the job's values: part of that tag, not a second one",
+                          notes=tag.notes + (f"box dropped: it overlaps tag {host.tag_index + 1} and reads nothing of the job",))
+        out.append(tag)
+    return tuple(out)
+
+
+def _reads_the_job(recipe: Recipe, tag: TagReading) -> tuple[int, int]:
+    """(fields read as expected, fields read surely as something else) on a tag."""
+    found = [evidence.found for evidence in gather(recipe, tag).values()]
+    return sum(f is Found.MATCH for f in found), sum(f is Found.DIFFERENT for f in found)
+
+
+def overlap_share(box: Box, other: Box) -> float:
+    """The share of `box`'s area that lies inside `other`."""
+    area = max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
+    iw = max(0.0, min(box[2], other[2]) - max(box[0], other[0]))
+    ih = max(0.0, min(box[3], other[3]) - max(box[1], other[1]))
+    return iw * ih / area if area > 0 else 0.0
+
+
 def moved_box(box: Box, grow: float = CONFIRM_GROW_PX) -> Box:
     return (box[0] - grow, box[1] - grow, box[2] + grow, box[3] + grow)
 
@@ -72,11 +110,7 @@ def nested_in(box: Box, other: Box, share: float = NESTED_SHARE) -> bool:
     """Whether `box` lies mostly inside the larger `other`."""
     area = max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
     other_area = max(0.0, other[2] - other[0]) * max(0.0, other[3] - other[1])
-    if area <= 0 or other_area <= area:
-        return False
-    iw = max(0.0, min(box[2], other[2]) - max(box[0], other[0]))
-    ih = max(0.0, min(box[3], other[3]) - max(box[1], other[1]))
-    return iw * ih >= share * area
+    return 0 < area < other_area and overlap_share(box, other) >= share
 
 # A detector box is a tag when it holds a barcode or this many lines read this surely.
 MIN_TAG_LINES = 2
@@ -187,13 +221,13 @@ class TagReader:
                 if should_stop is not None and should_stop():
                     break
                 futures.append(self._tag_pool.submit(read_one, index, tag_box))
-            return tuple(f.result() for f in futures)
+            return pieces_of_other_tags([f.result() for f in futures], recipe)
         readings = []
         for index, tag_box in enumerate(tag_boxes):
             if should_stop is not None and should_stop():
                 break
             readings.append(read_one(index, tag_box))
-        return tuple(readings)
+        return pieces_of_other_tags(readings, recipe)
 
     def _confirm_differences(self, image_bgr: np.ndarray, tag_box: Box, barcode_boxes: Sequence[Box], qr_boxes: Sequence[Box],
                              tag_index: int, recipe: Recipe, reading: TagReading) -> TagReading:
