@@ -43,6 +43,30 @@ def test_line_bench_gives_every_tag_exactly_one_verdict(recording, capsys):
     assert all(row["reads"] >= 1 and row["verdict"] in ("OK", "REVIEW", "NG") for row in run["rows"])
 
 
+def test_line_bench_reads_on_the_reader_backend_asked_for_and_records_it(recording):
+    out, _ = recording
+    report = out / "bench-cpu-reader.json"
+    assert main(["line-bench", "--source", str(out / "line.avi"), "--stride", "3", "--backend", "onnxruntime-cpu",
+                 "--reader-backend", "onnxruntime-cpu", "--json", str(report)]) == 0
+    written = json.loads(report.read_text(encoding="utf-8"))
+    machine = written["machine"]
+    assert machine["detector_backend"] == "onnxruntime-cpu" and machine["reader_device"] == "cpu"
+    assert machine["reader"] == ["TextDetector", "TextRecognizer"]
+    (run,) = written["runs"]
+    assert (run["missed"], run["duplicates"]) == (0, 0)
+
+
+def test_line_bench_says_why_the_gpu_reader_cannot_run_here(recording, capsys):
+    torch = pytest.importorskip("torch")
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a GPU: the PyTorch reader would run")
+    out, _ = recording
+    assert main(["line-bench", "--source", str(out / "line.avi"), "--backend", "onnxruntime-cpu",
+                 "--reader-backend", "torch-cuda"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error:") and "PyTorch sees no GPU" in err and "CPU reader" in err
+
+
 def test_line_bench_says_what_is_wrong_with_a_bad_truth_file(tmp_path, capsys):
     bad = tmp_path / "truth.json"
     bad.write_text('{"fps": 30}', encoding="utf-8")

@@ -37,6 +37,7 @@ from inference.errors import ConfigError
 from inference.tracking.pace import DetectionPace
 
 MATCH_IOU = 0.3
+READER_BACKENDS = ("onnxruntime-cpu", "onnxruntime-cuda", "torch-cuda")
 LATENCY_P95_TARGET_S = 1.0
 
 
@@ -79,6 +80,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--preload", action="store_true",
                         help="decode a camera: recording into memory first and replay raw frames (an industrial "
                              "camera's cost), instead of decoding each frame while replaying (a USB MJPG camera's)")
+    parser.add_argument("--reader-backend", choices=READER_BACKENDS, default=None,
+                        help="the reader's runtime (default: the station's choice beside the detector, "
+                             "inference/reading/placement.py); torch-cuda: PyTorch on the GPU, also beside a CPU "
+                             "detector (a GPU machine without onnxruntime-gpu)")
     add_model_options(parser)
     parser.set_defaults(func=line_bench)
 
@@ -335,6 +340,7 @@ def line_bench(args: argparse.Namespace) -> int:
     results = []
     with _inspector(args, runs[0][2]) as inspector:
         inspector.reader.read(np.full((720, 1280, 3), 128, np.uint8))  # the OCR sessions' first call, before timing
+        engines = _engines(inspector)
         for spec, truth, recipe in runs:
             inspector.recipe = recipe
             result = run_recording(inspector, spec, truth, args.look_frames, args.stride, args.belt_px_per_s,
@@ -354,7 +360,7 @@ def line_bench(args: argparse.Namespace) -> int:
         args.json.write_text(json.dumps({
             "machine": {"python": platform.python_version(), "cpu": platform.processor() or platform.machine(),
                         "onnxruntime": onnxruntime.__version__, "cores": os.cpu_count(),
-                        "detector_threads": args.threads, "reader_threads": args.read_threads,
+                        "detector_threads": args.threads, "reader_threads": args.read_threads, **engines,
                         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())},
             "densest_spacing_s_without_misses": densest, "runs": results,
         }, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
@@ -365,17 +371,29 @@ def _inspector(args: argparse.Namespace, recipe):
     from inference.inspection import Inspector
 
     pipeline = pipeline_from(args)
-    if args.read_threads is None:
+    backend = args.reader_backend
+    if backend is None and args.read_threads is None:
         return Inspector.around(pipeline, read=True, recipe=recipe)
     from inference.reading import TagReader
 
-    backend = "onnxruntime-cuda" if pipeline.backend == "onnxruntime-cuda" else "onnxruntime-cpu"
+    if backend is None:
+        backend = "onnxruntime-cuda" if pipeline.backend == "onnxruntime-cuda" else "onnxruntime-cpu"
     try:
         reader = TagReader.open(backend, args.read_threads)
     except Exception:
         pipeline.close()
         raise
     return Inspector(pipeline, reader=reader, recipe=recipe)
+
+
+def _engines(inspector) -> dict:
+    """What detected and what read in this run: the detector's backend, the reader's classes and device."""
+    reader = inspector.reader
+    parts = (reader.detector, reader.recognizer)
+    devices = {getattr(getattr(part, "session", None), "device", None) for part in parts} - {None}
+    return {"detector_backend": inspector.pipeline.backend,
+            "reader": [type(part).__name__ for part in parts],
+            "reader_device": ",".join(sorted(map(str, devices))) or "cpu"}
 
 
 def _print(r: dict) -> None:
