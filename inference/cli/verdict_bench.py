@@ -348,10 +348,12 @@ def verdict_bench(args: argparse.Namespace) -> int:
             if number % 25 == 0 and number < len(truth):
                 print(f"verdict-bench: {number}/{len(truth)} images, {time.perf_counter() - start:.0f} s", file=sys.stderr)
         backend = inspector.pipeline.backend
+        # which OCR pair read: the text detector's precision changes reads (an INT8 copy in the cache is used when built)
+        ocr_models = getattr(inspector.reader, "models", "")
     wall = time.perf_counter() - start
     report = {
         "data": str(data), "generator": manifest.get("generator"), "seed": manifest.get("seed"),
-        "model": str(args.model), "backend": backend, "images": len(rows), "wall_s": round(wall, 1),
+        "model": str(args.model), "backend": backend, "ocr_models": ocr_models, "images": len(rows), "wall_s": round(wall, 1),
         "buckets": {b: summarize([r for r in rows if r["bucket"] == b]) for b in BUCKETS},
         "overall": summarize(rows),
         "by_design": {d: summarize([r for r in rows if r["design"] == d]) for d in sorted({r["design"] for r in rows})},
@@ -391,7 +393,8 @@ def _pct(value) -> str:
 
 
 def render_table(report: dict) -> str:
-    lines = [f"verdict-bench: {report['images']} images from {report['data']} ({report['backend']}, {report['wall_s']} s)", ""]
+    ocr = f"; OCR {report['ocr_models']}" if report.get("ocr_models") else ""
+    lines = [f"verdict-bench: {report['images']} images from {report['data']} ({report['backend']}{ocr}, {report['wall_s']} s)", ""]
     head = f"{'condition':<10}{'imgs':>5} | {'good: OK':>9}{'REVIEW':>8}{'NG':>8} | {'bad: NG':>8}{'REVIEW':>8}{'escape':>8} | {'fields':>7}{'barcode':>8} | {'tags':>7}{'false':>6} | {'ms/tag p50':>10}{'p95':>7}"
     lines += [head, "-" * len(head)]
     for name, stats in [*report["buckets"].items(), ("overall", report["overall"])]:
