@@ -5,6 +5,25 @@ from __future__ import annotations
 import pytest
 
 
+def pytest_configure(config):
+    """Fixtures wider than a test (a module's Inspector) open before the per-test folder below exists: they get
+    a folder of the session's own, never the user's data. A user's cache holds what the station built there (an
+    INT8 text detector, which reads differently from the FP32 one the tests expect: two tests failed on it)."""
+    import os
+    import tempfile
+
+    os.environ["HANGTAG_DATA_DIR"] = tempfile.mkdtemp(prefix="hangtag-test-session-")
+
+
+def pytest_unconfigure(config):
+    import os
+    import shutil
+
+    folder = os.environ.get("HANGTAG_DATA_DIR", "")
+    if os.path.basename(folder).startswith("hangtag-test-session-"):
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.fixture(autouse=True)
 def _isolated_user_data(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("HANGTAG_DATA_DIR", str(tmp_path_factory.mktemp("user-data")))
