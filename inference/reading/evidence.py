@@ -250,8 +250,15 @@ def _by_parts(rule: FieldRule, texts: Sequence[Glyphs]) -> FieldEvidence | None:
     return None
 
 
+# GB 18401's class: a letter before 类 (read as a look-alike or not), or the letter printed right after the
+# standard's year ('GB 18401-2010 C类' read 'GB 184012010C表': the class is C whatever 类 became)
+_CLASS_BEFORE_LEI = re.compile(r"([ABC])\s*[类頬突美米]")
+_CLASS_AFTER_YEAR = re.compile(r"18401\D{0,2}\d{4}\s*([ABC])(?![A-Z0-9])")
+
+
 def _safety_class(text: str) -> str:
-    match = re.search(r"([ABC])\s*[类頬突美米]", squash(text).upper())
+    text = squash(text).upper()
+    match = _CLASS_BEFORE_LEI.search(text) or _CLASS_AFTER_YEAR.search(text)
     return f"{match.group(1)}类" if match else ""
 
 
