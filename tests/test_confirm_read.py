@@ -145,3 +145,27 @@ def test_a_box_over_part_of_a_read_tag_that_reads_nothing_of_the_job_is_that_tag
     # two boxes reading nothing of the job: neither is the other's piece
     blank = tag(0, values.xyxy, "要露武")
     assert all(t.is_tag for t in pieces_of_other_tags([blank, column], r))
+
+
+def test_a_box_cut_short_does_not_grow_into_the_touching_tag_beside_it() -> None:
+    """Two tags side by side, touching (a belt with a tag every 0.3 s): the left one's box stops short, and its
+    paper runs on into the right tag. Grown into it, the read took in the neighbour's lines (a defective ¥88.00 tag
+    passed on its neighbour's ¥888.00). The box grows, but not into the other tag's box."""
+    def tag_only(seed: int) -> np.ndarray:
+        image, boxes, class_ids, _fields = card(seed)
+        x1, y1, x2, y2 = (int(v) for v in boxes[list(class_ids).index(0)])
+        return image[y1:y2, x1:x2]
+
+    left_tag, right_tag = tag_only(7), tag_only(11)
+    height = max(left_tag.shape[0], right_tag.shape[0]) + 80
+    canvas = np.full((height, left_tag.shape[1] + right_tag.shape[1] + 80, 3), 90, np.uint8)
+    canvas[40 : 40 + left_tag.shape[0], 40 : 40 + left_tag.shape[1]] = left_tag
+    canvas[40 : 40 + right_tag.shape[0], 40 + left_tag.shape[1] : 40 + left_tag.shape[1] + right_tag.shape[1]] = right_tag
+    short = (40.0, 40.0, 40.0 + 0.6 * left_tag.shape[1], 40.0 + left_tag.shape[0])  # stops short of its right column
+    right = (40.0 + left_tag.shape[1], 40.0, 40.0 + left_tag.shape[1] + right_tag.shape[1], 40.0 + right_tag.shape[0])
+    detections = Detections(np.array([short, right], np.float32), np.array([0.9, 0.9], np.float32), np.array([0, 0]), CLASSES)
+    r = parse_recipe('[counts]\nhangtag = 2\n[fields]\nstyle_number = "Q2470414"\n')
+    first, second = reader().read(canvas, detections, recipe=r)
+    assert any(note.startswith("tag box grown") for note in first.notes)  # it did grow, towards its own paper
+    assert first.xyxy[2] < right[0] + 0.05 * (right[2] - right[0]), first.xyxy  # but stopped at its neighbour
+    assert second.xyxy == right

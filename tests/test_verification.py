@@ -299,6 +299,24 @@ def test_a_tag_box_is_grown_towards_the_edge_printed_lines_run_into() -> None:
     assert (x1, y1, y2) == (100.0, 100.0, 200.0) and x2 > 360.0
 
 
+def test_a_tag_box_never_grows_into_another_tag_s_box() -> None:
+    """Touching tags on a belt (a tag every 0.3 s): a defective tag's box grown into its good neighbour read the
+    neighbour's price, ¥888.00 for its own ¥88.00, and passed. The side towards another tag box is not grown;
+    the other sides still are."""
+    from inference.reading.rectify import make_upright
+    from inference.reading.tag_extent import grown_box
+
+    image = np.zeros((400, 600, 3), np.uint8)
+    tag = (100.0, 100.0, 300.0, 200.0)
+    upright = make_upright(image, tag, 0.0)
+    neighbour = (290.0, 90.0, 480.0, 210.0)  # touching on the right, overlapping it by 10 px
+    assert grown_box(tag, upright, {"right"}, (400, 600), [neighbour]) is None
+    x1, y1, x2, y2 = grown_box(tag, upright, {"right", "bottom"}, (400, 600), [neighbour])
+    assert (x1, y1, x2) == (100.0, 100.0, 300.0) and y2 > 230.0  # grown down only
+    far = (520.0, 100.0, 600.0, 200.0)  # a tag beyond the growth's reach does not stop it
+    assert grown_box(tag, upright, {"right"}, (400, 600), [far])[2] > 360.0
+
+
 def _tag_on_ground(paper_cols: slice, ground: int = 60) -> tuple[np.ndarray, list[tuple[float, float, float, float]]]:
     """A 200 x 300 crop: dark ground, light paper over rows 20-180 and `paper_cols`, three printed lines on it."""
     crop = np.full((200, 300, 3), ground, np.uint8)

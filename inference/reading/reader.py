@@ -203,14 +203,15 @@ class TagReader:
                                   notes=("box dropped: it lies inside another tag box",))
             tag_barcodes = [b for b in boxes["barcode"] if centre_inside(b, tag_box)]
             tag_qr = [b for b in boxes["qr_code"] if centre_inside(b, tag_box)]
-            reading = self.read_tag(image_bgr, tag_box, tag_barcodes, tag_qr, index, recipe=recipe)
+            neighbours = tuple(other for other in tag_boxes if other is not tag_box) if detected else ()
+            reading = self.read_tag(image_bgr, tag_box, tag_barcodes, tag_qr, index, recipe=recipe, neighbours=neighbours)
             if not detected:
                 reading = replace(reading, whole_frame=True)
             elif not tag_barcodes and not tag_qr and not looks_like_a_tag(reading):  # a box holding a symbol box is a tag, legible or not
                 reading = replace(reading, rejected="no text and no barcode in the box: not a hangtag",
                                   notes=reading.notes + ("box dropped: nothing tag-like in it",))
             if recipe is not None and reading.is_tag:
-                reading = self._confirm_differences(image_bgr, tag_box, tag_barcodes, tag_qr, index, recipe, reading)
+                reading = self._confirm_differences(image_bgr, tag_box, tag_barcodes, tag_qr, index, recipe, reading, neighbours)
             return reading
 
         if self.tag_threads > 1 and len(tag_boxes) > 1:
@@ -230,7 +231,7 @@ class TagReader:
         return pieces_of_other_tags(readings, recipe)
 
     def _confirm_differences(self, image_bgr: np.ndarray, tag_box: Box, barcode_boxes: Sequence[Box], qr_boxes: Sequence[Box],
-                             tag_index: int, recipe: Recipe, reading: TagReading) -> TagReading:
+                             tag_index: int, recipe: Recipe, reading: TagReading, neighbours: Sequence[Box] = ()) -> TagReading:
         """A field read as a different value is NG only when a second read of the tag, from its box
         moved a few pixels, shows the difference too: a read that flips with the crop (a size M read
         N, a price gaining a digit when the box moves a pixel) is the recognizer's doubt, not the tag's
@@ -239,7 +240,7 @@ class TagReader:
         if not differing:
             return reading
         start = time.perf_counter_ns()
-        again = self.read_tag(image_bgr, moved_box(tag_box), barcode_boxes, qr_boxes, tag_index, recipe=recipe)
+        again = self.read_tag(image_bgr, moved_box(tag_box), barcode_boxes, qr_boxes, tag_index, recipe=recipe, neighbours=neighbours)
         unconfirmed = unconfirmed_fields(recipe, differing, again)
         timings = {**reading.timings_ms, "confirm": _ms(start)}
         timings["total"] = timings.get("total", 0.0) + timings["confirm"]
@@ -256,12 +257,14 @@ class TagReader:
         recipe: Recipe | None = None,
         grown: int = 0,
         first: FirstRead | None = None,
+        neighbours: Sequence[Box] = (),
     ) -> TagReading:
         """One tag; boxes in original image pixels. Linear barcode boxes set the angle.
 
         Printed lines running into the crop's edge mean the detector's box cut the tag (a wide tag's
         price column, a long tag's foot): the tag is read once more from a box grown past them, and once more
-        if that box still cuts it (`grown`: how many times the box has grown already)."""
+        if that box still cuts it (`grown`: how many times the box has grown already), never into the
+        detector's other tag boxes (`neighbours`)."""
         timings: dict[str, float] = {}
         notes: list[str] = []
         start = time.perf_counter_ns()
@@ -289,10 +292,10 @@ class TagReader:
         fields_ms = _ms(t)
         if grown < MAX_GROWTHS and not verified_whole(recipe, lines, fields, readings):
             cut = cut_sides(upright, crops.boxes, pieces.recognized)
-            bigger = grown_box(tag_box, upright, cut | paper_sides(upright.image, crops.boxes), image_bgr.shape[:2])
+            bigger = grown_box(tag_box, upright, cut | paper_sides(upright.image, crops.boxes), image_bgr.shape[:2], neighbours)
             if bigger is not None:
                 again = self.read_tag(image_bgr, bigger, barcode_boxes, qr_boxes, tag_index, recipe, grown=grown + 1,
-                                      first=FirstRead(upright, pieces, frozenset(cut)))
+                                      first=FirstRead(upright, pieces, frozenset(cut)), neighbours=neighbours)
                 waste = {"ocr_det": read.det_ms, "ocr_rec": read.rec_ms, "total": _ms(start)}
                 timings = {k: v + waste.get(k, 0.0) for k, v in again.timings_ms.items()}
                 why = "printed lines ran into its edge" if cut else "the tag's paper ran on past it"

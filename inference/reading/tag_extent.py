@@ -19,6 +19,8 @@ from inference.reading.text_lines import Pieces
 # grows by this share of the crop that way (each growth; reader.MAX_GROWTHS says how many).
 EDGE_SHARE = 0.01
 GROW_SHARE = 0.35
+# A side is not grown when that would take in this share of another tag box's area.
+NEIGHBOUR_SHARE = 0.05
 # The tag's paper (colour within this L1 distance in 8-bit Lab of the median over its printed lines, from at least
 # this many lines) over this share of a crop edge's outer band: the box cut the tag there, unless every edge's band
 # is more than GROUND_EDGE_SHARE paper (no ground seen anywhere: a white tag on a white table).
@@ -191,19 +193,42 @@ def cut_sides(upright: Upright, line_boxes: Sequence[Box], recognized: Sequence[
     return sides
 
 
-def grown_box(tag_box: Box, upright: Upright, sides: set[str], image_hw: tuple[int, int]) -> Box | None:
-    """The tag box grown towards each of the crop's `sides` (cut_sides, paper_sides), or None if there are none."""
-    if not sides:
-        return None
+def grown_box(tag_box: Box, upright: Upright, sides: set[str], image_hw: tuple[int, int],
+              neighbours: Sequence[Box] = ()) -> Box | None:
+    """The tag box grown towards each of the crop's `sides` (cut_sides, paper_sides), or None if there are none.
+
+    Never towards another tag's box (`neighbours`: the detector's other tag boxes): a tag touching its neighbour
+    runs into that neighbour's paper, and a read grown into it verifies the neighbour's values. A defective tag
+    beside a good one of the same job then passed (a wrong ¥88.00 read as the neighbour's ¥888.00 on a belt
+    of touching tags)."""
     h, w = upright.image.shape[:2]
     # the upright crop's +x and +y as directions in the frame
     inverse = cv2.invertAffineTransform(upright.matrix)
     right, down = inverse[:, 0], inverse[:, 1]
     x1, y1, x2, y2 = tag_box
-    points = [np.array([x1, y1]), np.array([x2, y1]), np.array([x2, y2]), np.array([x1, y2])]
+    corners = [np.array([x1, y1]), np.array([x2, y1]), np.array([x2, y2]), np.array([x1, y2])]
     grow_w, grow_h = GROW_SHARE * w, GROW_SHARE * h
     shift = {"left": -right * grow_w, "right": right * grow_w, "top": -down * grow_h, "bottom": down * grow_h}
+
+    def bounds(points: list[np.ndarray]) -> Box:
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        return (max(0.0, min(xs)), max(0.0, min(ys)), min(float(image_hw[1]), max(xs)), min(float(image_hw[0]), max(ys)))
+
+    sides = {side for side in sides
+             if not any(_takes_in(tag_box, bounds(corners + [p + shift[side] for p in corners]), other) for other in neighbours)}
+    if not sides:
+        return None
+    points = corners
     for side in sides:
         points = points + [p + shift[side] for p in points]
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
-    return (max(0.0, min(xs)), max(0.0, min(ys)), min(float(image_hw[1]), max(xs)), min(float(image_hw[0]), max(ys)))
+    return bounds(points)
+
+
+def _takes_in(box: Box, grown: Box, other: Box) -> bool:
+    """Whether growing `box` to `grown` takes in NEIGHBOUR_SHARE or more of `other`'s area that `box` did not hold."""
+    area = max(0.0, other[2] - other[0]) * max(0.0, other[3] - other[1])
+    return area > 0 and (_intersection(grown, other) - _intersection(box, other)) >= NEIGHBOUR_SHARE * area
+
+
+def _intersection(a: Box, b: Box) -> float:
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
