@@ -9,6 +9,8 @@
 #                  (training/synth/wide_tag.py PANEL_SHARE): the panel is part of the tag, never a tag
 #   HEAVY=share    wide fronts printing the price in faux bold and the size in a ruled box (HEAVY_SHARE):
 #                  heavy numerals are print, never a barcode (issue 17, 2026-12-02 evening; default 0)
+#   EDGE=share     classic and wide scenes cropped so the frame's edge cuts a tag by 5-40 %, its box clipped
+#                  (training/synth/edge_cut.py): a tag riding the frame's edge stays a tag (default 0)
 # Two trainers share the GPU and the generators' folders, one candidate each (RUNS below).
 #
 #   OUT=$OUT MINUTES=6 bash training/gpu_distill.sh      # carry .cache/synth-fonts
@@ -23,6 +25,7 @@ DATA=${DATA:-/tmp/htd}
 MINUTES=${MINUTES:-6}
 PANEL=${PANEL:-0.5}
 HEAVY=${HEAVY:-0}
+EDGE=${EDGE:-0}
 CAPACITY=${CAPACITY:-24000}
 INIT_ONNX=${INIT_ONNX:-resources/models/hangtag_det.onnx}
 # runs separated by ';', each name:lr:shares (classic wide tag-free):extra train.py flags
@@ -35,7 +38,7 @@ mkdir -p "$OUT" "$DATA" "$LOGS"
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null || echo "no nvidia-smi"
   nproc
   $PY -c "import sys, torch, cv2, PIL, numpy, onnxruntime; print(sys.version.split()[0], 'torch', torch.__version__, 'cv2', cv2.__version__, 'PIL', PIL.__version__, 'numpy', numpy.__version__, 'ort', onnxruntime.__version__)"
-  echo "MINUTES=$MINUTES PANEL=$PANEL HEAVY=$HEAVY CAPACITY=$CAPACITY INIT_ONNX=$INIT_ONNX RUNS=$RUNS"
+  echo "MINUTES=$MINUTES PANEL=$PANEL HEAVY=$HEAVY EDGE=$EDGE CAPACITY=$CAPACITY INIT_ONNX=$INIT_ONNX RUNS=$RUNS"
 } | tee "$OUT/env.txt"
 
 t0=$(date +%s)
@@ -44,9 +47,9 @@ $PY -m training.synth --out "$DATA/val" --count 300 --seed 111000000 --domain wi
 echo "validation scenes in $(( $(date +%s) - t0 )) s" | tee -a "$OUT/env.txt"
 GENS=()
 nice -n 5 $PY -m training.synth --out "$DATA/classic" --count 24000 --seed 0 --workers 4 --chunk 20 --skip-existing \
-  > "$LOGS/gen_classic.log" 2>&1 & GENS+=($!)
+  --edge-share "$EDGE" > "$LOGS/gen_classic.log" 2>&1 & GENS+=($!)
 nice -n 5 $PY -m training.synth --out "$DATA/wide" --count 18000 --seed 100000000 --domain wide --panel-share "$PANEL" \
-  --heavy-share "$HEAVY" --workers 6 --chunk 20 --skip-existing > "$LOGS/gen_wide.log" 2>&1 & GENS+=($!)
+  --heavy-share "$HEAVY" --edge-share "$EDGE" --workers 6 --chunk 20 --skip-existing > "$LOGS/gen_wide.log" 2>&1 & GENS+=($!)
 nice -n 5 $PY -m training.synth --out "$DATA/negatives" --count 18000 --seed 113000000 --domain wide --no-tags \
   --workers 4 --chunk 20 --skip-existing > "$LOGS/gen_negatives.log" 2>&1 & GENS+=($!)
 

@@ -25,12 +25,14 @@ def _make(seed: int, imgsz: int, clean: bool, tag_px: int, domain: str = "classi
         from training.synth.cards import card_scene
 
         return card_scene(seed, tag_px)
+    from training.synth.edge_cut import maybe_cut  # a share of scenes cropped so the frame's edge cuts a tag
+
     if domain == "wide":
         from training.synth.wide_scene import generate_wide_scene
 
         if held_out or no_tags or np.random.default_rng([seed, 1]).random() >= classic_share:
-            return generate_wide_scene(seed, imgsz, held_out=held_out, no_tags=no_tags)
-    return generate_scene(seed, imgsz, clean=clean)
+            return maybe_cut(generate_wide_scene(seed, imgsz, held_out=held_out, no_tags=no_tags))
+    return maybe_cut(generate_scene(seed, imgsz, clean=clean))
 
 
 def _work(out: str, seeds: list[int], imgsz: int, quality: int, clean: bool,
@@ -74,7 +76,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--heavy-share", type=float, default=None,
                         help="--domain wide: share of fronts printing the price in faux bold and the size in a ruled "
                              "box (training/synth/wide_tag.py HEAVY_SHARE; default 0: sets keep their bytes)")
+    parser.add_argument("--edge-share", type=float, default=None,
+                        help="share of scenes cropped so the frame's edge cuts a tag by 5-40 %% of its height or "
+                             "width, its box clipped (training/synth/edge_cut.py; default 0: sets keep their bytes)")
     args = parser.parse_args(argv)
+    if args.edge_share is not None:
+        import os
+
+        os.environ["HTS_SYNTH_EDGE_SHARE"] = str(args.edge_share)  # worker processes read it at import
+        import training.synth.edge_cut as edge_cut
+
+        edge_cut.EDGE_SHARE = args.edge_share
     for share, variable, name in ((args.panel_share, "HTS_SYNTH_PANEL_SHARE", "PANEL_SHARE"),
                                   (args.heavy_share, "HTS_SYNTH_HEAVY_SHARE", "HEAVY_SHARE")):
         if share is not None:
