@@ -41,7 +41,8 @@ MIN_TAG_PX = 24
 SIDES = ("top", "bottom", "left", "right")
 
 
-def _window(box, side: str, f: float, w: int, h: int) -> tuple[int, int, int, int]:
+def window_cutting(box, side: str, f: float, w: int, h: int) -> tuple[int, int, int, int]:
+    """The window of a w x h frame whose `side` edge cuts a share f of `box` (x1, y1, x2, y2) off."""
     x1, y1, x2, y2 = box
     if side == "top":
         return 0, int(round(y1 + f * (y2 - y1))), w, h
@@ -52,7 +53,7 @@ def _window(box, side: str, f: float, w: int, h: int) -> tuple[int, int, int, in
     return 0, 0, int(round(x2 - f * (x2 - x1))), h
 
 
-def _clip_polygon(points, x0: float, y0: float, x1: float, y1: float) -> list[tuple[float, float]]:
+def clip_polygon(points, x0: float, y0: float, x1: float, y1: float) -> list[tuple[float, float]]:
     """Sutherland-Hodgman: the part of a polygon inside an axis-aligned window."""
     poly = [tuple(map(float, p)) for p in points]
     edges = ((0, x0, True), (0, x1, False), (1, y0, True), (1, y1, False))
@@ -83,9 +84,10 @@ def _clip_box(b, window) -> tuple[float, float, float, float]:
     return max(b[0], x0), max(b[1], y0), min(b[2], x1), min(b[3], y1)
 
 
-def _clipped_tag_box(tag: TagTruth, window) -> tuple[float, float, float, float] | None:
+def clipped_tag_box(tag, window) -> tuple[float, float, float, float] | None:
+    """A tag's box (anything with .xyxy and .quad) clipped to `window`, in frame pixels; None if under 2 px."""
     box = _clip_box(tag.xyxy, window)
-    poly = _clip_polygon(tag.quad, *window)
+    poly = clip_polygon(tag.quad, *window)
     if poly:
         xs, ys = [p[0] for p in poly], [p[1] for p in poly]
         box = max(box[0], min(xs)), max(box[1], min(ys)), min(box[2], max(xs)), min(box[3], max(ys))
@@ -107,7 +109,7 @@ def cut_by_edge(scene: Scene, rng: np.random.Generator) -> tuple[Scene, dict | N
         index = usable[int(rng.integers(len(usable)))]
         side = SIDES[int(rng.integers(len(SIDES)))]
         f = float(rng.uniform(*FRACTION))
-        window = _window(scene.tags[index].xyxy, side, f, w, h)
+        window = window_cutting(scene.tags[index].xyxy, side, f, w, h)
         x0, y0, x1, y1 = window
         if x1 - x0 < MIN_KEEP * w or y1 - y0 < MIN_KEEP * h:
             continue
@@ -124,8 +126,8 @@ def _crop(scene: Scene, window) -> Scene:
     x0, y0, x1, y1 = window
     tags, boxes, classes = [], [], []
     for tag in scene.tags:
-        box = _clipped_tag_box(tag, window)
-        if box is None:  # wholly outside (only possible for a tag under KEEP_AREA, which _window refuses)
+        box = clipped_tag_box(tag, window)
+        if box is None:  # wholly outside (only possible for a tag under KEEP_AREA, which cut_by_edge refuses)
             continue
         symbols = tuple(SymbolTruth(s.class_id, s.format, s.text, _shift(_clip_box(s.xyxy, window), x0, y0))
                         for s in tag.symbols if _area(_clip_box(s.xyxy, window)) >= KEEP_AREA * _area(s.xyxy))
