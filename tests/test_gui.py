@@ -232,7 +232,7 @@ def test_stop_between_stages_abandons_the_frame_and_start_inspects_it_again(qtbo
     read_calls = []
 
     class Reader:
-        def read(self, image, detections, should_stop=None, recipe=None):
+        def read(self, image, detections, should_stop=None, recipe=None, neighbours=()):
             read_calls.append(1)
             return ()
 

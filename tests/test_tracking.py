@@ -31,13 +31,15 @@ class PlantedReader:
 
     def __init__(self, unreadable_first: int = 0) -> None:
         self.calls: list[tuple[int, tuple]] = []
+        self.neighbours: list[tuple] = []  # the other tags' boxes the line gave with each read
         self.unreadable_first = unreadable_first
 
-    def read(self, image, detections, should_stop=None, recipe=None):
+    def read(self, image, detections, should_stop=None, recipe=None, neighbours=()):
         if detections.count("hangtag") == 0:
             return ()  # an empty frame: nothing tag-like in it
         box = tuple(float(v) for v in detections.of_class("hangtag").xyxy[0])
         self.calls.append((int(image[0, 0, 0]), box))
+        self.neighbours.append(tuple(neighbours))
         x1, y1, x2, y2 = (int(v) for v in box)
         grey = float(np.median(image[y1 + 2:y2 - 2, x1 + 2:x2 - 2]))
         kind = min(GREY, key=lambda k: abs(GREY[k] - grey))
@@ -127,6 +129,20 @@ def test_every_tag_gets_exactly_one_verdict_threaded():
     assert "size" in " ".join(by_start[1].reasons)
     assert [v.reads for v in by_start[:3]] == [1, 1, 1]  # settled by the first read: never read again
     assert by_start[3].reads == LineSettings().max_reads  # unresolved: read again while frames remained
+
+
+def test_each_read_is_given_the_other_tags_in_its_frame_so_its_box_never_grows_into_them():
+    """A dense belt: two tags in view at once. The line reads one tag of the frame; the other tags' boxes go with
+    the read (a tag box grown into its touching neighbour verified the neighbour's values: false OKs at 0.3 s)."""
+    reader = PlantedReader()
+    with LineInspector(None, reader, RECIPE) as line:
+        verdicts = run_line(line, conveyor(3, gap=160))
+    assert len(verdicts) == 3
+    boxes_by_stamp = {frame % 250: [tuple(b) for b in detections_of([v[0] for v in visible]).xyxy.tolist()]
+                      for frame, visible in conveyor(3, gap=160)}
+    assert any(reader.neighbours)  # some tag was read with another in view
+    for (stamp, box), others in zip(reader.calls, reader.neighbours):
+        assert sorted(others) == sorted(b for b in boxes_by_stamp[stamp] if b != box), (stamp, box)
 
 
 def test_a_tag_that_leaves_unread_is_a_review():
@@ -290,7 +306,7 @@ class GatedReader(PlantedReader):
         self.gate = threading.Event()
         self.started = threading.Event()
 
-    def read(self, image, detections, should_stop=None, recipe=None):
+    def read(self, image, detections, should_stop=None, recipe=None, neighbours=()):
         self.started.set()
         assert self.gate.wait(30)
         return super().read(image, detections, recipe=recipe)

@@ -20,7 +20,7 @@ class HeldReader(PlantedReader):
         super().__init__()
         self.inside, self.go = threading.Event(), threading.Event()
 
-    def read(self, image, detections, should_stop=None, recipe=None):
+    def read(self, image, detections, should_stop=None, recipe=None, neighbours=()):
         self.inside.set()
         self.go.wait(30)
         return super().read(image, detections, should_stop, recipe)

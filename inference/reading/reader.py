@@ -177,7 +177,8 @@ class TagReader:
 
     # -- per frame -----------------------------------------------------------------------------
     def read(self, image_bgr: np.ndarray, detections: Detections | None = None,
-             should_stop: Callable[[], bool] | None = None, recipe: Recipe | None = None) -> tuple[TagReading, ...]:
+             should_stop: Callable[[], bool] | None = None, recipe: Recipe | None = None,
+             neighbours: Sequence[Box] = ()) -> tuple[TagReading, ...]:
         """Every hangtag in the frame; with no hangtag boxes one tag is read around the symbols in view (every
         tag carries one), or the whole image where there are none.
 
@@ -186,7 +187,8 @@ class TagReader:
         comes back marked `rejected` (it is not a tag: a coin, a lamp).
 
         `should_stop` is asked before each tag; when it says yes the tags read so far are returned
-        (the caller, which asked, knows the frame is incomplete)."""
+        (the caller, which asked, knows the frame is incomplete). `neighbours`: other tags' boxes in the frame
+        that are not read here (the live line reads one tag of a frame), which no tag box grows into."""
         h, w = image_bgr.shape[:2]
         detections = detections if detections is not None else Detections.empty()
         boxes: dict[str, list[Box]] = {"hangtag": [], "barcode": [], "qr_code": []}
@@ -203,15 +205,15 @@ class TagReader:
                                   notes=("box dropped: it lies inside another tag box",))
             tag_barcodes = [b for b in boxes["barcode"] if centre_inside(b, tag_box)]
             tag_qr = [b for b in boxes["qr_code"] if centre_inside(b, tag_box)]
-            neighbours = tuple(other for other in tag_boxes if other is not tag_box) if detected else ()
-            reading = self.read_tag(image_bgr, tag_box, tag_barcodes, tag_qr, index, recipe=recipe, neighbours=neighbours)
+            others = (*(other for other in tag_boxes if other is not tag_box), *neighbours) if detected else ()
+            reading = self.read_tag(image_bgr, tag_box, tag_barcodes, tag_qr, index, recipe=recipe, neighbours=others)
             if not detected:
                 reading = replace(reading, whole_frame=True)
             elif not tag_barcodes and not tag_qr and not looks_like_a_tag(reading):  # a box holding a symbol box is a tag, legible or not
                 reading = replace(reading, rejected="no text and no barcode in the box: not a hangtag",
                                   notes=reading.notes + ("box dropped: nothing tag-like in it",))
             if recipe is not None and reading.is_tag:
-                reading = self._confirm_differences(image_bgr, tag_box, tag_barcodes, tag_qr, index, recipe, reading, neighbours)
+                reading = self._confirm_differences(image_bgr, tag_box, tag_barcodes, tag_qr, index, recipe, reading, others)
             return reading
 
         if self.tag_threads > 1 and len(tag_boxes) > 1:

@@ -285,7 +285,10 @@ class LineInspector:
         if state.best_focus is None or focus > state.best_focus:
             state.best_frame, state.best_focus = frame, focus
         if state.shot is None or focus > state.shot.focus:
-            state.shot = Shot(track_id, frame, focus, image, detections[np.array([index, *symbols], dtype=np.intp)])
+            neighbours = tuple(tuple(float(v) for v in detections.xyxy[j]) for j, label in enumerate(detections.labels)
+                               if label == "hangtag" and j != index)
+            state.shot = Shot(track_id, frame, focus, image, detections[np.array([index, *symbols], dtype=np.intp)],
+                              neighbours=neighbours)
 
     def _settled(self, state: _State) -> bool:
         return state.record().settled

@@ -33,6 +33,8 @@ class Shot:
     image: np.ndarray
     detections: Detections  # the tag's hangtag box first, then the symbol boxes on it
     attempt: int = 1  # 1: the tag's first read; 2+: a second try after unsure reads
+    # the other tags' boxes in the frame: its box is never grown into them (touching tags on a dense belt)
+    neighbours: tuple[tuple[float, float, float, float], ...] = ()
 
 
 def tag_crop(shot: Shot) -> np.ndarray:
@@ -47,7 +49,7 @@ def read_shot(reader: Any, recipe: Any, shot: Shot) -> Read:
     crop = tag_crop(shot)
     box = tuple(float(v) for v in shot.detections.xyxy[0])
     try:
-        readings = reader.read(shot.image, shot.detections, recipe=recipe)
+        readings = reader.read(shot.image, shot.detections, recipe=recipe, neighbours=shot.neighbours)
     except Exception as exc:  # any reader fault: this tag is doubt, the line goes on
         reason = f"reading failed: {type(exc).__name__}: {exc}"
         return Read(shot.frame, shot.focus, None, FrameVerdict(Verdict.REVIEW, (reason,)), crop, box)
