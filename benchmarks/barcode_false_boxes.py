@@ -29,9 +29,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from inference.preprocess import Letterboxer
+from benchmarks.tag_false_boxes import detected
 from training.compare import _iou, _truth
-from training.evaluate import decode
 
 
 def _share_inside(box: np.ndarray, others: np.ndarray) -> np.ndarray:
@@ -97,19 +96,8 @@ def _crop(image: np.ndarray, box: np.ndarray, barcodes: np.ndarray, qr: np.ndarr
 
 
 def unmatched(model: Path, items: list[dict], crops: Path | None = None) -> list[dict]:
-    import onnxruntime as ort
-
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = 2
-    session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
-    letterbox = Letterboxer(tuple(session.get_inputs()[0].shape[2:]))
     out = []
-    for item in items:
-        image = cv2.imread(str(item["path"]), cv2.IMREAD_COLOR)
-        transform = letterbox(image)
-        raw = session.run(None, {session.get_inputs()[0].name: letterbox.tensor})[0][0]
-        xyxy, scores, classes = decode(raw, 0.25, 0.45, 300)
-        xyxy = transform.to_original(xyxy)
+    for item, xyxy, scores, classes in detected(model, items):
         det, det_s = xyxy[classes == 1], scores[classes == 1]
         truth = item["boxes"][item["classes"] == 1]
         qr = item["boxes"][item["classes"] == 2]
@@ -134,7 +122,7 @@ def unmatched(model: Path, items: list[dict], crops: Path | None = None) -> list
             if crops is not None:
                 crops.mkdir(parents=True, exist_ok=True)
                 name = f"{kind.replace('/', '-')}_{Path(item['path']).stem}_{k}.png"
-                _crop(image, b, truth, qr, crops / name)
+                _crop(cv2.imread(str(item["path"]), cv2.IMREAD_COLOR), b, truth, qr, crops / name)
                 entry["crop"] = name
             out.append(entry)
     return out
