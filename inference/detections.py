@@ -10,11 +10,14 @@ import numpy as np
 from inference.errors import InputShapeError
 
 
+def intersection(a, b) -> float:
+    """The area two (x1, y1, x2, y2) boxes share."""
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
 def iou(a, b) -> float:
     """Intersection over union of two (x1, y1, x2, y2) boxes; 0 when either is empty."""
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
+    inter = intersection(a, b)
     union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
     return inter / union if union > 0 else 0.0
 

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from inference.detections import Detections, centre_inside
+from inference.detections import Detections, centre_inside, intersection
 from inference.reading.evidence import gather
 from inference.reading.expected import vocabulary
 from inference.reading.fields import extract_fields
@@ -72,15 +72,23 @@ def pieces_of_other_tags(readings: Sequence[TagReading], recipe: Recipe | None) 
     (no field as expected or surely as another value, no symbol) while that tag reads the job's values, is a
     piece of that tag the detector boxed apart (a wide tag's label column, read sideways as garble), not a second
     tag: it is dropped and said. A second tag, of this job or another, reads its own values or carries a code."""
-    if recipe is None:
+    tags = [tag for tag in readings if tag.is_tag and not tag.whole_frame]
+    if recipe is None or len(tags) < 2:  # one tag (the common frame, every read of the live line): nothing to ask
         return tuple(readings)
-    legible = {id(tag): _reads_the_job(recipe, tag) for tag in readings if tag.is_tag and not tag.whole_frame}
+    legible: dict[int, tuple[int, int]] = {}
+
+    def reads_the_job(tag: TagReading) -> tuple[int, int]:  # asked only of tags that overlap, once each
+        if id(tag) not in legible:
+            legible[id(tag)] = _reads_the_job(recipe, tag)
+        return legible[id(tag)]
+
     out = []
     for tag in readings:
         host = None
-        if id(tag) in legible and not tag.barcodes and legible[id(tag)] == (0, 0):
-            host = next((other for other in readings if other is not tag and legible.get(id(other), (0, 0))[0] > 0
-                         and overlap_share(tag.xyxy, other.xyxy) >= PIECE_SHARE), None)
+        if any(tag is t for t in tags) and not tag.barcodes:
+            overlapped = [other for other in tags if other is not tag and overlap_share(tag.xyxy, other.xyxy) >= PIECE_SHARE]
+            if overlapped and reads_the_job(tag) == (0, 0):
+                host = next((other for other in overlapped if reads_the_job(other)[0] > 0), None)
         if host is not None:
             tag = replace(tag, rejected=f"over tag {host.tag_index + 1}'s box, reading none of the job's values: part of that tag, not a second one",
                           notes=tag.notes + (f"box dropped: it overlaps tag {host.tag_index + 1} and reads nothing of the job",))
@@ -97,9 +105,7 @@ def _reads_the_job(recipe: Recipe, tag: TagReading) -> tuple[int, int]:
 def overlap_share(box: Box, other: Box) -> float:
     """The share of `box`'s area that lies inside `other`."""
     area = max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
-    iw = max(0.0, min(box[2], other[2]) - max(box[0], other[0]))
-    ih = max(0.0, min(box[3], other[3]) - max(box[1], other[1]))
-    return iw * ih / area if area > 0 else 0.0
+    return intersection(box, other) / area if area > 0 else 0.0
 
 
 def moved_box(box: Box, grow: float = CONFIRM_GROW_PX) -> Box:

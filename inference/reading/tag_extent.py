@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from inference.detections import intersection
 from inference.reading.lines import Box
 from inference.reading.ocr.recognizer import Recognized
 from inference.reading.rectify import Upright
@@ -227,8 +228,4 @@ def grown_box(tag_box: Box, upright: Upright, sides: set[str], image_hw: tuple[i
 def _takes_in(box: Box, grown: Box, other: Box) -> bool:
     """Whether growing `box` to `grown` takes in NEIGHBOUR_SHARE or more of `other`'s area that `box` did not hold."""
     area = max(0.0, other[2] - other[0]) * max(0.0, other[3] - other[1])
-    return area > 0 and (_intersection(grown, other) - _intersection(box, other)) >= NEIGHBOUR_SHARE * area
-
-
-def _intersection(a: Box, b: Box) -> float:
-    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    return area > 0 and (intersection(grown, other) - intersection(box, other)) >= NEIGHBOUR_SHARE * area
