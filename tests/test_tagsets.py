@@ -108,6 +108,10 @@ def test_truth_outlines_lie_inside_the_frame_and_hold_their_codes(tagset):
 
 
 def test_every_recipe_loads_and_describes_the_correct_tag(tagset):
+    assert_recipes_describe_the_correct_tags(tagset)
+
+
+def assert_recipes_describe_the_correct_tags(tagset: Path) -> None:
     for row in truth_rows(tagset):
         recipe = load_recipe(tagset / row["recipe"])
         assert {c.class_name: (c.min, c.max) for c in recipe.counts}["hangtag"] == (1, 1)
@@ -207,9 +211,9 @@ def test_every_character_the_generator_prints_exists_in_every_font():
     """A glyph missing from one font would print a box where the truth says a character is."""
     import inspect
 
-    from training.tagsets import backgrounds, designs, fresh_designs, values
+    from training.tagsets import backgrounds, designs, fresh_designs, third_designs, values
 
-    source = "".join(inspect.getsource(m) for m in (values, designs, fresh_designs, backgrounds))
+    source = "".join(inspect.getsource(m) for m in (values, designs, fresh_designs, third_designs, backgrounds))
     chars = sorted({c for c in source if ord(c) > 127 and c not in "—…→·"})
     assert len(chars) > 100
     for name in fonts.font_names():
@@ -356,3 +360,112 @@ def test_the_price_sticker_is_turned_and_its_codes_read_where_they_lie():
             tag_code, sticker_code = art.barcodes
             width = sticker_code.box[2] - sticker_code.box[0]
             assert sticker_code.box[3] - sticker_code.box[1] > 6.5 * 10 + 0.02 * width  # a turned box is taller
+
+
+# -- the three designs added on 2026-12-02 evening (no labels and a turned code, a centred shield, a 合格证 slip) --
+
+THIRD = ("hairline_rows", "shield_centred", "tear_slip")
+
+
+def test_third_designs_are_deterministic_and_their_recipes_describe_the_printed_fields(tmp_path):
+    generate(tmp_path / "a", 30, 31, defect_share=0.0, designs=list(THIRD))
+    generate(tmp_path / "b", 30, 31, defect_share=0.0, designs=list(THIRD))
+    assert (tmp_path / "a" / "truth.jsonl").read_bytes() == (tmp_path / "b" / "truth.jsonl").read_bytes()
+    for name in ("000000.jpg", "000007.jpg", "000029.jpg"):
+        assert (tmp_path / "a" / "images" / name).read_bytes() == (tmp_path / "b" / "images" / name).read_bytes()
+    rows = truth_rows(tmp_path / "a")
+    assert {r["design"] for r in rows} == set(THIRD)
+    assert_recipes_describe_the_correct_tags(tmp_path / "a")
+    for row in rows:  # every judged field a design prints is in its truth, as the recipe writer expects
+        (tag,) = row["tags"]
+        assert set(tag["fields"]) >= {"product_name", "style_number", "color", "size", "composition", "grade",
+                                      "standard", "safety_category", "price"}, row["design"]
+
+
+def test_third_designs_plant_every_defect_kind_where_the_truth_says(tmp_path):
+    generate(tmp_path, 45, 32, defect_share=0.5, designs=list(THIRD))
+    rows = truth_rows(tmp_path)
+    for row in rows:
+        defect = row["defect"]
+        if defect and defect["field"]:
+            (tag,) = row["tags"]
+            assert tag["fields"][defect["field"]] == defect["printed"] != defect["expected"]
+            if defect["field"] == "ean13":
+                assert {c["text"] for c in tag["barcodes"]} == {defect["printed"]}
+            if defect["field"] == "style_number" and row["design"] == "shield_centred":  # Code 128 of the style number
+                assert {c["text"] for c in tag["barcodes"]} == {defect["printed"]}
+    kinds = {r["defect"]["kind"] for r in rows if r["defect"]}
+    assert {"wrong_size", "wrong_price", "wrong_style_number", "wrong_color", "wrong_barcode"} <= kinds
+
+
+def test_hairline_rows_turns_its_ean_along_the_edge_and_the_truth_measures_its_modules_along_the_code(tmp_path):
+    import zxingcpp
+
+    for seed in range(1, 7):
+        art = DESIGNS["hairline_rows"](seed, random_values(np.random.default_rng(seed)), 10.0)
+        (code,) = art.barcodes
+        x1, y1, x2, y2 = code.box
+        assert y2 - y1 == pytest.approx(360, abs=2) and x2 - x1 == pytest.approx(85, abs=2)  # 36 mm down, 8.5 mm bars
+        crop = np.ascontiguousarray(art.rgba[int(y1) - 20:int(y2) + 20, int(x1) - 20:int(x2) + 20, :3])
+        assert code.text in {b.text for b in zxingcpp.read_barcodes(crop)}, seed
+    generate(tmp_path, 10, 33, defect_share=0.0, designs=["hairline_rows"])
+    for row in truth_rows(tmp_path):
+        module_mm = 36.0 / 95  # an EAN-13 is 95 modules
+        expected = module_mm * row["condition"]["tag_height_px"] / 56.0
+        assert row["condition"]["barcode_module_px"] == pytest.approx(expected, rel=0.12), row["image"]
+
+
+@pytest.mark.parametrize("composition, lines", [
+    ("棉 100%", ["棉 100%"]),
+    ("棉 95% 氨纶 5%", ["棉 95%", "氨纶 5%"]),
+    ("再生纤维素纤维 60% 聚酯纤维 27% 氨纶 13%", ["再生纤维素纤维 60%", "聚酯纤维 27%", "氨纶 13%"]),
+])
+def test_a_slip_prints_one_fibre_to_a_line(composition, lines):
+    from training.tagsets.third_designs import fibre_lines
+
+    assert fibre_lines(composition) == lines
+    assert " ".join(fibre_lines(composition)) == composition  # the truth's field is what the lines say in order
+
+
+def test_the_slip_carries_a_red_stamp_over_its_rows_and_a_perforation():
+    for seed in range(1, 5):
+        art = DESIGNS["tear_slip"](seed, random_values(np.random.default_rng(seed)), 10.0)
+        rgb = art.rgba[..., :3].astype(np.int16)
+        red = (rgb[..., 0] - rgb[..., 1] > 50) & (rgb[..., 0] > 120)
+        ys, xs = np.nonzero(red)
+        assert red.sum() > 500 and 330 <= ys.mean() <= 720 and xs.mean() > 200, seed  # on the rows, right half
+        alpha = art.rgba[..., 3]
+        assert alpha[240, 2] == 0 and alpha[240, 210] == 255 and alpha[200, 2] == 255  # notches at the tear line
+
+
+def test_the_shield_is_cut_to_a_point_and_centres_its_price():
+    for seed in range(1, 7):
+        values = random_values(np.random.default_rng(seed))
+        art = DESIGNS["shield_centred"](seed, values, 10.0)
+        alpha = art.rgba[..., 3]
+        h, w = alpha.shape
+        assert alpha[h - 3, 3] == 0 and alpha[h - 3, w - 4] == 0 and alpha[h - 3, w // 2] == 255
+        assert alpha[int(0.6 * h), 1] == 255 and alpha[int(0.6 * h), w - 2] == 255
+        price = art.fields["price"]
+        assert price.endswith("元") or price.replace(" ", "").startswith("¥"), price
+        assert price_amount(price) == Decimal(values.price)  # '¥ 79.00' (a raised '.00') or '79元' under 吊牌价
+
+
+def test_a_condensed_line_is_narrower_by_its_squeeze_and_keeps_its_height():
+    from training.tagsets.canvas import Card
+    from training.tagsets.fonts import font_names
+    from training.tagsets.third_designs import condensed, text_width
+
+    face = font_names()[0]
+    plain, squeezed = Card(60, 10, 10, (255, 255, 255)), Card(60, 10, 10, (255, 255, 255))
+    natural = text_width(plain, "【品名】女士羊毛针织衫", 3.0, face)
+    assert condensed(plain, 30, 2, "【品名】女士羊毛针织衫", 3.0, (0, 0, 0), face, 1.0, 56) == pytest.approx(natural, abs=0.2)
+    assert condensed(squeezed, 30, 2, "【品名】女士羊毛针织衫", 3.0, (0, 0, 0), face, 0.74, 56) == pytest.approx(
+        0.74 * natural, abs=0.3)
+
+    def ink(card: Card) -> tuple[int, int]:
+        dark = np.asarray(card.image.convert("L")) < 128
+        return int(dark.any(axis=0).sum()), int(dark.any(axis=1).sum())
+
+    (w_plain, h_plain), (w_squeezed, h_squeezed) = ink(plain), ink(squeezed)
+    assert w_squeezed < 0.85 * w_plain and abs(h_squeezed - h_plain) <= 2

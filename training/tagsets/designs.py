@@ -1,5 +1,5 @@
-"""Ten hangtag designs (seven here, three in fresh_designs), each from a common Chinese retail convention;
-none shares layout with training.synth.
+"""Thirteen hangtag designs (seven here, three in fresh_designs, three in third_designs), each from a common
+Chinese retail convention; none shares layout with training.synth.
 
 A design draws one card from a job's values at a given scale and says what it printed, field by field,
 exactly as printed ("RMB 1,099.00", "￥199元"). Its look (font, ink, label wording) comes from
@@ -20,6 +20,7 @@ from training.tagsets.layout import ean_block as _ean_block
 from training.tagsets.layout import money as _money
 from training.tagsets.layout import pick as _pick
 from training.tagsets.layout import row as _row
+from training.tagsets.third_designs import hairline_rows, shield_centred, tear_slip
 from training.tagsets.values import TagValues
 
 
@@ -256,9 +257,14 @@ DESIGNS: dict[str, Design] = {
     "two_column": two_column,
     "english_first": english_first,
     "price_sticker": price_sticker,
+    # added on 2026-12-02 evening, after the reader had been developed against all ten above: a fresh yardstick
+    "hairline_rows": hairline_rows,
+    "shield_centred": shield_centred,
+    "tear_slip": tear_slip,
 }
 # The symbology each design carries, so a recipe and a defect know what the barcode encodes.
 BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_price_block": "EAN-13",
               "kraft_stamped": "EAN-13", "big_size_corner": "Code93", "grid_table": "EAN-13", "stacked_labels": "Code128",
-              "two_column": "EAN-13", "english_first": "Code128", "price_sticker": "EAN-13"}
+              "two_column": "EAN-13", "english_first": "Code128", "price_sticker": "EAN-13",
+              "hairline_rows": "EAN-13", "shield_centred": "Code128", "tear_slip": "EAN-13"}
 HAS_QR = {"kraft_stamped", "stacked_labels"}
