@@ -476,3 +476,35 @@ def test_a_value_that_is_no_value_of_its_field_is_doubt_not_evidence(line: str, 
     rules = recipe('standard = "GB/T 2664-2017"\nsize = "M"')
     text = line + ("\n号型：M" if not line.startswith("号型") else "\n执行标准：GB/T 2664-2017")
     assert judge(rules, one_tag(), [tag(text)]).verdict is verdict
+
+
+@pytest.mark.parametrize(
+    "first, again, verdict",
+    [
+        ("号型：160/88A", "号型：160/88A", Verdict.NG),  # the same other size, surely in the second read
+        ("号型：160/88A", "号型：165/88A", Verdict.REVIEW),  # the reads disagree on what is printed
+        ("号型：160/88A", "号型：155/84A", Verdict.OK),  # the second read shows the expected size
+    ],
+)
+def test_a_read_showing_the_same_different_value_less_surely_bears_the_difference_out(first: str, again: str,
+                                                                                      verdict: Verdict) -> None:
+    # the first read's weakest character at 60 % alone is doubt; the same value read surely from another
+    # scale is the tag's print, and the weak read holds nothing for the expected size
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines_from_text(first, 0.6),
+                         reread_lines=lines_from_text(again, 0.99))
+    assert judge(recipe('size = "155/84A"'), one_tag(), [reading]).verdict is verdict
+
+
+@pytest.mark.parametrize(
+    "rule, line, verdict",
+    [
+        ('size = "L"', "SIZE 号型 2XL", Verdict.NG),  # both halves of a bilingual label, a space between them
+        ('size = "2XL"', "SIZE 号型 2XL", Verdict.OK),
+        ('size = "165/96Y"', "号型 Size 160/92Y", Verdict.NG),
+        ('color = "白色"', "COLOUR 颜色 灰色", Verdict.NG),
+        ('color = "灰色"', "COLOUR 颜色 灰色", Verdict.OK),
+    ],
+)
+def test_both_halves_of_a_bilingual_label_are_the_label_not_the_value(rule: str, line: str, verdict: Verdict) -> None:
+    # read with the other half of its label glued on ('号型2XL'), a plainly wrong size was no size at all: REVIEW
+    assert judge(recipe(rule), one_tag(), [tag(line, 0.99)]).verdict is verdict

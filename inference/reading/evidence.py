@@ -152,21 +152,26 @@ def _expected(rule: FieldRule, texts: Sequence[Glyphs], reads: Sequence[Sequence
         return partial
     # not printed as expected: what does the tag say instead, in each read?
     verdicts: list[tuple[Found, _Candidate]] = []
-    confirmed = 0  # line reads that show a different value
+    read_of: list[int] = []  # the read each verdict came from
     for index, (read, fields) in enumerate(zip(reads, labelled)):
         found_here: list[tuple[Found, _Candidate]] = []
         for cand in _candidates(name, read, fields):
             found_here.append((_compare(name, expected, cand, rule.min_confidence), cand))
         if found_here:
             rank = {Found.MATCH: 0, Found.NEAR: 1, Found.DIFFERENT: 2, Found.ABSENT: 3}
-            best = min(found_here, key=lambda fc: (rank[fc[0]], -fc[1].confidence))
-            verdicts.append(best)
-            confirmed += index < line_reads and best[0] is Found.DIFFERENT
+            verdicts.append(min(found_here, key=lambda fc: (rank[fc[0]], -fc[1].confidence)))
+            read_of.append(index)
     if any(found is Found.MATCH for found, _ in verdicts):
         found, cand = next(fc for fc in verdicts if fc[0] is Found.MATCH)
         return FieldEvidence(name, Found.MATCH, expected, cand.mean, "ocr", cand.how, cand.raw)
     different = [fc for fc in verdicts if fc[0] is Found.DIFFERENT]
-    if different and len(different) == len(verdicts) and confirmed >= line_reads:
+    # A read that shows the same different value less surely (one character of 160/88A at 68 %, read at 100 %
+    # from another scale) bears the difference out too: it holds no evidence for the expected value.
+    shown = {field_key(name, cand.value) for _, cand in different}
+    bearing = [index for index, (found, cand) in zip(read_of, verdicts)
+               if found is Found.DIFFERENT or (found is Found.NEAR and field_key(name, cand.value) in shown)]
+    confirmed = sum(1 for index in bearing if index < line_reads)  # line reads that show a different value
+    if different and len(bearing) == len(verdicts) and confirmed >= line_reads:
         _found, cand = max(different, key=lambda fc: fc[1].confidence)
         return FieldEvidence(name, Found.DIFFERENT, cand.value, cand.confidence, "barcode" if "barcode" in cand.how else "ocr", cand.how, cand.raw)
     if verdicts:

@@ -132,7 +132,8 @@ def _label_at(text: str, start: int, require_colon: bool, upper: str | None = No
                 continue
             if label.isascii() and after.isalpha():
                 continue
-            return label, _skip_separators(text, _skip_english_label(text, _skip_chinese_label(text, upper, end))), True
+            value_start = _skip_separators(text, _skip_english_label(text, _skip_chinese_label(text, upper, end)))
+            return label, _skip_twin_label(text, upper, value_start, LABELS[label], label.isascii()), True
     return _fuzzy_label_at(text, start)
 
 
@@ -238,6 +239,36 @@ def _skip_chinese_label(text: str, upper: str, index: int) -> int:
             end = _match_label(upper, start, label)
             if end is not None:
                 return end
+    return index
+
+
+# The rest of an English label's words before its Chinese twin ('SAFETY CAT、安全类别', 'STYLE NO. 款号').
+_TWIN_GAP = re.compile(r"[A-Za-z]{1,10}[.、,]?[\s/|]*")
+_TWIN_SEPARATORS = _SEPARATORS + "/|"
+
+
+def _skip_twin_label(text: str, upper: str, index: int, field: str | None, english: bool) -> int:
+    """Bilingual tags print both halves of a label with no colon between them ('SIZE 号型 2XL', '号型 Size
+    160/92Y', 'SAFETY CAT、安全类别 GB 18401'): a label of the same field in the other language right after
+    the first (`english`: the first was) is part of it, not the value. Only such a label is skipped, so a
+    value is never taken for a label, and '成分：面料：棉 60% 里料：…' keeps its 面料 (a part, not a twin)."""
+    if field is None or index >= len(text):
+        return index
+    gap = _TWIN_GAP.match(text, index) if english else None
+    for start in (index, gap.end() if gap else None):
+        if start is None:
+            continue
+        for label in _LABELS_BY_FIRST.get(upper[start : start + 1], ()):
+            if LABELS[label] != field or label.isascii() == english:
+                continue
+            end = _match_label(upper, start, label)
+            if end is None or (label.isascii() and text[end : end + 1].isalpha()):
+                continue
+            after = end
+            while after < len(text) and text[after] in _TWIN_SEPARATORS:
+                after += 1
+            if after < len(text):  # a label is followed by its value; at the line's end it was the value
+                return after
     return index
 
 
