@@ -64,6 +64,14 @@ class Upright:
         angle = (self.angle_deg + 360.0) % 360.0 - 180.0
         return Upright(np.ascontiguousarray(self.image[::-1, ::-1]), matrix, angle, self.frame)
 
+    def quarter_turned(self) -> Upright:
+        """The same tag turned a quarter more, clockwise: exact, no resampling."""
+        h = self.image.shape[0]
+        quarter = np.array([[0.0, -1.0, h], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
+        matrix = (quarter @ np.vstack([self.matrix, [0.0, 0.0, 1.0]]))[:2]
+        angle = (self.angle_deg - 90.0 + 180.0) % 360.0 - 180.0
+        return Upright(np.ascontiguousarray(np.rot90(self.image, -1)), matrix, angle, self.frame)
+
     def to_upright_box(self, box: Box) -> Box:
         """An image box drawn around something that turned with the tag (a barcode), as that
         thing's own rectangle in the upright crop: tighter than the box's rotated corners."""

@@ -33,6 +33,11 @@ REREAD_MIN_HEIGHT = 32
 SMALL_PRINT_PX = 32
 # A tag no barcode orients is read both ways on this many of its longest lines to tell which way is up.
 ORIENTATION_LINES = 6
+# Text boxes this many times longer one way than the other are lines; with at least MIN_STANDING_LINES of
+# them taller than wide, STANDING_RATIO times as long in all as those lying, the crop's lines stand on end.
+LINE_ASPECT = 1.5
+MIN_STANDING_LINES = 3
+STANDING_RATIO = 2.0
 
 
 def _ms(start_ns: int) -> float:
@@ -85,6 +90,10 @@ def read_lines(detector: TextDetector, recognizer: TextRecognizer, upright: Upri
     line that is read reads exactly as it would with all of them read (`recognize_only`)."""
     t = time.perf_counter_ns()
     found = detector.detect(upright.image)
+    if standing(found):
+        # the lines stand on end: the code that turned the tag runs up its side; which end is up, the lines say
+        upright, zones, ambiguous = upright.quarter_turned(), [_quarter_zone(z, upright.image.shape[0]) for z in zones], True
+        found = detector.detect(upright.image)
     boxes = trim_to_neighbours(merge_overlapping([box for box, _score in found]))
     gray = cv2.cvtColor(upright.image, cv2.COLOR_BGR2GRAY)
     pieces = split_print_sizes(split_tall(boxes, gray), gray)
@@ -132,6 +141,25 @@ def read_lines(detector: TextDetector, recognizer: TextRecognizer, upright: Upri
     recognized = [done.get(i, UNREAD) for i in range(len(crops))]
     pieces = Pieces(tuple(boxes[i] for i in kept), tuple(crops[i] for i in kept), tuple(recognized[i] for i in kept))
     return LinesRead(pieces, upright, det_ms, _ms(t))
+
+
+def standing(found: Sequence[tuple[Box, float]]) -> bool:
+    """Whether the text boxes found in an upright crop stand on end: at least MIN_STANDING_LINES boxes a line's
+    shape (LINE_ASPECT times longer one way) are taller than wide, and as long in all as STANDING_RATIO times
+    the lines lying level. A tag turned upright by a code printed up its side (bars across its short edge) has
+    its lines standing; a tag read the right way has none, or a stray narrow glyph."""
+    tall = [y2 - y1 for (x1, y1, x2, y2), _score in found if y2 - y1 >= LINE_ASPECT * (x2 - x1)]
+    wide = [x2 - x1 for (x1, y1, x2, y2), _score in found if x2 - x1 >= LINE_ASPECT * (y2 - y1)]
+    return len(tall) >= MIN_STANDING_LINES and sum(tall) >= STANDING_RATIO * sum(wide)
+
+
+def _quarter_zone(zone: SymbolZone, height: int) -> SymbolZone:
+    """A symbol zone of an upright crop `height` px tall, in that crop turned a quarter clockwise."""
+
+    def turned(box: Box | None) -> Box | None:
+        return None if box is None else (height - box[3], box[0], height - box[1], box[2])
+
+    return replace(zone, bars=turned(zone.bars), text=turned(zone.text))
 
 
 def _zone_of(box: Box, zones: Sequence[SymbolZone], read_printed_ean: bool = False) -> SymbolZone | None:
