@@ -145,6 +145,11 @@ def test_a_box_over_part_of_a_read_tag_that_reads_nothing_of_the_job_is_that_tag
     # two boxes reading nothing of the job: neither is the other's piece
     blank = tag(0, values.xyxy, "要露武")
     assert all(t.is_tag for t in pieces_of_other_tags([blank, column], r))
+    # the column read the right way up: its labels and the brand, which a rule asking only for a brand to be
+    # printed passes on any word: no value of the job, still a piece
+    branded = parse_recipe('[counts]\nhangtag = 1\n[fields]\nstyle_number = "KX-6662872"\nsize = "170/104A"\nbrand = { required = false }\n')
+    labels = tag(1, column.xyxy, "Veline", "品名", "型号", "颜色", "号型")
+    assert not pieces_of_other_tags([values, labels], branded)[1].is_tag
 
 
 def test_a_box_cut_short_does_not_grow_into_the_touching_tag_beside_it() -> None:

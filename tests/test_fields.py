@@ -38,6 +38,10 @@ def fields_of(text: str) -> dict[str, str]:
         ("尺码：XL", "size", "XL"),
         ("号型：175/92A", "size", "175/92A"),
         ("号型 Size: 180/96A(XXL)", "size", "180/96A(XXL)"),
+        ("类别：GB18401-2010 A类", "safety_category", "GB 18401-2010 A类"),  # short for 安全技术类别, not 色别
+        ("SIZE 号型 2XL", "size", "2XL"),  # both halves of a bilingual label, no colon between them
+        ("【尺码】XL", "size", "XL"),  # a label in brackets, the closing one where the colon would be
+        ("【执行标准】FZ/T81004-2022", "standard", "FZ/T 81004-2022"),
         ("规格：均码", "size", "均码"),
         ("价格：¥259.00", "price", "¥259.00"),
         ("零售价：￥２５９．００", "price", "¥259.00"),
@@ -250,3 +254,12 @@ def test_prices_with_thousands_separators() -> None:
     from inference.reading.normalize import parse_price
 
     assert [str(parse_price(t)) for t in ("RMB 1,099.00", "¥1,299", "¥12,345.50", "1,09")] == ["1099.00", "1299.00", "12345.50", "1.09"]
+
+
+def test_a_short_safety_label_is_never_taken_for_a_colour_label() -> None:
+    # 类别 is one character from 色别 (colour): unknown, it was read as that, and the safety class became a colour
+    assert "color" not in fields_of("类别：GB 18401-2010 A类")
+
+
+def test_labels_in_brackets_split_a_line_of_two_fields() -> None:
+    assert fields_of("[尺码] XL  [颜色] 黑色") == {"size": "XL", "color": "黑色"}

@@ -251,6 +251,8 @@ def test_a_qr_code_not_found_is_review_unless_the_recipe_says_missing_is_ng() ->
         ("吊牌价：¥1299.00", None, Verdict.OK),
         ("吊牌价：¥12.00", None, Verdict.REVIEW),  # two 9s lost by the recognizer, not a different price
         ("吊牌价：¥1399.00", "吊牌价：¥1399.00", Verdict.NG),  # both reads show another price
+        ("¥129900", "¥129900", Verdict.REVIEW),  # '¥1299⁰⁰': the raised cents read into the yuan, twice
+        ("¥139900", "¥139900", Verdict.NG),  # raised cents too, but of another price
         ("吊牌价：¥1399.00", "吊牌价：", Verdict.REVIEW),  # the second read does not confirm it
     ],
 )
@@ -495,6 +497,13 @@ def test_a_read_showing_the_same_different_value_less_surely_bears_the_differenc
     assert judge(recipe('size = "155/84A"'), one_tag(), [reading]).verdict is verdict
 
 
+def test_a_weak_read_is_overruled_only_by_a_read_sure_of_every_character() -> None:
+    # reads of one crop err alike: a name misread at 60 % and again at 89 % is doubt, not a different name
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines_from_text("品名：文士羊毛针识衫", 0.6),
+                         reread_lines=lines_from_text("品名：文士羊毛针识衫", 0.89))
+    assert judge(recipe('product_name = "女士羊毛针织衫"'), one_tag(), [reading]).verdict is Verdict.REVIEW
+
+
 @pytest.mark.parametrize(
     "rule, line, verdict",
     [
@@ -508,3 +517,11 @@ def test_a_read_showing_the_same_different_value_less_surely_bears_the_differenc
 def test_both_halves_of_a_bilingual_label_are_the_label_not_the_value(rule: str, line: str, verdict: Verdict) -> None:
     # read with the other half of its label glued on ('号型2XL'), a plainly wrong size was no size at all: REVIEW
     assert judge(recipe(rule), one_tag(), [tag(line, 0.99)]).verdict is verdict
+
+
+def test_a_colour_label_alone_on_its_line_is_no_colour_read() -> None:
+    # a column of labels whose values the box cut off (a wide tag's label column boxed apart) reads 颜色, a
+    # word ending in 色 but the label itself: nothing was read of the colour, not a colour surely different
+    reading = tag("品名\n型号\n颜色\n号型", 0.99)
+    (check,) = [c for c in judge(recipe('color = "墨绿"'), one_tag(), [reading]).checks if c.subject == "color"]
+    assert check.read == "" and check.verdict is Verdict.REVIEW

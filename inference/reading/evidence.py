@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from inference.reading.fields import extract_fields
-from inference.reading.labels import line_parts
+from inference.reading.labels import LABELS, line_parts
 from inference.reading.matching import Found, Glyphs, compare, haystacks, search
 from inference.reading.normalize import code_key, field_key, halfwidth, normalize_ean, normalize_field, parse_price, squash
 from inference.reading.recipe import FieldRule, Recipe
@@ -166,8 +166,10 @@ def _expected(rule: FieldRule, texts: Sequence[Glyphs], reads: Sequence[Sequence
         return FieldEvidence(name, Found.MATCH, expected, cand.mean, "ocr", cand.how, cand.raw)
     different = [fc for fc in verdicts if fc[0] is Found.DIFFERENT]
     # A read that shows the same different value less surely (one character of 160/88A at 68 %, read at 100 %
-    # from another scale) bears the difference out too: it holds no evidence for the expected value.
-    shown = {field_key(name, cand.value) for _, cand in different}
+    # from another scale) bears the difference out too where another read is sure of every character: it holds
+    # no evidence for the expected value. Reads of one crop err alike, so a weak read overruled by a read only
+    # fairly sure (女士…针织衫 read 文士…针识衫 at 63 % and at 89 % in 8 px print) still leaves doubt.
+    shown = {field_key(name, cand.value) for _, cand in different if _sure_of_difference(name, expected, cand)}
     bearing = [index for index, (found, cand) in zip(read_of, verdicts)
                if found is Found.DIFFERENT or (found is Found.NEAR and field_key(name, cand.value) in shown)]
     confirmed = sum(1 for index in bearing if index < line_reads)  # line reads that show a different value
@@ -180,6 +182,14 @@ def _expected(rule: FieldRule, texts: Sequence[Glyphs], reads: Sequence[Sequence
     if hit.found is Found.NEAR:
         return FieldEvidence(name, Found.NEAR, hit.text, hit.confidence, "ocr", "close to the expected text", hit.line.text if hit.line else "")
     return FieldEvidence(name, Found.ABSENT)
+
+
+def _sure_of_difference(name: str, expected: str, cand: _Candidate) -> bool:
+    """Whether a different value was read surely enough to overrule a weaker read of it: every character
+    at SURE_DIFFERENCE, or for a code the characters that differ (the rest may be faint)."""
+    if name == "style_number" and _surely_other_code(code_key(expected), code_key(cand.value), cand.chars):
+        return True
+    return cand.confidence >= SURE_DIFFERENCE
 
 
 def _searchable(name: str, expected: str) -> str:
@@ -339,9 +349,14 @@ def _size_tokens(lines: Sequence[OcrLine]) -> list[_Candidate]:
     return out
 
 
+_LABEL_WORDS = frozenset(squash(label).upper() for label in LABELS)
+
+
 def _colour_lines(lines: Sequence[OcrLine]) -> list[_Candidate]:
+    """Lines that read as a colour on their own; never a label alone (颜色, 色号: a column of labels whose
+    values the box cut off is no colour)."""
     return [_Candidate(squash(line.text), _weakest(line, 0, len(line.text)), "a colour on its own line", line.text, float(line.confidence))
-            for line in lines if _COLOUR_WORD.match(squash(halfwidth(line.text)))]
+            for line in lines if _COLOUR_WORD.match(squash(halfwidth(line.text))) and squash(halfwidth(line.text)).upper() not in _LABEL_WORDS]
 
 
 # -- prices: compared as amounts, whatever their format ---------------------------------------------
@@ -398,6 +413,14 @@ def _slipped(expected: str, read: str) -> bool:
     return len(read) < len(expected) and all(ch in it for ch in read)
 
 
+def _raised_cents(expected: Decimal, read: _Amount) -> bool:
+    """The cents printed small and raised ('¥2999⁰⁰') read into the whole amount: '299900', no decimal point,
+    the expected yuan followed by its cents. Doubt, never a different price (nor proof of this one: a
+    price a hundred times the expected could be printed too)."""
+    cents = f"{expected:.2f}".split(".")[1]
+    return read.amount == read.amount.to_integral_value() and read.digits == f"{int(expected)}{cents}"
+
+
 def _price(rule: FieldRule, reads: Sequence[Sequence[OcrLine]], labelled: Sequence[Mapping[str, FieldReading]],
            line_reads: int) -> FieldEvidence:
     expected = parse_price(rule.expected or "")
@@ -420,7 +443,7 @@ def _price(rule: FieldRule, reads: Sequence[Sequence[OcrLine]], labelled: Sequen
                 best_match = top
             continue
         priced = [a for a in amounts if a.context]
-        near = [a for a in priced if _slipped(want_digits, a.digits) or a.confidence < rule.min_confidence]
+        near = [a for a in priced if _slipped(want_digits, a.digits) or _raised_cents(expected, a) or a.confidence < rule.min_confidence]
         if near:
             per_read.append((Found.NEAR, max(near, key=lambda a: a.confidence)))
         elif priced:

@@ -64,6 +64,7 @@ LABELS: Mapping[str, str | None] = {
     "安全类别": "safety_category",
     "安全技术等级": "safety_category",
     "安全级别": "safety_category",
+    "类别": "safety_category",  # short for 安全技术类别 on small tags; unknown, it was taken for 色别 (colour)
     "SAFETY CATEGORY": "safety_category",
     "SAFETY": "safety_category",
     "等级": "grade",
@@ -98,7 +99,11 @@ LABELS: Mapping[str, str | None] = {
     "邮编": None,
 }
 
-_SEPARATORS = ":：;；.·。 \t"
+# A label may stand in brackets ('【品名】女式牛仔裤', '[尺码] XL'): the opening one before it, the closing one
+# after it, where a colon would stand.
+_OPENERS = "【[〔「"
+_CLOSERS = "】]〕」"
+_SEPARATORS = ":：;；.·。 \t" + _CLOSERS
 _LABELS_LONGEST_FIRST = sorted(LABELS, key=len, reverse=True)
 # A label matches only where its first character stands (spaces are allowed only between its
 # characters), so each position is tried against the labels starting with that character alone.
@@ -116,7 +121,7 @@ for _k, (_label, _n) in enumerate(_CJK_LABELS):
     _CJK_BY_FIRST[_label[0]] = _CJK_BY_FIRST.get(_label[0], frozenset()) | {_k}
     _CJK_BY_SECOND[_label[1]] = _CJK_BY_SECOND.get(_label[1], frozenset()) | {_k}
 _NONE: frozenset[int] = frozenset()
-_COLONS = (":", "：")
+_COLONS = (":", "：", *_CLOSERS)
 
 
 def _label_at(text: str, start: int, require_colon: bool, upper: str | None = None) -> tuple[str, int, bool] | None:
@@ -282,15 +287,16 @@ def split_labeled(text: str) -> list[tuple[str | None, int, int, bool]]:
     """(field, value start, label start, exact) for every label in a line, in order."""
     found: list[tuple[str | None, int, int, bool]] = []
     upper = text.upper()
-    hit = _label_at(text, 0, require_colon=False, upper=upper)
+    first = 1 if text[:1] in _OPENERS else 0
+    hit = _label_at(text, first, require_colon=False, upper=upper)
     if hit is not None:
         found.append((LABELS[hit[0]], hit[1], 0, hit[2]))
     index = found[0][1] if found else 0
     while index < len(text):
-        if index > 0 and (text[index - 1] in " \t" or (found and index > found[-1][1])):
+        if index > 0 and (text[index - 1] in " \t" + _OPENERS or (found and index > found[-1][1])):
             hit = _label_at(text, index, require_colon=True, upper=upper)
             if hit is not None and (not found or index > found[-1][1]):
-                found.append((LABELS[hit[0]], hit[1], index, hit[2]))
+                found.append((LABELS[hit[0]], hit[1], index - 1 if text[index - 1] in _OPENERS else index, hit[2]))
                 index = hit[1]
                 continue
         index += 1
