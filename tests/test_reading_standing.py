@@ -67,3 +67,4 @@ def test_a_tag_with_its_barcode_up_the_side_reads_its_unlabelled_values(seed: in
     verdict = judge(recipe, detections, tags)
     assert verdict.verdict is Verdict.OK, verdict.reasons
     assert abs(tags[0].rotation) < 5  # the code turned it a quarter; its standing lines turned it back level
+    assert any("stood on end" in note for note in tags[0].notes)  # and the engineer is told why

@@ -293,6 +293,8 @@ class TagReader:
                           vocabulary=vocab, read_printed_ean=self.read_printed_ean,
                           needed=first.lines_used if first is not None else None)  # a grown read only adds to the first
         upright, pieces = read.upright, read.pieces
+        if read.stood:
+            notes.append("printed lines stood on end from the barcode's angle (a code up the tag's side): read a quarter turned")
         if first is not None:
             pieces = first.merged_into(pieces, upright)
         lines, crops = join_rows(pieces.boxes, pieces.recognized), LineCrops(pieces.boxes, pieces.crops)

@@ -70,6 +70,7 @@ class LinesRead:
     upright: Upright
     det_ms: float
     rec_ms: float
+    stood: bool = False  # the lines stood on end in the crop the codes gave: it was turned a quarter
 
 
 # Given the lines of a read (upright-crop pixels, after what the symbols carry is dropped) and the crop
@@ -90,7 +91,8 @@ def read_lines(detector: TextDetector, recognizer: TextRecognizer, upright: Upri
     line that is read reads exactly as it would with all of them read (`recognize_only`)."""
     t = time.perf_counter_ns()
     found = detector.detect(upright.image)
-    if standing(found):
+    stood = standing(found)
+    if stood:
         # the lines stand on end: the code that turned the tag runs up its side; which end is up, the lines say
         upright, zones, ambiguous = upright.quarter_turned(), [_quarter_zone(z, upright.image.shape[0]) for z in zones], True
         found = detector.detect(upright.image)
@@ -140,7 +142,7 @@ def read_lines(detector: TextDetector, recognizer: TextRecognizer, upright: Upri
         done.update((rest[k], rec) for k, rec in recognizer.recognize_only(rest_crops, later, vocabulary=vocabulary).items())
     recognized = [done.get(i, UNREAD) for i in range(len(crops))]
     pieces = Pieces(tuple(boxes[i] for i in kept), tuple(crops[i] for i in kept), tuple(recognized[i] for i in kept))
-    return LinesRead(pieces, upright, det_ms, _ms(t))
+    return LinesRead(pieces, upright, det_ms, _ms(t), stood)
 
 
 def standing(found: Sequence[tuple[Box, float]]) -> bool:
