@@ -123,3 +123,23 @@ def conveyor_recording(out: Path) -> dict:
 
     return generate(out, Plan(seconds=4.8, spacing=(1.1, 1.1), seed=7, width=640, height=360,
                               defect_share=0.0, edge_share=0.0))
+
+
+def tagset_card(design: str, seed: int, px_per_mm: float, names: tuple[str, ...]):
+    """One card of training.tagsets' `design` on a grey ground, its true tag and code boxes as detections, and a
+    recipe of its printed `names`: (frame, detections, recipe). Call skip_without_tag_scenes() first."""
+    from inference.detections import Detections
+    from inference.reading.recipe import parse_recipe
+    from training.tagsets.designs import DESIGNS
+    from training.tagsets.values import random_values
+
+    art = DESIGNS[design](seed, random_values(np.random.default_rng(seed)), px_per_mm)
+    h, w = art.rgba.shape[:2]
+    frame = np.full((h + 80, w + 80, 3), 96, np.uint8)
+    alpha = art.rgba[:, :, 3:4].astype(np.float32) / 255.0
+    frame[40:40 + h, 40:40 + w] = (art.rgba[:, :, :3][:, :, ::-1] * alpha + 96 * (1 - alpha)).astype(np.uint8)
+    boxes = [[40, 40, 40 + w, 40 + h]] + [[40 + c.box[0], 40 + c.box[1], 40 + c.box[2], 40 + c.box[3]] for c in art.barcodes]
+    detections = Detections(np.array(boxes, np.float32), np.ones(len(boxes), np.float32),
+                            np.array([0] + [1] * len(art.barcodes)), ("hangtag", "barcode", "qr_code"))
+    recipe = parse_recipe("[counts]\nhangtag = 1\n[fields]\n" + "".join(f'{n} = "{art.fields[n]}"\n' for n in names))
+    return frame, detections, recipe

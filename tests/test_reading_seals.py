@@ -7,11 +7,9 @@ import cv2
 import numpy as np
 import pytest
 
-from inference.detections import Detections
-from inference.reading.recipe import parse_recipe
 from inference.reading.text_lines import seal_areas, without_seal_ink
 from inference.reading.verdict import Verdict, judge
-from tests.factories import skip_without_tag_scenes
+from tests.factories import skip_without_tag_scenes, tagset_card
 
 PAPER, INK, SEAL = (236, 238, 240), (30, 30, 30), (150, 150, 225)  # BGR: white card, black print, light red ink
 
@@ -60,18 +58,8 @@ def test_a_slip_with_its_seal_over_a_field_reads_that_field(seed: int) -> None:
     # without lifting the seal: seed 1 NG (a stroke of the seal read into the standard), 11 and 12 REVIEW
     skip_without_tag_scenes()
     from inference.reading.reader import TagReader
-    from training.tagsets.designs import DESIGNS
-    from training.tagsets.values import random_values
 
-    art = DESIGNS["tear_slip"](seed, random_values(np.random.default_rng(seed)), 7.0)
-    h, w = art.rgba.shape[:2]
-    frame = np.full((h + 80, w + 80, 3), 96, np.uint8)
-    alpha = art.rgba[:, :, 3:4].astype(np.float32) / 255.0
-    frame[40:40 + h, 40:40 + w] = (art.rgba[:, :, :3][:, :, ::-1] * alpha + 96 * (1 - alpha)).astype(np.uint8)
-    boxes = [[40, 40, 40 + w, 40 + h]] + [[40 + c.box[0], 40 + c.box[1], 40 + c.box[2], 40 + c.box[3]] for c in art.barcodes]
-    detections = Detections(np.array(boxes, np.float32), np.ones(len(boxes), np.float32),
-                            np.array([0] + [1] * len(art.barcodes)), ("hangtag", "barcode", "qr_code"))
     names = ("style_number", "color", "size", "composition", "standard", "safety_category", "grade")
-    recipe = parse_recipe("[counts]\nhangtag = 1\n[fields]\n" + "".join(f'{n} = "{art.fields[n]}"\n' for n in names))
+    frame, detections, recipe = tagset_card("tear_slip", seed, 7.0, names)
     verdict = judge(recipe, detections, TagReader.open(precision="fp32").read(frame, detections, recipe=recipe))
     assert verdict.verdict is Verdict.OK, verdict.reasons

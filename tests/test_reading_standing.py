@@ -6,13 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from inference.detections import Detections
 from inference.reading.lines import SymbolZone
-from inference.reading.recipe import parse_recipe
 from inference.reading.rectify import make_upright
 from inference.reading.text_lines import _quarter_zone, standing
 from inference.reading.verdict import Verdict, judge
-from tests.factories import skip_without_tag_scenes
+from tests.factories import skip_without_tag_scenes, tagset_card
 
 
 @pytest.mark.parametrize(
@@ -50,19 +48,8 @@ def test_a_quarter_turn_maps_frame_points_and_symbol_zones_exactly() -> None:
 def test_a_tag_with_its_barcode_up_the_side_reads_its_unlabelled_values(seed: int) -> None:
     skip_without_tag_scenes()
     from inference.reading.reader import TagReader
-    from training.tagsets.designs import DESIGNS
-    from training.tagsets.values import random_values
 
-    art = DESIGNS["hairline_rows"](seed, random_values(np.random.default_rng(seed)), 9.0)
-    h, w = art.rgba.shape[:2]
-    frame = np.full((h + 80, w + 80, 3), 96, np.uint8)
-    alpha = art.rgba[:, :, 3:4].astype(np.float32) / 255.0
-    frame[40:40 + h, 40:40 + w] = (art.rgba[:, :, :3][:, :, ::-1] * alpha + 96 * (1 - alpha)).astype(np.uint8)
-    (code,) = art.barcodes
-    boxes = np.array([[40, 40, 40 + w, 40 + h], [40 + code.box[0], 40 + code.box[1], 40 + code.box[2], 40 + code.box[3]]])
-    detections = Detections(boxes.astype(np.float32), np.ones(2, np.float32), np.array([0, 1]), ("hangtag", "barcode", "qr_code"))
-    names = ("style_number", "color", "size", "standard", "safety_category")
-    recipe = parse_recipe("[counts]\nhangtag = 1\n[fields]\n" + "".join(f'{n} = "{art.fields[n]}"\n' for n in names))
+    frame, detections, recipe = tagset_card("hairline_rows", seed, 9.0, ("style_number", "color", "size", "standard", "safety_category"))
     tags = TagReader.open(precision="fp32").read(frame, detections, recipe=recipe)
     verdict = judge(recipe, detections, tags)
     assert verdict.verdict is Verdict.OK, verdict.reasons
