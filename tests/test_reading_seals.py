@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from inference.reading.text_lines import seal_areas, without_seal_ink
+from inference.reading.seals import seal_areas, without_seal_ink
 from inference.reading.verdict import Verdict, judge
 from tests.factories import skip_without_tag_scenes, tagset_card
 

@@ -16,12 +16,13 @@ from difflib import SequenceMatcher
 import cv2
 import numpy as np
 
-from inference.detections import centre_inside
+from inference.detections import centre_inside, intersection
 from inference.reading.lines import Box, SymbolZone, group_rows, merge_overlapping, split_print_sizes, split_tall, trim_to_neighbours, union
 from inference.reading.normalize import code_key
 from inference.reading.ocr.detector import TextDetector
 from inference.reading.ocr.recognizer import Recognized, TextRecognizer
 from inference.reading.rectify import Upright
+from inference.reading.seals import seal_areas, without_seal_ink
 from inference.reading.spotting import Posteriors
 from inference.reading.types import OcrLine
 
@@ -38,14 +39,6 @@ ORIENTATION_LINES = 6
 LINE_ASPECT = 1.5
 MIN_STANDING_LINES = 3
 STANDING_RATIO = 2.0
-# A red seal over the print (see `seal_areas`): red ink SEAL_RED above green and blue, in a round (SEAL_ASPECT)
-# thin (SEAL_FILL) patch SEAL_SIDE of the crop's shorter side across; crops with under SEAL_MIN_SHARE red skip it.
-SEAL_RED = 25
-SEAL_SIDE = 0.15
-SEAL_ASPECT = 1.6
-SEAL_FILL = 0.4
-SEAL_MIN_SHARE = 0.005
-SEAL_ROUND = 0.75  # a seal's outline fills this share of its enclosing circle (a square only 0.64)
 
 
 def _ms(start_ns: int) -> float:
@@ -120,7 +113,7 @@ def read_lines(detector: TextDetector, recognizer: TextRecognizer, upright: Upri
     crop_boxes = [_widened(crop, image.shape[1]) for _line, crop in pieces]
     crops = [upright.line_crop(b, SMALL_PRINT_PX) for b in crop_boxes]
     if seals:  # small print is resampled from the frame, where the seal still is
-        crops = [without_seal_ink(c) if any(_meets(b, seal) for seal in seals) else c for c, b in zip(crops, crop_boxes)]
+        crops = [without_seal_ink(c) if any(intersection(b, seal) > 0 for seal in seals) else c for c, b in zip(crops, crop_boxes)]
     keep = [i for i, c in enumerate(crops) if c.shape[0] >= 4 and c.shape[1] >= 4]
     boxes = [boxes[i] for i in keep]
     crops = [crops[i] for i in keep]
@@ -158,58 +151,6 @@ def read_lines(detector: TextDetector, recognizer: TextRecognizer, upright: Upri
     recognized = [done.get(i, UNREAD) for i in range(len(crops))]
     pieces = Pieces(tuple(boxes[i] for i in kept), tuple(crops[i] for i in kept), tuple(recognized[i] for i in kept))
     return LinesRead(pieces, upright, det_ms, _ms(t), stood)
-
-
-def _reddish(image: np.ndarray) -> np.ndarray:
-    """Pixels of red ink: the red channel SEAL_RED above both others, which are about equal (a seal's red or pink;
-    not gold, orange or kraft, whose green stands above blue, nor magenta, whose blue stands above green)."""
-    b, g, r = (image[:, :, k].astype(np.int16) for k in range(3))
-    lift = r - np.maximum(g, b)
-    return (lift > SEAL_RED) & (2 * np.abs(g - b) < lift)
-
-
-def seal_areas(image: np.ndarray) -> list[Box]:
-    """Where red seals lie on an upright tag crop: connected red ink at least SEAL_SIDE of the crop's shorter side
-    across both ways, round (its outline fills SEAL_ROUND of its enclosing circle), thin (at most SEAL_FILL of its
-    box inked: a ring, a star, arced text) and clear of the crop's edges. A red price, a red panel or a table ruled
-    in red is a line, a block or a rectangle; a red ground shows along the crop's edges around the tag."""
-    if image.ndim != 3 or min(image.shape[:2]) < 16:
-        return []
-    red = _reddish(image).astype(np.uint8)
-    if red.mean() < SEAL_MIN_SHARE:
-        return []
-    joined = cv2.dilate(red, np.ones((5, 5), np.uint8))
-    count, labels, stats, _centroids = cv2.connectedComponentsWithStats(joined, connectivity=8)
-    side = SEAL_SIDE * min(image.shape[:2])
-    seals: list[Box] = []
-    for k in range(1, count):
-        x, y, w, h, _area = (int(v) for v in stats[k])
-        if w < side or h < side or not (1 / SEAL_ASPECT <= w / h <= SEAL_ASPECT):
-            continue
-        if red[y : y + h, x : x + w].mean() > SEAL_FILL:
-            continue  # a solid block: a red panel, not a seal's ring
-        if x <= 1 or y <= 1 or x + w >= image.shape[1] - 1 or y + h >= image.shape[0] - 1:
-            continue  # red running into the crop's edge is the ground around the tag, not a seal on it
-        outline = cv2.findContours((labels[y : y + h, x : x + w] == k).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
-        (_cx, _cy), radius = cv2.minEnclosingCircle(max(outline, key=cv2.contourArea))
-        if cv2.contourArea(max(outline, key=cv2.contourArea)) >= SEAL_ROUND * np.pi * radius * radius:
-            seals.append((float(x), float(y), float(x + w), float(y + h)))  # round: a seal, not a table ruled in red
-    return seals
-
-
-def without_seal_ink(image: np.ndarray) -> np.ndarray:
-    """The crop with red ink lifted: each red pixel takes its red channel in all three (light red ink is then as
-    light as the paper; dark print under it, dark in every channel, is not red and stays as it was)."""
-    red = _reddish(image)
-    if not red.any():
-        return image
-    out = image.copy()
-    out[red] = np.repeat(image[:, :, 2][red][:, None], 3, axis=1)
-    return out
-
-
-def _meets(a: Box, b: Box) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def standing(found: Sequence[tuple[Box, float]]) -> bool:
