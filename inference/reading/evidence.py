@@ -356,7 +356,7 @@ def _colour_lines(lines: Sequence[OcrLine]) -> list[_Candidate]:
     """Lines that read as a colour on their own; never a label alone (颜色, 色号: a column of labels whose
     values the box cut off is no colour)."""
     return [_Candidate(squash(line.text), _weakest(line, 0, len(line.text)), "a colour on its own line", line.text, float(line.confidence))
-            for line in lines if _COLOUR_WORD.match(squash(halfwidth(line.text))) and squash(halfwidth(line.text)).upper() not in _LABEL_WORDS]
+            for line in lines if _COLOUR_WORD.match(word := squash(line.text)) and word.upper() not in _LABEL_WORDS]
 
 
 # -- prices: compared as amounts, whatever their format ---------------------------------------------
