@@ -115,7 +115,12 @@ def assert_recipes_describe_the_correct_tags(tagset: Path) -> None:
     for row in truth_rows(tagset):
         recipe = load_recipe(tagset / row["recipe"])
         assert {c.class_name: (c.min, c.max) for c in recipe.counts}["hangtag"] == (1, 1)
-        assert recipe.barcode.required and recipe.barcode.expected
+        if row["design"] == "logo_face":  # a QR code its only code: no barcode counted or stated
+            assert not recipe.barcode.required and recipe.barcode.expected is None
+            assert {c.class_name: (c.min, c.max) for c in recipe.counts}["barcode"] == (0, 0)
+            assert {c.class_name: (c.min, c.max) for c in recipe.counts}["qr_code"] == (1, 1)
+        else:
+            assert recipe.barcode.required and recipe.barcode.expected
         if row["defect"] is not None:
             continue
         (tag,) = row["tags"]
@@ -131,7 +136,7 @@ def assert_recipes_describe_the_correct_tags(tagset: Path) -> None:
             else:
                 assert value == printed
         codes = [c["text"] for c in tag["barcodes"]]
-        assert recipe.barcode.expected in codes
+        assert recipe.barcode.expected in codes or (not codes and tag["qr"])
         assert {c.class_name: c.min for c in recipe.counts}["barcode"] == len(codes)
 
 
@@ -211,9 +216,10 @@ def test_every_character_the_generator_prints_exists_in_every_font():
     """A glyph missing from one font would print a box where the truth says a character is."""
     import inspect
 
-    from training.tagsets import backgrounds, designs, fresh_designs, third_designs, values
+    from training.tagsets import backgrounds, designs, fourth_designs, fresh_designs, third_designs, values
 
-    source = "".join(inspect.getsource(m) for m in (values, designs, fresh_designs, third_designs, backgrounds))
+    modules = (values, designs, fresh_designs, third_designs, fourth_designs, backgrounds)
+    source = "".join(inspect.getsource(m) for m in modules)
     chars = sorted({c for c in source if ord(c) > 127 and c not in "—…→·"})
     assert len(chars) > 100
     for name in fonts.font_names():
@@ -469,3 +475,108 @@ def test_a_condensed_line_is_narrower_by_its_squeeze_and_keeps_its_height():
 
     (w_plain, h_plain), (w_squeezed, h_squeezed) = ink(plain), ink(squeezed)
     assert w_squeezed < 0.85 * w_plain and abs(h_squeezed - h_plain) <= 2
+
+
+# -- the three designs added on 2026-12-03 (a brand-heavy QR-only tag, dotted leaders, a brand band) -----------
+
+FOURTH = ("logo_face", "dotted_leaders", "brand_band")
+
+
+def test_fourth_designs_are_deterministic_and_their_recipes_describe_the_printed_fields(tmp_path):
+    generate(tmp_path / "a", 30, 41, defect_share=0.0, designs=list(FOURTH))
+    generate(tmp_path / "b", 30, 41, defect_share=0.0, designs=list(FOURTH))
+    assert (tmp_path / "a" / "truth.jsonl").read_bytes() == (tmp_path / "b" / "truth.jsonl").read_bytes()
+    for name in ("000000.jpg", "000013.jpg", "000029.jpg"):
+        assert (tmp_path / "a" / "images" / name).read_bytes() == (tmp_path / "b" / "images" / name).read_bytes()
+    rows = truth_rows(tmp_path / "a")
+    assert {r["design"] for r in rows} == set(FOURTH)
+    assert_recipes_describe_the_correct_tags(tmp_path / "a")
+    for row in rows:
+        (tag,) = row["tags"]
+        assert set(tag["fields"]) >= {"product_name", "style_number", "color", "size", "composition", "grade",
+                                      "standard", "safety_category", "price"}, row["design"]
+        if row["design"] == "logo_face":  # the QR code is the only code, and the truth measures its module
+            assert not tag["barcodes"] and len(tag["qr"]) == 1
+            assert 0.5 < row["condition"]["barcode_module_px"] < 6.0, row["image"]
+
+
+def test_fourth_designs_plant_every_defect_kind_where_the_truth_says(tmp_path):
+    generate(tmp_path, 45, 42, defect_share=0.5, designs=list(FOURTH))
+    rows = truth_rows(tmp_path)
+    for row in rows:
+        defect = row["defect"]
+        if defect and defect["field"]:
+            (tag,) = row["tags"]
+            assert tag["fields"][defect["field"]] == defect["printed"] != defect["expected"]
+            if defect["field"] == "ean13":
+                assert row["design"] != "logo_face" and {c["text"] for c in tag["barcodes"]} == {defect["printed"]}
+    kinds = {r["defect"]["kind"] for r in rows if r["defect"]}
+    assert {"wrong_size", "wrong_price", "wrong_style_number", "wrong_color", "wrong_barcode"} <= kinds
+
+
+@pytest.mark.parametrize("price, form, printed", [
+    ("1299.00", "thousands", "¥1,299.00"), ("69.90", "thousands", "¥69.90"),
+    ("1299.00", "rmb_tight", "RMB1299"), ("69.90", "rmb_tight", "RMB69.90"),
+    ("2999.00", "whole_thousands", "￥2,999"), ("399.00", "whole_thousands", "￥399"),
+    ("69.90", "whole_thousands", "￥69.90"),
+])
+def test_fourth_price_forms_print_the_recipes_amount(price, form, printed):
+    from training.tagsets.fourth_designs import price_form
+
+    assert price_form(price, form) == printed
+    assert price_amount(printed) == Decimal(price)
+
+
+def test_a_leader_row_sets_its_value_flush_right_with_dots_and_splits_a_long_one_between_units():
+    from training.tagsets.canvas import Card
+    from training.tagsets.fonts import font_names
+    from training.tagsets.fourth_designs import leader_row
+
+    face = font_names()[0]
+    card = Card(42, 12, 10, (255, 255, 255))
+    assert leader_row(card, 2, 40, 1, "品名", "衬衫", 2.7, (0, 0, 0), face, face) == ["衬衫"]
+    dark = np.asarray(card.image.convert("L")) < 128
+    cols = np.nonzero(dark[:45].any(axis=0))[0]
+    assert 390 <= cols.max() <= 401  # flush right at 40 mm (a glyph's side bearing short of it)
+    band = dark[28:37, 140:320].any(axis=0)  # the leaders: dots between label and value, gaps between them
+    assert 10 <= int(np.count_nonzero(np.diff(band.astype(np.int8)) == 1)) <= 30
+    wide = Card(42, 12, 10, (255, 255, 255))
+    lines = leader_row(wide, 2, 40, 1, "面料", "再生纤维素纤维 60% 聚酯纤维 27% 氨纶 13%", 2.7, (0, 0, 0), face, face)
+    assert lines == ["再生纤维素纤维 60%", "聚酯纤维 27% 氨纶 13%"]  # the most even split after a share
+    assert wide.smallest_print_px >= 20  # never below the smallest legal print (2.0 mm = 20 px here)
+
+
+def test_a_brand_column_runs_top_to_bottom_and_labels_print_in_reverse():
+    from training.tagsets.canvas import Card
+    from training.tagsets.fonts import font_names, latin_font_names
+    from training.tagsets.fourth_designs import chip, vertical_text
+
+    def ink_box(card: Card) -> tuple[int, int]:
+        light = np.asarray(card.image.convert("L")) > 128
+        ys, xs = np.nonzero(light)
+        return int(xs.max() - xs.min()), int(ys.max() - ys.min())
+
+    for text, face in (("森屿", font_names()[0]), ("NORDA", latin_font_names()[0])):
+        card = Card(16, 50, 10, (30, 30, 30))
+        vertical_text(card, 8, 25, text, 6.0, (255, 255, 255), face, 44)
+        w, h = ink_box(card)
+        assert h > 1.6 * w, text  # a column, not a line
+    card = Card(20, 8, 10, (255, 255, 255))
+    width = chip(card, 1, 2, "品名", 2.4, (20, 60, 120), font_names()[0])
+    pixels = np.asarray(card.image, np.int16)
+    inside = pixels[20:40, 12:12 + int(width * 10) - 4]
+    assert (inside[..., 2] - inside[..., 0] > 60).mean() > 0.5  # the chip's colour under the label
+    assert (inside.min(axis=2) > 200).mean() > 0.05  # the label itself light, in reverse print
+
+
+def test_the_logo_face_prints_a_qr_code_only_and_a_thousands_separated_price():
+    import zxingcpp
+
+    for seed in range(1, 5):
+        values = random_values(np.random.default_rng(seed)).replace(price="1299.00")
+        art = DESIGNS["logo_face"](seed, values, 8.0)
+        assert not art.barcodes and len(art.qr) == 1 and art.fields["price"] == "¥1,299.00"
+        decoded = {b.text for b in zxingcpp.read_barcodes(np.ascontiguousarray(art.rgba[..., :3]))}
+        assert decoded == {art.qr[0].text} and values.style_number in art.qr[0].text
+        panel = art.rgba[: int(0.5 * art.rgba.shape[0]), :, :3].astype(np.float32).mean()
+        assert panel < 170  # the upper half is the brand's coloured panel

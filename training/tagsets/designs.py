@@ -1,5 +1,5 @@
-"""Thirteen hangtag designs (seven here, three in fresh_designs, three in third_designs), each from a common
-Chinese retail convention; none shares layout with training.synth.
+"""Sixteen hangtag designs (seven here, three each in fresh_designs, third_designs and fourth_designs), each
+from a common Chinese retail convention; none shares layout with training.synth.
 
 A design draws one card from a job's values at a given scale and says what it printed, field by field,
 exactly as printed ("RMB 1,099.00", "￥199元"). Its look (font, ink, label wording) comes from
@@ -14,6 +14,7 @@ import numpy as np
 
 from training.tagsets.canvas import Card, Color, TagArt
 from training.tagsets.fonts import font_names
+from training.tagsets.fourth_designs import brand_band, dotted_leaders, logo_face
 from training.tagsets.fresh_designs import english_first, price_sticker, two_column
 from training.tagsets.layout import BLACK
 from training.tagsets.layout import ean_block as _ean_block
@@ -261,10 +262,15 @@ DESIGNS: dict[str, Design] = {
     "hairline_rows": hairline_rows,
     "shield_centred": shield_centred,
     "tear_slip": tear_slip,
+    # added on 2026-12-03, after the reader had been developed against all thirteen above: a fresh yardstick
+    "logo_face": logo_face,
+    "dotted_leaders": dotted_leaders,
+    "brand_band": brand_band,
 }
 # The symbology each design carries, so a recipe and a defect know what the barcode encodes.
 BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_price_block": "EAN-13",
               "kraft_stamped": "EAN-13", "big_size_corner": "Code93", "grid_table": "EAN-13", "stacked_labels": "Code128",
               "two_column": "EAN-13", "english_first": "Code128", "price_sticker": "EAN-13",
-              "hairline_rows": "EAN-13", "shield_centred": "Code128", "tear_slip": "EAN-13"}
-HAS_QR = {"kraft_stamped", "stacked_labels"}
+              "hairline_rows": "EAN-13", "shield_centred": "Code128", "tear_slip": "EAN-13",
+              "logo_face": None, "dotted_leaders": "EAN-13", "brand_band": "EAN-13"}  # logo_face: a QR code only
+HAS_QR = {"kraft_stamped", "stacked_labels", "logo_face"}

@@ -14,14 +14,18 @@ def _quote(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)  # a JSON string is a TOML basic string
 
 
-def recipe_text(job: str, design: str, values: TagValues, printed: dict[str, str], symbology: str,
+def recipe_text(job: str, design: str, values: TagValues, printed: dict[str, str], symbology: str | None,
                 has_qr: bool, barcodes: int = 1) -> str:
     """`printed` says which fields the design carries; the recipe expects the canonical value of each.
-    `barcodes` counts the linear codes on the tag (a price sticker may repeat the EAN-13)."""
+    `barcodes` counts the linear codes on the tag (a price sticker may repeat the EAN-13). A tag whose only
+    code is a QR code (`symbology` None) gets `barcode = 0` and no [barcode] section: its code is a
+    traceability link, not a number a recipe states."""
     expected = {name: getattr(values, name) for name in JUDGED_FIELDS if name in printed}
     if "price" in expected:
         expected["price"] = f"¥{values.price}"
     code = values.ean13 if symbology == "EAN-13" else values.style_number
+    if symbology is None:
+        barcodes = 0
     lines = [
         "[recipe]",
         f"name = {_quote(f'{job} {design} {values.style_number} {values.color} {values.size}')}",
@@ -37,5 +41,7 @@ def recipe_text(job: str, design: str, values: TagValues, printed: dict[str, str
     lines += [f"{name} = {_quote(value)}" for name, value in expected.items()]
     if "brand" in printed:
         lines.append("brand = { required = false }")
-    lines += ["", "[barcode]", f"expected = {_quote(code)}", f"format = {_quote(symbology)}", "required = true", ""]
+    if symbology is not None:
+        lines += ["", "[barcode]", f"expected = {_quote(code)}", f"format = {_quote(symbology)}", "required = true"]
+    lines.append("")
     return "\n".join(lines)

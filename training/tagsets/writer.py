@@ -88,9 +88,10 @@ def _placements(rng: np.random.Generator, design: str, style_seed: int, values: 
 
 def _module_px(card) -> float:
     """Width of one barcode module in the frame: below ~1.5 px no reader decodes it. A code runs along the
-    longer side of its box (a code turned 90°, as hairline_rows prints it, runs down the card)."""
+    longer side of its box (a code turned 90°, as hairline_rows prints it, runs down the card). A tag whose only
+    code is a QR code (logo_face): the QR module."""
     art, placement = card
-    code = art.barcodes[0]
+    code = (art.barcodes or art.qr)[0]
     scale = placement.tag_height_px / art.rgba.shape[0]
     length = max(code.box[2] - code.box[0], code.box[3] - code.box[1])
     return round(length / modules(code.text, code.format).shape[1] * scale, 2)
