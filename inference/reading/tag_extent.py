@@ -161,15 +161,38 @@ def paper_sides(image_bgr: np.ndarray, line_boxes: Sequence[Box]) -> set[str]:
     boxes = [b for b in boxes if b[2] - b[0] >= 2 and b[3] - b[1] >= 2]
     if len(boxes) < MIN_PAPER_LINES or min(h, w) < 16:
         return set()
-    lab = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB).astype(np.int16)
-    paper = np.median(np.concatenate([lab[y1:y2, x1:x2].reshape(-1, 3) for x1, y1, x2, y2 in boxes]), axis=0)
-    is_paper = np.abs(lab - paper.astype(np.int16)).sum(axis=2) <= PAPER_DISTANCE
+    lab = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB)
+    paper = median_over_boxes(lab, boxes).astype(np.int16)
+
+    def paper_share(band: np.ndarray) -> float:
+        return float((np.abs(band.astype(np.int16) - paper).sum(axis=2) <= PAPER_DISTANCE).mean())
+
+    # only the edge bands are compared with the paper's colour (the whole crop was, for the same shares)
     band_x, band_y = max(2, int(PAPER_BAND_SHARE * w)), max(2, int(PAPER_BAND_SHARE * h))
-    share = {"left": is_paper[:, :band_x].mean(), "right": is_paper[:, w - band_x :].mean(),
-             "top": is_paper[:band_y].mean(), "bottom": is_paper[h - band_y :].mean()}
+    share = {"left": paper_share(lab[:, :band_x]), "right": paper_share(lab[:, w - band_x :]),
+             "top": paper_share(lab[:band_y]), "bottom": paper_share(lab[h - band_y :])}
     if min(share.values()) > GROUND_EDGE_SHARE:
         return set()
     return {side for side, value in share.items() if value >= PAPER_EDGE_SHARE}
+
+
+def median_over_boxes(image: np.ndarray, boxes: Sequence[tuple[int, int, int, int]]) -> np.ndarray:
+    """Per channel, the median of a uint8 image's pixels over the boxes (x1, y1, x2, y2), a pixel counted once for
+    each box it lies in: `np.median` of the boxes' pixels put end to end (the mean of the two middle values for an
+    even count), from histograms instead of sorting them (a few ms less per read of a tag)."""
+    counts = np.zeros((image.shape[2], 256), np.int64)
+    for x1, y1, x2, y2 in boxes:
+        part = image[y1:y2, x1:x2]
+        for c in range(image.shape[2]):
+            counts[c] += np.rint(cv2.calcHist([part], [c], None, [256], [0, 256]).reshape(-1)).astype(np.int64)
+    out = np.empty(image.shape[2], np.float64)
+    for c, hist in enumerate(counts):
+        cum = np.cumsum(hist)
+        n = int(cum[-1])
+        upper = int(np.searchsorted(cum, n // 2, side="right"))  # the value at 0-based rank n // 2
+        lower = upper if n % 2 else int(np.searchsorted(cum, n // 2 - 1, side="right"))
+        out[c] = (lower + upper) / 2
+    return out
 
 
 def cut_sides(upright: Upright, line_boxes: Sequence[Box], recognized: Sequence[Recognized] = ()) -> set[str]:
