@@ -503,3 +503,46 @@ def test_printed_lines_are_levelled_by_the_text_not_by_the_level_symbol_under_th
     assert 2.0 <= abs(skew) <= 4.0 and gain > 1.05  # the lines themselves are 3° off
     level_gray, level_bars = _tilted_text_over_level_bars(0.0)
     assert abs(residual_skew(level_gray, exclude=[level_bars])[0]) < 1.0
+
+
+def test_lines_laid_down_from_standing_are_levelled_again_from_the_frame() -> None:
+    """A code printed up a tag's side turns the crop so that its lines stand; the first levelling
+    measures across rows and cannot see their tilt. Once turned a quarter to lie, they are levelled
+    again: cut anew from the frame, and a symbol zone moves with them to the same frame pixels."""
+    import cv2
+
+    from inference.reading.lines import SymbolZone
+    from inference.reading.rectify import make_upright, residual_skew
+    from inference.reading.text_lines import _level_lying
+
+    lying, bars = _tilted_text_over_level_bars(4.0)
+    frame = cv2.cvtColor(np.ascontiguousarray(np.rot90(lying, 1)), cv2.COLOR_GRAY2BGR)  # the lines stand
+    standing = make_upright(frame, (0.0, 0.0, float(frame.shape[1]), float(frame.shape[0])), 0.0, margin=0.0)
+    laid = standing.quarter_turned()
+    assert np.array_equal(laid.image[..., 0], lying)  # a quarter back: the lying tag, its bars where they were
+    tilt, _gain = residual_skew(lying, exclude=[bars])
+    assert abs(tilt) >= 3.0  # laid down, the lines show the tilt the first levelling missed
+    zone = SymbolZone(bars, None, "code")
+    level, (moved,) = _level_lying(laid, [zone])
+    assert level is not laid and abs(level.angle_deg - (laid.angle_deg + tilt)) < 1e-6
+    again, _gain = residual_skew(cv2.cvtColor(level.image, cv2.COLOR_BGR2GRAY), exclude=[moved.bars])
+    assert abs(again) < 1.0
+    # the zone's centre is the same frame point in both crops
+    centre = lambda b: ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)  # noqa: E731
+    back = lambda u, b: cv2.invertAffineTransform(u.matrix) @ np.array([*centre(b), 1.0])  # noqa: E731
+    assert np.allclose(back(laid, zone.bars), back(level, moved.bars), atol=1.0)
+    # a crop already level is left as it is
+    level_frame = cv2.cvtColor(np.ascontiguousarray(np.rot90(_tilted_text_over_level_bars(0.0)[0], 1)), cv2.COLOR_GRAY2BGR)
+    flat = make_upright(level_frame, (0.0, 0.0, 600.0, 400.0), 0.0, margin=0.0).quarter_turned()
+    assert _level_lying(flat, [zone])[0] is flat
+
+
+def test_a_crop_turned_again_is_the_crop_made_at_the_sum_of_the_turns() -> None:
+    from inference.reading.rectify import make_upright
+
+    frame = np.random.default_rng(3).integers(0, 255, (300, 400, 3), np.uint8)
+    box = (50.0, 40.0, 330.0, 260.0)
+    again = make_upright(frame, box, 12.0).turned_by(-5.0)
+    direct = make_upright(frame, box, 7.0)
+    assert again.image.shape == direct.image.shape and np.array_equal(again.image, direct.image)
+    assert np.allclose(again.matrix, direct.matrix)

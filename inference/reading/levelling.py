@@ -16,13 +16,9 @@ import numpy as np
 from inference.detections import centre_inside
 from inference.reading import barcodes as bc
 from inference.reading.lines import Box, SymbolZone, symbol_zone, union
-from inference.reading.rectify import Upright, make_upright, residual_skew
+from inference.reading.rectify import Upright, level_by_lines, make_upright
 from inference.reading.symbols import TagSymbols
 
-# Printed lines still tilted this much after the barcode's angle (perspective, a loose box), and
-# clearly sharper level, are levelled before text detection.
-MIN_SKEW_DEG = 1.0
-MIN_SKEW_GAIN = 1.05
 # Bars stand at most this share of their width above and below the rows zxing scanned (an EAN-13
 # with its digits is 0.7 of its width tall).
 BARS_HALF_HEIGHT = 0.45
@@ -55,10 +51,9 @@ def level_tag(image_bgr: np.ndarray, tag_box: Box, symbols: TagSymbols, barcode_
                 upright = upright.flipped()
     zones = symbol_zones(codes, upright, barcode_boxes)
     symbols_seen = _symbol_areas(zones, upright, (*barcode_boxes, *qr_boxes))
-    skew, gain = residual_skew(cv2.cvtColor(upright.image, cv2.COLOR_BGR2GRAY), exclude=symbols_seen)
-    if abs(skew) >= MIN_SKEW_DEG and gain >= MIN_SKEW_GAIN:
-        upright = make_upright(image_bgr, tag_box, upright.angle_deg + skew)
-        zones = symbol_zones(codes, upright, barcode_boxes)
+    levelled = level_by_lines(upright, symbols_seen)
+    if levelled is not upright:
+        upright, zones = levelled, symbol_zones(codes, levelled, barcode_boxes)
     return Levelled(upright, tuple(codes), sure, tuple(zones))
 
 

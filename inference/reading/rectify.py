@@ -22,6 +22,10 @@ SNAP_DEG = 2.0
 MAX_TAG_ASPECT = 4.0
 # A small line is resampled from the frame at most this much larger.
 MAX_LINE_SCALE = 4.0
+# Printed lines still tilted this much after the barcode's angle (perspective, a loose box), and
+# clearly sharper level, are levelled before text detection.
+MIN_SKEW_DEG = 1.0
+MIN_SKEW_GAIN = 1.05
 
 
 @dataclass(frozen=True)
@@ -32,6 +36,7 @@ class Upright:
     matrix: np.ndarray  # 2x3, image → upright
     angle_deg: float  # counter-clockwise turn applied to the tag
     frame: np.ndarray | None = None  # the original image, for crops resampled once from it
+    box: Box | None = None  # the frame box the crop was cut from (make_upright's), to cut it again at another turn
 
     def line_crop(self, box: Box, min_height: int = 0) -> np.ndarray:
         """The crop of `box` (upright pixels). A line lower than `min_height` px is resampled
@@ -62,7 +67,7 @@ class Upright:
         half = np.array([[-1.0, 0.0, w], [0.0, -1.0, h], [0.0, 0.0, 1.0]])
         matrix = (half @ np.vstack([self.matrix, [0.0, 0.0, 1.0]]))[:2]
         angle = (self.angle_deg + 360.0) % 360.0 - 180.0
-        return Upright(np.ascontiguousarray(self.image[::-1, ::-1]), matrix, angle, self.frame)
+        return Upright(np.ascontiguousarray(self.image[::-1, ::-1]), matrix, angle, self.frame, self.box)
 
     def quarter_turned(self) -> Upright:
         """The same tag turned a quarter more, clockwise: exact, no resampling."""
@@ -70,7 +75,22 @@ class Upright:
         quarter = np.array([[0.0, -1.0, h], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
         matrix = (quarter @ np.vstack([self.matrix, [0.0, 0.0, 1.0]]))[:2]
         angle = (self.angle_deg - 90.0 + 180.0) % 360.0 - 180.0
-        return Upright(np.ascontiguousarray(np.rot90(self.image, -1)), matrix, angle, self.frame)
+        return Upright(np.ascontiguousarray(np.rot90(self.image, -1)), matrix, angle, self.frame, self.box)
+
+    def turned_by(self, degrees: float) -> Upright:
+        """The same tag cut again from the frame, turned `degrees` more (counter-clockwise): one
+        interpolation from the frame, the crop sized to the tag at its new angle. Itself when it
+        was not cut from a frame box."""
+        if self.frame is None or self.box is None:
+            return self
+        return make_upright(self.frame, self.box, self.angle_deg + degrees)
+
+    def box_from(self, other: Upright, box: Box) -> Box:
+        """A box of `other`'s crop (the same tag at another turn), as the bounds of its corners here."""
+        x1, y1, x2, y2 = box
+        corners = np.array([[x1, y1, 1], [x2, y1, 1], [x2, y2, 1], [x1, y2, 1]], np.float64)
+        pts = self.to_upright_points(corners @ cv2.invertAffineTransform(other.matrix).T)
+        return (float(pts[:, 0].min()), float(pts[:, 1].min()), float(pts[:, 0].max()), float(pts[:, 1].max()))
 
     def to_upright_box(self, box: Box) -> Box:
         """An image box drawn around something that turned with the tag (a barcode), as that
@@ -135,7 +155,7 @@ def make_upright(image_bgr: np.ndarray, xyxy: Box, turn_deg: float, margin: floa
     crop = cv2.warpAffine(
         image_bgr, centres, (out_w, out_h), flags=cv2.INTER_NEAREST if quarter else cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
-    return Upright(crop, rot, turn_deg, image_bgr)
+    return Upright(crop, rot, turn_deg, image_bgr, (x1, y1, x2, y2))
 
 
 def crop_box(image: np.ndarray, xyxy: Box, margin: float = 0.02) -> tuple[np.ndarray, tuple[int, int]]:
@@ -213,6 +233,15 @@ def residual_skew(gray: np.ndarray, span: float = 10.0, step: float = 0.5, work_
     scores = [sharpness(float(a)) for a in angles]
     best = int(np.argmax(scores))
     return float(angles[best]), scores[best] / max(level, 1e-9)
+
+
+def level_by_lines(upright: Upright, exclude: Sequence[Box] = ()) -> Upright:
+    """The crop cut again level when its printed lines (outside `exclude`, the symbols) are still tilted
+    and clearly sharper level; else itself."""
+    skew, gain = residual_skew(cv2.cvtColor(upright.image, cv2.COLOR_BGR2GRAY), exclude=exclude)
+    if abs(skew) >= MIN_SKEW_DEG and gain >= MIN_SKEW_GAIN:
+        return upright.turned_by(skew)
+    return upright
 
 
 def bars_down_angle(gray_patch: np.ndarray) -> tuple[float, float]:
