@@ -263,3 +263,11 @@ def test_a_short_safety_label_is_never_taken_for_a_colour_label() -> None:
 
 def test_labels_in_brackets_split_a_line_of_two_fields() -> None:
     assert fields_of("[尺码] XL  [颜色] 黑色") == {"size": "XL", "color": "黑色"}
+
+
+def test_dotted_leaders_part_a_label_from_its_value() -> None:
+    # '品名 ........ 衬衫': the recognizer writes leaders as ellipses, dots or middle dots; they were the value's start
+    assert fields_of("款号……ZS2023C") == {"style_number": "ZS2023C"}
+    assert fields_of("品名………………女士羊毛针织衫") == {"product_name": "女士羊毛针织衫"}
+    assert fields_of("号型........175/96A") == {"size": "175/96A"}
+    assert fields_of("等级・・・一等品  色号…灰色") == {"grade": "一等品", "color": "灰色"}

@@ -103,7 +103,10 @@ LABELS: Mapping[str, str | None] = {
 # after it, where a colon would stand.
 _OPENERS = "【[〔「"
 _CLOSERS = "】]〕」"
-_SEPARATORS = ":：;；.·。 \t" + _CLOSERS
+# Dotted leaders run from a label to a value set flush right ('品名 ........ 衬衫', '款号……ZS2023C'): the
+# recognizer writes them as dots, ellipses or middle dots. They part a label from its value as a colon does.
+_LEADERS = "…‥⋯・･．"
+_SEPARATORS = ":：;；.·。 \t" + _LEADERS + _CLOSERS
 _LABELS_LONGEST_FIRST = sorted(LABELS, key=len, reverse=True)
 # A label matches only where its first character stands (spaces are allowed only between its
 # characters), so each position is tried against the labels starting with that character alone.
@@ -121,7 +124,7 @@ for _k, (_label, _n) in enumerate(_CJK_LABELS):
     _CJK_BY_FIRST[_label[0]] = _CJK_BY_FIRST.get(_label[0], frozenset()) | {_k}
     _CJK_BY_SECOND[_label[1]] = _CJK_BY_SECOND.get(_label[1], frozenset()) | {_k}
 _NONE: frozenset[int] = frozenset()
-_COLONS = (":", "：", *_CLOSERS)
+_COLONS = (":", "：", *_CLOSERS, *_LEADERS)
 
 
 def _label_at(text: str, start: int, require_colon: bool, upper: str | None = None) -> tuple[str, int, bool] | None:
