@@ -7,7 +7,8 @@ skew of the bars, so a decoded EAN also tells which way is up on the tag, to a d
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass
 
 import cv2
@@ -260,17 +261,27 @@ def _near(code: DecodedCode, centre: tuple[float, float], turn_deg: float) -> bo
 
 
 def decode_symbols(gray: np.ndarray, boxes: Sequence[tuple[float, float, float, float]], turn_deg: float,
-                   matrix_search: Sequence[float] = (1.0,)) -> list[DecodedCode]:
+                   matrix_search: Sequence[float] = (1.0,), pool: Executor | None = None) -> list[DecodedCode]:
     """Every symbol in the boxes (pixels of `gray`, the tag's crop). When none of them is a matrix
     code, the whole crop is searched for one at the `matrix_search` scales: a detector that missed
-    a QR code's box (a worn stamp on kraft stock) must not make the tag's QR code "none found"."""
+    a QR code's box (a worn stamp on kraft stock) must not make the tag's QR code "none found".
+
+    With a `pool` (threads: zxing lets go of the GIL while it decodes) the boxes after the first are
+    decoded on its threads and the whole-crop search starts at once, its result kept only where no
+    box holds a matrix code: the same codes in the same order, in about the time of the slowest."""
+    search = pool.submit(find_matrix_codes, gray, matrix_search) if pool is not None and matrix_search else None
+    if pool is not None and len(boxes) > 1:
+        later = [pool.submit(decode_symbol, gray, box, turn_deg) for box in boxes[1:]]
+        per_box: Iterable[list[DecodedCode]] = [decode_symbol(gray, boxes[0], turn_deg), *(f.result() for f in later)]
+    else:
+        per_box = (decode_symbol(gray, box, turn_deg) for box in boxes)
     out: list[DecodedCode] = []
-    for box in boxes:
-        for code in decode_symbol(gray, box, turn_deg):
+    for codes in per_box:
+        for code in codes:
             if not any(code.text == seen.text and code.format == seen.format for seen in out):
                 out.append(code)
     if matrix_search and not any(not code.is_linear for code in out):
-        out.extend(find_matrix_codes(gray, matrix_search))
+        out.extend(search.result() if search is not None else find_matrix_codes(gray, matrix_search))
     return out
 
 

@@ -35,12 +35,15 @@ class Levelled:
     zones: tuple[SymbolZone, ...]
 
 
-def level_tag(image_bgr: np.ndarray, tag_box: Box, symbols: TagSymbols, barcode_boxes: Sequence[Box] = (), qr_boxes: Sequence[Box] = ()) -> Levelled:
+def level_tag(image_bgr: np.ndarray, tag_box: Box, symbols: TagSymbols, barcode_boxes: Sequence[Box] = (), qr_boxes: Sequence[Box] = (),
+              upright: Upright | None = None) -> Levelled:
     """The tag warped upright by the symbol stage's turn, then levelled by its printed lines;
     `barcode_boxes` (frame pixels) give the bars' height to the zones of the codes they hold, and
-    with `qr_boxes` keep the symbols out of the levelling."""
+    with `qr_boxes` keep the symbols out of the levelling. `upright`: that first warp made already
+    (`make_upright(image_bgr, tag_box, symbols.turn)`, while the symbols were decoded)."""
     sure, codes = symbols.sure, list(symbols.codes)
-    upright = make_upright(image_bgr, tag_box, symbols.turn)
+    if upright is None or upright.angle_deg != symbols.turn:
+        upright = make_upright(image_bgr, tag_box, symbols.turn)
     if not codes:
         found = bc.decode(cv2.cvtColor(upright.image, cv2.COLOR_BGR2GRAY))
         codes = [_map_code(c, upright) for c in found]

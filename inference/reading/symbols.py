@@ -6,7 +6,8 @@ the top; with no symbol the tag's text lines give the angle and leave top and bo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass
 
 import cv2
@@ -51,20 +52,33 @@ class TagSymbols:
 
 
 def read_symbols(image_bgr: np.ndarray, tag_box: Box, barcode_boxes: Sequence[Box] = (), qr_boxes: Sequence[Box] = (),
-                 notes: list[str] | None = None, matrix_search: tuple[float, ...] = (1.0,)) -> TagSymbols:
+                 notes: list[str] | None = None, matrix_search: tuple[float, ...] = (1.0,), *,
+                 on_turn: Callable[[float], object] | None = None, pool: Executor | None = None) -> TagSymbols:
     """Turn the tag by its bars (else a whole-crop zxing read, else its text lines) and decode every
-    symbol box on it; a linear code's orientation then says which way is up."""
+    symbol box on it; a linear code's orientation then says which way is up.
+
+    `on_turn` is told the turn before the symbols are decoded (the tag's final turn is that or
+    `flipped_turn` of it: the reader warps the tag both ways meanwhile); `pool` decodes the symbol
+    boxes side by side (barcodes.decode_symbols)."""
     crop, (ox, oy) = crop_box(image_bgr, union([tag_box, *barcode_boxes, *qr_boxes]))
     gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
     turn, sure, codes = _orientation(gray, [shift_box(b, -ox, -oy) for b in barcode_boxes], notes if notes is not None else [])
+    if on_turn is not None:
+        on_turn(turn)
     if barcode_boxes or qr_boxes:
-        codes = bc.decode_symbols(gray, [shift_box(b, -ox, -oy) for b in (*barcode_boxes, *qr_boxes)], turn, matrix_search=matrix_search)
+        codes = bc.decode_symbols(gray, [shift_box(b, -ox, -oy) for b in (*barcode_boxes, *qr_boxes)], turn,
+                                  matrix_search=matrix_search, pool=pool)
     flip = bc.upside_down(codes)
     if flip is not None:
         sure = True
         if flip:
-            turn = (turn + 360.0) % 360.0 - 180.0
+            turn = flipped_turn(turn)
     return TagSymbols(gray, (ox, oy), turn, sure, tuple(_shift_code(c, ox, oy) for c in codes))
+
+
+def flipped_turn(turn: float) -> float:
+    """The turn that stands the tag the other way up (degrees in (-180, 180])."""
+    return (turn + 360.0) % 360.0 - 180.0
 
 
 def _orientation(gray: np.ndarray, barcode_boxes: Sequence[Box], notes: list[str]) -> tuple[float, bool, list[bc.DecodedCode]]:
