@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import cv2
 import numpy as np
 import pytest
 
 from inference.reading import tag_extent
+from inference.reading.overlap import GPU_OVERLAP_THREADS, OVERLAP_ENV, overlap_threads_for
 from inference.reading.tag_extent import median_over_boxes, paper_sides
+from tests.factories import skip_without_tag_scenes, tagset_card
 
 
 def _median_by_sorting(lab: np.ndarray, boxes) -> np.ndarray:
@@ -63,6 +67,89 @@ def test_paper_sides_says_what_it_said_when_it_compared_the_whole_crop() -> None
         assert paper_sides(image, boxes) == expected, f"crop {k}"
         said |= expected
     assert said, "the random crops never showed paper at an edge: the comparison proved nothing"
+
+
+def test_a_gpu_reader_overlaps_its_cpu_stages_unless_told_not_to(monkeypatch) -> None:
+    monkeypatch.delenv(OVERLAP_ENV, raising=False)
+    assert overlap_threads_for("torch-cuda") == overlap_threads_for("onnxruntime-cuda") == GPU_OVERLAP_THREADS
+    assert overlap_threads_for("onnxruntime-cpu") == 0
+    monkeypatch.setenv(OVERLAP_ENV, "0")
+    assert overlap_threads_for("torch-cuda") == 0
+    monkeypatch.setenv(OVERLAP_ENV, "two")
+    with pytest.raises(ValueError, match="whole number"):
+        overlap_threads_for("torch-cuda")
+
+
+def _cards(designs=("price_sticker", "vertical_classic", "tear_slip")):
+    skip_without_tag_scenes()
+    return [tagset_card(design, seed, 6.0, ()) for seed, design in enumerate(designs, start=3)]
+
+
+def _codes(codes) -> list[tuple]:
+    return [(c.format, c.text, c.valid_checksum, c.quad, c.orientation) for c in codes]
+
+
+def test_symbols_decoded_side_by_side_are_the_codes_decoded_one_after_another() -> None:
+    from inference.reading.barcodes import decode_symbols
+
+    decoded = 0
+    with ThreadPoolExecutor(4) as pool:
+        for frame, detections, _recipe in _cards():
+            gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+            boxes = [tuple(float(v) for v in b) for b, label in zip(detections.xyxy, detections.labels) if label != "hangtag"]
+            for turn in (0.0, 90.0):
+                for search in ((1.0,), (1.0, 1.5), ()):
+                    alone = decode_symbols(gray, boxes, turn, matrix_search=search)
+                    assert _codes(decode_symbols(gray, boxes, turn, matrix_search=search, pool=pool)) == _codes(alone)
+                    decoded += len(alone)
+    assert decoded, "no card's symbols decoded: the comparison proved nothing"
+
+
+def _reading(readings) -> list[tuple]:
+    return [({k: (f.value if f is not None else None) for k, f in r.fields.items()}, [line.text for line in r.ocr_lines],
+             [(b.format, b.text) for b in r.barcodes], round(r.rotation, 6), r.notes) for r in readings]
+
+
+@pytest.fixture(scope="module")
+def ocr_models():
+    from inference.reading.ocr.models import find_ocr_models
+
+    return find_ocr_models("fp32", "gb2312")
+
+
+def test_the_gpu_readers_overlapped_stages_read_what_they_read_one_after_another(ocr_models) -> None:
+    """The GPU reader's classes on the CPU provider: symbols decoded side by side, the tag warped both ways and its
+    lines detected ahead in the crop it is likeliest read in, against the same reader with none of that."""
+    from inference.reading.ocr.detector import DbParams
+    from inference.reading.ocr.gpu import BucketedTextDetector, BucketedTextRecognizer
+    from inference.reading.reader import TagReader
+
+    cards = _cards()
+    detector = BucketedTextDetector.open(ocr_models.det, "onnxruntime-cuda", device="cpu", params=DbParams(limit_side=448))
+    recognizer = BucketedTextRecognizer.open(ocr_models.rec, "onnxruntime-cuda", device="cpu", warm=[], squeeze=0.7)
+    with TagReader(detector, recognizer) as reader:
+        alone = [_reading(reader.read(frame, detections)) for frame, detections, _recipe in cards]
+        reader.overlap_threads = 4
+        side_by_side = [_reading(reader.read(frame, detections)) for frame, detections, _recipe in cards]
+    assert side_by_side == alone
+    assert any(fields for card in alone for fields, *_rest in card), "nothing was read: the comparison proved nothing"
+    assert detector.ahead_used >= 1, f"no tag was read in the crop detected ahead ({detector.ahead_runs} detected ahead)"
+
+
+def test_lines_detected_ahead_are_given_only_for_that_very_crop(ocr_models) -> None:
+    from inference.reading.ocr.detector import DbParams
+    from inference.reading.ocr.gpu import BucketedTextDetector
+
+    frame = _cards(("vertical_classic",))[0][0]
+    detector = BucketedTextDetector.open(ocr_models.det, "onnxruntime-cuda", device="cpu", params=DbParams(limit_side=448))
+    with ThreadPoolExecutor(1) as pool:
+        detector.detect_ahead(frame, pool)
+        fresh = detector.detect(frame.copy())  # equal pixels, another array: detected again
+        assert detector.ahead_used == 0
+        assert detector.detect(frame) == fresh
+    assert (detector.ahead_runs, detector.ahead_used) == (1, 1)
+    assert fresh, "no lines found on the card"
+    detector.close()
 
 
 if __name__ == "__main__":

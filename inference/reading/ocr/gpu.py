@@ -16,7 +16,9 @@ the CPU unless asked (placement.py). `device="cpu"` runs the same code on the CP
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Iterable, Sequence
+from concurrent.futures import Executor, Future
 from pathlib import Path
 
 import numpy as np
@@ -38,6 +40,8 @@ from inference.reading.ocr.sessions import ShapeCountingSession
 from inference.reading.ocr.topk import TOP_I, TOP_P, recognizer_with_top_classes
 
 DEVICES = ("cuda", "cpu")
+# Crops detected ahead (BucketedTextDetector.detect_ahead) kept for `detect`: a frame's tags read side by side.
+AHEAD_KEPT = 8
 # Reader backends that run here, by the runtime under them: ONNX Runtime's CUDA provider, or PyTorch
 # running the same ONNX graphs (torch_graph.py).
 GPU_BACKENDS = {"onnxruntime-cuda": "onnxruntime", "torch-cuda": "torch"}
@@ -138,6 +142,9 @@ class BucketedTextDetector(TextDetector):
         warm = warms_every_shape(session) if warm is None else warm
         shapes = [(1, 3, h, w) for h, w in det_shapes(params.limit_side)] if warm else []
         self.warmup_s = session.warm_up(shapes, [self.output_name])
+        self._ahead: list[tuple[np.ndarray, Future]] = []  # (crop, its boxes to come), oldest first
+        self._ahead_lock = threading.Lock()
+        self.ahead_runs = self.ahead_used = 0  # crops detected ahead; of them, asked about by `detect`
 
     @classmethod
     def open(cls, model_path: Path, backend: str = "onnxruntime-cuda", threads: int | None = None,
@@ -149,6 +156,27 @@ class BucketedTextDetector(TextDetector):
         return self.session.run({self.input_name: blob}, [self.output_name])[self.output_name][0, 0]
 
     def detect(self, image_bgr: np.ndarray) -> list[tuple[Box, float]]:
+        """The text boxes of a crop; a crop handed to `detect_ahead` before (that very array) gets the boxes
+        found then."""
+        with self._ahead_lock:
+            ahead = next((k for k, (image, _found) in enumerate(self._ahead) if image is image_bgr), None)
+            found = self._ahead.pop(ahead)[1] if ahead is not None else None
+            self.ahead_used += found is not None
+        if found is not None:
+            return list(found.result())
+        return self._detect(image_bgr)
+
+    def detect_ahead(self, image_bgr: np.ndarray, pool: Executor) -> None:
+        """Start detecting on `pool` in a crop the reader expects to ask `detect` about (a tag warped upright while
+        its codes are still being decoded: most tags are read in that very crop). Kept for the last AHEAD_KEPT crops
+        only; a crop never asked about costs one detector run."""
+        future = pool.submit(self._detect, image_bgr)
+        with self._ahead_lock:
+            self.ahead_runs += 1
+            self._ahead.append((image_bgr, future))
+            del self._ahead[:-AHEAD_KEPT]
+
+    def _detect(self, image_bgr: np.ndarray) -> list[tuple[Box, float]]:
         blob, sx, sy = prepare(image_bgr, self.params.limit_side)
         prob = self.session.run({self.input_name: blob}, [self.output_name])[self.output_name][0, 0]
         return boxes_from_map(prob, self.params, sx, sy, image_bgr.shape[:2])

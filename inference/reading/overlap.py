@@ -1,0 +1,41 @@
+"""How many threads a reader gives a tag's CPU stages to run side by side (issue 19).
+
+On the GPU a tag's OCR takes a few milliseconds, and its CPU stages (barcode decoding, warping the tag upright,
+the text detector's contours) are about half of its time. zxing-cpp and OpenCV let go of the GIL while they work,
+so those that do not wait on each other can run at once: every symbol box of the tag decoded together, the
+whole-crop QR search begun beside them, and the tag warped upright both ways while its codes are still saying
+which way is up (symbols.read_symbols, barcodes.decode_symbols, levelling.level_tag), and the GPU reader's text
+detector run in the first of those warps meanwhile (ocr/gpu.py `detect_ahead`: most tags are read in that very crop;
+where the lines level it again, or the codes turn it over, the crop is another and is detected as before). Each gives
+exactly what it gives alone; a warp, a search or a detection that turns out not to be needed is thrown away.
+
+The GPU reader does this by default; the CPU reader does not (its OCR is most of its time, and the station's cores
+are busy with it). HANGTAG_READ_OVERLAP=N sets the threads for a GPU reader, 0 turns it off (benchmarks/gpu_read.py
+compares the two on one machine).
+"""
+
+from __future__ import annotations
+
+import os
+
+OVERLAP_ENV = "HANGTAG_READ_OVERLAP"
+# A tag starts at most four such jobs at once: two warps, the QR search, a second symbol box.
+GPU_OVERLAP_THREADS = 4
+GPU_READERS = ("onnxruntime-cuda", "torch-cuda")
+
+
+def overlap_threads_for(backend: str) -> int:
+    """The threads TagReader.open gives a reader on `backend`: GPU_OVERLAP_THREADS for a GPU reader unless
+    HANGTAG_READ_OVERLAP says otherwise, 0 (one stage after another) for every other backend."""
+    if backend not in GPU_READERS:
+        return 0
+    value = os.environ.get(OVERLAP_ENV, "").strip()
+    if not value:
+        return GPU_OVERLAP_THREADS
+    try:
+        threads = int(value)
+    except ValueError:
+        raise ValueError(f"{OVERLAP_ENV} must be a whole number of threads (0 turns the overlap off), not {value!r}") from None
+    if threads < 0:
+        raise ValueError(f"{OVERLAP_ENV} must be 0 or more threads, not {threads}")
+    return threads
