@@ -154,6 +154,9 @@ def main() -> int:
                         help="with --reader torch-cuda: node by node, no CUDA graphs (HANGTAG_OCR_CUDA_GRAPHS=0)")
     parser.add_argument("--four-tag-threads", type=int, nargs="+", default=[1],
                         help="time the four-tag frames with each of these TagReader.tag_threads")
+    parser.add_argument("--overlap-threads", type=int, nargs="+", default=None,
+                        help="time the frames with each of these TagReader.overlap_threads in turn, in this process (e.g. "
+                             "0 4 0 4: off and on, twice; a value given again adds its passes to the first's); default: as opened")
     args = parser.parse_args()
     if args.no_graphs:
         import os
@@ -235,8 +238,33 @@ def main() -> int:
                     outs.append(res)
         return totals, {k: pct(v) for k, v in stages.items()}, outs
 
+    # each overlap setting in turn (TagReader.overlap_threads, inference/reading/overlap.py): the same frames, the
+    # same process; a setting listed again adds its passes (alternating settings spreads drift over both)
+    opened_overlap = reader.overlap_threads
+    settings = args.overlap_threads if args.overlap_threads else [opened_overlap]
+    by_overlap: dict[int, dict] = {}
+    for n in settings:
+        reader.overlap_threads = n
+        ahead0 = (getattr(reader.detector, "ahead_runs", 0), getattr(reader.detector, "ahead_used", 0))
+        one_ms, one_stages_n, one_results = timed([f for f, _ in singles_timed], args.passes)
+        reader.tag_threads = args.four_tag_threads[0]
+        four_ms, _four_stages, four_results_n = timed(fours, args.passes)
+        reader.tag_threads = 1
+        entry = by_overlap.setdefault(n, {"one_ms": [], "four_ms": [], "stages": {}, "one_results": one_results,
+                                          "four_results": four_results_n, "ahead_runs": 0, "ahead_used": 0, "stages_p50": []})
+        entry["stages_p50"].append({k: v.get("p50") for k, v in one_stages_n.items()})
+        entry["one_ms"] += one_ms
+        entry["four_ms"] += four_ms
+        entry["ahead_runs"] += getattr(reader.detector, "ahead_runs", 0) - ahead0[0]
+        entry["ahead_used"] += getattr(reader.detector, "ahead_used", 0) - ahead0[1]
+        print(f"overlap threads {n}: one tag {pct(one_ms)}; four tags {pct(four_ms)}", flush=True)
+    result["overlap"] = {str(n): {"one_tag_ms": pct(e["one_ms"]), "four_tags_ms": pct(e["four_ms"]),
+                                  "detected_ahead": e["ahead_runs"], "used_ahead": e["ahead_used"],
+                                  "one_tag_stages_p50_by_turn": e["stages_p50"]} for n, e in by_overlap.items()}
+    reader.overlap_threads = opened_overlap
+
     one_ms, one_stages, one_results = timed([f for f, _ in singles_timed], args.passes)
-    result["one_tag"] = {"detect_read_ms": pct(one_ms), "stages_ms": one_stages,
+    result["one_tag"] = {"overlap_threads": reader.overlap_threads, "detect_read_ms": pct(one_ms), "stages_ms": one_stages,
                          "tags_read": sum(len(r.readings) for r in one_results)}
     four_by_threads = {}
     for threads in args.four_tag_threads:
@@ -287,6 +315,8 @@ def main() -> int:
             for side, fs in (("gpu", a), ("cpu", b)):
                 got = fs[0].get(name) if fs else None
                 truth_hits[side] += bool(got is not None and same_value(name, got, value))
+        for n, e in by_overlap.items():
+            e["one_equal"] = e.get("one_equal", 0) + (fields_of(e["one_results"][len(cpu_ms) - 1].readings) == b)
     four_equal = four_compared = 0
     four_equal_by_threads = {t: 0 for t in four_by_threads}
     for k, (frame, res) in enumerate(zip(fours, four_results)):
@@ -295,6 +325,12 @@ def main() -> int:
         four_equal += fields_of(res.readings) == fields_of(ref)
         for t, results in four_by_threads.items():
             four_equal_by_threads[t] += fields_of(results[k].readings) == fields_of(ref)
+        for n, e in by_overlap.items():
+            e["four_equal"] = e.get("four_equal", 0) + (fields_of(e["four_results"][k].readings) == fields_of(ref))
+    for n, e in by_overlap.items():
+        result["overlap"][str(n)]["fields_equal_to_cpu"] = {"one_tag_frames": e.get("one_equal", 0), "of": len(singles_timed),
+                                                            "four_tag_frames": e.get("four_equal", 0), "of_four": len(fours)}
+    print("overlap", json.dumps(result["overlap"]), flush=True)
     cpu.close()
     result["equality"] = {"one_tag_frames_equal": equal, "one_tag_frames": compared, "fields_equal": field_equal,
                           "fields": field_total, "four_tag_frames_equal": four_equal, "four_tag_frames": four_compared,
