@@ -525,3 +525,12 @@ def test_a_colour_label_alone_on_its_line_is_no_colour_read() -> None:
     reading = tag("品名\n型号\n颜色\n号型", 0.99)
     (check,) = [c for c in judge(recipe('color = "墨绿"'), one_tag(), [reading]).checks if c.subject == "color"]
     assert check.read == "" and check.verdict is Verdict.REVIEW
+
+
+@pytest.mark.parametrize("expected, verdict", [("合格品", Verdict.NG), ("一等品", Verdict.OK)])
+def test_a_grade_shows_in_a_read_whose_label_came_out_garbled(expected: str, verdict: Verdict) -> None:
+    # set 9404 (logo_face 000046, another job's recipe): 一等品 read surely in both reads, its label read 等吸 in
+    # one of them; that read held no grade, so the other's difference stood unconfirmed (REVIEW)
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines_from_text("等吸 一等品", 0.99),
+                         reread_lines=lines_from_text("等级 一等品", 0.99))
+    assert judge(recipe(f'grade = "{expected}"'), one_tag(), [reading]).verdict is verdict

@@ -19,6 +19,7 @@ from inference.reading.labels import LABELS, line_parts
 from inference.reading.matching import Found, Glyphs, compare, haystacks, search
 from inference.reading.normalize import code_key, field_key, halfwidth, normalize_ean, normalize_field, parse_price, squash
 from inference.reading.recipe import FieldRule, Recipe
+from inference.reading.repairs import GRADES
 from inference.reading.types import FieldReading, OcrLine, TagReading
 
 BARCODE_CONFIDENCE = 0.995
@@ -300,6 +301,20 @@ def _candidates(name: str, lines: Sequence[OcrLine], labelled: Mapping[str, Fiel
             letter = _safety_class(line.text)
             if letter:
                 out.append(_Candidate(letter, _weakest(line, line.text.find(letter[0]), line.text.find(letter[0]) + 2), "a safety class", line.text))
+    elif name == "grade":
+        out.extend(_grade_words(lines))
+    return out
+
+
+def _grade_words(lines: Sequence[OcrLine]) -> list[_Candidate]:
+    """The grades a tag can print (优等品, 一等品, 合格品) wherever a line shows one: a read whose label came out
+    garbled ('等吸 一等品') still shows which grade is printed."""
+    out = []
+    for line in lines:
+        for grade in GRADES:
+            at = line.text.find(grade)
+            if at >= 0:
+                out.append(_Candidate(grade, _weakest(line, at, at + len(grade)), "a grade word", line.text, float(line.confidence)))
     return out
 
 
