@@ -78,7 +78,7 @@ def with_(name: str, value: str) -> dict[str, str]:
             tag(low={"price": 0.55}),
             detections(),
             Verdict.REVIEW,
-            ["price uncertain: read as ¥259.00 at 55%, expected ¥259.00"],
+            ["price uncertain: the expected ¥259.00, read only at 55% (needs 80%)"],
         ),
         (
             "low confidence mismatch",

@@ -36,6 +36,7 @@ def test_boxes_match_at_iou_half_each_once(truth, found, expected):
     ("style number B6O965693 ≠ expected B60965693", "style number … ≠ expected …"),
     ("2 hangtags, expected 1", "# hangtags, expected …"),
     ("price uncertain: read as ¥39. at 46%, expected ¥399.00", "price uncertain: read as …, expected …"),
+    ("price uncertain: the expected ¥259.00, read only at 55% (needs 80%)", "price uncertain: the expected …, read only at # (needs #)"),
     ("product name not found (品名)", "product name not found (品名)"),
 ])
 def test_reasons_are_counted_with_their_values_masked(reason, kind):

@@ -329,6 +329,9 @@ def _field_check(rule: FieldRule, evidence: FieldEvidence, tag: TagReading, reci
         return Check(name, idx, expected, read, conf, evidence.source, Verdict.NG, reason)
     if not rule.required and rule.expected is None and rule.pattern is None:
         return Check(name, idx, expected, read, conf, evidence.source, Verdict.OK)
+    if read and read == expected:  # the expected value itself, read less surely than the recipe asks
+        return Check(name, idx, expected, read, conf, evidence.source, Verdict.REVIEW,
+                     f"{prefix}{label} uncertain: the expected {read}, read only at {conf:.0%} (needs {rule.min_confidence:.0%})")
     doubt = f"read as {read} at {conf:.0%}" if read else "unclear"
     target = f", expected {expected}" if rule.expected is not None or rule.pattern is not None else f", minimum {rule.min_confidence:.0%}"
     return Check(name, idx, expected, read, conf, evidence.source, Verdict.REVIEW, f"{prefix}{label} uncertain: {doubt}{target}")
