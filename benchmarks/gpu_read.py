@@ -154,9 +154,10 @@ def main() -> int:
                         help="with --reader torch-cuda: node by node, no CUDA graphs (HANGTAG_OCR_CUDA_GRAPHS=0)")
     parser.add_argument("--four-tag-threads", type=int, nargs="+", default=[1],
                         help="time the four-tag frames with each of these TagReader.tag_threads")
-    parser.add_argument("--overlap-threads", type=int, nargs="+", default=None,
+    parser.add_argument("--overlap-threads", nargs="+", default=None,
                         help="time the frames with each of these TagReader.overlap_threads in turn, in this process (e.g. "
-                             "0 4 0 4: off and on, twice; a value given again adds its passes to the first's); default: as opened")
+                             "0 8 0 8: off and on, twice; a setting given again adds its passes to the first's; N:part+part "
+                             "runs only those parts of inference/reading/overlap.py, e.g. 8:ahead); default: as opened")
     args = parser.parse_args()
     if args.no_graphs:
         import os
@@ -240,11 +241,13 @@ def main() -> int:
 
     # each overlap setting in turn (TagReader.overlap_threads, inference/reading/overlap.py): the same frames, the
     # same process; a setting listed again adds its passes (alternating settings spreads drift over both)
-    opened_overlap = reader.overlap_threads
-    settings = args.overlap_threads if args.overlap_threads else [opened_overlap]
-    by_overlap: dict[int, dict] = {}
+    from inference.reading.overlap import parse_setting
+
+    opened_overlap = (reader.overlap_threads, reader.overlap_parts)
+    settings = args.overlap_threads if args.overlap_threads else [str(opened_overlap[0])]
+    by_overlap: dict[str, dict] = {}
     for n in settings:
-        reader.overlap_threads = n
+        reader.overlap_threads, reader.overlap_parts = parse_setting(n)
         ahead0 = (getattr(reader.detector, "ahead_runs", 0), getattr(reader.detector, "ahead_used", 0))
         one_ms, one_stages_n, one_results = timed([f for f, _ in singles_timed], args.passes)
         reader.tag_threads = args.four_tag_threads[0]
@@ -261,7 +264,7 @@ def main() -> int:
     result["overlap"] = {str(n): {"one_tag_ms": pct(e["one_ms"]), "four_tags_ms": pct(e["four_ms"]),
                                   "detected_ahead": e["ahead_runs"], "used_ahead": e["ahead_used"],
                                   "one_tag_stages_p50_by_turn": e["stages_p50"]} for n, e in by_overlap.items()}
-    reader.overlap_threads = opened_overlap
+    reader.overlap_threads, reader.overlap_parts = opened_overlap
 
     one_ms, one_stages, one_results = timed([f for f, _ in singles_timed], args.passes)
     result["one_tag"] = {"overlap_threads": reader.overlap_threads, "detect_read_ms": pct(one_ms), "stages_ms": one_stages,

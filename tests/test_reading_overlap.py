@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from inference.reading import tag_extent
-from inference.reading.overlap import GPU_OVERLAP_THREADS, OVERLAP_ENV, overlap_threads_for
+from inference.reading.overlap import GPU_OVERLAP_THREADS, OVERLAP_ENV, OVERLAP_PARTS, overlap_threads_for, parse_setting
 from inference.reading.tag_extent import median_over_boxes, paper_sides
 from tests.factories import skip_without_tag_scenes, tagset_card
 
@@ -78,6 +78,13 @@ def test_a_gpu_reader_overlaps_its_cpu_stages_unless_told_not_to(monkeypatch) ->
     monkeypatch.setenv(OVERLAP_ENV, "two")
     with pytest.raises(ValueError, match="whole number"):
         overlap_threads_for("torch-cuda")
+
+
+def test_a_benchmark_setting_names_threads_and_parts() -> None:
+    assert parse_setting("0") == (0, OVERLAP_PARTS)
+    assert parse_setting("8:ahead+decode") == (8, frozenset({"ahead", "decode"}))
+    with pytest.raises(ValueError, match="part"):
+        parse_setting("8:sideways")
 
 
 def _cards(designs=("price_sticker", "vertical_classic", "tear_slip")):

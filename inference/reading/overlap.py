@@ -19,9 +19,14 @@ from __future__ import annotations
 import os
 
 OVERLAP_ENV = "HANGTAG_READ_OVERLAP"
-# A tag starts at most four such jobs at once: two warps, the QR search, a second symbol box.
-GPU_OVERLAP_THREADS = 4
+# A tag starts at most five such jobs at once: two warps, the text detector on the first, the QR search, a second
+# symbol box; fewer threads than that queue the detector behind the rest (it then starts late).
+GPU_OVERLAP_THREADS = 8
 GPU_READERS = ("onnxruntime-cuda", "torch-cuda")
+# What runs side by side (TagReader.overlap_parts): the symbol boxes and the QR search ("decode"), the warp the
+# other way up ("flipped": needed only where the codes turn the tag over), the text detector in the first warp
+# ("ahead"). The first warp itself always runs beside the decoding.
+OVERLAP_PARTS = frozenset({"decode", "flipped", "ahead"})
 
 
 def overlap_threads_for(backend: str) -> int:
@@ -39,3 +44,13 @@ def overlap_threads_for(backend: str) -> int:
     if threads < 0:
         raise ValueError(f"{OVERLAP_ENV} must be 0 or more threads, not {threads}")
     return threads
+
+
+def parse_setting(text: str) -> tuple[int, frozenset[str]]:
+    """A benchmark's overlap setting "N" (every part) or "N:part+part" (only those parts), e.g. "8:ahead"."""
+    threads, _, parts = text.partition(":")
+    chosen = frozenset(p for p in parts.split("+") if p) if parts else OVERLAP_PARTS
+    unknown = chosen - OVERLAP_PARTS
+    if unknown or not threads.isdigit():
+        raise ValueError(f"an overlap setting is N or N:part+part with parts from {sorted(OVERLAP_PARTS)}, not {text!r}")
+    return int(threads), chosen

@@ -27,7 +27,7 @@ from inference.reading.matching import Found
 from inference.reading.ocr.detector import DbParams, TextDetector
 from inference.reading.ocr.models import OcrModels, find_ocr_models
 from inference.reading.ocr.recognizer import TextRecognizer
-from inference.reading.overlap import overlap_threads_for
+from inference.reading.overlap import OVERLAP_PARTS, overlap_threads_for
 from inference.reading.recipe import Recipe
 from inference.reading.rectify import Upright, make_upright
 from inference.reading.summary import merge_barcodes, summarize
@@ -139,7 +139,8 @@ class TagReader:
     time under a lock, while barcodes, levelling and the CPU halves of OCR of other tags go on); each tag reads
     exactly as it would alone. 1 (the default) reads them one after another.
 
-    `overlap_threads` > 0 runs a tag's GIL-free CPU work side by side on that many threads (overlap.py): its
+    `overlap_threads` > 0 runs a tag's GIL-free CPU work side by side on that many threads (overlap.py; which of
+    it: `overlap_parts`): its
     symbol boxes decoded together, the whole-crop QR search begun at once, the tag warped upright both ways
     while its codes say which is up, the GPU reader's text detector already at work in the crop most tags are
     read in. The same reading; less time from box to fields. The GPU reader's default
@@ -153,6 +154,7 @@ class TagReader:
         self.models = models
         self.tag_threads = tag_threads
         self.overlap_threads = overlap_threads
+        self.overlap_parts = OVERLAP_PARTS
         self._tag_pool: ThreadPoolExecutor | None = None
         self._overlap_pool: ThreadPoolExecutor | None = None
         self._overlap_lock = threading.Lock()  # tag threads may ask for the pool at once
@@ -303,8 +305,8 @@ class TagReader:
 
         t = time.perf_counter_ns()
         wants_qr = recipe is not None and any(c.class_name == "qr_code" and c.min >= 1 for c in recipe.counts)
-        pool, warps = self._overlap(), {}
-        detect_ahead = getattr(self.detector, "detect_ahead", None)  # the GPU reader's (ocr/gpu.py)
+        pool, warps, parts = self._overlap(), {}, self.overlap_parts
+        detect_ahead = getattr(self.detector, "detect_ahead", None) if "ahead" in parts else None  # the GPU reader's (ocr/gpu.py)
 
         def warp(turn: float, look_ahead: bool) -> Upright:
             upright = make_upright(image_bgr, tag_box, turn)
@@ -314,10 +316,11 @@ class TagReader:
 
         def warp_both_ways(turn: float) -> None:  # the tag's turn is one of these once its codes say which way is up
             warps[turn] = pool.submit(warp, turn, True)
-            warps[flipped_turn(turn)] = pool.submit(warp, flipped_turn(turn), False)
+            if "flipped" in parts:
+                warps[flipped_turn(turn)] = pool.submit(warp, flipped_turn(turn), False)
 
         symbols = read_symbols(image_bgr, tag_box, barcode_boxes, qr_boxes, notes, matrix_search=(1.0, 1.5) if wants_qr else (1.0,),
-                               on_turn=warp_both_ways if pool is not None else None, pool=pool)
+                               on_turn=warp_both_ways if pool is not None else None, pool=pool if "decode" in parts else None)
         timings["barcode"] = _ms(t)
 
         t = time.perf_counter_ns()
