@@ -216,14 +216,17 @@ def test_every_character_the_generator_prints_exists_in_every_font():
     """A glyph missing from one font would print a box where the truth says a character is."""
     import inspect
 
-    from training.tagsets import backgrounds, designs, fourth_designs, fresh_designs, third_designs, values
+    from training.tagsets import (backgrounds, designs, fifth_designs, fourth_designs, fresh_designs, third_designs,
+                                  values)
 
-    modules = (values, designs, fresh_designs, third_designs, fourth_designs, backgrounds)
+    modules = (values, designs, fresh_designs, third_designs, fourth_designs, fifth_designs, backgrounds)
     source = "".join(inspect.getsource(m) for m in modules)
     chars = sorted({c for c in source if ord(c) > 127 and c not in "—…→·"})
     assert len(chars) > 100
-    for name in fonts.font_names():
-        face = fonts.font(name, 40)
+    faces = [fonts.font(name, 40) for name in fonts.font_names()]
+    faces += [fifth_designs.printer_font(path, index, 40) for path, index in fifth_designs.printer_faces()]
+    for face in faces:
+        name = face.getname()
         box = np.asarray(face.getmask("\U000F0000")).tobytes()  # a private-use code point: the missing glyph
         missing = [c for c in chars if np.asarray(face.getmask(c)).tobytes() == box]
         assert not missing, (name, "".join(missing))
@@ -580,3 +583,166 @@ def test_the_logo_face_prints_a_qr_code_only_and_a_thousands_separated_price():
         assert decoded == {art.qr[0].text} and values.style_number in art.qr[0].text
         panel = art.rgba[: int(0.5 * art.rgba.shape[0]), :, :3].astype(np.float32).mean()
         assert panel < 170  # the upper half is the brand's coloured panel
+
+
+# -- the three designs added later on 2026-12-03 (a thermal label, a size run, a field block turned sideways) ----
+
+FIFTH = ("thermal_label", "size_run", "sideways_block")
+
+
+def test_fifth_designs_are_deterministic_and_their_recipes_describe_the_printed_fields(tmp_path):
+    generate(tmp_path / "a", 30, 51, defect_share=0.0, designs=list(FIFTH))
+    generate(tmp_path / "b", 30, 51, defect_share=0.0, designs=list(FIFTH))
+    assert (tmp_path / "a" / "truth.jsonl").read_bytes() == (tmp_path / "b" / "truth.jsonl").read_bytes()
+    for name in ("000000.jpg", "000013.jpg", "000029.jpg"):
+        assert (tmp_path / "a" / "images" / name).read_bytes() == (tmp_path / "b" / "images" / name).read_bytes()
+    rows = truth_rows(tmp_path / "a")
+    assert {r["design"] for r in rows} == set(FIFTH)
+    assert_recipes_describe_the_correct_tags(tmp_path / "a")
+    for row in rows:
+        (tag,) = row["tags"]
+        assert set(tag["fields"]) >= {"product_name", "style_number", "color", "size", "composition", "grade",
+                                      "standard", "safety_category", "price"}, row["design"]
+        assert len(tag["barcodes"]) == 1 and not tag["qr"]
+        if row["design"] == "thermal_label":  # the label's Code 128 carries the style number
+            assert tag["barcodes"][0] == {**tag["barcodes"][0], "format": "Code128", "text": tag["fields"]["style_number"]}
+        assert row["condition"]["smallest_print_px"] > 0
+
+
+def test_fifth_designs_plant_every_defect_kind_where_the_truth_says(tmp_path):
+    generate(tmp_path, 45, 52, defect_share=0.5, designs=list(FIFTH))
+    rows = truth_rows(tmp_path)
+    for row in rows:
+        defect = row["defect"]
+        if defect and defect["field"]:
+            (tag,) = row["tags"]
+            assert tag["fields"][defect["field"]] == defect["printed"] != defect["expected"]
+            if defect["kind"] == "wrong_style_number" and row["design"] == "thermal_label":  # the label's code too
+                assert {c["text"] for c in tag["barcodes"]} == {defect["printed"]}
+    kinds = {r["defect"]["kind"] for r in rows if r["defect"]}
+    assert {"wrong_size", "wrong_price", "wrong_style_number", "wrong_color", "wrong_barcode"} <= kinds
+
+
+@pytest.mark.parametrize("size, run", [
+    ("M", ("XS", "S", "M", "L", "XL", "XXL", "3XL")), ("2XL", ("XS", "S", "M", "L", "XL", "2XL", "3XL")),
+    ("170/92A", ("155/80A", "160/84A", "165/88A", "170/92A", "175/96A", "180/100A", "185/104A")),
+    ("190/108A", ("155/80A", "160/84A", "165/88A", "170/92A", "175/96A", "180/100A", "185/104A", "190/108A")),
+    ("165/100B", ("155/92B", "160/96B", "165/100B", "170/104B", "175/108B", "180/112B", "185/116B")),
+])
+def test_a_size_run_holds_the_size_and_its_neighbours(size, run):
+    from training.tagsets.fifth_designs import size_series
+    from training.tagsets.values import LETTER_SIZES, neighbour_size
+
+    assert size_series(size) == run
+    if "/" in size:  # a mix-up on the line marks another size of the same printed run
+        assert {neighbour_size(np.random.default_rng(k), size) for k in range(20)} <= set(run) | {"150/76A", "195/112A"}
+    else:
+        assert set(size_series(size)) | {"XXL" if size == "2XL" else "2XL"} >= set(LETTER_SIZES)
+
+
+@pytest.mark.parametrize("mark", ["filled", "ring", "checkbox", "tick"])
+def test_a_size_run_marks_the_garments_size_and_no_other(mark):
+    from training.tagsets.canvas import Card
+    from training.tagsets.fifth_designs import size_run_marks
+
+    run = ("S", "M", "L", "XL", "XXL")
+    card = Card(60, 8, 10, (255, 255, 255))
+    boxes = size_run_marks(card, 2, 2.5, run, "L", 2.8, (0, 0, 0), fonts.font_names()[0], mark, 4.0, 58.0)
+    assert len({b[1] for b in boxes}) == 1  # one row
+    dark = np.asarray(card.image.convert("L")) < 128
+
+    def ink(x1: float, y1: float, x2: float, y2: float) -> int:
+        return int(dark[int(round(y1 * 10)):int(round(y2 * 10)), int(round(x1 * 10)):int(round(x2 * 10))].sum())
+
+    def mark_ink(box) -> float:
+        x1, y1, x2, y2 = box
+        if mark == "filled":  # the box round the size: dark where the print is light
+            return ink(x1 - 0.3, y1 - 0.3, x2 + 0.3, y2 + 0.3) / ((x2 - x1 + 0.6) * (y2 - y1 + 0.6) * 100)
+        if mark == "ring":  # ink round the size, outside its own box
+            return float(ink(x1 - 1.2, y1 - 1.0, x2 + 1.2, y2 + 1.0) - ink(x1, y1, x2, y2))
+        return float(ink(x1 - 2.9, y1 - 1.0, x1 - 0.3, y2))  # the check box before the size, and a tick over it
+
+    shares = [mark_ink(b) for b in boxes]
+    others = max(s for k, s in enumerate(shares) if k != 2)
+    assert shares[2] > 1.5 * others + (1 if mark == "ring" else 0), (mark, shares)
+
+
+def test_a_thermal_label_prints_whole_dots_in_uneven_grey_and_its_code_in_whole_dot_modules():
+    import zxingcpp
+
+    from training.tagsets.canvas import Card
+    from training.tagsets.fifth_designs import PRINTER_DPMM, code128_dots, dot_text, printer_faces, thermal_print
+
+    face = printer_faces()[0]
+    label = Card(56, 20, PRINTER_DPMM, (252, 252, 250))
+    width = dot_text(label, 2, 2, "款号:ZS2023C", 20, face)
+    assert 10 < width < 38 and label.smallest_print_px == 20
+    values = np.unique(np.asarray(label.image))
+    assert set(values.tolist()) <= {0, 250, 252}  # a dot is on or off: no grey edge before the head prints it
+    code_w = code128_dots(label, "ZS2023C", 5, 8, 3, 7.0)  # a quiet zone of 10 modules (30 dots) either side
+    assert abs(code_w * PRINTER_DPMM / 3 - round(code_w * PRINTER_DPMM / 3)) < 1e-6
+    before = np.asarray(label.image).min(axis=2) < 128
+    thermal_print(label, np.random.default_rng(3))
+    grey = np.asarray(label.image, np.float32).min(axis=2)
+    ink = grey[before]
+    assert 20 < np.median(ink) < 110  # grey-black, not black
+    columns = [np.median(grey[:, x][before[:, x]]) for x in range(0, before.shape[1]) if before[:, x].sum() > 20]
+    assert max(columns) - min(columns) > 6  # the head's density varies across the label
+    decoded = {b.text for b in zxingcpp.read_barcodes(np.ascontiguousarray(np.asarray(label.image)))}
+    assert "ZS2023C" in decoded
+
+
+def test_a_card_rescaled_keeps_its_codes_and_print_where_they_lie():
+    import zxingcpp
+
+    from training.tagsets.canvas import Card, rescaled
+    from training.tagsets.layout import ean_block
+
+    card = Card(40, 20, 8.0, (255, 255, 255))
+    ean_block(card, "6901234567892", 4, 3, 32, 10, (0, 0, 0), fonts.font_names()[0])
+    small = rescaled(card, 5.0)
+    assert small.image.size == (200, 100) and small.mask.size == (200, 100)
+    x1, y1, x2, y2 = small.barcodes[0].box
+    assert (x1, y1, x2, y2) == pytest.approx((20, 15, 180, 65), abs=0.01)
+    assert small.smallest_print_px == pytest.approx(card.smallest_print_px * 5 / 8)
+    dark = np.asarray(small.image.convert("L")) < 128
+    assert dark[int(y1):int(y2), int(x1):int(x2)].mean() > 0.3 and not dark[:int(y1) - 2].any()
+    assert {b.text for b in zxingcpp.read_barcodes(np.asarray(small.image))} == {"6901234567892"}
+
+
+@pytest.mark.parametrize("clockwise", [True, False])
+def test_a_block_printed_a_quarter_turn_round_brings_its_code_and_keeps_the_stock(clockwise):
+    import zxingcpp
+
+    from training.tagsets.canvas import Card, print_turned
+    from training.tagsets.layout import ean_block
+
+    stock = (236, 232, 222)
+    card = Card(30, 60, 8.0, stock)
+    card.texture(np.random.default_rng(1), 3.0)
+    before = np.asarray(card.image, np.float32)
+    block = Card(50, 24, 8.0, stock)
+    block.text(2, 2, "品名：衬衫", 3.0, (0, 0, 0), fonts.font_names()[0])
+    ean_block(block, "6901234567892", 12, 8, 32, 10, (0, 0, 0), fonts.font_names()[0])
+    print_turned(card, block, 3, 5, clockwise)
+    after = np.asarray(card.image, np.float32)
+    (code,) = card.barcodes
+    x1, y1, x2, y2 = code.box
+    assert y2 - y1 == pytest.approx(32 * 8) and x2 - x1 == pytest.approx(10 * 8)  # the code runs down the card
+    assert 3 * 8 <= x1 and x2 <= 27 * 8 and 5 * 8 <= y1 and y2 <= 55 * 8
+    dark = after.min(axis=2) < 100
+    assert dark[int(y1) + 2:int(y2) - 2, int(x1) + 2:int(x2) - 2].mean() > 0.3
+    # The block's top line (品名, 2-17 mm from its left) turns to the code's right near the card's top (clockwise)
+    # or to its left near the foot (counter-clockwise); the digits under the bars turn to the other side.
+    text_side = dark[:, int(x2) + 4:] if clockwise else dark[:, :int(x1) - 4]
+    digit_side = dark[:, :int(x1) - 4] if clockwise else dark[:, int(x2) + 4:]
+    rows = np.nonzero(text_side.any(axis=1))[0] / 8.0 - 5  # mm from the block's turned top edge
+    assert len(rows) and (rows.max() < 18 if clockwise else rows.min() > 50 - 18), rows
+    digit_rows = np.nonzero(digit_side.any(axis=1))[0]
+    assert digit_rows.min() >= y1 - 1 and digit_rows.max() <= y2 + 1  # the digits run along the code
+    unprinted = np.ones(dark.shape, bool)  # where the block has no ink: the stock and its texture unchanged
+    plain = (np.asarray(block.image) == stock).all(axis=2)
+    unprinted[40:40 + 400, 24:24 + 192] = np.rot90(plain, -1 if clockwise else 1)
+    assert np.abs(after[unprinted] - before[unprinted]).max() <= 1.0
+    assert (after[~unprinted] < before[~unprinted] - 1).any(axis=1).mean() > 0.9  # ink only darkens the stock
+    assert {b.text for b in zxingcpp.read_barcodes(np.asarray(card.image))} == {"6901234567892"}

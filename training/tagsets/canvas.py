@@ -199,3 +199,54 @@ class Card:
     def finish(self, fields: dict[str, str]) -> TagArt:
         rgba = np.dstack([np.asarray(self.image, np.uint8), np.asarray(self.mask, np.uint8)])
         return TagArt(rgba, dict(fields), tuple(self.barcodes), tuple(self.qr), self.smallest_print_px)
+
+
+def rescaled(card: Card, px_per_mm: float) -> Card:
+    """`card` seen at another scale (a label printed at its printer's 8 dots/mm, then stuck on a tag drawn at the
+    frame's scale): pixels resampled by area when shrinking (as a sensor averages), Lanczos when growing; the
+    outline, the codes' boxes and the smallest print scaled with them."""
+    out = Card(card.width_mm, card.height_mm, px_per_mm, card.stock)
+    (w0, h0), (w1, h1) = card.image.size, out.image.size
+    method = Image.BOX if w1 < w0 else Image.LANCZOS
+    out.image = card.image.resize((w1, h1), method)
+    out.mask = card.mask.resize((w1, h1), Image.BILINEAR)
+    out.draw = ImageDraw.Draw(out.image)
+    fx, fy = w1 / w0, h1 / h0
+
+    def scaled(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+        return (box[0] * fx, box[1] * fy, box[2] * fx, box[3] * fy)
+
+    out.barcodes = [SymbolArt(c.format, c.text, scaled(c.box)) for c in card.barcodes]
+    out.qr = [SymbolArt(c.format, c.text, scaled(c.box)) for c in card.qr]
+    out.smallest_print_px = card.smallest_print_px * fy
+    return out
+
+
+def print_turned(card: Card, block: Card, x_mm: float, y_mm: float, clockwise: bool) -> None:
+    """Print `block` (drawn unturned, at `card`'s scale, on `card`'s stock) a quarter turn round onto `card`, the
+    turned block's top-left corner at (x, y): clockwise, the block's top edge comes to the right (its lines read
+    top to bottom); counter-clockwise, to the left (read bottom to top). The ink multiplies the card's stock as
+    print does, so the stock's texture shows through; the block's codes come along, boxed by their turned
+    outline, and its smallest print counts."""
+    ws, hs = block.image.size
+    pixels = np.asarray(block.image, np.float32) / np.maximum(np.asarray(block.stock, np.float32), 1.0)
+    turned = np.rot90(pixels, -1 if clockwise else 1)
+    left, top = card.px(x_mm), card.px(y_mm)
+    base = np.asarray(card.image, np.float32).copy()
+    h, w = min(turned.shape[0], base.shape[0] - top), min(turned.shape[1], base.shape[1] - left)
+    base[top:top + h, left:left + w] *= np.minimum(turned[:h, :w], 1.0)
+    card.image = Image.fromarray(np.clip(base + 0.5, 0, 255).astype(np.uint8))
+    card.draw = ImageDraw.Draw(card.image)
+
+    def moved(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+        x1, y1, x2, y2 = box
+        if clockwise:  # block (x, y) lands on (hs - y, x)
+            x1, y1, x2, y2 = hs - y2, x1, hs - y1, x2
+        else:  # counter-clockwise: block (x, y) lands on (y, ws - x)
+            x1, y1, x2, y2 = y1, ws - x2, y2, ws - x1
+        return (x1 + left, y1 + top, x2 + left, y2 + top)
+
+    card.barcodes += [SymbolArt(c.format, c.text, moved(c.box)) for c in block.barcodes]
+    card.qr += [SymbolArt(c.format, c.text, moved(c.box)) for c in block.qr]
+    if block.smallest_print_px:
+        card.smallest_print_px = min(card.smallest_print_px or block.smallest_print_px, block.smallest_print_px)

@@ -1,5 +1,5 @@
-"""Sixteen hangtag designs (seven here, three each in fresh_designs, third_designs and fourth_designs), each
-from a common Chinese retail convention; none shares layout with training.synth.
+"""Nineteen hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs and
+fifth_designs), each from a common Chinese retail convention; none shares layout with training.synth.
 
 A design draws one card from a job's values at a given scale and says what it printed, field by field,
 exactly as printed ("RMB 1,099.00", "￥199元"). Its look (font, ink, label wording) comes from
@@ -13,6 +13,7 @@ from typing import Callable
 import numpy as np
 
 from training.tagsets.canvas import Card, Color, TagArt
+from training.tagsets.fifth_designs import sideways_block, size_run, thermal_label
 from training.tagsets.fonts import font_names
 from training.tagsets.fourth_designs import brand_band, dotted_leaders, logo_face
 from training.tagsets.fresh_designs import english_first, price_sticker, two_column
@@ -266,11 +267,16 @@ DESIGNS: dict[str, Design] = {
     "logo_face": logo_face,
     "dotted_leaders": dotted_leaders,
     "brand_band": brand_band,
+    # added on 2026-12-03 later, after the reader had been developed against all sixteen above: a fresh yardstick
+    "thermal_label": thermal_label,
+    "size_run": size_run,
+    "sideways_block": sideways_block,
 }
 # The symbology each design carries, so a recipe and a defect know what the barcode encodes.
 BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_price_block": "EAN-13",
               "kraft_stamped": "EAN-13", "big_size_corner": "Code93", "grid_table": "EAN-13", "stacked_labels": "Code128",
               "two_column": "EAN-13", "english_first": "Code128", "price_sticker": "EAN-13",
               "hairline_rows": "EAN-13", "shield_centred": "Code128", "tear_slip": "EAN-13",
-              "logo_face": None, "dotted_leaders": "EAN-13", "brand_band": "EAN-13"}  # logo_face: a QR code only
+              "logo_face": None, "dotted_leaders": "EAN-13", "brand_band": "EAN-13",  # logo_face: a QR code only
+              "thermal_label": "Code128", "size_run": "EAN-13", "sideways_block": "EAN-13"}
 HAS_QR = {"kraft_stamped", "stacked_labels", "logo_face"}
