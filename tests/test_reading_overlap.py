@@ -136,7 +136,7 @@ def test_the_gpu_readers_overlapped_stages_read_what_they_read_one_after_another
     recognizer = BucketedTextRecognizer.open(ocr_models.rec, "onnxruntime-cuda", device="cpu", warm=[], squeeze=0.7)
     with TagReader(detector, recognizer) as reader:
         alone = [_reading(reader.read(frame, detections)) for frame, detections, _recipe in cards]
-        reader.overlap_threads = 4
+        reader.overlap_threads, reader.overlap_parts = parse_setting("4")  # every part, not only the default's
         side_by_side = [_reading(reader.read(frame, detections)) for frame, detections, _recipe in cards]
     assert side_by_side == alone
     assert any(fields for card in alone for fields, *_rest in card), "nothing was read: the comparison proved nothing"

@@ -9,9 +9,12 @@ detector run in the first of those warps meanwhile (ocr/gpu.py `detect_ahead`: m
 where the lines level it again, or the codes turn it over, the crop is another and is detected as before). Each gives
 exactly what it gives alone; a warp, a search or a detection that turns out not to be needed is thrown away.
 
-The GPU reader does this by default; the CPU reader does not (its OCR is most of its time, and the station's cores
-are busy with it). HANGTAG_READ_OVERLAP=N sets the threads for a GPU reader, 0 turns it off (benchmarks/gpu_read.py
-compares the two on one machine).
+A GPU reader runs the text detector ahead by default (DEFAULT_PARTS; the rest on request: TagReader.overlap_parts);
+the CPU reader runs nothing side by side (its OCR is most of its time, and the station's cores are busy with it).
+HANGTAG_READ_OVERLAP=N sets the threads for a GPU reader, 0 turns it off (benchmarks/gpu_read.py --overlap-threads
+compares settings in one process). What it bought on the H200 is small (BENCHMARKS.md, 2026-12-03): a tag's text
+detection there fell from ~10 to ~4.5 ms, its frame by 0–2 ms, because the Python halves of the stages that now
+run at once still take turns at the GIL.
 """
 
 from __future__ import annotations
@@ -27,6 +30,10 @@ GPU_READERS = ("onnxruntime-cuda", "torch-cuda")
 # other way up ("flipped": needed only where the codes turn the tag over), the text detector in the first warp
 # ("ahead"). The first warp itself always runs beside the decoding.
 OVERLAP_PARTS = frozenset({"decode", "flipped", "ahead"})
+# What a GPU reader runs side by side by default: the text detector ahead. On the H200 (BENCHMARKS.md, 2026-12-03)
+# the other parts gained nothing measurable: the decoding of a tag's second box and its QR search are short, a tag
+# was never turned over by its codes there, and every thread's Python work waits for the same GIL.
+DEFAULT_PARTS = frozenset({"ahead"})
 
 
 def overlap_threads_for(backend: str) -> int:
@@ -47,7 +54,8 @@ def overlap_threads_for(backend: str) -> int:
 
 
 def parse_setting(text: str) -> tuple[int, frozenset[str]]:
-    """A benchmark's overlap setting "N" (every part) or "N:part+part" (only those parts), e.g. "8:ahead"."""
+    """A benchmark's overlap setting "N" (every part, not only DEFAULT_PARTS) or "N:part+part" (only those parts),
+    e.g. "8:ahead" (the default's parts)."""
     threads, _, parts = text.partition(":")
     chosen = frozenset(p for p in parts.split("+") if p) if parts else OVERLAP_PARTS
     unknown = chosen - OVERLAP_PARTS

@@ -27,7 +27,7 @@ from inference.reading.matching import Found
 from inference.reading.ocr.detector import DbParams, TextDetector
 from inference.reading.ocr.models import OcrModels, find_ocr_models
 from inference.reading.ocr.recognizer import TextRecognizer
-from inference.reading.overlap import OVERLAP_PARTS, overlap_threads_for
+from inference.reading.overlap import DEFAULT_PARTS, overlap_threads_for
 from inference.reading.recipe import Recipe
 from inference.reading.rectify import Upright, make_upright
 from inference.reading.summary import merge_barcodes, summarize
@@ -139,12 +139,10 @@ class TagReader:
     time under a lock, while barcodes, levelling and the CPU halves of OCR of other tags go on); each tag reads
     exactly as it would alone. 1 (the default) reads them one after another.
 
-    `overlap_threads` > 0 runs a tag's GIL-free CPU work side by side on that many threads (overlap.py; which of
-    it: `overlap_parts`): its
-    symbol boxes decoded together, the whole-crop QR search begun at once, the tag warped upright both ways
-    while its codes say which is up, the GPU reader's text detector already at work in the crop most tags are
-    read in. The same reading; less time from box to fields. The GPU reader's default
-    (its OCR waits are short, so the CPU stages are half of a tag's time); 0 for the CPU reader."""
+    `overlap_threads` > 0 runs some of a tag's work on that many threads while its barcodes are decoded
+    (overlap.py): the tag warped upright, and by default (`overlap_parts`) the GPU reader's text detector started
+    in that crop, where most tags are read; on request its symbol boxes decoded together, the whole-crop QR search
+    begun at once, the warp the other way up. The same reading. A GPU reader's default; 0 for the CPU reader."""
 
     def __init__(self, detector: TextDetector, recognizer: TextRecognizer, *, read_printed_ean: bool = False, models: str = "",
                  tag_threads: int = 1, overlap_threads: int = 0) -> None:
@@ -154,7 +152,7 @@ class TagReader:
         self.models = models
         self.tag_threads = tag_threads
         self.overlap_threads = overlap_threads
-        self.overlap_parts = OVERLAP_PARTS
+        self.overlap_parts = DEFAULT_PARTS
         self._tag_pool: ThreadPoolExecutor | None = None
         self._overlap_pool: ThreadPoolExecutor | None = None
         self._overlap_lock = threading.Lock()  # tag threads may ask for the pool at once
