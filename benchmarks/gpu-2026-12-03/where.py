@@ -101,8 +101,12 @@ def main() -> int:
         inspector.inspect_image(f)
     frames = frames[8:]
     out: dict = {}
+    default_interval = sys.getswitchinterval()
     for setting in args.settings:
-        reader.overlap_threads, reader.overlap_parts = parse_setting(setting)
+        # "N:parts@S": the interpreter's GIL switch interval set to S seconds for this setting (default 0.005)
+        overlap, _, interval = setting.partition("@")
+        sys.setswitchinterval(float(interval) if interval else default_interval)
+        reader.overlap_threads, reader.overlap_parts = parse_setting(overlap)
         ACC.clear()
         totals = []
         for _ in range(args.passes):
