@@ -344,9 +344,10 @@ class TagReader:
             cut = cut_sides(upright, crops.boxes, pieces.recognized)
             bigger = grown_box(tag_box, upright, cut | paper_sides(upright.image, crops.boxes), image_bgr.shape[:2], neighbours)
             if bigger is not None:
+                first_ms = _ms(start)  # this read's own time: the grown read's is in its own total
                 again = self.read_tag(image_bgr, bigger, barcode_boxes, qr_boxes, tag_index, recipe, grown=grown + 1,
                                       first=FirstRead(upright, pieces, frozenset(cut)), neighbours=neighbours)
-                waste = {"ocr_det": read.det_ms, "ocr_rec": read.rec_ms, "total": _ms(start)}
+                waste = {"ocr_det": read.det_ms, "ocr_rec": read.rec_ms, "total": first_ms}
                 timings = {k: v + waste.get(k, 0.0) for k, v in again.timings_ms.items()}
                 why = "printed lines ran into its edge" if cut else "the tag's paper ran on past it"
                 return replace(again, timings_ms=timings, notes=again.notes + (f"tag box grown: {why}",))
