@@ -534,3 +534,69 @@ def test_a_grade_shows_in_a_read_whose_label_came_out_garbled(expected: str, ver
     reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines_from_text("等吸 一等品", 0.99),
                          reread_lines=lines_from_text("等级 一等品", 0.99))
     assert judge(recipe(f'grade = "{expected}"'), one_tag(), [reading]).verdict is verdict
+
+
+@pytest.mark.parametrize("line, confidence, expected, verdict", [
+    ("成分：锦纶 100%", 0.99, "涤纶 100%", Verdict.NG),  # another fibre, read surely
+    ("成分：腈纶 90% 锦纶 7% 桑蚕丝 3%", 0.99, "腈纶 90% 锦纶 7% 绵羊毛 3%", Verdict.NG),  # one fibre of three
+    ("成分：棉 60% 氨纶 40%", 0.99, "棉 65% 氨纶 35%", Verdict.NG),  # other shares
+    ("成分：淙纶 100%", 0.99, "锦纶 100%", Verdict.REVIEW),  # no fibre: a slip, not another fibre
+    ("成分：锦纶 100%", 0.9, "涤纶 100%", Verdict.REVIEW),  # not read surely enough for one character
+    ("成分：锦纶 100%", 0.99, "锦纶 60% 氨纶 40%", Verdict.REVIEW),  # components do not line up: part of it unread
+])
+def test_a_composition_differs_by_its_components(line: str, confidence: float, expected: str, verdict: Verdict) -> None:
+    # compared as one line, a different fibre among three (桑蚕丝 for 绵羊毛) was under a quarter of the text: "near"
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines_from_text(line, confidence),
+                         reread_lines=lines_from_text(line, confidence))
+    assert judge(recipe(f'composition = "{expected}"'), one_tag(), [reading]).verdict is verdict
+
+
+@pytest.mark.parametrize("again, verdict", [("零售价：¥259.00", Verdict.NG), ("零售价：¥289.00", Verdict.REVIEW)])
+def test_a_price_read_less_surely_in_one_read_is_borne_out_by_a_sure_one(again: str, verdict: Verdict) -> None:
+    # set 7301 000006 against another job's ¥359.00: ¥259.00 with a digit at 62 % in the first read, at 99.6 % in the
+    # second; as for words, the weak read of the same amount holds nothing for the expected one
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines_from_text("零售价：¥259.00", 0.62),
+                         reread_lines=lines_from_text(again, 0.996))
+    assert judge(recipe('price = "¥359.00"'), one_tag(), [reading]).verdict is verdict
+
+
+@pytest.mark.parametrize("line, verdict", [
+    ("锦纶 100%", Verdict.NG),  # printed without a label (set 9101 hairline_rows), read surely: another fibre
+    ("棉 60% 氨纶 40%", Verdict.NG),
+    ("涤纶 100%", Verdict.OK),
+    ("锦纶 100% 中国制造", Verdict.REVIEW),  # more than a fibre content on the line: not located as one
+])
+def test_a_fibre_content_printed_without_its_label_is_located_by_its_grammar(line: str, verdict: Verdict) -> None:
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines_from_text(f"XS\n{line}\n一等品", 0.99),
+                         reread_lines=lines_from_text(f"XS\n{line}\n一等品", 0.99))
+    assert judge(recipe('composition = "涤纶 100%"'), one_tag(), [reading]).verdict is verdict
+
+
+@pytest.mark.parametrize("line, text_px, verdict", [
+    ("款号：M16285-01", 15.0, Verdict.REVIEW),  # set 9505 thermal_label 000015: T read 1 at 6-px print, surely
+    ("款号：M16285-01", 30.0, Verdict.NG),  # the same read in print the recognizer reads well: evidence
+    ("款号：MT6295-07", 15.0, Verdict.NG),  # two characters off: evidence even in small print
+    ("款号：MT6245-01", 15.0, Verdict.NG),  # one character off, but no small print turns an 8 into a 4
+])
+def test_one_look_alike_character_in_small_print_is_doubt_not_evidence(line: str, text_px: float, verdict: Verdict) -> None:
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines_from_text(line, 0.99),
+                         reread_lines=lines_from_text(line, 0.99), text_px=text_px)
+    result = judge(recipe('style_number = "MT6285-01"'), one_tag(), [reading])
+    assert result.verdict is verdict
+    if verdict is Verdict.REVIEW:
+        assert "one look-alike character apart in print too small" in result.reasons[-1]
+
+
+@pytest.mark.parametrize("text, expected, verdict", [
+    ("尺码 S M L XL XXL 3XL", "XXL", Verdict.REVIEW),  # set 9505 size_run: the marked one is not read
+    ("尺码 S M L XL XXL 3XL", "3XL", Verdict.REVIEW),  # another job's size: was OK, found in the run (an escape)
+    ("155/80A 160/84A 165/88A", "160/84A", Verdict.REVIEW),
+    ("号型：175/96A\nXL", "175/96A", Verdict.OK),  # one size in two systems is no run
+])
+def test_a_tag_printing_its_whole_size_run_never_verifies_the_size(text: str, expected: str, verdict: Verdict) -> None:
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines_from_text(text, 0.99),
+                         reread_lines=lines_from_text(text, 0.99))
+    result = judge(recipe(f'size = "{expected}"'), one_tag(), [reading])
+    assert result.verdict is verdict
+    if verdict is Verdict.REVIEW:
+        assert "prints a run of sizes" in result.reasons[0]

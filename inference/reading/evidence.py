@@ -16,10 +16,10 @@ from decimal import Decimal, InvalidOperation
 
 from inference.reading.fields import extract_fields
 from inference.reading.labels import LABELS, line_parts
-from inference.reading.matching import Found, Glyphs, compare, haystacks, search
+from inference.reading.matching import SURE_SINGLE, Found, Glyphs, compare, haystacks, search
 from inference.reading.normalize import code_key, field_key, halfwidth, normalize_ean, normalize_field, parse_price, squash
 from inference.reading.recipe import FieldRule, Recipe
-from inference.reading.repairs import GRADES
+from inference.reading.repairs import FIBRES, GRADES
 from inference.reading.types import FieldReading, OcrLine, TagReading
 
 BARCODE_CONFIDENCE = 0.995
@@ -96,6 +96,10 @@ def field_evidence(rule: FieldRule, tag: TagReading, texts: Sequence[Glyphs], re
     """`line_reads`: how many of `reads` are reads of the tag's lines (the first read and the
     re-read); a different value is NG evidence only when each of them shows it."""
     name = rule.name
+    if name == "size" and rule.expected is not None:
+        run = size_run([line for read in reads for line in read])
+        if run:  # the expected size is found among them whether or not it is the one marked
+            return FieldEvidence(name, Found.NEAR, " ".join(run), 0.0, "ocr", SIZE_RUN, " ".join(run))
     coded = _from_barcodes(rule, tag)
     if rule.expected is not None:
         printed = _expected(rule, texts, reads, labelled, len(reads) if line_reads is None else line_reads)
@@ -242,8 +246,40 @@ def _compare_value(name: str, expected: str, cand: _Candidate, min_conf: float) 
             return Found.MATCH if cand.mean >= min_conf else Found.NEAR
     if field_key(name, cand.value) == field_key(name, expected):
         return Found.MATCH if cand.mean >= min_conf else Found.NEAR
+    if name == "composition" and _surely_other_composition(expected, cand):
+        return Found.DIFFERENT
     return compare(normalize_field(name, expected) or expected, cand.value, cand.confidence, min_conf, cand.mean,
                    words=name in WORD_FIELDS)
+
+
+# A component of a fibre content: the fibre, then its share.
+_COMPONENT = re.compile(r"([\u4e00-\u9fff]+)\s*(\d+(?:\.\d+)?)\s*%")
+
+
+def _components(text: str) -> list[tuple[str, Decimal]]:
+    return [(m.group(1), Decimal(m.group(2))) for m in _COMPONENT.finditer(halfwidth(text).replace("％", "%"))]
+
+
+def _surely_other_composition(expected: str, cand: _Candidate) -> bool:
+    """A fibre content read surely (every character at SURE_SINGLE) whose components line up one by one with
+    the expected ones and name another fibre of the vocabulary, printed as such (not mended into one), or
+    another share. Compared as a whole line, one fibre in three (桑蚕丝 for 绵羊毛) was under a quarter of the
+    text and so only "near"; a look-alike slip gives no fibre (锦纶 read 能纶), so it stays near."""
+    if cand.confidence < SURE_SINGLE:
+        return False
+    want, got = _components(expected), _components(cand.value)
+    if not want or len(want) != len(got):
+        return False
+    raw = halfwidth(cand.raw)
+    differs = False
+    for (want_fibre, want_share), (got_fibre, got_share) in zip(want, got):
+        if want_fibre != got_fibre:
+            if got_fibre not in FIBRES or got_fibre not in raw:
+                return False
+            differs = True
+        elif want_share != got_share:
+            differs = True
+    return differs
 
 
 def _by_parts(rule: FieldRule, texts: Sequence[Glyphs]) -> FieldEvidence | None:
@@ -296,6 +332,8 @@ def _candidates(name: str, lines: Sequence[OcrLine], labelled: Mapping[str, Fiel
         out.extend(_size_tokens(lines))
     elif name == "color":
         out.extend(_colour_lines(lines))
+    elif name == "composition":
+        out.extend(_composition_lines(lines))
     elif name == "safety_category":
         for line in lines:
             letter = _safety_class(line.text)
@@ -350,6 +388,28 @@ def _weakest(line: OcrLine, start: int, end: int) -> float:
     return float(line.confidence)
 
 
+# A tag printing the style's whole size run (S M L XL XXL, or 155/80A 160/84A 165/88A) marks the garment's size
+# with a box, a ring or a tick, which the reader does not see: it shows this many sizes of one kind.
+SIZE_RUN = "a run of sizes, the marked one not read"
+MIN_RUN_SIZES = 3
+_LETTER_SIZE_TOKEN = re.compile(r"(?<![A-Z0-9])(?:[2-6]XL|XXS|X{0,4}[SML])(?![A-Z0-9])")
+
+
+def size_run(lines: Sequence[OcrLine]) -> tuple[str, ...]:
+    """The sizes a tag prints as a run (MIN_RUN_SIZES or more different letter sizes, or 号型), in reading order;
+    () where it prints one size (a 号型 with its letter size is one)."""
+    letters: dict[str, None] = {}
+    numeric: dict[str, None] = {}
+    for line in lines:
+        text = halfwidth(line.text).upper()
+        letters.update((token, None) for token in _LETTER_SIZE_TOKEN.findall(text))
+        numeric.update((m.group(1), None) for m in _SIZE_NUMERIC.finditer(squash(text)))
+    for found in (letters, numeric):
+        if len(found) >= MIN_RUN_SIZES:
+            return tuple(found)
+    return ()
+
+
 def _size_tokens(lines: Sequence[OcrLine]) -> list[_Candidate]:
     out = []
     for line in lines:
@@ -372,6 +432,20 @@ def _colour_lines(lines: Sequence[OcrLine]) -> list[_Candidate]:
     values the box cut off is no colour)."""
     return [_Candidate(squash(line.text), _weakest(line, 0, len(line.text)), "a colour on its own line", line.text, float(line.confidence))
             for line in lines if _COLOUR_WORD.match(word := squash(line.text)) and word.upper() not in _LABEL_WORDS]
+
+
+def _composition_lines(lines: Sequence[OcrLine]) -> list[_Candidate]:
+    """Lines that are a fibre content and nothing else ('锦纶 100%', '棉 60% 氨纶 40%'; tags that print values
+    without labels): each part a fibre of the vocabulary with its share."""
+    out = []
+    for line in lines:
+        text = halfwidth(line.text).replace("％", "%")
+        components = _components(text)
+        if components and all(fibre in FIBRES for fibre, _share in components) \
+                and not _COMPONENT.sub("", text).strip(" ,，、;；/"):
+            out.append(_Candidate(text.strip(), _weakest(line, 0, len(line.text)), "a fibre content on its own line", line.text,
+                                  float(line.confidence)))
+    return out
 
 
 # -- prices: compared as amounts, whatever their format ---------------------------------------------
@@ -469,8 +543,14 @@ def _price(rule: FieldRule, reads: Sequence[Sequence[OcrLine]], labelled: Sequen
         found = Found.MATCH if best_match.confidence >= rule.min_confidence else Found.NEAR
         return FieldEvidence("price", found, rule.expected or "", best_match.confidence, "ocr", "printed as expected", best_match.line.text)
     seen = [(f, a) for f, a in per_read if a is not None]
-    confirmed = sum(1 for f, _a in per_read[:line_reads] if f is Found.DIFFERENT)
-    if seen and all(f is Found.DIFFERENT for f, _ in seen) and confirmed >= line_reads:
+    # as for words: a read showing the same other amount less surely (a digit at 62 %) bears out a read sure of it
+    shown = {a.amount for f, a in seen if f is Found.DIFFERENT and a.confidence >= SURE_DIFFERENCE}
+
+    def bears(found: Found, amount: _Amount | None) -> bool:
+        return found is Found.DIFFERENT or (found is Found.NEAR and amount is not None and amount.amount in shown)
+
+    confirmed = sum(1 for f, a in per_read[:line_reads] if bears(f, a))
+    if seen and all(bears(f, a) for f, a in seen) and confirmed >= line_reads:
         _f, amount = max(seen, key=lambda fa: fa[1].confidence)
         return FieldEvidence("price", Found.DIFFERENT, f"¥{amount.amount:.2f}", amount.confidence, "ocr", "a price on the tag", amount.line.text)
     if seen:

@@ -12,10 +12,10 @@ from enum import Enum
 
 from inference.detections import Detections, centre_inside, within
 from inference.reading import barcodes as bc
-from inference.reading.evidence import FieldEvidence, gather
+from inference.reading.evidence import SIZE_RUN, FieldEvidence, gather
 from inference.reading.fields import extract_fields
 from inference.reading.matching import Found, compare
-from inference.reading.normalize import code_key, ean13_check_ok, format_price, normalize_ean, parse_price
+from inference.reading.normalize import code_key, ean13_check_ok, field_key, format_price, normalize_ean, parse_price
 from inference.reading.recipe import BarcodeRule, CountRule, FieldRule, Recipe
 from inference.reading.types import FIELD_LABELS_ZH, FieldReading, OcrLine, TagReading
 
@@ -321,6 +321,11 @@ def _field_check(rule: FieldRule, evidence: FieldEvidence, tag: TagReading, reci
         return Check(name, idx, expected, read, conf, evidence.source, Verdict.REVIEW,
                      f"{prefix}{label} uncertain: read as {read}, expected {expected}, but a second read from the tag box"
                      " moved a few pixels did not show it")
+    if evidence.found is Found.DIFFERENT and evidence.source == "ocr" and rule.expected is not None \
+            and tag.text_px is not None and tag.text_px < SMALL_TEXT_PX and _lookalike_in_small_print(name, rule.expected, evidence.value):
+        return Check(name, idx, expected, read, conf, evidence.source, Verdict.REVIEW,
+                     f"{prefix}{label} uncertain: read as {read}, expected {expected}: one look-alike character apart in print too"
+                     f" small to tell them apart ({tag.text_px:.0f} px lines, needs {SMALL_TEXT_PX:.0f})")
     if evidence.found is Found.DIFFERENT:
         if rule.expected is not None:
             reason = f"{prefix}{label} {read} ≠ expected {expected}"
@@ -329,12 +334,38 @@ def _field_check(rule: FieldRule, evidence: FieldEvidence, tag: TagReading, reci
         return Check(name, idx, expected, read, conf, evidence.source, Verdict.NG, reason)
     if not rule.required and rule.expected is None and rule.pattern is None:
         return Check(name, idx, expected, read, conf, evidence.source, Verdict.OK)
+    if evidence.how == SIZE_RUN:
+        return Check(name, idx, expected, read, conf, evidence.source, Verdict.REVIEW,
+                     f"{prefix}{label} uncertain: the tag prints a run of sizes ({read}), and which one is marked is not"
+                     f" read; expected {expected}")
     if read and read == expected:  # the expected value itself, read less surely than the recipe asks
         return Check(name, idx, expected, read, conf, evidence.source, Verdict.REVIEW,
                      f"{prefix}{label} uncertain: the expected {read}, read only at {conf:.0%} (needs {rule.min_confidence:.0%})")
     doubt = f"read as {read} at {conf:.0%}" if read else "unclear"
     target = f", expected {expected}" if rule.expected is not None or rule.pattern is not None else f", minimum {rule.min_confidence:.0%}"
     return Check(name, idx, expected, read, conf, evidence.source, Verdict.REVIEW, f"{prefix}{label} uncertain: {doubt}{target}")
+
+
+# Characters the recognizer takes for one another, surely, in print under SMALL_TEXT_PX (round digits and letters
+# close up; stems lose their bars): T read 1 in a 6-px dot-matrix style number, 0 read 8 in a 9-px size.
+SMALL_PRINT_LOOKALIKES = ("0368B9DOQ", "17ITLJ", "56S", "2Z")
+
+
+def _lookalike_in_small_print(name: str, expected: str, read: str) -> bool:
+    """Whether a read differs from the expected value in one character only (as the field compares them), the two
+    characters look-alikes of small print: doubt there, not evidence. A value further off, or one character that
+    no small print turns into the other (a 4 read 3), stays evidence."""
+    if name == "price":
+        want, got = parse_price(expected), parse_price(read)
+        a, b = (f"{want:.2f}", f"{got:.2f}") if want is not None and got is not None else (expected, read)
+    elif name == "style_number":
+        a, b = code_key(expected), code_key(read)
+    else:
+        a, b = field_key(name, expected), field_key(name, read)
+    if len(a) != len(b):
+        return False
+    differing = [(x.upper(), y.upper()) for x, y in zip(a, b) if x != y]
+    return len(differing) == 1 and any(x in group and y in group for group in SMALL_PRINT_LOOKALIKES for x, y in differing)
 
 
 def _barcode_checks(recipe: Recipe, tag: TagReading, prefix: str) -> list[Check]:
