@@ -151,3 +151,16 @@ def test_no_bars_no_measure() -> None:
     image, box = kraft_qr(URL, module_px=2.2, blur=0.8, degrees=10, seed=0)
     assert bc.measure_bars(image, box, 0.0) is None
     assert bc.legibility_note(None) == "no bars found in the barcode box"
+
+
+def test_a_view_reading_one_symbol_two_ways_reads_neither() -> None:
+    """Bars 1.07 px wide (set 9505, sideways_block 000026, EAN-13 6918471661924): the averaged profile's rows read
+    8911411661924 and 8910411661924, the second with a good check digit, which passes one misread in ten. It was
+    taken as the tag's code and a good tag was NG; now that view reads nothing and no other view reads the bars."""
+    from pathlib import Path
+
+    gray = cv2.imread(str(Path(__file__).parent / "data" / "ean_fine_bars_two_reads.png"), cv2.IMREAD_GRAYSCALE)
+    box = (20.56, 20.48, 80.74, 121.08)
+    first_view = next(iter(bc._attempts(gray, box, 75.6, 0.25)))
+    assert len({code.text for code in first_view}) == 2  # the view as it reads, with zxing
+    assert all(code.text == "6918471661924" for code in bc.decode_symbol(gray, box, 75.6))
