@@ -321,11 +321,16 @@ def main() -> int:
         for n, e in by_overlap.items():
             e["one_equal"] = e.get("one_equal", 0) + (fields_of(e["one_results"][len(cpu_ms) - 1].readings) == b)
     four_equal = four_compared = 0
+    four_differences: list[dict] = []
     four_equal_by_threads = {t: 0 for t in four_by_threads}
     for k, (frame, res) in enumerate(zip(fours, four_results)):
         ref = cpu.read(frame, res.detections)
         four_compared += 1
         four_equal += fields_of(res.readings) == fields_of(ref)
+        if fields_of(res.readings) != fields_of(ref) and len(four_differences) < 5:  # which frame, tag and field
+            four_differences.append({"frame": k, "tags": [{n: (g.get(n), c.get(n)) for n in set(g) | set(c) if g.get(n) != c.get(n)}
+                                                          for g, c in zip(fields_of(res.readings), fields_of(ref))],
+                                     "boxes": len(res.detections.xyxy)})
         for t, results in four_by_threads.items():
             four_equal_by_threads[t] += fields_of(results[k].readings) == fields_of(ref)
         for n, e in by_overlap.items():
@@ -338,7 +343,7 @@ def main() -> int:
     result["equality"] = {"one_tag_frames_equal": equal, "one_tag_frames": compared, "fields_equal": field_equal,
                           "fields": field_total, "four_tag_frames_equal": four_equal, "four_tag_frames": four_compared,
                           "four_tag_frames_equal_by_tag_threads": four_equal_by_threads,
-                          "differences": differences}
+                          "differences": differences, "four_tag_differences (gpu, cpu)": four_differences}
     result["truth_accuracy"] = truth_hits
     result["cpu_reader_ms_one_tag"] = pct(cpu_ms)
     print("equality", {k: v for k, v in result["equality"].items() if k != "differences"}, "truth", truth_hits, flush=True)
