@@ -584,7 +584,7 @@ def test_one_look_alike_character_in_small_print_is_doubt_not_evidence(line: str
     result = judge(recipe('style_number = "MT6285-01"'), one_tag(), [reading])
     assert result.verdict is verdict
     if verdict is Verdict.REVIEW:
-        assert "one look-alike character apart in print too small" in result.reasons[-1]
+        assert "one character apart in print too small" in result.reasons[-1]
 
 
 @pytest.mark.parametrize("text, expected, verdict", [
@@ -600,3 +600,25 @@ def test_a_tag_printing_its_whole_size_run_never_verifies_the_size(text: str, ex
     assert result.verdict is verdict
     if verdict is Verdict.REVIEW:
         assert "prints a run of sizes" in result.reasons[0]
+
+
+@pytest.mark.parametrize("rule, line, verdict", [
+    ('product_name = "阔腿裤"', "品名：同腿裤", Verdict.REVIEW),  # set 9505 sideways_block 000026, 17-px lines
+    ('color = "深灰"', "颜色：浅灰", Verdict.REVIEW),
+    ('grade = "一等品"', "等级：优等品", Verdict.NG),  # a grade's vocabulary: another grade is evidence
+])
+def test_a_free_word_one_character_apart_in_small_print_is_doubt(rule: str, line: str, verdict: Verdict) -> None:
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines_from_text(line, 0.99),
+                         reread_lines=lines_from_text(line, 0.99), text_px=17.0)
+    assert judge(recipe(rule), one_tag(), [reading]).verdict is verdict
+
+
+@pytest.mark.parametrize("module_px, verdict", [(0.97, Verdict.REVIEW), (1.47, Verdict.NG), (None, Verdict.NG)])
+def test_another_code_from_bars_too_fine_is_doubt(module_px: float | None, verdict: Verdict) -> None:
+    # 6918471661924 decoded 8910411661924, check digit good, from 1.0-px bars on a good tag (set 9505)
+    code = BarcodeReading("EAN-13", "8910411661924", True, (0.0, 0.0, 60.0, 100.0), module_px)
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), barcodes=(code,))
+    result = judge(parse_recipe('[barcode]\nexpected = "6918471661924"\n'), one_tag(), [reading])
+    assert result.verdict is verdict
+    if verdict is Verdict.REVIEW:
+        assert "from bars 0.97 px wide (needs 1.25" in result.reasons[0]

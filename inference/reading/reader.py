@@ -18,6 +18,7 @@ from dataclasses import replace
 import numpy as np
 
 from inference.detections import Detections, centre_inside, intersection
+from inference.reading.barcodes import module_width
 from inference.reading.evidence import gather
 from inference.reading.expected import vocabulary
 from inference.reading.fields import extract_fields
@@ -337,7 +338,7 @@ class TagReader:
             pieces = first.merged_into(pieces, upright)
         lines, crops = join_rows(pieces.boxes, pieces.recognized), LineCrops(pieces.boxes, pieces.crops)
         t = time.perf_counter_ns()
-        readings = tuple(BarcodeReading(c.format, c.text, c.valid_checksum, c.xyxy) for c in level.codes)
+        readings = tuple(BarcodeReading(c.format, c.text, c.valid_checksum, c.xyxy, module_width(c)) for c in level.codes)
         fields, merge_notes = merge_barcodes(extract_fields(lines), readings)
         fields_ms = _ms(t)
         if grown < MAX_GROWTHS and not verified_whole(recipe, lines, fields, readings):

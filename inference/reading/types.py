@@ -76,6 +76,7 @@ class BarcodeReading:
     text: str
     valid_checksum: bool | None
     xyxy: Box
+    module_px: float | None = None  # a linear code's narrowest bar in frame pixels, from its decoded run
 
 
 @dataclass(frozen=True)
@@ -169,7 +170,8 @@ class TagReading:
                 for name, f in self.fields.items()
             },
             "barcodes": [
-                {"format": b.format, "text": b.text, "valid_checksum": b.valid_checksum, "xyxy": [round(v, 2) for v in b.xyxy]}
+                {"format": b.format, "text": b.text, "valid_checksum": b.valid_checksum, "xyxy": [round(v, 2) for v in b.xyxy],
+                 "module_px": None if b.module_px is None else round(b.module_px, 2)}
                 for b in self.barcodes
             ],
             "ocr_lines": [{"text": line.text, "confidence": round(line.confidence, 4)} for line in self.ocr_lines],

@@ -25,6 +25,12 @@ SHARP_FOCUS = 40.0
 # Text lines lower than this (the tag's lower-quartile text box, frame pixels) are read unsurely: on set 5150's
 # good frames 15 of 29 tags below it were OK, 42 of 47 above (the print's em is about half the box).
 SMALL_TEXT_PX = 21.0
+# Bars narrower than this (frame pixels) decode wrong now and then with a good check digit, which passes one misread
+# in ten: 6918471661924 read 8910411661924 from 1.0-px bars on a good tag of set 9505. Such a decode is not proof of
+# another code (planted wrong codes on the generated sets sat on bars of 1.8 px and more). The width is the decoded run
+# over the symbol's module count, which a Code 128 with code-set-C digits makes up to ~20 % low: 1.47 px measured on
+# 1.82-px bars (a planted wrong style number, NG).
+FINE_BARS_PX = 1.25
 _PLURALS = {"hangtag": "hangtags", "barcode": "barcodes", "qr_code": "QR codes"}
 # What to do when a read value breaks a recipe pattern: the tag may be misprinted, or the pattern (the recipe's
 # own rule, written by hand) may not fit a good print; the operator is told which to check.
@@ -324,7 +330,7 @@ def _field_check(rule: FieldRule, evidence: FieldEvidence, tag: TagReading, reci
     if evidence.found is Found.DIFFERENT and evidence.source == "ocr" and rule.expected is not None \
             and tag.text_px is not None and tag.text_px < SMALL_TEXT_PX and _lookalike_in_small_print(name, rule.expected, evidence.value):
         return Check(name, idx, expected, read, conf, evidence.source, Verdict.REVIEW,
-                     f"{prefix}{label} uncertain: read as {read}, expected {expected}: one look-alike character apart in print too"
+                     f"{prefix}{label} uncertain: read as {read}, expected {expected}: one character apart in print too"
                      f" small to tell them apart ({tag.text_px:.0f} px lines, needs {SMALL_TEXT_PX:.0f})")
     if evidence.found is Found.DIFFERENT:
         if rule.expected is not None:
@@ -349,12 +355,15 @@ def _field_check(rule: FieldRule, evidence: FieldEvidence, tag: TagReading, reci
 # Characters the recognizer takes for one another, surely, in print under SMALL_TEXT_PX (round digits and letters
 # close up; stems lose their bars): T read 1 in a 6-px dot-matrix style number, 0 read 8 in a 9-px size.
 SMALL_PRINT_LOOKALIKES = ("0368B9DOQ", "17ITLJ", "56S", "2Z")
+# Free words (no vocabulary says which words exist): one character apart in small print is doubt whatever the two are.
+# A grade (优等品/一等品/合格品) and a fibre content keep their own vocabularies, so their differences stay evidence.
+SMALL_PRINT_WORDS = ("product_name", "color", "brand")
 
 
 def _lookalike_in_small_print(name: str, expected: str, read: str) -> bool:
     """Whether a read differs from the expected value in one character only (as the field compares them), the two
-    characters look-alikes of small print: doubt there, not evidence. A value further off, or one character that
-    no small print turns into the other (a 4 read 3), stays evidence."""
+    characters look-alikes of small print, or any two in a free word: doubt there, not evidence. A value further
+    off, or one character that no small print turns into the other (a 4 read 3), stays evidence."""
     if name == "price":
         want, got = parse_price(expected), parse_price(read)
         a, b = (f"{want:.2f}", f"{got:.2f}") if want is not None and got is not None else (expected, read)
@@ -365,7 +374,11 @@ def _lookalike_in_small_print(name: str, expected: str, read: str) -> bool:
     if len(a) != len(b):
         return False
     differing = [(x.upper(), y.upper()) for x, y in zip(a, b) if x != y]
-    return len(differing) == 1 and any(x in group and y in group for group in SMALL_PRINT_LOOKALIKES for x, y in differing)
+    if len(differing) != 1:
+        return False
+    if name in SMALL_PRINT_WORDS:  # a CJK glyph loses its inner strokes: 阔 read 同, a frame with a stroke in it
+        return True
+    return any(x in group and y in group for group in SMALL_PRINT_LOOKALIKES for x, y in differing)
 
 
 def _barcode_checks(recipe: Recipe, tag: TagReading, prefix: str) -> list[Check]:
@@ -400,7 +413,13 @@ def _barcode_checks(recipe: Recipe, tag: TagReading, prefix: str) -> list[Check]
     if rule.expected is not None:
         ok = any(b.text == rule.expected for b in codes)
         read = main.text if not ok else rule.expected
-        checks.append(Check("barcode", idx, rule.expected, read, None, "barcode", Verdict.OK if ok else Verdict.NG, "" if ok else f"{prefix}barcode {read} ≠ expected {rule.expected}"))
+        if not ok and main.module_px is not None and main.module_px < FINE_BARS_PX:
+            checks.append(Check("barcode", idx, rule.expected, read, None, "barcode", Verdict.REVIEW,
+                                f"{prefix}barcode uncertain: read as {read}, expected {rule.expected}, from bars {main.module_px:.2f} px wide"
+                                f" (needs {FINE_BARS_PX:.2f} to be sure of a difference): bring the camera closer or zoom in"))
+        else:
+            checks.append(Check("barcode", idx, rule.expected, read, None, "barcode", Verdict.OK if ok else Verdict.NG,
+                                "" if ok else f"{prefix}barcode {read} ≠ expected {rule.expected}"))
     if rule.match_printed:
         checks.append(_printed_ean_check(recipe, tag, main.text, prefix))
     if rule.match_style_number:
