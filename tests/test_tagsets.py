@@ -216,10 +216,10 @@ def test_every_character_the_generator_prints_exists_in_every_font():
     """A glyph missing from one font would print a box where the truth says a character is."""
     import inspect
 
-    from training.tagsets import (backgrounds, designs, fifth_designs, fourth_designs, fresh_designs, third_designs,
-                                  values)
+    from training.tagsets import (backgrounds, designs, fifth_designs, fourth_designs, fresh_designs, sixth_designs,
+                                  third_designs, values)
 
-    modules = (values, designs, fresh_designs, third_designs, fourth_designs, fifth_designs, backgrounds)
+    modules = (values, designs, fresh_designs, third_designs, fourth_designs, fifth_designs, sixth_designs, backgrounds)
     source = "".join(inspect.getsource(m) for m in modules)
     chars = sorted({c for c in source if ord(c) > 127 and c not in "—…→·"})
     assert len(chars) > 100
@@ -746,3 +746,106 @@ def test_a_block_printed_a_quarter_turn_round_brings_its_code_and_keeps_the_stoc
     assert np.abs(after[unprinted] - before[unprinted]).max() <= 1.0
     assert (after[~unprinted] < before[~unprinted] - 1).any(axis=1).mean() > 0.9  # ink only darkens the stock
     assert {b.text for b in zxingcpp.read_barcodes(np.asarray(card.image))} == {"6901234567892"}
+
+
+# -- the three designs added in the tenth session (a curled card, a price written by hand, a dense tag) -------------
+
+SIXTH = ("curled_tag", "handwritten_price", "dense_tag")
+
+
+def test_sixth_designs_are_deterministic_and_their_recipes_describe_the_printed_fields(tmp_path):
+    generate(tmp_path / "a", 30, 61, defect_share=0.0, designs=list(SIXTH))
+    generate(tmp_path / "b", 30, 61, defect_share=0.0, designs=list(SIXTH))
+    assert (tmp_path / "a" / "truth.jsonl").read_bytes() == (tmp_path / "b" / "truth.jsonl").read_bytes()
+    for name in ("000000.jpg", "000013.jpg", "000029.jpg"):
+        assert (tmp_path / "a" / "images" / name).read_bytes() == (tmp_path / "b" / "images" / name).read_bytes()
+    rows = truth_rows(tmp_path / "a")
+    assert {r["design"] for r in rows} == set(SIXTH)
+    assert_recipes_describe_the_correct_tags(tmp_path / "a")
+    for row in rows:
+        (tag,) = row["tags"]
+        assert set(tag["fields"]) >= {"product_name", "style_number", "color", "size", "composition", "grade",
+                                      "standard", "safety_category", "price"}, row["design"]
+        assert [c["format"] for c in tag["barcodes"]] == ["EAN-13"]
+        assert len(tag["qr"]) == (1 if row["design"] == "dense_tag" else 0)
+        assert row["condition"]["smallest_print_px"] > 0
+
+
+def test_sixth_designs_plant_every_defect_kind_where_the_truth_says(tmp_path):
+    generate(tmp_path, 45, 62, defect_share=0.5, designs=list(SIXTH))
+    rows = truth_rows(tmp_path)
+    for row in rows:
+        defect = row["defect"]
+        if defect and defect["field"]:
+            (tag,) = row["tags"]
+            assert tag["fields"][defect["field"]] == defect["printed"] != defect["expected"]
+    kinds = {r["defect"]["kind"] for r in rows if r["defect"]}
+    assert {"wrong_size", "wrong_price", "wrong_style_number", "wrong_color", "wrong_barcode"} <= kinds
+
+
+def test_a_curled_card_bows_its_rows_foreshortens_one_side_and_keeps_its_code_where_its_box_says():
+    import zxingcpp
+
+    from training.tagsets.canvas import Card
+    from training.tagsets.layout import ean_block
+    from training.tagsets.sixth_designs import curled
+
+    card = Card(50, 60, 8.0, (255, 255, 255))
+    card.line(2, 5, 48, 5, (0, 0, 0), 0.3)  # a rule near the top: it must bow
+    for k in range(11):  # ticks every 4.6 mm: their spacing must shrink towards the side turning away
+        card.line(2 + 4.6 * k, 8, 2 + 4.6 * k, 12, (0, 0, 0), 0.3)
+    ean_block(card, "6901234567892", 7, 30, 36, 12, (0, 0, 0), fonts.font_names()[0])
+    flat = card.finish({})
+    art = curled(flat, 1.2, -0.2, 4.0 * flat.rgba.shape[1], 0.2)
+    h, w = art.rgba.shape[:2]
+    assert h == flat.rgba.shape[0] and w < flat.rgba.shape[1]  # the curve is seen narrower than the card
+    dark = art.rgba[..., :3].min(axis=2) < 100
+    rule = [int(np.nonzero(dark[:70, x])[0].mean()) for x in range(30, w - 30, 20) if dark[:70, x].any()]
+    assert max(rule) - min(rule) >= 3, rule  # the straight rule bows: lower where the surface is nearest
+    ticks = np.nonzero(np.diff(dark[80, :].astype(np.int8)) == 1)[0]
+    gaps = np.diff(ticks)
+    assert len(gaps) >= 8 and gaps[-1] < 0.8 * gaps.max(), gaps  # foreshortened towards the far side
+    x1, y1, x2, y2 = art.barcodes[0].box
+    assert 0 <= x1 < x2 <= w and dark[int(y1) + 3:int(y2) - 3, int(x1) + 2:int(x2) - 2].mean() > 0.3
+    assert not dark[int(y2) + 2:int(y2) + 6, int(x1):int(x2)].mean() > 0.5
+    assert {b.text for b in zxingcpp.read_barcodes(np.ascontiguousarray(art.rgba[..., :3]))} == {"6901234567892"}
+    shade = art.rgba[200, :, :3].astype(float).mean(axis=1)
+    assert shade[-3] < shade[int(np.argmax(shade))] - 10  # the far side falls away from the lamp
+
+
+@pytest.mark.parametrize("price, form, written", [
+    ("299.00", "yen", "¥299"), ("299.00", "bare", "299"), ("69.90", "yen", "¥69.90"), ("1099.00", "bare", "1099"),
+])
+def test_a_price_written_by_hand_states_the_recipes_amount_in_strokes_that_differ_each_time(price, form, written):
+    from training.tagsets.canvas import Card
+    from training.tagsets.sixth_designs import HAND_GLYPHS, hand_price, write_by_hand
+
+    assert hand_price(price, form) == written and price_amount(written) == Decimal(price)
+    assert set(written) <= set(HAND_GLYPHS)
+    images = []
+    for seed in (1, 2):
+        card = Card(40, 14, 10, (255, 255, 255))
+        width = write_by_hand(card, 3, 3, written, 7.0, (20, 40, 150), 0.6, np.random.default_rng(seed))
+        dark = np.asarray(card.image.convert("L")) < 160
+        ys, xs = np.nonzero(dark)
+        assert 25 <= xs.min() and xs.max() <= (3 + width + 2) * 10 and 15 <= ys.min() and ys.max() <= 115
+        columns = np.nonzero(dark.any(axis=0))[0]
+        assert np.count_nonzero(np.diff(columns) > 3) >= len(written) - 2  # the characters stand apart
+        images.append(dark)
+    assert (images[0] != images[1]).mean() > 0.01  # by hand: never the same twice
+
+
+@pytest.mark.parametrize("kind, detail", [("wash", "40"), ("hand_wash", ""), ("no_bleach", ""), ("no_tumble", ""),
+                                          ("iron", "2"), ("dry_clean", "P"), ("no_dry_clean", ""), ("line_dry", "")])
+def test_a_care_symbol_is_a_line_icon_inside_its_square_and_not_small_print(kind, detail):
+    from training.tagsets.canvas import Card
+    from training.tagsets.sixth_designs import care_symbol
+
+    card = Card(12, 12, 10, (255, 255, 255))
+    care_symbol(card, kind, 2, 2, 8, (0, 0, 0), fonts.font_names()[0], detail)
+    dark = np.asarray(card.image.convert("L")) < 128
+    assert not dark[:15].any() and not dark[:, :15].any() and not dark[105:].any() and not dark[:, 105:].any()
+    assert 0.04 < dark[20:100, 20:100].mean() < 0.4, dark[20:100, 20:100].mean()  # lines, not a filled block
+    assert card.smallest_print_px == 0.0  # a symbol's figures are no print the reader must read
+    with pytest.raises(ValueError, match="expected one of"):
+        care_symbol(card, "bleach_any", 2, 2, 8, (0, 0, 0), fonts.font_names()[0])
