@@ -622,3 +622,16 @@ def test_another_code_from_bars_too_fine_is_doubt(module_px: float | None, verdi
     assert result.verdict is verdict
     if verdict is Verdict.REVIEW:
         assert "from bars 0.97 px wide (needs 1.25" in result.reasons[0]
+
+
+@pytest.mark.parametrize("text_px, verdict", [(20.3, Verdict.REVIEW), (30.0, Verdict.NG)])
+def test_digits_under_unreadable_bars_in_small_print_are_doubt(text_px: float, verdict: Verdict) -> None:
+    # set 9606 handwritten_price 000039: bars too fine, the caption 6990939751712 read 6900839751712 (two digits off, the
+    # check digit good) in 20-px lines; the same read in print the recognizer reads well stays evidence
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines_from_text("尺码：M\n6 900839 751712", 0.99),
+                         text_px=text_px)
+    rules = parse_recipe('[barcode]\nexpected = "6990939751712"\nrequired = true\n')
+    result = judge(rules, one_tag(), [reading])
+    assert result.verdict is verdict
+    if verdict is Verdict.REVIEW:
+        assert "in print too small to be sure (20 px lines, needs 21)" in result.reasons[0]
