@@ -69,8 +69,10 @@ def test_paper_sides_says_what_it_said_when_it_compared_the_whole_crop() -> None
     assert said, "the random crops never showed paper at an edge: the comparison proved nothing"
 
 
-def test_a_gpu_reader_overlaps_its_cpu_stages_unless_told_not_to(monkeypatch) -> None:
+def test_only_a_gpu_reader_asked_to_overlaps_its_stages(monkeypatch) -> None:
     monkeypatch.delenv(OVERLAP_ENV, raising=False)
+    assert overlap_threads_for("torch-cuda") == overlap_threads_for("onnxruntime-cuda") == 0
+    monkeypatch.setenv(OVERLAP_ENV, str(GPU_OVERLAP_THREADS))
     assert overlap_threads_for("torch-cuda") == overlap_threads_for("onnxruntime-cuda") == GPU_OVERLAP_THREADS
     assert overlap_threads_for("onnxruntime-cpu") == 0
     monkeypatch.setenv(OVERLAP_ENV, "0")

@@ -9,12 +9,12 @@ detector run in the first of those warps meanwhile (ocr/gpu.py `detect_ahead`: m
 where the lines level it again, or the codes turn it over, the crop is another and is detected as before). Each gives
 exactly what it gives alone; a warp, a search or a detection that turns out not to be needed is thrown away.
 
-A GPU reader runs the text detector ahead by default (DEFAULT_PARTS; the rest on request: TagReader.overlap_parts);
-the CPU reader runs nothing side by side (its OCR is most of its time, and the station's cores are busy with it).
-HANGTAG_READ_OVERLAP=N sets the threads for a GPU reader, 0 turns it off (benchmarks/gpu_read.py --overlap-threads
-compares settings in one process). What it bought on the H200 is small (BENCHMARKS.md, 2026-12-03): a tag's text
-detection there fell from ~10 to ~4.5 ms, its frame by 0–2 ms, because the Python halves of the stages that now
-run at once still take turns at the GIL.
+Nothing runs side by side unless asked: HANGTAG_READ_OVERLAP=N gives a GPU reader N threads (8 measured), running
+DEFAULT_PARTS (the text detector ahead; the rest on request: TagReader.overlap_parts); the CPU reader never does
+(its OCR is most of its time, and the station's cores are busy with it). benchmarks/gpu_read.py --overlap-threads
+compares settings in one process. On the H200 (BENCHMARKS.md, 2026-12-03) it bought no reliable time: a tag's text
+detection fell from ~10 to ~4.5 ms, but the frame moved by -2 to +5 ms p50 from run to run (the pool's Python work
+and the reading thread's take turns at the GIL, and the barcode stage slowed beside it), so it stays off by default.
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ from __future__ import annotations
 import os
 
 OVERLAP_ENV = "HANGTAG_READ_OVERLAP"
-# A tag starts at most five such jobs at once: two warps, the text detector on the first, the QR search, a second
-# symbol box; fewer threads than that queue the detector behind the rest (it then starts late).
+# The threads measured on the H200 (HANGTAG_READ_OVERLAP=8). A tag starts at most five such jobs at once: two warps,
+# the text detector on the first, the QR search, a second symbol box; fewer threads than that queue the detector
+# behind the rest (it then starts late).
 GPU_OVERLAP_THREADS = 8
 GPU_READERS = ("onnxruntime-cuda", "torch-cuda")
 # What runs side by side (TagReader.overlap_parts): the symbol boxes and the QR search ("decode"), the warp the
@@ -37,13 +38,14 @@ DEFAULT_PARTS = frozenset({"ahead"})
 
 
 def overlap_threads_for(backend: str) -> int:
-    """The threads TagReader.open gives a reader on `backend`: GPU_OVERLAP_THREADS for a GPU reader unless
-    HANGTAG_READ_OVERLAP says otherwise, 0 (one stage after another) for every other backend."""
+    """The threads TagReader.open gives a reader on `backend`: for a GPU reader what HANGTAG_READ_OVERLAP asks
+    (GPU_OVERLAP_THREADS is what was measured), else 0; 0 (one stage after another) for every other backend. Off
+    unless asked: on the H200 it bought no reliable time (module note)."""
     if backend not in GPU_READERS:
         return 0
     value = os.environ.get(OVERLAP_ENV, "").strip()
     if not value:
-        return GPU_OVERLAP_THREADS
+        return 0
     try:
         threads = int(value)
     except ValueError:

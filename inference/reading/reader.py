@@ -143,7 +143,8 @@ class TagReader:
     `overlap_threads` > 0 runs some of a tag's work on that many threads while its barcodes are decoded
     (overlap.py): the tag warped upright, and by default (`overlap_parts`) the GPU reader's text detector started
     in that crop, where most tags are read; on request its symbol boxes decoded together, the whole-crop QR search
-    begun at once, the warp the other way up. The same reading. A GPU reader's default; 0 for the CPU reader."""
+    begun at once, the warp the other way up. The same reading. 0 (the default) unless HANGTAG_READ_OVERLAP asks
+    for a GPU reader: on the H200 it bought no reliable time (BENCHMARKS.md, 2026-12-03)."""
 
     def __init__(self, detector: TextDetector, recognizer: TextRecognizer, *, read_printed_ean: bool = False, models: str = "",
                  tag_threads: int = 1, overlap_threads: int = 0) -> None:
