@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from inference.detections import Detections
-from inference.reading import BarcodeReading, OcrLine, TagReading, Verdict, judge, parse_recipe
+from inference.reading import BarcodeReading, FieldReading, OcrLine, TagReading, Verdict, judge, parse_recipe
 from inference.reading.fields import lines_from_text
 from inference.reading.matching import Found, compare, fold, haystacks, search
 
@@ -635,3 +635,13 @@ def test_digits_under_unreadable_bars_in_small_print_are_doubt(text_px: float, v
     assert result.verdict is verdict
     if verdict is Verdict.REVIEW:
         assert "in print too small to be sure (20 px lines, needs 21)" in result.reasons[0]
+
+
+def test_the_tag_summary_does_not_vouch_for_a_code_from_bars_too_fine() -> None:
+    from inference.reading.summary import summarize
+
+    fields = {"price": FieldReading("price", "¥79.00", 0.99, "ocr")}
+    fine = BarcodeReading("EAN-13", "8910411661924", True, (0.0, 0.0, 60.0, 100.0), 0.97)
+    sharp = BarcodeReading("EAN-13", "6918471661924", True, (0.0, 0.0, 60.0, 100.0), 2.3)
+    assert summarize(fields, [fine]).endswith("EAN-13 from bars 1.0 px wide, unsure · not read: style number, size")
+    assert "EAN-13 ✓" in summarize(fields, [sharp])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from inference.reading.barcodes import style_code_matches
+from inference.reading.barcodes import FINE_BARS_PX, style_code_matches
 from inference.reading.types import BarcodeReading, FieldReading
 
 STYLE_CODE_FORMATS = ("Code128", "Code93", "Code39")
@@ -51,6 +51,8 @@ def summarize(fields: Mapping[str, FieldReading], codes: Sequence[BarcodeReading
         parts.append("barcode unreadable")
     elif any(c.valid_checksum is False for c in linear):
         parts.append("barcode check digit wrong")
+    elif linear[0].module_px is not None and linear[0].module_px < FINE_BARS_PX:
+        parts.append(f"{linear[0].format} from bars {linear[0].module_px:.1f} px wide, unsure")
     else:
         parts.append(f"{linear[0].format} ✓")
     missing = [n for n in ("style_number", "size", "price") if n not in fields]

@@ -25,12 +25,6 @@ SHARP_FOCUS = 40.0
 # Text lines lower than this (the tag's lower-quartile text box, frame pixels) are read unsurely: on set 5150's
 # good frames 15 of 29 tags below it were OK, 42 of 47 above (the print's em is about half the box).
 SMALL_TEXT_PX = 21.0
-# Bars narrower than this (frame pixels) decode wrong now and then with a good check digit, which passes one misread
-# in ten: 6918471661924 read 8910411661924 from 1.0-px bars on a good tag of set 9505. Such a decode is not proof of
-# another code (planted wrong codes on the generated sets sat on bars of 1.8 px and more). The width is the decoded run
-# over the symbol's module count, which a Code 128 with code-set-C digits makes up to ~20 % low: 1.47 px measured on
-# 1.82-px bars (a planted wrong style number, NG).
-FINE_BARS_PX = 1.25
 _PLURALS = {"hangtag": "hangtags", "barcode": "barcodes", "qr_code": "QR codes"}
 # What to do when a read value breaks a recipe pattern: the tag may be misprinted, or the pattern (the recipe's
 # own rule, written by hand) may not fit a good print; the operator is told which to check.
@@ -413,10 +407,10 @@ def _barcode_checks(recipe: Recipe, tag: TagReading, prefix: str) -> list[Check]
     if rule.expected is not None:
         ok = any(b.text == rule.expected for b in codes)
         read = main.text if not ok else rule.expected
-        if not ok and main.module_px is not None and main.module_px < FINE_BARS_PX:
+        if not ok and main.module_px is not None and main.module_px < bc.FINE_BARS_PX:
             checks.append(Check("barcode", idx, rule.expected, read, None, "barcode", Verdict.REVIEW,
                                 f"{prefix}barcode uncertain: read as {read}, expected {rule.expected}, from bars {main.module_px:.2f} px wide"
-                                f" (needs {FINE_BARS_PX:.2f} to be sure of a difference): bring the camera closer or zoom in"))
+                                f" (needs {bc.FINE_BARS_PX:.2f} to be sure of a difference): bring the camera closer or zoom in"))
         else:
             checks.append(Check("barcode", idx, rule.expected, read, None, "barcode", Verdict.OK if ok else Verdict.NG,
                                 "" if ok else f"{prefix}barcode {read} ≠ expected {rule.expected}"))
