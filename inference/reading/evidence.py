@@ -257,7 +257,7 @@ _COMPONENT = re.compile(r"([\u4e00-\u9fff]+)\s*(\d+(?:\.\d+)?)\s*%")
 
 
 def _components(text: str) -> list[tuple[str, Decimal]]:
-    return [(m.group(1), Decimal(m.group(2))) for m in _COMPONENT.finditer(halfwidth(text).replace("％", "%"))]
+    return [(m.group(1), Decimal(m.group(2))) for m in _COMPONENT.finditer(halfwidth(text))]
 
 
 def _surely_other_composition(expected: str, cand: _Candidate) -> bool:
@@ -439,7 +439,7 @@ def _composition_lines(lines: Sequence[OcrLine]) -> list[_Candidate]:
     without labels): each part a fibre of the vocabulary with its share."""
     out = []
     for line in lines:
-        text = halfwidth(line.text).replace("％", "%")
+        text = halfwidth(line.text)
         components = _components(text)
         if components and all(fibre in FIBRES for fibre, _share in components) \
                 and not _COMPONENT.sub("", text).strip(" ,，、;；/"):

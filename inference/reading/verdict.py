@@ -358,13 +358,7 @@ def _lookalike_in_small_print(name: str, expected: str, read: str) -> bool:
     """Whether a read differs from the expected value in one character only (as the field compares them), the two
     characters look-alikes of small print, or any two in a free word: doubt there, not evidence. A value further
     off, or one character that no small print turns into the other (a 4 read 3), stays evidence."""
-    if name == "price":
-        want, got = parse_price(expected), parse_price(read)
-        a, b = (f"{want:.2f}", f"{got:.2f}") if want is not None and got is not None else (expected, read)
-    elif name == "style_number":
-        a, b = code_key(expected), code_key(read)
-    else:
-        a, b = field_key(name, expected), field_key(name, read)
+    a, b = field_key(name, expected), field_key(name, read)
     if len(a) != len(b):
         return False
     differing = [(x.upper(), y.upper()) for x, y in zip(a, b) if x != y]
