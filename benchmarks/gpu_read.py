@@ -67,6 +67,26 @@ def four_tag_frames(singles, count: int) -> list[np.ndarray]:
     return frames
 
 
+def open_inspector(dry_cpu: bool, reader: str = "onnxruntime-cuda"):
+    """The station's Inspector with its GPU reader; `dry_cpu`: the same reader classes run on the CPU beside a CPU
+    detector, to check a script on a machine without a GPU."""
+    from inference.inspection import Inspector
+    from inference.reading.reader import TagReader
+    from inference.resources import default_model_path
+
+    if not dry_cpu:
+        return Inspector.open(default_model_path(), "onnxruntime-cuda", read=True)
+    from inference.reading.ocr import gpu as ocr_gpu
+    from inference.reading.ocr.detector import DbParams
+    from inference.reading.ocr.models import find_ocr_models
+
+    models = find_ocr_models()
+    inspector = Inspector.open(default_model_path(), "onnxruntime-cpu", read=False)
+    inspector.reader = TagReader(ocr_gpu.BucketedTextDetector.open(models.det, reader, device="cpu", params=DbParams(limit_side=448)),
+                                 ocr_gpu.BucketedTextRecognizer.open(models.rec, reader, device="cpu", warm=[], squeeze=0.7))
+    return inspector
+
+
 def pct(values) -> dict:
     a = np.asarray(values, np.float64)
     if a.size == 0:
@@ -193,17 +213,11 @@ def main() -> int:
 
     os.environ["HANGTAG_GPU_OCR"] = "torch" if args.reader == "torch-cuda" else "1"
     t0 = time.perf_counter()
-    if args.dry_cpu:
-        from inference.reading.ocr.detector import DbParams
-
-        inspector = Inspector.open(default_model_path(), "onnxruntime-cpu", read=False)
-        inspector.reader = TagReader(ocr_gpu.BucketedTextDetector.open(models.det, args.reader, device="cpu", params=DbParams(limit_side=448)),
-                                     ocr_gpu.BucketedTextRecognizer.open(models.rec, args.reader, device="cpu", warm=[], squeeze=0.7))
-    elif args.detector == "onnxruntime-cpu":
+    if args.detector == "onnxruntime-cpu" and not args.dry_cpu:
         inspector = Inspector.open(default_model_path(), "onnxruntime-cpu", read=False)
         inspector.reader = TagReader.open(args.reader)
     else:
-        inspector = Inspector.open(default_model_path(), "onnxruntime-cuda", read=True)
+        inspector = open_inspector(args.dry_cpu, args.reader)
     open_s = time.perf_counter() - t0
     reader = inspector.reader
     result["pipeline_backend"] = inspector.pipeline.backend

@@ -28,24 +28,12 @@ def main() -> int:
     parser.add_argument("--settings", nargs="+", default=["0", "8", "8:ahead", "8:decode", "8:flipped", "0", "8"])
     args = parser.parse_args()
     os.environ["HANGTAG_GPU_OCR"] = "torch"
-    from gpu_read import fields_of, four_tag_frames, one_tag_frames
+    from gpu_read import fields_of, four_tag_frames, one_tag_frames, open_inspector
 
-    from inference.inspection import Inspector
     from inference.reading.overlap import parse_setting
     from inference.reading.reader import TagReader
-    from inference.resources import default_model_path
 
-    if args.dry_cpu:
-        from inference.reading.ocr import gpu as ocr_gpu
-        from inference.reading.ocr.detector import DbParams
-        from inference.reading.ocr.models import find_ocr_models
-
-        models = find_ocr_models()
-        inspector = Inspector.open(default_model_path(), "onnxruntime-cpu", read=False)
-        inspector.reader = TagReader(ocr_gpu.BucketedTextDetector.open(models.det, device="cpu", params=DbParams(limit_side=448)),
-                                     ocr_gpu.BucketedTextRecognizer.open(models.rec, device="cpu", warm=[], squeeze=0.7))
-    else:
-        inspector = Inspector.open(default_model_path(), "onnxruntime-cuda", read=True)
+    inspector = open_inspector(args.dry_cpu)
     reader = inspector.reader
     frames = four_tag_frames(one_tag_frames(args.data, 48), args.four)
     detections = [inspector.inspect_image(f).detections for f in frames]  # also warms the reader

@@ -76,25 +76,12 @@ def main() -> int:
     parser.add_argument("--dry-cpu", action="store_true")
     args = parser.parse_args()
     os.environ["HANGTAG_GPU_OCR"] = "torch"
-    from gpu_read import one_tag_frames
+    from gpu_read import one_tag_frames, open_inspector
 
-    from inference.inspection import Inspector
     from inference.reading.overlap import parse_setting
-    from inference.reading.reader import TagReader
-    from inference.resources import default_model_path
 
     install()
-    if args.dry_cpu:
-        from inference.reading.ocr import gpu as ocr_gpu
-        from inference.reading.ocr.detector import DbParams
-        from inference.reading.ocr.models import find_ocr_models
-
-        models = find_ocr_models()
-        inspector = Inspector.open(default_model_path(), "onnxruntime-cpu", read=False)
-        inspector.reader = TagReader(ocr_gpu.BucketedTextDetector.open(models.det, device="cpu", params=DbParams(limit_side=448)),
-                                     ocr_gpu.BucketedTextRecognizer.open(models.rec, device="cpu", warm=[], squeeze=0.7))
-    else:
-        inspector = Inspector.open(default_model_path(), "onnxruntime-cuda", read=True)
+    inspector = open_inspector(args.dry_cpu)
     reader = inspector.reader
     frames = [f for f, _ in one_tag_frames(args.data, args.frames + 8)]
     for f in frames[:8]:
