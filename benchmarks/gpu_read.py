@@ -189,7 +189,6 @@ def main() -> int:
         torch_graph.USE_CUDNN = True
 
     from inference.inspection import Inspector
-    from inference.reading.ocr import gpu as ocr_gpu
     from inference.reading.ocr.models import find_ocr_models
     from inference.reading.reader import TagReader
     from inference.resources import default_model_path
