@@ -87,19 +87,67 @@ def fill_lines(crops: Sequence[np.ndarray], widths: Sequence[int], batch: int, w
 def ctc_from_top(top_p: np.ndarray, top_i: np.ndarray, charset: Sequence[str], steps: Sequence[int]) -> list[Recognized]:
     """Greedy CTC from each step's few most likely classes (the recognizer's TopK outputs, most likely first):
     the same texts, confidences and runners-up as recognizer.ctc_greedy over the whole distribution, from
-    (N, T, k) arrays instead of (N, T, classes) — 3 numbers a step instead of 7 232 to copy and scan."""
+    (N, T, k) arrays instead of (N, T, classes) — 3 numbers a step instead of 7 232 to copy and scan.
+
+    The steps kept and each kept step's runners-up are found for the whole batch in a few array operations;
+    only the joining of characters into each line's strings is left per line."""
+    lines = len(steps)
+    if lines == 0:
+        return []
+    best = top_i[:lines, :, 0]
+    keep = np.ones(best.shape, bool)
+    keep[:, 1:] = best[:, 1:] != best[:, :-1]
+    keep &= best != 0
+    keep &= np.arange(best.shape[1])[None, :] < np.asarray(steps, np.int64)[:, None]
+    rows, cols = np.nonzero(keep)
+    chars = _charset_table(charset)
+    kept_i = best[rows, cols]
+    texts_per_step = chars.text[np.minimum(kept_i, len(chars.text) - 1)].tolist()
+    confs_per_step = top_p[rows, cols, 0].tolist()
+    runners = _runners_up_all(top_p[rows, cols, 1 : ALTERNATIVES + 1], top_i[rows, cols, 1 : ALTERNATIVES + 1], chars)
+    bounds = np.searchsorted(rows, np.arange(lines + 1)).tolist()
     out = []
-    for b, n in enumerate(steps):
-        keep, text, confs = collapse(top_i[b, :n, 0], top_p[b, :n, 0], charset)
+    for b in range(lines):
+        lo, hi = bounds[b], bounds[b + 1]
+        text = "".join(texts_per_step[lo:hi])
+        confs = tuple(confs_per_step[lo:hi])
         aligned = len(text) == len(confs)
-        alternatives = _runners_up(top_p[b, :n][keep], top_i[b, :n][keep], charset) if aligned and confs else ()
+        alternatives = tuple(runners[lo:hi]) if aligned and confs else ()
         out.append(Recognized(text, float(np.mean(confs)) if confs else 0.0, confs if aligned else (), alternatives))
     return out
 
 
-def _runners_up(top_p: np.ndarray, top_i: np.ndarray, charset: Sequence[str]) -> tuple[str, ...]:
-    out = []
-    for ps, indices in zip(top_p[:, 1 : ALTERNATIVES + 1], top_i[:, 1 : ALTERNATIVES + 1]):
-        picked = [charset[int(i)] for p, i in zip(ps, indices) if p >= MIN_ALTERNATIVE_P and 0 < int(i) < len(charset)]
-        out.append("".join(c for c in picked if len(c) == 1))
-    return tuple(out)
+class _CharsetTable:
+    """A charset as arrays: each class's text ("" past the charset's end, where a spare class would read as
+    nothing) and, for runners-up, the class's text where it is one character, else ""."""
+
+    def __init__(self, charset: Sequence[str]) -> None:
+        self.charset = tuple(charset)
+        self.text = np.array([*self.charset, ""], object)
+        single = [c if len(c) == 1 and 0 < k else "" for k, c in enumerate(self.charset)]
+        self.runner = np.array([*single, ""], object)
+
+
+_TABLES: dict[int, _CharsetTable] = {}
+
+
+def _charset_table(charset: Sequence[str]) -> _CharsetTable:
+    table = _TABLES.get(id(charset))
+    if table is None or table.charset is not charset and table.charset != tuple(charset):
+        if len(_TABLES) >= 8:
+            _TABLES.pop(next(iter(_TABLES)))
+        table = _TABLES[id(charset)] = _CharsetTable(charset)
+    return table
+
+
+def _runners_up_all(top_p: np.ndarray, top_i: np.ndarray, chars: _CharsetTable) -> list[str]:
+    """Each kept step's runners-up (its next ALTERNATIVES classes, most likely first) as one string: a class
+    counts where it is at least MIN_ALTERNATIVE_P likely, not the blank, inside the charset and one character."""
+    last = len(chars.runner) - 1
+    picked = np.where((top_p >= MIN_ALTERNATIVE_P) & (top_i > 0) & (top_i < last), chars.runner[np.clip(top_i, 0, last)], "")
+    if picked.shape[1] == 0:
+        return [""] * len(picked)
+    joined = picked[:, 0]
+    for k in range(1, picked.shape[1]):
+        joined = joined + picked[:, k]
+    return joined.tolist()
