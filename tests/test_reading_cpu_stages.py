@@ -13,6 +13,7 @@ import pytest
 from inference.reading.ocr.buckets import ctc_from_top
 from inference.reading.ocr.detector import DbParams, boxes_from_map
 from inference.reading.ocr.recognizer import ALTERNATIVES, MIN_ALTERNATIVE_P, Recognized, collapse
+from inference.reading.seals import SEAL_RED, _red_share, _reddish
 from tests.factories import skip_without_tag_scenes, tagset_card
 
 
@@ -139,3 +140,25 @@ def test_ctc_over_the_whole_batch_is_the_per_line_ctc_at_its_edges() -> None:
         checked += sum(bool(r.alternatives) for r in got)
     assert checked > 100
     assert ctc_from_top(np.zeros((2, 3, 3), np.float32), np.zeros((2, 3, 3), np.int64), charset, []) == []
+
+
+def _reddish_signed(image: np.ndarray) -> np.ndarray:
+    b, g, r = (image[:, :, k].astype(np.int16) for k in range(3))
+    lift = r - np.maximum(g, b)
+    return (lift > SEAL_RED) & (2 * np.abs(g - b) < lift)
+
+
+def test_red_ink_in_saturating_arithmetic_is_red_ink_in_signed_arithmetic_for_every_colour() -> None:
+    """All 2^24 colours, once each: the uint8 version decides every one as the int16 version did."""
+    values = np.arange(1 << 24, dtype=np.uint32)
+    every = np.stack([values & 255, (values >> 8) & 255, values >> 16], axis=1).astype(np.uint8).reshape(4096, 4096, 3)
+    expected = _reddish_signed(every)
+    assert 0 < int(expected.sum()) < expected.size
+    assert np.array_equal(_reddish(every), expected)
+
+
+def test_seal_areas_share_of_red_is_the_mean_of_the_mask() -> None:
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        mask = (rng.random((int(rng.integers(1, 90)), int(rng.integers(1, 90)))) < rng.random()).astype(np.uint8)
+        assert _red_share(mask) == mask.mean()

@@ -20,10 +20,20 @@ SEAL_ROUND = 0.75  # a seal's outline fills this share of its enclosing circle (
 
 def _reddish(image: np.ndarray) -> np.ndarray:
     """Pixels of red ink: the red channel SEAL_RED above both others, which are about equal (a seal's red or pink;
-    not gold, orange or kraft, whose green stands above blue, nor magenta, whose blue stands above green)."""
-    b, g, r = (image[:, :, k].astype(np.int16) for k in range(3))
-    lift = r - np.maximum(g, b)
-    return (lift > SEAL_RED) & (2 * np.abs(g - b) < lift)
+    not gold, orange or kraft, whose green stands above blue, nor magenta, whose blue stands above green).
+
+    In saturating uint8 arithmetic, which decides exactly as signed arithmetic would: a lift below zero comes out 0
+    and fails `> SEAL_RED` either way, and twice the green-blue difference, capped at 255, is below a lift of at
+    most 255 only where the true double is."""
+    b, g, r = cv2.split(image)[:3]
+    lift = cv2.subtract(r, cv2.max(g, b))
+    gap = cv2.absdiff(g, b)
+    return cv2.bitwise_and(cv2.compare(lift, SEAL_RED, cv2.CMP_GT), cv2.compare(cv2.add(gap, gap), lift, cv2.CMP_LT)) > 0
+
+
+def _red_share(red: np.ndarray) -> float:
+    """The share of pixels set in a 0/1 mask: the count over the size, the division np.mean makes."""
+    return cv2.countNonZero(red) / red.size
 
 
 def seal_areas(image: np.ndarray) -> list[Box]:
@@ -33,8 +43,8 @@ def seal_areas(image: np.ndarray) -> list[Box]:
     in red is a line, a block or a rectangle; a red ground shows along the crop's edges around the tag."""
     if image.ndim != 3 or min(image.shape[:2]) < 16:
         return []
-    red = _reddish(image).astype(np.uint8)
-    if red.mean() < SEAL_MIN_SHARE:
+    red = _reddish(image).view(np.uint8)
+    if _red_share(red) < SEAL_MIN_SHARE:
         return []
     joined = cv2.dilate(red, np.ones((5, 5), np.uint8))
     count, labels, stats, _centroids = cv2.connectedComponentsWithStats(joined, connectivity=8)
