@@ -216,10 +216,11 @@ def test_every_character_the_generator_prints_exists_in_every_font():
     """A glyph missing from one font would print a box where the truth says a character is."""
     import inspect
 
-    from training.tagsets import (backgrounds, designs, fifth_designs, fourth_designs, fresh_designs, sixth_designs,
-                                  third_designs, values)
+    from training.tagsets import (backgrounds, designs, fifth_designs, fourth_designs, fresh_designs, seventh_designs,
+                                  sixth_designs, third_designs, values)
 
-    modules = (values, designs, fresh_designs, third_designs, fourth_designs, fifth_designs, sixth_designs, backgrounds)
+    modules = (values, designs, fresh_designs, third_designs, fourth_designs, fifth_designs, sixth_designs,
+               seventh_designs, backgrounds)
     source = "".join(inspect.getsource(m) for m in modules)
     chars = sorted({c for c in source if ord(c) > 127 and c not in "—…→·"})
     assert len(chars) > 100
@@ -827,3 +828,98 @@ def test_a_care_symbol_is_a_line_icon_inside_its_square_and_not_small_print(kind
     assert card.smallest_print_px == 0.0  # a symbol's figures are no print the reader must read
     with pytest.raises(ValueError, match="expected one of"):
         care_symbol(card, "bleach_any", 2, 2, 8, (0, 0, 0), fonts.font_names()[0])
+
+
+# -- the three designs added in the eleventh session (an overprint off register, a glossy hotspot, a string) --------
+
+SEVENTH = ("overprint_offset", "glossy_hotspot", "string_occluded")
+
+
+def test_seventh_designs_are_deterministic_and_their_recipes_describe_the_printed_fields(tmp_path):
+    rows = deterministic_rows(tmp_path, SEVENTH, 71)
+    for row in rows:
+        (tag,) = row["tags"]
+        assert [c["format"] for c in tag["barcodes"]] == ["EAN-13"] and not tag["qr"]
+        assert tag["barcodes"][0]["text"] == tag["fields"]["ean13"]
+        assert row["condition"]["smallest_print_px"] > 0
+
+
+def test_seventh_designs_plant_every_defect_kind_where_the_truth_says(tmp_path):
+    for row in rows_with_planted_defects(tmp_path, SEVENTH, 72):
+        defect = row["defect"]
+        if defect and defect["field"] == "ean13":  # the overprinted bars carry the wrong EAN too
+            (tag,) = row["tags"]
+            assert {c["text"] for c in tag["barcodes"]} == {defect["printed"]}
+
+
+def test_an_overprint_multiplies_its_ink_into_the_preprint_so_a_rule_it_crosses_stays_seen():
+    from PIL import Image
+
+    from training.tagsets.canvas import Card
+    from training.tagsets.seventh_designs import _overprint
+
+    for process in ("thermal", "inkjet"):
+        card = Card(20, 10, 10, (250, 250, 246))
+        card.line(0, 5, 20, 5, (150, 30, 42), 0.3)  # the form's rule, in the brand's ink
+        before = np.asarray(card.image, np.float32)
+        layer = Image.new("RGB", card.image.size, (255, 255, 255))
+        layer.paste((0, 0, 0), (60, 20, 140, 80))  # the printer's ink, across the rule
+        _overprint(card, layer, process, np.random.default_rng(1))
+        after = np.asarray(card.image, np.float32)
+        assert np.abs(after[:, :50] - before[:, :50]).max() <= 1  # no ink: the pre-print unchanged
+        assert after[:, 150:].tolist() == before[:, 150:].tolist()
+        inked = after[30:70, 70:130]
+        assert np.median(inked.max(axis=2)) < 90, process  # black-ish over the stock
+        assert (after[45:55, 70:130] <= before[45:55, 70:130] + 1).all()  # ink only darkens the rule
+
+
+@pytest.mark.parametrize("text, room, lines", [
+    ("棉 100%", 30.0, ["棉 100%"]),
+    ("羊毛 80% 聚酯纤维 14% 粘纤 6%", 12.0, ["羊毛 80%", "聚酯纤维 14% 粘纤 6%"]),  # the lines balanced
+    ("聚酯纤维 95% 桑蚕丝 5%", 10.0, ["聚酯纤维 95%", "桑蚕丝 5%"]),
+])
+def test_a_printer_sets_a_long_fibre_content_on_two_lines_split_between_fibres(text, room, lines):
+    from training.tagsets.seventh_designs import units_in_lines
+
+    assert units_in_lines(text, room, lambda t: len(t) * 0.9) == lines
+
+
+def test_a_glossy_hotspot_is_brightest_at_its_centre_with_a_sheen_rising_across_the_card():
+    from training.tagsets.seventh_designs import hotspot_cover
+
+    cover = hotspot_cover((400, 200), 4.0, (25.0, 50.0), (8.0, 4.0), 0.0, 0.7, (0.0, 0.0, 0.1))
+    assert cover[200, 100] == pytest.approx(0.7 + 0.22 * 0.7 + 0.05, abs=0.03)
+    assert cover[200, 100] > cover[200, 100 + 40] + 0.4  # 10 mm along: past the 8-mm half axis
+    assert cover[200, 100 + 20] > cover[200 + 20, 100] + 0.2  # 5 mm: inside along its axis, outside across
+    assert cover[5, 195] > cover[5, 5] + 0.08 and cover.max() <= 0.95 and cover.min() >= 0.0
+
+
+def test_the_share_of_each_character_hidden_is_measured_cell_by_cell():
+    from training.tagsets.canvas import Card
+    from training.tagsets.seventh_designs import cell_shares
+
+    card = Card(40, 10, 10, (255, 255, 255))
+    width = card.text(2, 2, "ABCDEFGH", 4.0, (0, 0, 0), fonts.latin_font_names()[0])
+    cover = np.zeros(card.image.size[::-1], np.float32)
+    cover[:, 20:60] = 1.0  # the first cells (the first characters) hidden
+    (cells,) = cell_shares(card, {"f": (2, 2, 2 + width, 6.6)}, cover, 4.0).values()
+    assert cells[0] > 0.9 and max(cells[2:]) == 0.0
+
+
+@pytest.mark.parametrize("kind", ["cord", "pin"])
+def test_a_string_follows_its_path_and_ends_in_a_knot_or_a_t_bar(kind):
+    from training.tagsets.seventh_designs import draw_string, string_path
+
+    path = string_path((20.0, 5.0), (14.0, 40.0), 4.0)
+    assert path[0].tolist() == [20.0, 5.0] and path[-1].tolist() == [14.0, 40.0]
+    chord = np.array([14.0 - 20.0, 35.0])
+    mid = path[len(path) // 2] - path[0]
+    off = (chord[0] * mid[1] - chord[1] * mid[0]) / np.linalg.norm(chord)
+    assert abs(off) == pytest.approx(2.0, abs=0.1)  # a quadratic bowed 4 mm bends its middle 2 mm off the chord
+    rgb, cover = draw_string((400, 500), 10.0, kind, path, (170, 30, 36), np.random.default_rng(2))
+    hidden = np.asarray(cover) > 0
+    for x, y in path[::6] * 10:
+        assert hidden[int(y), int(x)]
+    assert not hidden[:, :60].any() and not hidden[:, 300:].any() and not hidden[:30].any()
+    end = hidden[385:415]  # the knot or the T-bar is wider than the string above it
+    assert end.any(axis=0).sum() > 1.5 * hidden[250:260].any(axis=0).sum()

@@ -1,5 +1,6 @@
-"""Twenty-two hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs,
-fifth_designs and sixth_designs), each from a common Chinese retail convention; none shares layout with training.synth.
+"""Twenty-five hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs,
+fifth_designs, sixth_designs and seventh_designs), each from a common Chinese retail convention; none shares
+layout with training.synth.
 
 A design draws one card from a job's values at a given scale and says what it printed, field by field,
 exactly as printed ("RMB 1,099.00", "￥199元"). Its look (font, ink, label wording) comes from
@@ -22,6 +23,7 @@ from training.tagsets.layout import ean_block as _ean_block
 from training.tagsets.layout import money as _money
 from training.tagsets.layout import pick as _pick
 from training.tagsets.layout import row as _row
+from training.tagsets.seventh_designs import glossy_hotspot, overprint_offset, string_occluded
 from training.tagsets.sixth_designs import curled_tag, dense_tag, handwritten_price
 from training.tagsets.third_designs import hairline_rows, shield_centred, tear_slip
 from training.tagsets.values import TagValues
@@ -276,6 +278,10 @@ DESIGNS: dict[str, Design] = {
     "curled_tag": curled_tag,
     "handwritten_price": handwritten_price,
     "dense_tag": dense_tag,
+    # added on 2026-12-03 (eleventh session), after the reader had been developed against all twenty-two: a fresh yardstick
+    "overprint_offset": overprint_offset,
+    "glossy_hotspot": glossy_hotspot,
+    "string_occluded": string_occluded,
 }
 # The symbology each design carries, so a recipe and a defect know what the barcode encodes.
 BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_price_block": "EAN-13",
@@ -284,5 +290,6 @@ BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_p
               "hairline_rows": "EAN-13", "shield_centred": "Code128", "tear_slip": "EAN-13",
               "logo_face": None, "dotted_leaders": "EAN-13", "brand_band": "EAN-13",  # logo_face: a QR code only
               "thermal_label": "Code128", "size_run": "EAN-13", "sideways_block": "EAN-13",
-              "curled_tag": "EAN-13", "handwritten_price": "EAN-13", "dense_tag": "EAN-13"}
+              "curled_tag": "EAN-13", "handwritten_price": "EAN-13", "dense_tag": "EAN-13",
+              "overprint_offset": "EAN-13", "glossy_hotspot": "EAN-13", "string_occluded": "EAN-13"}
 HAS_QR = {"kraft_stamped", "stacked_labels", "logo_face", "dense_tag"}
