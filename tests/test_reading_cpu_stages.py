@@ -162,3 +162,61 @@ def test_seal_areas_share_of_red_is_the_mean_of_the_mask() -> None:
     for _ in range(200):
         mask = (rng.random((int(rng.integers(1, 90)), int(rng.integers(1, 90)))) < rng.random()).astype(np.uint8)
         assert _red_share(mask) == mask.mean()
+
+
+def _orientation_loop(gray, barcode_boxes, bars_down_angle, turn_from_down_angle, min_strength):
+    best = None
+    for x1, y1, x2, y2 in barcode_boxes:
+        patch = gray[int(max(0, y1)) : int(y2) + 1, int(max(0, x1)) : int(x2) + 1]
+        if patch.size < 64:
+            continue
+        down, strength = bars_down_angle(patch)
+        if strength >= min_strength and (best is None or patch.size > best[1]):
+            best = (down, patch.size)
+    return None if best is None else turn_from_down_angle(best[0])
+
+
+def test_the_angle_from_the_largest_strong_bars_is_the_loops_and_measures_fewer_patches(monkeypatch) -> None:
+    """Each patch's (angle, strength) is measured once and looked up after, so the test compares which patch
+    sets the angle: boxes over bars, text and paper of real cards, in random orders and sizes, ties included."""
+    from inference.reading import symbols
+    from inference.reading.rectify import bars_down_angle, turn_from_down_angle
+
+    skip_without_tag_scenes()
+    measured: dict = {}
+    calls = []
+
+    def looked_up(patch):
+        key = (patch.__array_interface__["data"][0], patch.shape, patch.strides)
+        calls.append(key)
+        if key not in measured:
+            measured[key] = bars_down_angle(patch)
+        return measured[key]
+
+    monkeypatch.setattr(symbols, "bars_down_angle", looked_up)
+    rng = np.random.default_rng(23)
+    saved = compared = 0
+    for seed, design in enumerate(("price_sticker", "vertical_classic", "tear_slip", "hairline_rows"), start=31):
+        frame, detections, _recipe = tagset_card(design, seed, 6.0, ())
+        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        symbol_boxes = [tuple(float(v) for v in b) for b, label in zip(detections.xyxy, detections.labels) if label != "hangtag"]
+        h, w = gray.shape
+        for _ in range(40):
+            boxes = list(symbol_boxes)
+            for _k in range(int(rng.integers(0, 4))):  # other patches: text, paper, slivers, a copy (a tie)
+                if boxes and rng.random() < 0.3:
+                    boxes.append(boxes[int(rng.integers(len(boxes)))])
+                    continue
+                x1, y1 = float(rng.uniform(0, w - 20)), float(rng.uniform(0, h - 20))
+                boxes.append((x1, y1, x1 + float(rng.uniform(2, w / 2)), y1 + float(rng.uniform(2, h / 3))))
+            boxes = [boxes[i] for i in rng.permutation(len(boxes))]
+            calls.clear()
+            expected = _orientation_loop(gray, boxes, looked_up, turn_from_down_angle, symbols.MIN_BAR_STRENGTH)
+            loop_calls = len(calls)
+            calls.clear()
+            turn, sure, _codes = symbols._orientation(gray, boxes, [])
+            if expected is not None:
+                assert (turn, sure) == (expected, False)
+                compared += 1
+                saved += loop_calls - len(calls)
+    assert compared > 100 and saved > 0, f"{compared} angles compared, {saved} measurements saved"

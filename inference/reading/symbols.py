@@ -84,16 +84,13 @@ def flipped_turn(turn: float) -> float:
 def _orientation(gray: np.ndarray, barcode_boxes: Sequence[Box], notes: list[str]) -> tuple[float, bool, list[bc.DecodedCode]]:
     """(turn in degrees, whether top and bottom are known, codes decoded on the way), all in
     the pixels of `gray`, the tag's crop."""
-    best = None
-    for x1, y1, x2, y2 in barcode_boxes:
-        patch = gray[int(max(0, y1)) : int(y2) + 1, int(max(0, x1)) : int(x2) + 1]
-        if patch.size < 64:
-            continue
+    # The largest patch whose bars are strong sets the angle (the first of equal ones): patches are measured
+    # largest first, in a stable order, until one is strong, so no smaller patch is measured in vain.
+    patches = [gray[int(max(0, y1)) : int(y2) + 1, int(max(0, x1)) : int(x2) + 1] for x1, y1, x2, y2 in barcode_boxes]
+    for patch in sorted((p for p in patches if p.size >= 64), key=lambda p: -p.size):
         down, strength = bars_down_angle(patch)
-        if strength >= MIN_BAR_STRENGTH and (best is None or patch.size > best[1]):
-            best = (down, patch.size)
-    if best is not None:
-        return turn_from_down_angle(best[0]), False, []
+        if strength >= MIN_BAR_STRENGTH:
+            return turn_from_down_angle(down), False, []
     codes = bc.decode(gray)
     linear = [c for c in codes if c.is_linear]
     anchor = next((c for c in linear if c.format == "EAN-13"), linear[0] if linear else None)
