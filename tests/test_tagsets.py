@@ -901,9 +901,10 @@ def test_the_share_of_each_character_hidden_is_measured_cell_by_cell():
     card = Card(40, 10, 10, (255, 255, 255))
     width = card.text(2, 2, "ABCDEFGH", 4.0, (0, 0, 0), fonts.latin_font_names()[0])
     cover = np.zeros(card.image.size[::-1], np.float32)
-    cover[:, 20:60] = 1.0  # the first cells (the first characters) hidden
-    (cells,) = cell_shares(card, {"f": (2, 2, 2 + width, 6.6)}, cover, 4.0).values()
-    assert cells[0] > 0.9 and max(cells[2:]) == 0.0
+    cover[:, 20:40] = 1.0  # the first 2 mm of the print hidden: "A" and a little of "B"
+    (cells,) = cell_shares(card, {"f": (2, 2, 2 + width, 6.6)}, cover, 2.0).values()
+    assert cells[0] > 0.9 and 0.0 < cells[1] < cells[0]  # the cells overlap: a quarter cell on, less hidden
+    assert cells[-1] == 0.0 and sorted(cells)[len(cells) // 2] == 0.0 and len(cells) >= 4 * 6
 
 
 @pytest.mark.parametrize("kind", ["cord", "pin"])
@@ -923,3 +924,30 @@ def test_a_string_follows_its_path_and_ends_in_a_knot_or_a_t_bar(kind):
     assert not hidden[:, :60].any() and not hidden[:, 300:].any() and not hidden[:30].any()
     end = hidden[385:415]  # the knot or the T-bar is wider than the string above it
     assert end.any(axis=0).sum() > 1.5 * hidden[250:260].any(axis=0).sum()
+
+
+@pytest.mark.parametrize("kind", ["cord", "pin"])
+def test_a_string_laid_on_the_print_hides_a_sliver_of_a_character_at_most_and_never_the_bars(kind):
+    """A string over half an 8 makes a 3 (a good tag of the first seventh set was read KX-81730 for KX-81780)."""
+    from training.tagsets.canvas import Card
+    from training.tagsets.layout import ean_block
+    from training.tagsets.seventh_designs import cell_shares, field_rows, lay_string, printed_rows
+
+    face = fonts.font_names()[0]
+    across = 0
+    for seed in range(4):
+        card = Card(50, 95, 5.0, (252, 252, 248))
+        rows = field_rows(random_values(np.random.default_rng(seed)), np.random.default_rng(seed))
+        boxes, _ = printed_rows(card, 5, 22.5, rows, 2.9, 4.8, (0, 0, 0), (0, 0, 0), face, face, 41)
+        ean_block(card, "6901234567892", 7, 80.0, 36, 9.0, (0, 0, 0), face)
+        code = card.barcodes[0].box
+        _, cover = lay_string(card, boxes, code, (25.0, 6.5), kind, (30, 30, 32), np.random.default_rng(seed), seed)
+        hidden = np.asarray(cover, np.float32) / 255.0
+        worst = max(max(cells) for cells in cell_shares(card, boxes, hidden, 1.45).values())
+        assert worst <= 0.2, (kind, seed, worst)
+        assert not hidden[int(code[1]) - 2:int(code[3]) + 2, int(code[0]) - 2:int(code[2]) + 2].any()
+        if hidden[150:].any():  # across the rows
+            across += 1
+        else:  # or, where no way across hides little enough, sideways above them
+            assert not hidden[int(22.5 * 5):].any()
+    assert across >= 3, across  # a tag's eight rows leave ways across
