@@ -200,8 +200,10 @@ def _overprint(card: Card, layer: Image.Image, process: str, rng: np.random.Gene
 def hotspot_cover(shape: tuple[int, int], px_per_mm: float, centre: tuple[float, float], half_axes: tuple[float, float],
                   angle_deg: float, peak: float, sheen: tuple[float, float, float]) -> np.ndarray:
     """How much of the lamp's light a glossy card reflects to the camera, 0..1 per card pixel: a reflection with
-    a soft edge (`half_axes` in mm, turned `angle_deg`) peaking at `peak`, its halo, and a sheen rising linearly
-    across the card (direction in degrees, from and to, as shares)."""
+    a soft edge (`half_axes` in mm, turned `angle_deg`), its halo, and a sheen rising linearly across the card
+    (direction in degrees, from and to, as shares), together never above `peak`. Print under the reflection keeps
+    1 - `peak` of its contrast: washed out, still there for a person to read (the scene's lamp may brighten it
+    further, and a camera clips what is brighter than white)."""
     h, w = shape
     y, x = np.mgrid[0:h, 0:w].astype(np.float32) / px_per_mm
     a = np.deg2rad(angle_deg)
@@ -211,9 +213,9 @@ def hotspot_cover(shape: tuple[int, int], px_per_mm: float, centre: tuple[float,
     core = 1.0 / (1.0 + np.exp((r - 1.0) / 0.12))
     halo = 0.22 * np.exp(-0.5 * (r / 2.2) ** 2)
     d = np.deg2rad(sheen[0])
-    ramp = (x * np.cos(d) + y * np.sin(d)) / max(w, h) * px_per_mm
+    ramp = x * np.cos(d) + y * np.sin(d)
     ramp = (ramp - ramp.min()) / max(float(ramp.max() - ramp.min()), 1e-6)
-    return np.clip(peak * core + halo * peak + sheen[1] + (sheen[2] - sheen[1]) * ramp, 0.0, 0.95)
+    return np.clip(peak * core + halo * peak + sheen[1] + (sheen[2] - sheen[1]) * ramp, 0.0, peak)
 
 
 def glossy_hotspot(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
@@ -246,18 +248,18 @@ def glossy_hotspot(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
         band = rng.random() < 0.4  # a tube lamp's long band, else a bulb's blob
         half = (float(rng.uniform(14, 24)), float(rng.uniform(1.8, 3.0))) if band else (
             float(rng.uniform(5, 9)), float(rng.uniform(3, 5.5)))
-        centre = (float(rng.uniform(8, 46)), float(rng.uniform(28, 66)))
+        centre = (float(rng.uniform(8, 46)), float(rng.uniform(16, 66)))  # on the rows, or the panel and the rows
         sheen = (float(rng.uniform(0, 360)), float(rng.uniform(0.0, 0.04)), float(rng.uniform(0.06, 0.16)))
-        trial = hotspot_cover((h, w), px_per_mm, centre, half, float(rng.uniform(-60, 60)), float(rng.uniform(0.62, 0.78)),
+        trial = hotspot_cover((h, w), px_per_mm, centre, half, float(rng.uniform(-60, 60)), float(rng.uniform(0.45, 0.58)),
                               sheen)
-        washed = [[c > 0.5 for c in cells] for cells in cell_shares(card, boxes, trial, 1.45).values()]
+        washed = [[c > 0.5 for c in cells] for cells in cell_shares(card, boxes, trial, 1.45, 0.35).values()]
         most = max(sum(cells) / max(1, len(cells)) for cells in washed)
         bars = trial[int(code[1]):int(code[3]), int(code[0]):int(code[2])]
         if 0.0 < most <= 0.5 and bars.max() < 0.45:  # characters washed out, never most of one field
             cover = trial
             break
     if cover is None:  # the reflection off the print, on the panel's corner
-        cover = hotspot_cover((h, w), px_per_mm, (44, 12), (7, 4), 20, 0.8, (90, 0.0, 0.08))
+        cover = hotspot_cover((h, w), px_per_mm, (44, 12), (7, 4), 20, 0.55, (90, 0.0, 0.08))
     glare = np.asarray(pick(rng, ((255, 255, 255), (255, 252, 244), (246, 250, 255))), np.float32)
     pixels = np.asarray(card.image, np.float32)
     out = pixels * (1.0 - cover[..., None]) + glare * cover[..., None]
