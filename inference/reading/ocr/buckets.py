@@ -135,7 +135,7 @@ def _charset_table(charset: Sequence[str]) -> _CharsetTable:
     table = _TABLES.get(id(charset))
     if table is None or table.charset is not charset and table.charset != tuple(charset):
         if len(_TABLES) >= 8:
-            _TABLES.pop(next(iter(_TABLES)))
+            _TABLES.pop(next(iter(_TABLES)), None)
         table = _TABLES[id(charset)] = _CharsetTable(charset)
     return table
 
