@@ -50,7 +50,7 @@ def same(a, b, tol: float = 0.0) -> bool:
 
 
 # The barcode stage's turn and code corners are not bit-reproducible from one call to the next, old or new
-# (cv2.magnitude in rectify.bars_down_angle gives last-bit differences on the very same patch from call to call: 1e-12
+# (cv2.magnitude in rectify.bars_down_angle: last bits that follow its output buffer's alignment; 1e-12
 # degrees seen); they are compared to this relative tolerance, every text, format and flag exactly.
 STAGE_TOLERANCE = {"read_symbols": 1e-9}
 
