@@ -458,9 +458,9 @@ def test_a_label_alone_takes_the_next_line_only_when_that_line_is_not_labelled_i
 def test_a_box_that_cannot_hold_a_whole_turned_tag_is_read_whole_not_as_a_strip() -> None:
     """The detector's box cut a tag turned 30 degrees across its top: the rectangle whose bounds it
     would be is an 11:1 strip, no hangtag's shape. The upright crop then keeps the whole box."""
-    from inference.reading.rectify import MAX_TAG_ASPECT, _tag_size
+    from inference.reading.rectify import MAX_TAG_ASPECT, tag_size
 
-    w, h = _tag_size(704.0, 465.0, -27.0)
+    w, h = tag_size(704.0, 465.0, -27.0)
     assert max(w, h) <= MAX_TAG_ASPECT * min(w, h)
     assert h > 400  # the box's whole height, turned, not the 71 px a strip fit gives
     # a box that is the bounds of a turned 60 x 90 tag still gets the tag's own size back
@@ -468,7 +468,7 @@ def test_a_box_that_cannot_hold_a_whole_turned_tag_is_read_whole_not_as_a_strip(
 
     t = math.radians(20.0)
     bw, bh = 60 * math.cos(t) + 90 * math.sin(t), 60 * math.sin(t) + 90 * math.cos(t)
-    assert _tag_size(bw, bh, 20.0) == pytest.approx((60.0, 90.0), abs=1e-6)
+    assert tag_size(bw, bh, 20.0) == pytest.approx((60.0, 90.0), abs=1e-6)
 
 
 def _tilted_text_over_level_bars(tilt_deg: float) -> tuple[np.ndarray, tuple[float, float, float, float]]:

@@ -2,7 +2,8 @@
 
 The symbol stage's turn gives the first warp. With no symbol decoded in the frame's pixels, zxing
 looks again in the upright crop (a code there also says which end is the top). Printed lines still
-tilted after that (perspective, a loose box) and clearly sharper level are levelled by a second warp.
+tilted after that (perspective, a loose box) and clearly sharper level are levelled by a second warp;
+where the tag's paper outline shows (outline.py), only the print on it counts.
 """
 
 from __future__ import annotations
@@ -16,28 +17,39 @@ import numpy as np
 from inference.detections import centre_inside
 from inference.reading import barcodes as bc
 from inference.reading.lines import Box, SymbolZone, symbol_zone, union
-from inference.reading.rectify import Upright, level_by_lines, make_upright
+from inference.reading.outline import Outline, find_outline
+from inference.reading.rectify import Upright, level_by_lines, make_upright, snapped
 from inference.reading.symbols import TagSymbols
 
 # Bars stand at most this share of their width above and below the rows zxing scanned (an EAN-13
 # with its digits is 0.7 of its width tall).
 BARS_HALF_HEIGHT = 0.45
+# A tag whose paper outline shows is cut again round it where its edges turn it this much more (degrees) than the
+# symbols did (then turned by the edges), or where the crop from the detector's box does not hold the whole paper
+# (then at the symbols' turn); a crop that holds it stays as it was, the same pixels.
+OUTLINE_TURN_DEG = 1.0
+# The crop cut round the paper keeps this share of its size beyond each edge: a line printed up to the paper's edge
+# is cut with room at its end (what lies round the paper is kept out of the read by the outline, not the crop).
+OUTLINE_MARGIN = 0.06
+HOLD_SLACK = 0.03
 
 
 @dataclass(frozen=True)
 class Levelled:
-    """The upright tag, the codes known on it (frame pixels), whether top and bottom are known, and
-    where the decoded symbols sit in the upright crop."""
+    """The upright tag, the codes known on it (frame pixels), whether top and bottom are known,
+    where the decoded symbols sit in the upright crop, and the tag's paper outline where its four edges show."""
 
     upright: Upright
     codes: tuple[bc.DecodedCode, ...]
     sure: bool
     zones: tuple[SymbolZone, ...]
+    outline: Outline | None = None
 
 
 def level_tag(image_bgr: np.ndarray, tag_box: Box, symbols: TagSymbols, barcode_boxes: Sequence[Box] = (), qr_boxes: Sequence[Box] = (),
               upright: Upright | None = None) -> Levelled:
-    """The tag warped upright by the symbol stage's turn, then levelled by its printed lines;
+    """The tag warped upright by the symbol stage's turn, or where its paper's four edges show and that crop does
+    not hold them or they turn the tag otherwise, cut round that outline; then levelled by its printed lines;
     `barcode_boxes` (frame pixels) give the bars' height to the zones of the codes they hold, and
     with `qr_boxes` keep the symbols out of the levelling. `upright`: that first warp made already
     (`make_upright(image_bgr, tag_box, symbols.turn)`, while the symbols were decoded)."""
@@ -52,12 +64,28 @@ def level_tag(image_bgr: np.ndarray, tag_box: Box, symbols: TagSymbols, barcode_
             sure = True
             if flip:
                 upright = upright.flipped()
+    outline = find_outline(image_bgr, tag_box, upright.angle_deg)
+    if outline is not None:
+        turn = snapped(outline.turn_deg)
+        turned = abs(turn - upright.angle_deg) > OUTLINE_TURN_DEG
+        if turned or not holds(upright, outline):  # cut round the tag's paper, turned by its edges where they disagree
+            turn = turn if turned else upright.angle_deg
+            upright = make_upright(image_bgr, outline.xyxy, turn, OUTLINE_MARGIN, size=outline.size)
     zones = symbol_zones(codes, upright, barcode_boxes)
     symbols_seen = _symbol_areas(zones, upright, (*barcode_boxes, *qr_boxes))
-    levelled = level_by_lines(upright, symbols_seen)
+    levelled = level_by_lines(upright, symbols_seen, None if outline is None else outline.corners)
     if levelled is not upright:
         upright, zones = levelled, symbol_zones(codes, levelled, barcode_boxes)
-    return Levelled(upright, tuple(codes), sure, tuple(zones))
+    return Levelled(upright, tuple(codes), sure, tuple(zones), outline)
+
+
+def holds(upright: Upright, outline: Outline) -> bool:
+    """Whether the crop holds the tag's paper: its outline's corners within HOLD_SLACK of the crop's size of it (a
+    rounded corner's edges meet outside the paper)."""
+    corners = upright.to_upright_points(outline.corners)
+    h, w = upright.image.shape[:2]
+    slack = HOLD_SLACK * max(h, w)
+    return bool((corners >= -slack).all() and (corners[:, 0] <= w + slack).all() and (corners[:, 1] <= h + slack).all())
 
 
 def _symbol_areas(zones: Sequence[SymbolZone], upright: Upright, symbol_boxes: Sequence[Box]) -> list[Box]:

@@ -298,7 +298,8 @@ class TagReader:
         Printed lines running into the crop's edge mean the detector's box cut the tag (a wide tag's
         price column, a long tag's foot): the tag is read once more from a box grown past them, and once more
         if that box still cuts it (`grown`: how many times the box has grown already), never into the
-        detector's other tag boxes (`neighbours`)."""
+        detector's other tag boxes (`neighbours`); never where the tag's paper outline shows (its crop holds the
+        whole paper already)."""
         timings: dict[str, float] = {}
         notes: list[str] = []
         start = time.perf_counter_ns()
@@ -331,7 +332,8 @@ class TagReader:
         vocab = vocabulary(recipe) if recipe is not None else ""
         read = read_lines(self.detector, self.recognizer, level.upright, level.zones, ambiguous=not level.sure,
                           vocabulary=vocab, read_printed_ean=self.read_printed_ean,
-                          needed=first.lines_used if first is not None else None)  # a grown read only adds to the first
+                          needed=first.lines_used if first is not None else None,  # a grown read only adds to the first
+                          paper=level.outline)
         upright, pieces = read.upright, read.pieces
         if read.stood:
             notes.append("printed lines stood on end from the barcode's angle (a code up the tag's side): read a quarter turned")
@@ -342,7 +344,8 @@ class TagReader:
         readings = tuple(BarcodeReading(c.format, c.text, c.valid_checksum, c.xyxy, module_width(c)) for c in level.codes)
         fields, merge_notes = merge_barcodes(extract_fields(lines), readings)
         fields_ms = _ms(t)
-        if grown < MAX_GROWTHS and not verified_whole(recipe, lines, fields, readings):
+        if grown < MAX_GROWTHS and level.outline is None and not verified_whole(recipe, lines, fields, readings):
+            # (a tag whose paper outline shows is read from a crop that holds all of it: past its edges lies only what is round it)
             cut = cut_sides(upright, crops.boxes, pieces.recognized)
             bigger = grown_box(tag_box, upright, cut | paper_sides(upright.image, crops.boxes), image_bgr.shape[:2], neighbours)
             if bigger is not None:

@@ -37,6 +37,8 @@ class Upright:
     angle_deg: float  # counter-clockwise turn applied to the tag
     frame: np.ndarray | None = None  # the original image, for crops resampled once from it
     box: Box | None = None  # the frame box the crop was cut from (make_upright's), to cut it again at another turn
+    size: tuple[float, float] | None = None  # the tag's own width and height, where known (its paper's outline)
+    margin: float = 0.03  # the share of the tag's size the crop keeps beyond each of its edges
 
     def line_crop(self, box: Box, min_height: int = 0) -> np.ndarray:
         """The crop of `box` (upright pixels). A line lower than `min_height` px is resampled
@@ -67,7 +69,7 @@ class Upright:
         half = np.array([[-1.0, 0.0, w], [0.0, -1.0, h], [0.0, 0.0, 1.0]])
         matrix = (half @ np.vstack([self.matrix, [0.0, 0.0, 1.0]]))[:2]
         angle = (self.angle_deg + 360.0) % 360.0 - 180.0
-        return Upright(np.ascontiguousarray(self.image[::-1, ::-1]), matrix, angle, self.frame, self.box)
+        return Upright(np.ascontiguousarray(self.image[::-1, ::-1]), matrix, angle, self.frame, self.box, self.size, self.margin)
 
     def quarter_turned(self) -> Upright:
         """The same tag turned a quarter more, clockwise: exact, no resampling."""
@@ -75,7 +77,8 @@ class Upright:
         quarter = np.array([[0.0, -1.0, h], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
         matrix = (quarter @ np.vstack([self.matrix, [0.0, 0.0, 1.0]]))[:2]
         angle = (self.angle_deg - 90.0 + 180.0) % 360.0 - 180.0
-        return Upright(np.ascontiguousarray(np.rot90(self.image, -1)), matrix, angle, self.frame, self.box)
+        size = None if self.size is None else (self.size[1], self.size[0])
+        return Upright(np.ascontiguousarray(np.rot90(self.image, -1)), matrix, angle, self.frame, self.box, size, self.margin)
 
     def turned_by(self, degrees: float) -> Upright:
         """The same tag cut again from the frame, turned `degrees` more (counter-clockwise): one
@@ -83,7 +86,7 @@ class Upright:
         was not cut from a frame box."""
         if self.frame is None or self.box is None:
             return self
-        return make_upright(self.frame, self.box, self.angle_deg + degrees)
+        return make_upright(self.frame, self.box, self.angle_deg + degrees, self.margin, size=self.size)
 
     def box_from(self, other: Upright, box: Box) -> Box:
         """A box of `other`'s crop (the same tag at another turn), as the bounds of its corners here."""
@@ -99,7 +102,7 @@ class Upright:
         t = math.radians(self.angle_deg)
         if abs(math.cos(t) ** 2 - math.sin(t) ** 2) >= 0.6:
             (cx, cy), = self.to_upright_points(np.array([[(x1 + x2) / 2, (y1 + y2) / 2]]))
-            w, h = _tag_size(x2 - x1, y2 - y1, self.angle_deg)
+            w, h = tag_size(x2 - x1, y2 - y1, self.angle_deg)
             return (float(cx - w / 2), float(cy - h / 2), float(cx + w / 2), float(cy + h / 2))
         # near 45° the size is ill-determined: the rotated box's bounds, loose but safe
         pts = self.to_upright_points(np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]]))
@@ -112,14 +115,16 @@ class Upright:
 
 def turn_from_down_angle(down_deg: float) -> float:
     """Counter-clockwise turn (cv2 convention) that makes a 'down' direction point down again."""
-    angle = (down_deg - 90.0 + 180.0) % 360.0 - 180.0
-    nearest = round(angle / 90.0) * 90.0
-    if abs(angle - nearest) <= SNAP_DEG:
-        angle = nearest
-    return angle
+    return snapped((down_deg - 90.0 + 180.0) % 360.0 - 180.0)
 
 
-def _tag_size(box_w: float, box_h: float, angle_deg: float) -> tuple[float, float]:
+def snapped(turn_deg: float) -> float:
+    """A turn within SNAP_DEG of a quarter turn, as that quarter turn."""
+    nearest = round(turn_deg / 90.0) * 90.0
+    return nearest if abs(turn_deg - nearest) <= SNAP_DEG else turn_deg
+
+
+def tag_size(box_w: float, box_h: float, angle_deg: float) -> tuple[float, float]:
     """Size of a rectangle that, turned by angle, has this axis-aligned bounding box."""
     t = math.radians(angle_deg)
     c, s = abs(math.cos(t)), abs(math.sin(t))
@@ -135,12 +140,14 @@ def _tag_size(box_w: float, box_h: float, angle_deg: float) -> tuple[float, floa
     return w, h
 
 
-def make_upright(image_bgr: np.ndarray, xyxy: Box, turn_deg: float, margin: float = 0.03) -> Upright:
-    """Warp the tag box into an upright crop, trimmed to the tag itself (plus a small margin)."""
+def make_upright(image_bgr: np.ndarray, xyxy: Box, turn_deg: float, margin: float = 0.03,
+                 size: tuple[float, float] | None = None) -> Upright:
+    """Warp the tag box into an upright crop, trimmed to the tag itself (plus a small margin): the tag's `size`
+    (width, height once turned) where known, else the rectangle whose bounds at that turn are the box."""
     x1, y1, x2, y2 = (float(v) for v in xyxy)
     bw, bh = max(1.0, x2 - x1), max(1.0, y2 - y1)
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
-    tw, th = _tag_size(bw, bh, turn_deg)
+    tw, th = size if size is not None else tag_size(bw, bh, turn_deg)
     tw, th = tw * (1 + 2 * margin), th * (1 + 2 * margin)
     out_w, out_h = max(8, int(round(tw))), max(8, int(round(th)))
     rot = cv2.getRotationMatrix2D((cx, cy), turn_deg, 1.0)
@@ -155,7 +162,7 @@ def make_upright(image_bgr: np.ndarray, xyxy: Box, turn_deg: float, margin: floa
     crop = cv2.warpAffine(
         image_bgr, centres, (out_w, out_h), flags=cv2.INTER_NEAREST if quarter else cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
-    return Upright(crop, rot, turn_deg, image_bgr, (x1, y1, x2, y2))
+    return Upright(crop, rot, turn_deg, image_bgr, (x1, y1, x2, y2), size, margin)
 
 
 def crop_box(image: np.ndarray, xyxy: Box, margin: float = 0.02) -> tuple[np.ndarray, tuple[int, int]]:
@@ -167,10 +174,11 @@ def crop_box(image: np.ndarray, xyxy: Box, margin: float = 0.02) -> tuple[np.nda
     return image[b:d, a:c], (a, b)
 
 
-def _ink_points(gray: np.ndarray, work_side: int, exclude: Sequence[Box] = ()) -> tuple[np.ndarray, np.ndarray] | None:
+def _ink_points(gray: np.ndarray, work_side: int, exclude: Sequence[Box] = (),
+                paper: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray] | None:
     """Centred (x, y) of the printed pixels at a small working size, dark or light print alike,
-    outside the `exclude` boxes (crop pixels); None when there is too little print to measure
-    anything by."""
+    outside the `exclude` boxes and inside the `paper` polygon where given (crop pixels); None when
+    there is too little print to measure anything by."""
     h, w = gray.shape[:2]
     scale = min(1.0, work_side / max(h, w))
     small = cv2.resize(gray, (max(8, int(w * scale)), max(8, int(h * scale))), interpolation=cv2.INTER_AREA)
@@ -179,6 +187,10 @@ def _ink_points(gray: np.ndarray, work_side: int, exclude: Sequence[Box] = ()) -
     sx, sy = small.shape[1] / w, small.shape[0] / h
     for x1, y1, x2, y2 in exclude:
         ink[max(0, int(y1 * sy)) : max(0, int(np.ceil(y2 * sy))), max(0, int(x1 * sx)) : max(0, int(np.ceil(x2 * sx)))] = False
+    if paper is not None:
+        on_paper = np.zeros(ink.shape, np.uint8)
+        cv2.fillConvexPoly(on_paper, np.rint(np.asarray(paper, np.float64) * (sx, sy)).astype(np.int32), 1)
+        ink &= on_paper.astype(bool)
     ys, xs = np.nonzero(ink)
     if len(xs) < 50:
         return None
@@ -210,14 +222,16 @@ def text_down_angle(gray: np.ndarray, work_side: int = 200) -> tuple[float, floa
     return best_angle, strength
 
 
-def residual_skew(gray: np.ndarray, span: float = 10.0, step: float = 0.5, work_side: int = 240, exclude: Sequence[Box] = ()) -> tuple[float, float]:
+def residual_skew(gray: np.ndarray, span: float = 10.0, step: float = 0.5, work_side: int = 240, exclude: Sequence[Box] = (),
+                  paper: np.ndarray | None = None) -> tuple[float, float]:
     """(degrees, gain) of the tilt left in an upright crop, from its printed lines: the angle
     within ±span whose projection across the lines is sharpest, and how much sharper it is
     than level (1.0 = no better). The barcode's angle can be a few degrees off under perspective,
     and a tilted line's box takes in pieces of its neighbours. `exclude` (crop pixels) keeps the
     symbols out: a barcode's bars and a QR code are most of a tag's ink, and under perspective
-    they lie level while the text above them is still tilted."""
-    points = _ink_points(gray, work_side, exclude)
+    they lie level while the text above them is still tilted. `paper` (the tag's outline, crop pixels) keeps
+    out what lies around the tag: the lines of printed sheets beside it outweigh a small tag's own."""
+    points = _ink_points(gray, work_side, exclude, paper)
     if points is None:
         return 0.0, 1.0
     xs, ys = points
@@ -235,10 +249,11 @@ def residual_skew(gray: np.ndarray, span: float = 10.0, step: float = 0.5, work_
     return float(angles[best]), scores[best] / max(level, 1e-9)
 
 
-def level_by_lines(upright: Upright, exclude: Sequence[Box] = ()) -> Upright:
-    """The crop cut again level when its printed lines (outside `exclude`, the symbols) are still tilted
-    and clearly sharper level; else itself."""
-    skew, gain = residual_skew(cv2.cvtColor(upright.image, cv2.COLOR_BGR2GRAY), exclude=exclude)
+def level_by_lines(upright: Upright, exclude: Sequence[Box] = (), paper: np.ndarray | None = None) -> Upright:
+    """The crop cut again level when its printed lines (outside `exclude`, the symbols, and on the `paper`
+    outline where known, frame pixels) are still tilted and clearly sharper level; else itself."""
+    on_crop = None if paper is None else upright.to_upright_points(paper)
+    skew, gain = residual_skew(cv2.cvtColor(upright.image, cv2.COLOR_BGR2GRAY), exclude=exclude, paper=on_crop)
     if abs(skew) >= MIN_SKEW_DEG and gain >= MIN_SKEW_GAIN:
         return upright.turned_by(skew)
     return upright

@@ -21,6 +21,7 @@ from inference.reading.lines import Box, SymbolZone, group_rows, merge_overlappi
 from inference.reading.normalize import code_key
 from inference.reading.ocr.detector import TextDetector
 from inference.reading.ocr.recognizer import Recognized, TextRecognizer
+from inference.reading.outline import Outline
 from inference.reading.rectify import Upright, level_by_lines
 from inference.reading.seals import seal_areas, without_seal_ink
 from inference.reading.spotting import Posteriors
@@ -32,6 +33,8 @@ LINE_END_PAD = 0.3  # 0.1 cost 4 points of OK on 60 independent tags
 REREAD_MIN_HEIGHT = 32
 # Lines lower than this (pixels) are resampled from the frame at this height for the first read.
 SMALL_PRINT_PX = 32
+# A text box is on the tag's paper when its centre lies within its outline grown by this share of its size.
+PAPER_SLACK = 0.04
 # A tag no barcode orients is read both ways on this many of its longest lines to tell which way is up.
 ORIENTATION_LINES = 6
 # Text boxes this many times longer one way than the other are lines; with at least MIN_STANDING_LINES of
@@ -82,10 +85,12 @@ UNREAD = Recognized("", 0.0, ())
 
 
 def read_lines(detector: TextDetector, recognizer: TextRecognizer, upright: Upright, zones: Sequence[SymbolZone],
-               ambiguous: bool, vocabulary: str = "", read_printed_ean: bool = False, needed: Needed | None = None) -> LinesRead:
+               ambiguous: bool, vocabulary: str = "", read_printed_ean: bool = False, needed: Needed | None = None,
+               paper: Outline | None = None) -> LinesRead:
     """Detect the tag's text lines in its upright crop and recognize them in a few batched calls.
     With top and bottom unknown (`ambiguous`), its longest lines are read both ways first, and the
-    crop is turned if they read better upside down.
+    crop is turned if they read better upside down. With the tag's `paper` outline known, lines off it
+    (a printed sheet's beside the tag, in the box's corners) are not the tag's, and are not read.
 
     `needed` (a second read of a tag that only adds to the first) names the lines whose reads will
     be used, from the lines' boxes: the others are not recognized and come back as `UNREAD`. Every
@@ -96,7 +101,7 @@ def read_lines(detector: TextDetector, recognizer: TextRecognizer, upright: Upri
     if stood:
         # the lines stand on end: the code that turned the tag runs up its side; which end is up, the lines say
         upright, zones, ambiguous = upright.quarter_turned(), [_quarter_zone(z, upright.image.shape[0]) for z in zones], True
-        upright, zones = _level_lying(upright, zones)
+        upright, zones = _level_lying(upright, zones, paper)
         found = detector.detect(upright.image)
     seals = seal_areas(upright.image)
     if seals:
@@ -104,6 +109,8 @@ def read_lines(detector: TextDetector, recognizer: TextRecognizer, upright: Upri
         upright = replace(upright, image=without_seal_ink(upright.image))
         found = detector.detect(upright.image)
     boxes = trim_to_neighbours(merge_overlapping([box for box, _score in found]))
+    if paper is not None:
+        boxes = on_paper(boxes, upright.to_upright_points(paper.corners))
     gray = cv2.cvtColor(upright.image, cv2.COLOR_BGR2GRAY)
     pieces = split_print_sizes(split_tall(boxes, gray), gray)
     det_ms = _ms(t)
@@ -173,11 +180,20 @@ def _quarter_zone(zone: SymbolZone, height: int) -> SymbolZone:
     return replace(zone, bars=turned(zone.bars), text=turned(zone.text))
 
 
-def _level_lying(upright: Upright, zones: Sequence[SymbolZone]) -> tuple[Upright, list[SymbolZone]]:
+def on_paper(boxes: Sequence[Box], corners: np.ndarray) -> list[Box]:
+    """The text boxes whose centres lie on the tag's paper (its outline's `corners` in the same pixels, widened
+    by PAPER_SLACK of its size: an outline found a little inside the paper's edge keeps what is printed there)."""
+    centre = corners.mean(axis=0)
+    polygon = (centre + (corners - centre) * (1.0 + PAPER_SLACK)).astype(np.float32).reshape(-1, 1, 2)
+    return [box for box in boxes if cv2.pointPolygonTest(polygon, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), False) >= 0]
+
+
+def _level_lying(upright: Upright, zones: Sequence[SymbolZone], paper: Outline | None = None) -> tuple[Upright, list[SymbolZone]]:
     """A crop turned a quarter to lay its standing lines down, levelled by those lines now they lie.
     The first levelling saw them standing and measured them across rows, where columns of glyphs give a
     false tilt (6.5° on a tag with its code up the side: the lines then joined their neighbours)."""
-    level = level_by_lines(upright, [area for z in zones for area in (z.bars, z.text) if area is not None])
+    level = level_by_lines(upright, [area for z in zones for area in (z.bars, z.text) if area is not None],
+                           None if paper is None else paper.corners)
     if level is upright:
         return upright, list(zones)
 
