@@ -270,7 +270,8 @@ def bars_down_angle(gray_patch: np.ndarray) -> tuple[float, float]:
     patch = cv2.GaussianBlur(gray_patch, (0, 0), 1.0).astype(np.float32)
     gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3)
-    magnitude = cv2.magnitude(gx, gy).ravel()
+    # not cv2.magnitude: its last bits follow where its output lands in memory, and a tag then read two ways
+    magnitude = np.sqrt(gx * gx + gy * gy).ravel()
     angle = (np.degrees(np.arctan2(gy, gx)).ravel() + 180.0) % 180.0
     hist = np.bincount(np.minimum(np.round(angle).astype(np.int32), 180) % 180, weights=magnitude, minlength=180)
     total = float(hist.sum())
