@@ -160,7 +160,7 @@ def _expected(rule: FieldRule, texts: Sequence[Glyphs], reads: Sequence[Sequence
     read_of: list[int] = []  # the read each verdict came from
     for index, (read, fields) in enumerate(zip(reads, labelled)):
         found_here: list[tuple[Found, _Candidate]] = []
-        for cand in _candidates(name, read, fields):
+        for cand in _candidates(name, read, fields, expected):
             found_here.append((_compare(name, expected, cand, rule.min_confidence), cand))
         if found_here:
             rank = {Found.MATCH: 0, Found.NEAR: 1, Found.DIFFERENT: 2, Found.ABSENT: 3}
@@ -231,9 +231,12 @@ def fits_grammar(name: str, value: str) -> bool:
 
 def _compare_value(name: str, expected: str, cand: _Candidate, min_conf: float) -> Found:
     if name == "style_number":
-        found = compare(code_key(expected), code_key(cand.value), cand.confidence, min_conf, cand.mean)
-        if found is Found.NEAR and _surely_other_code(code_key(expected), code_key(cand.value), cand.chars):
-            return Found.DIFFERENT
+        want, got = code_key(expected), code_key(cand.value)
+        found = compare(want, got, cand.confidence, min_conf, cand.mean)
+        if found is Found.NEAR and _surely_other_code(want, got, cand.chars):
+            found = Found.DIFFERENT
+        if found is Found.DIFFERENT and _letters_and_digits_swapped(want, got):
+            return Found.NEAR  # the recognizer's confusion, not another code
         return found
     if name == "safety_category":
         want, got = _safety_class(expected), _safety_class(cand.value)
@@ -320,7 +323,7 @@ _SIZE_LETTER = re.compile(r"^(?:X{0,4}[SML]|[2-6]XL|XXS|F|FREE|均码)$")
 _COLOUR_WORD = re.compile(r"^[\u4e00-\u9fff]{1,3}色$|^(?:藏青|卡其|米白|酒红|墨绿|杏|驼|咖啡|军绿|宝蓝|浅灰|深灰|花灰|黑|白|红|蓝|灰|绿|黄|紫|粉|棕)$")
 
 
-def _candidates(name: str, lines: Sequence[OcrLine], labelled: Mapping[str, FieldReading]) -> list[_Candidate]:
+def _candidates(name: str, lines: Sequence[OcrLine], labelled: Mapping[str, FieldReading], expected: str = "") -> list[_Candidate]:
     out: list[_Candidate] = []
     reading = labelled.get(name)
     if reading is not None and reading.source != "barcode":  # what bars carry is weighed apart from the print
@@ -341,6 +344,33 @@ def _candidates(name: str, lines: Sequence[OcrLine], labelled: Mapping[str, Fiel
                 out.append(_Candidate(letter, _weakest(line, line.text.find(letter[0]), line.text.find(letter[0]) + 2), "a safety class", line.text))
     elif name == "grade":
         out.extend(_grade_words(lines))
+    elif name == "style_number" and expected and reading is None:  # no label led to it: printed bare, perhaps
+        out.extend(_codes_shaped_like(expected, lines))
+    return out
+
+
+def _shape(key: str) -> str:
+    return "".join("9" if ch.isdigit() else "A" if ch.isalpha() else ch for ch in key)
+
+
+def _codes_shaped_like(expected: str, lines: Sequence[OcrLine]) -> list[_Candidate]:
+    """Words printed without a label that have the expected code's shape (its letters, digits and signs in the
+    same places: `KX-16190-01` for `KX-16191-01`) and share at least half its characters: where a tag prints its
+    style number bare, the recipe's own code is the grammar that finds it."""
+    want = code_key(expected)
+    if len(want) < MIN_CODE_CHARS or not any(ch.isdigit() for ch in want):
+        return []
+    out = []
+    for line in lines:
+        for word in re.finditer(r"[^\s:：]+", line.text):
+            key = code_key(word.group(0))
+            if len(key) != len(want) or _shape(key) != _shape(want) or key == want:
+                continue
+            if sum(a == b for a, b in zip(key, want)) * 2 < len(want):
+                continue
+            value = word.group(0)
+            out.append(_Candidate(value, _weakest(line, word.start(), word.end()), "a code of the expected's shape", line.text,
+                                  chars=_value_confidences(line, value)))
     return out
 
 
@@ -379,6 +409,16 @@ def _surely_other_code(expected: str, read: str, chars: Sequence[float]) -> bool
     return 0 < len(differing) and min(differing) >= SURE_DIFFERENCE
 
 
+def _letters_and_digits_swapped(expected: str, read: str) -> bool:
+    """A code read with letters where the expected has digits, or digits where it has letters, and no other
+    difference: `29010409B` for `ZS010409B`. A recognizer turns a thin-stroked letter prefix into digits surely (Z
+    into 2, S into 9 on a 20-px line read at 100 %); a tag printed with another style's number differs in the
+    digits, or in the letters for letters."""
+    if len(expected) != len(read) or expected == read:
+        return False
+    return all(a.isdigit() != b.isdigit() and a.isalnum() and b.isalnum() for a, b in zip(expected, read) if a != b)
+
+
 def _weakest(line: OcrLine, start: int, end: int) -> float:
     """The least sure character of a span (spaces aside); the line's mean where characters are unknown."""
     chars = line.char_confidences
@@ -388,6 +428,8 @@ def _weakest(line: OcrLine, start: int, end: int) -> float:
     return float(line.confidence)
 
 
+# A bare code shorter than this is not told from the tag's other numbers by its shape.
+MIN_CODE_CHARS = 6
 # A tag printing the style's whole size run (S M L XL XXL, or 155/80A 160/84A 165/88A) marks the garment's size
 # with a box, a ring or a tick, which the reader does not see: it shows this many sizes of one kind.
 SIZE_RUN = "a run of sizes, the marked one not read"
