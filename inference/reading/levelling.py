@@ -31,6 +31,8 @@ OUTLINE_TURN_DEG = 1.0
 # The crop cut round the paper keeps this share of its size beyond each edge: a line printed up to the paper's edge
 # is cut with room at its end (what lies round the paper is kept out of the read by the outline, not the crop).
 OUTLINE_MARGIN = 0.06
+# The box's crop holds the paper when the outline's corners lie within this share of the crop's size of it (a
+# rounded corner's edges meet outside the paper).
 HOLD_SLACK = 0.03
 
 
@@ -66,11 +68,11 @@ def level_tag(image_bgr: np.ndarray, tag_box: Box, symbols: TagSymbols, barcode_
                 upright = upright.flipped()
     outline = find_outline(image_bgr, tag_box, upright.angle_deg)
     if outline is not None:
-        turn = snapped(outline.turn_deg)
-        turned = abs(turn - upright.angle_deg) > OUTLINE_TURN_DEG
+        by_edges = snapped(outline.turn_deg)
+        turned = abs(by_edges - upright.angle_deg) > OUTLINE_TURN_DEG
         if turned or not holds(upright, outline):  # cut round the tag's paper, turned by its edges where they disagree
-            turn = turn if turned else upright.angle_deg
-            upright = make_upright(image_bgr, outline.xyxy, turn, OUTLINE_MARGIN, size=outline.size)
+            upright = make_upright(image_bgr, outline.xyxy, by_edges if turned else upright.angle_deg, OUTLINE_MARGIN,
+                                   size=outline.size)
     zones = symbol_zones(codes, upright, barcode_boxes)
     symbols_seen = _symbol_areas(zones, upright, (*barcode_boxes, *qr_boxes))
     levelled = level_by_lines(upright, symbols_seen, None if outline is None else outline.corners)
@@ -80,8 +82,7 @@ def level_tag(image_bgr: np.ndarray, tag_box: Box, symbols: TagSymbols, barcode_
 
 
 def holds(upright: Upright, outline: Outline) -> bool:
-    """Whether the crop holds the tag's paper: its outline's corners within HOLD_SLACK of the crop's size of it (a
-    rounded corner's edges meet outside the paper)."""
+    """Whether the crop holds the tag's paper: its outline's corners within HOLD_SLACK of it."""
     corners = upright.to_upright_points(outline.corners)
     h, w = upright.image.shape[:2]
     slack = HOLD_SLACK * max(h, w)
