@@ -135,12 +135,9 @@ def _search(gx: np.ndarray, gy: np.ndarray, centre: np.ndarray, bw: float, bh: f
     """The named side's best placement at each of `turns`, over positions along its normal near the box's side."""
     h, w = gx.shape
     turns = np.asarray(turns, np.float64)
-    rad = np.radians(turns)
-    ax = np.stack([np.cos(rad), np.sin(rad)], axis=1)  # the tag's axes in the frame, per turn
-    ay = np.stack([-np.sin(rad), np.cos(rad)], axis=1)
     sizes = [tag_size(bw, bh, float(t)) for t in turns]
     vertical = name in ("left", "right")
-    normal, along = (ax, ay) if vertical else (ay, ax)
+    normal, along = _side_axes(name, turns)
     half = np.array([(tw if vertical else th) / 2 for tw, th in sizes])
     length = np.array([th if vertical else tw for tw, th in sizes])
     sign = -1.0 if name in ("left", "top") else 1.0
@@ -162,13 +159,20 @@ def _search(gx: np.ndarray, gy: np.ndarray, centre: np.ndarray, bw: float, bh: f
     return [_Side(float(scores[i, k]), float(runs[i]), float(turns[i]), float(offsets[i, k])) for i, k in zip(rows, best_k)]
 
 
+def _side_axes(name: str, turns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For the tag turned by each of `turns` (degrees), the named side's normal and its direction along the
+    side, as (T, 2) frame directions."""
+    rad = np.radians(turns)
+    ax = np.stack([np.cos(rad), np.sin(rad)], axis=1)  # the tag's axes in the frame
+    ay = np.stack([-np.sin(rad), np.cos(rad)], axis=1)
+    return (ax, ay) if name in ("left", "right") else (ay, ax)
+
+
 def _corners(sides: dict[str, _Side], centre: np.ndarray) -> np.ndarray | None:
     """The four sides met, in work pixels: top-left, top-right, bottom-right, bottom-left."""
     lines = {}
     for name, side in sides.items():
-        t = math.radians(side.turn)
-        ax, ay = np.array([math.cos(t), math.sin(t)]), np.array([-math.sin(t), math.cos(t)])
-        normal, along = (ax, ay) if name in ("left", "right") else (ay, ax)
+        normal, along = (axis[0] for axis in _side_axes(name, np.array([side.turn])))
         point = centre + side.offset * normal
         lines[name] = (point, point + along)
     pairs = (("top", "left"), ("top", "right"), ("bottom", "right"), ("bottom", "left"))
