@@ -208,3 +208,67 @@ def test_two_runners_share_one_queue():
 
     assert run(scenario()) == [2, 4]
     assert len(a.batches) == 1 and len(b.batches) == 1
+
+
+class Prepared(Recorder):
+    """A runner with `prepare_thread`: records the thread it was prepared on and the threads its batches ran on."""
+
+    active = 0  # preparations running at once, over all instances
+    most_at_once = 0
+
+    def __init__(self, fail: bool = False) -> None:
+        super().__init__()
+        self.fail = fail
+        self.prepared_on: int | None = None
+        self.ran_on: set[int] = set()
+        self.closed = False
+
+    def prepare_thread(self) -> None:
+        Prepared.active += 1
+        Prepared.most_at_once = max(Prepared.most_at_once, Prepared.active)
+        try:
+            threading.Event().wait(0.05)  # long enough for another runner's preparation to overlap, were it started
+            assert not self.batches, "prepared after a batch ran"
+            self.prepared_on = threading.get_ident()
+            if self.fail:
+                raise RuntimeError("engine capture failed")
+        finally:
+            Prepared.active -= 1
+
+    def __call__(self, items):
+        self.ran_on.add(threading.get_ident())
+        return super().__call__(items)
+
+
+def test_each_runner_is_prepared_on_its_own_thread_before_any_batch_one_runner_at_a_time():
+    a, b = Prepared(), Prepared()
+    Prepared.most_at_once = 0
+
+    async def scenario():
+        batcher = Batcher([a, b], max_batch=1, max_wait_ms=0, max_queue=8)
+        await batcher.start()
+        results = await asyncio.gather(*(batcher.submit(i) for i in range(6)))
+        await batcher.drain()
+        return [r.result for r in results]
+
+    assert run(scenario()) == [0, 2, 4, 6, 8, 10]
+    assert Prepared.most_at_once == 1
+    assert a.prepared_on is not None and b.prepared_on is not None and a.prepared_on != b.prepared_on
+    for runner in (a, b):  # every batch a runner got ran on the thread it was prepared on
+        assert runner.ran_on <= {runner.prepared_on}
+    assert a.ran_on | b.ran_on
+
+
+def test_a_runner_that_cannot_be_prepared_fails_start_and_accepts_nothing():
+    good, bad = Prepared(), Prepared(fail=True)
+
+    async def scenario():
+        batcher = Batcher([good, bad], max_batch=1, max_wait_ms=0, max_queue=8)
+        with pytest.raises(RuntimeError, match="engine capture failed"):
+            await batcher.start()
+        assert not batcher.accepting
+        with pytest.raises(ShuttingDown):
+            batcher.admit()
+
+    run(scenario())
+    assert good.batches == [] and bad.batches == []

@@ -145,6 +145,7 @@ def _all_inside_some_queued(metrics: str, count: int) -> bool:
     (["--model", "no/such/model.onnx"], "model file not found"),
     (["--recipe", "no/such/recipe.toml"], "recipe"),
     (["--max-batch", "0"], "max batch out of range"),
+    (["--cuda-graph", "--backend", "onnxruntime-cpu", "--no-read"], "cuda-graph engine was asked for but cannot run"),
 ])
 def test_a_service_that_cannot_start_says_why_and_exits_2(args, says):
     process = start_serve(free_port(), *args)

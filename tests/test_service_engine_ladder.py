@@ -5,8 +5,12 @@ does not run here, so the pipelines below are the real CPU pipeline behind the G
 
 from __future__ import annotations
 
-import numpy as np
+import threading
 
+import numpy as np
+import pytest
+
+from inference.errors import BackendUnavailableError
 from inference.pipeline import Pipeline
 from inference.postprocess import Thresholds
 from inference.resources import default_model_path
@@ -73,3 +77,36 @@ def test_with_one_engine_every_batch_runs_on_it():
         assert only.ran == [2]
     finally:
         inner.close()
+
+
+def test_prepare_thread_runs_every_engine_on_the_calling_thread_twice_with_cuda_graphs_once_without():
+    """ONNX Runtime captures a CUDA graph per calling thread on that thread's second run: a worker whose engines
+    replay graphs runs each twice on the thread the batcher will serve it from; without graphs once."""
+    inner = Pipeline.open(default_model_path(), "onnxruntime-cpu")
+    try:
+        for cuda_graph, runs in ((True, 2), (False, 1)):
+            largest = BatchPipeline(inner, 4)
+            smaller = [BatchPipeline(inner, b) for b in (1, 2)]
+            worker = InferenceWorker(largest, max_batch=4, smaller=smaller, cuda_graph=cuda_graph)
+            threads: dict[int, set[int]] = {}
+            for p in worker.ladder:
+                original = p.process_batch
+
+                def process_batch(images, infos=None, p=p, original=original):
+                    threads.setdefault(p.batch, set()).add(threading.get_ident())
+                    return original(images, infos)
+
+                p.process_batch = process_batch
+            worker.prepare_thread()
+            assert {p.batch: p.ran for p in worker.ladder} == {1: [1] * runs, 2: [2] * runs, 4: [4] * runs}
+            assert threads == {1: {threading.get_ident()}, 2: {threading.get_ident()}, 4: {threading.get_ident()}}
+    finally:
+        inner.close()
+
+
+def test_the_cuda_graph_engine_on_a_detector_off_the_gpu_pipeline_is_refused_with_the_reason():
+    with pytest.raises(BackendUnavailableError) as caught:
+        InferenceWorker.open(default_model_path(), "onnxruntime-cpu", thresholds=Thresholds(), read=False,
+                             max_batch=2, cuda_graph=True)
+    assert "CUDA-graph engine" in caught.value.message
+    assert "onnxruntime-cpu" in caught.value.found

@@ -28,6 +28,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--one-engine", action="store_true",
                         help="on the GPU pipeline, one engine at --max-batch for every batch (default: also engines "
                              "for batches of 1, 2 and 4, each batch on the smallest that holds it)")
+    parser.add_argument("--cuda-graph", action="store_true",
+                        help="on the GPU pipeline with ONNX Runtime, replay each engine as a CUDA graph (captured on "
+                             "its worker's own thread before the first request)")
     parser.add_argument("--jpeg-decode", choices=("auto", "gpu", "cpu"), default="auto",
                         help="/detect JPEGs decoded in each batch on the GPU (nvImageCodec) where the detector runs "
                              "on the GPU pipeline (auto), always there or refuse to start (gpu), or on CPU threads")
@@ -54,7 +57,8 @@ def config_from(args: argparse.Namespace):
                          deadline_ms=args.deadline_ms,
                          max_body_bytes=int(args.max_body_mb * 1024 * 1024), conf=args.conf, iou=args.iou,
                          max_det=args.max_det, recipe=args.recipe, recipe_dir=args.recipes, read=not args.no_read,
-                         journal=args.journal, jpeg_decode=args.jpeg_decode, batch_engines=not args.one_engine)
+                         journal=args.journal, jpeg_decode=args.jpeg_decode, batch_engines=not args.one_engine,
+                         cuda_graph=args.cuda_graph)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -79,10 +79,24 @@ class Batcher:
 
     # -- lifecycle -----------------------------------------------------------------------------------
     async def start(self) -> None:
+        """One thread per runner; a runner with `prepare_thread` has it run there first, one runner after another,
+        before any request is accepted (the worker captures its engines' CUDA graphs on the thread that replays
+        them). A failing preparation stops the threads and is raised."""
+        loop = asyncio.get_running_loop()
+        try:
+            for i, runner in enumerate(self.runners):
+                executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"inference-{i}")
+                self._executors.append(executor)
+                prepare = getattr(runner, "prepare_thread", None)
+                if prepare is not None:
+                    await loop.run_in_executor(executor, prepare)
+        except BaseException:
+            for executor in self._executors:
+                executor.shutdown(wait=True)
+            self._executors.clear()
+            raise
         self._queue = asyncio.Queue()  # bounded by admission, not here
-        for i, runner in enumerate(self.runners):
-            executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"inference-{i}")
-            self._executors.append(executor)
+        for i, (runner, executor) in enumerate(zip(self.runners, self._executors)):
             self._consumers.append(asyncio.create_task(self._consume(runner, executor), name=f"batcher-{i}"))
 
     async def drain(self) -> None:

@@ -51,6 +51,7 @@ class ServiceConfig:
     journal: str | None = None  # journal every request like a station frame: a path, "" = the station's journal
     jpeg_decode: str = "auto"  # /detect JPEGs: "auto" on the GPU where the workers can, "gpu" or refuse, "cpu"
     batch_engines: bool = True  # on the GPU pipeline, an engine per batch size 1, 2, 4 below max_batch (worker.py)
+    cuda_graph: bool = False  # on the GPU pipeline with ONNX Runtime, each engine replayed as a CUDA graph
 
     def __post_init__(self) -> None:
         checks = [("max batch", self.max_batch, 1, 64), ("queue", self.queue, 1, 100_000),

@@ -25,7 +25,8 @@ def open_worker(config: ServiceConfig, journal: JournalSink | None) -> Any:
 
     return InferenceWorker.open(config.model, config.backend, thresholds=default_thresholds(config),
                                 read=config.read, max_batch=config.max_batch, threads=config.threads,
-                                journal=journal, jpeg_decode=config.jpeg_decode, batch_engines=config.batch_engines)
+                                journal=journal, jpeg_decode=config.jpeg_decode, batch_engines=config.batch_engines,
+                                cuda_graph=config.cuda_graph)
 
 
 def default_thresholds(config: ServiceConfig) -> Thresholds:
@@ -87,7 +88,11 @@ class Service:
                                max_queue=self.config.queue, deadline_ms=self.config.deadline_ms,
                                on_batch=self.metrics.batch_size.observe)
         self.metrics.watch_queue(lambda: self.batcher.depth, lambda: self.batcher.in_flight)
-        await self.batcher.start()
+        try:
+            await self.batcher.start()  # each worker prepared on its own thread first (worker.prepare_thread)
+        except BaseException:
+            await asyncio.to_thread(self._close_blocking)
+            raise
         self.ready = True
 
     def _open_blocking(self) -> None:

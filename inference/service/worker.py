@@ -56,8 +56,9 @@ def smaller_batches(max_batch: int) -> list[int]:
 
 class InferenceWorker:
     def __init__(self, pipeline: Any, reader: Any = None, *, max_batch: int = 8,
-                 journal: JournalSink | None = None, smaller: Sequence[Any] = ()) -> None:
+                 journal: JournalSink | None = None, smaller: Sequence[Any] = (), cuda_graph: bool = False) -> None:
         self.pipeline = pipeline
+        self.cuda_graph = cuda_graph  # the GPU pipelines' engines replay CUDA graphs (ONNX Runtime's)
         # GPU pipelines by batch size, smallest first (the largest is `pipeline`); a batch runs on the first that holds it
         self.ladder = sorted([*smaller, pipeline], key=lambda p: int(getattr(p, "batch", 1)))
         self.reader = reader
@@ -76,7 +77,7 @@ class InferenceWorker:
     @classmethod
     def open(cls, model, backend: str | None, *, thresholds: Thresholds, read: bool, max_batch: int,
              threads: int | None = None, journal: JournalSink | None = None,
-             jpeg_decode: str = "auto", batch_engines: bool = True) -> InferenceWorker:
+             jpeg_decode: str = "auto", batch_engines: bool = True, cuda_graph: bool = False) -> InferenceWorker:
         options: dict[str, Any] = {"thresholds": thresholds}
         if threads:
             options["threads"] = threads
@@ -87,13 +88,21 @@ class InferenceWorker:
         if on_gpu:
             # the GPU pipeline runs whole batches: sized to the batcher's, or every batch ran one frame at a time
             options["batch"] = max(1, max_batch)
+            if cuda_graph:
+                options["cuda_graph"] = True
         inspector = Inspector.open(model, backend, read=read, **options)
         smaller: list[Any] = []
         try:
             if on_gpu and batch_engines and hasattr(inspector.pipeline, "process_batch"):
                 for batch in smaller_batches(max_batch):
                     smaller.append(Inspector.open(model, backend, read=False, **{**options, "batch": batch}).pipeline)
-            worker = cls(inspector.pipeline, inspector.reader, max_batch=max_batch, journal=journal, smaller=smaller)
+            worker = cls(inspector.pipeline, inspector.reader, max_batch=max_batch, journal=journal, smaller=smaller,
+                         cuda_graph=cuda_graph)
+            if cuda_graph and not worker.gpu_batch:
+                raise BackendUnavailableError("the CUDA-graph engine was asked for but cannot run",
+                                              expected="--cuda-graph with the GPU pipeline (onnxruntime-cuda)",
+                                              found=f"the detector runs on {worker.backend}",
+                                              hint="leave out --cuda-graph, or serve on a machine with the GPU pipeline")
             worker.use_gpu_jpeg(jpeg_decode)
             worker.warm_up()
         except Exception:
@@ -138,6 +147,21 @@ class InferenceWorker:
         blank = np.full((*self.pipeline.input_hw, 3), 114, np.uint8)
         for size in [int(p.batch) for p in self.ladder[:-1]] + [self.gpu_batch or self.engine_batch]:
             self._detect([Job(DETECT, blank, self.pipeline.thresholds, "warm-up")] * size)
+
+    def prepare_thread(self) -> None:
+        """Each GPU engine run on the calling thread, which must be the one that will serve this worker's batches
+        (the batcher calls this on its runner thread before the first request, one worker at a time).
+
+        ONNX Runtime keeps a CUDA graph per calling thread and captures it on that thread's second run, with the
+        stream in global capture mode: while it captures, any other thread's CUDA call that could synchronize
+        (nvJPEG's in a GPU JPEG decode, a cudaMalloc or a free) fails, and fails the capture with it. Warmed only
+        on the opening thread, each engine was captured again on the runner thread by the second batch it got
+        under load, beside the other workers' decodes. Here every engine is captured (run twice) while nothing
+        else runs; engines without a CUDA graph run once, for the thread's own handles."""
+        if not self.gpu_batch:
+            return
+        for _ in range(2 if self.cuda_graph else 1):
+            self.warm_up()
 
     @property
     def engine_batches(self) -> tuple[int, ...]:
