@@ -378,6 +378,7 @@ class TagReader:
             text_px=text_height(crops.boxes),
             bars=bars,
             symbol_boxes=tuple(barcode_boxes),
+            paper=() if level.outline is None else tuple(map(tuple, level.outline.corners.tolist())),
         )
         if recipe is not None:
             t = time.perf_counter_ns()

@@ -138,6 +138,9 @@ class TagReading:
     bars: BarMeasure | None = None
     # expected values the recognizer's posteriors support, found while verifying against a recipe
     spotted: tuple[SpottedField, ...] = ()
+    # the tag's paper outline where the reader found its four edges (outline.py): corners in frame pixels, top-left,
+    # top-right, bottom-right, bottom-left of the upright tag; () where no outline was found. Shown, never judged
+    paper: tuple[tuple[float, float], ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "xyxy", tuple(float(v) for v in self.xyxy))
@@ -150,6 +153,7 @@ class TagReading:
         object.__setattr__(self, "notes", tuple(self.notes))
         object.__setattr__(self, "spotted", tuple(self.spotted))
         object.__setattr__(self, "unconfirmed", tuple(self.unconfirmed))
+        object.__setattr__(self, "paper", tuple((float(x), float(y)) for x, y in self.paper))
 
     @property
     def is_tag(self) -> bool:
@@ -185,4 +189,5 @@ class TagReading:
             "summary": self.summary,
             "timings_ms": {k: round(v, 3) for k, v in self.timings_ms.items()},
             "notes": list(self.notes),
+            "paper": [[round(x, 2), round(y, 2)] for x, y in self.paper],
         }
