@@ -1,4 +1,4 @@
-"""Annotated images for the archive and for exports: boxes, labels and a verdict stamp.
+"""Annotated images for the archive and for exports: boxes, the tags' paper outlines, labels and a verdict stamp.
 
 Latin text is drawn with OpenCV's Hershey font (fast, no dependency). OpenCV cannot draw Chinese,
 so any label with a non-ASCII character is rendered once by Pillow with the bundled Noto Sans SC
@@ -17,6 +17,7 @@ from inference.resources import font_path
 
 # BGR. Verdict colors match the GUI's: green OK, red NG, amber REVIEW, grey when nothing was judged.
 VERDICT_BGR = {"OK": (60, 160, 40), "NG": (40, 40, 220), "REVIEW": (0, 170, 240), "": (120, 120, 120)}
+PAPER_RIM_BGR = (30, 30, 30)
 _CLASS_BGR = ((255, 140, 30), (60, 200, 250), (200, 80, 200), (80, 200, 120), (40, 120, 255), (200, 200, 60))
 _FONT = cv2.FONT_HERSHEY_SIMPLEX
 
@@ -53,6 +54,38 @@ def draw_labels(image: np.ndarray, detections: Iterable[Mapping]) -> np.ndarray:
     return image
 
 
+def tag_verdict(tag_index: int, checks: Iterable[Mapping], verdict: str) -> str:
+    """The verdict a tag's outline is drawn in: the worst of the checks on that tag and on the whole frame (a
+    count), so one tag alone on a frame shows the banner's verdict and of several tags the failing one stands out;
+    the frame's `verdict` where nothing was checked."""
+    judged = {str(c.get("verdict", "")) for c in checks if c.get("tag_index") in (None, tag_index)}
+    return next((v for v in ("NG", "REVIEW", "OK") if v in judged), verdict)
+
+
+def paper_outlines(tags: Iterable[Mapping], checks: Iterable[Mapping], verdict: str) -> list[tuple[np.ndarray, str]]:
+    """Each tag's paper outline (corners in frame pixels, as `TagReading.to_record()` gives them under "paper") with
+    the verdict to draw it in. Journals written before outlines were recorded have no "paper": nothing is drawn,
+    and nothing is drawn for a box the reader rejected as no tag."""
+    checks = list(checks)
+    out = []
+    for i, tag in enumerate(tags):
+        corners = tag.get("paper") or ()
+        if len(corners) == 4 and not tag.get("rejected"):
+            out.append((np.asarray(corners, np.float64).reshape(4, 2), tag_verdict(tag.get("tag_index", i), checks, verdict)))
+    return out
+
+
+def draw_papers(image: np.ndarray, papers: Iterable[tuple[np.ndarray, str]]) -> np.ndarray:
+    """Thin polygons round the tags' paper in their verdict's colour, on a dark rim that keeps a green line visible on a
+    green cloth: whether the tag was cut round its paper or round a box that spills onto what lies under it."""
+    thickness = max(1, round(2 * _scale_for(image)))
+    for corners, verdict in papers:
+        points = [np.round(corners).astype(np.int32).reshape(-1, 1, 2)]
+        cv2.polylines(image, points, True, PAPER_RIM_BGR, thickness + 2, cv2.LINE_AA)
+        cv2.polylines(image, points, True, VERDICT_BGR.get(verdict, VERDICT_BGR[""]), thickness, cv2.LINE_AA)
+    return image
+
+
 def stamp_verdict(image: np.ndarray, verdict: str, note: str = "") -> np.ndarray:
     """A solid verdict badge in the top-left corner: readable even in a 320 px thumbnail."""
     scale = _scale_for(image)
@@ -62,13 +95,16 @@ def stamp_verdict(image: np.ndarray, verdict: str, note: str = "") -> np.ndarray
     return image
 
 
-def annotate_frame(image_bgr: np.ndarray, detections: Iterable[Mapping], verdict: str, note: str = "") -> np.ndarray:
-    """A copy of the frame with boxes, labels and the verdict stamp. `detections` are journal records."""
+def annotate_frame(image_bgr: np.ndarray, detections: Iterable[Mapping], verdict: str, note: str = "",
+                   tags: Iterable[Mapping] = (), checks: Iterable[Mapping] = ()) -> np.ndarray:
+    """A copy of the frame with boxes, the tags' paper outlines, labels and the verdict stamp. `detections`, `tags`
+    and `checks` are journal records (a frame's "detections", "fields" and "checks")."""
     detections = list(detections)
     out = np.ascontiguousarray(image_bgr.copy())
     if out.ndim == 2:
         out = cv2.cvtColor(out, cv2.COLOR_GRAY2BGR)
     draw_boxes(out, detections)
+    draw_papers(out, paper_outlines(tags, checks, verdict))
     draw_labels(out, detections)
     return stamp_verdict(out, verdict, note)
 

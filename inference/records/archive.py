@@ -70,8 +70,10 @@ class Archive:
 
     def save(self, *, session_id: int, frame_index: int, verdict: str, source_name: str,
              detections: Iterable[Mapping], image_bgr: np.ndarray | None = None, source_file: Path | str | None = None,
-             annotated_bgr: np.ndarray | None = None, timestamp: float | None = None) -> ArchivedImages:
-        """Write the original (copied from `source_file`, else encoded from `image_bgr`) and its annotated copy."""
+             annotated_bgr: np.ndarray | None = None, timestamp: float | None = None,
+             tags: Iterable[Mapping] = (), checks: Iterable[Mapping] = ()) -> ArchivedImages:
+        """Write the original (copied from `source_file`, else encoded from `image_bgr`) and its annotated copy
+        (`tags` and `checks` as journaled: the tags' paper outlines drawn in their verdict's colour)."""
         if image_bgr is None and source_file is None:
             raise ArchiveError("nothing to archive", expected="image_bgr or source_file", found="neither")
         day = time.localtime(timestamp or time.time())
@@ -88,7 +90,7 @@ class Archive:
                 _write_image(original, image_bgr, [])
             if annotated_bgr is None:
                 frame = image_bgr if image_bgr is not None else _read_image(original)
-                annotated_bgr = annotate_frame(frame, detections, verdict)
+                annotated_bgr = annotate_frame(frame, detections, verdict, tags=tags, checks=checks)
             annotated = folder / f"{stem}{ANNOTATED_TAG}.jpg"
             _write_image(annotated, annotated_bgr, [cv2.IMWRITE_JPEG_QUALITY, 90])
         except OSError as exc:

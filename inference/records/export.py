@@ -184,7 +184,7 @@ def _frame_images(staged: StagedFolder, frame) -> tuple[int, _Images]:
         image = _decode(original, 0)
         if image is None:
             return frame.id, _Images(note=f"image {Path(original).name} could not be decoded")
-        annotated = annotate_frame(image, frame.detections, frame.verdict)
+        annotated = annotate_frame(image, frame.detections, frame.verdict, tags=frame.tags, checks=frame.checks)
         _write_jpeg(staged, image_rel, annotated, 90)
         if not want_thumb:
             return frame.id, _Images(image=image_rel)

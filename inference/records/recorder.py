@@ -17,7 +17,7 @@ import numpy as np
 
 from inference.pipeline import FrameResult
 from inference.records.archive import Archive, ArchiveError
-from inference.records.convert import file_hash, pixels_hash, verdict_parts
+from inference.records.convert import file_hash, pixels_hash, tag_records, verdict_parts
 from inference.records.journal import Journal, JournalError
 from inference.records.tag_rows import archive_tag_crop, tag_values
 
@@ -54,14 +54,15 @@ class Recorder:
 
     def record(self, result: FrameResult, image: np.ndarray | None) -> int:
         self._ensure_session()
-        verdict, _, _ = verdict_parts(result.verdict)
+        verdict, _, checks = verdict_parts(result.verdict)
         archived, not_archived = None, None
         if self.archive is not None and result.ok and verdict in FLAGGED:
             try:
                 archived = self.archive.save(session_id=self.session_id, frame_index=result.index, verdict=verdict,
                                              source_name=result.source_name,
                                              detections=result.detections.to_records(), image_bgr=image,
-                                             source_file=_existing(result.source_path))
+                                             source_file=_existing(result.source_path),
+                                             tags=tag_records(result.readings), checks=checks)
             except (ArchiveError, OSError) as exc:  # the verdict is still journaled, without its images
                 not_archived = exc
         image_hash = ""
