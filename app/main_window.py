@@ -31,7 +31,7 @@ from app.thread_priority import start_below_gui
 from app.widgets.crops_strip import CropsStrip
 from app.widgets.error_panel import ErrorPanel
 from app.widgets.station_header import StationHeader
-from app.widgets.image_view import ImageView
+from app.widgets.image_view import ImageView, tag_papers
 from app.widgets.plots_panel import PlotsPanel
 from app.widgets.results_table import ResultsModel
 from app.widgets.source_bar import SourceBar
@@ -468,7 +468,7 @@ class MainWindow(QMainWindow):
         else:
             preview = cached and result.thresholds != self.thresholds
             shown = rejudge(result, self.thresholds, self.recipe) if preview else result
-            self.view.show_frame(image, shown.detections, _not_tags(shown))
+            self.view.show_frame(image, shown.detections, _not_tags(shown), tag_papers(shown))
             self.crops.show_crops(image, shown.detections)
             result = shown
             reasons = list(getattr(result.verdict, "reasons", ()) or ())
@@ -508,7 +508,7 @@ class MainWindow(QMainWindow):
             return
         preview = current.thresholds != self.thresholds
         shown = rejudge(current, self.thresholds, self.recipe)
-        self.view.show_detections(shown.detections, _not_tags(shown))
+        self.view.show_detections(shown.detections, _not_tags(shown), tag_papers(shown))
         self.crops.show_crops(self.current_image, shown.detections)
         self.banner.show_verdict(Inspector.verdict_text(shown), list(getattr(shown.verdict, "reasons", ()) or ()),
                                  preview=preview)

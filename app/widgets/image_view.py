@@ -1,4 +1,5 @@
-"""The live view: the frame with boxes in class colours, labels and scores; zoom and pan."""
+"""The live view: the frame with boxes in class colours, labels and scores, each read tag's paper outline in its
+verdict's colour; zoom and pan."""
 
 from __future__ import annotations
 
@@ -6,12 +7,14 @@ from collections.abc import Sequence
 
 import cv2
 import numpy as np
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QImage, QPainter, QPen, QPixmap
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QImage, QPainter, QPen, QPixmap, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPixmapItem, QGraphicsScene, QGraphicsView, QLabel
 
-from app.theme import class_color
+from app.theme import VERDICT_COLORS, class_color
 from inference.detections import Detections, within
+from inference.records.annotate import paper_outlines
+from inference.records.convert import verdict_parts
 
 
 def bgr_to_qimage(image: np.ndarray) -> QImage:
@@ -34,7 +37,19 @@ def frame_pixmap(image: np.ndarray) -> tuple[QPixmap, np.ndarray]:
 
 LABEL_PX = 13  # box labels are this tall on screen at any zoom
 NOT_A_TAG = "#80868b"  # a tag box the reader dropped
+PAPER_PX = 2.0  # a tag's paper outline, screen pixels at any zoom
+PAPER_RIM = QColor(0, 0, 0, 150)  # a dark rim under it: a green OK line stays visible on a green cloth
 Box = tuple[float, float, float, float]
+Paper = tuple[np.ndarray, str]  # a tag's paper corners (4, 2) in frame pixels, and the verdict it is drawn in
+
+
+def tag_papers(result) -> list[Paper]:
+    """The read tags' paper outlines with the verdict each is drawn in, as the reports draw them
+    (`annotate.paper_outlines`); none where the reader found no outline."""
+    verdict, _, checks = verdict_parts(getattr(result, "verdict", None))
+    tags = [{"tag_index": t.tag_index, "paper": t.paper, "rejected": t.rejected}
+            for t in getattr(result, "readings", None) or ()]
+    return paper_outlines(tags, checks, verdict)
 
 
 class BoxesItem(QGraphicsItem):
@@ -47,16 +62,23 @@ class BoxesItem(QGraphicsItem):
     def __init__(self) -> None:
         super().__init__()
         self._rows: list[tuple[QRectF, QColor, str, bool]] = []  # box, colour, label, dropped by the reader
+        self._papers: list[tuple[QPolygonF, QColor]] = []
         self._bounds = QRectF()
         self._font = QFont()
         self._font.setPixelSize(LABEL_PX)
         self._font.setBold(True)
 
-    def set_detections(self, detections: Detections | None, image_size, not_tags: Sequence[Box] = ()) -> None:
+    def set_detections(self, detections: Detections | None, image_size, not_tags: Sequence[Box] = (),
+                       papers: Sequence[Paper] = ()) -> None:
         """`not_tags`: tag boxes the reader found nothing tag-like in (a coin, a lamp): drawn grey and
-        dashed, labelled as not counted, so the image says what the Tag text and the verdict say."""
+        dashed, labelled as not counted, so the image says what the Tag text and the verdict say.
+        `papers`: the tags' paper outlines (`tag_papers`), drawn thin in their verdict's colour beside the boxes,
+        so an engineer sees whether a tag was cut round its paper or round a box that spills past it."""
         self.prepareGeometryChange()
         self._rows = []
+        no_verdict = VERDICT_COLORS["no recipe"]
+        self._papers = [(QPolygonF([QPointF(float(x), float(y)) for x, y in corners]),
+                         QColor(VERDICT_COLORS.get(verdict, no_verdict))) for corners, verdict in papers]
         if detections is not None:
             for box, score, cid, label in zip(detections.xyxy, detections.confidence, detections.class_id,
                                               detections.labels):
@@ -104,6 +126,12 @@ class BoxesItem(QGraphicsItem):
             pen.setCosmetic(True)  # 2 screen pixels at any zoom
             painter.setPen(pen)
             painter.drawRect(rect)
+        for polygon, color in self._papers:
+            for pen in (QPen(PAPER_RIM, PAPER_PX + 2), QPen(color, PAPER_PX)):
+                pen.setCosmetic(True)
+                pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
+                painter.setPen(pen)
+                painter.drawPolygon(polygon)
         pad = 4 / scale
         for (_, color, text, _dropped), tag in zip(self._rows, tags):
             painter.fillRect(tag, color)
@@ -136,14 +164,15 @@ class ImageView(QGraphicsView):
         self._set_message("No frame yet — open a source and press Start (Space).", error=False)
         self.box_count = 0
 
-    def show_frame(self, image: np.ndarray | None, detections: Detections | None, not_tags: Sequence[Box] = ()) -> None:
+    def show_frame(self, image: np.ndarray | None, detections: Detections | None, not_tags: Sequence[Box] = (),
+                   papers: Sequence[Paper] = ()) -> None:
         if image is not None:
             self.placeholder.setVisible(False)
             pixmap, pixels = frame_pixmap(image)
             self._pixmap.setPixmap(pixmap)
             self._pixels = pixels  # the pixmap shares this memory: kept until the next frame replaces both
             self.scene().setSceneRect(QRectF(self._pixmap.pixmap().rect()))
-        self.show_detections(detections, not_tags)
+        self.show_detections(detections, not_tags, papers)
         if self._fit_mode:
             self.fit()
 
@@ -171,8 +200,9 @@ class ImageView(QGraphicsView):
         area = self.viewport().rect().adjusted(16, 16, -16, -16)
         self.placeholder.setGeometry(area)
 
-    def show_detections(self, detections: Detections | None, not_tags: Sequence[Box] = ()) -> None:
-        self._boxes.set_detections(detections, self._pixmap.pixmap().size(), not_tags)
+    def show_detections(self, detections: Detections | None, not_tags: Sequence[Box] = (),
+                        papers: Sequence[Paper] = ()) -> None:
+        self._boxes.set_detections(detections, self._pixmap.pixmap().size(), not_tags, papers)
         self.box_count = 0 if detections is None else len(detections)
 
     def fit(self) -> None:
