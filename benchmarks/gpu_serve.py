@@ -188,6 +188,10 @@ def main() -> int:
     parser.add_argument("--step-s", type=float, default=0.0, help="seconds per step of that search (0: no search)")
     parser.add_argument("--step-floor", type=float, default=0.2,
                         help="the search stops below this share of the saturated rate (the bound is then not met)")
+    parser.add_argument("--overload-at", type=float, default=0.0,
+                        help="the overload test at 2x this rate (with --overload-batch) instead of the best row's; "
+                             "with --batches given none, only the overload test runs")
+    parser.add_argument("--overload-batch", type=int, default=8, help="max batch of --overload-at's overload test")
     parser.add_argument("--rss-s", type=float, default=0.0,
                         help="then hold --rss-rate on one service for this long, reading its RSS between chunks (0: skip)")
     parser.add_argument("--rss-rate", type=float, default=0.0, help="rate of the RSS run (default: 80 %% of the best sustainable)")
@@ -248,6 +252,8 @@ def main() -> int:
         if sustainable > best[0]:
             best = (sustainable, batch)
         args.out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    if args.overload_at > 0:
+        best = (args.overload_at, args.overload_batch)
     if args.overload_s > 0:
         sustainable, batch = best
         port += args.processes
