@@ -139,9 +139,14 @@ def main() -> int:
         write_jpegs(args.data, args.jpegs, 32, 90)
     results = []
     for name in SCENARIOS:
-        proc = subprocess.run([sys.executable, __file__, "--data", str(args.data), "--out", "-", "--jpegs", str(args.jpegs),
-                               "--seconds", str(args.seconds), "--scenario", name],
-                              capture_output=True, text=True, timeout=150)
+        try:
+            proc = subprocess.run([sys.executable, __file__, "--data", str(args.data), "--out", "-", "--jpegs",
+                                   str(args.jpegs), "--seconds", str(args.seconds), "--scenario", name],
+                                  capture_output=True, text=True, timeout=50)
+        except subprocess.TimeoutExpired as exc:  # a scenario that hangs (a wedged context) is a result too
+            proc = subprocess.CompletedProcess(exc.cmd, -9, exc.stdout or "", f"timed out after 50 s: {exc.stderr or ''}")
+            proc.stdout = proc.stdout.decode() if isinstance(proc.stdout, bytes) else proc.stdout
+            proc.stderr = proc.stderr if isinstance(proc.stderr, str) else str(proc.stderr)
         lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
         row = json.loads(lines[-1]) if lines else {"scenario": name}
         row["returncode"] = proc.returncode
