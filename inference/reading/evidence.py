@@ -99,7 +99,7 @@ def field_evidence(rule: FieldRule, tag: TagReading, texts: Sequence[Glyphs], re
     if name == "size" and rule.expected is not None:
         run = size_run([line for read in reads for line in read])
         if run:  # the expected size is found among them whether or not it is the one marked
-            return FieldEvidence(name, Found.NEAR, " ".join(run), 0.0, "ocr", SIZE_RUN, " ".join(run))
+            return _marked_in_run(rule, tag) or FieldEvidence(name, Found.NEAR, " ".join(run), 0.0, "ocr", SIZE_RUN, " ".join(run))
     coded = _from_barcodes(rule, tag)
     if rule.expected is not None:
         printed = _expected(rule, texts, reads, labelled, len(reads) if line_reads is None else line_reads)
@@ -434,6 +434,7 @@ MIN_CODE_CHARS = 6
 # with a box, a ring or a tick, which the reader does not see: it shows this many sizes of one kind.
 SIZE_RUN = "a run of sizes, the marked one not read"
 MIN_RUN_SIZES = 3
+MARKED_IN_RUN = "the entry a run of sizes marks"
 _LETTER_SIZE_TOKEN = re.compile(r"(?<![A-Z0-9])(?:[2-6]XL|XXS|X{0,4}[SML])(?![A-Z0-9])")
 
 
@@ -450,6 +451,27 @@ def size_run(lines: Sequence[OcrLine]) -> tuple[str, ...]:
         if len(found) >= MIN_RUN_SIZES:
             return tuple(found)
     return ()
+
+
+def _marked_in_run(rule: FieldRule, tag: TagReading) -> FieldEvidence | None:
+    """The size a run marks (read on its own while verifying, size_marks.py) against the expected one."""
+    marked = tag.marked_size
+    if marked is None or rule.expected is None:
+        return None
+    found = compare(field_key("size", rule.expected), field_key("size", marked.value), marked.confidence, rule.min_confidence)
+    if found is Found.ABSENT:
+        return None
+    value = rule.expected if found is Found.MATCH else marked.value
+    return FieldEvidence(rule.name, found, value, marked.confidence, "ocr", MARKED_IN_RUN, marked.raw)
+
+
+def size_tokens(text: str) -> list[str]:
+    """The sizes a piece of text names (letter sizes and 号型), in order: '□XS □S ■M' names XS, S and M."""
+    upper = halfwidth(text).upper()
+    found = [(m.start(), m.group(1)) for m in _SIZE_NUMERIC.finditer(upper)]
+    taken = [(m.start(), m.end()) for m in _SIZE_NUMERIC.finditer(upper)]
+    found += [(m.start(), m.group(0)) for m in _LETTER_SIZE_TOKEN.finditer(upper) if not any(a <= m.start() < b for a, b in taken)]
+    return [token for _, token in sorted(found)]
 
 
 def _size_tokens(lines: Sequence[OcrLine]) -> list[_Candidate]:

@@ -141,6 +141,9 @@ class TagReading:
     # the tag's paper outline where the reader found its four edges (outline.py): corners in frame pixels, top-left,
     # top-right, bottom-right, bottom-left of the upright tag; () where no outline was found. Shown, never judged
     paper: tuple[tuple[float, float], ...] = ()
+    # the size marked in a printed size run (size_marks.py), read on its own while verifying; None where no run or
+    # no entry stood out
+    marked_size: FieldReading | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "xyxy", tuple(float(v) for v in self.xyxy))

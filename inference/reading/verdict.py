@@ -12,7 +12,7 @@ from enum import Enum
 
 from inference.detections import Detections, centre_inside, within
 from inference.reading import barcodes as bc
-from inference.reading.evidence import SIZE_RUN, FieldEvidence, gather
+from inference.reading.evidence import MARKED_IN_RUN, SIZE_RUN, FieldEvidence, gather
 from inference.reading.fields import extract_fields
 from inference.reading.matching import Found, compare
 from inference.reading.normalize import code_key, ean13_check_ok, field_key, format_price, normalize_ean, parse_price
@@ -327,7 +327,9 @@ def _field_check(rule: FieldRule, evidence: FieldEvidence, tag: TagReading, reci
                      f"{prefix}{label} uncertain: read as {read}, expected {expected}: one character apart in print too"
                      f" small to tell them apart ({tag.text_px:.0f} px lines, needs {SMALL_TEXT_PX:.0f})")
     if evidence.found is Found.DIFFERENT:
-        if rule.expected is not None:
+        if evidence.how == MARKED_IN_RUN:
+            reason = f"{prefix}{label} marked in the printed run is {read}, expected {expected}"
+        elif rule.expected is not None:
             reason = f"{prefix}{label} {read} ≠ expected {expected}"
         else:  # a pattern is the recipe's own rule: the print or the pattern can be the one at fault
             reason = f"{prefix}{label} {read} does not match {expected} ({PATTERN_HINT.format(label=label)})"

@@ -8,13 +8,14 @@ matched field stands on) and of the regions a taught recipe marks.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 import cv2
 import numpy as np
 
-from inference.reading.evidence import FieldEvidence, gather
+from inference.reading.evidence import FieldEvidence, gather, size_run, size_tokens
 from inference.reading.expected import spot_fields, spot_printed_ean
 from inference.reading.labels import split_labeled
 from inference.reading.lines import group_rows, union
@@ -23,15 +24,18 @@ from inference.reading.ocr.detector import TextDetector
 from inference.reading.ocr.recognizer import TextRecognizer
 from inference.reading.recipe import FieldRule, Recipe
 from inference.reading.rectify import Upright
+from inference.reading.size_marks import marked_size
 from inference.reading.summary import summarize
 from inference.reading.text_lines import LineCrops, enlarged, join_row, join_rows, without_posteriors
-from inference.reading.types import OcrLine, TagReading
+from inference.reading.types import FieldReading, OcrLine, TagReading
 
 # The second read of lines a field is in doubt on: unsqueezed, so repeated digits keep their steps.
 REREAD_SQUEEZE = 1.0
 # A taught region is read with this margin (share of its size) and enlarged towards this height.
 REGION_MARGIN = 0.25
 REGION_TEXT_HEIGHT = 96
+# A row that reads as nothing but sizes, boxes before them and spaces (the recognizer may join 'XXL3XL').
+_RUN_TEXT = re.compile(r"^[\sXSMLxsml0-9/ABYaby()□■☑☐✓√口]+$")
 # A matched field's value this long, read inside a line, places the field on that line.
 MIN_VALUE_CHARS = 4
 # A line may hold this many characters besides a matched field's label and value and still be that field's alone.
@@ -45,6 +49,7 @@ def verify(tag: TagReading, recipe: Recipe, crops: LineCrops, upright: Upright, 
     squeeze: a narrowed '399' loses a 9), spotted again; the tag then shows what the evidence
     says. A line a matched field was found on, and no field in doubt, is not read again. The
     posteriors are dropped when done: they serve verification only."""
+    tag = _with_marked_size(tag, recipe, crops, upright, recognizer)
     evidence = gather(recipe, tag)
     doubtful = [rule for rule in recipe.fields if evidence[rule.name].found is not Found.MATCH]
     if not any(b.format == "EAN-13" for b in tag.barcodes):
@@ -70,6 +75,37 @@ def verify(tag: TagReading, recipe: Recipe, crops: LineCrops, upright: Upright, 
         if reading is not None:
             fields[name] = reading
     return replace(tag, fields=fields, summary=summarize(fields, tag.barcodes))
+
+
+def _with_marked_size(tag: TagReading, recipe: Recipe, crops: LineCrops, upright: Upright,
+                      recognizer: TextRecognizer) -> TagReading:
+    """Where the recipe expects a size and the tag prints a run of sizes, the entry the run marks, read on its own."""
+    rule = next((r for r in recipe.fields if r.name == "size"), None)
+    if rule is None or rule.expected is None or not crops.crops or not size_run(tag.ocr_lines):
+        return tag
+    rows = group_rows(crops.boxes)
+    first = _first_reads(rows, crops, tag.ocr_lines, upright)
+    spans = {k: union([crops.boxes[i] for i in row]) for k, row in enumerate(rows)}
+    named = [k for k, line in first.items() if size_tokens(line.text)]
+    more = {k for k, line in first.items() if k not in named and _RUN_TEXT.match(line.text) and _continues_run(spans, named, k)}
+    run = sorted(set(named) | more)
+    found = marked_size(upright.image, [spans[k] for k in run], recognizer)
+    if found is None:
+        return tag
+    return replace(tag, marked_size=FieldReading("size", found.value, found.confidence, "ocr",
+                                                 f"{found.read} (the marked entry of {found.entries})"))
+
+
+def _continues_run(spans: Mapping[int, tuple[float, float, float, float]], named: Sequence[int], k: int) -> bool:
+    """A row right under a row of sizes, starting where it starts: the run goes on there (the recognizer may
+    have read it as no size, 'XXL3XL')."""
+    x1, y1, _x2, y2 = spans[k]
+    for j in named:
+        a1, b1, _a2, b2 = spans[j]
+        h = b2 - b1
+        if 0 <= y1 - b2 <= 0.6 * h and abs(x1 - a1) <= 1.5 * h and abs((y2 - y1) - h) <= 0.4 * h:
+            return True
+    return False
 
 
 def _read_regions(detector: TextDetector, recognizer: TextRecognizer, upright: Upright,

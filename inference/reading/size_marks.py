@@ -1,0 +1,319 @@
+"""Which size of a printed size run is the garment's: the one that is marked.
+
+A tag that prints its style's whole size run (XS S M L XL, or 155/80A 160/84A …) marks the garment's size — a
+ring round it, reverse print in a filled box, a filled or ticked check box before it, a line under it. Whatever
+the mark, the marked entry is the one that does not look like its siblings: the mark adds ink that the others do
+not have, either in the print's own band (a filled box, a filled check box, a tick) or above and below it (a ring,
+a line under it). So the run's rows are cut into entries at the wide gaps between them, each entry is measured,
+and an entry that stands far out from the others in one of those measures — robustly, against their median and
+spread, and far ahead of the next one — is read on its own. What the recognizer reads there, if it is a size, is
+the marked size; no mark that stands out, or an entry that reads as no size or as two, is no answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from inference.reading.evidence import size_tokens
+from inference.reading.normalize import halfwidth
+from inference.reading.ocr.recognizer import TextRecognizer
+from inference.reading.types import Box
+
+# Entries of a run are apart by at least this share of the print's height (its box's); strokes of one entry are
+# closer, and a gap this wide (a plain space) always parts two entries.
+ENTRY_GAP = 0.2
+CLEAR_GAP = 0.6
+# An entry narrower than this share of the print's height is a speck, not an entry.
+MIN_ENTRY_WIDTH = 0.3
+# Above and below the print, this share of its height is looked at for a ring or a line under it.
+MARGIN_BAND = 0.35
+# The print's own band: its box without this share of its height at the top and at the bottom.
+CORE_INSET = 0.15
+# A marked entry stands this many robust spreads above its siblings' median, and at least this many times as far
+# out as the next most outstanding entry.
+MIN_STANDOUT = 4.0
+MIN_LEAD = 2.0
+# Spreads smaller than these (ink shares) are the same print, not a real spread: floors for the robust scale.
+SOLID_FLOOR = 0.06
+FILLED_FLOOR = 0.05
+MARGIN_FLOOR = 0.05
+BOX_FLOOR = 0.06
+# A ring round an entry is at least this many times as tall as the print's glyphs and covers less than this share of
+# its bounding box; a line under an entry is at least this wide (share of the glyphs' height) and 3 times as wide as
+# high.
+RING_HEIGHT = 1.6
+SOLID = 0.6
+RULE_WIDTH = 0.6
+# A part of the print this thick (share of the row box's height) each way is solid: a filled box, reverse print.
+SOLID_PART = 0.35
+# A check box is this tall against the glyphs (shares), about square, with ink along this share of each of its
+# sides; a filled one covers at least FULL_BOX of its bounding box (a box with a size reversed out of it, less).
+# Its inside is what lies BOX_INSIDE in from each side.
+BOX_SIDES = (0.7, 1.4)
+FRAMED = 0.75
+FULL_BOX = 0.9
+BOX_INSIDE = 0.25
+# Check boxes are a run's own when most of them are empty inside (at most this share of ink): a glyph is not.
+EMPTY_BOX = 0.15
+# An entry is read with this share of the print's height round it; one darker than this on the whole is reversed
+# out of a filled box and read turned over.
+ENTRY_PAD = 0.3
+REVERSED = 0.6
+# A run has at least this many entries.
+MIN_ENTRIES = 3
+
+@dataclass(frozen=True)
+class MarkedSize:
+    """The marked entry of a run: the size read in it, the recognizer's weakest character there, how far the
+    entry stood out (robust spreads) and ahead of the next one (times), and how many entries the run had."""
+
+    value: str
+    confidence: float
+    standout: float
+    lead: float
+    entries: int
+    read: str
+
+
+@dataclass(frozen=True)
+class _Entry:
+    row: int
+    x1: int
+    x2: int
+    solid: float  # how dark it is on the whole (print ~0.3-0.5; a filled box, reverse print: ~0.8)
+    filled: float  # share of its print's band that is solid ink (a filled check box ~0.3, a filled box ~0.8)
+    box: float  # how full the check box before it is (NaN where it has none)
+    margins: float  # share of its columns a ring or a line marks above and below the print (ring ~0.8, line under ~0.5)
+
+
+@dataclass(frozen=True)
+class _Band:
+    """One row of the run with its margins: the ink (True), each pixel's darkness between the paper (0) and the ink
+    (1), the print's own rows, the row box's height and the band's place in the image."""
+
+    gray: np.ndarray  # the band's grey levels, dark print on light paper (a dark tag's turned over)
+    ink: np.ndarray
+    solid: np.ndarray  # solid parts of the ink (filled boxes), kept apart from the print round them
+    dark: np.ndarray
+    core: tuple[int, int]
+    h: float
+    left: int
+    top: int
+
+
+def marked_size(image: np.ndarray, rows: Sequence[Box], recognizer: TextRecognizer) -> MarkedSize | None:
+    """The marked size among the run printed on `rows` (boxes of the run's lines in `image`, the upright crop)."""
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    entries: list[_Entry] = []
+    bands: dict[int, tuple[_Band, np.ndarray]] = {}
+    for k, row in enumerate(rows):
+        band = _band(gray, row)
+        if band is not None:
+            found, marks = _entries(band, k)
+            entries.extend(found)
+            bands[k] = (band, marks)
+    if len(entries) < MIN_ENTRIES:
+        return None
+    standout, lead, best = _standout(entries)
+    if standout < MIN_STANDOUT or lead < MIN_LEAD:
+        return None
+    entry = entries[best]
+    read = _read_entry(*bands[entry.row], entry, recognizer)
+    if read is None:
+        return None
+    text, chars = read
+    tokens = size_tokens(text)
+    if len(tokens) != 1:
+        return None
+    return MarkedSize(tokens[0], _token_confidence(text, chars, tokens[0]), standout, lead, len(entries), text)
+
+
+def _band(gray: np.ndarray, row: Box) -> _Band | None:
+    h_img, w_img = gray.shape
+    x1, y1, x2, y2 = (int(round(v)) for v in row)
+    h = y2 - y1
+    if h < 4 or x2 - x1 < 3 * h:
+        return None
+    pad = int(round(MARGIN_BAND * h))
+    top, bottom = max(0, y1 - pad), min(h_img, y2 + pad)
+    left, right = max(0, x1), min(w_img, x2)
+    band = gray[top:bottom, left:right].astype(np.float32)
+    core = (y1 - top + int(CORE_INSET * h), y2 - top - int(CORE_INSET * h))
+    threshold, _ = cv2.threshold(band[core[0] : core[1]].astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    if (band[core[0] : core[1]] < threshold).mean() > 0.5:  # light print on a dark tag
+        band = 255.0 - band
+        threshold = 255.0 - threshold
+    ink, solid = _ink(band, band < threshold, core, h)
+    paper, printed = np.percentile(band[core[0] : core[1]][~ink[core[0] : core[1]]], 90), np.percentile(band[ink], 50) if ink.any() else 0.0
+    dark = np.clip((paper - band) / max(float(paper - printed), 1.0), 0.0, 1.0)
+    return _Band(band, ink, solid, dark, core, float(h), left, top)
+
+
+def _ink(band: np.ndarray, first: np.ndarray, core: tuple[int, int], h: float) -> tuple[np.ndarray, np.ndarray]:
+    """The print's ink and its solid parts. A filled box is far darker than thin print and can take the threshold
+    to itself, leaving the print round it as paper: the solid parts are set apart (a pixel's moat keeps them their
+    own shapes) and the rest is thresholded again without them."""
+    side = max(3, int(round(SOLID_PART * h)))
+    solid = cv2.morphologyEx(first.astype(np.uint8), cv2.MORPH_OPEN, np.ones((side, side), np.uint8)).astype(bool)
+    if not solid.any():
+        return first, solid
+    moat = cv2.dilate(solid.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    rest = band[core[0] : core[1]][~moat[core[0] : core[1]]]
+    if rest.size < 16:
+        return first, solid
+    threshold, _ = cv2.threshold(rest.astype(np.uint8).reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return solid | ((band < threshold) & ~moat), solid
+
+
+def _entries(band: _Band, k: int) -> tuple[list[_Entry], np.ndarray]:
+    """The row's entries (and the marks round them): runs of the print's columns apart by an entry gap, each with
+    what marks it. Only ink that reaches into the print's band is print (a neighbouring row's strokes in the margins are not);
+    a ring round an entry (taller than the print, past the row's box, not solid) is the entry's mark, and the
+    columns it spans are that entry, whatever print touches it."""
+    ink, core, h = band.ink, band.core, band.h
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    slack = CORE_INSET * h
+    crossing = {c for c in range(1, count) if stats[c][1] < core[1] and stats[c][1] + stats[c][3] > core[0]}
+    glyphs = [stats[c][3] for c in crossing if stats[c][3] <= h and stats[c][2] <= 2 * h and not band.solid[labels == c].any()]
+    text_h = float(np.median(glyphs)) if glyphs else 0.6 * h
+    print_mask = np.zeros(ink.shape, bool)
+    mark_mask = np.zeros(ink.shape, bool)
+    closed = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)).astype(bool)  # thin box lines
+    whole: list[tuple[int, int]] = []  # entries marked whole (a ring, a filled box): their columns are the entry
+    boxes: list[tuple[int, int, int, int]] = []
+    for c in range(1, count):
+        x, y, w, hh, area = (int(v) for v in stats[c])
+        if c not in crossing:
+            under = y >= core[1] and y + hh < ink.shape[0]  # below the print, whole inside the band
+            if under and w >= RULE_WIDTH * text_h and w >= 3 * hh:  # a line under an entry
+                mark_mask |= labels == c
+            continue
+        past_box = y < core[0] - slack or y + hh > core[1] + slack
+        squarish = BOX_SIDES[0] * text_h <= hh <= BOX_SIDES[1] * text_h and 0.75 <= w / hh <= 1.33
+        holed = area < FULL_BOX * w * hh  # a filled box with a size reversed out of it; a filled check box is full
+        if band.solid[labels == c].mean() > 0.5 and holed and hh >= 0.8 * text_h:  # reverse print
+            print_mask |= labels == c
+            whole.append((x, x + w - 1))
+            continue
+        if past_box and hh >= RING_HEIGHT * text_h and area < SOLID * w * hh:  # a ring round an entry
+            mark_mask |= labels == c
+            whole.append((x, x + w - 1))
+            continue
+        print_mask |= labels == c
+        if squarish and _framed(closed[y : y + hh, x : x + w]):
+            boxes.append((x, y, w, hh))
+    spans = _print_spans(print_mask[core[0] : core[1]], h)
+    # a solid part inside a wider run of print is a blot in its glyphs, not a box the entry is reversed out of
+    whole = [(r0, r1) for r0, r1 in whole if not any(a <= r0 and r1 <= b and b - a > 1.3 * (r1 - r0) for a, b in spans)]
+    spans = [(a, b) for a, b in spans if not any(min(b, r1) - max(a, r0) > 0.5 * (b - a + 1) for r0, r1 in whole)] + whole
+    dark, solid = band.dark[core[0] : core[1]], band.solid[core[0] : core[1]]
+    above = mark_mask[: max(0, core[0] - int(slack))].any(axis=0)
+    below = mark_mask[min(ink.shape[0], core[1] + int(slack)) :].any(axis=0)
+    out = []
+    for a, b in sorted(spans):
+        if b - a + 1 < MIN_ENTRY_WIDTH * h:
+            continue
+        out.append(_Entry(k, a, b + 1, float(dark[:, a : b + 1].mean()), float(solid[:, a : b + 1].mean()), _box_fill(ink, boxes, a, text_h),
+                          float(above[a : b + 1].mean() + below[a : b + 1].mean()) / 2))
+    return out, mark_mask
+
+
+def _framed(shape: np.ndarray) -> bool:
+    """Whether a shape is a box: ink along most of each of its four sides (a glyph such as M or S is not)."""
+    sides = (shape[:2].any(axis=0), shape[-2:].any(axis=0), shape[:, :2].any(axis=1), shape[:, -2:].any(axis=1))
+    return all(side.mean() >= FRAMED for side in sides)
+
+
+def _box_fill(ink: np.ndarray, boxes: Sequence[tuple[int, int, int, int]], start: int, text_h: float) -> float:
+    """How much ink fills the inside of the check box at an entry's start (empty: ~0, ticked: some, filled: ~1).
+    Where a row prints boxes, each entry's is where the row's boxes sit, so a tick that runs out of its box (and
+    makes the box another shape) is still looked for inside it."""
+    if not boxes:
+        return float("nan")
+    lead = [b for b in boxes if abs(b[0] - start) <= 0.3 * text_h]
+    side, y = int(np.median([b[2] for b in boxes])), int(np.median([b[1] for b in boxes]))
+    x, y, w, hh = lead[0] if lead else (start, y, side, side)
+    dx, dy = max(1, int(round(BOX_INSIDE * w))), max(1, int(round(BOX_INSIDE * hh)))
+    inside = ink[y + dy : y + hh - dy, x + dx : x + w - dx]
+    return float(inside.mean()) if inside.size else float("nan")
+
+
+def _print_spans(band: np.ndarray, h: float) -> list[tuple[int, int]]:
+    """Runs of the print's columns (first, last), parted where a gap is an entry gap."""
+    columns = np.flatnonzero(band.any(axis=0))
+    if len(columns) == 0:
+        return []
+    gaps = np.diff(columns) - 1
+    cut = gaps >= _entry_gap(gaps[gaps > 0], h)
+    return list(zip(np.r_[columns[0], columns[1:][cut]].tolist(), np.r_[columns[:-1][cut], columns[-1]].tolist()))
+
+
+def _entry_gap(gaps: np.ndarray, h: float) -> float:
+    """The narrowest gap between two entries of a row: the gaps fall in two kinds, inside an entry (between its
+    characters, a check box and its size) and between entries; split where the two kinds are furthest apart
+    (Otsu on the widths). A row whose gaps are all of one kind is one entry, unless a gap is plainly a space."""
+    plain = CLEAR_GAP * h
+    if len(gaps) < 2:
+        return plain
+    values = np.sort(gaps.astype(np.float64))
+    best, threshold = -1.0, plain
+    for i in range(1, len(values)):
+        low, high = values[:i], values[i:]
+        between = len(low) * len(high) * (high.mean() - low.mean()) ** 2
+        if between > best:
+            best, threshold = between, (low.max() + high.min()) / 2
+            apart = high.mean() >= 2.0 * max(low.mean(), 1.0) and high.min() >= ENTRY_GAP * h
+    return threshold if apart else plain
+
+
+def _standout(entries: Sequence[_Entry]) -> tuple[float, float, int]:
+    """The most outstanding entry: its robust z in the measure it stands out most in, its lead over the next.
+    Check boxes count only where most entries have one (a run printed with a box before every size)."""
+    scores = np.zeros(len(entries))
+    boxed = np.array([e.box for e in entries])
+    measures = [(np.array([e.solid for e in entries]), SOLID_FLOOR), (np.array([e.filled for e in entries]), FILLED_FLOOR),
+                (np.array([e.margins for e in entries]), MARGIN_FLOOR)]
+    if np.isfinite(boxed).sum() >= max(MIN_ENTRIES, 0.6 * len(entries)) and np.nanmedian(boxed) <= EMPTY_BOX:
+        measures.append((np.where(np.isfinite(boxed), boxed, np.nanmedian(boxed)), BOX_FLOOR))
+    for v, floor in measures:
+        spread = max(1.4826 * float(np.median(np.abs(v - np.median(v)))), floor)
+        scores = np.maximum(scores, (v - np.median(v)) / spread)
+    order = np.argsort(scores)[::-1]
+    best, second = float(scores[order[0]]), max(float(scores[order[1]]), 1e-6)
+    return best, best / second, int(order[0])
+
+
+def _read_entry(band: _Band, marks: np.ndarray, entry: _Entry, recognizer: TextRecognizer) -> tuple[str, tuple[float, ...]] | None:
+    """The entry's print read on its own: the mark above and below it painted over with paper (a ring read whole
+    with its letter is a circled letter to the recognizer: 'L' in a ring reads 'O'; its sides read as brackets),
+    reverse print turned dark on light."""
+    pad, slack = int(ENTRY_PAD * band.h), int(CORE_INSET * band.h)
+    rows = slice(max(0, band.core[0] - slack), min(band.gray.shape[0], band.core[1] + slack))
+    cols = slice(max(0, entry.x1 - pad), min(band.gray.shape[1], entry.x2 + pad))
+    crop = band.gray[rows, cols].copy()
+    erase = cv2.dilate(marks.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    erase[band.core[0] : band.core[1]] = False  # what crosses the print (a ring's sides, glyphs touching it) stays
+    erase = erase[rows, cols]
+    crop[erase] = np.percentile(band.gray, 90)
+    if entry.solid > REVERSED:
+        crop = 255.0 - crop
+    if crop.size == 0:
+        return None
+    image = cv2.cvtColor(np.clip(crop, 0, 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
+    recognized = recognizer.recognize([image], squeeze=1.0)
+    if not recognized or not recognized[0].text:
+        return None
+    found = recognized[0]
+    chars = found.char_confidences if len(found.char_confidences) == len(found.text) else (found.confidence,) * len(found.text)
+    return found.text, tuple(chars)
+
+
+def _token_confidence(text: str, chars: Sequence[float], token: str) -> float:
+    """The recognizer's weakest character of the size itself (a check box read beside it is not the size)."""
+    start = halfwidth(text).upper().find(token)
+    span = chars[start : start + len(token)] if start >= 0 else chars
+    return float(min(span)) if len(span) else 0.0

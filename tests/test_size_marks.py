@@ -1,0 +1,131 @@
+"""The marked size of a printed size run: rings, filled boxes, check boxes, ticks and lines under an entry,
+drawn on rows of print and read with the station's own recognizer; and what the verdict makes of it."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from inference.detections import Detections
+from inference.reading import Verdict, judge, parse_recipe
+from inference.reading.evidence import MARKED_IN_RUN, SIZE_RUN, gather, size_tokens
+from inference.reading.matching import Found
+from inference.reading.ocr.models import find_ocr_models
+from inference.reading.ocr.recognizer import TextRecognizer
+from inference.reading.size_marks import marked_size
+from inference.reading.types import FieldReading, OcrLine, TagReading
+
+FONT = cv2.FONT_HERSHEY_SIMPLEX
+SCALE, THICK = 0.75, 2
+
+
+@pytest.fixture(scope="module")
+def recognizer():
+    return TextRecognizer.open(find_ocr_models("fp32", "gb2312").rec, "onnxruntime-cpu", 1, squeeze=0.7)
+
+
+def draw_run(rows: list[list[str]], mark: str | None, marked: set[str], boxes: bool = False):
+    """A white card printing `rows` of sizes; each size in `marked` carries `mark`. Returns the image and the row
+    boxes a text detector would give (the print's box with a quarter of its height above and below)."""
+    image = np.full((60 + 50 * len(rows), 520, 3), 255, np.uint8)
+    (_, cap), _ = cv2.getTextSize("X", FONT, SCALE, THICK)
+    row_boxes = []
+    for r, sizes in enumerate(rows):
+        base = 50 + 50 * r
+        x = 20
+        for size in sizes:
+            (w, _), _ = cv2.getTextSize(size, FONT, SCALE, THICK)
+            if boxes:
+                top = base - cap
+                fill = -1 if size in marked and mark == "checkbox" else 1
+                cv2.rectangle(image, (x, top), (x + cap, base), (0, 0, 0), fill)
+                if size in marked and mark == "tick":
+                    cv2.line(image, (x + 3, top + cap // 2), (x + cap // 2, base - 3), (0, 0, 0), 2)
+                    cv2.line(image, (x + cap // 2, base - 3), (x + cap + 2, top - 3), (0, 0, 0), 2)
+                x += cap + 5
+            ink = (0, 0, 0)
+            if size in marked and mark == "filled":
+                cv2.rectangle(image, (x - 4, base - cap - 4), (x + w + 4, base + 4), (0, 0, 0), -1)
+                ink = (255, 255, 255)
+            if size in marked and mark == "ring":
+                cv2.ellipse(image, (x + w // 2, base - cap // 2), (w // 2 + 8, cap // 2 + 8), 0, 0, 360, (0, 0, 0), 1)
+            if size in marked and mark == "underline":
+                cv2.line(image, (x - 2, base + 6), (x + w + 2, base + 6), (0, 0, 0), 2)
+            cv2.putText(image, size, (x, base), FONT, SCALE, ink, THICK, cv2.LINE_AA)
+            x += w + 28
+        pad = cap // 4 + 1
+        row_boxes.append((14.0, float(base - cap - pad), float(x - 20), float(base + pad)))
+    return cv2.GaussianBlur(image, (3, 3), 0.6), row_boxes
+
+
+LETTERS = [["XS", "S", "M", "L", "XL"], ["XXL", "3XL"]]
+NUMBERS = [["155/80A", "160/84A", "165/88A"], ["170/92A", "175/96A", "180/100A"]]
+
+
+@pytest.mark.parametrize(("rows", "mark", "marked", "boxes"), [
+    (LETTERS, "ring", "L", False),
+    (LETTERS, "filled", "M", False),
+    (LETTERS, "checkbox", "XL", True),
+    (LETTERS, "tick", "XXL", True),
+    (LETTERS, "underline", "S", False),
+    (NUMBERS, "ring", "175/96A", False),
+    (NUMBERS, "filled", "160/84A", False),
+])
+def test_the_marked_entry_is_read_whatever_the_mark(recognizer, rows, mark, marked, boxes):
+    image, row_boxes = draw_run(rows, mark, {marked}, boxes)
+    found = marked_size(image, row_boxes, recognizer)
+    assert found is not None, mark
+    assert found.value == marked
+    assert found.entries == sum(len(r) for r in rows)
+
+
+@pytest.mark.parametrize("boxes", [False, True])
+def test_a_run_with_no_mark_names_no_size(recognizer, boxes):
+    image, row_boxes = draw_run(LETTERS, "checkbox" if boxes else None, set(), boxes)
+    assert marked_size(image, row_boxes, recognizer) is None
+
+
+def test_two_entries_marked_alike_name_no_size(recognizer):
+    image, row_boxes = draw_run(LETTERS, "ring", {"S", "XL"})
+    assert marked_size(image, row_boxes, recognizer) is None
+
+
+def test_size_tokens_name_letter_sizes_and_hao_xing():
+    assert size_tokens("□XS □S ■M") == ["XS", "S", "M"]
+    assert size_tokens("170/92A 175/96A") == ["170/92A", "175/96A"]
+    assert size_tokens("(175/84A)") == ["175/84A"]
+    assert size_tokens("颜色") == []
+
+
+RECIPE = '[fields]\nsize = "XL"\n'
+
+
+def run_tag(marked: FieldReading | None) -> TagReading:
+    lines = (OcrLine("尺码：", 0.99, (0, 0, 40, 10)), OcrLine("□XS □S □M □L □XL", 0.9, (0, 12, 100, 22)))
+    return TagReading(0, (0, 0, 100, 100), ocr_lines=lines, marked_size=marked)
+
+
+@pytest.mark.parametrize(("value", "confidence", "found"), [
+    ("XL", 0.95, Found.MATCH),
+    ("M", 0.99, Found.DIFFERENT),
+    ("XL", 0.5, Found.NEAR),
+])
+def test_the_marked_size_is_the_evidence_for_a_run(value, confidence, found):
+    evidence = gather(parse_recipe(RECIPE), run_tag(FieldReading("size", value, confidence, "ocr", value)))["size"]
+    assert evidence.found is found
+    assert evidence.how == MARKED_IN_RUN
+
+
+def test_a_run_whose_mark_was_not_read_stays_in_doubt():
+    evidence = gather(parse_recipe(RECIPE), run_tag(None))["size"]
+    assert (evidence.found, evidence.how) == (Found.NEAR, SIZE_RUN)
+
+
+def test_a_run_marking_another_size_is_ng_with_the_run_named_and_its_own_size_is_ok():
+    one = Detections(np.array([[0, 0, 100, 100]], np.float32), np.array([0.9], np.float32), np.array([0]), ("hangtag", "barcode"))
+    rules = parse_recipe('[counts]\nhangtag = 1\n[fields]\nsize = "XL"\n')
+    wrong = judge(rules, one, [run_tag(FieldReading("size", "M", 0.99, "ocr", "M"))])
+    assert wrong.verdict is Verdict.NG
+    assert wrong.reasons == ("size marked in the printed run is M, expected XL",)
+    assert judge(rules, one, [run_tag(FieldReading("size", "XL", 0.97, "ocr", "XL"))]).verdict is Verdict.OK
