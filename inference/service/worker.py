@@ -152,12 +152,14 @@ class InferenceWorker:
         """Each GPU engine run on the calling thread, which must be the one that will serve this worker's batches
         (the batcher calls this on its runner thread before the first request, one worker at a time).
 
-        ONNX Runtime keeps a CUDA graph per calling thread and captures it on that thread's second run, with the
-        stream in global capture mode: while it captures, any other thread's CUDA call that could synchronize
-        (nvJPEG's in a GPU JPEG decode, a cudaMalloc or a free) fails, and fails the capture with it. Warmed only
-        on the opening thread, each engine was captured again on the runner thread by the second batch it got
-        under load, beside the other workers' decodes. Here every engine is captured (run twice) while nothing
-        else runs; engines without a CUDA graph run once, for the thread's own handles."""
+        ONNX Runtime's CUDA provider keeps its CUDA-graph state per calling thread (PerThreadContext) and captures
+        on a thread's second run, with the stream in global capture mode. Warmed only on the opening thread, a
+        worker would capture on its runner thread during its first batches under load, beside the other workers'
+        GPU JPEG decodes. Here every engine runs twice (the capture included) before any request; engines without
+        a CUDA graph run once, for the thread's own handles. On the H200 (BENCHMARKS.md, twelfth session) a capture
+        on a fresh thread beside nvImageCodec decodes did not fail either (benchmarks/gpu-2026-12-03b/
+        graph_decode.py): this keeps captures off the request path; it is not a proven fix of the 2026-12-02
+        failure, which was not reproduced."""
         if not self.gpu_batch:
             return
         for _ in range(2 if self.cuda_graph else 1):
