@@ -12,7 +12,10 @@ may leave the context unusable): the GPU pipeline (batch 8, CUDA graph) opened a
   captured_first         the new thread runs the engine twice before the decoding thread starts (serve's
                          prepare_thread), then both run side by side;
   one_thread             one new thread decodes a batch and runs it, in turn (a single serve worker), its
-                         captures between its own decodes.
+                         captures between its own decodes;
+  fresh_threads          30 fresh threads one after another, each running the engine three times while decoding
+                         goes on: each run's ms by its place in its thread (a capture on the second run shows as a
+                         slower second run), and the failures.
 
 Each scenario says how many engine runs and decodes failed, with the first error of each.
 """
@@ -29,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-SCENARIOS = ("capture_beside_decode", "captured_first", "one_thread")
+SCENARIOS = ("capture_beside_decode", "captured_first", "one_thread", "fresh_threads")
 
 
 def scenario(name: str, jpegs: Path, seconds: float) -> dict:
@@ -83,7 +86,33 @@ def scenario(name: str, jpegs: Path, seconds: float) -> dict:
 
     ready = threading.Event()
     t0 = time.perf_counter()
-    if name == "one_thread":
+    if name == "fresh_threads":
+        by_place: list[list[float]] = [[], [], []]
+
+        def three_runs() -> None:
+            for place in range(3):
+                t = time.perf_counter()
+                run_engine(blank)
+                by_place[place].append((time.perf_counter() - t) * 1000)
+
+        decoder_thread = threading.Thread(target=decoding)
+        decoder_thread.start()
+        time.sleep(0.2)
+        for _ in range(30):
+            fresh = threading.Thread(target=three_runs)
+            fresh.start()
+            fresh.join()
+        stop.set()
+        decoder_thread.join()
+        out["run_ms_by_place_in_thread"] = {f"run {i + 1}": {"p50": round(float(np.median(v)), 2), "max": round(max(v), 2)}
+                                            for i, v in enumerate(by_place)}
+        main_ms = []
+        for _ in range(20):
+            t = time.perf_counter()
+            run_engine(blank)
+            main_ms.append((time.perf_counter() - t) * 1000)
+        out["run_ms_on_main_thread"] = {"p50": round(float(np.median(main_ms)), 2), "max": round(max(main_ms), 2)}
+    elif name == "one_thread":
         def serial() -> None:
             end = time.perf_counter() + seconds
             k = 0
