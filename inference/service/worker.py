@@ -152,14 +152,16 @@ class InferenceWorker:
         """Each GPU engine run on the calling thread, which must be the one that will serve this worker's batches
         (the batcher calls this on its runner thread before the first request, one worker at a time).
 
-        ONNX Runtime's CUDA provider keeps its CUDA-graph state per calling thread (PerThreadContext) and captures
-        on a thread's second run, with the stream in global capture mode. Warmed only on the opening thread, a
-        worker would capture on its runner thread during its first batches under load, beside the other workers'
-        GPU JPEG decodes. Here every engine runs twice (the capture included) before any request; engines without
-        a CUDA graph run once, for the thread's own handles. On the H200 (BENCHMARKS.md, twelfth session) a capture
-        on a fresh thread beside nvImageCodec decodes did not fail either (benchmarks/gpu-2026-12-03b/
-        graph_decode.py): this keeps captures off the request path; it is not a proven fix of the 2026-12-02
-        failure, which was not reproduced."""
+        ONNX Runtime's CUDA provider keeps its CUDA graphs per calling thread and captures on a thread's second
+        run, with the stream in global capture mode: meanwhile another thread's nvJPEG decode fails
+        (cudaErrorStreamCaptureUnsupported) and the capture fails with it. On the H200 (BENCHMARKS.md, twelfth
+        session; benchmarks/gpu-2026-12-03b/graph_decode.py) 30 fresh threads running the engine beside decodes
+        failed 13 of 111 engine runs and 17 of 76 decodes (a single fresh thread, one capture window, failed none in
+        two tries); captured before decoding began (406 runs) or decoding and running in turn on one thread (956
+        runs), none failed. Warmed only on the opening thread, a
+        worker captured on its runner thread during its first batches under load, beside the other workers' GPU
+        JPEG decodes. Here every engine runs twice (the capture included) before any request; engines without a
+        CUDA graph run once, for the thread's own handles."""
         if not self.gpu_batch:
             return
         for _ in range(2 if self.cuda_graph else 1):
