@@ -14,7 +14,7 @@ from inference.reading.matching import Found
 from inference.reading.ocr.models import find_ocr_models
 from inference.reading.ocr.recognizer import TextRecognizer
 from inference.reading.size_marks import marked_size
-from inference.reading.types import FieldReading, OcrLine, TagReading
+from inference.reading.types import MarkedSize, OcrLine, TagReading
 
 FONT = cv2.FONT_HERSHEY_SIMPLEX
 SCALE, THICK = 0.75, 2
@@ -101,7 +101,7 @@ def test_size_tokens_name_letter_sizes_and_hao_xing():
 RECIPE = '[fields]\nsize = "XL"\n'
 
 
-def run_tag(marked: FieldReading | None) -> TagReading:
+def run_tag(marked: MarkedSize | None) -> TagReading:
     lines = (OcrLine("尺码：", 0.99, (0, 0, 40, 10)), OcrLine("□XS □S □M □L □XL", 0.9, (0, 12, 100, 22)))
     return TagReading(0, (0, 0, 100, 100), ocr_lines=lines, marked_size=marked)
 
@@ -112,7 +112,7 @@ def run_tag(marked: FieldReading | None) -> TagReading:
     ("XL", 0.5, Found.NEAR),
 ])
 def test_the_marked_size_is_the_evidence_for_a_run(value, confidence, found):
-    evidence = gather(parse_recipe(RECIPE), run_tag(FieldReading("size", value, confidence, "ocr", value)))["size"]
+    evidence = gather(parse_recipe(RECIPE), run_tag(MarkedSize(value, confidence, confidence, 9.0, 9.0, 5, value)))["size"]
     assert evidence.found is found
     assert evidence.how == MARKED_IN_RUN
 
@@ -125,7 +125,7 @@ def test_a_run_whose_mark_was_not_read_stays_in_doubt():
 def test_a_run_marking_another_size_is_ng_with_the_run_named_and_its_own_size_is_ok():
     one = Detections(np.array([[0, 0, 100, 100]], np.float32), np.array([0.9], np.float32), np.array([0]), ("hangtag", "barcode"))
     rules = parse_recipe('[counts]\nhangtag = 1\n[fields]\nsize = "XL"\n')
-    wrong = judge(rules, one, [run_tag(FieldReading("size", "M", 0.99, "ocr", "M"))])
+    wrong = judge(rules, one, [run_tag(MarkedSize("M", 0.99, 0.99, 9.0, 9.0, 5, "M"))])
     assert wrong.verdict is Verdict.NG
     assert wrong.reasons == ("size marked in the printed run is M, expected XL",)
-    assert judge(rules, one, [run_tag(FieldReading("size", "XL", 0.97, "ocr", "XL"))]).verdict is Verdict.OK
+    assert judge(rules, one, [run_tag(MarkedSize("XL", 0.97, 0.97, 9.0, 9.0, 5, "XL"))]).verdict is Verdict.OK

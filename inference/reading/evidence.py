@@ -458,11 +458,14 @@ def _marked_in_run(rule: FieldRule, tag: TagReading) -> FieldEvidence | None:
     marked = tag.marked_size
     if marked is None or rule.expected is None:
         return None
-    found = compare(field_key("size", rule.expected), field_key("size", marked.value), marked.confidence, rule.min_confidence)
+    found = compare(field_key("size", rule.expected), field_key("size", marked.value), marked.confidence, rule.min_confidence,
+                    marked.typical)
     if found is Found.ABSENT:
         return None
     value = rule.expected if found is Found.MATCH else marked.value
-    return FieldEvidence(rule.name, found, value, marked.confidence, "ocr", MARKED_IN_RUN, marked.raw)
+    raw = f"{marked.read} (the marked entry of {marked.entries})"
+    return FieldEvidence(rule.name, found, value, marked.typical if found is Found.MATCH else marked.confidence, "ocr",
+                         MARKED_IN_RUN, raw)
 
 
 def size_tokens(text: str) -> list[str]:

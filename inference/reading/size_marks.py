@@ -21,7 +21,7 @@ import numpy as np
 from inference.reading.evidence import size_tokens
 from inference.reading.normalize import halfwidth
 from inference.reading.ocr.recognizer import TextRecognizer
-from inference.reading.types import Box
+from inference.reading.types import Box, MarkedSize
 
 # Entries of a run are apart by at least this share of the print's height (its box's); strokes of one entry are
 # closer, and a gap this wide (a plain space) always parts two entries.
@@ -57,6 +57,8 @@ BOX_SIDES = (0.7, 1.4)
 FRAMED = 0.75
 FULL_BOX = 0.9
 BOX_INSIDE = 0.25
+# A solid part this many times as wide as high is a box a size is reversed out of (its letters blurred shut).
+REVERSED_WIDTH = 1.5
 # Check boxes are a run's own when most of them are empty inside (at most this share of ink): a glyph is not.
 EMPTY_BOX = 0.15
 # An entry is read with this share of the print's height round it; one darker than this on the whole is reversed
@@ -67,25 +69,12 @@ REVERSED = 0.6
 MIN_ENTRIES = 3
 
 @dataclass(frozen=True)
-class MarkedSize:
-    """The marked entry of a run: the size read in it, the recognizer's weakest character there, how far the
-    entry stood out (robust spreads) and ahead of the next one (times), and how many entries the run had."""
-
-    value: str
-    confidence: float
-    standout: float
-    lead: float
-    entries: int
-    read: str
-
-
-@dataclass(frozen=True)
 class _Entry:
     row: int
     x1: int
     x2: int
     solid: float  # how dark it is on the whole (print ~0.3-0.5; a filled box, reverse print: ~0.8)
-    filled: float  # share of its print's band that is solid ink (a filled check box ~0.3, a filled box ~0.8)
+    filled: float  # share of its print's band that is a filled box (a filled check box ~0.3, reverse print ~0.8)
     box: float  # how full the check box before it is (NaN where it has none)
     margins: float  # share of its columns a ring or a line marks above and below the print (ring ~0.8, line under ~0.5)
 
@@ -129,7 +118,8 @@ def marked_size(image: np.ndarray, rows: Sequence[Box], recognizer: TextRecogniz
     tokens = size_tokens(text)
     if len(tokens) != 1:
         return None
-    return MarkedSize(tokens[0], _token_confidence(text, chars, tokens[0]), standout, lead, len(entries), text)
+    weakest, typical = _token_confidence(text, chars, tokens[0])
+    return MarkedSize(tokens[0], weakest, typical, standout, lead, len(entries), text)
 
 
 def _band(gray: np.ndarray, row: Box) -> _Band | None:
@@ -178,12 +168,15 @@ def _entries(band: _Band, k: int) -> tuple[list[_Entry], np.ndarray]:
     count, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     slack = CORE_INSET * h
     crossing = {c for c in range(1, count) if stats[c][1] < core[1] and stats[c][1] + stats[c][3] > core[0]}
-    glyphs = [stats[c][3] for c in crossing if stats[c][3] <= h and stats[c][2] <= 2 * h and not band.solid[labels == c].any()]
+    glyphs = [stats[c][3] for c in crossing if MIN_ENTRY_WIDTH * h <= stats[c][3] <= h and stats[c][2] <= 2 * h
+              and not band.solid[labels == c].any()]  # not specks, rings or filled boxes
     text_h = float(np.median(glyphs)) if glyphs else 0.6 * h
     print_mask = np.zeros(ink.shape, bool)
     mark_mask = np.zeros(ink.shape, bool)
+    filled_mask = np.zeros(ink.shape, bool)  # filled boxes: a filled check box, a box a size is reversed out of
     closed = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)).astype(bool)  # thin box lines
     whole: list[tuple[int, int]] = []  # entries marked whole (a ring, a filled box): their columns are the entry
+    reversed_out: list[tuple[int, int, int]] = []  # solid parts that may be boxes a size is reversed out of
     boxes: list[tuple[int, int, int, int]] = []
     for c in range(1, count):
         x, y, w, hh, area = (int(v) for v in stats[c])
@@ -194,32 +187,47 @@ def _entries(band: _Band, k: int) -> tuple[list[_Entry], np.ndarray]:
             continue
         past_box = y < core[0] - slack or y + hh > core[1] + slack
         squarish = BOX_SIDES[0] * text_h <= hh <= BOX_SIDES[1] * text_h and 0.75 <= w / hh <= 1.33
-        holed = area < FULL_BOX * w * hh  # a filled box with a size reversed out of it; a filled check box is full
-        if band.solid[labels == c].mean() > 0.5 and holed and hh >= 0.8 * text_h:  # reverse print
+        solid = band.solid[labels == c].mean() > 0.5
+        holed_or_wide = area < FULL_BOX * w * hh or w >= REVERSED_WIDTH * hh  # a filled check box is a full square
+        if solid and holed_or_wide and hh >= 0.8 * text_h:  # a size reversed out of a filled box (or a blot)
             print_mask |= labels == c
-            whole.append((x, x + w - 1))
+            reversed_out.append((x, x + w - 1, c))
             continue
         if past_box and hh >= RING_HEIGHT * text_h and area < SOLID * w * hh:  # a ring round an entry
             mark_mask |= labels == c
             whole.append((x, x + w - 1))
             continue
         print_mask |= labels == c
+        if squarish and solid:  # a filled check box
+            filled_mask |= labels == c
         if squarish and _framed(closed[y : y + hh, x : x + w]):
             boxes.append((x, y, w, hh))
     spans = _print_spans(print_mask[core[0] : core[1]], h)
-    # a solid part inside a wider run of print is a blot in its glyphs, not a box the entry is reversed out of
-    whole = [(r0, r1) for r0, r1 in whole if not any(a <= r0 and r1 <= b and b - a > 1.3 * (r1 - r0) for a, b in spans)]
-    spans = [(a, b) for a, b in spans if not any(min(b, r1) - max(a, r0) > 0.5 * (b - a + 1) for r0, r1 in whole)] + whole
-    dark, solid = band.dark[core[0] : core[1]], band.solid[core[0] : core[1]]
+    inset = ENTRY_GAP * h
+    for r0, r1, c in reversed_out:  # print on both sides of it: a blot where blurred glyphs run together
+        if not any(a < r0 - inset and r1 + inset < b for a, b in spans):
+            filled_mask |= labels == c
+            whole.append((r0, r1))
+    spans = [piece for span in spans for piece in _outside(span, whole, MIN_ENTRY_WIDTH * h)] + whole
+    dark, filled = band.dark[core[0] : core[1]], filled_mask[core[0] : core[1]]
     above = mark_mask[: max(0, core[0] - int(slack))].any(axis=0)
     below = mark_mask[min(ink.shape[0], core[1] + int(slack)) :].any(axis=0)
     out = []
     for a, b in sorted(spans):
         if b - a + 1 < MIN_ENTRY_WIDTH * h:
             continue
-        out.append(_Entry(k, a, b + 1, float(dark[:, a : b + 1].mean()), float(solid[:, a : b + 1].mean()), _box_fill(ink, boxes, a, text_h),
+        out.append(_Entry(k, a, b + 1, float(dark[:, a : b + 1].mean()), float(filled[:, a : b + 1].mean()), _box_fill(ink, boxes, a, text_h),
                           float(above[a : b + 1].mean() + below[a : b + 1].mean()) / 2))
     return out, mark_mask
+
+
+def _outside(span: tuple[int, int], whole: Sequence[tuple[int, int]], narrow: float) -> list[tuple[int, int]]:
+    """The parts of a run of print that lie outside the entries marked whole (print touching a ring or running up to
+    a filled box belongs to the marked entry or to the entry beside it), dropping slivers."""
+    pieces = [span]
+    for r0, r1 in whole:
+        pieces = [p for a, b in pieces for p in ((a, min(b, r0 - 1)), (max(a, r1 + 1), b)) if p[1] - p[0] + 1 >= 1]
+    return [(a, b) for a, b in pieces if b - a + 1 >= narrow]
 
 
 def _framed(shape: np.ndarray) -> bool:
@@ -312,8 +320,8 @@ def _read_entry(band: _Band, marks: np.ndarray, entry: _Entry, recognizer: TextR
     return found.text, tuple(chars)
 
 
-def _token_confidence(text: str, chars: Sequence[float], token: str) -> float:
-    """The recognizer's weakest character of the size itself (a check box read beside it is not the size)."""
+def _token_confidence(text: str, chars: Sequence[float], token: str) -> tuple[float, float]:
+    """The recognizer's weakest and mean character of the size itself (a check box read beside it is not the size)."""
     start = halfwidth(text).upper().find(token)
     span = chars[start : start + len(token)] if start >= 0 else chars
-    return float(min(span)) if len(span) else 0.0
+    return (float(min(span)), float(np.mean(span))) if len(span) else (0.0, 0.0)

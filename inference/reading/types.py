@@ -94,6 +94,21 @@ class OcrLine:
 
 
 @dataclass(frozen=True)
+class MarkedSize:
+    """The entry a printed size run marks (size_marks.py): the size read in it, the recognizer's weakest and mean
+    character of that size, how far the entry stood out from its siblings (robust spreads) and ahead of the next
+    (times), how many entries the run had, and what was read there."""
+
+    value: str
+    confidence: float
+    typical: float
+    standout: float
+    lead: float
+    entries: int
+    read: str
+
+
+@dataclass(frozen=True)
 class SpottedField:
     """A recipe's expected value that a line's own posteriors support (spotting.py): printed as
     expected, though the line's best string differs by characters the recognizer doubted."""
@@ -143,7 +158,7 @@ class TagReading:
     paper: tuple[tuple[float, float], ...] = ()
     # the size marked in a printed size run (size_marks.py), read on its own while verifying; None where no run or
     # no entry stood out
-    marked_size: FieldReading | None = None
+    marked_size: MarkedSize | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "xyxy", tuple(float(v) for v in self.xyxy))

@@ -27,7 +27,7 @@ from inference.reading.rectify import Upright
 from inference.reading.size_marks import marked_size
 from inference.reading.summary import summarize
 from inference.reading.text_lines import LineCrops, enlarged, join_row, join_rows, without_posteriors
-from inference.reading.types import FieldReading, OcrLine, TagReading
+from inference.reading.types import OcrLine, TagReading
 
 # The second read of lines a field is in doubt on: unsqueezed, so repeated digits keep their steps.
 REREAD_SQUEEZE = 1.0
@@ -90,10 +90,7 @@ def _with_marked_size(tag: TagReading, recipe: Recipe, crops: LineCrops, upright
     more = {k for k, line in first.items() if k not in named and _RUN_TEXT.match(line.text) and _continues_run(spans, named, k)}
     run = sorted(set(named) | more)
     found = marked_size(upright.image, [spans[k] for k in run], recognizer)
-    if found is None:
-        return tag
-    return replace(tag, marked_size=FieldReading("size", found.value, found.confidence, "ocr",
-                                                 f"{found.read} (the marked entry of {found.entries})"))
+    return tag if found is None else replace(tag, marked_size=found)
 
 
 def _continues_run(spans: Mapping[int, tuple[float, float, float, float]], named: Sequence[int], k: int) -> bool:
