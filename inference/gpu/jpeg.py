@@ -7,9 +7,12 @@ letterboxes straight from there (inference/gpu/staging.py: a device frame has no
 so a JPEG crosses the bus once, compressed. `DeviceFrame` also speaks `__cuda_array_interface__`, so CuPy,
 PyTorch or Numba read it without a copy.
 
-Measured on the H200 (BENCHMARKS.md, 2026-12-02): decoding in a thread beside an engine that ONNX Runtime
-runs as a CUDA graph broke both (nvJPEG "execution failed", cuDNN failure during the graph's capture); with
-the pipeline on IOBinding it ran clean. Use GPU decode with `cuda_graph=False` until that is understood.
+Beside an engine that ONNX Runtime runs as a CUDA graph, decode only after the graph is captured on every
+thread that will run it: ORT keeps a graph per calling thread and captures it on that thread's second run, and a
+decode issued while a capture is under way fails ("operation not permitted when stream is capturing"; nvJPEG
+"execution failed"), as does the capture. Measured on the H200 (BENCHMARKS.md, twelfth session): 13 of 111 engine
+runs and 17 of 76 decodes failed with 30 fresh threads capturing beside decodes; none of 1 362 with the captures
+done first. `serve --cuda-graph` captures each worker's graph on its own thread before it accepts a request.
 
 Results keep their positions: an image that cannot be decoded is a `Decoded` with `image=None` and an
 error message that says expected / found / what to do; the rest of the batch is unaffected. Images whose
