@@ -13,7 +13,7 @@ from inference.reading.evidence import MARKED_IN_RUN, SIZE_RUN, gather, size_tok
 from inference.reading.matching import Found
 from inference.reading.ocr.models import find_ocr_models
 from inference.reading.ocr.recognizer import TextRecognizer
-from inference.reading.size_marks import marked_size
+from inference.reading.size_marks import _digits_mended, marked_size
 from inference.reading.types import MarkedSize, OcrLine, TagReading
 
 FONT = cv2.FONT_HERSHEY_SIMPLEX
@@ -129,3 +129,10 @@ def test_a_run_marking_another_size_is_ng_with_the_run_named_and_its_own_size_is
     assert wrong.verdict is Verdict.NG
     assert wrong.reasons == ("size marked in the printed run is M, expected XL",)
     assert judge(rules, one, [run_tag(MarkedSize("XL", 0.97, 0.97, 9.0, 9.0, 5, "XL"))]).verdict is Verdict.OK
+
+
+def test_a_hao_xing_read_with_a_letter_for_a_digit_is_mended_only_in_its_figures():
+    assert _digits_mended("175/B4A") == "175/84A"  # 8 read as B in a moved crop (fifth set 000030)
+    assert _digits_mended("1O0/84A") == "100/84A"
+    assert _digits_mended("170/92B") == "170/92B"  # B the body type, not a digit
+    assert _digits_mended("■2XL") == "■2XL"
