@@ -9,7 +9,8 @@ import pytest
 
 from inference.detections import Detections
 from inference.reading import Verdict, judge, parse_recipe
-from inference.reading.evidence import MARKED_IN_RUN, SIZE_RUN, gather, size_tokens
+from inference.reading.evidence import MARKED_IN_RUN, SIZE_RUN, gather, size_run, size_tokens
+from inference.reading.fields import lines_from_text
 from inference.reading.matching import Found
 from inference.reading.ocr.models import find_ocr_models
 from inference.reading.ocr.recognizer import TextRecognizer
@@ -136,3 +137,21 @@ def test_a_hao_xing_read_with_a_letter_for_a_digit_is_mended_only_in_its_figures
     assert _digits_mended("1O0/84A") == "100/84A"
     assert _digits_mended("170/92B") == "170/92B"  # B the body type, not a digit
     assert _digits_mended("■2XL") == "■2XL"
+
+
+def test_one_size_read_three_ways_is_no_run_but_a_series_is():
+    """Third set tear_slip 000011: a slip and its tear-off stub both print 165/84Y, read 105/64Y, 165/84Y and
+    105/84Y between the first read and the second; neighbours of a series differ in height and chest."""
+    one = lines_from_text("号型：105/64Y\n号型：165/84Y\n105/84Y")
+    assert size_run(one) == ()
+    series = lines_from_text("155/80A 160/84A\n165/88A 170/92A")
+    assert size_run(series) == ("155/80A", "160/84A", "165/88A", "170/92A")
+    assert size_run(lines_from_text("XS S M L XL")) == ("XS", "S", "M", "L", "XL")
+
+
+def test_a_run_is_counted_within_one_read_not_across_the_first_read_and_the_second():
+    rule_text = '[fields]\nsize = "165/84Y"\n'
+    first = (OcrLine("号型：165/84Y", 0.97, (0, 0, 80, 10)), OcrLine("170/88Y", 0.6, (0, 12, 80, 22)))
+    again = (OcrLine("号型：176/92Y", 0.6, (0, 0, 80, 10)),)
+    tag = TagReading(0, (0, 0, 100, 100), ocr_lines=first, reread_lines=again)
+    assert gather(parse_recipe(rule_text), tag)["size"].how != SIZE_RUN

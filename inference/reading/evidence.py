@@ -97,7 +97,7 @@ def field_evidence(rule: FieldRule, tag: TagReading, texts: Sequence[Glyphs], re
     re-read); a different value is NG evidence only when each of them shows it."""
     name = rule.name
     if name == "size" and rule.expected is not None:
-        run = size_run([line for read in reads for line in read])
+        run = next((found for found in (size_run(read) for read in reads) if found), ())
         if run:  # the expected size is found among them whether or not it is the one marked
             return _marked_in_run(rule, tag) or FieldEvidence(name, Found.NEAR, " ".join(run), 0.0, "ocr", SIZE_RUN, " ".join(run))
     coded = _from_barcodes(rule, tag)
@@ -447,10 +447,32 @@ def size_run(lines: Sequence[OcrLine]) -> tuple[str, ...]:
         text = halfwidth(line.text).upper()
         letters.update((token, None) for token in _LETTER_SIZE_TOKEN.findall(text))
         numeric.update((m.group(1), None) for m in _SIZE_NUMERIC.finditer(squash(text)))
+    numeric = dict.fromkeys(_apart(tuple(numeric)))
     for found in (letters, numeric):
         if len(found) >= MIN_RUN_SIZES:
             return tuple(found)
     return ()
+
+
+def _apart(tokens: Sequence[str]) -> list[str]:
+    """号型 tokens that are different sizes: two a single character apart are one size read two ways (a tear-off
+    stub repeating the slip's 165/84Y read 105/84Y); neighbours in a series differ in height and chest, two
+    characters at least (160/84A, 165/88A)."""
+    kept: list[str] = []
+    for token in tokens:
+        if not any(_one_edit(token, other) for other in kept):
+            kept.append(token)
+    return kept
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether two strings are at most one character apart (changed, dropped or added)."""
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b)) <= 1
+    if abs(len(a) - len(b)) != 1:
+        return False
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
 def _marked_in_run(rule: FieldRule, tag: TagReading) -> FieldEvidence | None:
