@@ -17,7 +17,7 @@ brings back the modules of a worn stamp on kraft stock.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -206,10 +206,13 @@ def matrix_views(gray: np.ndarray, box: Box, turn_deg: float, pad: float = 0.25)
 class BarMeasure:
     """What the bars' averaged profile says about focus, in frame pixels: the Gaussian sigma of
     their sharpest edges (a step blurred by sigma rises at most contrast / (sigma * sqrt(2 pi))
-    per pixel), and the run from the first bar edge to the last."""
+    per pixel), and the run from the first bar edge to the last. `profiles`: the bars' averaged
+    profiles themselves, one tuple per box measured (the whole run, then its halves: PROFILE_SCALE
+    samples per frame pixel, as BarProfiles), for the expected code to be verified against (bar_verify.py)."""
 
     blur_px: float
     length_px: float
+    profiles: tuple[tuple[np.ndarray, ...], ...] = field(default=(), compare=False, repr=False)
 
 
 def measure_bars(gray: np.ndarray, box: Box, turn_deg: float, pad: float = 0.25) -> BarMeasure | None:
@@ -226,4 +229,4 @@ def measure_bars(gray: np.ndarray, box: Box, turn_deg: float, pad: float = 0.25)
         return None
     steepest = float(np.percentile(slope[edges], 90))  # the wide bars' edges reach full contrast
     blur = (hi - lo) / (steepest * np.sqrt(2 * np.pi)) / PROFILE_SCALE
-    return BarMeasure(float(blur), float(edges[-1] - edges[0]) / PROFILE_SCALE)
+    return BarMeasure(float(blur), float(edges[-1] - edges[0]) / PROFILE_SCALE, (found.profiles,))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -42,13 +42,18 @@ class TagSymbols:
         return focus_of(self.gray, [shift_box(b, -ox, -oy) for b in barcode_boxes])
 
     def bars(self, barcode_boxes: Sequence[Box], codes: Sequence[bc.DecodedCode]) -> BarMeasure | None:
-        """The bars of the largest barcode box, measured when it holds bars no linear code was
-        decoded from: why they would not decode (blur, a run too short)."""
-        if not barcode_boxes or any(c.is_linear for c in codes):
-            return None
+        """The bars of the barcode boxes no linear code was decoded in: why they would not decode
+        (blur, a run too short), measured on the largest that shows bars, and the profiles of all of
+        them, largest first, for the recipe's code to be verified against (bar_verify.py)."""
+        linear = [np.asarray(c.quad, np.float64).mean(axis=0) for c in codes if c.is_linear]
+        unread = [b for b in barcode_boxes if not any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for x, y in linear)]
         ox, oy = self.offset
-        largest = max(barcode_boxes, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]))
-        return measure_bars(self.gray, shift_box(largest, -ox, -oy), self.turn)
+        measured = [measure_bars(self.gray, shift_box(b, -ox, -oy), self.turn)
+                    for b in sorted(unread, key=lambda b: -(b[2] - b[0]) * (b[3] - b[1]))]
+        shown = [m for m in measured if m is not None]
+        if not shown:
+            return None
+        return replace(shown[0], profiles=tuple(box for m in shown for box in m.profiles))
 
 
 def read_symbols(image_bgr: np.ndarray, tag_box: Box, barcode_boxes: Sequence[Box] = (), qr_boxes: Sequence[Box] = (),
