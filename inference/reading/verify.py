@@ -90,7 +90,10 @@ def _with_marked_size(tag: TagReading, recipe: Recipe, crops: LineCrops, upright
     more = {k for k, line in first.items() if k not in named and _RUN_TEXT.match(line.text) and _continues_run(spans, named, k)}
     run = sorted(set(named) | more)
     found = marked_size(upright.image, [spans[k] for k in run], recognizer)
-    return tag if found is None else replace(tag, marked_size=found)
+    if found is None:
+        return tag
+    note = f"size run: the marked entry of {found.entries} reads {found.read} ({found.confidence:.0%})"
+    return replace(tag, marked_size=found, notes=tag.notes + (note,))
 
 
 def _continues_run(spans: Mapping[int, tuple[float, float, float, float]], named: Sequence[int], k: int) -> bool:
