@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from inference.errors import BackendUnavailableError
+from inference.reading.bar_verify import verify_bars  # noqa: F401 (for the verdict: the expected code fitted to blurred bars)
 from inference.reading.normalize import code_key, ean8_check_ok, ean13_check_ok, upca_check_ok
 from inference.reading.symbol_views import BarMeasure, BarProfileView, bar_profile_view, matrix_views, measure_bars  # noqa: F401 (measure_bars: for the reader)
 from inference.reading.types import BarcodeReading
@@ -347,6 +348,10 @@ def legibility_note(measure: BarMeasure | None, fmt: str = "", text: str = "") -
                 f"({ratio:.2f}; reads up to {READABLE_BLUR_PER_MODULE}): focus, or bring the camera closer")
     return (f"sharp enough (edges sigma {measure.blur_px:.1f} px on bars {bar:.1f} px wide, {ratio:.2f}): "
             "look for damage, glare or a box that cuts the symbol")
+
+
+# The source of a barcode check whose expected code was verified against bars nothing decoded (bar_verify.py).
+BARS_VERIFIED = "barcode verified against the bars (not decoded)"
 
 
 def to_reading(code: DecodedCode, box: tuple[float, float, float, float]) -> BarcodeReading:
