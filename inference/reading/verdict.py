@@ -378,6 +378,9 @@ def _barcode_checks(recipe: Recipe, tag: TagReading, prefix: str) -> list[Check]
     if not codes:
         if not rule.required:
             return [Check("barcode", idx, rule.expected or "a barcode", "", None, "barcode", Verdict.OK)]
+        verified = _bars_verified_checks(recipe, tag, prefix)
+        if verified:
+            return verified
         printed = _printed_digits_check(recipe, tag, prefix)
         if printed is not None:
             return [printed]
@@ -389,6 +392,9 @@ def _barcode_checks(recipe: Recipe, tag: TagReading, prefix: str) -> list[Check]
     if rule.format and not wanted and len(tag.symbol_boxes) > len(codes):
         # another symbol decoded (a style number's Code128) and a box of bars nothing read: the recipe's code
         # is there unread, not absent or of the wrong kind
+        verified = _bars_verified_checks(recipe, tag, prefix)
+        if verified:
+            return verified
         printed = _printed_digits_check(recipe, tag, prefix)
         if printed is not None:
             return [printed]
@@ -414,6 +420,24 @@ def _barcode_checks(recipe: Recipe, tag: TagReading, prefix: str) -> list[Check]
         checks.append(_printed_ean_check(recipe, tag, main.text, prefix))
     if rule.match_style_number:
         checks.append(_style_code_check(recipe, tag, codes, prefix))
+    return checks
+
+
+def _bars_verified_checks(recipe: Recipe, tag: TagReading, prefix: str) -> list[Check]:
+    """The recipe's code verified against bars nothing decoded (bar_verify.py): OK for the barcode rule, as a
+    decode would be (and the printed EAN compared with it where the recipe asks). Never NG: bars that do not
+    verify are only unread. Empty where they did not verify."""
+    rule = recipe.barcode
+    if rule.expected is None or tag.bars is None:
+        return []
+    found = bc.verify_bars(tag.bars.profiles, rule.format, rule.expected)
+    if found is None or not found.verified:
+        return []
+    source = (f"{bc.BARS_VERIFIED}: blur σ {found.blur_px:.1f} px on bars {found.module_px:.1f} px wide"
+              f" ({found.blur_modules:.2f} modules)")
+    checks = [Check("barcode", tag.tag_index, rule.expected, rule.expected, None, source, Verdict.OK)]
+    if rule.match_printed:
+        checks.append(_printed_ean_check(recipe, tag, rule.expected, prefix))
     return checks
 
 
