@@ -14,6 +14,7 @@ import pytest
 from inference.reading.types import TagReading
 from inference.reading.verdict import Check, FrameVerdict, Verdict
 from inference.records.annotate import VERDICT_BGR, annotate_frame, paper_outlines, tag_verdict
+from tests.tagset_photos import generated_photos
 
 # a tag turned about 20 degrees: its paper's corners in frame pixels (top-left, top-right, bottom-right, bottom-left)
 TURNED = ((120.0, 60.0), (236.0, 18.0), (290.0, 168.0), (174.0, 210.0))
@@ -59,16 +60,7 @@ def _textured(h: int = 240, w: int = 320) -> np.ndarray:
 # -- what a reading says -------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def turned_photos(tmp_path_factory) -> Path:
-    fonts = pytest.importorskip("training.tagsets.fonts")
-    try:
-        fonts.font_files()
-    except fonts.FontsMissingError:
-        pytest.skip("CJK fonts for training.tagsets are not installed (make system-deps)")
-    from training.tagsets import generate
-
-    out = tmp_path_factory.mktemp("paper")
-    generate(out, 6, 4242, 0.0, ["dense_tag", "handwritten_price", "dark_bilingual"])
-    return out
+    return generated_photos(tmp_path_factory.mktemp("paper"), 6, 4242, ["dense_tag", "handwritten_price", "dark_bilingual"])
 
 
 def test_a_turned_tag_read_by_the_station_says_where_its_paper_is(turned_photos: Path) -> None:

@@ -14,22 +14,14 @@ from inference.imageio import read_image
 from inference.reading.outline import find_outline
 from inference.reading.rectify import residual_skew
 from inference.reading.text_lines import on_paper
+from tests.tagset_photos import generated_photos
 
 DESIGNS = ["curled_tag", "handwritten_price", "dense_tag", "dotted_leaders", "vertical_classic", "dark_bilingual"]
 
 
 @pytest.fixture(scope="module")
 def photos(tmp_path_factory) -> Path:
-    fonts = pytest.importorskip("training.tagsets.fonts")
-    try:
-        fonts.font_files()
-    except fonts.FontsMissingError:
-        pytest.skip("CJK fonts for training.tagsets are not installed (make system-deps)")
-    from training.tagsets import generate
-
-    out = tmp_path_factory.mktemp("outline")
-    generate(out, 24, 4242, 0.0, DESIGNS)
-    return out
+    return generated_photos(tmp_path_factory.mktemp("outline"), 24, 4242, DESIGNS)
 
 
 def _top_edge_turn(quad: np.ndarray) -> float:

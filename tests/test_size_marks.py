@@ -22,6 +22,7 @@ from inference.reading.reader import TagReader
 from inference.reading.recipe import load_recipe
 from inference.reading.size_marks import _digits_mended, marked_size
 from inference.reading.types import MarkedSize, OcrLine, TagReading
+from tests.tagset_photos import generated_photos
 
 FONT = cv2.FONT_HERSHEY_SIMPLEX
 SCALE, THICK = 0.75, 2
@@ -165,16 +166,7 @@ def test_a_run_is_counted_within_one_read_not_across_the_first_read_and_the_seco
 
 @pytest.fixture(scope="module")
 def size_run_photos(tmp_path_factory) -> Path:
-    fonts = pytest.importorskip("training.tagsets.fonts")
-    try:
-        fonts.font_files()
-    except fonts.FontsMissingError:
-        pytest.skip("CJK fonts for training.tagsets are not installed (make system-deps)")
-    from training.tagsets import generate
-
-    out = tmp_path_factory.mktemp("size_run")
-    generate(out, 8, 7171, 0.0, ["size_run"])
-    return out
+    return generated_photos(tmp_path_factory.mktemp("size_run"), 8, 7171, ["size_run"])
 
 
 def test_the_station_reads_the_size_a_generated_run_marks_and_never_another(size_run_photos: Path) -> None:
