@@ -8,12 +8,14 @@ import numpy as np
 import pytest
 
 from inference.reading import parse_recipe
+from inference.reading.evidence import RIVAL_SHOWN, gather
 from inference.reading.expected import forms, spot_fields, vocabulary
+from inference.reading.matching import Found
 from inference.reading.ocr.recognizer import ctc_greedy
-from inference.reading.spotting import Posteriors, PosteriorTable, best_spot, spot
-from inference.reading.types import OcrLine
+from inference.reading.spotting import Posteriors, PosteriorTable, best_spot, likeliest_of_its_kind, spot
+from inference.reading.types import OcrLine, TagReading
 
-CHARSET = ("", *"0123456789./AB类米¥元-", " ")
+CHARSET = ("", *"0123456789./AB类米¥元-C", " ")
 
 
 def steps(*frames: dict[str, float]) -> np.ndarray:
@@ -240,3 +242,59 @@ def test_a_letter_is_not_spotted_where_the_recognizer_saw_a_glyph_outside_the_al
     doubted = [{"类": 0.70, "A": 0.25}, {"": 0.98}]  # the letter itself was a real second guess
     hit = spot("A", read(doubted, VOCAB), alphabet="0123456789/AB")
     assert hit is not None and hit.supported
+
+
+def test_a_class_letter_doubted_past_support_is_still_the_likeliest_of_its_three() -> None:
+    """'GB 18401-2010 BA': the class letter B read at 0.9, 类 read as A (0.06 of 类 behind it): alone, 类 is not
+    supported (log(0.9/0.06) > log 5); among A类, B类 and C类 the line shows B类 by far."""
+    frames = sure("B类")
+    frames[2] = {"A": 0.90, "类": 0.06}
+    line = read(frames, VOCAB + "C")
+    alone = spot("B类", line)
+    assert alone is None or not alone.supported
+    hit = likeliest_of_its_kind("B类", ["A类", "C类"], [line])
+    assert hit is not None and hit.text == "B类"
+
+
+def test_a_rival_the_line_shows_as_well_keeps_the_expected_value_unsupported() -> None:
+    """The tag prints A类 and the recipe expects B类: the B at 0.3 behind an A at 0.6 is not the likeliest."""
+    frames = sure("A类")
+    frames[0] = {"A": 0.60, "B": 0.30}
+    frames[2] = {"米": 0.90, "类": 0.05}
+    assert likeliest_of_its_kind("B类", ["A类", "C类"], [read(frames, VOCAB + "C")]) is None
+
+
+def test_a_value_nowhere_near_the_line_is_not_the_likeliest_of_anything() -> None:
+    frames = sure("A类")
+    assert likeliest_of_its_kind("B类", ["C类"], [read(frames, VOCAB + "C")]) is None
+
+
+def test_a_neighbouring_size_shown_surely_where_the_expected_one_is_not_is_spotted_as_itself() -> None:
+    """A tag printed 165/88A for a job of 170/92A: the line's 6, 5, 8 and 8 sure, its A doubted (0.5): the read is
+    not sure as a whole (NEAR), but every glyph that tells the two apart is, and the expected size is far less
+    likely there: the line shows 165/88A, another size of the series."""
+    r = recipe('size = "170/92A"')
+    frames = sure("165/88A")
+    frames[12] = {"A": 0.5, "4": 0.3}
+    line = OcrLine("165/88A", 0.6, (0, 0, 1, 1), posteriors=read(frames, VOCAB))  # read as a whole at 0.6
+    spotted = spot_fields(r.fields, [line])
+    assert [(s.name, s.expected) for s in spotted] == [("size", "165/88A")]
+    tag = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=(line,), spotted=spotted)
+    evidence = gather(r, tag)["size"]
+    assert (evidence.found, evidence.value, evidence.how) == (Found.DIFFERENT, "165/88A", RIVAL_SHOWN)
+
+
+def test_a_neighbouring_size_read_unsurely_where_it_differs_is_no_evidence() -> None:
+    r = recipe('size = "170/92A"')
+    frames = sure("165/88A")
+    frames[2] = {"6": 0.6, "7": 0.3}  # a glyph that tells 165 from 170, doubted
+    line = OcrLine("165/88A", 0.8, (0, 0, 1, 1), posteriors=read(frames, VOCAB))
+    assert spot_fields(r.fields, [line]) == ()
+
+
+def test_the_expected_size_shown_is_spotted_and_no_rival_with_it() -> None:
+    r = recipe('size = "170/92A"')
+    frames = sure("170/92A")
+    frames[8] = {"8": 0.5, "9": 0.45}
+    line = OcrLine("170/82A", 0.9, (0, 0, 1, 1), posteriors=read(frames, VOCAB))
+    assert [(s.name, s.expected) for s in spot_fields(r.fields, [line])] == [("size", "170/92A")]

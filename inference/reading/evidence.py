@@ -104,7 +104,7 @@ def field_evidence(rule: FieldRule, tag: TagReading, texts: Sequence[Glyphs], re
     if rule.expected is not None:
         printed = _expected(rule, texts, reads, labelled, len(reads) if line_reads is None else line_reads)
         if printed.found in (Found.NEAR, Found.ABSENT):
-            printed = _spotted(rule, tag) or printed
+            printed = _spotted(rule, tag) or _rival_spotted(rule, tag) or printed
         if coded is not None and coded.found is Found.MATCH and printed.found is not Found.DIFFERENT:
             return coded  # the bars carry the expected value and the print does not contradict them
         if coded is not None and printed.found is Found.ABSENT:
@@ -135,6 +135,15 @@ def _spotted(rule: FieldRule, tag: TagReading) -> FieldEvidence | None:
         return None
     return FieldEvidence(rule.name, Found.MATCH, rule.expected or "", hit.confidence, "ocr",
                          "printed as expected (the recognizer's doubts allow it)", hit.line)
+
+
+def _rival_spotted(rule: FieldRule, tag: TagReading) -> FieldEvidence | None:
+    """Another value of the field's series that a line shows surely where the expected one is not shown
+    (expected.py: a size printed 155/76Y on a tag that should say 160/80Y)."""
+    hit = next((s for s in tag.spotted if s.name == rule.name and s.expected != rule.expected), None)
+    if hit is None:
+        return None
+    return FieldEvidence(rule.name, Found.DIFFERENT, hit.expected, hit.confidence, "ocr", RIVAL_SHOWN, hit.line)
 
 
 def _pattern_ok(rule: FieldRule, value: str) -> bool:
@@ -435,6 +444,7 @@ MIN_CODE_CHARS = 6
 SIZE_RUN = "a run of sizes, the marked one not read"
 MIN_RUN_SIZES = 3
 MARKED_IN_RUN = "the entry a run of sizes marks"
+RIVAL_SHOWN = "another size of the series, shown surely where the expected one is not"
 _LETTER_SIZE_TOKEN = re.compile(r"(?<![A-Z0-9])(?:[2-6]XL|XXS|X{0,4}[SML])(?![A-Z0-9])")
 
 

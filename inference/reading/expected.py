@@ -17,7 +17,8 @@ from decimal import Decimal
 from inference.reading.normalize import halfwidth, parse_price
 from inference.reading.recipe import FieldRule, Recipe
 from inference.reading.repairs import FIBRES, GRADES, PARTS
-from inference.reading.spotting import best_spot, vocabulary_of
+from inference.reading.spotting import (RIVAL_MARGIN, RIVAL_REACH, Posteriors, Spot, best_spot, keyword, likeliest_of_its_kind, spot,
+                                        vocabulary_of)
 from inference.reading.types import OcrLine, SpottedField
 
 # A unit: a word with the numbers that follow it ('羊毛 65%', 'GB/T 2660-2017').
@@ -58,6 +59,46 @@ def forms(rule: FieldRule) -> list[tuple[str, ...]]:
         if len(units) > 1:
             out.append(units)
     return out
+
+
+# Letter sizes, smallest first: a size's rivals are the others (none that it holds: L is in XL).
+LETTER_SIZES = ("XXS", "XS", "S", "M", "L", "XL", "XXL", "2XL", "3XL", "4XL", "5XL", "6XL")
+_SHARE = re.compile(r"^(\D+?)\s*(\d+(?:\.\d+)?)\s*%$")
+_HAO_XING = re.compile(r"^(\d{2,3})/(\d{2,3})([A-Z]{0,2})$")
+
+
+def rivals(rule: FieldRule, unit: str) -> list[str]:
+    """The other values a unit of a closed vocabulary could print where it stands: a safety category's other
+    classes, the other grades, another fibre or another share digit, the sizes around a size. [] for open fields
+    (names, colours) and units with no vocabulary (a standard's number)."""
+    text = unit.strip()
+    if rule.name == "safety_category":
+        letter = re.search(r"([ABC])\s*类", text)
+        return [text[: letter.start(1)] + other + text[letter.end(1) :] for other in "ABC" if other != letter.group(1)] if letter else []
+    if rule.name == "grade":
+        return [grade for grade in GRADES if grade != text] if text in GRADES else []
+    if rule.name == "composition":
+        share = _SHARE.match(text)
+        if share is None:
+            return []
+        fibre, amount = share.group(1).strip(), share.group(2)
+        out = [f"{other} {amount}%" for other in FIBRES if other != fibre and other not in fibre]
+        out += [f"{fibre} {amount[:i]}{digit}{amount[i + 1 :]}%" for i, ch in enumerate(amount) if ch.isdigit()
+                for digit in "0123456789" if digit != ch]
+        return out
+    if rule.name == "size":
+        upper = text.upper()
+        if upper in LETTER_SIZES:
+            return [size for size in LETTER_SIZES if size != upper and size not in upper]
+        hao = _HAO_XING.match(upper)
+        if hao is None:
+            return []
+        height, chest, body = int(hao.group(1)), int(hao.group(2)), hao.group(3)
+        steps = [(height + 5 * k, chest + 4 * k) for k in (-2, -1, 1, 2)] + [(height, chest + d) for d in (-4, -2, 2, 4)]
+        out = [f"{h}/{c}{body}" for h, c in steps if h > 0 and c > 0]
+        out += [f"{height}/{chest}{other}" for other in ("A", "B", "C", "Y") if other != body] if body else []
+        return out
+    return []
 
 
 def _price_forms(amount: Decimal) -> list[str]:
@@ -113,10 +154,55 @@ def spot_fields(rules: Sequence[FieldRule], lines: Sequence[OcrLine]) -> tuple[S
     out = []
     for rule in rules:
         for alternative in forms(rule):
-            spots = [best_spot(unit, posteriors, alphabet(rule)) for unit in alternative]
-            if spots and all(s is not None and s.supported for s in spots):
+            spots = [_spot_unit(rule, unit, posteriors) for unit in alternative]
+            if spots and all(s is not None for s in spots):
                 line = lines[spots[0].line_index].text  # type: ignore[union-attr]
                 out.append(SpottedField(rule.name, rule.expected or "", min(s.confidence for s in spots),  # type: ignore[union-attr]
                                         sum(s.total for s in spots), line))  # type: ignore[union-attr]
                 break
+        else:
+            rival = _rival_shown(rule, lines, posteriors)
+            if rival is not None:
+                out.append(rival)
     return tuple(out)
+
+
+def _rival_shown(rule: FieldRule, lines: Sequence[OcrLine], posteriors: Sequence[Posteriors | None]) -> SpottedField | None:
+    """Where a size is not shown as expected: another size of its series that a line shows surely (every character
+    read at the recipe's confidence, supported as spotting asks) and far likelier there than the expected one, as a
+    spotted value of its own (`expected` holds the rival). A size printed wrong reads as a neighbour of the series
+    (155/76Y for 160/80Y), often with a glyph the recognizer doubted, which a plain read leaves NEAR."""
+    if rule.name != "size" or not rule.expected:
+        return None
+    field_alphabet = alphabet(rule)
+    expected = halfwidth(rule.expected).strip()
+    shown = []
+    for rival in rivals(rule, expected):
+        hit = best_spot(rival, posteriors, field_alphabet)
+        if hit is None or not hit.supported or _where_apart(hit, keyword(expected)) < rule.min_confidence:
+            continue
+        mine = spot(expected, posteriors[hit.line_index], field_alphabet, RIVAL_REACH)  # type: ignore[arg-type]
+        if mine is None or mine.total - hit.total >= RIVAL_MARGIN:
+            shown.append((hit.total, rival, hit))
+    if not shown:
+        return None
+    _, rival, hit = min(shown, key=lambda item: item[0])
+    return SpottedField(rule.name, rival, hit.confidence, hit.total, lines[hit.line_index].text)
+
+
+def _where_apart(hit: Spot, expected: str) -> float:
+    """The rival's weakest character among those where it differs from the expected value (both as spotted; the
+    weakest of all where their lengths differ): a glyph both share says nothing of which of them is printed."""
+    if len(hit.text) != len(expected) or len(hit.char_probs) != len(hit.text):
+        return hit.confidence
+    apart = [p for p, a, b in zip(hit.char_probs, hit.text, expected) if a != b]
+    return min(apart) if apart else hit.confidence
+
+
+def _spot_unit(rule: FieldRule, unit: str, posteriors: Sequence[Posteriors | None]) -> Spot | None:
+    """A unit supported alone, or as the likeliest of its closed vocabulary's values there."""
+    hit = best_spot(unit, posteriors, alphabet(rule))
+    if hit is not None and hit.supported:
+        return hit
+    others = rivals(rule, unit)
+    return likeliest_of_its_kind(unit, others, posteriors, alphabet(rule)) if others else None

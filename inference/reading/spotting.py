@@ -41,6 +41,11 @@ MIN_CHAR_PROBABILITY = 0.005
 # The whole string: one doubted character, plus a little for each further one.
 TOTAL_DEFICIT_BASE = math.log(5.0)
 TOTAL_DEFICIT_PER_CHAR = 0.05
+# Against a closed vocabulary's other values (likeliest_of_its_kind): each character within log(50) of the best guess,
+# the whole within 3 times what alone is supported, and every rival on the line log(20) more costly.
+RIVAL_REACH = math.log(50.0)
+RIVAL_TOTAL = 3.0
+RIVAL_MARGIN = math.log(20.0)
 # Kinds of what the recognizer emitted per step, for boundaries: a '399' inside '1399' is not 399.
 BLANK, DIGIT, LATIN, OTHER = 0, 1, 2, 3
 
@@ -171,6 +176,7 @@ class Spot:
     worst: float  # the worst single character's deficit
     confidence: float  # the weakest character's own probability where it was placed
     line_index: int = -1
+    char_probs: tuple[float, ...] = ()  # each character's own probability where it was placed
 
     @property
     def supported(self) -> bool:
@@ -181,7 +187,7 @@ class Spot:
 _INF = 1e9
 
 
-def spot(text: str, post: Posteriors, alphabet: str = "") -> Spot | None:
+def spot(text: str, post: Posteriors, alphabet: str = "", reach: float = MAX_CHAR_DEFICIT) -> Spot | None:
     """The cheapest placement of `text` on the line, or None where it cannot be supported at all
     (a character outside the vocabulary, none placed anywhere near well enough).
 
@@ -197,7 +203,7 @@ def spot(text: str, post: Posteriors, alphabet: str = "") -> Spot | None:
     best = np.maximum(_best_within(post, alphabet) if alphabet else post.best, FLOOR)
     char_p = post.probs[:, cols]  # (T, L)
     ratio = char_p / best[:, None]
-    if float(ratio.max(axis=0).min()) < math.exp(-MAX_CHAR_DEFICIT):
+    if float(ratio.max(axis=0).min()) < math.exp(-reach):
         return None  # some character is nowhere near the recognizer's best guess
     char_cost = np.log(best)[:, None] - np.log(np.maximum(char_p, FLOOR))
     blank_cost = np.log(best) - np.log(np.maximum(post.blank, FLOOR))
@@ -271,7 +277,7 @@ def _align(kw: str, char_cost: np.ndarray, blank_cost: np.ndarray, char_p: np.nd
         end_step += 1
     if not _bounded(kw, kinds, start_step, end_step):
         return None
-    return Spot(kw, end_score, float(per_char.max()), float(char_best.min()))
+    return Spot(kw, end_score, float(per_char.max()), float(char_best.min()), char_probs=tuple(float(p) for p in char_best))
 
 
 def _bounded(kw: str, kinds: np.ndarray, start: int, end: int) -> bool:
@@ -294,13 +300,33 @@ def _emitted(kinds: np.ndarray) -> int:
     return int(kinds[nonblank[0]]) if nonblank.size else BLANK
 
 
-def best_spot(text: str, lines: Sequence[Posteriors | None], alphabet: str = "") -> Spot | None:
+def best_spot(text: str, lines: Sequence[Posteriors | None], alphabet: str = "", reach: float = MAX_CHAR_DEFICIT) -> Spot | None:
     """The cheapest placement of `text` over several lines (their index in `line_index`)."""
     found: Spot | None = None
     for index, post in enumerate(lines):
         if post is None:
             continue
-        hit = spot(text, post, alphabet)
+        hit = spot(text, post, alphabet, reach)
         if hit is not None and (found is None or hit.total < found.total):
-            found = Spot(hit.text, hit.total, hit.worst, hit.confidence, index)
+            found = Spot(hit.text, hit.total, hit.worst, hit.confidence, index, hit.char_probs)
+    return found
+
+
+def likeliest_of_its_kind(text: str, rivals: Sequence[str], lines: Sequence[Posteriors | None], alphabet: str = "") -> Spot | None:
+    """`text` supported against the other values its field could print there, where it is not supported alone.
+
+    A field printed in a closed vocabulary (a safety category's class, a fibre name and its share, a grade, a
+    size of a series) asks which of its values the line shows, not whether the line shows this one perfectly:
+    where every character of `text` was at least MIN_CHAR_PROBABILITY and within RIVAL_REACH of the likeliest
+    guess there, and every rival placed on the same line costs RIVAL_MARGIN more, the line shows `text`. A rival
+    the line shows as well as `text` (the printed value, on another lot's tag) keeps it unsupported."""
+    found = best_spot(text, lines, alphabet, RIVAL_REACH)
+    if (found is None or found.confidence < MIN_CHAR_PROBABILITY or found.worst > RIVAL_REACH
+            or found.total > RIVAL_TOTAL * max_total_deficit(len(found.text))):
+        return None
+    line = lines[found.line_index]
+    for rival in rivals:
+        other = spot(rival, line, alphabet, RIVAL_REACH) if line is not None else None
+        if other is not None and other.total - found.total < RIVAL_MARGIN:
+            return None
     return found
