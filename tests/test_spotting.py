@@ -15,7 +15,7 @@ from inference.reading.ocr.recognizer import ctc_greedy
 from inference.reading.spotting import Posteriors, PosteriorTable, best_spot, likeliest_of_its_kind, spot
 from inference.reading.types import OcrLine, TagReading
 
-CHARSET = ("", *"0123456789./AB类米¥元-C", " ")
+CHARSET = ("", *"0123456789./AB类米¥元-CXLMS", " ")
 
 
 def steps(*frames: dict[str, float]) -> np.ndarray:
@@ -298,3 +298,13 @@ def test_the_expected_size_shown_is_spotted_and_no_rival_with_it() -> None:
     frames[8] = {"8": 0.5, "9": 0.45}
     line = OcrLine("170/82A", 0.9, (0, 0, 1, 1), posteriors=read(frames, VOCAB))
     assert [(s.name, s.expected) for s in spot_fields(r.fields, [line])] == [("size", "170/92A")]
+
+
+def test_the_same_size_written_the_other_way_is_no_rival() -> None:
+    """A job of 2XL on a tag printing XXL: one size written two ways. Not 'another size of the series' (no NG from
+    the vocabulary); XS, shown surely, is."""
+    r = recipe('size = "2XL"')
+    line = OcrLine("XXL", 0.6, (0, 0, 1, 1), posteriors=read(sure("XXL"), "2XLMS"))
+    assert spot_fields(r.fields, [line]) == ()
+    other = OcrLine("XS", 0.6, (0, 0, 1, 1), posteriors=read(sure("XS"), "2XLMS"))
+    assert [(s.name, s.expected) for s in spot_fields(r.fields, [other])] == [("size", "XS")]

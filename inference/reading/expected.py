@@ -62,7 +62,9 @@ def forms(rule: FieldRule) -> list[tuple[str, ...]]:
 
 
 # Letter sizes, smallest first: a size's rivals are the others (none that it holds: L is in XL).
-LETTER_SIZES = ("XXS", "XS", "S", "M", "L", "XL", "XXL", "2XL", "3XL", "4XL", "5XL", "6XL")
+LETTER_SIZES = ("XXS", "XS", "S", "M", "L", "XL", "XXL", "2XL", "XXXL", "3XL", "4XL", "5XL", "6XL")
+# The same size written two ways is no rival of itself.
+_SAME_SIZE = {"XXL": "2XL", "2XL": "XXL", "XXXL": "3XL", "3XL": "XXXL"}
 _SHARE = re.compile(r"^(\D+?)\s*(\d+(?:\.\d+)?)\s*%$")
 _HAO_XING = re.compile(r"^(\d{2,3})/(\d{2,3})([A-Z]{0,2})$")
 
@@ -89,7 +91,8 @@ def rivals(rule: FieldRule, unit: str) -> list[str]:
     if rule.name == "size":
         upper = text.upper()
         if upper in LETTER_SIZES:
-            return [size for size in LETTER_SIZES if size != upper and size not in upper]
+            same = {upper, _SAME_SIZE.get(upper, upper)}
+            return [size for size in LETTER_SIZES if size not in same and _SAME_SIZE.get(size) not in same and size not in upper]
         hao = _HAO_XING.match(upper)
         if hao is None:
             return []
