@@ -276,7 +276,7 @@ def test_a_neighbouring_size_shown_surely_where_the_expected_one_is_not_is_spott
     r = recipe('size = "170/92A"')
     frames = sure("165/88A")
     frames[12] = {"A": 0.5, "4": 0.3}
-    line = OcrLine("165/88A", 0.6, (0, 0, 1, 1), posteriors=read(frames, VOCAB))  # read as a whole at 0.6
+    line = OcrLine("尺码：165/88A", 0.6, (0, 0, 1, 1), posteriors=read(frames, VOCAB))  # read as a whole at 0.6
     spotted = spot_fields(r.fields, [line])
     assert [(s.name, s.expected) for s in spotted] == [("size", "165/88A")]
     tag = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=(line,), spotted=spotted)
@@ -306,5 +306,23 @@ def test_the_same_size_written_the_other_way_is_no_rival() -> None:
     r = recipe('size = "2XL"')
     line = OcrLine("XXL", 0.6, (0, 0, 1, 1), posteriors=read(sure("XXL"), "2XLMS"))
     assert spot_fields(r.fields, [line]) == ()
-    other = OcrLine("XS", 0.6, (0, 0, 1, 1), posteriors=read(sure("XS"), "2XLMS"))
+    other = OcrLine("尺码：XS", 0.6, (0, 0, 1, 1), posteriors=read(sure("XS"), "2XLMS"))
     assert [(s.name, s.expected) for s in spot_fields(r.fields, [other])] == [("size", "XS")]
+
+
+def test_a_size_shown_on_a_line_without_the_size_label_is_no_evidence() -> None:
+    """Fourth set logo_face 000035: a lone M in the brand's logo, read surely, made a good XL tag NG."""
+    r = recipe('size = "XL"')
+    logo = OcrLine("M", 0.99, (0, 0, 1, 1), posteriors=read(sure("M"), "XLMS"))
+    assert spot_fields(r.fields, [logo]) == ()
+
+
+def test_a_size_is_not_spotted_on_a_tag_that_prints_a_run() -> None:
+    """Fifth set size_run 000002 against a recipe of 3XL (the tag marks XXL): the run, read as 'xS Os M 1 xI ■XxX',
+    prints 3XL too, and spotting it there made the wrong recipe OK. A tag that looks like a run (two letter sizes
+    or two check boxes on a line) leaves its size to the marked entry."""
+    r = recipe('size = "3XL"')
+    run = OcrLine("xS Os M 1 xI ■XxX", 0.7, (0, 0, 1, 1), posteriors=read(sure("XSM3XL"), "3XLMS"))
+    entry = OcrLine("3XL", 0.7, (0, 0, 1, 1), posteriors=read(sure("3XL"), "3XLMS"))
+    assert spot_fields(r.fields, [run, entry]) == ()
+    assert [s.expected for s in spot_fields(r.fields, [entry])] == ["3XL"]

@@ -97,7 +97,7 @@ def field_evidence(rule: FieldRule, tag: TagReading, texts: Sequence[Glyphs], re
     re-read); a different value is NG evidence only when each of them shows it."""
     name = rule.name
     if name == "size" and rule.expected is not None:
-        run = next((found for found in (size_run(read) for read in reads) if found), ())
+        run = size_run([line for read in reads for line in read])
         if run:  # the expected size is found among them whether or not it is the one marked
             return _marked_in_run(rule, tag) or FieldEvidence(name, Found.NEAR, " ".join(run), 0.0, "ocr", SIZE_RUN, " ".join(run))
     coded = _from_barcodes(rule, tag)

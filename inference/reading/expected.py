@@ -14,6 +14,8 @@ import re
 from collections.abc import Sequence
 from decimal import Decimal
 
+from inference.reading.evidence import size_tokens
+from inference.reading.labels import split_labeled
 from inference.reading.normalize import halfwidth, parse_price
 from inference.reading.recipe import FieldRule, Recipe
 from inference.reading.repairs import FIBRES, GRADES, PARTS
@@ -156,6 +158,8 @@ def spot_fields(rules: Sequence[FieldRule], lines: Sequence[OcrLine]) -> tuple[S
         return ()
     out = []
     for rule in rules:
+        if rule.name == "size" and _run_like(lines):
+            continue  # a run prints every size: the expected one is there whether or not it is the one marked
         for alternative in forms(rule):
             spots = [_spot_unit(rule, unit, posteriors) for unit in alternative]
             if spots and all(s is not None for s in spots):
@@ -184,6 +188,8 @@ def _rival_shown(rule: FieldRule, lines: Sequence[OcrLine], posteriors: Sequence
         hit = best_spot(rival, posteriors, field_alphabet)
         if hit is None or not hit.supported or _where_apart(hit, keyword(expected)) < rule.min_confidence:
             continue
+        if not _labelled(lines[hit.line_index].text, rule.name):  # a lone M in a logo is no size read
+            continue
         mine = spot(expected, posteriors[hit.line_index], field_alphabet, RIVAL_REACH)  # type: ignore[arg-type]
         if mine is None or mine.total - hit.total >= RIVAL_MARGIN:
             shown.append((hit.total, rival, hit))
@@ -191,6 +197,24 @@ def _rival_shown(rule: FieldRule, lines: Sequence[OcrLine], posteriors: Sequence
         return None
     _, rival, hit = min(shown, key=lambda item: item[0])
     return SpottedField(rule.name, rival, hit.confidence, hit.total, lines[hit.line_index].text)
+
+
+def _run_like(lines: Sequence[OcrLine]) -> bool:
+    """Whether the lines look like a printed size run, even read too poorly for size_run to name three sizes: a
+    line with two or more check boxes, or two letter sizes ('xS Os M 1 xI ■XxX')."""
+    for line in lines:
+        text = halfwidth(line.text).upper()
+        if sum(text.count(box) for box in _BOXES) >= 2 or sum("/" not in token for token in size_tokens(text)) >= 2:
+            return True
+    return False
+
+
+_BOXES = "□■☑☐▢"
+
+
+def _labelled(text: str, name: str) -> bool:
+    """Whether a line carries the field's own label (尺码, 号型, 规格, Size …)."""
+    return any(found == name for found, *_ in split_labeled(text))
 
 
 def _where_apart(hit: Spot, expected: str) -> float:
