@@ -135,7 +135,7 @@ def test_spot_fields_supports_doubted_reads_and_the_recipe_vocabulary_covers_the
     frames[8] = {"8": 0.5, "9": 0.45}  # the 9
     size_line = OcrLine("170/82A", 0.9, (0, 0, 1, 1), posteriors=read(frames, VOCAB))
     price_line = OcrLine("¥459.00", 0.98, (0, 0, 1, 1), posteriors=read(sure("¥459.00"), VOCAB))
-    spotted = spot_fields(r.fields, [size_line, price_line])
+    spotted = spot_fields(r.fields, rivals_too=True, lines=[size_line, price_line])
     assert [s.name for s in spotted] == ["size"]  # the size's doubt allows 170/92A; 459.00 is surely not 399.00
 
 
@@ -277,7 +277,8 @@ def test_a_neighbouring_size_shown_surely_where_the_expected_one_is_not_is_spott
     frames = sure("165/88A")
     frames[12] = {"A": 0.5, "4": 0.3}
     line = OcrLine("尺码：165/88A", 0.6, (0, 0, 1, 1), posteriors=read(frames, VOCAB))  # read as a whole at 0.6
-    spotted = spot_fields(r.fields, [line])
+    assert spot_fields(r.fields, [line]) == ()  # the first spotting asks only for the expected value
+    spotted = spot_fields(r.fields, rivals_too=True, lines=[line])
     assert [(s.name, s.expected) for s in spotted] == [("size", "165/88A")]
     tag = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=(line,), spotted=spotted)
     evidence = gather(r, tag)["size"]
@@ -289,7 +290,7 @@ def test_a_neighbouring_size_read_unsurely_where_it_differs_is_no_evidence() -> 
     frames = sure("165/88A")
     frames[2] = {"6": 0.6, "7": 0.3}  # a glyph that tells 165 from 170, doubted
     line = OcrLine("165/88A", 0.8, (0, 0, 1, 1), posteriors=read(frames, VOCAB))
-    assert spot_fields(r.fields, [line]) == ()
+    assert spot_fields(r.fields, rivals_too=True, lines=[line]) == ()
 
 
 def test_the_expected_size_shown_is_spotted_and_no_rival_with_it() -> None:
@@ -297,7 +298,7 @@ def test_the_expected_size_shown_is_spotted_and_no_rival_with_it() -> None:
     frames = sure("170/92A")
     frames[8] = {"8": 0.5, "9": 0.45}
     line = OcrLine("170/82A", 0.9, (0, 0, 1, 1), posteriors=read(frames, VOCAB))
-    assert [(s.name, s.expected) for s in spot_fields(r.fields, [line])] == [("size", "170/92A")]
+    assert [(s.name, s.expected) for s in spot_fields(r.fields, rivals_too=True, lines=[line])] == [("size", "170/92A")]
 
 
 def test_the_same_size_written_the_other_way_is_no_rival() -> None:
@@ -305,16 +306,16 @@ def test_the_same_size_written_the_other_way_is_no_rival() -> None:
     the vocabulary); XS, shown surely, is."""
     r = recipe('size = "2XL"')
     line = OcrLine("XXL", 0.6, (0, 0, 1, 1), posteriors=read(sure("XXL"), "2XLMS"))
-    assert spot_fields(r.fields, [line]) == ()
+    assert spot_fields(r.fields, rivals_too=True, lines=[line]) == ()
     other = OcrLine("尺码：XS", 0.6, (0, 0, 1, 1), posteriors=read(sure("XS"), "2XLMS"))
-    assert [(s.name, s.expected) for s in spot_fields(r.fields, [other])] == [("size", "XS")]
+    assert [(s.name, s.expected) for s in spot_fields(r.fields, rivals_too=True, lines=[other])] == [("size", "XS")]
 
 
 def test_a_size_shown_on_a_line_without_the_size_label_is_no_evidence() -> None:
     """Fourth set logo_face 000035: a lone M in the brand's logo, read surely, made a good XL tag NG."""
     r = recipe('size = "XL"')
     logo = OcrLine("M", 0.99, (0, 0, 1, 1), posteriors=read(sure("M"), "XLMS"))
-    assert spot_fields(r.fields, [logo]) == ()
+    assert spot_fields(r.fields, rivals_too=True, lines=[logo]) == ()
 
 
 def test_a_size_is_not_spotted_on_a_tag_that_prints_a_run() -> None:
@@ -324,5 +325,5 @@ def test_a_size_is_not_spotted_on_a_tag_that_prints_a_run() -> None:
     r = recipe('size = "3XL"')
     run = OcrLine("xS Os M 1 xI ■XxX", 0.7, (0, 0, 1, 1), posteriors=read(sure("XSM3XL"), "3XLMS"))
     entry = OcrLine("3XL", 0.7, (0, 0, 1, 1), posteriors=read(sure("3XL"), "3XLMS"))
-    assert spot_fields(r.fields, [run, entry]) == ()
-    assert [s.expected for s in spot_fields(r.fields, [entry])] == ["3XL"]
+    assert spot_fields(r.fields, rivals_too=True, lines=[run, entry]) == ()
+    assert [s.expected for s in spot_fields(r.fields, rivals_too=True, lines=[entry])] == ["3XL"]

@@ -150,9 +150,11 @@ def spot_printed_ean(recipe: Recipe, lines: Sequence[OcrLine]) -> tuple[SpottedF
     return (SpottedField("barcode", ean, hit.confidence, hit.total, lines[hit.line_index].text),)
 
 
-def spot_fields(rules: Sequence[FieldRule], lines: Sequence[OcrLine]) -> tuple[SpottedField, ...]:
+def spot_fields(rules: Sequence[FieldRule], lines: Sequence[OcrLine], rivals_too: bool = False) -> tuple[SpottedField, ...]:
     """The rules whose expected value the lines' posteriors support (lines without posteriors are
-    passed over)."""
+    passed over). `rivals_too`: also against the field's own vocabulary (the expected value the likeliest of its
+    rivals, or a rival shown surely in its place): asked last, once the second read is in, so that what the first
+    spotting leaves in doubt — and therefore which lines are read again — is as it was."""
     posteriors = [line.posteriors for line in lines]
     if not any(p is not None for p in posteriors):
         return ()
@@ -161,14 +163,14 @@ def spot_fields(rules: Sequence[FieldRule], lines: Sequence[OcrLine]) -> tuple[S
         if rule.name == "size" and _run_like(lines):
             continue  # a run prints every size: the expected one is there whether or not it is the one marked
         for alternative in forms(rule):
-            spots = [_spot_unit(rule, unit, posteriors) for unit in alternative]
+            spots = [_spot_unit(rule, unit, posteriors, rivals_too) for unit in alternative]
             if spots and all(s is not None for s in spots):
                 line = lines[spots[0].line_index].text  # type: ignore[union-attr]
                 out.append(SpottedField(rule.name, rule.expected or "", min(s.confidence for s in spots),  # type: ignore[union-attr]
                                         sum(s.total for s in spots), line))  # type: ignore[union-attr]
                 break
         else:
-            rival = _rival_shown(rule, lines, posteriors)
+            rival = _rival_shown(rule, lines, posteriors) if rivals_too else None
             if rival is not None:
                 out.append(rival)
     return tuple(out)
@@ -226,10 +228,10 @@ def _where_apart(hit: Spot, expected: str) -> float:
     return min(apart) if apart else hit.confidence
 
 
-def _spot_unit(rule: FieldRule, unit: str, posteriors: Sequence[Posteriors | None]) -> Spot | None:
-    """A unit supported alone, or as the likeliest of its closed vocabulary's values there."""
+def _spot_unit(rule: FieldRule, unit: str, posteriors: Sequence[Posteriors | None], rivals_too: bool) -> Spot | None:
+    """A unit supported alone, or (`rivals_too`) as the likeliest of its closed vocabulary's values there."""
     hit = best_spot(unit, posteriors, alphabet(rule))
     if hit is not None and hit.supported:
         return hit
-    others = rivals(rule, unit)
+    others = rivals(rule, unit) if rivals_too else []
     return likeliest_of_its_kind(unit, others, posteriors, alphabet(rule)) if others else None

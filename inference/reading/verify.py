@@ -64,7 +64,7 @@ def verify(tag: TagReading, recipe: Recipe, crops: LineCrops, upright: Upright, 
             reread.extend(_read_again(crops, tag.ocr_lines, upright, recognizer, evidence, doubtful, vocab))
         reread.extend(_read_regions(detector, recognizer, upright, [rule.region for rule in doubtful if rule.region is not None], vocab))
         # a value printed in units (a composition over three lines) may show each unit in either read
-        more = spot_fields(doubtful, [*tag.ocr_lines, *reread])
+        more = spot_fields(doubtful, [*tag.ocr_lines, *reread], rivals_too=True)
         tag = replace(tag, reread_lines=tuple(replace(line, box=upright.to_image_box(line.box)) for line in reread),
                       spotted=tag.spotted + more)
         evidence = gather(recipe, tag)
