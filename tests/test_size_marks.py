@@ -13,7 +13,7 @@ import pytest
 from inference.detections import Detections
 from inference.imageio import read_image
 from inference.reading import Verdict, judge, parse_recipe
-from inference.reading.evidence import MARKED_IN_RUN, SIZE_RUN, gather, size_run, size_tokens
+from inference.reading.evidence import MARKED_IN_RUN, SIZE_RUN, gather, run_like, size_run, size_tokens
 from inference.reading.fields import lines_from_text
 from inference.reading.matching import Found
 from inference.reading.ocr.models import find_ocr_models
@@ -191,3 +191,11 @@ def test_the_station_reads_the_size_a_generated_run_marks_and_never_another(size
         assert reading.marked_size.value == tag["fields"]["size"], row["image"]
         assert any(note.startswith("size run: the marked entry") for note in reading.notes)
     assert len(rows) >= 4 and found >= len(rows) // 2, f"marks found on {found} of {len(rows)} tags"
+
+
+def test_a_run_read_too_poorly_to_name_three_sizes_still_looks_like_one():
+    """Fifth set size_run 000002: 'xS Os M 1 xI ■XxX' names two sizes; two letter sizes (or two check boxes) on one
+    line are a run's, so the marked entry is looked for (it reads XXL, the garment's); a size with its 号型 is not."""
+    assert run_like(lines_from_text("xS Os M 1 xI ■XxX"))
+    assert run_like(lines_from_text("□ □ 3XL"))
+    assert not run_like(lines_from_text("尺码：M 175/96A\n号型：170/92A(XL)"))

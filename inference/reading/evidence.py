@@ -464,6 +464,19 @@ def size_run(lines: Sequence[OcrLine]) -> tuple[str, ...]:
     return ()
 
 
+def run_like(lines: Sequence[OcrLine]) -> bool:
+    """Whether the lines look like a printed size run, even read too poorly for size_run to name three sizes: a
+    line with two or more check boxes, or two letter sizes ('xS Os M 1 xI ■XxX')."""
+    for line in lines:
+        text = halfwidth(line.text).upper()
+        if sum(text.count(box) for box in _BOXES) >= 2 or sum("/" not in token for token in size_tokens(text)) >= 2:
+            return True
+    return False
+
+
+_BOXES = "□■☑☐▢"
+
+
 def _apart(tokens: Sequence[str]) -> list[str]:
     """号型 tokens that are different sizes: two a single character apart are one size read two ways (a tear-off
     stub repeating the slip's 165/84Y read 105/84Y); neighbours in a series differ in height and chest, two

@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from decimal import Decimal
 
-from inference.reading.evidence import size_tokens
+from inference.reading.evidence import run_like
 from inference.reading.labels import split_labeled
 from inference.reading.normalize import halfwidth, parse_price
 from inference.reading.recipe import FieldRule, Recipe
@@ -160,7 +160,7 @@ def spot_fields(rules: Sequence[FieldRule], lines: Sequence[OcrLine], rivals_too
         return ()
     out = []
     for rule in rules:
-        if rule.name == "size" and _run_like(lines):
+        if rule.name == "size" and run_like(lines):
             continue  # a run prints every size: the expected one is there whether or not it is the one marked
         for alternative in forms(rule):
             spots = [_spot_unit(rule, unit, posteriors, rivals_too) for unit in alternative]
@@ -199,19 +199,6 @@ def _rival_shown(rule: FieldRule, lines: Sequence[OcrLine], posteriors: Sequence
         return None
     _, rival, hit = min(shown, key=lambda item: item[0])
     return SpottedField(rule.name, rival, hit.confidence, hit.total, lines[hit.line_index].text)
-
-
-def _run_like(lines: Sequence[OcrLine]) -> bool:
-    """Whether the lines look like a printed size run, even read too poorly for size_run to name three sizes: a
-    line with two or more check boxes, or two letter sizes ('xS Os M 1 xI ■XxX')."""
-    for line in lines:
-        text = halfwidth(line.text).upper()
-        if sum(text.count(box) for box in _BOXES) >= 2 or sum("/" not in token for token in size_tokens(text)) >= 2:
-            return True
-    return False
-
-
-_BOXES = "□■☑☐▢"
 
 
 def _labelled(text: str, name: str) -> bool:

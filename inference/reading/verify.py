@@ -15,7 +15,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from inference.reading.evidence import FieldEvidence, gather, size_run, size_tokens
+from inference.reading.evidence import FieldEvidence, gather, run_like, size_run, size_tokens
 from inference.reading.expected import spot_fields, spot_printed_ean
 from inference.reading.labels import split_labeled
 from inference.reading.lines import group_rows, union
@@ -81,7 +81,7 @@ def _with_marked_size(tag: TagReading, recipe: Recipe, crops: LineCrops, upright
                       recognizer: TextRecognizer) -> TagReading:
     """Where the recipe expects a size and the tag prints a run of sizes, the entry the run marks, read on its own."""
     rule = next((r for r in recipe.fields if r.name == "size"), None)
-    if rule is None or rule.expected is None or not crops.crops or not size_run(tag.ocr_lines):
+    if rule is None or rule.expected is None or not crops.crops or not (size_run(tag.ocr_lines) or run_like(tag.ocr_lines)):
         return tag
     rows = group_rows(crops.boxes)
     first = _first_reads(rows, crops, tag.ocr_lines, upright)
