@@ -161,11 +161,45 @@ def _ink(band: np.ndarray, first: np.ndarray, core: tuple[int, int], h: float) -
     return solid | ((band < threshold) & ~moat), solid
 
 
+@dataclass
+class _Parts:
+    """A row's ink sorted by what it is: print, marks round entries (rings, lines under), filled boxes (a filled check
+    box, a box a size is reversed out of), entries marked whole (their columns), check boxes, the glyphs' height."""
+
+    print_mask: np.ndarray
+    mark_mask: np.ndarray
+    filled_mask: np.ndarray
+    whole: list[tuple[int, int]]
+    boxes: list[tuple[int, int, int, int]]
+    text_h: float
+
+
 def _entries(band: _Band, k: int) -> tuple[list[_Entry], np.ndarray]:
     """The row's entries (and the marks round them): runs of the print's columns apart by an entry gap, each with
-    what marks it. Only ink that reaches into the print's band is print (a neighbouring row's strokes in the margins are not);
-    a ring round an entry (taller than the print, past the row's box, not solid) is the entry's mark, and the
-    columns it spans are that entry, whatever print touches it."""
+    what marks it."""
+    parts = _parts(band)
+    core, h = band.core, band.h
+    slack = CORE_INSET * h
+    dark, filled = band.dark[core[0] : core[1]], parts.filled_mask[core[0] : core[1]]
+    above = parts.mark_mask[: max(0, core[0] - int(slack))].any(axis=0)
+    below = parts.mark_mask[min(band.ink.shape[0], core[1] + int(slack)) :].any(axis=0)
+    spans = [piece for span in _print_spans(parts.print_mask[core[0] : core[1]], h)
+             for piece in _outside(span, parts.whole, MIN_ENTRY_WIDTH * h)] + parts.whole
+    out = []
+    for a, b in sorted(spans):
+        if b - a + 1 < MIN_ENTRY_WIDTH * h:
+            continue
+        out.append(_Entry(k, a, b + 1, float(dark[:, a : b + 1].mean()), float(filled[:, a : b + 1].mean()),
+                          _box_fill(band.ink, parts.boxes, a, parts.text_h),
+                          float(above[a : b + 1].mean() + below[a : b + 1].mean()) / 2))
+    return out, parts.mark_mask
+
+
+def _parts(band: _Band) -> _Parts:
+    """Only ink that reaches into the print's band is print (a neighbouring row's strokes in the margins are not); a
+    ring round an entry (taller than the print, past the row's box, not solid) is the entry's mark and the columns it
+    spans are that entry, whatever print touches it; a solid part with print on both sides is a blot where blurred
+    glyphs ran together, not a box a size is reversed out of."""
     ink, core, h = band.ink, band.core, band.h
     count, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     slack = CORE_INSET * h
@@ -173,54 +207,40 @@ def _entries(band: _Band, k: int) -> tuple[list[_Entry], np.ndarray]:
     glyphs = [stats[c][3] for c in crossing if MIN_ENTRY_WIDTH * h <= stats[c][3] <= h and stats[c][2] <= 2 * h
               and not band.solid[labels == c].any()]  # not specks, rings or filled boxes
     text_h = float(np.median(glyphs)) if glyphs else 0.6 * h
-    print_mask = np.zeros(ink.shape, bool)
-    mark_mask = np.zeros(ink.shape, bool)
-    filled_mask = np.zeros(ink.shape, bool)  # filled boxes: a filled check box, a box a size is reversed out of
+    parts = _Parts(np.zeros(ink.shape, bool), np.zeros(ink.shape, bool), np.zeros(ink.shape, bool), [], [], text_h)
     closed = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)).astype(bool)  # thin box lines
-    whole: list[tuple[int, int]] = []  # entries marked whole (a ring, a filled box): their columns are the entry
     reversed_out: list[tuple[int, int, int]] = []  # solid parts that may be boxes a size is reversed out of
-    boxes: list[tuple[int, int, int, int]] = []
     for c in range(1, count):
         x, y, w, hh, area = (int(v) for v in stats[c])
+        shape = labels == c
         if c not in crossing:
             under = y >= core[1] and y + hh < ink.shape[0]  # below the print, whole inside the band
             if under and w >= RULE_WIDTH * text_h and w >= 3 * hh:  # a line under an entry
-                mark_mask |= labels == c
+                parts.mark_mask |= shape
             continue
         past_box = y < core[0] - slack or y + hh > core[1] + slack
         squarish = BOX_SIDES[0] * text_h <= hh <= BOX_SIDES[1] * text_h and 0.75 <= w / hh <= 1.33
-        solid = band.solid[labels == c].mean() > 0.5
+        solid = band.solid[shape].mean() > 0.5
         holed_or_wide = area < FULL_BOX * w * hh or w >= REVERSED_WIDTH * hh  # a filled check box is a full square
         if solid and holed_or_wide and hh >= 0.8 * text_h:  # a size reversed out of a filled box (or a blot)
-            print_mask |= labels == c
+            parts.print_mask |= shape
             reversed_out.append((x, x + w - 1, c))
-            continue
-        if past_box and hh >= RING_HEIGHT * text_h and area < SOLID * w * hh:  # a ring round an entry
-            mark_mask |= labels == c
-            whole.append((x, x + w - 1))
-            continue
-        print_mask |= labels == c
-        if squarish and solid:  # a filled check box
-            filled_mask |= labels == c
-        if squarish and _framed(closed[y : y + hh, x : x + w]):
-            boxes.append((x, y, w, hh))
-    spans = _print_spans(print_mask[core[0] : core[1]], h)
+        elif past_box and hh >= RING_HEIGHT * text_h and area < SOLID * w * hh:  # a ring round an entry
+            parts.mark_mask |= shape
+            parts.whole.append((x, x + w - 1))
+        else:
+            parts.print_mask |= shape
+            if squarish and solid:  # a filled check box
+                parts.filled_mask |= shape
+            if squarish and _framed(closed[y : y + hh, x : x + w]):
+                parts.boxes.append((x, y, w, hh))
+    spans = _print_spans(parts.print_mask[core[0] : core[1]], h)
     inset = ENTRY_GAP * h
-    for r0, r1, c in reversed_out:  # print on both sides of it: a blot where blurred glyphs run together
+    for r0, r1, c in reversed_out:
         if not any(a < r0 - inset and r1 + inset < b for a, b in spans):
-            filled_mask |= labels == c
-            whole.append((r0, r1))
-    spans = [piece for span in spans for piece in _outside(span, whole, MIN_ENTRY_WIDTH * h)] + whole
-    dark, filled = band.dark[core[0] : core[1]], filled_mask[core[0] : core[1]]
-    above = mark_mask[: max(0, core[0] - int(slack))].any(axis=0)
-    below = mark_mask[min(ink.shape[0], core[1] + int(slack)) :].any(axis=0)
-    out = []
-    for a, b in sorted(spans):
-        if b - a + 1 < MIN_ENTRY_WIDTH * h:
-            continue
-        out.append(_Entry(k, a, b + 1, float(dark[:, a : b + 1].mean()), float(filled[:, a : b + 1].mean()), _box_fill(ink, boxes, a, text_h),
-                          float(above[a : b + 1].mean() + below[a : b + 1].mean()) / 2))
-    return out, mark_mask
+            parts.filled_mask |= labels == c
+            parts.whole.append((r0, r1))
+    return parts
 
 
 def _outside(span: tuple[int, int], whole: Sequence[tuple[int, int]], narrow: float) -> list[tuple[int, int]]:
@@ -228,7 +248,7 @@ def _outside(span: tuple[int, int], whole: Sequence[tuple[int, int]], narrow: fl
     a filled box belongs to the marked entry or to the entry beside it), dropping slivers."""
     pieces = [span]
     for r0, r1 in whole:
-        pieces = [p for a, b in pieces for p in ((a, min(b, r0 - 1)), (max(a, r1 + 1), b)) if p[1] - p[0] + 1 >= 1]
+        pieces = [p for a, b in pieces for p in ((a, min(b, r0 - 1)), (max(a, r1 + 1), b)) if p[1] >= p[0]]
     return [(a, b) for a, b in pieces if b - a + 1 >= narrow]
 
 
