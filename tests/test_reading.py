@@ -189,3 +189,25 @@ def test_a_tag_box_that_leaves_out_the_end_of_its_barcode_still_decodes_it() -> 
     tag_box = (100.0, 80.0, float(x + 0.6 * bars.shape[1]), 330.0)  # ends at 60 % of the bars
     tag = reader().read_tag(frame, tag_box, [symbol])
     assert "6901234567892" in {b.text for b in tag.barcodes}
+
+
+def test_another_recognizer_file_reads_in_its_place_on_the_same_backend() -> None:
+    """`use_recognizer` (verdict-bench --ocr-rec): a copy of the station's own recognizer under another name reads
+    the card exactly as before, and the reader's model description names the file it now reads with."""
+    import shutil
+    import tempfile
+
+    from inference.reading.reader import TagReader
+
+    image, detections, _fields = card(7)
+    with TagReader.open(precision="fp32") as mine:
+        before = mine.read(image, detections)
+        with tempfile.TemporaryDirectory() as folder:
+            copy = Path(folder) / "rec_copy.onnx"
+            shutil.copyfile(mine.recognizer.engine.model_path, copy)
+            squeeze = mine.recognizer.squeeze
+            mine.use_recognizer(copy)
+            assert mine.recognizer.squeeze == squeeze and mine.models.endswith("rec rec_copy.onnx")
+            after = mine.read(image, detections)
+    assert [t.fields for t in after] == [t.fields for t in before]
+    assert [[line.text for line in t.ocr_lines] for t in after] == [[line.text for line in t.ocr_lines] for t in before]

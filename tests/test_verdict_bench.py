@@ -184,3 +184,13 @@ def test_a_tag_read_from_a_grown_box_is_scored_against_its_truth() -> None:
     assert match(truth, [(60.0, 60.0, 420.0, 360.0)]) == {}  # IoU 0.37
     assert match(truth, [(60.0, 60.0, 420.0, 360.0)], grown=True) == {0: 0}
     assert match(truth, [(0.0, 0.0, 800.0, 600.0)], grown=True) == {}  # the whole frame is no tag's box
+
+
+def test_a_recognizer_that_is_not_there_is_refused_before_any_frame(tmp_path, capsys):
+    data = tmp_path / "set"
+    data.mkdir()
+    (data / "manifest.json").write_text('{"generator": "training.tagsets"}', encoding="utf-8")
+    (data / "truth.jsonl").write_text("", encoding="utf-8")
+    assert main(["verdict-bench", "--data", str(data), "--ocr-rec", str(tmp_path / "missing.onnx")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error:") and "missing.onnx does not exist" in err and "rec .onnx" in err

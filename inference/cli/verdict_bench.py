@@ -56,6 +56,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--wrong-recipes", action="store_true",
                         help="also judge every good frame against its recipe with one value changed (next size, a price or "
                              "style number one digit off, another colour): escapes measured on every good frame")
+    parser.add_argument("--ocr-rec", type=Path, default=None,
+                        help="read with this PP-OCR recognizer ONNX instead of the station's (to compare recognizers)")
     parser.set_defaults(func=verdict_bench)
 
 
@@ -294,6 +296,13 @@ def check_targets(nominal: dict) -> list[dict]:
     return out
 
 
+def _check_ocr_rec(path: Path) -> None:
+    if not path.is_file() or path.suffix != ".onnx":
+        raise TagsetFormatError("no recognizer model there", expected="a PP-OCR rec .onnx file",
+                                found=str(path) if path.exists() else f"{path} does not exist",
+                                hint="pass the ONNX file a recognizer fine-tune wrote")
+
+
 # -- the command --------------------------------------------------------------------------------------
 def verdict_bench(args: argparse.Namespace) -> int:
     from inference.imageio import read_image
@@ -304,6 +313,8 @@ def verdict_bench(args: argparse.Namespace) -> int:
 
     data = args.data
     manifest, truth = load_truth(data)
+    if args.ocr_rec is not None:
+        _check_ocr_rec(args.ocr_rec)
     if args.bucket:
         truth = [row for row in truth if row["bucket"] == args.bucket]
     if args.design:
@@ -320,6 +331,8 @@ def verdict_bench(args: argparse.Namespace) -> int:
     load_before = _load()
     start = time.perf_counter()
     with Inspector.open(args.model, args.backend, read=True) as inspector:
+        if args.ocr_rec is not None:
+            inspector.reader.use_recognizer(args.ocr_rec)
         for number, row in enumerate(truth, start=1):
             if row["job"] not in recipes:
                 recipes[row["job"]] = load_recipe(data / row["recipe"])

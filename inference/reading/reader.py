@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 
@@ -183,6 +184,15 @@ class TagReader:
             raise
         return cls(detector, recognizer, read_printed_ean=read_printed_ean, models=models.describe(),
                    overlap_threads=overlap_threads_for(backend))
+
+    def use_recognizer(self, model_path: Path) -> None:
+        """Read with another PP-OCR recognizer ONNX (same input and 'character' metadata contract), on the
+        backend and squeeze of the one it replaces: to compare recognizers on the same frames."""
+        old = self.recognizer
+        backend = getattr(getattr(old, "engine", None), "backend_name", "onnxruntime-cpu")
+        self.recognizer = TextRecognizer.open(model_path, backend, squeeze=old.squeeze)
+        old.close()
+        self.models = f"{self.models.split(' / rec')[0]} / rec {model_path.name}" if self.models else model_path.name
 
     def close(self) -> None:
         for pool in (self._tag_pool, self._overlap_pool):
