@@ -7,6 +7,7 @@ import json
 import shutil
 import sqlite3
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -142,12 +143,18 @@ def test_adapt_collect_correct_finetune_compare_adopt_roll_back(qtbot, tmp_path,
     qtbot.waitUntil(lambda: "cancelled" in train.status.text(), timeout=30000)
     assert state.candidate is None
     assert not list((folder.root / "candidates").iterdir())
+    cancelled_job = train.job
     train.start(tiny)
     qtbot.waitUntil(lambda: state.candidate is not None or "failed" in train.status.text(), timeout=600000)
     assert state.candidate is not None, train.status.text()
     candidate = state.candidate
     assert train.table.rowCount() == 2  # before, epoch 1
     assert train.table.item(0, 0).text() == "before" and float(train.table.item(1, 1).text()) > 0
+    # a signal the cancelled run left queued reaches the page late: the run on show keeps its own table
+    late = SimpleNamespace(epoch=1, epochs=1, loss=9.0, held_out_ap50={n: 0.0 for n in state.class_names}, elapsed_s=1.0)
+    cancelled_job.progress.emit(late)
+    cancelled_job.cancelled.emit("late")
+    assert train.table.rowCount() == 2 and "Candidate written" in train.status.text()
     assert candidate.model_path.is_file() and (candidate.directory / "MODEL_CARD.md").is_file()
     assert (candidate.train_frames, candidate.held_out_frames) == (4, 1)
     shoot(adapt, SHOTS[2])

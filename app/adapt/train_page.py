@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 
+from PySide6.QtCore import Slot
 from PySide6.QtWidgets import (QCheckBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QHeaderView, QLabel, QProgressBar,
                                QPushButton, QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
@@ -103,8 +104,8 @@ class TrainPage(QWidget):
         self.job = Job(work)
         self.job.progress.connect(self._on_epoch)
         self.job.finished.connect(self._on_finished)
-        self.job.failed.connect(lambda m: self._on_stopped(f"Fine-tuning failed:\n{m}"))
-        self.job.cancelled.connect(lambda m: self._on_stopped("Fine-tuning cancelled: no candidate was written."))
+        self.job.failed.connect(self._on_failed)
+        self.job.cancelled.connect(self._on_cancelled)
         self.start_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.status.setText(f"Fine-tuning {self.state.link.model_path.name} on the corrected frames…")
@@ -115,7 +116,16 @@ class TrainPage(QWidget):
             self.job.cancel()
             self.status.setText("Stopping after the current step…")
 
+    def _from_current_job(self) -> bool:
+        """Whether the signal being handled comes from the run the page now shows. A cancelled run's
+        signals can still be queued when the next run starts; they must not add rows to its table.
+        (Slots, not lambdas: a lambda has no receiver, so it would run on the job's own thread.)"""
+        return self.job is not None and self.sender() is self.job
+
+    @Slot(object)
     def _on_epoch(self, report) -> None:
+        if not self._from_current_job():
+            return
         row = self.table.rowCount()
         self.table.insertRow(row)
         cells = ["before" if report.epoch == 0 else str(report.epoch),
@@ -126,7 +136,10 @@ class TrainPage(QWidget):
         self.bar.setValue(report.epoch)
         self.status.setText(f"Epoch {report.epoch} of {report.epochs}, {report.elapsed_s:.0f} s")
 
+    @Slot(object)
     def _on_finished(self, candidate) -> None:
+        if not self._from_current_job():
+            return
         self.cancel_button.setEnabled(False)
         self.state.set_candidate(candidate)
         self.state.announce_frames()  # the split is now shown in step 1
@@ -134,6 +147,16 @@ class TrainPage(QWidget):
                             f"{candidate.held_out_frames} held out, {candidate.device}, {candidate.seconds:.0f} s). "
                             "Compare it with the model in use in step 4.")
         self._describe_after()
+
+    @Slot(str)
+    def _on_failed(self, message: str) -> None:
+        if self._from_current_job():
+            self._on_stopped(f"Fine-tuning failed:\n{message}")
+
+    @Slot(str)
+    def _on_cancelled(self, _message: str) -> None:
+        if self._from_current_job():
+            self._on_stopped("Fine-tuning cancelled: no candidate was written.")
 
     def _on_stopped(self, text: str) -> None:
         self.cancel_button.setEnabled(False)
