@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
+from inference.reading import hao_xing
 from inference.reading.fields import extract_fields
 from inference.reading.labels import LABELS, line_parts
 from inference.reading.matching import SURE_SINGLE, Found, Glyphs, compare, haystacks, search
@@ -327,7 +328,6 @@ def _safety_class(text: str) -> str:
 
 
 # -- where a field's value sits when it is not the expected one -------------------------------------
-_SIZE_NUMERIC = re.compile(r"(?<![\d/])(\d{2,3}/\d{2,3}[A-Z]{0,2})(?:\(([A-Z0-9]{1,4})\))?")
 _SIZE_LETTER = re.compile(r"^(?:X{0,4}[SML]|[2-6]XL|XXS|F|FREE|均码)$")
 _COLOUR_WORD = re.compile(r"^[\u4e00-\u9fff]{1,3}色$|^(?:藏青|卡其|米白|酒红|墨绿|杏|驼|咖啡|军绿|宝蓝|浅灰|深灰|花灰|黑|白|红|蓝|灰|绿|黄|紫|粉|棕)$")
 
@@ -456,7 +456,7 @@ def size_run(lines: Sequence[OcrLine]) -> tuple[str, ...]:
     for line in lines:
         text = halfwidth(line.text).upper()
         letters.update((token, None) for token in _LETTER_SIZE_TOKEN.findall(text))
-        numeric.update((m.group(1), None) for m in _SIZE_NUMERIC.finditer(squash(text)))
+        numeric.update((m.group(1), None) for m in hao_xing.IN_TEXT.finditer(squash(text)))
     numeric = dict.fromkeys(_apart(tuple(numeric)))
     for found in (letters, numeric):
         if len(found) >= MIN_RUN_SIZES:
@@ -516,8 +516,8 @@ def _marked_in_run(rule: FieldRule, tag: TagReading) -> FieldEvidence | None:
 def size_tokens(text: str) -> list[str]:
     """The sizes a piece of text names (letter sizes and 号型), in order: '□XS □S ■M' names XS, S and M."""
     upper = halfwidth(text).upper()
-    found = [(m.start(), m.group(1)) for m in _SIZE_NUMERIC.finditer(upper)]
-    taken = [(m.start(), m.end()) for m in _SIZE_NUMERIC.finditer(upper)]
+    found = [(m.start(), m.group(1)) for m in hao_xing.IN_TEXT.finditer(upper)]
+    taken = [(m.start(), m.end()) for m in hao_xing.IN_TEXT.finditer(upper)]
     found += [(m.start(), m.group(0)) for m in _LETTER_SIZE_TOKEN.finditer(upper) if not any(a <= m.start() < b for a, b in taken)]
     return [token for _, token in sorted(found)]
 
@@ -527,7 +527,7 @@ def _size_tokens(lines: Sequence[OcrLine]) -> list[_Candidate]:
     for line in lines:
         text = halfwidth(line.text).upper()
         aligned = len(text) == len(line.text)
-        for match in _SIZE_NUMERIC.finditer(text):
+        for match in hao_xing.IN_TEXT.finditer(text):
             weakest = _weakest(line, match.start(), match.end()) if aligned else _weakest(line, 0, 0)
             out.append(_Candidate(match.group(0), weakest, "a 号型 token", line.text, float(line.confidence)))
         bare = squash(text)

@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from decimal import Decimal
 
+from inference.reading import hao_xing
 from inference.reading.evidence import run_like
 from inference.reading.labels import split_labeled
 from inference.reading.normalize import halfwidth, parse_price
@@ -68,7 +69,6 @@ LETTER_SIZES = ("XXS", "XS", "S", "M", "L", "XL", "XXL", "2XL", "XXXL", "3XL", "
 # The same size written two ways is no rival of itself.
 _SAME_SIZE = {"XXL": "2XL", "2XL": "XXL", "XXXL": "3XL", "3XL": "XXXL"}
 _SHARE = re.compile(r"^(\D+?)\s*(\d+(?:\.\d+)?)\s*%$")
-_HAO_XING = re.compile(r"^(\d{2,3})/(\d{2,3})([A-Z]{0,2})$")
 
 
 def rivals(rule: FieldRule, unit: str) -> list[str]:
@@ -95,14 +95,7 @@ def rivals(rule: FieldRule, unit: str) -> list[str]:
         if upper in LETTER_SIZES:
             same = {upper, _SAME_SIZE.get(upper, upper)}
             return [size for size in LETTER_SIZES if size not in same and _SAME_SIZE.get(size) not in same and size not in upper]
-        hao = _HAO_XING.match(upper)
-        if hao is None:
-            return []
-        height, chest, body = int(hao.group(1)), int(hao.group(2)), hao.group(3)
-        steps = [(height + 5 * k, chest + 4 * k) for k in (-2, -1, 1, 2)] + [(height, chest + d) for d in (-4, -2, 2, 4)]
-        out = [f"{h}/{c}{body}" for h, c in steps if h > 0 and c > 0]
-        out += [f"{height}/{chest}{other}" for other in ("A", "B", "C", "Y") if other != body] if body else []
-        return out
+        return hao_xing.neighbours(upper)
     return []
 
 

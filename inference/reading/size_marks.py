@@ -12,13 +12,13 @@ the marked size; no mark that stands out, or an entry that reads as no size or a
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
+from inference.reading import hao_xing
 from inference.reading.evidence import size_tokens
 from inference.reading.normalize import halfwidth
 from inference.reading.ocr.recognizer import TextRecognizer
@@ -345,14 +345,7 @@ def _read_entry(band: _Band, marks: np.ndarray, entry: _Entry, recognizer: TextR
 def _digits_mended(text: str) -> str:
     """A 号型 read with a letter where its height or chest figure has a digit of that shape ('175/B4A': 8 read as
     B) mended there only; the same length, so character confidences still line up."""
-    def mend(match: re.Match) -> str:
-        return match.group(1).translate(_DIGIT_SHAPES) + "/" + match.group(2).translate(_DIGIT_SHAPES) + match.group(3)
-
-    return _LOOSE_HAO_XING.sub(mend, halfwidth(text).upper())
-
-
-_DIGIT_SHAPES = str.maketrans("OBISZ", "08152")
-_LOOSE_HAO_XING = re.compile(r"(?<![\dA-Z/])(\d[\dOBISZ]{1,2})/([\dOBISZ]{1,2}\d)([A-Z]{0,2})(?![\d/])")
+    return hao_xing.digits_mended(halfwidth(text).upper())
 
 
 def _token_confidence(text: str, chars: Sequence[float], token: str) -> tuple[float, float]:
