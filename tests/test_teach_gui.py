@@ -81,3 +81,18 @@ def test_the_tag_text_panel_marks_a_box_that_is_not_a_tag(qtbot):
     coin = TagReading(1, (400.0, 10.0, 500.0, 100.0), rejected="no text and no barcode in the box: not a hangtag")
     html = panel._tag_html(coin)
     assert "Box 2: not a hangtag" in html and "not counted and not judged" in html
+
+
+def test_the_tag_text_panel_says_a_size_came_from_the_entry_a_printed_run_marks(qtbot):
+    from app.widgets.text_panel import TextPanel
+    from inference.reading import TagReading
+    from inference.reading.types import FieldReading, MarkedSize
+
+    panel = TextPanel()
+    qtbot.addWidget(panel)
+    size = FieldReading("size", "175/84A", 0.93, "ocr", "175/84A (the marked entry of 5)")
+    marked = MarkedSize("175/84A", 0.93, 0.97, 6.1, 3.2, 5, "175/84A")
+    run = TagReading(0, (0.0, 0.0, 300.0, 500.0), fields={"size": size}, marked_size=marked)
+    assert "ocr, marked in a printed run of 5 sizes" in panel._tag_html(run)
+    plain = TagReading(0, (0.0, 0.0, 300.0, 500.0), fields={"size": size})
+    assert "marked" not in panel._tag_html(plain)

@@ -70,7 +70,7 @@ class TextPanel(QWidget):
             conf = field.confidence
             color = "#1e8e3e" if conf >= 0.9 else ("#f29900" if conf >= 0.6 else "#d93025")
             rows.append(f"<tr><td>{e(label)}</td><td><b>{e(field.value)}</b></td>"
-                        f"<td style='color:{color}'>{conf:.0%}</td><td>{e(field.source)}</td></tr>")
+                        f"<td style='color:{color}'>{conf:.0%}</td><td>{e(_source_of(name, field, reading))}</td></tr>")
         codes = "".join(f"<li>{e(b.format)}: <b>{e(b.text)}</b>"
                         f"{'' if b.valid_checksum is None else (' ✓ check digit' if b.valid_checksum else ' ✗ check digit')}</li>"
                         for b in reading.barcodes) or "<li>none decoded</li>"
@@ -86,3 +86,12 @@ class TextPanel(QWidget):
                 f"<table cellspacing='0' cellpadding='3' border='1' style='border-collapse:collapse'>"
                 f"<tr><th>Field</th><th>Read</th><th>Conf.</th><th>From</th></tr>{''.join(rows)}</table>"
                 f"<h4>Barcodes</h4><ul>{codes}</ul>{'<h4>Notes</h4><ul>' + notes + '</ul>' if notes else ''}{raw}")
+
+
+def _source_of(name: str, field, reading) -> str:
+    """Where a field came from, in the operator's words: a size taken from the entry a printed run of sizes
+    marks says so (the tag prints every size; the mark picked this one)."""
+    marked = getattr(reading, "marked_size", None)
+    if name == "size" and marked is not None and field.value == marked.value:
+        return f"{field.source}, marked in a printed run of {marked.entries} sizes"
+    return field.source
