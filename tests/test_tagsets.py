@@ -216,11 +216,11 @@ def test_every_character_the_generator_prints_exists_in_every_font():
     """A glyph missing from one font would print a box where the truth says a character is."""
     import inspect
 
-    from training.tagsets import (backgrounds, designs, fifth_designs, fourth_designs, fresh_designs, seventh_designs,
-                                  sixth_designs, third_designs, values)
+    from training.tagsets import (backgrounds, designs, eighth_designs, fifth_designs, fourth_designs, fresh_designs,
+                                  seventh_designs, sixth_designs, third_designs, values)
 
     modules = (values, designs, fresh_designs, third_designs, fourth_designs, fifth_designs, sixth_designs,
-               seventh_designs, backgrounds)
+               seventh_designs, eighth_designs, backgrounds)
     source = "".join(inspect.getsource(m) for m in modules)
     chars = sorted({c for c in source if ord(c) > 127 and c not in "—…→·"})
     assert len(chars) > 100
@@ -952,3 +952,124 @@ def test_a_string_laid_on_the_print_hides_a_sliver_of_a_character_at_most_and_ne
         else:  # or, where no way across hides little enough, sideways above them
             assert not hidden[int(22.5 * 5):].any()
     assert across >= 3, across  # a tag's eight rows leave ways across
+
+
+# -- the three designs added in the thirteenth session (a round die-cut tag, a booklet opened, a QR-first tag) ------
+
+EIGHTH = ("round_diecut", "folded_booklet", "qr_first")
+
+
+def test_eighth_designs_are_deterministic_and_their_recipes_describe_the_printed_fields(tmp_path):
+    rows = deterministic_rows(tmp_path, EIGHTH, 81)
+    for row in rows:
+        (tag,) = row["tags"]
+        assert [c["format"] for c in tag["barcodes"]] == ["EAN-13"]
+        assert tag["barcodes"][0]["text"] == tag["fields"]["ean13"]
+        assert len(tag["qr"]) == (1 if row["design"] == "qr_first" else 0)
+        assert row["condition"]["smallest_print_px"] > 0
+
+
+def test_eighth_designs_plant_every_defect_kind_where_the_truth_says(tmp_path):
+    for row in rows_with_planted_defects(tmp_path, EIGHTH, 82):
+        defect = row["defect"]
+        if defect and defect["field"] == "ean13":
+            (tag,) = row["tags"]
+            assert {c["text"] for c in tag["barcodes"]} == {defect["printed"]}
+
+
+def ink_inside(art, paper_delta: float = 60.0) -> np.ndarray:
+    """Where the card carries dark print (well below its own paper), as a mask of card pixels."""
+    rgb = art.rgba[..., :3].astype(np.float32).mean(axis=2)
+    paper = np.median(rgb[art.rgba[..., 3] > 0])
+    return (rgb < paper - paper_delta) & (art.rgba[..., 3] > 0)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
+def test_a_round_tag_fits_every_row_inside_its_curve_and_rows_differ_in_width(seed):
+    """Print inside the printed ring (2 mm in from the edge) only, the ring itself aside: no row runs off the curve."""
+    from training.tagsets.eighth_designs import round_diecut
+
+    scale = 6.0
+    art = round_diecut(seed, random_values(np.random.default_rng(seed)), scale)
+    h, w = art.rgba.shape[:2]
+    y, x = np.mgrid[0:h, 0:w].astype(np.float32)
+    r = np.sqrt(((x - w / 2) / (w / 2)) ** 2 + ((y - h / 2) / (h / 2)) ** 2)  # 1 on the outline
+    inner = 1.0 - 2.6 * scale / (min(w, h) / 2)  # inside the ring, with half a millimetre for its stroke
+    ink = ink_inside(art)
+    assert ink[r > 1.0].sum() == 0 and ink[r <= inner].sum() > 0.02 * ink.size
+    printed = ink & (r <= inner)
+    ring = ink & (r > inner)
+    assert ring.sum() > 0  # the ring is printed
+    assert (art.rgba[..., 3][printed] == 255).all()
+    inked = np.concatenate([[False], printed.any(axis=1), [False]])
+    starts, ends = np.nonzero(np.diff(inked.astype(int)) == 1)[0], np.nonzero(np.diff(inked.astype(int)) == -1)[0]
+    bands = [(a, b) for a, b in zip(starts, ends) if b - a >= 1.2 * scale]  # lines of print, top to bottom
+    assert len(bands) >= 10, bands  # brand, eight rows, price, code
+    widths = []
+    for a, b in bands:
+        cols = np.nonzero(printed[a:b].any(axis=0))[0]
+        assert abs((cols.min() + cols.max()) / 2 - w / 2) < 1.5 * scale, (a, b)  # every line centred
+        widths.append(int((cols.max() - cols.min()) / scale))
+    assert len(set(widths)) >= 5, widths  # of different widths
+
+
+def test_an_open_booklet_shows_its_fold_a_brightness_step_and_the_hole_twice():
+    from training.tagsets.eighth_designs import folded_booklet
+
+    scale = 6.0
+    for seed in (1, 2, 3):
+        art = folded_booklet(seed, random_values(np.random.default_rng(seed)), scale)
+        h, w = art.rgba.shape[:2]
+        fold = w // 2
+        luma = art.rgba[..., :3].astype(np.float32).mean(axis=2)
+        band = slice(int(0.45 * h), int(0.55 * h))
+        left = np.median(luma[band, fold - int(12 * scale):fold - int(4 * scale)])
+        right = np.median(luma[band, fold + int(4 * scale):fold + int(12 * scale)])
+        assert 0.03 < abs(left - right) / max(left, right) < 0.13, (seed, left, right)  # a slight step
+        crease = luma[band, fold - 2:fold + 2].min(axis=1)
+        assert (crease < min(left, right) - 20).all()  # the crease runs down the fold
+        holes = [(c, r) for c in range(w) for r in (int(6 * scale),) if art.rgba[r, c, 3] == 0 and 0 < c < w - 1]
+        xs = np.asarray([c for c, _ in holes])
+        assert xs.size and abs((xs[xs < fold].mean() + xs[xs > fold].mean()) / 2 - fold) < scale  # mirrored
+        assert art.rgba[band, fold, 3].all()  # one card, not two
+
+
+def test_a_condensed_label_and_a_wide_value_keep_their_height_and_scale_their_width():
+    from training.tagsets.canvas import Card
+    from training.tagsets.eighth_designs import stretched_text
+
+    face = fonts.font_names()[0]
+    widths, inked, heights = {}, {}, {}
+    for stretch in (0.7, 1.0, 1.15):
+        card = Card(60, 12, 10.0, (255, 255, 255))
+        widths[stretch] = stretched_text(card, 2, 2, "品名：羊毛衫", 4.0, (0, 0, 0), face, stretch)
+        ink = np.asarray(card.image.convert("L")) < 128
+        cols, rows = np.nonzero(ink.any(axis=0))[0], np.nonzero(ink.any(axis=1))[0]
+        inked[stretch], heights[stretch] = np.ptp(cols), np.ptp(rows)
+        assert cols.min() >= 20 - 2 and inked[stretch] / 10.0 <= widths[stretch] + 0.2  # from x, within its width
+    for stretch in (0.7, 1.15):
+        assert widths[stretch] == pytest.approx(stretch * widths[1.0], rel=0.03)
+        assert inked[stretch] == pytest.approx(stretch * inked[1.0], rel=0.04)
+    assert max(heights.values()) - min(heights.values()) <= 2
+
+
+def test_a_qr_first_tag_puts_a_large_qr_on_top_small_grey_fields_and_a_large_dark_price_below():
+    import zxingcpp
+
+    from training.tagsets.eighth_designs import qr_first
+
+    scale = 8.0
+    for seed in (1, 2, 3):
+        art = qr_first(seed, random_values(np.random.default_rng(seed)), scale)
+        h = art.rgba.shape[0]
+        (qr,) = art.qr
+        assert qr.box[3] < 0.4 * h and (qr.box[2] - qr.box[0]) / scale >= 25.0  # large, on top
+        (code,) = art.barcodes
+        decoded = {b.text for b in zxingcpp.read_barcodes(np.ascontiguousarray(art.rgba[..., :3]))}
+        assert {qr.text, code.text} <= decoded
+        luma = art.rgba[..., :3].astype(np.float32).mean(axis=2)
+        table = luma[int(qr.box[3] + 8 * scale):int(code.box[1] - 3 * scale)]
+        price = luma[int(h - 12.5 * scale):int(h - 5 * scale)]
+        assert 90 < np.percentile(table, 0.5) < 170  # the fields' darkest print is light grey
+        assert np.percentile(price, 0.5) < 60  # the price is dark
+        assert art.smallest_print_px / scale >= 2.0  # small, never below the smallest legal print

@@ -1,5 +1,5 @@
-"""Twenty-five hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs,
-fifth_designs, sixth_designs and seventh_designs), each from a common Chinese retail convention; none shares
+"""Twenty-eight hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs,
+fifth_designs, sixth_designs, seventh_designs and eighth_designs), each from a common Chinese retail convention; none shares
 layout with training.synth.
 
 A design draws one card from a job's values at a given scale and says what it printed, field by field,
@@ -14,6 +14,7 @@ from typing import Callable
 import numpy as np
 
 from training.tagsets.canvas import Card, Color, TagArt
+from training.tagsets.eighth_designs import folded_booklet, qr_first, round_diecut
 from training.tagsets.fifth_designs import sideways_block, size_run, thermal_label
 from training.tagsets.fonts import font_names
 from training.tagsets.fourth_designs import brand_band, dotted_leaders, logo_face
@@ -282,6 +283,10 @@ DESIGNS: dict[str, Design] = {
     "overprint_offset": overprint_offset,
     "glossy_hotspot": glossy_hotspot,
     "string_occluded": string_occluded,
+    # added on 2026-12-03 (thirteenth session), after the reader had been developed against all twenty-five: a fresh yardstick
+    "round_diecut": round_diecut,
+    "folded_booklet": folded_booklet,
+    "qr_first": qr_first,
 }
 # The symbology each design carries, so a recipe and a defect know what the barcode encodes.
 BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_price_block": "EAN-13",
@@ -291,5 +296,6 @@ BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_p
               "logo_face": None, "dotted_leaders": "EAN-13", "brand_band": "EAN-13",  # logo_face: a QR code only
               "thermal_label": "Code128", "size_run": "EAN-13", "sideways_block": "EAN-13",
               "curled_tag": "EAN-13", "handwritten_price": "EAN-13", "dense_tag": "EAN-13",
-              "overprint_offset": "EAN-13", "glossy_hotspot": "EAN-13", "string_occluded": "EAN-13"}
-HAS_QR = {"kraft_stamped", "stacked_labels", "logo_face", "dense_tag"}
+              "overprint_offset": "EAN-13", "glossy_hotspot": "EAN-13", "string_occluded": "EAN-13",
+              "round_diecut": "EAN-13", "folded_booklet": "EAN-13", "qr_first": "EAN-13"}
+HAS_QR = {"kraft_stamped", "stacked_labels", "logo_face", "dense_tag", "qr_first"}
