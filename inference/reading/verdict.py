@@ -17,6 +17,7 @@ from inference.reading.fields import extract_fields
 from inference.reading.matching import Found, compare
 from inference.reading.normalize import code_key, ean13_check_ok, field_key, format_price, normalize_ean, parse_price
 from inference.reading.recipe import BarcodeRule, CountRule, FieldRule, Recipe
+from inference.reading.tag_parts import one_tag_in_parts
 from inference.reading.types import FIELD_LABELS_ZH, FieldReading, OcrLine, TagReading
 
 STYLE_CODE_FORMATS = ("Code128", "Code93", "Code39", "Code39Std", "Code39Ext")
@@ -67,8 +68,8 @@ class FrameVerdict:
 
 
 def judge(recipe: Recipe, detections: Detections, readings: Sequence[TagReading]) -> FrameVerdict:
-    tags = [tag for tag in readings if tag.is_tag]
-    checks: list[Check] = [_count_check(rule, detections, readings, recipe) for rule in recipe.counts]
+    tags, joined = one_tag_in_parts(recipe, [tag for tag in readings if tag.is_tag])
+    checks: list[Check] = [_count_check(rule, detections, readings, recipe, joined) for rule in recipe.counts]
     many = len(tags) > 1
     for tag in tags:
         prefix = f"tag {tag.tag_index + 1}: " if many else ""
@@ -250,8 +251,12 @@ def _one_tag_in_view(recipe: Recipe, detections: Detections, whole: TagReading) 
     return True
 
 
-def _count_check(rule: CountRule, detections: Detections, readings: Sequence[TagReading], recipe: Recipe) -> Check:
+def _count_check(rule: CountRule, detections: Detections, readings: Sequence[TagReading], recipe: Recipe,
+                 joined: int = 0) -> Check:
+    """`joined`: detector boxes that were parts of a tag outlined in two (tag_parts.py), not tags of their own."""
     n, source = _observed_count(rule.class_name, detections, readings, recipe.min_detection_confidence)
+    if rule.class_name == "hangtag" and joined:
+        n = max(0, n - joined)
     expected = rule.describe()
     subject = f"count:{rule.class_name}"
     if rule.min <= n <= rule.max:
@@ -261,7 +266,8 @@ def _count_check(rule: CountRule, detections: Detections, readings: Sequence[Tag
             return Check(subject, None, expected, f"{n} + {unboxed} symbol(s) outside", None, source, Verdict.REVIEW,
                          f"{'a barcode or QR code' if unboxed == 1 else f'{unboxed} barcodes or QR codes'} outside every "
                          "hangtag box: another tag the detector did not outline?")
-        return Check(subject, None, expected, str(n), None, source, Verdict.OK)
+        return Check(subject, None, expected, f"{n} (one tag boxed in two parts)" if joined and rule.class_name == "hangtag"
+                     else str(n), None, source, Verdict.OK)
     if rule.class_name == "hangtag":
         whole = next((tag for tag in readings if tag.whole_frame and tag.is_tag), None)
         if n == 0 and whole is not None and _verified_fields(recipe, whole) >= MIN_FIELDS_FOR_A_TAG:

@@ -1,0 +1,84 @@
+"""One tag the detector outlined as two: the panels of a booklet photographed open, a wide tag boxed in halves.
+
+Two tag boxes are two tags when each carries what a tag carries on its own. They are the two parts of one tag
+when the boxes touch or overlap, neither repeats what the other holds (no checked field read after its label on
+both, a barcode or QR code on one of them at most), and read together they verify more of the recipe than either does alone. Judged
+as two, each part lacked the other's fields and the frame was NG for "2 hangtags, expected 1" with one tag in
+view (an open two-panel tag: 4 of 14 good frames of the eighth test set). Judged as one, the count is one and
+every field is looked for on both parts; what either part reads wrongly still counts against the tag.
+
+A second tag of any job prints its own labels and its own code: it is never joined to the first, so a frame
+with two tags stays NG.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from inference.reading.evidence import gather
+from inference.reading.lines import Box
+from inference.reading.matching import Found
+from inference.reading.recipe import Recipe
+from inference.reading.types import TagReading
+
+# The boxes touch or overlap: the gap between them at most this share of the smaller box's shorter side (two tags
+# laid apart do not touch; a turned booklet's two boxes, and loose ones, overlap).
+TOUCH_SHARE = 0.1
+# Neither box lies mostly inside the other (a box round a tag and one round its printed panel).
+MAX_NESTED_SHARE = 0.5
+JOINED_NOTE = "read as one tag with the box beside it: the detector outlined its two parts apart"
+
+
+def one_tag_in_parts(recipe: Recipe, tags: Sequence[TagReading]) -> tuple[list[TagReading], int]:
+    """The tags to judge, two parts of one tag joined, and how many detector boxes the joining took away."""
+    tags = list(tags)
+    if len(tags) != 2 or not _fewer_expected(recipe):
+        return tags, 0
+    a, b = tags
+    if not touching(a.xyxy, b.xyxy) or (a.barcodes and b.barcodes) or _labelled(recipe, a) & _labelled(recipe, b):
+        return tags, 0
+    joined = join(a, b)
+    if _verified(recipe, joined) <= max(_verified(recipe, a), _verified(recipe, b)):
+        return tags, 0
+    return [joined], 1
+
+
+def touching(a: Box, b: Box) -> bool:
+    gap = max(a[0] - b[2], b[0] - a[2], a[1] - b[3], b[1] - a[3])  # < 0 where they overlap
+    side = min(a[2] - a[0], a[3] - a[1], b[2] - b[0], b[3] - b[1])
+    inter_w, inter_h = min(a[2], b[2]) - max(a[0], b[0]), min(a[3], b[3]) - max(a[1], b[1])
+    smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    nested = inter_w > 0 and inter_h > 0 and inter_w * inter_h > MAX_NESTED_SHARE * smaller
+    return side > 0 and gap <= TOUCH_SHARE * side and not nested
+
+
+def join(a: TagReading, b: TagReading) -> TagReading:
+    """One reading of both parts: their lines, fields, codes and doubts together, in the first part's place."""
+    first, second = (a, b) if a.tag_index <= b.tag_index else (b, a)
+    box = (min(a.xyxy[0], b.xyxy[0]), min(a.xyxy[1], b.xyxy[1]), max(a.xyxy[2], b.xyxy[2]), max(a.xyxy[3], b.xyxy[3]))
+    heights = [t.text_px for t in (a, b) if t.text_px is not None]
+    return replace(
+        first, xyxy=box, fields={**second.fields, **first.fields}, barcodes=first.barcodes + second.barcodes,
+        ocr_lines=first.ocr_lines + second.ocr_lines, reread_lines=first.reread_lines + second.reread_lines,
+        notes=first.notes + second.notes + (f"{JOINED_NOTE} (boxes {first.tag_index + 1} and {second.tag_index + 1})",),
+        symbol_boxes=first.symbol_boxes + second.symbol_boxes, spotted=first.spotted + second.spotted,
+        unconfirmed=tuple(dict.fromkeys(first.unconfirmed + second.unconfirmed)),
+        text_px=min(heights) if heights else None, focus=first.focus if first.barcodes or second.focus is None else second.focus,
+        bars=first.bars or second.bars, marked_size=first.marked_size or second.marked_size, paper=())
+
+
+def _fewer_expected(recipe: Recipe) -> bool:
+    """Whether the recipe expects fewer than two tags in view (two tags are otherwise each a tag)."""
+    return any(rule.class_name == "hangtag" and rule.max < 2 for rule in recipe.counts)
+
+
+def _labelled(recipe: Recipe, tag: TagReading) -> set[str]:
+    """The recipe's checked fields (an expected value or a pattern) read after their labels on this box: what a
+    tag of the job prints once (a brand or a heading taken for an unchecked field tells nothing)."""
+    checked = {rule.name for rule in recipe.fields if rule.expected is not None or rule.pattern is not None}
+    return {name for name, reading in tag.fields.items() if reading.source == "ocr" and name in checked}
+
+
+def _verified(recipe: Recipe, tag: TagReading) -> int:
+    return sum(1 for evidence in gather(recipe, tag).values() if evidence.found is Found.MATCH)

@@ -1,0 +1,99 @@
+"""One tag the detector outlined as two (an open two-panel tag): judged as one tag, never two tags as one."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from inference.detections import Detections
+from inference.reading.recipe import parse_recipe
+from inference.reading.tag_parts import JOINED_NOTE, one_tag_in_parts, touching
+from inference.reading.types import BarcodeReading, FieldReading, TagReading
+from inference.reading.verdict import Verdict, judge
+
+RECIPE = parse_recipe("""\
+[counts]
+hangtag = 1
+barcode = 1
+
+[fields]
+product_name = "羊毛针织衫"
+style_number = "AB2301-05"
+color = "藏青"
+price = "¥259.00"
+grade = "一等品"
+
+[barcode]
+expected = "6901234567892"
+""")
+EAN = BarcodeReading("EAN-13", "6901234567892", True, (330, 300, 520, 360))
+LEFT, RIGHT = (0.0, 0.0, 300.0, 600.0), (296.0, 4.0, 590.0, 604.0)  # two panels meeting at the fold
+
+
+def part(index: int, box, values: dict[str, str], barcodes=()) -> TagReading:
+    fields = {name: FieldReading(name, value, 0.97, "ocr", value) for name, value in values.items()}
+    return TagReading(index, box, fields, tuple(barcodes))
+
+
+def boxes(*tags: tuple[float, float, float, float], barcodes: int = 1) -> Detections:
+    rows = [*tags] + [EAN.xyxy] * barcodes
+    return Detections(np.array(rows, np.float32), np.full(len(rows), 0.9), np.array([0] * len(tags) + [1] * barcodes),
+                      ("hangtag", "barcode", "qr_code"))
+
+
+def test_two_panels_of_one_tag_are_judged_as_that_tag():
+    left = part(0, LEFT, {"product_name": "羊毛针织衫", "style_number": "AB2301-05", "color": "藏青"})
+    right = part(1, RIGHT, {"price": "¥259.00", "grade": "一等品"}, barcodes=(EAN,))
+    verdict = judge(RECIPE, boxes(LEFT, RIGHT), [left, right])
+    assert verdict.verdict is Verdict.OK, verdict.reasons
+    count = next(c for c in verdict.checks if c.subject == "count:hangtag")
+    assert count.read == "1 (one tag boxed in two parts)"
+    (joined,), taken = one_tag_in_parts(RECIPE, [left, right])
+    assert taken == 1 and joined.xyxy == (0.0, 0.0, 590.0, 604.0) and any(JOINED_NOTE in n for n in joined.notes)
+
+
+def test_a_wrong_value_on_either_part_still_makes_the_tag_ng():
+    left = part(0, LEFT, {"product_name": "羊毛针织衫", "style_number": "AB2301-05", "color": "藏青"})
+    right = part(1, RIGHT, {"price": "¥199.00", "grade": "一等品"}, barcodes=(EAN,))
+    verdict = judge(RECIPE, boxes(LEFT, RIGHT), [left, right])
+    assert verdict.verdict is Verdict.NG and verdict.reasons == ("price ¥199.00 ≠ expected ¥259.00",)
+
+
+def test_two_tags_side_by_side_stay_two_tags():
+    """Each prints its own labels (and its own code): a second tag of the job, or of another, is NG."""
+    first = part(0, LEFT, {"product_name": "羊毛针织衫", "style_number": "AB2301-05", "price": "¥259.00"}, barcodes=(EAN,))
+    second = part(1, RIGHT, {"product_name": "羊毛针织衫", "color": "藏青", "grade": "一等品"})
+    verdict = judge(RECIPE, boxes(LEFT, RIGHT), [first, second])
+    assert verdict.verdict is Verdict.NG and "2 hangtags, expected 1" in verdict.reasons
+    other = BarcodeReading("EAN-13", "6901234567885", True, (330, 300, 520, 360))
+    a = part(0, LEFT, {"product_name": "羊毛针织衫", "style_number": "AB2301-05"}, barcodes=(EAN,))
+    b = part(1, RIGHT, {"price": "¥259.00", "grade": "一等品"}, barcodes=(other,))
+    assert one_tag_in_parts(RECIPE, [a, b])[1] == 0  # a code on each: two tags
+
+
+def test_parts_that_add_nothing_together_or_lie_apart_are_not_joined():
+    left = part(0, LEFT, {"product_name": "羊毛针织衫", "style_number": "AB2301-05", "color": "藏青"})
+    blank = part(1, RIGHT, {})
+    assert one_tag_in_parts(RECIPE, [left, blank])[1] == 0  # the other box verifies nothing more
+    apart = (400.0, 0.0, 700.0, 600.0)
+    right = part(1, apart, {"price": "¥259.00", "grade": "一等品"}, barcodes=(EAN,))
+    assert one_tag_in_parts(RECIPE, [left, right])[1] == 0
+    two = parse_recipe(RECIPE_TEXT_TWO)
+    right = part(1, RIGHT, {"price": "¥259.00", "grade": "一等品"}, barcodes=(EAN,))
+    assert one_tag_in_parts(two, [left, right])[1] == 0  # a job of two tags in view: each box is a tag
+
+
+RECIPE_TEXT_TWO = """\
+[counts]
+hangtag = 2
+
+[fields]
+price = "¥259.00"
+"""
+
+
+def test_boxes_touch_when_they_meet_or_overlap_a_little_but_not_when_nested_or_apart():
+    assert touching(LEFT, RIGHT)
+    assert touching((0, 0, 300, 600), (330, 0, 630, 600))  # a 30-px seam on a 300-px panel
+    assert touching((217, 14, 778, 645), (595, 0, 1264, 725))  # loose boxes of a turned booklet overlap
+    assert not touching((0, 0, 300, 600), (360, 0, 660, 600))
+    assert not touching((0, 0, 300, 600), (20, 20, 280, 300))  # a printed panel inside the tag's box
