@@ -192,3 +192,36 @@ def test_no_hangtag_read_is_never_ok() -> None:
     result = judge(parse_recipe(RECIPE), detections(hangtags=0, barcodes=0), [])
     assert result.verdict is Verdict.NG
     assert "no hangtag, expected 1" in result.reasons
+
+
+def test_a_colour_line_read_with_its_label_glued_on_is_not_a_second_colour():
+    """'颜色紫色' fits the colour grammar (…色) as a whole; taken for a colour of its own (read at 65 %) beside the
+    紫色 read surely after its label, it left a misprinted 紫色 in doubt on a folded tag of the eighth set."""
+    from inference.reading.evidence import _colour_lines
+
+    box = (0.0, 0.0, 100.0, 20.0)
+    assert _colour_lines([OcrLine("颜色紫色", 0.65, box), OcrLine("色号：浅灰", 0.9, box)]) == []
+    assert [c.value for c in _colour_lines([OcrLine("紫色", 0.9, box), OcrLine("藏青", 0.9, box)])] == ["紫色", "藏青"]
+
+
+@pytest.mark.parametrize("expected, verdict", [("M", Verdict.REVIEW), ("S", Verdict.OK)])
+def test_a_letter_size_found_by_chance_elsewhere_does_not_outweigh_its_own_label(expected, verdict):
+    """'MADE IN CHINA' garbled to '哇蘑轻m CH4' holds an 'm'; the size's label says S surely. A recipe of M was
+    judged OK on that chance letter (a wrong-recipe escape on set 5150); it is a doubt at least."""
+    recipe = parse_recipe(f'[fields]\nsize = "{expected}"\n')
+    box = (0.0, 0.0, 100.0, 20.0)
+    lines = (OcrLine("哇蘑轻m CH4", 0.95, box), OcrLine("规格：S", 0.99, box))
+    fields = {"size": FieldReading("size", "S", 0.99, "ocr", "规格：S")}
+    result = judge(recipe, detections(1, 0), [TagReading(0, (0, 0, 300, 600), fields, (), lines)])
+    assert result.verdict is verdict, result.reasons
+
+
+def test_a_size_taken_for_the_colour_under_its_label_is_no_colour():
+    """色号 alone on its line, 175/88A under it (the colour's own value printed elsewhere): the size read as the
+    colour is a misplaced read, not a misprinted colour (a good frame of the seventh set judged NG)."""
+    recipe = parse_recipe('[fields]\ncolor = "酒红"\n')
+    box = (0.0, 0.0, 100.0, 20.0)
+    lines = (OcrLine("色号", 0.99, box), OcrLine("175/88A", 0.95, box))
+    fields = {"color": FieldReading("color", "175/88A", 0.95, "ocr", "175/88A")}
+    result = judge(recipe, detections(1, 0), [TagReading(0, (0, 0, 300, 600), fields, (), lines)])
+    assert result.verdict is Verdict.REVIEW and result.reasons == ("color uncertain: read as 175/88A at 95%, expected 酒红",)

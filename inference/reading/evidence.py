@@ -16,8 +16,8 @@ from decimal import Decimal, InvalidOperation
 
 from inference.reading import hao_xing
 from inference.reading.fields import extract_fields
-from inference.reading.labels import LABELS, line_parts
-from inference.reading.matching import SURE_SINGLE, Found, Glyphs, compare, haystacks, search
+from inference.reading.labels import LABELS, line_parts, split_labeled
+from inference.reading.matching import SURE_SINGLE, Found, Glyphs, compare, fold, haystacks, search
 from inference.reading.normalize import code_key, field_key, halfwidth, normalize_ean, normalize_field, parse_price, squash
 from inference.reading.recipe import FieldRule, Recipe
 from inference.reading.repairs import FIBRES, GRADES
@@ -154,6 +154,24 @@ def _pattern_ok(rule: FieldRule, value: str) -> bool:
     return re.fullmatch(rule.pattern or "", value) is not None
 
 
+# A value this short (a letter size, 'F') turns up by chance in any garbled line ('MADE IN CHINA' read '轻m CH4'):
+# found there while the field's own label says another value surely, it is no evidence for the expected one.
+SHORT_VALUE_CHARS = 2
+LABELLED_OTHERWISE = "read after its label as another value, the expected one only elsewhere"
+
+
+def _labelled_otherwise(rule: FieldRule, hit, reads: Sequence[Sequence[OcrLine]],
+                        labelled: Sequence[Mapping[str, FieldReading]]) -> _Candidate | None:
+    """The candidate read after the field's own label, where it surely differs from the expected value and the
+    expected value was found on another line."""
+    for read, fields in zip(reads, labelled):
+        for cand in _candidates(rule.name, read, fields, rule.expected or ""):
+            if cand.how == "after its label" and (hit.line is None or cand.raw != hit.line.text) \
+                    and _compare(rule.name, rule.expected or "", cand, rule.min_confidence) is Found.DIFFERENT:
+                return cand
+    return None
+
+
 def _expected(rule: FieldRule, texts: Sequence[Glyphs], reads: Sequence[Sequence[OcrLine]],
               labelled: Sequence[Mapping[str, FieldReading]], line_reads: int) -> FieldEvidence:
     name, expected = rule.name, rule.expected or ""
@@ -161,6 +179,9 @@ def _expected(rule: FieldRule, texts: Sequence[Glyphs], reads: Sequence[Sequence
         return _price(rule, reads, labelled, line_reads)
     hit = search(_searchable(name, expected), texts, rule.min_confidence)
     if hit.found is Found.MATCH:
+        against = _labelled_otherwise(rule, hit, reads, labelled) if len(fold(expected)) <= SHORT_VALUE_CHARS else None
+        if against is not None:
+            return FieldEvidence(name, Found.NEAR, against.value, against.confidence, "ocr", LABELLED_OTHERWISE, against.raw)
         return FieldEvidence(name, Found.MATCH, expected, hit.confidence, "ocr", "printed as expected", hit.line.text if hit.line else "")
     partial = _by_parts(rule, texts)
     if partial is not None:
@@ -215,9 +236,22 @@ def _searchable(name: str, expected: str) -> str:
 
 def _compare(name: str, expected: str, cand: _Candidate, min_conf: float) -> Found:
     found = _compare_value(name, expected, cand, min_conf)
-    if found is Found.DIFFERENT and not fits_grammar(name, cand.value):
+    if found is Found.DIFFERENT and (not fits_grammar(name, cand.value) or another_fields_value(name, cand.value)):
         return Found.NEAR  # not a value of the field at all (a label's remnant, a glued neighbour): a misread, not a misprint
     return found
+
+
+# Fields of free words (a colour, a product name) whose value can never be written in another field's grammar.
+_WORDS_ONLY = ("color", "product_name")
+
+
+def another_fields_value(name: str, value: str) -> bool:
+    """Whether `value`, read where a colour or product name should be, is written as a size (号型), a standard or
+    an EAN-13: the next line's value under a label whose own value was not read (色号 over 175/88A)."""
+    if name not in _WORDS_ONLY:
+        return False
+    text = halfwidth(value).strip().upper()
+    return hao_xing.parse(text) is not None or bool(_GRAMMARS["standard"].match(text)) or bool(_GRAMMARS["ean13"].match(text))
 
 
 # What a value of a field with a grammar looks like, loosely: enough to tell a misprinted value from a read of
@@ -541,9 +575,16 @@ _LABEL_WORDS = frozenset(squash(label).upper() for label in LABELS)
 
 def _colour_lines(lines: Sequence[OcrLine]) -> list[_Candidate]:
     """Lines that read as a colour on their own; never a label alone (颜色, 色号: a column of labels whose
-    values the box cut off is no colour)."""
+    values the box cut off is no colour), nor a label with its value ('颜色紫色' fits '…色' too: its value is the
+    one read after the label, and the whole line taken for a colour left a misprinted 紫色 in doubt)."""
     return [_Candidate(squash(line.text), _weakest(line, 0, len(line.text)), "a colour on its own line", line.text, float(line.confidence))
-            for line in lines if _COLOUR_WORD.match(word := squash(line.text)) and word.upper() not in _LABEL_WORDS]
+            for line in lines if _COLOUR_WORD.match(word := squash(line.text)) and word.upper() not in _LABEL_WORDS
+            and not _starts_with_label(word)]
+
+
+def _starts_with_label(word: str) -> bool:
+    labels = split_labeled(word)
+    return bool(labels) and labels[0][2] == 0 and labels[0][0] is not None
 
 
 def _composition_lines(lines: Sequence[OcrLine]) -> list[_Candidate]:
