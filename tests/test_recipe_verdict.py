@@ -225,3 +225,16 @@ def test_a_size_taken_for_the_colour_under_its_label_is_no_colour():
     fields = {"color": FieldReading("color", "175/88A", 0.95, "ocr", "175/88A")}
     result = judge(recipe, detections(1, 0), [TagReading(0, (0, 0, 300, 600), fields, (), lines)])
     assert result.verdict is Verdict.REVIEW and result.reasons == ("color uncertain: read as 175/88A at 95%, expected 酒红",)
+
+
+@pytest.mark.parametrize("text_px, verdict", [(9.0, Verdict.REVIEW), (30.0, Verdict.NG)])
+def test_a_product_name_read_otherwise_in_small_print_is_a_doubt(text_px, verdict):
+    """No grammar and no vocabulary tell 工共障 from a misprint of 工装裤 in 9-px print; at 30 px it is evidence."""
+    recipe = parse_recipe('[fields]\nproduct_name = "工装裤"\n')
+    box = (0.0, 0.0, 100.0, 20.0)
+    fields = {"product_name": FieldReading("product_name", "工共障", 0.97, "ocr", "品名：工共障")}
+    reading = TagReading(0, (0, 0, 300, 600), fields, (), (OcrLine("品名：工共障", 0.97, box),), text_px=text_px)
+    result = judge(recipe, detections(1, 0), [reading])
+    assert result.verdict is verdict, result.reasons
+    if verdict is Verdict.REVIEW:
+        assert any("free text in print too small" in reason for reason in result.reasons)

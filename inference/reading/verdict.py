@@ -26,6 +26,9 @@ SHARP_FOCUS = 40.0
 # Text lines lower than this (the tag's lower-quartile text box, frame pixels) are read unsurely: on set 5150's
 # good frames 15 of 29 tags below it were OK, 42 of 47 above (the print's em is about half the box).
 SMALL_TEXT_PX = 21.0
+# A product name has no grammar and no vocabulary: in small print the recognizer's CJK confusions make words that
+# look like names (工装裤 read 工共障 at 8.6 px, a good tag NG on the eighth set). There, a different read is doubt.
+FREE_TEXT = ("product_name",)
 _PLURALS = {"hangtag": "hangtags", "barcode": "barcodes", "qr_code": "QR codes"}
 # What to do when a read value breaks a recipe pattern: the tag may be misprinted, or the pattern (the recipe's
 # own rule, written by hand) may not fit a good print; the operator is told which to check.
@@ -327,6 +330,11 @@ def _field_check(rule: FieldRule, evidence: FieldEvidence, tag: TagReading, reci
         return Check(name, idx, expected, read, conf, evidence.source, Verdict.REVIEW,
                      f"{prefix}{label} uncertain: read as {read}, expected {expected}, but a second read from the tag box"
                      " moved a few pixels did not show it")
+    if evidence.found is Found.DIFFERENT and evidence.source == "ocr" and rule.expected is not None and name in FREE_TEXT \
+            and tag.text_px is not None and tag.text_px < SMALL_TEXT_PX:
+        return Check(name, idx, expected, read, conf, evidence.source, Verdict.REVIEW,
+                     f"{prefix}{label} uncertain: read as {read}, expected {expected}: free text in print too small to tell a"
+                     f" misprint from a misread ({tag.text_px:.0f} px lines, needs {SMALL_TEXT_PX:.0f})")
     if evidence.found is Found.DIFFERENT and evidence.source == "ocr" and rule.expected is not None \
             and tag.text_px is not None and tag.text_px < SMALL_TEXT_PX and _lookalike_in_small_print(name, rule.expected, evidence.value):
         return Check(name, idx, expected, read, conf, evidence.source, Verdict.REVIEW,
