@@ -238,3 +238,14 @@ def test_a_product_name_read_otherwise_in_small_print_is_a_doubt(text_px, verdic
     assert result.verdict is verdict, result.reasons
     if verdict is Verdict.REVIEW:
         assert any("free text in print too small" in reason for reason in result.reasons)
+
+
+def test_a_separator_read_as_another_does_not_make_a_lookalike_digit_evidence_in_small_print():
+    """'D9606-05' read 'D9606.85' in 19-px print: the dash became a dot and a 0 an 8 (a good tag NG on the seventh
+    set). The separator is a slip; one look-alike digit left in small print is doubt."""
+    recipe = parse_recipe('[fields]\nstyle_number = "D9606-05"\n')
+    box = (0.0, 0.0, 100.0, 20.0)
+    fields = {"style_number": FieldReading("style_number", "D9606.85", 0.97, "ocr", "货号 D9606.85")}
+    reading = TagReading(0, (0, 0, 300, 600), fields, (), (OcrLine("货号 D9606.85", 0.97, box),), text_px=18.9)
+    result = judge(recipe, detections(1, 0), [reading])
+    assert result.verdict is Verdict.REVIEW and any("one character apart" in r for r in result.reasons), result.reasons

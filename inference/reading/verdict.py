@@ -368,13 +368,15 @@ SMALL_PRINT_LOOKALIKES = ("0368B9DOQ", "17ITLJ", "56S", "2Z")
 # Free words (no vocabulary says which words exist): one character apart in small print is doubt whatever the two are.
 # A grade (优等品/一等品/合格品) and a fibre content keep their own vocabularies, so their differences stay evidence.
 SMALL_PRINT_WORDS = ("product_name", "color", "brand")
+# A code's separators read as one another ('D9606-05' read 'D9606.85') are the recognizer's slip, no difference.
+_SEPARATORS = str.maketrans({ch: "-" for ch in "._·/—–"})
 
 
 def _lookalike_in_small_print(name: str, expected: str, read: str) -> bool:
     """Whether a read differs from the expected value in one character only (as the field compares them), the two
     characters look-alikes of small print, or any two in a free word: doubt there, not evidence. A value further
     off, or one character that no small print turns into the other (a 4 read 3), stays evidence."""
-    a, b = field_key(name, expected), field_key(name, read)
+    a, b = (field_key(name, value).translate(_SEPARATORS) for value in (expected, read))  # '-' read '.': a slip
     if len(a) != len(b):
         return False
     differing = [(x.upper(), y.upper()) for x, y in zip(a, b) if x != y]
