@@ -97,3 +97,23 @@ def test_boxes_touch_when_they_meet_or_overlap_a_little_but_not_when_nested_or_a
     assert touching((217, 14, 778, 645), (595, 0, 1264, 725))  # loose boxes of a turned booklet overlap
     assert not touching((0, 0, 300, 600), (360, 0, 660, 600))
     assert not touching((0, 0, 300, 600), (20, 20, 280, 300))  # a printed panel inside the tag's box
+
+
+def test_one_symbol_decoded_from_both_boxes_is_one_code_and_the_same_code_twice_is_two_tags():
+    """The code lies where a turned booklet's two loose boxes overlap: both reads decode it. Two tags of the job
+    carry the same code at two places."""
+    left = part(0, LEFT, {"product_name": "羊毛针织衫", "style_number": "AB2301-05", "color": "藏青"}, barcodes=(EAN,))
+    right = part(1, RIGHT, {"price": "¥259.00", "grade": "一等品"}, barcodes=(EAN,))
+    assert one_tag_in_parts(RECIPE, [left, right])[1] == 1
+    elsewhere = BarcodeReading("EAN-13", EAN.text, True, (20, 300, 210, 360))
+    left = part(0, LEFT, {"product_name": "羊毛针织衫", "style_number": "AB2301-05", "color": "藏青"}, barcodes=(elsewhere,))
+    assert one_tag_in_parts(RECIPE, [left, right])[1] == 0
+
+
+def test_a_line_parsed_as_a_field_it_is_not_does_not_make_a_second_tag():
+    """'颜色浅灰' misread '醋色浅灰' and taken for a grade is no grade: the other panel's 一等品 is the tag's only one."""
+    left = part(0, LEFT, {"product_name": "羊毛针织衫", "style_number": "AB2301-05", "grade": "醋色浅灰"})
+    right = part(1, RIGHT, {"price": "¥259.00", "grade": "一等品"}, barcodes=(EAN,))
+    assert one_tag_in_parts(RECIPE, [left, right])[1] == 1
+    left = part(0, LEFT, {"product_name": "羊毛针织衫", "style_number": "AB2301-05", "grade": "合格品"})
+    assert one_tag_in_parts(RECIPE, [left, right])[1] == 0  # a grade on each: two tags

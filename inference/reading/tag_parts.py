@@ -2,7 +2,7 @@
 
 Two tag boxes are two tags when each carries what a tag carries on its own. They are the two parts of one tag
 when the boxes touch or overlap, neither repeats what the other holds (no checked field read after its label on
-both, a barcode or QR code on one of them at most), and read together they verify more of the recipe than either does alone. Judged
+both as a value of its kind, no code decoded on each at its own place), and read together they verify more of the recipe than either does alone. Judged
 as two, each part lacked the other's fields and the frame was NG for "2 hangtags, expected 1" with one tag in
 view (an open two-panel tag: 4 of 14 good frames of the eighth test set). Judged as one, the count is one and
 every field is looked for on both parts; what either part reads wrongly still counts against the tag.
@@ -16,10 +16,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from inference.reading.evidence import gather
+from inference.detections import intersection
+from inference.reading.evidence import another_fields_value, fits_grammar, gather
 from inference.reading.lines import Box
 from inference.reading.matching import Found
 from inference.reading.recipe import Recipe
+from inference.reading.repairs import GRADES
 from inference.reading.types import TagReading
 
 # The boxes touch or overlap: the gap between them at most this share of the smaller box's shorter side (two tags
@@ -36,7 +38,7 @@ def one_tag_in_parts(recipe: Recipe, tags: Sequence[TagReading]) -> tuple[list[T
     if len(tags) != 2 or not _fewer_expected(recipe):
         return tags, 0
     a, b = tags
-    if not touching(a.xyxy, b.xyxy) or (a.barcodes and b.barcodes) or _labelled(recipe, a) & _labelled(recipe, b):
+    if not touching(a.xyxy, b.xyxy) or _codes_apart(a, b) or _labelled(recipe, a) & _labelled(recipe, b):
         return tags, 0
     joined = join(a, b)
     if _verified(recipe, joined) <= max(_verified(recipe, a), _verified(recipe, b)):
@@ -74,10 +76,26 @@ def _fewer_expected(recipe: Recipe) -> bool:
 
 
 def _labelled(recipe: Recipe, tag: TagReading) -> set[str]:
-    """The recipe's checked fields (an expected value or a pattern) read after their labels on this box: what a
-    tag of the job prints once (a brand or a heading taken for an unchecked field tells nothing)."""
+    """The recipe's checked fields (an expected value or a pattern) read after their labels on this box as a value
+    of their kind: what a tag of the job prints once. A brand or heading taken for an unchecked field, or a colour
+    line parsed as a grade ('醋色浅灰'), tells nothing."""
     checked = {rule.name for rule in recipe.fields if rule.expected is not None or rule.pattern is not None}
-    return {name for name, reading in tag.fields.items() if reading.source == "ocr" and name in checked}
+    return {name for name, reading in tag.fields.items()
+            if reading.source == "ocr" and name in checked and _of_its_kind(name, reading.value)}
+
+
+def _of_its_kind(name: str, value: str) -> bool:
+    if name == "grade":
+        return value.strip() in GRADES
+    return fits_grammar(name, value) and not another_fields_value(name, value)
+
+
+def _codes_apart(a: TagReading, b: TagReading) -> bool:
+    """Whether each box holds a decoded code of its own: the same symbol decoded from both boxes (it lies where
+    they overlap) is one code."""
+    if not a.barcodes or not b.barcodes:
+        return False
+    return any(not any(x.text == y.text and intersection(x.xyxy, y.xyxy) > 0 for y in b.barcodes) for x in a.barcodes)
 
 
 def _verified(recipe: Recipe, tag: TagReading) -> int:
