@@ -9,10 +9,9 @@ import numpy as np
 from inference.reading.repairs import FIBRES, GRADES, PARTS
 
 
-def _gb2312_level1() -> str:
-    """The 3 755 most common hanzi: GB 2312 rows 16-55 (0xB0A1-0xD7F9)."""
+def _gb2312_rows(first: int, last: int) -> str:
     out = []
-    for hi in range(0xB0, 0xD8):
+    for hi in range(first, last + 1):
         for lo in range(0xA1, 0xFF):
             try:
                 out.append(bytes([hi, lo]).decode("gb2312"))
@@ -21,7 +20,11 @@ def _gb2312_level1() -> str:
     return "".join(out)
 
 
-HANZI = _gb2312_level1()
+HANZI = _gb2312_rows(0xB0, 0xD7)  # level 1: the 3 755 most common hanzi (rows 16-55)
+# level 2 (rows 56-87: 霾, 蚕's rarer neighbours): a share of every string's hanzi. A fine-tune on level 1 alone
+# never asked for these classes and unlearnt them (雾霾蓝 read 雾霹蓝 on a good frame: NG)
+HANZI2 = _gb2312_rows(0xD8, 0xF7)
+LEVEL2_SHARE = 0.25
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 DIGITS = "0123456789"
 PUNCT = "：/%¥.-()，:"
@@ -33,8 +36,12 @@ def _pick(rng: np.random.Generator, items) -> str:
     return items[int(rng.integers(len(items)))]
 
 
+def _one_hanzi(rng: np.random.Generator) -> str:
+    return _pick(rng, HANZI2 if rng.random() < LEVEL2_SHARE else HANZI)
+
+
 def _hanzi(rng: np.random.Generator, lo: int, hi: int) -> str:
-    return "".join(_pick(rng, HANZI) for _ in range(int(rng.integers(lo, hi + 1))))
+    return "".join(_one_hanzi(rng) for _ in range(int(rng.integers(lo, hi + 1))))
 
 
 def random_string(rng: np.random.Generator) -> str:
@@ -43,8 +50,8 @@ def random_string(rng: np.random.Generator) -> str:
     weights = np.array([0.62, 0.14, 0.14, 0.07, 0.03])
     kinds = rng.choice(5, size=n, p=weights)
     pools = (HANZI, LETTERS, DIGITS, PUNCT, " ")
-    chars = [_pick(rng, pools[k]) for k in kinds]
-    return "".join(chars).strip() or _pick(rng, HANZI)
+    chars = [_one_hanzi(rng) if k == 0 else _pick(rng, pools[k]) for k in kinds]
+    return "".join(chars).strip() or _one_hanzi(rng)
 
 
 def _standard(rng: np.random.Generator) -> str:
@@ -102,7 +109,7 @@ def hangtag_line(rng: np.random.Generator) -> str:
     label = _pick(rng, LABELS)
     value = VALUES[label](rng)
     if rng.random() < 0.25:
-        return value
+        return value[:24].strip()
     colon = _pick(rng, ("：", ":", " ", "："))
     return f"{label}{colon}{value}"[:24].strip()
 
