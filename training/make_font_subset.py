@@ -36,6 +36,18 @@ def wanted_text() -> str:
     return ascii_ + fullwidth + extra + gb2312_characters()
 
 
+def save_cut(font, out: Path) -> Path:
+    """A fontTools font cut to the characters a tag prints (`wanted_text`), layout kept, hinting dropped, saved."""
+    options = subset.Options()
+    options.layout_features = ["*"]
+    options.hinting = False
+    sub = subset.Subsetter(options)
+    sub.populate(text=wanted_text())
+    sub.subset(font)
+    font.save(str(out))
+    return out
+
+
 def cut(ttc_path: Path, out_path: Path) -> None:
     font = TTCollection(str(ttc_path)).fonts[SC_INDEX]
     options = subset.Options()

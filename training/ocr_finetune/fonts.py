@@ -66,24 +66,16 @@ def training_fonts(folder: Path | None) -> list[Path]:
 
 
 def cut(source: FontSource, out: Path) -> Path:
-    from fontTools import subset
     from fontTools.ttLib import TTCollection, TTFont
 
-    from training.make_font_subset import wanted_text
+    from training.make_font_subset import save_cut
 
     if source.family:
         fonts = TTCollection(source.path).fonts
         font = next(f for f in fonts if f["name"].getDebugName(1) == source.family)
     else:
         font = TTFont(source.path)
-    options = subset.Options()
-    options.layout_features = ["*"]
-    options.hinting = False
-    sub = subset.Subsetter(options)
-    sub.populate(text=wanted_text())
-    sub.subset(font)
-    font.save(str(out))
-    return out
+    return save_cut(font, out)
 
 
 def cut_all(folder: Path) -> list[Path]:

@@ -71,23 +71,16 @@ def face(path: str, size_px: int) -> ImageFont.FreeTypeFont:
 
 
 def _subset(source: Path, out: Path, collection_face: str | None) -> None:
-    from fontTools import subset
     from fontTools.ttLib import TTCollection, TTFont
 
-    from training.make_font_subset import wanted_text
+    from training.make_font_subset import save_cut
 
     if collection_face:
         fonts = TTCollection(str(source)).fonts
         font = next(f for f in fonts if collection_face in str(f["name"].getDebugName(1)))
     else:
         font = TTFont(str(source))
-    options = subset.Options()
-    options.layout_features = ["*"]
-    options.hinting = False
-    sub = subset.Subsetter(options)
-    sub.populate(text=wanted_text())
-    sub.subset(font)
-    font.save(str(out))
+    save_cut(font, out)
     print(f"{out}: {out.stat().st_size / 1e6:.2f} MB")
 
 
