@@ -26,12 +26,14 @@ CALIBRATION_SCENES = 24
 
 
 def prepare(cache_root: Path = ROOT / "build" / "ocr-models") -> Path:
-    """A folder with the prepared det/rec pair and manifest.json (built now unless cached)."""
+    """A folder with the prepared det/rec pair, the second read's recognizer where the tree ships one, and
+    manifest.json (built now unless cached)."""
     sys.path.insert(0, str(ROOT))
-    from inference.reading.ocr.models import SHIPPED_MANIFEST, find_ppocr_models, sha256, shipped_models
+    from inference.reading.ocr.models import SHIPPED_MANIFEST, find_ppocr_models, sha256, shipped_models, tuned_rec
 
     source = find_ppocr_models()
-    key = f"r{RECIPE}-{sha256(source.det)[:12]}-{sha256(source.rec)[:12]}"
+    reread = tuned_rec()  # the second read's small-print recognizer, where the tree ships one
+    key = f"r{RECIPE}-{sha256(source.det)[:12]}-{sha256(source.rec)[:12]}" + (f"-{sha256(reread)[:12]}" if reread else "")
     folder = cache_root / key
     if (folder / SHIPPED_MANIFEST).is_file():
         shipped_models(folder)  # raises if the cached copy is damaged
@@ -40,6 +42,7 @@ def prepare(cache_root: Path = ROOT / "build" / "ocr-models") -> Path:
     with tempfile.TemporaryDirectory(prefix="ocr-models-", dir=_mkdir(cache_root)) as tmp:
         work = Path(tmp)
         det, rec = _build(work)
+        files = [det, rec]
         manifest = {"version": source.version, "recipe": RECIPE,
                     "build_seconds": round(time.perf_counter() - started, 1),
                     "det": {"file": det.name, "precision": "int8", "source": source.det.name,
@@ -49,9 +52,13 @@ def prepare(cache_root: Path = ROOT / "build" / "ocr-models") -> Path:
                             "source_sha256": sha256(source.rec), "sha256": sha256(rec)},
                     "calibration": f"det: inputs recorded from the FP32 reader on the {CALIBRATION_SCENES} shipped calibration "
                                    "images, generated cards and scenes (resources/calibration/ocr)"}
+        if reread is not None:  # shipped already with FP16 weights (training/ship_ocr_rec.py): copied as it is
+            manifest["reread"] = {"file": reread.name, "precision": "fp32", "charset": "gb2312", "weights": "fp16 (FP32 compute)",
+                                  "sha256": sha256(reread)}
+            files.append(reread)
         staged = work / "out"
         staged.mkdir()
-        for path in (det, rec):
+        for path in files:
             shutil.copyfile(path, staged / path.name)
         (staged / SHIPPED_MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
         shutil.rmtree(folder, ignore_errors=True)

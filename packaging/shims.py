@@ -19,6 +19,7 @@ from pathlib import Path
 import elf
 
 SHIM_SOURCE = Path(__file__).resolve().parent / "blas_shim.c"
+AOM_STUB_SOURCE = Path(__file__).resolve().parent / "aom_stub.c"
 
 
 @dataclass
@@ -87,4 +88,34 @@ def share_numpy_openblas(bundle: Path, compiler: str = "cc") -> ShimReport:
     for link in internal.iterdir():  # PyInstaller's top-level links to what was removed
         if link.is_symlink() and not link.exists():
             link.unlink()
+    return report
+
+
+def stub_av1(bundle: Path, compiler: str = "cc") -> ShimReport:
+    """libaom (8 MB) replaced by `aom_stub.c` where libavif is the only library that links it: OpenCV's AVIF
+    support, which the station never uses, then fails as on a damaged file. Nothing changes when another
+    library links libaom, the stub lacks a routine libavif needs, or there is no C compiler."""
+    internal = bundle / "_internal" if (bundle / "_internal").is_dir() else bundle
+    libs = internal / "opencv_python_headless.libs"
+    aom = next(iter(sorted(libs.glob("libaom-*.so*"))), None) if libs.is_dir() else None
+    if aom is None:
+        return ShimReport(skipped="no libaom in OpenCV's libraries")
+    users = [path for path in internal.rglob("*.so*") if path.is_file() and not path.is_symlink() and path != aom
+             and elf.is_elf(path) and aom.name in needed(path)]
+    if [path.name for path in users if not path.name.startswith("libavif")] or not users:
+        return ShimReport(skipped=f"libaom is linked by {', '.join(p.name for p in users) or 'nothing'}, not by libavif alone")
+    if shutil.which(compiler) is None:
+        return ShimReport(skipped=f"no C compiler ({compiler}) to build the AV1 stub")
+    wanted = set().union(*(dynamic_symbols(path, defined=False) for path in users)) & dynamic_symbols(aom, defined=True)
+    with tempfile.TemporaryDirectory(prefix="aom-stub-") as tmp:
+        stub = Path(tmp) / aom.name
+        build = subprocess.run([compiler, "-O2", "-shared", "-fPIC", "-o", str(stub), str(AOM_STUB_SOURCE),
+                                f"-Wl,-soname,{aom.name}", "-Wl,--no-undefined"], capture_output=True, text=True)
+        if build.returncode != 0:
+            return ShimReport(skipped=f"the AV1 stub did not compile: {build.stderr.strip()[-300:]}")
+        missing = wanted - dynamic_symbols(stub, defined=True)
+        if missing:
+            return ShimReport(skipped=f"libavif needs routines the stub lacks: {', '.join(sorted(missing))}")
+        report = ShimReport(replaced=[str(aom.relative_to(bundle))], saved_bytes=aom.stat().st_size - stub.stat().st_size)
+        shutil.copyfile(stub, aom)
     return report

@@ -112,6 +112,13 @@ def test_bundle_is_trimmed_and_carries_its_resources(bundle):
 
     ocr = shipped_models(internal / "resources" / "ocr")  # the prepared default pair, not rapidocr's originals
     assert ocr is not None and (ocr.det_precision, ocr.rec_precision, ocr.charset) == ("int8", "fp32", "gb2312")
+    from inference.reading.ocr.models import TUNED_REC, tuned_rec
+
+    if tuned_rec() is not None:  # the second read's small-print recognizer goes in once, beside the pair
+        assert ocr.reread is not None and ocr.reread.name == TUNED_REC
+        assert not (internal / "resources" / "models" / TUNED_REC).exists()
+    aom = list((internal / "opencv_python_headless.libs").glob("libaom-*.so*"))
+    assert all(p.stat().st_size < 100_000 for p in aom)  # the AV1 stub (AVIF only; the station never reads it)
     assert not (internal / "rapidocr").exists()
     blas = [p for p in (internal / "opencv_python_headless.libs").glob("libopenblas*")]
     assert blas and all(p.stat().st_size < 1_000_000 for p in blas)  # the shim forwarding to NumPy's OpenBLAS

@@ -108,3 +108,33 @@ def test_fp16_stored_weights_compute_in_fp32_and_halve_the_file(tmp_path):
     assert got.dtype == np.float32
     assert np.allclose(got, exact, atol=1e-4)
     assert np.abs(got - want).max() < 0.05  # only the weight rounding differs
+
+
+def test_libaom_becomes_a_stub_that_decodes_nothing_and_opencv_still_reads_jpeg_and_png(tmp_path):
+    """OpenCV's libavif is libaom's only user: the 8-MB codec is replaced by packaging/aom_stub.c, and in a copy
+    of the installed OpenCV with the stub in place JPEG and PNG still read, an AVIF write fails with an error."""
+    import subprocess
+
+    import shims
+
+    spec = importlib.util.find_spec("cv2")
+    if spec is None or shutil.which("cc") is None or shutil.which("nm") is None or shutil.which("readelf") is None:
+        pytest.skip("no OpenCV wheel, C compiler or binutils here")
+    site = Path(spec.origin).parent.parent
+    libs = site / "opencv_python_headless.libs"
+    if not list(libs.glob("libaom-*.so*")):
+        pytest.skip("this OpenCV wheel carries no libaom")
+    internal = tmp_path / "HangtagStation" / "_internal"
+    internal.mkdir(parents=True)
+    shutil.copytree(site / "cv2", internal / "cv2")
+    shutil.copytree(libs, internal / "opencv_python_headless.libs")
+    before = next((internal / "opencv_python_headless.libs").glob("libaom-*.so*")).stat().st_size
+    report = shims.stub_av1(tmp_path / "HangtagStation")
+    assert report.skipped is None and len(report.replaced) == 1
+    assert report.saved_bytes > 0.9 * before and before > 5e6
+    probe = ("import cv2, numpy as np; img = np.full((32, 48, 3), 200, np.uint8)\n"
+             "for ext in ('.jpg', '.png'):\n    ok, buf = cv2.imencode(ext, img); assert ok and cv2.imdecode(buf, 1).shape == img.shape\n"
+             "try:\n    ok, _ = cv2.imencode('.avif', img)\nexcept cv2.error:\n    ok = False\nassert not ok\nprint('ok')")
+    run = subprocess.run([sys.executable, "-c", probe], env={"PYTHONPATH": str(internal), "PATH": "/usr/bin:/bin"},
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and run.stdout.strip().endswith("ok"), run.stderr[-2000:]
