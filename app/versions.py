@@ -79,10 +79,12 @@ def _dist_version(dist: str) -> Callable[[], str]:
 
 
 def _ocr_models() -> str:
-    from inference.reading.ocr.models import find_ppocr_models, shipped_models
+    from inference.reading.ocr.models import SMALL_PRINT_NAME, find_ppocr_models, shipped_models, tuned_rec
 
     shipped = shipped_models()
-    return shipped.describe() if shipped is not None else find_ppocr_models().version
+    if shipped is not None:
+        return shipped.describe()
+    return find_ppocr_models().version + (f"; second read: {SMALL_PRINT_NAME}" if tuned_rec() is not None else "")
 
 
 def _module_version(name: str) -> Callable[[], str]:

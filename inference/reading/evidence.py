@@ -83,7 +83,9 @@ _last: tuple[Recipe, TagReading, dict[str, FieldEvidence]] | None = None
 
 def _gather(recipe: Recipe, tag: TagReading) -> dict[str, FieldEvidence]:
     reads = [tuple(tag.ocr_lines)] + ([tuple(tag.reread_lines)] if tag.reread_lines else [])
-    texts = haystacks([line for read in reads for line in read])
+    # the small-print recognizer's lines are searched for the expected values only: never a read of the field
+    # that could differ from them, nor one whose doubt holds back a difference the other reads show
+    texts = haystacks([line for read in reads for line in read] + list(tag.small_print_lines))
     labelled = [extract_fields(read) for read in reads]
     line_reads = sum(1 for read in reads if read)  # a reading with no lines (the VLM's) has fields only
     if tag.fields:  # what the reader (or the VLM) reported counts as a read of its own

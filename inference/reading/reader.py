@@ -148,9 +148,11 @@ class TagReader:
     for a GPU reader: on the H200 it bought no reliable time (BENCHMARKS.md, 2026-12-03)."""
 
     def __init__(self, detector: TextDetector, recognizer: TextRecognizer, *, read_printed_ean: bool = False, models: str = "",
-                 tag_threads: int = 1, overlap_threads: int = 0) -> None:
+                 tag_threads: int = 1, overlap_threads: int = 0, rereader: TextRecognizer | None = None) -> None:
         self.detector = detector
         self.recognizer = recognizer
+        # the second read's recognizer (fields in doubt after the first): the small-print fine-tune where shipped
+        self.rereader = rereader
         self.read_printed_ean = read_printed_ean
         self.models = models
         self.tag_threads = tag_threads
@@ -177,13 +179,19 @@ class TagReader:
         "auto"; `charset`: "gb2312" (recognizer head cut to mainland tag characters) or "full"."""
         models = models or find_ocr_models(precision, charset)
         detector = TextDetector.open(models.det, backend, threads, DbParams(limit_side=det_limit))
+        opened: list = [detector]
         try:
             recognizer = TextRecognizer.open(models.rec, backend, threads, squeeze=squeeze)
+            opened.append(recognizer)
+            # a Triton server holds the station's own pair only: there the second read is the first recognizer's
+            rereader = None if models.reread is None or backend == "triton" else \
+                TextRecognizer.open(models.reread, backend, threads, squeeze=squeeze)
         except BaseException:
-            detector.close()  # a remote backend holds a connection for it
+            for engine in opened:
+                engine.close()  # a remote backend holds a connection for it
             raise
         return cls(detector, recognizer, read_printed_ean=read_printed_ean, models=models.describe(),
-                   overlap_threads=overlap_threads_for(backend))
+                   overlap_threads=overlap_threads_for(backend), rereader=rereader)
 
     def use_recognizer(self, model_path: Path) -> None:
         """Read with another PP-OCR recognizer ONNX (same input and 'character' metadata contract), on the
@@ -201,6 +209,8 @@ class TagReader:
         self._tag_pool = self._overlap_pool = None
         self.detector.close()
         self.recognizer.close()
+        if self.rereader is not None:
+            self.rereader.close()
 
     def __enter__(self) -> TagReader:
         return self
@@ -392,7 +402,7 @@ class TagReader:
         )
         if recipe is not None:
             t = time.perf_counter_ns()
-            tag = verify(tag, recipe, crops, upright, self.detector, self.recognizer, vocab)
+            tag = verify(tag, recipe, crops, upright, self.detector, self.recognizer, vocab, rereader=self.rereader)
             timings["verify"] = _ms(t)
         timings["total"] = _ms(start)
         return replace(tag, timings_ms=timings)

@@ -159,6 +159,9 @@ class TagReading:
     # the size marked in a printed size run (size_marks.py), read on its own while verifying; None where no run or
     # no entry stood out
     marked_size: MarkedSize | None = None
+    # the lines of fields still in doubt after the second read, read by the recognizer fine-tuned for small print:
+    # evidence that a field is printed as expected, never that it differs (verify.py, evidence.py)
+    small_print_lines: tuple[OcrLine, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "xyxy", tuple(float(v) for v in self.xyxy))
@@ -167,6 +170,7 @@ class TagReading:
         object.__setattr__(self, "barcodes", tuple(self.barcodes))
         object.__setattr__(self, "ocr_lines", tuple(self.ocr_lines))
         object.__setattr__(self, "reread_lines", tuple(self.reread_lines))
+        object.__setattr__(self, "small_print_lines", tuple(self.small_print_lines))
         object.__setattr__(self, "symbol_boxes", tuple(tuple(float(v) for v in box) for box in self.symbol_boxes))
         object.__setattr__(self, "notes", tuple(self.notes))
         object.__setattr__(self, "spotted", tuple(self.spotted))
@@ -198,6 +202,7 @@ class TagReading:
             ],
             "ocr_lines": [{"text": line.text, "confidence": round(line.confidence, 4)} for line in self.ocr_lines],
             "reread_lines": [{"text": line.text, "confidence": round(line.confidence, 4)} for line in self.reread_lines],
+            "small_print_lines": [{"text": line.text, "confidence": round(line.confidence, 4)} for line in self.small_print_lines],
             "spotted": [{"field": s.name, "expected": s.expected, "confidence": round(s.confidence, 4),
                          "deficit": round(s.deficit, 3), "line": s.line} for s in self.spotted],
             "rejected": self.rejected,

@@ -43,12 +43,14 @@ GLUE_SLACK_CHARS = 4
 
 
 def verify(tag: TagReading, recipe: Recipe, crops: LineCrops, upright: Upright, detector: TextDetector,
-           recognizer: TextRecognizer, vocab: str = "") -> TagReading:
+           recognizer: TextRecognizer, vocab: str = "", rereader: TextRecognizer | None = None) -> TagReading:
     """Fields in doubt after the first read are looked for in the lines' own posteriors
     (spotting.py); those still in doubt get a second read of the lines another way (no
     squeeze: a narrowed '399' loses a 9), spotted again; the tag then shows what the evidence
     says. A line a matched field was found on, and no field in doubt, is not read again. The
-    posteriors are dropped when done: they serve verification only."""
+    posteriors are dropped when done: they serve verification only. Fields still in doubt after that are read once
+    more by `rereader` where given (the recognizer fine-tuned for small print): evidence that a field is printed as
+    expected, never that it differs, so the fine-tune can settle a doubt but neither make nor hide a difference."""
     tag = _with_marked_size(tag, recipe, crops, upright, recognizer)
     evidence = gather(recipe, tag)
     doubtful = [rule for rule in recipe.fields if evidence[rule.name].found is not Found.MATCH]
@@ -59,22 +61,39 @@ def verify(tag: TagReading, recipe: Recipe, crops: LineCrops, upright: Upright, 
         evidence = gather(recipe, tag)
         doubtful = [rule for rule in doubtful if evidence[rule.name].found is not Found.MATCH]
     if doubtful:
-        reread: list[OcrLine] = []
-        if crops.crops:  # every line but a matched field's: rereading only the unsure or numeric ones cost 4 points of OK on 60 tags
-            reread.extend(_read_again(crops, tag.ocr_lines, upright, recognizer, evidence, doubtful, vocab))
-        reread.extend(_read_regions(detector, recognizer, upright, [rule.region for rule in doubtful if rule.region is not None], vocab))
+        reread = _second_read(crops, tag, upright, detector, recognizer, evidence, doubtful, vocab)
         # a value printed in units (a composition over three lines) may show each unit in either read
         more = spot_fields(doubtful, [*tag.ocr_lines, *reread], rivals_too=True)
         tag = replace(tag, reread_lines=tuple(replace(line, box=upright.to_image_box(line.box)) for line in reread),
                       spotted=tag.spotted + more)
         evidence = gather(recipe, tag)
-    tag = replace(tag, ocr_lines=without_posteriors(tag.ocr_lines), reread_lines=without_posteriors(tag.reread_lines))
+        doubtful = [rule for rule in doubtful if evidence[rule.name].found is not Found.MATCH]
+        if doubtful and rereader is not None:
+            # the small-print recognizer's read: it may show a doubted field printed as expected (its lines and
+            # posteriors), never a difference (no rivals asked; evidence.py leaves its lines out of differences)
+            small = _second_read(crops, tag, upright, detector, rereader, evidence, doubtful, vocab)
+            tag = replace(tag, small_print_lines=tuple(replace(line, box=upright.to_image_box(line.box)) for line in small),
+                          spotted=tag.spotted + spot_fields(doubtful, small))
+            evidence = gather(recipe, tag)
+    tag = replace(tag, ocr_lines=without_posteriors(tag.ocr_lines), reread_lines=without_posteriors(tag.reread_lines),
+                  small_print_lines=without_posteriors(tag.small_print_lines))
     fields = dict(tag.fields)
     for name, found in evidence.items():
         reading = found.reading()
         if reading is not None:
             fields[name] = reading
     return replace(tag, fields=fields, summary=summarize(fields, tag.barcodes))
+
+
+def _second_read(crops: LineCrops, tag: TagReading, upright: Upright, detector: TextDetector, recognizer: TextRecognizer,
+                 evidence: Mapping[str, FieldEvidence], doubtful: Sequence[FieldRule], vocab: str) -> list[OcrLine]:
+    """The tag's lines read again by `recognizer` (all but those a matched field stands on), and the regions a
+    taught recipe marks for the fields in doubt."""
+    lines: list[OcrLine] = []
+    if crops.crops:  # every line but a matched field's: rereading only the unsure or numeric ones cost 4 points of OK on 60 tags
+        lines.extend(_read_again(crops, tag.ocr_lines, upright, recognizer, evidence, doubtful, vocab))
+    lines.extend(_read_regions(detector, recognizer, upright, [rule.region for rule in doubtful if rule.region is not None], vocab))
+    return lines
 
 
 def _with_marked_size(tag: TagReading, recipe: Recipe, crops: LineCrops, upright: Upright,

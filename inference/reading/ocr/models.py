@@ -19,7 +19,7 @@ import importlib.util
 import json
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from inference.errors import ModelError
@@ -36,9 +36,12 @@ class OcrModels:
     det_precision: str = "fp32"
     rec_precision: str = "fp32"
     charset: str = "full"
+    # the recognizer of the second read (fields still in doubt): the small-print fine-tune where shipped
+    reread: Path | None = None
 
     def describe(self) -> str:
-        return f"{self.version} det {self.det_precision} / rec {self.rec_precision}, {self.charset} charset"
+        second = f"; second read: {SMALL_PRINT_NAME}" if self.reread is not None else ""
+        return f"{self.version} det {self.det_precision} / rec {self.rec_precision}, {self.charset} charset{second}"
 
 
 def _rapidocr_models_dir() -> Path:
@@ -87,11 +90,12 @@ def shipped_models(folder: Path | None = None) -> OcrModels | None:
         meta = json.loads(manifest.read_text(encoding="utf-8"))
         models = OcrModels(det=folder / meta["det"]["file"], rec=folder / meta["rec"]["file"], version=meta["version"],
                            det_precision=meta["det"]["precision"], rec_precision=meta["rec"]["precision"],
-                           charset=meta["rec"]["charset"])
+                           charset=meta["rec"]["charset"],
+                           reread=folder / meta["reread"]["file"] if meta.get("reread") else None)
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ModelError("the shipped OCR model manifest is unreadable", expected="det/rec entries with file, "
                          "precision and charset", found=f"{manifest}: {exc}", hint="reinstall the station") from exc
-    missing = [p.name for p in (models.det, models.rec) if not p.is_file()]
+    missing = [p.name for p in (models.det, models.rec, models.reread) if p is not None and not p.is_file()]
     if missing:
         raise ModelError("shipped OCR models are missing", expected=f"{models.det.name} and {models.rec.name} in "
                          f"{folder}", found=f"{', '.join(missing)} absent", hint="reinstall the station")
@@ -169,6 +173,44 @@ def base_models(charset: str = "gb2312", folder: Path | None = None) -> OcrModel
     return OcrModels(base.det, restricted_rec(base.rec, folder or int8_dir()), base.version, charset=charset)
 
 
+# The recognizer of the second read: PP-OCRv6 small's GB 2312 cut, fine-tuned for small print (a glyph 6-14 px high
+# under blur and JPEG) on fonts the test sets never use (training/ocr_finetune; resources/models/OCR_REC_CARD.md).
+# It reads the lines of fields the first read left in doubt; the first read stays the stock recognizer's, so a
+# difference (NG) still needs the stock read to show it, and the fine-tune can settle a doubt but not make one.
+TUNED_REC = "ocr_rec_small_print.onnx"
+SMALL_PRINT_NAME = "PP-OCRv6 small rec fine-tuned for small print"
+
+
+def tuned_rec(folder: Path | None = None) -> Path | None:
+    """The shipped small-print recognizer, or None where this install has none. Its sidecar names its hash; a
+    file that does not hash to it (a torn copy) is refused with what to do, never read from silently."""
+    if folder is None:
+        from inference.resources import resource_path
+
+        folder = resource_path("models")
+    path = folder / TUNED_REC
+    if not path.is_file():
+        return None
+    try:
+        meta = json.loads(sidecar_path(path).read_text(encoding="utf-8"))
+        expected = meta["sha256"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ModelError("the small-print recognizer's sidecar is unreadable", expected=f"{sidecar_path(path).name} "
+                         "with its sha256", found=str(exc), hint="reinstall the station (or restore resources/models)") from exc
+    if sha256(path) != expected:
+        raise ModelError("the small-print recognizer is damaged", expected=f"{path.name} with sha256 {expected[:12]}…",
+                         found=f"sha256 {sha256(path)[:12]}…", hint="reinstall the station (or restore resources/models)")
+    return path
+
+
+def station_models(charset: str = "gb2312", folder: Path | None = None) -> OcrModels:
+    """The FP32 pair the station reads with (base_models), and the small-print recognizer for the second read where
+    shipped. `charset="full"` has none (the fine-tune keeps the GB 2312 head only)."""
+    base = base_models(charset, folder)
+    reread = tuned_rec() if charset == "gb2312" else None
+    return replace(base, reread=reread) if reread is not None else base
+
+
 def find_ocr_models(precision: str = "auto", charset: str = "gb2312", folder: Path | None = None) -> OcrModels:
     """`int8` runs both models quantized, `int8-det` only the detector (INT8 det is 3x faster at
     the same accuracy; INT8 rec only 1.3x and loses ~0.7 points of field accuracy, see
@@ -183,7 +225,7 @@ def find_ocr_models(precision: str = "auto", charset: str = "gb2312", folder: Pa
                          f"{_precision_name(shipped)}, charset {shipped.charset}",
                          found=f"precision {precision}, charset {charset}",
                          hint="other OCR precisions need the Python install (pip install hangtag-station)")
-    base = base_models(charset, folder)
+    base = station_models(charset, folder)
     if precision == "fp32":
         return base
     det8 = valid_int8(base.det, folder)
@@ -202,6 +244,7 @@ def find_ocr_models(precision: str = "auto", charset: str = "gb2312", folder: Pa
         det_precision="int8" if det8 else "fp32",
         rec_precision="int8" if rec8 else "fp32",
         charset=base.charset,
+        reread=base.reread,
     )
 
 
