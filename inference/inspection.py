@@ -50,7 +50,7 @@ def too_long(verdict: Any, budget: ReadBudget) -> Any:
     check = Check("time", None, f"reading within {budget.seconds:g} s", "over budget", None, "station",
                   Verdict.REVIEW, reason)
     worst = Verdict.NG if verdict.verdict is Verdict.NG else Verdict.REVIEW
-    return FrameVerdict(worst, tuple(verdict.reasons) + (reason,), tuple(verdict.checks) + (check,))
+    return FrameVerdict(worst, tuple(verdict.reasons) + (reason,), tuple(verdict.checks) + (check,), verdict.parts)
 
 
 def _with_stage(result: FrameResult, stage: str, ms: float) -> FrameResult:

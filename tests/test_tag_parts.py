@@ -46,7 +46,7 @@ def test_two_panels_of_one_tag_are_judged_as_that_tag():
     verdict = judge(RECIPE, boxes(LEFT, RIGHT), [left, right])
     assert verdict.verdict is Verdict.OK, verdict.reasons
     count = next(c for c in verdict.checks if c.subject == "count:hangtag")
-    assert count.read == "1 (one tag boxed in two parts)"
+    assert count.read == "1 (one tag boxed in two parts)" and verdict.parts == ((0, 1),)
     (joined,), taken = one_tag_in_parts(RECIPE, [left, right])
     assert taken == 1 and joined.xyxy == (0.0, 0.0, 590.0, 604.0) and any(JOINED_NOTE in n for n in joined.notes)
 
@@ -104,7 +104,8 @@ def test_one_symbol_decoded_from_both_boxes_is_one_code_and_the_same_code_twice_
     carry the same code at two places."""
     left = part(0, LEFT, {"product_name": "羊毛针织衫", "style_number": "AB2301-05", "color": "藏青"}, barcodes=(EAN,))
     right = part(1, RIGHT, {"price": "¥259.00", "grade": "一等品"}, barcodes=(EAN,))
-    assert one_tag_in_parts(RECIPE, [left, right])[1] == 1
+    (joined,), taken = one_tag_in_parts(RECIPE, [left, right])
+    assert taken == 1 and joined.barcodes == (EAN,)  # one symbol, one code
     elsewhere = BarcodeReading("EAN-13", EAN.text, True, (20, 300, 210, 360))
     left = part(0, LEFT, {"product_name": "羊毛针织衫", "style_number": "AB2301-05", "color": "藏青"}, barcodes=(elsewhere,))
     assert one_tag_in_parts(RECIPE, [left, right])[1] == 0

@@ -96,3 +96,25 @@ def test_the_tag_text_panel_says_a_size_came_from_the_entry_a_printed_run_marks(
     assert "ocr, marked in a printed run of 5 sizes" in panel._tag_html(run)
     plain = TagReading(0, (0.0, 0.0, 300.0, 500.0), fields={"size": size})
     assert "marked" not in panel._tag_html(plain)
+
+
+def test_the_tag_text_panel_shows_one_tag_boxed_in_two_parts_as_that_tag(qtbot):
+    """The verdict judged two boxes as one open two-panel tag: the panel shows one tag with every field, not two
+    tags each lacking the other's half (an OK banner over 'not found' rows)."""
+    from types import SimpleNamespace
+
+    from app.widgets.text_panel import TextPanel, as_judged
+    from inference.reading import TagReading
+    from inference.reading.types import FieldReading
+    from inference.reading.verdict import FrameVerdict, Verdict
+
+    left = TagReading(0, (0, 0, 300, 600), {"product_name": FieldReading("product_name", "羊毛针织衫", 0.97, "ocr")})
+    right = TagReading(1, (296, 4, 590, 604), {"price": FieldReading("price", "¥259.00", 0.97, "ocr")})
+    result = SimpleNamespace(readings=(left, right), verdict=FrameVerdict(Verdict.OK, (), (), ((0, 1),)))
+    (shown,) = as_judged(result)
+    assert set(shown.fields) == {"product_name", "price"} and shown.xyxy == (0.0, 0.0, 590.0, 604.0)
+    panel = TextPanel()
+    qtbot.addWidget(panel)
+    html = panel._tag_html(shown)
+    assert "羊毛针织衫" in html and "¥259.00" in html and "read as one tag with the box beside it" in html
+    assert len(as_judged(SimpleNamespace(readings=(left, right), verdict=FrameVerdict(Verdict.NG, ())))) == 2

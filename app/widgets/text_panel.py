@@ -8,6 +8,7 @@ import html
 from PySide6.QtWidgets import QCheckBox, QTextBrowser, QVBoxLayout, QWidget
 
 from inference.pipeline import FrameResult
+from inference.reading.tag_parts import join
 from inference.tracking.station import TRACKED
 
 LABELS = {"product_name": "品名 Product", "style_number": "货号 Style no.", "color": "颜色 Colour",
@@ -54,7 +55,7 @@ class TextPanel(QWidget):
         if not result.readings:
             self.view.setHtml("<p>No hangtag read on this frame.</p>")
             return
-        self.view.setHtml("".join(self._tag_html(r) for r in result.readings))
+        self.view.setHtml("".join(self._tag_html(r) for r in as_judged(result)))
 
     def _tag_html(self, reading) -> str:
         e = html.escape
@@ -82,6 +83,9 @@ class TextPanel(QWidget):
             if reading.reread_lines:
                 raw += "<h4>Read again (fields in doubt)</h4><pre>" + e("\n".join(
                     f"{line.confidence:.2f}  {line.text}" for line in reading.reread_lines)) + "</pre>"
+            if reading.small_print_lines:
+                raw += "<h4>Read by the small-print recognizer (fields still in doubt)</h4><pre>" + e("\n".join(
+                    f"{line.confidence:.2f}  {line.text}" for line in reading.small_print_lines)) + "</pre>"
         return (f"<h3>Tag {reading.tag_index + 1}</h3><p>{e(reading.summary)}</p>"
                 f"<table cellspacing='0' cellpadding='3' border='1' style='border-collapse:collapse'>"
                 f"<tr><th>Field</th><th>Read</th><th>Conf.</th><th>From</th></tr>{''.join(rows)}</table>"
@@ -95,3 +99,16 @@ def _source_of(name: str, field, reading) -> str:
     if name == "size" and marked is not None and field.value == marked.value:
         return f"{field.source}, marked in a printed run of {marked.entries} sizes"
     return field.source
+
+
+def as_judged(result: FrameResult) -> list:
+    """The readings as the verdict judged them: two boxes of one tag boxed in two parts shown as that one tag
+    (its fields from both parts, a note saying so), not as two tags each lacking the other's fields."""
+    parts = getattr(result.verdict, "parts", ()) if result.verdict is not None else ()
+    readings = list(result.readings)
+    for pair in parts:
+        members = [r for r in readings if r.tag_index in pair and r.is_tag]
+        if len(members) == 2:
+            joined = join(*members)
+            readings = [joined if r is members[0] else r for r in readings if r is not members[1]]
+    return readings

@@ -22,6 +22,7 @@ from inference.reading.lines import Box
 from inference.reading.matching import Found
 from inference.reading.recipe import Recipe
 from inference.reading.repairs import GRADES
+from inference.reading.summary import summarize
 from inference.reading.types import TagReading
 
 # The boxes touch or overlap: the gap between them at most this share of the smaller box's shorter side (two tags
@@ -60,9 +61,12 @@ def join(a: TagReading, b: TagReading) -> TagReading:
     first, second = (a, b) if a.tag_index <= b.tag_index else (b, a)
     box = (min(a.xyxy[0], b.xyxy[0]), min(a.xyxy[1], b.xyxy[1]), max(a.xyxy[2], b.xyxy[2]), max(a.xyxy[3], b.xyxy[3]))
     heights = [t.text_px for t in (a, b) if t.text_px is not None]
+    codes = first.barcodes + tuple(code for code in second.barcodes if not any(_same_symbol(code, seen) for seen in first.barcodes))
+    fields = {**second.fields, **first.fields}
     return replace(
-        first, xyxy=box, fields={**second.fields, **first.fields}, barcodes=first.barcodes + second.barcodes,
+        first, xyxy=box, fields=fields, barcodes=codes, summary=summarize(fields, codes),
         ocr_lines=first.ocr_lines + second.ocr_lines, reread_lines=first.reread_lines + second.reread_lines,
+        small_print_lines=first.small_print_lines + second.small_print_lines,
         notes=first.notes + second.notes + (f"{JOINED_NOTE} (boxes {first.tag_index + 1} and {second.tag_index + 1})",),
         symbol_boxes=first.symbol_boxes + second.symbol_boxes, spotted=first.spotted + second.spotted,
         unconfirmed=tuple(dict.fromkeys(first.unconfirmed + second.unconfirmed)),
@@ -95,7 +99,11 @@ def _codes_apart(a: TagReading, b: TagReading) -> bool:
     they overlap) is one code."""
     if not a.barcodes or not b.barcodes:
         return False
-    return any(not any(x.text == y.text and intersection(x.xyxy, y.xyxy) > 0 for y in b.barcodes) for x in a.barcodes)
+    return any(not any(_same_symbol(x, y) for y in b.barcodes) for x in a.barcodes)
+
+
+def _same_symbol(x, y) -> bool:
+    return x.text == y.text and intersection(x.xyxy, y.xyxy) > 0
 
 
 def _verified(recipe: Recipe, tag: TagReading) -> int:

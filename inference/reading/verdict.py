@@ -64,6 +64,8 @@ class FrameVerdict:
     verdict: Verdict
     reasons: tuple[str, ...]
     checks: tuple[Check, ...] = ()
+    # tag indices of detector boxes judged as one tag boxed in two parts (tag_parts.py): what a view shows as one
+    parts: tuple[tuple[int, int], ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -71,7 +73,8 @@ class FrameVerdict:
 
 
 def judge(recipe: Recipe, detections: Detections, readings: Sequence[TagReading]) -> FrameVerdict:
-    tags, joined = one_tag_in_parts(recipe, [tag for tag in readings if tag.is_tag])
+    read = [tag for tag in readings if tag.is_tag]
+    tags, joined = one_tag_in_parts(recipe, read)
     checks: list[Check] = [_count_check(rule, detections, readings, recipe, joined) for rule in recipe.counts]
     many = len(tags) > 1
     for tag in tags:
@@ -81,7 +84,8 @@ def judge(recipe: Recipe, detections: Detections, readings: Sequence[TagReading]
         # the counts may hold (a box was there), but no field was verified on anything legible: never OK
         checks.append(Check("hangtag", None, "a hangtag", "none legible", None, "reader", Verdict.REVIEW,
                             "no legible hangtag to check the recipe's fields on"))
-    return summarize(checks)
+    parts = (tuple(sorted(tag.tag_index for tag in read)),) if joined else ()
+    return replace(summarize(checks), parts=parts)
 
 
 def _checks_a_tag(recipe: Recipe) -> bool:
