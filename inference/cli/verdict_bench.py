@@ -57,7 +57,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="also judge every good frame against its recipe with one value changed (next size, a price or "
                              "style number one digit off, another colour): escapes measured on every good frame")
     parser.add_argument("--ocr-rec", type=Path, default=None,
-                        help="read with this PP-OCR recognizer ONNX instead of the station's (to compare recognizers)")
+                        help="read with this PP-OCR recognizer ONNX instead of the station's stock one (first and second "
+                             "reads; the small-print recognizer's last read of fields in doubt stays), to compare recognizers")
     parser.set_defaults(func=verdict_bench)
 
 
