@@ -129,3 +129,18 @@ def test_graph_replays_give_the_node_by_node_numbers(models, tmp_path):
     for _ in range(2):
         got = det.run({det.input_name: x}, det.output_names)[det.output_names[0]]
         np.testing.assert_array_equal(got, det_plain.run({det.input_name: x}, det.output_names)[det.output_names[0]])
+
+
+def test_the_shipped_small_print_recognizer_with_fp16_stored_weights_gives_onnx_runtimes_outputs(tmp_path):
+    """Its weights are stored as FP16 read through Casts: the PyTorch runtime folds those once, at load, and reads
+    as ONNX Runtime does (the GPU reader opens it for the last read of fields in doubt)."""
+    from inference.reading.ocr.models import tuned_rec
+
+    path = recognizer_with_top_classes(tuned_rec(), tmp_path)
+    graph = TorchGraph(path, "cpu", conv_as_matmul=True)
+    assert not any(op.__name__ == "_op_Cast" for op, *_ in graph.nodes)  # every Cast was of a weight: folded
+    session = onnxruntime.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    x = np.random.default_rng(5).uniform(-1, 1, (2, 3, 48, 160)).astype(np.float32)
+    got = graph.run({graph.input_names[0]: x})
+    ref = session.run(None, {session.get_inputs()[0].name: x})[0]
+    np.testing.assert_allclose(got[graph.output_names[0]].numpy(), ref, atol=1e-4, rtol=0)

@@ -95,13 +95,18 @@ class TorchGraph:
         inits = set(self.consts)
         self.input_names = [i.name for i in model.graph.input if i.name not in inits]
         self.output_names = [o.name for o in model.graph.output]
-        # Identity nodes (a third of these graphs) become aliases; each node keeps its bound operator
+        # Identity nodes (a third of these graphs) become aliases; a Cast of a constant (weights stored as FP16,
+        # read as FP32: packaging's store_fp16, the shipped small-print recognizer) is done once, here; each other
+        # node keeps its bound operator
         alias: dict[str, str] = {}
         self.nodes = []
         for node in model.graph.node:
             inputs = [alias.get(i, i) for i in node.input]
             if node.op_type == "Identity" and node.output[0] not in self.output_names:
                 alias[node.output[0]] = inputs[0]
+                continue
+            if node.op_type == "Cast" and inputs[0] in self.consts and node.output[0] not in self.output_names:
+                self.consts[node.output[0]] = self._op_Cast([self.consts[inputs[0]]], _attrs(node))
                 continue
             self.nodes.append((getattr(self, f"_op_{node.op_type}"), inputs, list(node.output), _attrs(node)))
         # each value is dropped after the last node that reads it (a value nobody reads: after the node that
@@ -144,6 +149,17 @@ class TorchGraph:
         return {name: values[name] for name in self.output_names if name in keep}
 
     # -- operators (opset 11 semantics) ------------------------------------------------------------
+    def _op_Cast(self, a, k):
+        from onnx import TensorProto
+
+        dtypes = {TensorProto.FLOAT: self.torch.float32, TensorProto.FLOAT16: self.torch.float16,
+                  TensorProto.DOUBLE: self.torch.float64, TensorProto.INT64: self.torch.int64,
+                  TensorProto.INT32: self.torch.int32, TensorProto.BOOL: self.torch.bool}
+        if k["to"] not in dtypes:
+            raise ModelError("the PyTorch OCR runtime cannot cast to this type", expected="float, float16, double, "
+                             "int32, int64 or bool", found=f"ONNX type {k['to']}", hint="use the ONNX Runtime reader")
+        return a[0].to(dtypes[k["to"]])
+
     def _op_Identity(self, a, k):
         return a[0]
 
