@@ -79,12 +79,12 @@ def _dist_version(dist: str) -> Callable[[], str]:
 
 
 def _ocr_models() -> str:
-    from inference.reading.ocr.models import SMALL_PRINT_NAME, find_ppocr_models, shipped_models, tuned_rec
+    from inference.reading.ocr.models import SECOND_READ_NOTE, find_ppocr_models, shipped_models, tuned_rec
 
     shipped = shipped_models()
     if shipped is not None:
         return shipped.describe()
-    return find_ppocr_models().version + (f"; second read: {SMALL_PRINT_NAME}" if tuned_rec() is not None else "")
+    return find_ppocr_models().version + (SECOND_READ_NOTE if tuned_rec() is not None else "")
 
 
 def _module_version(name: str) -> Callable[[], str]:

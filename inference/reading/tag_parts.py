@@ -50,9 +50,8 @@ def one_tag_in_parts(recipe: Recipe, tags: Sequence[TagReading]) -> tuple[list[T
 def touching(a: Box, b: Box) -> bool:
     gap = max(a[0] - b[2], b[0] - a[2], a[1] - b[3], b[1] - a[3])  # < 0 where they overlap
     side = min(a[2] - a[0], a[3] - a[1], b[2] - b[0], b[3] - b[1])
-    inter_w, inter_h = min(a[2], b[2]) - max(a[0], b[0]), min(a[3], b[3]) - max(a[1], b[1])
     smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
-    nested = inter_w > 0 and inter_h > 0 and inter_w * inter_h > MAX_NESTED_SHARE * smaller
+    nested = intersection(a, b) > MAX_NESTED_SHARE * smaller
     return side > 0 and gap <= TOUCH_SHARE * side and not nested
 
 

@@ -40,7 +40,7 @@ class OcrModels:
     reread: Path | None = None
 
     def describe(self) -> str:
-        second = f"; second read: {SMALL_PRINT_NAME}" if self.reread is not None else ""
+        second = SECOND_READ_NOTE if self.reread is not None else ""
         return f"{self.version} det {self.det_precision} / rec {self.rec_precision}, {self.charset} charset{second}"
 
 
@@ -179,6 +179,7 @@ def base_models(charset: str = "gb2312", folder: Path | None = None) -> OcrModel
 # difference (NG) still needs the stock read to show it, and the fine-tune can settle a doubt but not make one.
 TUNED_REC = "ocr_rec_small_print.onnx"
 SMALL_PRINT_NAME = "PP-OCRv6 small rec fine-tuned for small print"
+SECOND_READ_NOTE = f"; second read: {SMALL_PRINT_NAME}"  # how a description names it (describe(), the About box)
 
 
 def tuned_rec(folder: Path | None = None) -> Path | None:
