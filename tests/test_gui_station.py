@@ -381,6 +381,21 @@ def test_result_rows_name_their_source_readably(name, index, expected):
     assert readable_name(error_result(index, name, None, "x", Thresholds())) == expected
 
 
+def test_the_tags_column_counts_a_tag_boxed_in_two_parts_once_as_the_verdict_does():
+    from app.widgets.results_table import tags_judged
+    from inference.detections import Detections
+    from inference.pipeline import error_result
+    from inference.postprocess import Thresholds
+    from inference.reading.verdict import FrameVerdict, Verdict
+
+    three = Detections(np.array([[0, 0, 300, 600], [296, 4, 590, 604], [700, 0, 900, 400]], np.float32),
+                       np.full(3, 0.9), np.zeros(3, np.int64), ("hangtag", "barcode"))
+    frame = error_result(0, "tag.png", None, "x", Thresholds()).with_(error=None, detections=three)
+    assert tags_judged(frame.with_(verdict=FrameVerdict(Verdict.NG, ("2 hangtags, expected 1",)))) == 3
+    assert tags_judged(frame.with_(verdict=FrameVerdict(Verdict.NG, (), parts=((0, 1),)))) == 2
+    assert tags_judged(frame) == 3  # no recipe, no verdict: the boxes
+
+
 def test_an_error_frame_is_a_red_error_at_a_readable_size_and_the_crop_strip_says_why(qtbot, tmp_path):
     window = make_window(qtbot, tmp_path, make_folder(tmp_path, 2, corrupt_at=1))
     run_to_end(qtbot, window, 2)

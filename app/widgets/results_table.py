@@ -27,6 +27,13 @@ NO_CANDIDATES = Candidates(np.zeros((0, 4), np.float32), np.zeros(0, np.float32)
 COLUMNS = ("Time", "Source", "Verdict", "Tags", "Barcodes", "QR", "ms")
 
 
+def tags_judged(result: FrameResult) -> int:
+    """Hangtags as the verdict judged them: a tag the detector boxed in two parts (tag_parts.py) is one tag, as
+    in the verdict's count and the tag text panel, not the two boxes drawn on it."""
+    parts = getattr(result.verdict, "parts", ()) if result.verdict is not None else ()
+    return result.detections.count("hangtag") - sum(len(part) - 1 for part in parts)
+
+
 class ResultsModel(ColumnModel):
     columns = COLUMNS
 
@@ -56,7 +63,7 @@ class ResultsModel(ColumnModel):
             if column == "Verdict":
                 return verdict
             if column == "Tags":
-                return result.detections.count("hangtag") if result.ok else "—"
+                return tags_judged(result) if result.ok else "—"
             if column == "Barcodes":
                 return result.detections.count("barcode") if result.ok else "—"
             if column == "QR":
