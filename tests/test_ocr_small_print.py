@@ -79,6 +79,36 @@ def test_its_read_never_makes_a_difference_nor_hides_one():
     assert shown.verdict is Verdict.NG and shown.reasons == ("product name 短袖衫 ≠ expected 阔腿裤",)
 
 
+def _judge_price(first: str, small: str, expected: str = "¥1099.00", first_conf: float = 0.96):
+    import numpy as np
+
+    from inference.detections import Detections
+    from inference.reading.recipe import parse_recipe
+    from inference.reading.types import OcrLine, TagReading
+    from inference.reading.verdict import judge
+
+    recipe = parse_recipe(f'[fields]\nprice = "{expected}"\n')
+    box = (0.0, 0.0, 100.0, 20.0)
+    tag = TagReading(0, (0, 0, 300, 600), {}, (), (OcrLine(first, first_conf, box),), text_px=30.0,
+                     small_print_lines=(OcrLine(small, 0.99, box),) if small else ())
+    dets = Detections(np.array([[0, 0, 300, 600]], np.float32), np.array([0.9]), np.array([0]), ("hangtag", "barcode", "qr_code"))
+    return judge(recipe, dets, [tag]).verdict
+
+
+def test_its_read_of_the_expected_price_settles_raised_cents_read_into_the_yuan():
+    from inference.reading.verdict import Verdict
+
+    # '¥1099⁰⁰': the stock reads run the raised cents into the yuan (doubt); the small-print read shows ¥1099
+    assert _judge_price("￥109900", "") is Verdict.REVIEW
+    assert _judge_price("￥109900", "￥1099") is Verdict.OK
+    assert _judge_price("零售价 ¥10.99", "零售价 ¥1099.00", first_conf=0.5) is Verdict.OK
+    # the stock read ran other cents on ('¥1099⁵⁰'): the whole-yuan read says nothing of them
+    assert _judge_price("￥109950", "￥1099", first_conf=0.5) is Verdict.REVIEW
+    # another price read surely by the stock reads stands; the small-print read never makes one
+    assert _judge_price("￥1299.00", "￥1099.00") is Verdict.NG
+    assert _judge_price("￥109900", "￥1299.00") is Verdict.REVIEW
+
+
 def test_the_station_reads_fields_in_doubt_a_last_time_with_the_shipped_one():
     from inference.reading.ocr.models import SMALL_PRINT_NAME, find_ocr_models
     from inference.reading.reader import TagReader

@@ -105,7 +105,8 @@ def field_evidence(rule: FieldRule, tag: TagReading, texts: Sequence[Glyphs], re
             return _marked_in_run(rule, tag) or FieldEvidence(name, Found.NEAR, " ".join(run), 0.0, "ocr", SIZE_RUN, " ".join(run))
     coded = _from_barcodes(rule, tag)
     if rule.expected is not None:
-        printed = _expected(rule, texts, reads, labelled, len(reads) if line_reads is None else line_reads)
+        printed = _expected(rule, texts, reads, labelled, len(reads) if line_reads is None else line_reads,
+                            tag.small_print_lines)
         if printed.found in (Found.NEAR, Found.ABSENT):
             printed = _spotted(rule, tag) or _rival_spotted(rule, tag) or printed
         if coded is not None and coded.found is Found.MATCH and printed.found is not Found.DIFFERENT:
@@ -175,10 +176,11 @@ def _labelled_otherwise(rule: FieldRule, hit, reads: Sequence[Sequence[OcrLine]]
 
 
 def _expected(rule: FieldRule, texts: Sequence[Glyphs], reads: Sequence[Sequence[OcrLine]],
-              labelled: Sequence[Mapping[str, FieldReading]], line_reads: int) -> FieldEvidence:
+              labelled: Sequence[Mapping[str, FieldReading]], line_reads: int,
+              small_print: Sequence[OcrLine] = ()) -> FieldEvidence:
     name, expected = rule.name, rule.expected or ""
     if name == "price":
-        return _price(rule, reads, labelled, line_reads)
+        return _price(rule, reads, labelled, line_reads, small_print)
     hit = search(_searchable(name, expected), texts, rule.min_confidence)
     if hit.found is Found.MATCH:
         against = _labelled_otherwise(rule, hit, reads, labelled) if len(fold(expected)) <= SHORT_VALUE_CHARS else None
@@ -665,8 +667,27 @@ def _raised_cents(expected: Decimal, read: _Amount) -> bool:
     return read.amount == read.amount.to_integral_value() and read.digits == f"{int(expected)}{cents}"
 
 
+SMALL_PRINT_READ = "printed as expected (read by the small-print recognizer)"
+
+
+def _small_print_price(expected: Decimal, small_print: Sequence[OcrLine], doubted: Sequence[_Amount],
+                       min_confidence: float) -> _Amount | None:
+    """The expected amount, as a price, in a line the small-print recognizer read (verify.py's last read), where
+    the stock reads were in doubt: evidence one way only, as for the other fields. A read of the whole yuan
+    ('¥1099') says nothing of cents printed small and raised: where a stock read ran the yuan and two more digits
+    together ('109950'), those digits must be the expected cents."""
+    cents = f"{expected:.2f}".split(".")[1]
+    yuan = str(int(expected))
+    run_on = [a.digits[len(yuan):] for a in doubted if len(a.digits) == len(yuan) + 2 and a.digits.startswith(yuan)]
+    if any(tail != cents for tail in run_on):
+        return None
+    found = [a for line in small_print for a in _amounts(line)
+             if a.context and a.amount == expected and a.confidence >= min_confidence]
+    return max(found, key=lambda a: a.confidence, default=None)
+
+
 def _price(rule: FieldRule, reads: Sequence[Sequence[OcrLine]], labelled: Sequence[Mapping[str, FieldReading]],
-           line_reads: int) -> FieldEvidence:
+           line_reads: int, small_print: Sequence[OcrLine] = ()) -> FieldEvidence:
     expected = parse_price(rule.expected or "")
     if expected is None:
         return FieldEvidence("price", Found.ABSENT)
@@ -708,6 +729,9 @@ def _price(rule: FieldRule, reads: Sequence[Sequence[OcrLine]], labelled: Sequen
     if seen and all(bears(f, a) for f, a in seen) and confirmed >= line_reads:
         _f, amount = max(seen, key=lambda fa: fa[1].confidence)
         return FieldEvidence("price", Found.DIFFERENT, f"¥{amount.amount:.2f}", amount.confidence, "ocr", "a price on the tag", amount.line.text)
+    small = _small_print_price(expected, small_print, [a for _f, a in seen], rule.min_confidence)
+    if small is not None:
+        return FieldEvidence("price", Found.MATCH, rule.expected or "", small.confidence, "ocr", SMALL_PRINT_READ, small.line.text)
     if seen:
         _f, amount = max(seen, key=lambda fa: fa[1].confidence)
         return FieldEvidence("price", Found.NEAR, f"¥{amount.amount:.2f}", amount.confidence, "ocr", "a price on the tag", amount.line.text)
