@@ -216,3 +216,27 @@ def test_the_verdict_says_ok_for_verified_bars_and_unreadable_otherwise() -> Non
     wrong = judge_tag(parse_recipe(RECIPE.format(code=other)), tag)
     check = next(c for c in wrong.checks if c.subject == "barcode")
     assert check.verdict is Verdict.REVIEW and check.reason.startswith("barcode unreadable")
+
+
+def test_a_decoders_misread_of_the_recipes_bars_is_told_from_a_wrong_code() -> None:
+    """A decode that differs from the recipe (its check digit passing by chance: 6937838649597 read 0941138649597
+    on a tilted tag) is NG only where the bars bear it out: where they verify as the recipe's code and not as the
+    decode, the decoder misread them (OK, and the check says so); where they show the decoded code, NG stands."""
+    from inference.reading.types import BarcodeReading
+
+    misread = near_eans(EAN)[0]
+    recipe = parse_recipe(RECIPE.format(code=EAN))
+
+    def barcode_check(printed: str, decoded: str):
+        profile = drawn_profile(printed, "EAN13", 2.6, 0.6, 1.0, 3)  # bars 1.3 px wide
+        tag = TagReading(0, (0.0, 0.0, 100.0, 100.0), barcodes=(BarcodeReading("EAN-13", decoded, True, (10.0, 10.0, 90.0, 50.0), 2.6),),
+                         symbol_boxes=((10.0, 10.0, 90.0, 50.0),), decoded_bars=BarMeasure(0.6, 95 * 2.6, ((profile,),)))
+        return next(c for c in judge_tag(recipe, tag).checks if c.subject == "barcode")
+
+    told = barcode_check(EAN, misread)
+    assert told.verdict is Verdict.OK and told.read == EAN and f"decoder's {misread} is a misread" in told.source
+    wrong = barcode_check(misread, misread)  # the bars print another code: the decode is right
+    assert wrong.verdict is Verdict.NG and wrong.reason == f"barcode {misread} ≠ expected {EAN}"
+    unmeasured = judge_tag(recipe, TagReading(0, (0.0, 0.0, 100.0, 100.0), barcodes=(
+        BarcodeReading("EAN-13", misread, True, (10.0, 10.0, 90.0, 50.0), 2.6),)))
+    assert next(c for c in unmeasured.checks if c.subject == "barcode").verdict is Verdict.NG

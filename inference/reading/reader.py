@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from inference.detections import Detections, centre_inside, intersection
-from inference.reading.barcodes import module_width
+from inference.reading.barcodes import DecodedCode, module_width
 from inference.reading.evidence import gather
 from inference.reading.expected import vocabulary
 from inference.reading.fields import extract_fields
@@ -379,6 +379,8 @@ class TagReader:
         timings["ocr_det"] = read.det_ms
         timings["ocr_rec"] = read.rec_ms
         focus, bars = symbols.focus(barcode_boxes), symbols.bars(barcode_boxes, level.codes)
+        differing = _differing_code(recipe, level.codes)
+        decoded_bars = symbols.decoded_bars(barcode_boxes, level.codes, differing) if differing else None
 
         t = time.perf_counter_ns()
         lines = [replace(line, box=upright.to_image_box(line.box)) for line in lines]
@@ -397,6 +399,7 @@ class TagReader:
             focus=focus,
             text_px=text_height(crops.boxes),
             bars=bars,
+            decoded_bars=decoded_bars,
             symbol_boxes=tuple(barcode_boxes),
             paper=() if level.outline is None else tuple(map(tuple, level.outline.corners.tolist())),
         )
@@ -410,6 +413,16 @@ class TagReader:
     def upright_crop(self, image_bgr: np.ndarray, tag: TagReading) -> np.ndarray:
         """The tag as the reader saw it, for the VLM and for the text panel's thumbnail."""
         return make_upright(image_bgr, tag.xyxy, tag.rotation).image
+
+
+def _differing_code(recipe: Recipe | None, codes: Sequence[DecodedCode]) -> str:
+    """The linear code decoded on the tag in place of the recipe's (none decoded as the recipe's): its bars are
+    measured so the verdict can tell a decoder's misread from a wrong code. '' where there is none."""
+    expected = recipe.barcode.expected if recipe is not None else None
+    linear = [c for c in codes if c.is_linear]
+    if not expected or not linear or any(c.text == expected for c in linear):
+        return ""
+    return linear[0].text
 
 
 def verified_whole(recipe: Recipe | None, lines: Sequence[OcrLine], fields: Mapping[str, FieldReading],

@@ -46,14 +46,25 @@ class TagSymbols:
         (blur, a run too short), measured on the largest that shows bars, and the profiles of all of
         them, largest first, for the recipe's code to be verified against (bar_verify.py)."""
         linear = [np.asarray(c.quad, np.float64).mean(axis=0) for c in codes if c.is_linear]
-        unread = [b for b in barcode_boxes if not any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for x, y in linear)]
+        return self._measured([b for b in barcode_boxes if not any(_inside(b, x, y) for x, y in linear)])
+
+    def decoded_bars(self, barcode_boxes: Sequence[Box], codes: Sequence[bc.DecodedCode], text: str) -> BarMeasure | None:
+        """The bars of the boxes a linear code `text` was decoded in, measured as `bars` measures unread ones."""
+        centres = [np.asarray(c.quad, np.float64).mean(axis=0) for c in codes if c.is_linear and c.text == text]
+        return self._measured([b for b in barcode_boxes if any(_inside(b, x, y) for x, y in centres)])
+
+    def _measured(self, boxes: Sequence[Box]) -> BarMeasure | None:
         ox, oy = self.offset
         measured = [measure_bars(self.gray, shift_box(b, -ox, -oy), self.turn)
-                    for b in sorted(unread, key=lambda b: -(b[2] - b[0]) * (b[3] - b[1]))]
+                    for b in sorted(boxes, key=lambda b: -(b[2] - b[0]) * (b[3] - b[1]))]
         shown = [m for m in measured if m is not None]
         if not shown:
             return None
         return replace(shown[0], profiles=tuple(box for m in shown for box in m.profiles))
+
+
+def _inside(box: Box, x: float, y: float) -> bool:
+    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
 
 
 def read_symbols(image_bgr: np.ndarray, tag_box: Box, barcode_boxes: Sequence[Box] = (), qr_boxes: Sequence[Box] = (),

@@ -162,6 +162,9 @@ class TagReading:
     # the lines of fields still in doubt after the second read, read by the recognizer fine-tuned for small print:
     # evidence that a field is printed as expected, never that it differs (verify.py, evidence.py)
     small_print_lines: tuple[OcrLine, ...] = ()
+    # the bars of the symbol box whose decode differs from the recipe's code, measured (reader.py) for both codes to
+    # be verified against them: a decoder's misread is told from a wrong code (verdict.py); None elsewhere
+    decoded_bars: BarMeasure | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "xyxy", tuple(float(v) for v in self.xyxy))

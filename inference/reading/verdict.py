@@ -18,7 +18,7 @@ from inference.reading.matching import Found, compare
 from inference.reading.normalize import code_key, ean13_check_ok, field_key, format_price, normalize_ean, parse_price
 from inference.reading.recipe import BarcodeRule, CountRule, FieldRule, Recipe
 from inference.reading.tag_parts import one_tag_in_parts
-from inference.reading.types import FIELD_LABELS_ZH, FieldReading, OcrLine, TagReading
+from inference.reading.types import FIELD_LABELS_ZH, BarcodeReading, FieldReading, OcrLine, TagReading
 
 STYLE_CODE_FORMATS = ("Code128", "Code93", "Code39", "Code39Std", "Code39Ext")
 # Below this focus (variance of the Laplacian of the barcode area at the reader's fixed scale) bars blur together.
@@ -367,8 +367,9 @@ def _field_check(rule: FieldRule, evidence: FieldEvidence, tag: TagReading, reci
 
 
 # Characters the recognizer takes for one another, surely, in print under SMALL_TEXT_PX (round digits and letters
-# close up; stems lose their bars): T read 1 in a 6-px dot-matrix style number, 0 read 8 in a 9-px size.
-SMALL_PRINT_LOOKALIKES = ("0368B9DOQ", "17ITLJ", "56S", "2Z")
+# close up; stems lose their bars; letters one stroke apart lose it): T read 1 in a 6-px dot-matrix style number, 0
+# read 8 in a 9-px size, M read N three times in a 17-px thermal-printed style number.
+SMALL_PRINT_LOOKALIKES = ("0368B9DOQ", "17ITLJ", "56S", "2Z", "MNH", "EF", "PR", "CG", "UV")
 # Free words (no vocabulary says which words exist): one character apart in small print is doubt whatever the two are.
 # A grade (优等品/一等品/合格品) and a fibre content keep their own vocabularies, so their differences stay evidence.
 SMALL_PRINT_WORDS = ("product_name", "color", "brand")
@@ -426,10 +427,15 @@ def _barcode_checks(recipe: Recipe, tag: TagReading, prefix: str) -> list[Check]
         checks.append(Check("barcode.format", idx, rule.format, main.format, None, "barcode", Verdict.NG, f"{prefix}barcode is {main.format}, expected {rule.format}"))
     if main.valid_checksum is False:
         checks.append(Check("barcode.checksum", idx, "valid check digit", main.text, None, "barcode", Verdict.NG, f"{prefix}{main.format} {main.text} has a wrong check digit"))
+    coded = main.text
     if rule.expected is not None:
         ok = any(b.text == rule.expected for b in codes)
         read = main.text if not ok else rule.expected
-        if not ok and main.module_px is not None and main.module_px < bc.FINE_BARS_PX:
+        misread = "" if ok else _misread(rule, main, tag)
+        if misread:  # the bars show the recipe's code; the decoder misread them
+            checks.append(Check("barcode", idx, rule.expected, rule.expected, None, misread, Verdict.OK))
+            coded = rule.expected
+        elif not ok and main.module_px is not None and main.module_px < bc.FINE_BARS_PX:
             checks.append(Check("barcode", idx, rule.expected, read, None, "barcode", Verdict.REVIEW,
                                 f"{prefix}barcode uncertain: read as {read}, expected {rule.expected}, from bars {main.module_px:.2f} px wide"
                                 f" (needs {bc.FINE_BARS_PX:.2f} to be sure of a difference): bring the camera closer or zoom in"))
@@ -437,10 +443,27 @@ def _barcode_checks(recipe: Recipe, tag: TagReading, prefix: str) -> list[Check]
             checks.append(Check("barcode", idx, rule.expected, read, None, "barcode", Verdict.OK if ok else Verdict.NG,
                                 "" if ok else f"{prefix}barcode {read} ≠ expected {rule.expected}"))
     if rule.match_printed:
-        checks.append(_printed_ean_check(recipe, tag, main.text, prefix))
+        checks.append(_printed_ean_check(recipe, tag, coded, prefix))
     if rule.match_style_number:
         checks.append(_style_code_check(recipe, tag, codes, prefix))
     return checks
+
+
+def _misread(rule: BarcodeRule, decoded: BarcodeReading, tag: TagReading) -> str:
+    """Where the decoder read another code than the recipe's from bars that show the recipe's code: the expected
+    code verified against the decoded box's bars (bar_verify.py: every character told apart from every other
+    pattern) and the decoded one not (a check digit passes one misread in ten). The check's source saying so;
+    '' where the bars bear the decode out or settle nothing (a wrong code stays NG)."""
+    if tag.decoded_bars is None or rule.expected is None:
+        return ""
+    shown = bc.verify_bars(tag.decoded_bars.profiles, rule.format, rule.expected)
+    if shown is None or not shown.verified:
+        return ""
+    other = bc.verify_bars(tag.decoded_bars.profiles, decoded.format, decoded.text)
+    if other is None or other.verified:
+        return ""
+    return (f"barcode verified against the bars: the decoder's {decoded.text} is a misread ({other.why});"
+            f" blur σ {shown.blur_px:.1f} px on bars {shown.module_px:.1f} px wide")
 
 
 def _bars_verified_checks(recipe: Recipe, tag: TagReading, prefix: str) -> list[Check]:
