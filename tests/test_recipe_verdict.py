@@ -249,3 +249,17 @@ def test_a_separator_read_as_another_does_not_make_a_lookalike_digit_evidence_in
     reading = TagReading(0, (0, 0, 300, 600), fields, (), (OcrLine("货号 D9606.85", 0.97, box),), text_px=18.9)
     result = judge(recipe, detections(1, 0), [reading])
     assert result.verdict is Verdict.REVIEW and any("one character apart" in r for r in result.reasons), result.reasons
+
+
+@pytest.mark.parametrize("read, text_px, verdict", [
+    ("NT2818A", 17.1, Verdict.REVIEW),  # M lost a stroke in thermal dots (a good tag of the fresh 6001 set NG)
+    ("NT2818A", 30.0, Verdict.NG),  # large enough to tell
+    ("KT2818A", 17.1, Verdict.NG),  # K is no stroke away from M
+])
+def test_letters_one_stroke_apart_in_small_print_are_doubt(read, text_px, verdict):
+    recipe = parse_recipe('[fields]\nstyle_number = "MT2818A"\n')
+    box = (0.0, 0.0, 100.0, 20.0)
+    fields = {"style_number": FieldReading("style_number", read, 0.97, "ocr", f"款号：{read}")}
+    reading = TagReading(0, (0, 0, 300, 600), fields, (), (OcrLine(f"款号：{read}", 0.97, box),), text_px=text_px)
+    result = judge(recipe, detections(1, 0), [reading])
+    assert result.verdict is verdict, result.reasons

@@ -10,7 +10,7 @@ from inference.reading.tag_parts import JOINED_NOTE, one_tag_in_parts, touching
 from inference.reading.types import BarcodeReading, FieldReading, TagReading
 from inference.reading.verdict import Verdict, judge
 
-RECIPE = parse_recipe("""\
+RECIPE_TEXT = """\
 [counts]
 hangtag = 1
 barcode = 1
@@ -24,7 +24,8 @@ grade = "一等品"
 
 [barcode]
 expected = "6901234567892"
-""")
+"""
+RECIPE = parse_recipe(RECIPE_TEXT)
 EAN = BarcodeReading("EAN-13", "6901234567892", True, (330, 300, 520, 360))
 LEFT, RIGHT = (0.0, 0.0, 300.0, 600.0), (296.0, 4.0, 590.0, 604.0)  # two panels meeting at the fold
 
@@ -49,6 +50,18 @@ def test_two_panels_of_one_tag_are_judged_as_that_tag():
     assert count.read == "1 (one tag boxed in two parts)" and verdict.parts == ((0, 1),)
     (joined,), taken = one_tag_in_parts(RECIPE, [left, right])
     assert taken == 1 and joined.xyxy == (0.0, 0.0, 590.0, 604.0) and any(JOINED_NOTE in n for n in joined.notes)
+
+
+def test_a_row_of_one_part_read_after_the_other_parts_label_repeats_nothing():
+    """A box over the left panel that takes in the right panel's label column reads 成分 beside the left panel's
+    product-name row: no share and no fibre, so no composition of its own, and the parts are still one tag."""
+    recipe = parse_recipe(RECIPE_TEXT.replace('grade = "一等品"', 'grade = "一等品"\ncomposition = "亚麻 100%"'))
+    left = part(0, LEFT, {"product_name": "羊毛针织衫", "style_number": "AB2301-05", "color": "藏青",
+                          "composition": "品 polo杉"})
+    right = part(1, RIGHT, {"price": "¥259.00", "grade": "一等品", "composition": "亚麻 100%"}, barcodes=(EAN,))
+    assert one_tag_in_parts(recipe, [left, right])[1] == 1
+    left = part(0, LEFT, {"product_name": "羊毛针织衫", "style_number": "AB2301-05", "composition": "棉 100%"})
+    assert one_tag_in_parts(recipe, [left, right])[1] == 0  # a fibre content on each: two tags
 
 
 def test_a_wrong_value_on_either_part_still_makes_the_tag_ng():

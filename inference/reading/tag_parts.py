@@ -21,7 +21,7 @@ from inference.reading.evidence import another_fields_value, fits_grammar, gathe
 from inference.reading.lines import Box
 from inference.reading.matching import Found
 from inference.reading.recipe import Recipe
-from inference.reading.repairs import GRADES
+from inference.reading.repairs import FIBRES, GRADES
 from inference.reading.summary import summarize
 from inference.reading.types import TagReading
 
@@ -90,6 +90,8 @@ def _labelled(recipe: Recipe, tag: TagReading) -> set[str]:
 def _of_its_kind(name: str, value: str) -> bool:
     if name == "grade":
         return value.strip() in GRADES
+    if name == "composition":  # a share or a fibre's name: a row of the other part read after a label of this one is neither
+        return "%" in value or any(fibre in value for fibre in FIBRES)
     return fits_grammar(name, value) and not another_fields_value(name, value)
 
 
