@@ -121,14 +121,40 @@ def test_graph_replays_give_the_node_by_node_numbers(models, tmp_path):
             for name in fetch:
                 np.testing.assert_array_equal(got[name], expected[name])
     assert graphed.graphs_off is None
-    # the input buffer grew twice (each time the graphs so far went and were captured again as met)
-    assert (graphed.cuda_graphs.captures, graphed.cuda_graphs.replays) == (10, 10)
+    # one graph a shape serves both fetches; the input buffer grew twice (each time the graphs so far went and
+    # were captured again as met)
+    assert (graphed.cuda_graphs.captures, graphed.cuda_graphs.replays) == (5, 10)
     det = TorchSession(models.det, device="cuda", graphs=True)
     det_plain = TorchSession(models.det, device="cuda", graphs=False)
     x = rng.uniform(-1, 1, (1, 3, 224, 448)).astype(np.float32)
     for _ in range(2):
         got = det.run({det.input_name: x}, det.output_names)[det.output_names[0]]
         np.testing.assert_array_equal(got, det_plain.run({det.input_name: x}, det.output_names)[det.output_names[0]])
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="CUDA graphs need a GPU (run on the H200: BENCHMARKS.md, issue 19)")
+def test_shapes_warmed_for_topk_serve_the_full_distribution_without_a_capture(models, tmp_path):
+    """Issue 19: a recipe's vocabulary fetches the full distribution; it must replay the graph warmed at open for
+    the TopK read, not capture one in the middle of reading."""
+    path = recognizer_with_top_classes(models.rec, tmp_path)
+    graphed = TorchSession(path, device="cuda", graphs=True)
+    plain = TorchSession(path, device="cuda", graphs=False)
+    shapes = [(1, 3, 48, 96), (4, 3, 48, 320), (2, 3, 48, 1600)]
+    graphed.warm_up(shapes, [TOP_P, TOP_I])
+    graphs = graphed.cuda_graphs
+    assert graphs.captures == 3
+    rng = np.random.default_rng(7)
+    for shape in shapes[::-1] + shapes:
+        x = rng.uniform(-1, 1, shape).astype(np.float32)
+        for fetch in ([graphed.output_names[0]], [TOP_P, TOP_I], graphed.output_names):
+            got, expected = graphed.run({graphed.input_name: x}, fetch), plain.run({plain.input_name: x}, fetch)
+            assert list(got) == list(fetch)
+            for name in fetch:
+                np.testing.assert_array_equal(got[name], expected[name])
+    assert graphs.captures == 3 and graphed.new_after_warmup == 0
+    probs = plain.run({plain.input_name: np.zeros(shapes[2], np.float32)}, [plain.output_names[0]])[plain.output_names[0]]
+    assert graphs.output_bytes >= probs.nbytes  # the shared buffers, sized for the largest shape
+    assert graphs.output_bytes < 2 * probs.nbytes  # and nothing of each graph's own
 
 
 def test_the_shipped_small_print_recognizer_with_fp16_stored_weights_gives_onnx_runtimes_outputs(tmp_path):
