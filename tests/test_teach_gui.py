@@ -118,3 +118,26 @@ def test_the_tag_text_panel_shows_one_tag_boxed_in_two_parts_as_that_tag(qtbot):
     html = panel._tag_html(shown)
     assert "羊毛针织衫" in html and "¥259.00" in html and "read as one tag with the box beside it" in html
     assert len(as_judged(SimpleNamespace(readings=(left, right), verdict=FrameVerdict(Verdict.NG, ())))) == 2
+
+
+def test_the_tag_text_panel_says_a_decode_was_misread_and_a_value_found_within_doubts(qtbot):
+    """Under an OK banner, a decode unlike the recipe's code is marked as the misread the verdict found it to be, and
+    a field verified within the recognizer's doubts says why its Conf. is low."""
+    from app.widgets.text_panel import TextPanel
+    from inference.reading import TagReading
+    from inference.reading.types import BarcodeReading, FieldReading, SpottedField
+    from inference.reading.verdict import BARS_MISREAD, Check, Verdict
+
+    composition = FieldReading("composition", "再生纤维素纤维 70% 羊毛 30%", 0.02, "ocr", "成分：再生纤增索纤维70%羊毛30%")
+    spotted = SpottedField("composition", "再生纤维素纤维 70% 羊毛 30%", 0.02, 0.0, "成分：再生纤增索纤维70%羊毛30%")
+    code = BarcodeReading("EAN-13", "0941138649597", True, (10.0, 10.0, 90.0, 50.0))
+    tag = TagReading(0, (0.0, 0.0, 300.0, 500.0), fields={"composition": composition}, barcodes=(code,), spotted=(spotted,))
+    told = Check("barcode", 0, "6937838649597", "6937838649597", None,
+                 f"{BARS_MISREAD}: the decoder's 0941138649597 is a misread", Verdict.OK)
+    panel = TextPanel()
+    qtbot.addWidget(panel)
+    html = panel._tag_html(tag, (told,))
+    assert "a misread: the bars verify as 6937838649597" in html
+    assert "within the recognizer" in html
+    assert "misread" not in panel._tag_html(tag) and "within the recognizer" not in panel._tag_html(
+        TagReading(0, (0.0, 0.0, 300.0, 500.0), fields={"composition": composition}))

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QCheckBox, QTextBrowser, QVBoxLayout, QWidget
 
 from inference.pipeline import FrameResult
 from inference.reading.tag_parts import join
+from inference.reading.verdict import BARS_MISREAD
 from inference.tracking.station import TRACKED
 
 LABELS = {"product_name": "品名 Product", "style_number": "货号 Style no.", "color": "颜色 Colour",
@@ -55,9 +56,10 @@ class TextPanel(QWidget):
         if not result.readings:
             self.view.setHtml("<p>No hangtag read on this frame.</p>")
             return
-        self.view.setHtml("".join(self._tag_html(r) for r in as_judged(result)))
+        checks = getattr(result.verdict, "checks", ()) if result.verdict is not None else ()
+        self.view.setHtml("".join(self._tag_html(r, checks) for r in as_judged(result)))
 
-    def _tag_html(self, reading) -> str:
+    def _tag_html(self, reading, checks=()) -> str:
         e = html.escape
         if not reading.is_tag:  # a box the detector drew round a coin or a lamp: shown, not judged
             return (f"<h3 style='color:#9aa0a6'>Box {reading.tag_index + 1}: not a hangtag</h3>"
@@ -72,8 +74,10 @@ class TextPanel(QWidget):
             color = "#1e8e3e" if conf >= 0.9 else ("#f29900" if conf >= 0.6 else "#d93025")
             rows.append(f"<tr><td>{e(label)}</td><td><b>{e(field.value)}</b></td>"
                         f"<td style='color:{color}'>{conf:.0%}</td><td>{e(_source_of(name, field, reading))}</td></tr>")
+        misread = _misread_codes(reading, checks)
         codes = "".join(f"<li>{e(b.format)}: <b>{e(b.text)}</b>"
-                        f"{'' if b.valid_checksum is None else (' ✓ check digit' if b.valid_checksum else ' ✗ check digit')}</li>"
+                        f"{'' if b.valid_checksum is None else (' ✓ check digit' if b.valid_checksum else ' ✗ check digit')}"
+                        f"{e(misread[b.text]) if b.text in misread else ''}</li>"
                         for b in reading.barcodes) or "<li>none decoded</li>"
         notes = "".join(f"<li>{e(n)}</li>" for n in reading.notes)
         raw = ""
@@ -94,11 +98,26 @@ class TextPanel(QWidget):
 
 def _source_of(name: str, field, reading) -> str:
     """Where a field came from, in the operator's words: a size taken from the entry a printed run of sizes
-    marks says so (the tag prints every size; the mark picked this one)."""
+    marks says so (the tag prints every size; the mark picked this one); so does the expected value found within
+    the recognizer's doubts (spotting.py), whose Conf. is then its least likely character's, not the line's."""
     marked = getattr(reading, "marked_size", None)
     if name == "size" and marked is not None and field.value == marked.value:
         return f"{field.source}, marked in a printed run of {marked.entries} sizes"
+    if any(s.name == name and s.expected == field.value and s.line != field.value for s in getattr(reading, "spotted", ())):
+        return f"{field.source}: the expected value, within the recognizer's doubts (Conf.: its least sure character)"
     return field.source
+
+
+def _misread_codes(reading, checks) -> dict[str, str]:
+    """Decoded codes the verdict found misread (the bars verify as the recipe's code, not as the decode): the
+    note shown beside each, so a decode unlike the recipe's does not sit unexplained under an OK banner."""
+    out = {}
+    for check in checks:
+        if check.subject == "barcode" and check.tag_index == reading.tag_index and check.source.startswith(BARS_MISREAD):
+            decoded = next((b.text for b in reading.barcodes if b.text != check.expected), None)
+            if decoded is not None:
+                out[decoded] = f" — a misread: the bars verify as {check.expected}"
+    return out
 
 
 def as_judged(result: FrameResult) -> list:

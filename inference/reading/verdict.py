@@ -449,6 +449,9 @@ def _barcode_checks(recipe: Recipe, tag: TagReading, prefix: str) -> list[Check]
     return checks
 
 
+BARS_MISREAD = "the bars verify as the recipe's code"
+
+
 def _misread(rule: BarcodeRule, decoded: BarcodeReading, tag: TagReading) -> str:
     """Where the decoder read another code than the recipe's from bars that show the recipe's code: the expected
     code verified against the decoded box's bars (bar_verify.py: every character told apart from every other
@@ -462,7 +465,7 @@ def _misread(rule: BarcodeRule, decoded: BarcodeReading, tag: TagReading) -> str
     other = bc.verify_bars(tag.decoded_bars.profiles, decoded.format, decoded.text)
     if other is None or other.verified:
         return ""
-    return (f"barcode verified against the bars: the decoder's {decoded.text} is a misread ({other.why});"
+    return (f"{BARS_MISREAD}: the decoder's {decoded.text} is a misread ({other.why});"
             f" blur σ {shown.blur_px:.1f} px on bars {shown.module_px:.1f} px wide")
 
 
