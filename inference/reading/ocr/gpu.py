@@ -45,6 +45,13 @@ AHEAD_KEPT = 8
 # Reader backends that run here, by the runtime under them: ONNX Runtime's CUDA provider, or PyTorch
 # running the same ONNX graphs (torch_graph.py).
 GPU_BACKENDS = {"onnxruntime-cuda": "onnxruntime", "torch-cuda": "torch"}
+# Batch sizes a recognizer run is padded to; a CPU call of more lines runs as several (run_calls). The CPU's calls
+# go up to 32 lines, but on 48 one-tag frames read against their recipes (tagset seed 1401, 2026-12-03) 16 of 383
+# stock calls and 4 of 128 small-print calls had more than 8 lines, none more than 12 (benchmarks/gpu-2026-12-03d/
+# call_sizes.json): every batch size warmed is
+# 200 CUDA graphs captured at open (~16 ms each on the H200), so 16 and 32 cost ~6 s of open and bought one run
+# fewer on 4 % of calls.
+GPU_REC_BATCHES = (1, 2, 4, 8)
 
 
 def open_session(model_path: Path, backend: str, device: str, threads: int | None):
@@ -186,11 +193,13 @@ class BucketedTextDetector(TextDetector):
 
 
 class BucketedTextRecognizer(TextRecognizer):
-    """PP-OCR recognition in the CPU reader's batches, padded to a power of two; greedy CTC from the device's
-    TopK unless posteriors are asked for. `warm`: the (batch, width) shapes to run at open (default: all of
-    buckets.rec_shapes() where the session captures CUDA graphs, none elsewhere)."""
+    """PP-OCR recognition in the CPU reader's calls, each run padded to one of `batches`; greedy CTC from the
+    device's TopK unless posteriors are asked for (a recipe's vocabulary: the same runs, the full distribution
+    fetched). `warm`: the (batch, width) shapes to run at open (default: all of buckets.rec_shapes(batches)
+    where the session captures CUDA graphs, none elsewhere): every shape a read can meet, with a recipe or
+    without."""
 
-    def __init__(self, session: BucketSession, squeeze: float = 1.0, batches: Sequence[int] = REC_BATCHES,
+    def __init__(self, session: BucketSession, squeeze: float = 1.0, batches: Sequence[int] = GPU_REC_BATCHES,
                  warm: Sequence[tuple[int, int]] | None = None, **_cpu_only: float) -> None:
         self.session = session
         self.charset = charset_from_metadata(session.metadata)
@@ -224,11 +233,8 @@ class BucketedTextRecognizer(TextRecognizer):
         check_crops(crops)
         widths = [rec_width(crop, squeeze) for crop in crops]
         results: dict[int, Recognized] = {}
-        for chunk, _batch, width in plan_calls(widths, self.batches):
-            rows = [i for i in chunk if i in wanted]
-            if not rows:
-                continue
-            lines = fill_lines([crops[i] for i in rows], [widths[i] for i in rows], batch_for(len(rows), self.batches), width)
+        for rows, batch, width in run_calls(widths, wanted, self.batches):
+            lines = fill_lines([crops[i] for i in rows], [widths[i] for i in rows], batch, width)
             steps = [math.ceil(widths[i] / WIDTH_STEP) for i in rows]
             if vocabulary:
                 probs = self.session.run({self.input_name: lines}, [self.output_name])[self.output_name]
@@ -241,3 +247,18 @@ class BucketedTextRecognizer(TextRecognizer):
 
     def close(self) -> None:
         self.session.close()
+
+
+def run_calls(widths: Sequence[int], wanted: set[int], batches: Sequence[int] = REC_BATCHES) -> list[tuple[list[int], int, int]]:
+    """The recognizer runs for the lines `wanted`, each `(line indices, padded batch, width)`: the CPU reader's calls
+    (buckets.plan_calls, planned over every line, so a line's width is the CPU's), only the rows asked for, and a
+    call of more rows than the largest of `batches` split into runs of that many at the call's width (rows are
+    independent: splitting changes no row's read, as padding the batch does not)."""
+    largest = batches[-1]
+    runs = []
+    for chunk, _batch, width in plan_calls(widths, REC_BATCHES):
+        rows = [i for i in chunk if i in wanted]
+        for start in range(0, len(rows), largest):
+            part = rows[start : start + largest]
+            runs.append((part, batch_for(len(part), batches), width))
+    return runs
