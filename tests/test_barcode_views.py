@@ -164,3 +164,22 @@ def test_a_view_reading_one_symbol_two_ways_reads_neither() -> None:
     first_view = next(iter(bc._attempts(gray, box, 75.6, 0.25)))
     assert len({code.text for code in first_view}) == 2  # the view as it reads, with zxing
     assert all(code.text == "6918471661924" for code in bc.decode_symbol(gray, box, 75.6))
+
+
+def test_a_qr_code_says_which_way_up_where_no_linear_code_does():
+    """A QR code is printed upright: its finder patterns tell a tag's top from its bottom when the bars gave only
+    the tag's line (two faint qr_first tags of the eighth set were read upside down); a sideways QR code says
+    nothing, and neither does a tag without one."""
+    from inference.reading.barcodes import DecodedCode
+    from inference.reading.symbols import qr_upside_down
+
+    def qr(*corners):
+        return DecodedCode("QRCode", "https://example.cn/g/1", None, corners, 0)
+
+    upright = qr((0, 0), (10, 0), (10, 10), (0, 10))
+    turned = qr((10, 10), (0, 10), (0, 0), (10, 0))
+    sideways = qr((10, 0), (10, 10), (0, 10), (0, 0))
+    assert qr_upside_down([upright], 0.0) is False and qr_upside_down([upright], 20.0) is False
+    assert qr_upside_down([turned], 0.0) is True and qr_upside_down([upright], 180.0) is True
+    assert qr_upside_down([sideways], 0.0) is None
+    assert qr_upside_down([], 0.0) is None

@@ -85,11 +85,33 @@ def read_symbols(image_bgr: np.ndarray, tag_box: Box, barcode_boxes: Sequence[Bo
         codes = bc.decode_symbols(gray, [shift_box(b, -ox, -oy) for b in (*barcode_boxes, *qr_boxes)], turn,
                                   matrix_search=matrix_search, pool=pool)
     flip = bc.upside_down(codes)
+    if flip is None:
+        flip = qr_upside_down(codes, turn)
     if flip is not None:
         sure = True
         if flip:
             turn = flipped_turn(turn)
     return TagSymbols(gray, (ox, oy), turn, sure, tuple(_shift_code(c, ox, oy) for c in codes))
+
+
+# A QR code is printed upright on its tag (generators draw it so, and it is set with the print, not turned): where
+# no linear code says which way is up, its finder patterns do — unless it stands a quarter turn from the tag's turn
+# (a sideways layout), when it says nothing. Within this many degrees of the turn, or of its half turn, it speaks.
+QR_AGREES_DEG = 45.0
+
+
+def qr_upside_down(codes: Sequence[bc.DecodedCode], turn: float) -> bool | None:
+    """Whether the tag turned by `turn` stands upside down by its QR code's own up; None where no QR code
+    decoded, or it stands sideways."""
+    qr = next((c for c in codes if "QR" in c.format), None)
+    if qr is None:
+        return None
+    apart = abs((turn_from_down_angle(qr.down_angle_deg()) - turn + 180.0) % 360.0 - 180.0)
+    if apart <= QR_AGREES_DEG:
+        return False
+    if apart >= 180.0 - QR_AGREES_DEG:
+        return True
+    return None
 
 
 def flipped_turn(turn: float) -> float:
