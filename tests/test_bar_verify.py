@@ -240,3 +240,17 @@ def test_a_decoders_misread_of_the_recipes_bars_is_told_from_a_wrong_code() -> N
     unmeasured = judge_tag(recipe, TagReading(0, (0.0, 0.0, 100.0, 100.0), barcodes=(
         BarcodeReading("EAN-13", misread, True, (10.0, 10.0, 90.0, 50.0), 2.6),)))
     assert next(c for c in unmeasured.checks if c.subject == "barcode").verdict is Verdict.NG
+
+
+def test_the_bars_measured_for_a_differing_decode_are_those_the_verdict_compares() -> None:
+    """A tag with its style number's Code 128 and an EAN-13 read otherwise: the EAN's bars are the ones measured."""
+    from inference.reading.barcodes import DecodedCode
+    from inference.reading.reader import _differing_code
+
+    quad = ((0.0, 0.0), (10.0, 0.0), (10.0, 5.0), (0.0, 5.0))
+    style = DecodedCode("Code128", "AB2301-05", None, quad, 0)
+    other = DecodedCode("EAN-13", near_eans(EAN)[0], True, quad, 0)
+    recipe = parse_recipe(RECIPE.format(code=EAN))
+    assert _differing_code(recipe, [style, other]) == other.text
+    assert _differing_code(recipe, [style, DecodedCode("EAN-13", EAN, True, quad, 0)]) == ""  # the recipe's code decoded
+    assert _differing_code(parse_recipe("[fields]\nprice = \"¥1.00\"\n"), [other]) == ""  # no code expected

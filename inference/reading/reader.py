@@ -422,7 +422,10 @@ def _differing_code(recipe: Recipe | None, codes: Sequence[DecodedCode]) -> str:
     linear = [c for c in codes if c.is_linear]
     if not expected or not linear or any(c.text == expected for c in linear):
         return ""
-    return linear[0].text
+    wanted = (recipe.barcode.format or "").replace("-", "").lower()
+    # the code the verdict compares: of the recipe's format, else a retail code, else the first (verdict.py)
+    same = [c for c in linear if wanted and c.format.replace("-", "").lower() == wanted]
+    return (same or [c for c in linear if c.format.startswith(("EAN", "UPC"))] or linear)[0].text
 
 
 def verified_whole(recipe: Recipe | None, lines: Sequence[OcrLine], fields: Mapping[str, FieldReading],
