@@ -48,9 +48,8 @@ GPU_BACKENDS = {"onnxruntime-cuda": "onnxruntime", "torch-cuda": "torch"}
 # Batch sizes a recognizer run is padded to; a CPU call of more lines runs as several (run_calls). The CPU's calls
 # go up to 32 lines, but on 48 one-tag frames read against their recipes (tagset seed 1401, 2026-12-03) 16 of 383
 # stock calls and 4 of 128 small-print calls had more than 8 lines, none more than 12 (benchmarks/gpu-2026-12-03d/
-# call_sizes.json): every batch size warmed is
-# 200 CUDA graphs captured at open (~16 ms each on the H200), so 16 and 32 cost ~6 s of open and bought one run
-# fewer on 4 % of calls.
+# call_sizes.json). Each batch size warmed is 200 CUDA graphs captured at open (~16 ms each on the H200), so 16
+# and 32 cost ~6 s of open per recognizer and saved one run on 4 % of calls.
 GPU_REC_BATCHES = (1, 2, 4, 8)
 
 

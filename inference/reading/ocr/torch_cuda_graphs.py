@@ -3,7 +3,7 @@
 Run node by node from Python (torch_graph.py), a recognizer call launches ~330 kernels one at a time and took
 8–13 ms on the H200 at any batch (BENCHMARKS.md, issue 19): launch-bound, not GPU-bound. A CUDA graph
 records those launches once per input shape and replays them in one call. The shapes are the CPU reader's
-own (buckets.py: 196 detector sizes, 6 batches × 200 widths for the recognizer), so every one can be
+own (buckets.py: 196 detector sizes; for the recognizer 200 widths × gpu.GPU_REC_BATCHES), so every one can be
 captured at open, and what a line reads is what the node-by-node run gives: the same kernels on the same
 numbers, only launched differently.
 
