@@ -13,11 +13,12 @@ show() { grep -v "^\s*$" | grep -v "plugin EP" | tee -a $L | grep -v "^overlap {
 { date -u; nproc; uname -r; nvidia-smi --query-gpu=name,driver_version,memory.used,memory.total --format=csv,noheader; cat COMMIT; } 2>&1 | show
 python3 -c "import sys, torch, onnxruntime as o, numpy; print('python', sys.version.split()[0], 'torch', torch.__version__, 'ort', o.__version__, 'numpy', numpy.__version__)" 2>&1 | show
 echo "== tests on the GPU" | show
-timeout 150 python3 -m pytest -q -p no:cacheprovider tests/test_ocr_torch.py tests/test_ocr_gpu_warm.py -k "graph or small_print or reads_what or warm or vocabulary or split" 2>&1 | tail -4 | show
+timeout 120 python3 -m pytest -q -p no:cacheprovider tests/test_ocr_torch.py tests/test_ocr_gpu_warm.py -k "graph or small_print or reads_what or warm or vocabulary or split" 2>&1 | tail -4 | show
 R="--data /tmp/gb/tagset --frames 40 --four 10 --passes 2 --warm-frames 8 --reader torch-cuda --skip-shape-costs --four-tag-threads 1 4 --modes recipe"
 for k in 1 2; do
   echo "== gpu_read $k" | show; date -u | show
-  timeout 200 python3 benchmarks/gpu_read.py $R --out $O/read_$k.json > $O/read_$k.log.txt 2>&1
+  left=$((575 - SECONDS)); [ $left -gt 60 ] || break
+  timeout $((left < 240 ? left : 240)) python3 benchmarks/gpu_read.py $R --out $O/read_$k.json > $O/read_$k.log.txt 2>&1
   grep -v "plugin EP" $O/read_$k.log.txt | tail -25 | cut -c1-400 | show
   [ -f $O/read_$k.json ] || break
 done
