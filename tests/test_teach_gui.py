@@ -136,8 +136,11 @@ def test_the_tag_text_panel_says_a_decode_was_misread_and_a_value_found_within_d
                  f"{BARS_MISREAD}: the decoder's 0941138649597 is a misread", Verdict.OK)
     panel = TextPanel()
     qtbot.addWidget(panel)
+    ean = FieldReading("ean13", "0941138649597", 0.99, "barcode", "0941138649597")
+    tag = TagReading(0, (0.0, 0.0, 300.0, 500.0), fields={"composition": composition, "ean13": ean}, barcodes=(code,),
+                     spotted=(spotted,))
     html = panel._tag_html(tag, (told,))
-    assert "a misread: the bars verify as 6937838649597" in html
+    assert html.count("a misread: the bars verify as 6937838649597") == 2  # the field's row and the code's line
     assert "within the recognizer" in html
     assert "misread" not in panel._tag_html(tag) and "within the recognizer" not in panel._tag_html(
         TagReading(0, (0.0, 0.0, 300.0, 500.0), fields={"composition": composition}))

@@ -64,6 +64,7 @@ class TextPanel(QWidget):
         if not reading.is_tag:  # a box the detector drew round a coin or a lamp: shown, not judged
             return (f"<h3 style='color:#9aa0a6'>Box {reading.tag_index + 1}: not a hangtag</h3>"
                     f"<p style='color:#9aa0a6'>{e(reading.rejected)}; not counted and not judged.</p>")
+        misread = _misread_codes(reading, checks)
         rows = []
         for name, label in LABELS.items():
             field = reading.fields.get(name)
@@ -73,8 +74,8 @@ class TextPanel(QWidget):
             conf = field.confidence
             color = "#1e8e3e" if conf >= 0.9 else ("#f29900" if conf >= 0.6 else "#d93025")
             rows.append(f"<tr><td>{e(label)}</td><td><b>{e(field.value)}</b></td>"
-                        f"<td style='color:{color}'>{conf:.0%}</td><td>{e(_source_of(name, field, reading))}</td></tr>")
-        misread = _misread_codes(reading, checks)
+                        f"<td style='color:{color}'>{conf:.0%}</td><td>{e(_source_of(name, field, reading))}"
+                        f"{e(misread.get(field.value, ''))}</td></tr>")
         codes = "".join(f"<li>{e(b.format)}: <b>{e(b.text)}</b>"
                         f"{'' if b.valid_checksum is None else (' ✓ check digit' if b.valid_checksum else ' ✗ check digit')}"
                         f"{e(misread[b.text]) if b.text in misread else ''}</li>"
