@@ -68,4 +68,4 @@ def test_run_with_a_recipe_writes_reads_and_the_verdict_per_frame(tmp_path, caps
     assert records["wrong"]["verdict"] == "NG"
     assert records["wrong"]["reasons"] == ["price ¥999.00 ≠ expected ¥899.00"]
     price = next(c for c in records["wrong"]["checks"] if c["subject"] == "price")
-    assert (price["expected"], price["read"], price["verdict"]) == ("¥899.00", "¥999.00", "NG")
+    assert (price["expected"], price["read"], price["verdict"], price["source"]) == ("¥899.00", "¥999.00", "NG", "ocr")

@@ -51,7 +51,8 @@ def result_record(result: FrameResult) -> dict:
         record["reasons"] = list(getattr(result.verdict, "reasons", ()))
         record["checks"] = [
             {"subject": c.subject, "tag": c.tag_index, "expected": c.expected, "read": c.read,
-             "confidence": None if c.confidence is None else round(c.confidence, 4), "verdict": c.verdict, "reason": c.reason}
+             "confidence": None if c.confidence is None else round(c.confidence, 4), "source": c.source,
+             "verdict": c.verdict, "reason": c.reason}  # source: how it was settled (ocr, barcode, the bars verified …)
             for c in getattr(result.verdict, "checks", ())
         ]
     return record
