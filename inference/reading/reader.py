@@ -37,7 +37,7 @@ from inference.reading.symbols import flipped_turn, focus_of, read_symbols  # no
 from inference.reading.tag_extent import FirstRead, cut_sides, grown_box, paper_sides
 from inference.reading.text_lines import LineCrops, join_rows, read_lines
 from inference.reading.types import BarcodeReading, FieldReading, OcrLine, TagReading
-from inference.reading.verdict import Verdict, judge_tag
+from inference.reading.verdict import Verdict, compared_code, judge_tag
 from inference.reading.verify import verify
 
 Box = tuple[float, float, float, float]
@@ -422,10 +422,7 @@ def _differing_code(recipe: Recipe | None, codes: Sequence[DecodedCode]) -> str:
     linear = [c for c in codes if c.is_linear]
     if not expected or not linear or any(c.text == expected for c in linear):
         return ""
-    wanted = (recipe.barcode.format or "").replace("-", "").lower()
-    # the code the verdict compares: of the recipe's format, else a retail code, else the first (verdict.py)
-    same = [c for c in linear if wanted and c.format.replace("-", "").lower() == wanted]
-    return (same or [c for c in linear if c.format.startswith(("EAN", "UPC"))] or linear)[0].text
+    return compared_code(recipe.barcode, linear).text
 
 
 def verified_whole(recipe: Recipe | None, lines: Sequence[OcrLine], fields: Mapping[str, FieldReading],

@@ -422,7 +422,7 @@ def _barcode_checks(recipe: Recipe, tag: TagReading, prefix: str) -> list[Check]
         verdict = Verdict.NG if recipe.missing_field == "ng" else Verdict.REVIEW
         return [Check("barcode", idx, rule.expected or rule.format, "", None, "barcode", verdict,
                       f"{prefix}{rule.format} unreadable (a {codes[0].format} beside it decoded){_bars_note(tag, rule)}")]
-    main = wanted[0] if wanted else next((b for b in codes if b.format.startswith(("EAN", "UPC"))), codes[0])
+    main = compared_code(rule, codes)
     if rule.format and not _same_format(main.format, rule.format):
         checks.append(Check("barcode.format", idx, rule.format, main.format, None, "barcode", Verdict.NG, f"{prefix}barcode is {main.format}, expected {rule.format}"))
     if main.valid_checksum is False:
@@ -447,6 +447,13 @@ def _barcode_checks(recipe: Recipe, tag: TagReading, prefix: str) -> list[Check]
     if rule.match_style_number:
         checks.append(_style_code_check(recipe, tag, codes, prefix))
     return checks
+
+
+def compared_code(rule: BarcodeRule, codes: Sequence):
+    """Of a tag's decoded linear codes (anything with `format` and `text`), the one the barcode rule compares:
+    the first of the recipe's format, else the first retail code (EAN/UPC), else the first."""
+    wanted = [b for b in codes if _same_format(b.format, rule.format)] if rule.format else codes
+    return wanted[0] if wanted else next((b for b in codes if b.format.startswith(("EAN", "UPC"))), codes[0])
 
 
 BARS_MISREAD = "the bars verify as the recipe's code"
