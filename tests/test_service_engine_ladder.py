@@ -1,5 +1,5 @@
-"""serve on the GPU pipeline keeps an engine per batch size (1, 2, 4 and the max batch) and runs each batch on the
-smallest that holds it (issue 20: a static engine costs a full batch's time for a batch of 2). The GPU pipeline
+"""serve on the GPU pipeline keeps an engine per batch size (1, 2, 4, 8 below the max batch, and the max batch) and
+runs each batch on the smallest that holds it (issue 20: a static engine costs a full batch's time for a batch of 2). The GPU pipeline
 does not run here, so the pipelines below are the real CPU pipeline behind the GPU pipeline's batch interface
 (`batch`, `process_batch`); what is tested is the worker's choice, warm-up and closing, with real detections."""
 
@@ -41,7 +41,8 @@ class BatchPipeline:
 
 
 def test_each_batch_runs_on_the_smallest_engine_that_holds_it():
-    assert smaller_batches(8) == [1, 2, 4] and smaller_batches(4) == [1, 2] and smaller_batches(1) == []
+    assert smaller_batches(16) == [1, 2, 4, 8] and smaller_batches(8) == [1, 2, 4] and smaller_batches(4) == [1, 2]
+    assert smaller_batches(1) == []
     inner = Pipeline.open(default_model_path(), "onnxruntime-cpu")
     try:
         largest = BatchPipeline(inner, 8)

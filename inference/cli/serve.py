@@ -27,13 +27,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="image decode threads (default: one per core this process may run on)")
     parser.add_argument("--one-engine", action="store_true",
                         help="on the GPU pipeline, one engine at --max-batch for every batch (default: also engines "
-                             "for batches of 1, 2 and 4, each batch on the smallest that holds it)")
+                             "for batches of 1, 2, 4 and 8, each batch on the smallest that holds it)")
     parser.add_argument("--cuda-graph", action="store_true",
                         help="on the GPU pipeline with ONNX Runtime, replay each engine as a CUDA graph (captured on "
                              "its worker's own thread before the first request)")
     parser.add_argument("--jpeg-decode", choices=("auto", "gpu", "cpu"), default="auto",
                         help="/detect JPEGs decoded in each batch on the GPU (nvImageCodec) where the detector runs "
                              "on the GPU pipeline (auto), always there or refuse to start (gpu), or on CPU threads")
+    parser.add_argument("--frontends", type=int, default=0, metavar="N",
+                        help="HTTP in N front-end processes sharing the port, the engines in this one process, which "
+                             "batches across them (default 0: HTTP and engines in one process)")
     parser.add_argument("--deadline-ms", type=float, default=10_000.0,
                         help="a request still queued after this is answered 503 instead of late")
     parser.add_argument("--max-body-mb", type=float, default=20.0, help="larger bodies get 413")
@@ -58,7 +61,7 @@ def config_from(args: argparse.Namespace):
                          max_body_bytes=int(args.max_body_mb * 1024 * 1024), conf=args.conf, iou=args.iou,
                          max_det=args.max_det, recipe=args.recipe, recipe_dir=args.recipes, read=not args.no_read,
                          journal=args.journal, jpeg_decode=args.jpeg_decode, batch_engines=not args.one_engine,
-                         cuda_graph=args.cuda_graph)
+                         cuda_graph=args.cuda_graph, frontends=args.frontends)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -70,6 +73,10 @@ def run(args: argparse.Namespace) -> int:
     from inference.service.app import create_app
 
     config = config_from(args)
+    if config.frontends > 0:
+        from inference.service.owner import run_owner
+
+        return run_owner(config)
     failure: list[BaseException] = []
     server: uvicorn.Server | None = None
 

@@ -14,18 +14,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from inference.errors import HangtagError
-from inference.pipeline import error_result
 from inference.postprocess import Thresholds
 from inference.service.access_log import JsonLog
-from inference.service.answers import detect_answer, inspect_answer
 from inference.service.config import CONF_RANGE, IOU_RANGE, MAX_DET_RANGE, ServiceConfig
 from inference.service.decoding import media_type_of
-from inference.service.errors import (BadParameter, BodyTooLarge, InferenceFailed, NotReady, ServiceError,
-                                      UndecodableImage)
+from inference.service.errors import BadParameter, BodyTooLarge, NotReady, ServiceError
 from inference.service.metrics import CONTENT_TYPE
 from inference.service.runtime import Service, WorkerFactory
-from inference.service.worker import DETECT, INSPECT, Job
+from inference.service.serving import answer_request, as_service_error
+from inference.service.worker import DETECT, INSPECT
 
 
 def create_app(config: ServiceConfig, *, worker_factory: WorkerFactory | None = None, log: JsonLog | None = None,
@@ -106,49 +103,18 @@ class _Handlers:
                 raise NotReady("the engines are not ready", expected="a warmed service", found="not ready",
                                hint="poll GET /ready before sending")
             media = media_type_of(request.headers.get("content-type"))
-            thresholds = _thresholds(request.query_params, s.thresholds)
+            thresholds = thresholds_from(request.query_params, s.thresholds)
             recipe = s.recipes.pick(request.query_params.get("recipe")) if kind == INSPECT else None
             ticket = s.batcher.admit()  # a full service refuses here, before reading or decoding anything
         except ServiceError as exc:
             return self._finish(self._error(exc, kind, log), kind, log, start)
         try:
-            body = await _read_body(request, s.config.max_body_bytes)
+            body = await read_body(request, s.config.max_body_bytes)
             log["size"] = len(body)
-            journaled = s.journal is not None
-            decoded = None
-            try:  # a /detect JPEG is decoded by the worker, with its batch, where the workers decode on the GPU
-                decoded = await s.decoder.decode(body, media, with_hash=journaled,
-                                                 defer_jpeg=s.gpu_jpeg and kind == DETECT)
-                job = Job(kind, decoded.image, thresholds, request_id, decoded.decode_ms, recipe, decoded.body_hash,
-                          decoded.body)
-                served = await s.batcher.submit(job, ticket)
-            except UndecodableImage as exc:
-                if journaled:
-                    digest = getattr(exc, "body_hash", "") or (decoded.body_hash if decoded else "")
-                    await asyncio.to_thread(s.journal.record, error_result(0, request_id, None, str(exc), thresholds),
-                                            digest)
-                raise
-            result = served.result
-            log.update(queue_ms=round(served.queue_ms, 3), batch=served.batch_size,
-                       stages={k: round(v, 3) for k, v in result.timings.stages_ms.items()})
-            s.metrics.observe_stages({"queue": served.queue_ms, **result.timings.stages_ms})
-            parts = dict(request_id=request_id, time_ms=(time.perf_counter_ns() - start) / 1e6,
-                         queue_ms=served.queue_ms, batch=served.batch_size, model=s.model_hash,
-                         precision=s.precision, backend=s.backend)
-            answer = inspect_answer(result, recipe, **parts) if kind == INSPECT else detect_answer(result, **parts)
-            if kind == INSPECT:
-                log["verdict"] = answer["verdict"]
-            log["detections"] = len(answer["detections"])
+            answer = await answer_request(s, kind, body, media, thresholds, recipe, request_id, ticket, log, start)
             response: Response = JSONResponse(answer)
-        except ServiceError as exc:
-            response = self._error(exc, kind, log)
-        except HangtagError as exc:
-            response = self._error(InferenceFailed(exc.message, expected=exc.expected, found=exc.found,
-                                                   hint=exc.hint), kind, log)
-        except Exception as exc:  # a bug, not the client's fault: still a JSON answer and a log line
-            response = self._error(InferenceFailed("the service failed on this request", expected="a result",
-                                                   found=f"{type(exc).__name__}: {exc}"[:300],
-                                                   hint="report this with the request id"), kind, log)
+        except Exception as exc:
+            response = self._error(as_service_error(exc), kind, log)
         finally:
             ticket.release()
         return self._finish(response, kind, log, start)
@@ -169,7 +135,7 @@ class _Handlers:
         return JSONResponse(exc.to_json(), status_code=exc.status, headers=exc.headers())
 
 
-async def _read_body(request: Request, limit: int) -> bytes:
+async def read_body(request: Request, limit: int) -> bytes:
     """Refuse by Content-Length before reading; count while streaming for senders that do not declare it."""
     declared = request.headers.get("content-length")
     too_large = BodyTooLarge("the request body is too large", expected=f"at most {limit} bytes",
@@ -186,7 +152,7 @@ async def _read_body(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def _thresholds(query: Any, default: Thresholds) -> Thresholds:
+def thresholds_from(query: Any, default: Thresholds) -> Thresholds:
     def number(name: str, cast: type, low: float, high: float, fallback: float) -> Any:
         text = query.get(name)
         if text is None:

@@ -52,10 +52,12 @@ class ServiceConfig:
     jpeg_decode: str = "auto"  # /detect JPEGs: "auto" on the GPU where the workers can, "gpu" or refuse, "cpu"
     batch_engines: bool = True  # on the GPU pipeline, an engine per batch size 1, 2, 4 below max_batch (worker.py)
     cuda_graph: bool = False  # on the GPU pipeline with ONNX Runtime, each engine replayed as a CUDA graph
+    frontends: int = 0  # > 0: HTTP in this many front-end processes, the engines in one owner (owner.py)
 
     def __post_init__(self) -> None:
         checks = [("max batch", self.max_batch, 1, 64), ("queue", self.queue, 1, 100_000),
-                  ("workers", self.workers, 1, 64), ("decode threads", self.decode_threads, 1, 256),
+                  ("workers", self.workers, 1, 64), ("front ends", self.frontends, 0, 64),
+                  ("decode threads", self.decode_threads, 1, 256),
                   ("port", self.port, 0, 65535)]
         for name, value, low, high in checks:
             if not low <= int(value) <= high:

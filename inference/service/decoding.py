@@ -50,11 +50,7 @@ def decode_body(body: bytes, media_type: str, with_hash: bool = False, defer_jpe
     `defer_jpeg`: a JPEG whose header reads (and needs no reduced decode) is checked, not decoded."""
     start = time.perf_counter_ns()
     digest = body_hash(body) if with_hash else ""
-    size = header_size(body)
-    if size is not None and size[0] * size[1] > MAX_PIXELS:
-        raise BadRequest("the image has too many pixels", expected=f"at most {MAX_PIXELS // 1_000_000} MP",
-                         found=f"{size[1]}×{size[0]}", hint="downscale the image before sending it")
-    if defer_jpeg and size is not None and body[:2] == b"\xff\xd8" and reduction_for(size) == 1:
+    if deferrable_jpeg(body) and defer_jpeg:
         return DecodedImage(None, media_type, (time.perf_counter_ns() - start) / 1e6, digest, body)
     try:
         image = decode_image(body, "the request body", keep_long_side=_NO_REDUCTION)
@@ -64,6 +60,17 @@ def decode_body(body: bytes, media_type: str, with_hash: bool = False, defer_jpe
         error.body_hash = digest
         raise error from None
     return DecodedImage(image, media_type, (time.perf_counter_ns() - start) / 1e6, digest)
+
+
+def deferrable_jpeg(body: bytes) -> bool:
+    """Whether a JPEG can go undecoded to a GPU decoder: its header reads and needs no reduced decode. Cheap (the
+    header only), so a front end calls it on its event loop. Raises BadRequest for a header that promises too many
+    pixels."""
+    size = header_size(body)
+    if size is not None and size[0] * size[1] > MAX_PIXELS:
+        raise BadRequest("the image has too many pixels", expected=f"at most {MAX_PIXELS // 1_000_000} MP",
+                         found=f"{size[1]}×{size[0]}", hint="downscale the image before sending it")
+    return size is not None and body[:2] == b"\xff\xd8" and reduction_for(size) == 1
 
 
 def undecodable(cause: ImageDecodeError | None, error: str | None) -> UndecodableImage:

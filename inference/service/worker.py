@@ -43,10 +43,11 @@ class Job:
 
 
 # The GPU pipeline's engine runs at the batch it was opened with, whatever a batch brings: on the H200 a batch of
-# 2 cost what a batch of 8 does (3.7-6 ms, BENCHMARKS.md issue 20), and under load most batches are not full. So
+# 2 cost what a batch of 8 does (3.7-6 ms, BENCHMARKS.md issue 20), and under load most batches are not full (8 joined
+# the ladder for `serve --frontends`, whose batches of 5-8 would otherwise run on a max batch of 16). So
 # beside the batcher's size the worker keeps pipelines of these smaller batch sizes, and each batch runs on the
 # smallest that holds it (`serve --one-engine` keeps only the largest).
-SMALLER_GPU_BATCHES = (1, 2, 4)
+SMALLER_GPU_BATCHES = (1, 2, 4, 8)
 
 
 def smaller_batches(max_batch: int) -> list[int]:
