@@ -217,10 +217,10 @@ def test_every_character_the_generator_prints_exists_in_every_font():
     import inspect
 
     from training.tagsets import (backgrounds, designs, eighth_designs, fifth_designs, fourth_designs, fresh_designs,
-                                  seventh_designs, sixth_designs, third_designs, values)
+                                  ninth_designs, seventh_designs, sixth_designs, third_designs, values)
 
     modules = (values, designs, fresh_designs, third_designs, fourth_designs, fifth_designs, sixth_designs,
-               seventh_designs, eighth_designs, backgrounds)
+               seventh_designs, eighth_designs, ninth_designs, backgrounds)
     source = "".join(inspect.getsource(m) for m in modules)
     chars = sorted({c for c in source if ord(c) > 127 and c not in "—…→·"})
     assert len(chars) > 100
@@ -1074,3 +1074,154 @@ def test_a_qr_first_tag_puts_a_large_qr_on_top_small_grey_fields_and_a_large_dar
         assert 75 < darkest_field < 130  # the fields in grey: lighter than black ink, darker than a hairline
         assert darkest_price < 60 and darkest_field > darkest_price + 35  # the price dark
         assert art.smallest_print_px / scale >= 2.0  # small, never below the smallest legal print
+
+
+# -- the three designs added in the fifteenth session (a price list in currencies, vertical columns, clear PVC) -----
+
+NINTH = ("currency_list", "vertical_columns", "clear_pvc")
+
+
+def test_ninth_designs_are_deterministic_and_their_recipes_describe_the_printed_fields(tmp_path):
+    rows = deterministic_rows(tmp_path, NINTH, 91)
+    for row in rows:
+        (tag,) = row["tags"]
+        assert [c["format"] for c in tag["barcodes"]] == ["EAN-13"] and not tag["qr"]
+        assert tag["barcodes"][0]["text"] == tag["fields"]["ean13"]
+        quad = np.asarray(tag["quad"])  # a see-through card's box is still its outline's (rounded corners aside)
+        x1, y1, x2, y2 = tag["xyxy"]
+        (qx1, qy1), (qx2, qy2) = quad.min(axis=0), quad.max(axis=0)
+        assert x2 - x1 >= 0.93 * (qx2 - qx1) and y2 - y1 >= 0.93 * (qy2 - qy1), (row["image"], row["design"])
+
+
+def test_ninth_designs_plant_every_defect_kind_where_the_truth_says(tmp_path):
+    for row in rows_with_planted_defects(tmp_path, NINTH, 92):
+        defect = row["defect"]
+        if defect and defect["field"] == "ean13":
+            (tag,) = row["tags"]
+            assert {c["text"] for c in tag["barcodes"]} == {defect["printed"]}
+
+
+@pytest.mark.parametrize("price, rmb_per_unit, whole, asked", [
+    ("399.00", 7.2, False, "56.00"), ("1099.00", 9.1, False, "120.90"), ("69.90", 7.2, False, "10.00"),
+    ("88.00", 0.92, True, "100"), ("1299.00", 0.048, True, "27,090"), ("2999.00", 0.225, True, "13,390"),
+])
+def test_a_foreign_price_is_converted_and_rounded_up_as_shops_price(price, rmb_per_unit, whole, asked):
+    from training.tagsets.ninth_designs import foreign_amount
+
+    assert foreign_amount(price, rmb_per_unit, whole) == asked
+
+
+def test_a_price_list_carries_the_recipes_amount_once_in_rmb_and_not_always_first():
+    from training.tagsets.ninth_designs import currency_list, price_entries, printed_price
+
+    forms, places = set(), set()
+    for seed in range(40):
+        values = random_values(np.random.default_rng(seed))
+        entries, at, form = price_entries(values.price, np.random.default_rng(seed))
+        forms.add(form)
+        places.add(at == 0)
+        assert 3 <= len(entries) <= 5
+        amounts = [price_amount(amount) if any(ch.isdigit() for ch in amount) else None for _, amount in entries]
+        assert [a == Decimal(values.price) for a in amounts].count(True) == 1 and amounts[at] == Decimal(values.price)
+        assert price_amount(printed_price(entries[at], form)) == Decimal(values.price)
+        art = currency_list(seed, values, 6.0)
+        assert price_amount(art.fields["price"]) == Decimal(values.price)
+        assert art.fields["price"].split()[0] in ("RMB", "CNY", "CN¥") or art.fields["price"].startswith("¥")
+    assert forms == {"code", "symbol", "region"} and places == {True, False}
+
+
+def test_every_character_a_price_list_prints_in_a_latin_face_exists_in_every_latin_font():
+    from training.tagsets.ninth_designs import CURRENCIES
+
+    printed = {c for code, symbol, _, _, _ in CURRENCIES for c in code + symbol} | set("RMBCNY¥ 0123456789,./")
+    for name in fonts.latin_font_names():
+        face = fonts.font(name, 40)
+        box = np.asarray(face.getmask("\U000F0000")).tobytes()
+        missing = [c for c in sorted(printed - {" "}) if np.asarray(face.getmask(c)).tobytes() == box]
+        assert not missing, (name, "".join(missing))
+
+
+@pytest.mark.parametrize("text, cut", [
+    ("GB 18401-2010 B类", [("GB 18401-2010 B", False), ("类", True)]),
+    ("棉 95% 氨纶 5%", [("棉", True), ("95%", False), ("氨纶", True), ("5%", False)]),
+    ("￥399元", [("￥", True), ("399", False), ("元", True)]),
+    ("polo衫", [("polo", False), ("衫", True)]),
+    ("GB/T 2664-2017", [("GB/T 2664-2017", False)]),
+])
+def test_vertical_setting_cuts_a_value_into_upright_cjk_and_latin_runs(text, cut):
+    from training.tagsets.ninth_designs import runs
+
+    assert runs(text) == cut
+
+
+def ink_box(card) -> tuple[int, int]:
+    """(width, height) in pixels of the dark print on a card drawn on white."""
+    ink = np.asarray(card.image.convert("L")) < 128
+    cols, rows = np.nonzero(ink.any(axis=0))[0], np.nonzero(ink.any(axis=1))[0]
+    return int(np.ptp(cols)) + 1, int(np.ptp(rows)) + 1
+
+
+@pytest.mark.parametrize("latin", ["turned", "upright"])
+def test_a_column_runs_top_to_bottom_and_a_latin_run_is_turned_or_stacked(latin):
+    from training.tagsets.canvas import Card
+    from training.tagsets.ninth_designs import column_text
+
+    face, scale, size = fonts.font_names()[0], 10.0, 3.0
+    run = "GB/T 2664-2017"
+    card = Card(20, 120, scale, (255, 255, 255))
+    end = column_text(card, 10, 2, "执行标准" + run, size, (0, 0, 0), face, latin)
+    width, height = ink_box(card)
+    assert width <= 1.25 * size * scale and height >= 5 * width  # one narrow column
+    assert end * scale >= height  # the column's end is below its ink
+    flat = Card(80, 10, scale, (255, 255, 255))
+    flat.text(1, 1, run, size, (0, 0, 0), face)
+    run_length = ink_box(flat)[0]
+    cjk = 4 * size * 1.06 * scale
+    if latin == "turned":  # the run a quarter turn round: as long down the column as it is wide set flat
+        assert height - cjk == pytest.approx(run_length, rel=0.2)
+    else:  # stacked one character under the other: much longer
+        assert height - cjk > 1.4 * run_length
+
+
+def test_vertical_columns_read_right_to_left_with_the_brand_rightmost():
+    from training.tagsets.ninth_designs import vertical_columns
+
+    scale = 6.0
+    for seed in (1, 2, 3, 4):
+        values = random_values(np.random.default_rng(seed))
+        art = vertical_columns(seed, values, scale)
+        h, w = art.rgba.shape[:2]
+        luma = art.rgba[..., :3].astype(np.float32).mean(axis=2)
+        paper = np.median(luma)
+        band = luma[int(13 * scale):int(40 * scale), int(5 * scale):w - int(5 * scale)] < paper - 60
+        inked = np.concatenate([[False], band.sum(axis=0) > 2, [False]]).astype(int)
+        starts = np.nonzero(np.diff(inked) == 1)[0]
+        assert len(starts) >= 10, (seed, len(starts))  # the brand and nine fields, each its own column
+        assert art.fields["price"] and set(art.fields) >= JUDGED_FIELDS
+
+
+def test_a_clear_pvc_tag_lets_what_lies_under_it_show_through_its_stock_but_not_its_ink_or_code():
+    from training.tagsets.ninth_designs import clear_pvc
+
+    scale = 8.0
+    seen = set()
+    for seed in range(1, 7):
+        art = clear_pvc(seed, random_values(np.random.default_rng(seed)), scale)
+        alpha = art.rgba[..., 3].astype(np.float32) / 255.0
+        rgb = art.rgba[..., :3].astype(np.float32)
+        on_black, on_white = rgb * alpha[..., None], rgb * alpha[..., None] + 255.0 * (1 - alpha[..., None])
+        h, w = alpha.shape
+        stock = alpha[int(0.45 * h):int(0.6 * h), int(0.75 * w):int(0.92 * w)]  # right of the rows, clear of print
+        seen.add(bool(np.median(stock) > 0.5))
+        assert 0.15 < np.median(stock) < 0.8, (seed, np.median(stock))
+        (code,) = art.barcodes
+        x1, y1, x2, y2 = (int(v) for v in code.box)
+        assert alpha[y1:y2, x1:x2].min() > 0.98  # the code on an opaque white underprint
+        assert np.abs(on_white - on_black)[y1:y2, x1:x2].max() < 4
+        ink = (rgb.mean(axis=2) < 90) & (alpha > 0.9)
+        assert ink.sum() > 0.01 * alpha.size  # the print is opaque ink
+        edge = art.rgba[..., 3] > 127  # the rim keeps the whole outline: a box from it is the card's
+        rows, cols = np.nonzero(edge.any(axis=1))[0], np.nonzero(edge.any(axis=0))[0]
+        assert (rows.min(), cols.min(), rows.max(), cols.max()) == (0, 0, h - 1, w - 1)
+        assert edge[h // 2, :2].all() and edge[h // 2, -2:].all()  # the rim down both long edges
+    assert seen == {True, False}  # frosted and clear stock

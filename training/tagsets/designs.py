@@ -1,6 +1,6 @@
-"""Twenty-eight hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs,
-fifth_designs, sixth_designs, seventh_designs and eighth_designs), each from a common Chinese retail convention; none shares
-layout with training.synth.
+"""Thirty-one hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs,
+fifth_designs, sixth_designs, seventh_designs, eighth_designs and ninth_designs), each from a common Chinese retail
+convention; none shares layout with training.synth.
 
 A design draws one card from a job's values at a given scale and says what it printed, field by field,
 exactly as printed ("RMB 1,099.00", "￥199元"). Its look (font, ink, label wording) comes from
@@ -24,6 +24,7 @@ from training.tagsets.layout import ean_block as _ean_block
 from training.tagsets.layout import money as _money
 from training.tagsets.layout import pick as _pick
 from training.tagsets.layout import row as _row
+from training.tagsets.ninth_designs import clear_pvc, currency_list, vertical_columns
 from training.tagsets.seventh_designs import glossy_hotspot, overprint_offset, string_occluded
 from training.tagsets.sixth_designs import curled_tag, dense_tag, handwritten_price
 from training.tagsets.third_designs import hairline_rows, shield_centred, tear_slip
@@ -287,6 +288,10 @@ DESIGNS: dict[str, Design] = {
     "round_diecut": round_diecut,
     "folded_booklet": folded_booklet,
     "qr_first": qr_first,
+    # added on 2026-12-03 (fifteenth session), after the reader had been developed against all twenty-eight: a fresh yardstick
+    "currency_list": currency_list,
+    "vertical_columns": vertical_columns,
+    "clear_pvc": clear_pvc,
 }
 # The symbology each design carries, so a recipe and a defect know what the barcode encodes.
 BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_price_block": "EAN-13",
@@ -297,5 +302,6 @@ BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_p
               "thermal_label": "Code128", "size_run": "EAN-13", "sideways_block": "EAN-13",
               "curled_tag": "EAN-13", "handwritten_price": "EAN-13", "dense_tag": "EAN-13",
               "overprint_offset": "EAN-13", "glossy_hotspot": "EAN-13", "string_occluded": "EAN-13",
-              "round_diecut": "EAN-13", "folded_booklet": "EAN-13", "qr_first": "EAN-13"}
+              "round_diecut": "EAN-13", "folded_booklet": "EAN-13", "qr_first": "EAN-13",
+              "currency_list": "EAN-13", "vertical_columns": "EAN-13", "clear_pvc": "EAN-13"}
 HAS_QR = {"kraft_stamped", "stacked_labels", "logo_face", "dense_tag", "qr_first"}
