@@ -105,6 +105,8 @@ class InferenceWorker:
                                               found=f"the detector runs on {worker.backend}",
                                               hint="leave out --cuda-graph, or serve on a machine with the GPU pipeline")
             worker.use_gpu_jpeg(jpeg_decode)
+            if journal is None:
+                worker.quiet_memory_samples()
             worker.warm_up()
         except Exception:
             for pipeline in smaller:
@@ -138,6 +140,16 @@ class InferenceWorker:
                                           "with the GPU pipeline and nvImageCodec", found=reason,
                                           hint="use --jpeg-decode auto or cpu, or install the gpu extra")
         self.jpeg_note = f"CPU decode threads ({reason})"
+
+    def quiet_memory_samples(self) -> None:
+        """No RSS/VRAM reading per frame in the GPU pipelines (only the journal keeps it; /metrics reads its own).
+        The pipeline reads both for every frame by default, and NVML's process list is slow: on the H200 under
+        `serve --frontends` the workers spent 38 % of their busy time in it (BENCHMARKS.md, issue 20, fifteenth
+        session). A variant the memory-pressure guard opens later reads them again."""
+        for pipeline in self.ladder if self.gpu_batch else ():
+            inner = getattr(pipeline, "pipeline", pipeline)  # the pressure guard's current variant
+            if hasattr(inner, "sample_memory_every"):
+                inner.sample_memory_every = 0
 
     @property
     def class_names(self) -> tuple[str, ...]:
@@ -246,7 +258,9 @@ class InferenceWorker:
 
         infos = [FrameInfo(job.request_id, None, None, job.decode_ms) for job in jobs]
         results = self.pipeline_for(len(jobs)).process_batch([job.image for job in jobs], infos)
-        return [r.with_(detections=r.refiltered(job.thresholds), thresholds=job.thresholds)
+        # the pipeline already selected with its own thresholds: a request that asks for the same needs no second NMS
+        return [r if r.thresholds == job.thresholds else
+                r.with_(detections=r.refiltered(job.thresholds), thresholds=job.thresholds)
                 for r, job in zip(results, jobs)]
 
     def _cpu_chunk(self, jobs: list[Job]) -> list[FrameResult]:
