@@ -1,7 +1,8 @@
 """serve on the GPU pipeline keeps an engine per batch size (1, 2, 4, 8 below the max batch, and the max batch) and
-runs each batch on the smallest that holds it (issue 20: a static engine costs a full batch's time for a batch of 2). The GPU pipeline
-does not run here, so the pipelines below are the real CPU pipeline behind the GPU pipeline's batch interface
-(`batch`, `process_batch`); what is tested is the worker's choice, warm-up and closing, with real detections."""
+runs each batch on the smallest that holds it (issue 20: a static engine costs a full batch's time for a batch of
+2). The GPU pipeline does not run here, so the pipelines below are the real CPU pipeline behind the GPU pipeline's
+batch interface (`batch`, `process_batch`); what is tested is the worker's choice, warm-up and closing, with real
+detections."""
 
 from __future__ import annotations
 
