@@ -1,6 +1,7 @@
 """`serve --frontends N` as a user runs it: a real owner process and its front-end processes on a free loopback
 port, real HTTP. Every endpoint and refusal answered by the front ends in the one-process service's JSON, the
-metrics counted over all front ends, a body too large for a shared-memory slot, SIGTERM with requests queued."""
+metrics counted over all front ends, a body too large for a shared-memory slot, a full queue, SIGTERM with requests
+queued."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import numpy as np
 import pytest
 
 from tests.test_service_cli import SAMPLE, start_serve, wait_ready
+from inference.service.handoff import BodySlots, SharedDepth
 from tests.test_service_support import batch_blob_detector, free_port, square_jpeg
 
 pytestmark = pytest.mark.timeout(240)
@@ -55,6 +57,50 @@ def noise_jpeg(side: int) -> bytes:
     ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 95])
     assert ok
     return data.tobytes()
+
+
+def test_the_owners_depth_and_bodies_cross_shared_memory_by_name():
+    depth, slots = SharedDepth(create=True), BodySlots(2, 1024, create=True)
+    reader, writer = SharedDepth(name=depth.name), BodySlots(2, 1024, name=slots.name)
+    try:
+        depth.value = 7
+        first, second = writer.put(b"a" * 1000), writer.put(b"b" * 10)
+        assert reader.value == 7
+        assert (writer.put(b"c"), writer.put(b"d" * 2000)) == (None, None)  # none free; too large for a slot
+        assert slots.read(first, 1000) == b"a" * 1000 and slots.read(second, 10) == b"b" * 10
+        writer.release(first)
+        assert writer.put(b"e") == first and slots.read(first, 1) == b"e"
+    finally:
+        for part in (reader, writer, depth, slots):
+            part.close()
+
+
+def test_a_full_queue_is_refused_with_503_retry_after_and_the_rest_served():
+    port = free_port()
+    process = start_serve(port, "--frontends", "2", "--no-read", "--max-batch", "1", "--queue", "1")
+    answers: list = []
+    try:
+        wait_ready(process, port)
+
+        def send():
+            answers.append(httpx.post(f"http://127.0.0.1:{port}/detect", content=SAMPLE.read_bytes(),
+                                      headers={"Content-Type": "image/jpeg"}, timeout=120))
+
+        senders = [threading.Thread(target=send) for _ in range(8)]
+        for sender in senders:
+            sender.start()
+        for sender in senders:
+            sender.join(timeout=120)
+    finally:
+        code, _events, err = stopped(process)
+    codes = sorted(a.status_code for a in answers)
+    assert len(codes) == 8 and set(codes) <= {200, 503} and 200 in codes and 503 in codes
+    for answer in answers:
+        if answer.status_code == 503:
+            payload = answer.json()
+            assert payload["error"] == "queue_full" and answer.headers["Retry-After"]
+            assert payload["expected"] == "fewer than 1 requests waiting" and payload["hint"]
+    assert code == 0, err
 
 
 @pytest.mark.parametrize("path, body, content_type, params, status, kind", [

@@ -23,6 +23,11 @@ from inference.service.errors import DeadlineExceeded, InferenceFailed, QueueFul
 Runner = Callable[[list[Any]], list[Any]]
 
 
+def queue_full(max_queue: int, waiting: int) -> QueueFull:
+    return QueueFull("the inspection queue is full", expected=f"fewer than {max_queue} requests waiting",
+                     found=f"{waiting} waiting", hint="retry after the Retry-After delay, or slow the sender down")
+
+
 @dataclass(frozen=True)
 class Served:
     """One request's answer with how it was served: time queued before its batch ran, and the batch size."""
@@ -136,9 +141,7 @@ class Batcher:
             raise ShuttingDown("the service is shutting down", expected="a running service",
                                found="shutdown in progress", hint="retry against another instance")
         if self._waiting >= self.max_queue:
-            raise QueueFull("the inspection queue is full", expected=f"fewer than {self.max_queue} requests waiting",
-                            found=f"{self._waiting} waiting",
-                            hint="retry after the Retry-After delay, or slow the sender down")
+            raise queue_full(self.max_queue, self._waiting)
         self._waiting += 1
         return Ticket(self)
 

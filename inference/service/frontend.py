@@ -1,6 +1,7 @@
 """A front-end process of `serve --frontends N` (inference/service/owner.py says why): the HTTP side of the
 service without an engine. It answers what it can alone (415, 413, 400 for a bad query or a header that promises
-too many pixels, 404 for an unknown recipe id, /health, /ready) and hands each image to the GPU owner through a
+too many pixels, 404 for an unknown recipe id, 503 while the owner's published queue depth is full, /health,
+/ready) and hands each image to the GPU owner through a
 shared-memory slot; the owner's answer (200, or its 400/503/500 with the same JSON) goes back as it came."""
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from inference.service.app import read_body, thresholds_from
 from inference.service.config import ServiceConfig
 from inference.service.decoding import deferrable_jpeg, media_type_of
 from inference.service.errors import NotReady, ServiceError, ShuttingDown, Unavailable
-from inference.service.handoff import BodySlots, drop_alone, put_alone
+from inference.service.batcher import queue_full
+from inference.service.handoff import BodySlots, SharedDepth, drop_alone, put_alone
 from inference.service.metrics import CONTENT_TYPE
 from inference.service.recipes import RecipeBook
 from inference.service.runtime import default_thresholds
@@ -39,8 +41,8 @@ class OwnerGone(Unavailable):
 class OwnerLink:
     """The front end's end of its pipe to the GPU owner: requests out, answers matched back by sequence number."""
 
-    def __init__(self, conn: Any, slots: BodySlots, hello: dict) -> None:
-        self.conn, self.slots, self.hello = conn, slots, hello
+    def __init__(self, conn: Any, slots: BodySlots, hello: dict, depth: SharedDepth | None = None) -> None:
+        self.conn, self.slots, self.hello, self.depth = conn, slots, hello, depth
         self.open = True
         self._seq = 0
         self._pending: dict[int, tuple[asyncio.Future, int | None]] = {}
@@ -62,6 +64,8 @@ class OwnerLink:
                 pass  # the owner is gone too: nothing left to count for
         self._lost()
         self.slots.close()
+        if self.depth is not None:
+            self.depth.close()
 
     def count(self, endpoint: str, status: int, seconds: float | None) -> None:
         self.stats.append((endpoint, status, seconds))
@@ -224,6 +228,9 @@ class _Handlers:
             recipe_id = request.query_params.get("recipe") if kind == INSPECT else None
             if kind == INSPECT:
                 self.recipes.pick(recipe_id)
+            depth = self.link.depth.value if self.link.depth is not None else 0
+            if depth >= self.config.queue:  # refused before reading the body; the owner's admission stays the authority
+                raise queue_full(self.config.queue, depth)
             body = await read_body(request, self.config.max_body_bytes)
             log["size"] = len(body)
             checked = (kind == DETECT and media == "image/jpeg" and h["gpu_jpeg"] and not h["journaled"]
@@ -245,11 +252,11 @@ class _Handlers:
 
 
 def frontend_main(config: ServiceConfig, index: int, conn: Any, slots_name: str, slots: int, slot_bytes: int,
-                  sock: Any, hello: dict) -> None:
+                  sock: Any, hello: dict, depth_name: str) -> None:
     """A front-end process's body (spawned by the owner): uvicorn on the owner's listening socket."""
     import uvicorn
 
-    link = OwnerLink(conn, BodySlots(slots, slot_bytes, name=slots_name), hello)
+    link = OwnerLink(conn, BodySlots(slots, slot_bytes, name=slots_name), hello, SharedDepth(name=depth_name))
     app = create_frontend_app(config, link, index)
     server = uvicorn.Server(uvicorn.Config(app, access_log=False, log_level="warning", lifespan="on",
                                            timeout_graceful_shutdown=60))

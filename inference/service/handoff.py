@@ -68,6 +68,45 @@ class BodySlots:
                 pass
 
 
+class SharedDepth:
+    """The owner's queue depth in one shared 64-bit word, so a front end can refuse a request before reading its
+    body when the owner's queue is full (as one process does), instead of after uploading it and a hop. The owner
+    makes it (`create=True`) and writes; front ends attach by name and read. A front end reads a value at most one
+    owner event old; the owner's own admission stays the authority."""
+
+    def __init__(self, *, name: str | None = None, create: bool = False) -> None:
+        self._shm = shared_memory.SharedMemory(name=name, create=create, size=8)
+        self._word = self._shm.buf.cast("q")
+        self._owner = create
+        if create:
+            self._word[0] = 0
+
+    @property
+    def name(self) -> str:
+        return self._shm.name
+
+    @property
+    def value(self) -> int:
+        return int(self._word[0])
+
+    @value.setter
+    def value(self, depth: int) -> None:
+        self._word[0] = int(depth)
+
+    def close(self) -> None:
+        """Idempotent; the owner also removes the segment."""
+        if self._shm is None:
+            return
+        self._word.release()
+        shm, self._shm = self._shm, None
+        shm.close()
+        if self._owner:
+            try:
+                shm.unlink()
+            except FileNotFoundError:
+                pass
+
+
 def put_alone(body: bytes) -> str:
     """A segment holding only `body` (for one that does not fit a slot); its name goes to the owner, which
     reads it with `take_alone` and removes it."""

@@ -9,7 +9,8 @@ infers each batch in one call.
 
 A request's way: a front end reads the body, puts it in a shared-memory slot (inference/service/handoff.py) and
 sends a small descriptor over its pipe; the owner copies the body out, admits it (QueueFull and the deadline are
-the owner's, over all front ends), answers it through the same path as one process (serving.answer_request) and
+the owner's, over all front ends; the owner also publishes its queue depth in a shared word, from which a front end
+refuses a request with QueueFull before reading its body, as one process does), answers it through the same path as one process (serving.answer_request) and
 sends the answer back; the front end writes it and the request's log line. The front ends' request counts and
 latencies travel back with their next message, so GET /metrics, whichever front end answers it, is the owner's
 one registry: aggregated over all front ends.
@@ -33,7 +34,7 @@ from inference.errors import ConfigError
 from inference.service.access_log import JsonLog
 from inference.service.config import ServiceConfig
 from inference.service.errors import ServiceError
-from inference.service.handoff import SLOT_BYTES, BodySlots, take_alone
+from inference.service.handoff import SLOT_BYTES, BodySlots, SharedDepth, take_alone
 from inference.service.runtime import Service
 from inference.service.serving import answer_request, as_service_error
 from inference.service.worker import INSPECT
@@ -86,6 +87,11 @@ class Owner:
         self.tasks: set[asyncio.Task] = set()
         self._all_gone = asyncio.Event()
         self._ready_logged = False
+        self.depth = SharedDepth(create=True)  # the front ends refuse from it before reading a body
+        service.on_depth = self._publish_depth
+
+    def _publish_depth(self, depth: int | None = None) -> None:
+        self.depth.value = self.service.batcher.depth if depth is None else depth
 
     # -- lifecycle ------------------------------------------------------------------------------------
     def hello(self) -> dict:
@@ -105,7 +111,8 @@ class Owner:
             mine, theirs = ctx.Pipe(duplex=True)
             body_slots = BodySlots(slots, SLOT_BYTES, create=True)
             process = ctx.Process(target=frontend_main, name=f"hangtag-frontend-{i}",
-                                  args=(c, i, theirs, body_slots.name, slots, SLOT_BYTES, self.sock, self.hello()))
+                                  args=(c, i, theirs, body_slots.name, slots, SLOT_BYTES, self.sock, self.hello(),
+                                        self.depth.name))
             process.start()
             theirs.close()
             frontend = _FrontEnd(i, process, mine, body_slots)
@@ -143,6 +150,7 @@ class Owner:
             # one stopped while still starting (before uvicorn took over SIGTERM) had nothing to finish
             clean &= f.process.exitcode == 0 or (not f.up and f.process.exitcode == -signal.SIGTERM)
             f.slots.close()
+        self.depth.close()
         return 0 if self.stopping and clean else 1
 
     # -- messages -------------------------------------------------------------------------------------
@@ -213,6 +221,7 @@ class Owner:
         try:
             recipe = s.recipes.pick(recipe_id) if kind == INSPECT else None
             ticket = s.batcher.admit()
+            self._publish_depth()
         except ServiceError as exc:
             log["error"] = exc.kind
             self._send(f, ("ans", seq, exc.status, exc.to_json(), exc.headers(), log))
@@ -227,6 +236,7 @@ class Owner:
             self._send(f, ("ans", seq, error.status, error.to_json(), error.headers(), log))
         finally:
             ticket.release()
+            self._publish_depth()
 
 
 async def _run(config: ServiceConfig, count: int, log: JsonLog) -> int:
@@ -245,12 +255,15 @@ async def _run(config: ServiceConfig, count: int, log: JsonLog) -> int:
         owner = Owner(service, sock, count)
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, owner.request_stop)
-        if stop_early.is_set():
-            owner.stopping = True
-            code = 0
-        else:
-            owner.spawn()
-            code = await owner.serve_until_stopped()
+        try:
+            if stop_early.is_set():
+                owner.stopping = True
+                code = 0
+            else:
+                owner.spawn()
+                code = await owner.serve_until_stopped()
+        finally:
+            owner.depth.close()
         log.write("frontends_stopped", queued=service.batcher.depth, in_flight=service.batcher.in_flight)
         await service.stop()
         log.write("stopped", exit_code=code)

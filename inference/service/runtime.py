@@ -66,6 +66,12 @@ class Service:
         self.model_hash = "unknown"
         self.precision = "unknown"
         self.ready = False
+        self.on_depth: Callable[[int], None] | None = None  # told the queue depth after each batch is taken
+
+    def _on_batch(self, size: int) -> None:
+        self.metrics.batch_size.observe(size)
+        if self.on_depth is not None:
+            self.on_depth(self.batcher.depth)
 
     @property
     def backend(self) -> str:
@@ -86,7 +92,7 @@ class Service:
         self.gpu_jpeg = bool(self.workers) and all(getattr(w, "jpeg", None) is not None for w in self.workers)
         self.batcher = Batcher(self.workers, max_batch=self.config.max_batch, max_wait_ms=self.config.max_wait_ms,
                                max_queue=self.config.queue, deadline_ms=self.config.deadline_ms,
-                               on_batch=self.metrics.batch_size.observe)
+                               on_batch=self._on_batch)
         self.metrics.watch_queue(lambda: self.batcher.depth, lambda: self.batcher.in_flight)
         try:
             await self.batcher.start()  # each worker prepared on its own thread first (worker.prepare_thread)
