@@ -179,7 +179,12 @@ class Owner:
             apply_stats(self.service, stats)
             conf, iou, max_det = limits
             thresholds = self.service.thresholds.with_(confidence=conf, iou=iou, max_detections=max_det)
-            body = f.slots.read(where, size) if isinstance(where, int) else take_alone(where, size)
+            try:
+                body = f.slots.read(where, size) if isinstance(where, int) else take_alone(where, size)
+            except (OSError, ValueError) as exc:  # one bad hand-over fails its request, not the front end's link
+                error = as_service_error(exc)
+                self._send(f, ("ans", seq, error.status, error.to_json(), error.headers(), {"error": error.kind}))
+                return
             task = asyncio.create_task(self._serve(f, seq, kind, media, request_id, thresholds, recipe_id, body,
                                                    checked))
             self.tasks.add(task)
