@@ -164,7 +164,8 @@ def test_front_ends_serve_detect_health_ready_and_aggregated_metrics(tmp_path):
     assert counter(metrics, 'hangtag_stage_seconds_count{stage="infer"}') == 7
     assert code == 0, err
     names = [e["event"] for e in events]
-    assert names[0] == "ready" and names[-1] == "stopped" and "Traceback" not in err
+    # the owner logs "ready" once every front end is up; the first one up may already answer before that
+    assert "ready" in names and names[-1] == "stopped" and "Traceback" not in err
     assert {e["frontend"] for e in events if e["event"] == "request"} <= {0, 1}
 
 
