@@ -254,19 +254,29 @@ class _Handlers:
 def frontend_main(config: ServiceConfig, index: int, conn: Any, slots_name: str, slots: int, slot_bytes: int,
                   sock: Any, hello: dict, depth_name: str) -> None:
     """A front-end process's body (spawned by the owner): uvicorn on the owner's listening socket."""
+    servers: list[Any] = []
+    stop: list[int] = []
+
+    def on_signal(sig: int, _frame: Any) -> None:
+        # before uvicorn takes the signals over (a SIGTERM while this process is still starting) and after it hands
+        # them back (it re-raises the one it drained on): stop if not stopped yet, and exit 0 rather than by signal
+        stop.append(sig)
+        for server in servers:
+            server.should_exit = True
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
     import uvicorn
 
     link = OwnerLink(conn, BodySlots(slots, slot_bytes, name=slots_name), hello, SharedDepth(name=depth_name))
     app = create_frontend_app(config, link, index)
     server = uvicorn.Server(uvicorn.Config(app, access_log=False, log_level="warning", lifespan="on",
                                            timeout_graceful_shutdown=60))
+    servers.append(server)
+    server.should_exit = bool(stop)
 
     def owner_lost() -> None:
         server.should_exit = True
 
     link.on_lost = owner_lost
-    # as in the one-process CLI: uvicorn drains on SIGTERM and then re-raises it to the handler in place before it;
-    # this one makes a drained shutdown an ordinary exit 0
-    signal.signal(signal.SIGTERM, lambda *_: None)
-    signal.signal(signal.SIGINT, lambda *_: None)
     server.run(sockets=[sock])
