@@ -4,7 +4,7 @@ that ran into its edge, and the reads of both boxes merged, the first trusted wh
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -60,7 +60,11 @@ class FirstRead:
         neighbours), the grown read whole, or the first read merged as above."""
         kept = self._kept(grown.boxes, upright)
         if kept is None:
-            if _sureness(grown.recognized) >= _sureness(self.pieces.recognized):
+            # compared on the first crop's ground only: what the grown crop took in round the tag (a receipt, a
+            # printed sheet under it) reads surely, and levelled by it, the tag's own lines stand aslant
+            region = self._region_in(upright)
+            on_tag = [r for b, r in zip(grown.boxes, grown.recognized) if _centre_inside(b, region)]
+            if _sureness(on_tag) >= _sureness(self.pieces.recognized):
                 return grown
             kept = self._kept(grown.boxes, upright, across_turn=True)
         first_boxes, kept_first, kept_grown = kept
@@ -86,18 +90,7 @@ class FirstRead:
         if abs(turn) > MERGE_MAX_TURN_DEG and self.cut and not across_turn:
             return None
         fh, fw = self.upright.image.shape[:2]
-        to_grown = np.vstack([upright.matrix, [0.0, 0.0, 1.0]]) @ np.vstack([cv2.invertAffineTransform(self.upright.matrix), [0.0, 0.0, 1.0]])
-
-        level = abs((turn + 90.0) % 180.0 - 90.0) < 45.0  # both crops hold the lines level (or upside down)
-
-        def mapped(box: Box) -> Box:
-            x1, y1, x2, y2 = box
-            pts = np.array([[x1, y1, 1.0], [x2, y1, 1.0], [x2, y2, 1.0], [x1, y2, 1.0]]) @ to_grown[:2].T
-            if level:  # the line keeps its size around its centre: its bounds turned a few degrees would reach into its neighbours' rows
-                cx, cy = pts[:, 0].mean(), pts[:, 1].mean()
-                return (float(cx - (x2 - x1) / 2), float(cy - (y2 - y1) / 2), float(cx + (x2 - x1) / 2), float(cy + (y2 - y1) / 2))
-            return (float(pts[:, 0].min()), float(pts[:, 1].min()), float(pts[:, 0].max()), float(pts[:, 1].max()))
-
+        mapped = self._mapping(upright)
         band = MERGE_EDGE_SHARE * max(fw, fh)
         region = mapped((0.0, 0.0, float(fw), float(fh)))
         def near_a_cut(b: Box) -> bool:
@@ -133,6 +126,33 @@ class FirstRead:
                     first_boxes[i] = there
                     kept_first.append(i)
         return first_boxes, kept_first, kept_grown
+
+
+    def _mapping(self, upright: Upright) -> Callable[[Box], Box]:
+        """A box of the first crop as a box of the grown crop (`upright`)."""
+        turn = (upright.angle_deg - self.upright.angle_deg + 180.0) % 360.0 - 180.0
+        to_grown = np.vstack([upright.matrix, [0.0, 0.0, 1.0]]) @ np.vstack([cv2.invertAffineTransform(self.upright.matrix), [0.0, 0.0, 1.0]])
+        level = abs((turn + 90.0) % 180.0 - 90.0) < 45.0  # both crops hold the lines level (or upside down)
+
+        def mapped(box: Box) -> Box:
+            x1, y1, x2, y2 = box
+            pts = np.array([[x1, y1, 1.0], [x2, y1, 1.0], [x2, y2, 1.0], [x1, y2, 1.0]]) @ to_grown[:2].T
+            if level:  # the line keeps its size around its centre: its bounds turned a few degrees would reach into its neighbours' rows
+                cx, cy = pts[:, 0].mean(), pts[:, 1].mean()
+                return (float(cx - (x2 - x1) / 2), float(cy - (y2 - y1) / 2), float(cx + (x2 - x1) / 2), float(cy + (y2 - y1) / 2))
+            return (float(pts[:, 0].min()), float(pts[:, 1].min()), float(pts[:, 0].max()), float(pts[:, 1].max()))
+
+        return mapped
+
+    def _region_in(self, upright: Upright) -> Box:
+        """The first crop's bounds in the grown crop."""
+        fh, fw = self.upright.image.shape[:2]
+        return self._mapping(upright)((0.0, 0.0, float(fw), float(fh)))
+
+
+def _centre_inside(box: Box, region: Box) -> bool:
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return region[0] <= cx <= region[2] and region[1] <= cy <= region[3]
 
 
 def _sureness(recognized: Sequence[Recognized]) -> float:
