@@ -57,15 +57,9 @@ class BodySlots:
 
     def close(self) -> None:
         """Idempotent; the owner also removes the segment."""
-        if self._shm is None:
-            return
-        shm, self._shm = self._shm, None
-        shm.close()
-        if self._owner:
-            try:
-                shm.unlink()
-            except FileNotFoundError:
-                pass
+        if self._shm is not None:
+            shm, self._shm = self._shm, None
+            _release(shm, self._owner)
 
 
 class SharedDepth:
@@ -95,16 +89,20 @@ class SharedDepth:
 
     def close(self) -> None:
         """Idempotent; the owner also removes the segment."""
-        if self._shm is None:
-            return
-        self._word.release()
-        shm, self._shm = self._shm, None
-        shm.close()
-        if self._owner:
-            try:
-                shm.unlink()
-            except FileNotFoundError:
-                pass
+        if self._shm is not None:
+            self._word.release()
+            shm, self._shm = self._shm, None
+            _release(shm, self._owner)
+
+
+def _release(shm: shared_memory.SharedMemory, owner: bool) -> None:
+    """Detach from a segment; its owner also removes it (once: a second remove finds nothing)."""
+    shm.close()
+    if owner:
+        try:
+            shm.unlink()
+        except FileNotFoundError:
+            pass
 
 
 def put_alone(body: bytes) -> str:
