@@ -271,3 +271,46 @@ def test_dotted_leaders_part_a_label_from_its_value() -> None:
     assert fields_of("品名………………女士羊毛针织衫") == {"product_name": "女士羊毛针织衫"}
     assert fields_of("号型........175/96A") == {"size": "175/96A"}
     assert fields_of("等级・・・一等品  色号…灰色") == {"grade": "一等品", "color": "灰色"}
+
+
+@pytest.mark.parametrize("printed, yuan", [
+    ("CN¥ 399.00 / US$ 59.00", "399.00"),
+    ("USD 124.00 / EUR 110.00 / RMB 888.00", "888.00"),
+    ("59.00 USD  ¥399.00", "399.00"),
+    ("EUR 70,90  CNY 549.00", "549.00"),
+    ("中国大陆 ¥399.00 香港 HK$440", "399.00"),
+    ("S$ 102.90", "None"),
+    ("JP¥ 8,390", "None"),
+    ("RMB 1,099.00", "1099.00"),
+])
+def test_a_price_in_another_currency_is_not_the_yuan_price(printed: str, yuan: str) -> None:
+    """An export tag lists its price in several currencies; the recipe's price is the yuan one (set ninth,
+    currency_list: US$ 124.00 was read as the price ¥124.00, S$ 102.90 as ¥102.90)."""
+    from inference.reading.normalize import parse_price
+
+    assert str(parse_price(printed)) == yuan
+
+
+def _judge_price_lines(*lines: str, expected: str = "¥399.00"):
+    import numpy as np
+
+    from inference.detections import Detections
+    from inference.reading.recipe import parse_recipe
+    from inference.reading.types import OcrLine, TagReading
+    from inference.reading.verdict import judge
+
+    recipe = parse_recipe(f'[fields]\nprice = "{expected}"\n')
+    ocr = tuple(OcrLine(text, 0.99, (0.0, 20.0 * k, 200.0, 20.0 * k + 18.0)) for k, text in enumerate(lines))
+    tag = TagReading(0, (0, 0, 300, 600), {}, (), ocr, text_px=30.0)
+    dets = Detections(np.array([[0, 0, 300, 600]], np.float32), np.array([0.9]), np.array([0]), ("hangtag", "barcode", "qr_code"))
+    return judge(recipe, dets, [tag])
+
+
+def test_the_verdict_weighs_the_yuan_price_and_passes_over_the_others() -> None:
+    from inference.reading.verdict import Verdict
+
+    assert _judge_price_lines("零售价 RETAIL PRICE", "CNY 399.00", "USD 59.00", "EUR 55.00").verdict is Verdict.OK
+    wrong = _judge_price_lines("零售价 RETAIL PRICE", "USD 399.00", "RMB 459.00")  # the yuan price is wrong
+    assert wrong.verdict is Verdict.NG and any("459" in r for r in wrong.reasons)
+    only_foreign = _judge_price_lines("PRICE", "US$ 124.00", "S$ 102.90")  # no yuan price printed: not a difference
+    assert only_foreign.verdict is not Verdict.OK and not any("124" in r or "102" in r for r in only_foreign.reasons)

@@ -18,7 +18,7 @@ from inference.reading import hao_xing
 from inference.reading.fields import extract_fields
 from inference.reading.labels import LABELS, line_parts, split_labeled
 from inference.reading.matching import SURE_SINGLE, Found, Glyphs, compare, fold, haystacks, search
-from inference.reading.normalize import code_key, field_key, halfwidth, normalize_ean, normalize_field, parse_price, squash
+from inference.reading.normalize import code_key, field_key, foreign_amount, halfwidth, normalize_ean, normalize_field, parse_price, squash
 from inference.reading.recipe import FieldRule, Recipe
 from inference.reading.repairs import FIBRES, GRADES
 from inference.reading.types import FieldReading, OcrLine, TagReading
@@ -632,6 +632,8 @@ def _amounts(line: OcrLine) -> list[_Amount]:
     cleaned = re.sub(r"(?<=\d)[Oo]|[Oo](?=\d)", "0", text)
     out = []
     for match in _AMOUNT.finditer(cleaned):
+        if foreign_amount(cleaned, match.start(), match.end()):
+            continue  # US$ 59.00 beside CN¥ 399.00: another currency's price is no evidence of the yuan one
         whole, cents = match.group(1).replace(",", "").replace("，", ""), match.group(2)
         try:
             amount = Decimal(f"{whole}.{cents or '0'}").quantize(Decimal("0.01"))

@@ -48,8 +48,34 @@ def code_key(text: str) -> str:
     return normalize_code(text.replace("l", "1")).translate(_CODE_LOOKALIKES)
 
 
+# An amount in another currency: a dollar, euro, pound or won sign, or a currency's code or name, before it
+# (`US$ 59.00`, `EUR 70,90`, `JP¥ 8,390`, `HK$440`; € is often read ∈) or after it (`59 USD`, `440港币`). An export tag lists the
+# retail price in several currencies; the recipe's price is the yuan one (¥, ￥, RMB, CNY, CN¥, 元).
+_FOREIGN_BEFORE = re.compile(r"(?:[$€∈£₩]|USD|EUR|GBP|JPY|HKD|SGD|AUD|CAD|NZD|KRW|TWD|NTD|CHF|MOP|MYR|THB|JP[¥￥]|"
+                             r"美元|欧元|日元|港币|港元|英镑|韩元|新币|澳元|台币)\s*[:：]?\s*$", re.IGNORECASE)
+_FOREIGN_AFTER = re.compile(r"^(?:[.,，]\d{1,2})?\s*(?:[$€£₩]|USD|EUR|GBP|JPY|HKD|SGD|AUD|CAD|NZD|KRW|TWD|NTD|CHF|MOP|"
+                            r"MYR|THB|美元|欧元|日元|港币|港元|英镑|韩元|新币|澳元|台币)", re.IGNORECASE)
+_NUMBER = re.compile(r"\d[\d,，]*(?:[.．·]\d{1,2})?")
+
+
+def foreign_amount(text: str, start: int, end: int) -> bool:
+    """Whether the number at text[start:end] is an amount in a currency other than the yuan."""
+    return bool(_FOREIGN_BEFORE.search(text[max(0, start - 8) : start]) or _FOREIGN_AFTER.match(text[end : end + 8]))
+
+
+def without_foreign_amounts(text: str) -> str:
+    """The text with every amount in another currency blanked (its digits turned to spaces, so positions hold)."""
+    out = list(text)
+    for match in _NUMBER.finditer(text):
+        if foreign_amount(text, match.start(), match.end()):
+            out[match.start() : match.end()] = " " * (match.end() - match.start())
+    return "".join(out)
+
+
 def parse_price(text: str) -> Decimal | None:
-    cleaned = squash(text).replace("￥", "¥")
+    """The yuan amount of a printed price ('¥1,099.00', 'RMB 399', '199元'); amounts in other currencies
+    on the same line (`US$ 59.00`) are passed over."""
+    cleaned = squash(without_foreign_amounts(halfwidth(text))).replace("￥", "¥")
     cleaned = _CURRENCY_NOISE.sub("", cleaned.upper())
     cleaned = re.sub(r"(?<=\d)O|O(?=\d)", "0", cleaned)
     cleaned = re.sub(r"(?<=\d)[,，](?=\d{3}(?!\d))", "", cleaned)  # thousands: 1,099.00 is 1099.00
