@@ -89,6 +89,15 @@ def test_readme_curl_inspect_with_recipe_and_the_load_generator(tmp_path):
     assert "Traceback" not in err
 
 
+
+def send_sample(port: int, results: list) -> None:
+    """POST the sample to /detect; its status code (or the HTTP error) is appended to `results`."""
+    try:
+        results.append(httpx.post(f"http://127.0.0.1:{port}/detect", content=SAMPLE.read_bytes(),
+                                  headers={"Content-Type": "image/jpeg"}, timeout=120).status_code)
+    except httpx.HTTPError as exc:
+        results.append(repr(exc))
+
 def test_sigterm_stops_accepting_finishes_what_is_queued_and_exits_0():
     port = free_port()
     process = start_serve(port, "--no-read", "--max-batch", "1", "--queue", "8")
@@ -96,14 +105,7 @@ def test_sigterm_stops_accepting_finishes_what_is_queued_and_exits_0():
     try:
         wait_ready(process, port)
 
-        def send():
-            try:
-                results.append(httpx.post(f"http://127.0.0.1:{port}/detect", content=SAMPLE.read_bytes(),
-                                          headers={"Content-Type": "image/jpeg"}, timeout=120).status_code)
-            except httpx.HTTPError as exc:
-                results.append(repr(exc))
-
-        senders = [threading.Thread(target=send) for _ in range(4)]
+        senders = [threading.Thread(target=send_sample, args=(port, results)) for _ in range(4)]
         for sender in senders:
             sender.start()
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:

@@ -18,7 +18,7 @@ import httpx
 import numpy as np
 import pytest
 
-from tests.test_service_cli import SAMPLE, start_serve, wait_ready
+from tests.test_service_cli import SAMPLE, send_sample, start_serve, wait_ready
 from inference.service.handoff import BodySlots, SharedDepth
 from tests.test_service_support import batch_blob_detector, free_port, square_jpeg
 
@@ -193,14 +193,7 @@ def test_sigterm_finishes_what_the_front_ends_queued_and_exits_0():
     try:
         wait_ready(process, port)
 
-        def send():
-            try:
-                results.append(httpx.post(f"http://127.0.0.1:{port}/detect", content=SAMPLE.read_bytes(),
-                                          headers={"Content-Type": "image/jpeg"}, timeout=120).status_code)
-            except httpx.HTTPError as exc:
-                results.append(repr(exc))
-
-        senders = [threading.Thread(target=send) for _ in range(SENDERS)]
+        senders = [threading.Thread(target=send_sample, args=(port, results)) for _ in range(SENDERS)]
         for sender in senders:
             sender.start()
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
