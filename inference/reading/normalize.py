@@ -51,10 +51,9 @@ def code_key(text: str) -> str:
 # An amount in another currency: a dollar, euro, pound or won sign, or a currency's code or name, before it
 # (`US$ 59.00`, `EUR 70,90`, `JP¥ 8,390`, `HK$440`; € is often read ∈) or after it (`59 USD`, `440港币`). An export tag lists the
 # retail price in several currencies; the recipe's price is the yuan one (¥, ￥, RMB, CNY, CN¥, 元).
-_FOREIGN_BEFORE = re.compile(r"(?:[$€∈£₩]|USD|EUR|GBP|JPY|HKD|SGD|AUD|CAD|NZD|KRW|TWD|NTD|CHF|MOP|MYR|THB|JP[¥￥]|"
-                             r"美元|欧元|日元|港币|港元|英镑|韩元|新币|澳元|台币)\s*[:：]?\s*$", re.IGNORECASE)
-_FOREIGN_AFTER = re.compile(r"^(?:[.,，]\d{1,2})?\s*(?:[$€£₩]|USD|EUR|GBP|JPY|HKD|SGD|AUD|CAD|NZD|KRW|TWD|NTD|CHF|MOP|"
-                            r"MYR|THB|美元|欧元|日元|港币|港元|英镑|韩元|新币|澳元|台币)", re.IGNORECASE)
+_OTHER_CURRENCIES = r"USD|EUR|GBP|JPY|HKD|SGD|AUD|CAD|NZD|KRW|TWD|NTD|CHF|MOP|MYR|THB|美元|欧元|日元|港币|港元|英镑|韩元|新币|澳元|台币"
+_FOREIGN_BEFORE = re.compile(rf"(?:[$€∈£₩]|JP[¥￥]|{_OTHER_CURRENCIES})\s*[:：]?\s*$", re.IGNORECASE)
+_FOREIGN_AFTER = re.compile(rf"^(?:[.,，]\d{{1,2}})?\s*(?:[$€£₩]|{_OTHER_CURRENCIES})", re.IGNORECASE)
 _NUMBER = re.compile(r"\d[\d,，]*(?:[.．·]\d{1,2})?")
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from inference.detections import intersection
+from inference.detections import centre_inside, intersection
 from inference.reading.lines import Box
 from inference.reading.ocr.recognizer import Recognized
 from inference.reading.rectify import Upright
@@ -63,7 +63,7 @@ class FirstRead:
             # compared on the first crop's ground only: what the grown crop took in round the tag (a receipt, a
             # printed sheet under it) reads surely, and levelled by it, the tag's own lines stand aslant
             region = self._region_in(upright)
-            on_tag = [r for b, r in zip(grown.boxes, grown.recognized) if _centre_inside(b, region)]
+            on_tag = [r for b, r in zip(grown.boxes, grown.recognized) if centre_inside(b, region)]
             if _sureness(on_tag) >= _sureness(self.pieces.recognized):
                 return grown
             kept = self._kept(grown.boxes, upright, across_turn=True)
@@ -148,11 +148,6 @@ class FirstRead:
         """The first crop's bounds in the grown crop."""
         fh, fw = self.upright.image.shape[:2]
         return self._mapping(upright)((0.0, 0.0, float(fw), float(fh)))
-
-
-def _centre_inside(box: Box, region: Box) -> bool:
-    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    return region[0] <= cx <= region[2] and region[1] <= cy <= region[3]
 
 
 def _sureness(recognized: Sequence[Recognized]) -> float:
