@@ -211,3 +211,29 @@ def test_another_recognizer_file_reads_in_its_place_on_the_same_backend() -> Non
             after = mine.read(image, detections)
     assert [t.fields for t in after] == [t.fields for t in before]
     assert [[line.text for line in t.ocr_lines] for t in after] == [[line.text for line in t.ocr_lines] for t in before]
+
+
+def test_another_small_print_file_gives_the_last_read_in_its_place() -> None:
+    """`use_rereader` (verdict-bench --ocr-reread): a copy of the shipped small-print recognizer under another name
+    gives the last read instead, on the first recognizer's squeeze; the reads stay the same and the reader's model
+    description names the file. A candidate is judged so without replacing the shipped file."""
+    import shutil
+    import tempfile
+
+    from inference.reading.ocr.models import tuned_rec
+    from inference.reading.reader import TagReader
+
+    shipped = tuned_rec()
+    if shipped is None:
+        pytest.skip("no small-print recognizer in this install")
+    image, detections, _fields = card(7)
+    with TagReader.open(precision="fp32") as mine:
+        before = mine.read(image, detections)
+        with tempfile.TemporaryDirectory() as folder:
+            copy = Path(folder) / "small_copy.onnx"
+            shutil.copyfile(shipped, copy)
+            mine.use_rereader(copy)
+            assert mine.rereader.squeeze == mine.recognizer.squeeze and mine.models.endswith("; second read: small_copy.onnx")
+            assert Path(mine.rereader.engine.model_path) == copy
+            after = mine.read(image, detections)
+    assert [t.fields for t in after] == [t.fields for t in before]

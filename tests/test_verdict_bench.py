@@ -194,3 +194,14 @@ def test_a_recognizer_that_is_not_there_is_refused_before_any_frame(tmp_path, ca
     assert main(["verdict-bench", "--data", str(data), "--ocr-rec", str(tmp_path / "missing.onnx")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error:") and "missing.onnx does not exist" in err and "rec .onnx" in err
+
+
+def test_a_small_print_candidate_that_is_not_there_is_refused_before_any_frame(tmp_path, capsys):
+    """--ocr-reread names the small-print recognizer a candidate is judged with: a missing file is refused at once."""
+    data = tmp_path / "set"
+    data.mkdir()
+    (data / "manifest.json").write_text('{"generator": "training.tagsets"}', encoding="utf-8")
+    (data / "truth.jsonl").write_text("", encoding="utf-8")
+    assert main(["verdict-bench", "--data", str(data), "--ocr-reread", str(tmp_path / "cand.onnx")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error:") and "cand.onnx does not exist" in err

@@ -59,6 +59,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--ocr-rec", type=Path, default=None,
                         help="read with this PP-OCR recognizer ONNX instead of the station's stock one (first and second "
                              "reads; the small-print recognizer's last read of fields in doubt stays), to compare recognizers")
+    parser.add_argument("--ocr-reread", type=Path, default=None,
+                        help="give fields still in doubt their last read with this small-print recognizer ONNX instead of "
+                             "the shipped one (first and second reads stay the station's), to judge a candidate")
     parser.set_defaults(func=verdict_bench)
 
 
@@ -314,8 +317,9 @@ def verdict_bench(args: argparse.Namespace) -> int:
 
     data = args.data
     manifest, truth = load_truth(data)
-    if args.ocr_rec is not None:
-        _check_ocr_rec(args.ocr_rec)
+    for path in (args.ocr_rec, args.ocr_reread):
+        if path is not None:
+            _check_ocr_rec(path)
     if args.bucket:
         truth = [row for row in truth if row["bucket"] == args.bucket]
     if args.design:
@@ -334,6 +338,8 @@ def verdict_bench(args: argparse.Namespace) -> int:
     with Inspector.open(args.model, args.backend, read=True) as inspector:
         if args.ocr_rec is not None:
             inspector.reader.use_recognizer(args.ocr_rec)
+        if args.ocr_reread is not None:
+            inspector.reader.use_rereader(args.ocr_reread)
         for number, row in enumerate(truth, start=1):
             if row["job"] not in recipes:
                 recipes[row["job"]] = load_recipe(data / row["recipe"])

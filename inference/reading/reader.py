@@ -202,6 +202,16 @@ class TagReader:
         old.close()
         self.models = f"{self.models.split(' / rec')[0]} / rec {model_path.name}" if self.models else model_path.name
 
+    def use_rereader(self, model_path: Path) -> None:
+        """Give fields still in doubt their last read with another small-print recognizer ONNX (same contract as the
+        shipped one), on the first recognizer's backend and squeeze: to judge a candidate without replacing the file."""
+        old = self.rereader
+        backend = getattr(getattr(self.recognizer, "engine", None), "backend_name", "onnxruntime-cpu")
+        self.rereader = TextRecognizer.open(model_path, backend, squeeze=self.recognizer.squeeze)
+        if old is not None:
+            old.close()
+        self.models = f"{self.models.split('; second read: ')[0]}; second read: {model_path.name}"
+
     def close(self) -> None:
         for pool in (self._tag_pool, self._overlap_pool):
             if pool is not None:
