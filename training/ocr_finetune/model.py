@@ -100,3 +100,54 @@ def max_diff_against_ort(model_path: Path, model: TrainableRecognizer, batches: 
     finally:
         torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32 = tf32
     return worst
+
+
+def restore_fp32(source: Path, out: Path) -> Path:
+    """The FP32 graph back from a file whose weights are stored FP16 behind Casts (packaging/ocr_models.store_fp16):
+    each `NAME__fp16` initializer read by a Cast to `NAME` becomes an FP32 initializer `NAME` again and the Cast
+    goes, so the graph, input, output and metadata are the stock recognizer's, its weights rounded to FP16. The
+    shipped small-print recognizer (whose FP32 candidate is gone) is trained on from this; a file without such
+    Casts is copied unchanged."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(source))
+    graph = model.graph
+    stored = {init.name: init for init in graph.initializer}
+    casts = {node.output[0]: node for node in graph.node
+             if node.op_type == "Cast" and len(node.input) == 1 and node.input[0] in stored and node.input[0].endswith("__fp16")}
+    inits = []
+    for init in graph.initializer:
+        if init.name.endswith("__fp16") and init.name[: -len("__fp16")] in casts:
+            name = init.name[: -len("__fp16")]
+            inits.append(numpy_helper.from_array(numpy_helper.to_array(init).astype(np.float32), name))
+        else:
+            inits.append(init)
+    nodes = [node for node in graph.node if node.output[0] not in casts or node.op_type != "Cast"]
+    del graph.initializer[:]
+    graph.initializer.extend(inits)
+    del graph.node[:]
+    graph.node.extend(nodes)
+    onnx.checker.check_model(model)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    onnx.save(model, str(out))
+    return out
+
+
+def same_contract(a: Path, b: Path) -> bool:
+    """The same nodes (op, inputs, outputs, attributes), initializer names and shapes, graph input/output and
+    metadata: one file's weights may replace the other's."""
+    import onnx
+
+    ma, mb = onnx.load(str(a)), onnx.load(str(b))
+
+    def nodes(m):
+        return [(n.op_type, list(n.input), list(n.output), [x.SerializeToString() for x in n.attribute]) for n in m.graph.node]
+
+    def inits(m):
+        return sorted((i.name, tuple(i.dims), i.data_type) for i in m.graph.initializer)
+
+    return (nodes(ma) == nodes(mb) and inits(ma) == inits(mb)
+            and [i.SerializeToString() for i in ma.graph.input] == [i.SerializeToString() for i in mb.graph.input]
+            and [o.SerializeToString() for o in ma.graph.output] == [o.SerializeToString() for o in mb.graph.output]
+            and {p.key: p.value for p in ma.metadata_props} == {p.key: p.value for p in mb.metadata_props})

@@ -75,16 +75,30 @@ def _glyph_px(rng: np.random.Generator) -> tuple[float, bool]:
     return float(rng.uniform(14.0, 40.0)), False
 
 
-def draw(text: str, font_path: str, ink, paper) -> tuple[np.ndarray, tuple[float, float, float, float]]:
-    """The line drawn at EM px on paper with a margin of an em all round; its glyphs' box (x1, y1, x2, y2)."""
+def draw(text: str, font_path: str, ink, paper, stroke: int = 0) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    """The line drawn at EM px on paper with a margin of an em all round; its glyphs' box (x1, y1, x2, y2).
+    `stroke` px of the ink's own colour round every stroke: a bolder weight than the font has."""
     font = _font(font_path, EM)
-    left, top, right, bottom = font.getbbox(text)
+    left, top, right, bottom = font.getbbox(text, stroke_width=stroke)
     w, h = right - left + 2 * EM, EM * 3
     image = Image.new("RGB", (int(w), int(h)), paper)
     origin = (EM - left, EM)
-    ImageDraw.Draw(image).text(origin, text, font=font, fill=ink)
-    box = ImageDraw.Draw(image).textbbox(origin, text, font=font)
+    ImageDraw.Draw(image).text(origin, text, font=font, fill=ink, stroke_width=stroke, stroke_fill=ink)
+    box = ImageDraw.Draw(image).textbbox(origin, text, font=font, stroke_width=stroke)
     return cv2.cvtColor(np.asarray(image), cv2.COLOR_RGB2BGR), tuple(float(v) for v in box)
+
+
+def _varied(big: np.ndarray, box, ink, paper, rng: np.random.Generator) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    """Faces the five training fonts do not have: thinner strokes (ink eaten away by a 3 px filter), condensed or
+    widened type (0.72-1.2 of the width, tags print long values narrow)."""
+    if rng.random() < 0.15:
+        thin = cv2.dilate if np.mean(ink) < np.mean(paper) else cv2.erode  # the paper grows into the ink
+        big = thin(big, np.ones((3, 3), np.uint8))
+    if rng.random() < 0.4:
+        factor = float(rng.uniform(0.72, 1.2))
+        big = cv2.resize(big, (max(8, round(big.shape[1] * factor)), big.shape[0]), interpolation=cv2.INTER_AREA)
+        box = (box[0] * factor, box[1], box[2] * factor, box[3])
+    return big, box
 
 
 def _tilted(image: np.ndarray, box, rng: np.random.Generator) -> tuple[np.ndarray, tuple[float, float, float, float]]:
@@ -127,7 +141,10 @@ def _camera(frame: np.ndarray, rng: np.random.Generator, small: bool) -> np.ndar
     return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
 
 
-def render_line(rng: np.random.Generator, font_path: str, text: str | None = None, glyph_px: float | None = None) -> Line:
+def render_line(rng: np.random.Generator, font_path: str, text: str | None = None, glyph_px: float | None = None,
+                variety: bool = False) -> Line:
+    """One line; `variety` (training, v2) adds bolder, thinner, condensed and widened faces. Without it the same
+    seed draws the same line as before it existed, so the evaluation lines of earlier sessions stay put."""
     if text is None:
         text = line_text(rng)
     covered = _covered(font_path)
@@ -137,7 +154,11 @@ def render_line(rng: np.random.Generator, font_path: str, text: str | None = Non
     else:
         small = glyph_px < 14.0
     ink, paper = _colours(rng)
-    big, box = draw(text, font_path, ink, paper)
+    if variety:
+        big, box = draw(text, font_path, ink, paper, stroke=int(rng.choice(3, p=(0.8, 0.14, 0.06))))
+        big, box = _varied(big, box, ink, paper, rng)
+    else:
+        big, box = draw(text, font_path, ink, paper)
     big, box = _tilted(big, box, rng)
     scale = glyph_px / EM
     frame = cv2.resize(big, (max(8, round(big.shape[1] * scale)), max(8, round(big.shape[0] * scale))), interpolation=cv2.INTER_AREA)
@@ -158,8 +179,8 @@ def render_line(rng: np.random.Generator, font_path: str, text: str | None = Non
     return Line(big, text, glyph_px, SECOND_SQUEEZE, Path(font_path).name, big.shape != crop.shape)
 
 
-def render_many(seed: int, count: int, fonts: list[str], glyph_px: float | None = None) -> list[Line]:
+def render_many(seed: int, count: int, fonts: list[str], glyph_px: float | None = None, variety: bool = False) -> list[Line]:
     """`count` lines from `seed`, fonts taken in turn at random: what a worker makes for one chunk."""
     cv2.setNumThreads(1)  # one process per core renders; no thread pools inside
     rng = np.random.default_rng(seed)
-    return [render_line(rng, fonts[int(rng.integers(len(fonts)))], glyph_px=glyph_px) for _ in range(count)]
+    return [render_line(rng, fonts[int(rng.integers(len(fonts)))], glyph_px=glyph_px, variety=variety) for _ in range(count)]

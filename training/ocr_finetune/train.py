@@ -38,8 +38,8 @@ def _say(*parts) -> None:
 class LinePool:
     """Lines rendered by `workers` processes, chunk after chunk, taken in as they finish."""
 
-    def __init__(self, fonts: list[str], workers: int, seed: int) -> None:
-        self.fonts, self.seed = fonts, seed
+    def __init__(self, fonts: list[str], workers: int, seed: int, variety: bool = False) -> None:
+        self.fonts, self.seed, self.variety = fonts, seed, variety
         self.executor = ProcessPoolExecutor(workers)
         self.pending: list = []
         self.next_chunk = 0
@@ -56,7 +56,8 @@ class LinePool:
                 still.append(future)
         self.pending = still
         while len(self.pending) < self.target_in_flight:
-            self.pending.append(self.executor.submit(render_many, self.seed * 1_000_003 + self.next_chunk, CHUNK, self.fonts))
+            self.pending.append(self.executor.submit(render_many, self.seed * 1_000_003 + self.next_chunk, CHUNK, self.fonts,
+                                                     None, self.variety))
             self.next_chunk += 1
         return self.size
 
@@ -101,7 +102,7 @@ def batches_in_background(pool: LinePool, model, size: int, seed: int, stop: thr
             continue
         batch, widths = prepare_batch([l.crop for l in lines], squeeze)
         steps = [math.ceil(w / WIDTH_STEP) for w in widths]
-        item = (batch, steps, targets, lengths)
+        item = (batch, steps, targets, lengths, np.array([l.glyph_px for l in lines], np.float32))
         while not stop.is_set():
             try:
                 out.put(item, timeout=0.5)
@@ -135,101 +136,202 @@ def exact_reads(model, lines: list[Line], batch_size: int = 128) -> dict:
     return out
 
 
+def teacher_right(best: np.ndarray, steps: list[int], targets: list[int], lengths: list[int]) -> np.ndarray:
+    """Per line: does the teacher's greedy CTC read (repeats merged, blanks dropped) equal the target exactly?"""
+    right = np.zeros(len(lengths), bool)
+    at = 0
+    for i, n in enumerate(lengths):
+        path = best[i, : steps[i]]
+        keep = (path != 0) & np.concatenate(([True], path[1:] != path[:-1]))
+        right[i] = np.array_equal(path[keep], np.asarray(targets[at : at + n]))
+        at += n
+    return right
+
+
+def parse_students(text: str) -> list[tuple[str, float]]:
+    """'a:0,b:0.1' -> [('a', 0.0), ('b', 0.1)]: trained side by side on the same batches, each with its own
+    weight of the confidence penalty (minus the mean entropy of its per-frame posteriors)."""
+    out = []
+    for part in text.split(","):
+        name, _, weight = part.partition(":")
+        out.append((name.strip(), float(weight or 0.0)))
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--model", type=Path, required=True, help="the station's GB 2312 recognizer ONNX")
+    parser.add_argument("--model", type=Path, required=True,
+                        help="the recognizer to start from: FP32, or weights stored FP16 behind Casts (restored to FP32)")
+    parser.add_argument("--teacher", type=Path, default=None,
+                        help="the station's stock recognizer: its posteriors are soft targets on lines it reads right (--kd)")
     parser.add_argument("--fonts", type=Path, required=True, help="GB 2312 cuts of the training fonts")
     parser.add_argument("--real-lines", type=Path, required=True, help="real_lines.py's npz")
     parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--minutes", type=float, default=6.0)
+    parser.add_argument("--minutes", type=float, default=6.0, help="wall time of this call")
+    parser.add_argument("--total-minutes", type=float, default=None,
+                        help="the learning-rate schedule's length over all calls (default: --minutes); with --state a later "
+                             "call resumes where the last stopped")
+    parser.add_argument("--state", type=Path, default=None, help="weights, optimizers and progress: resumed from, saved to")
+    parser.add_argument("--students", default="a:0", help="name:confidence-penalty pairs trained side by side")
+    parser.add_argument("--kd", type=float, default=0.0, help="weight of KL(teacher || student) per frame")
+    parser.add_argument("--kd-min-px", type=float, default=14.0, help="distil on lines at least this high (clean print)")
+    parser.add_argument("--variety", action="store_true", help="bolder, thinner, condensed, widened faces (render.py)")
+    parser.add_argument("--fp16-out", action="store_true", help="snapshots stored FP16 behind Casts, as shipped")
     parser.add_argument("--batch", type=int, default=192)
     parser.add_argument("--lr", type=float, default=1e-4)
     parser.add_argument("--warmup", type=int, default=150)
     parser.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 2) - 2))
     parser.add_argument("--val", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--snapshots", default="0.4,0.7,1.0", help="fractions of the time at which to export")
+    parser.add_argument("--snapshots", default="", help="fractions of the whole schedule at which to export too "
+                                                         "(every call also exports at its end)")
     parser.add_argument("--device", default="cuda")
     parser.add_argument("--min-lines", type=int, default=6000, help="lines rendered before the first step")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     fonts = [str(p) for p in training_fonts(args.fonts)]
     _say("fonts", [Path(f).name for f in fonts])
-    pool = LinePool(fonts, args.workers, args.seed)
+    pool = LinePool(fonts, args.workers, args.seed, variety=args.variety)
     pool.top_up()
     val_future = [pool.executor.submit(render_many, 7_000_000 + k, CHUNK, fonts) for k in range(args.val // CHUNK)]
 
     import torch
     import torch.nn.functional as F
 
-    from training.ocr_finetune.model import TrainableRecognizer, export, max_diff_against_ort
+    from training.ocr_finetune.model import TrainableRecognizer, export, max_diff_against_ort, restore_fp32, same_contract
 
+    scratch = args.state.parent if args.state is not None else args.out.parent
+    source = restore_fp32(args.model, scratch / "source_fp32.onnx")
+    teacher_path = restore_fp32(args.teacher, scratch / "teacher_fp32.onnx") if args.teacher else None
+    if teacher_path is not None and not same_contract(source, teacher_path):
+        raise SystemExit(f"expected the teacher {args.teacher} to share the student's graph and classes: it does not")
     torch.backends.cuda.matmul.allow_tf32 = torch.backends.cudnn.allow_tf32 = True
-    model = TrainableRecognizer(args.model, device=args.device)
+    students = {name: TrainableRecognizer(source, device=args.device) for name, _w in parse_students(args.students)}
+    penalty = dict(parse_students(args.students))
+    teacher = TrainableRecognizer(teacher_path, device=args.device) if teacher_path is not None else None
     real = np.load(args.real_lines)
     real_batches = [real[k] for k in real.files]
-    diff = max_diff_against_ort(args.model, model, real_batches)
+    first = next(iter(students.values()))
+    diff = max_diff_against_ort(source, first, real_batches)
     _say(f"torch vs ONNX Runtime on {sum(len(b) for b in real_batches)} real lines: max |diff| {diff:.2e}")
     if diff >= 1e-3:
         raise SystemExit(f"expected the PyTorch graph to match ONNX Runtime within 1e-3, found {diff:.2e}: do not train on it")
+    optimizers = {name: torch.optim.AdamW(m.parameters(), lr=args.lr, weight_decay=0.0) for name, m in students.items()}
+    step, elapsed_before, calls = 0, 0.0, 0
+    log: dict = {"args": {k: str(v) for k, v in vars(args).items()}, "torch_vs_ort_real_lines": diff,
+                 "fonts": [Path(f).name for f in fonts], "snapshots": [], "calls": []}
+    if args.state is not None and args.state.is_file():
+        state = torch.load(args.state, map_location=args.device, weights_only=False)
+        for name, model in students.items():
+            with torch.no_grad():
+                for key, value in state["weights"][name].items():
+                    model.trainable[key].copy_(value)
+            optimizers[name].load_state_dict(state["optimizers"][name])
+        step, elapsed_before, log = state["step"], state["elapsed"], state["log"]
+        calls = len(log["calls"])
+        _say(f"resumed from {args.state}: step {step}, {elapsed_before:.0f} s trained, call {calls + 1}")
+    log["calls"].append({"started": time.strftime("%FT%TZ", time.gmtime()), "seed": args.seed, "step": step})
     val = [line for f in val_future for line in f.result()]
-    log: dict = {"started": time.strftime("%FT%TZ", time.gmtime()), "args": {k: str(v) for k, v in vars(args).items()},
-                 "torch_vs_ort_real_lines": diff, "fonts": [Path(f).name for f in fonts], "snapshots": []}
-    log["val_before"] = exact_reads(model, val)
-    _say("val before", log["val_before"])
+    if calls == 0:
+        log["val_before"] = exact_reads(first, val)
+        if teacher is not None:
+            log["val_teacher"] = exact_reads(teacher, val)
+        _say("val before", log["val_before"], "teacher", log.get("val_teacher"))
     while pool.top_up() < args.min_lines:
         time.sleep(0.5)
     _say("lines ready", pool.size)
 
-    optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.0)
     ready: queue.Queue = queue.Queue(maxsize=6)
     stop = threading.Event()
-    feeders = [threading.Thread(target=batches_in_background, args=(pool, model, args.batch, args.seed * 10 + k, stop, ready), daemon=True)
+    feeders = [threading.Thread(target=batches_in_background, args=(pool, first, args.batch, args.seed * 10 + k, stop, ready), daemon=True)
                for k in range(2)]
     for t in feeders:
         t.start()
-    budget = args.minutes * 60.0
-    fractions = [float(f) for f in args.snapshots.split(",")]
+    budget = (args.total_minutes or args.minutes) * 60.0
+    fractions = [float(f) for f in args.snapshots.split(",") if f and float(f) * budget > elapsed_before]
     start = time.time()
-    step, losses = 0, []
-    while True:
-        progress = (time.time() - start) / budget
-        if fractions and progress >= fractions[0]:
-            fraction = fractions.pop(0)
-            name = f"rec_s{int(round(fraction * 100)):03d}.onnx"
-            path = export(args.model, model, args.out / name)
-            snap = {"file": name, "step": step, "seconds": round(time.time() - start, 1), "lines_seen": step * args.batch,
-                    "lines_rendered": pool.size, "loss_recent": round(float(np.mean(losses[-50:])), 4) if losses else None,
+    losses: dict[str, list] = {name: [] for name in students}
+    kd_share: list[float] = []
+
+    def snapshot(tag: str) -> None:
+        for name, model in students.items():
+            file = f"rec_{name}_{tag}.onnx"
+            path = export(source, model, args.out / file)
+            snap = {"file": file, "student": name, "step": step, "seconds": round(elapsed_before + time.time() - start, 1),
+                    "lines_seen": step * args.batch, "loss_recent": round(float(np.mean(losses[name][-50:])), 4) if losses[name] else None,
                     "val": exact_reads(model, val), "export_vs_torch": max_diff_against_ort(path, model, real_batches[:6])}
+            if args.fp16_out:
+                import sys
+
+                sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "packaging"))
+                from ocr_models import store_fp16
+
+                store_fp16(path, path.with_suffix(".fp16.onnx"))
+                path.unlink()
+                snap["file"] = path.with_suffix(".fp16.onnx").name
             log["snapshots"].append(snap)
             _say("snapshot", json.dumps(snap))
-            (args.out / "train.json").write_text(json.dumps(log, indent=1, ensure_ascii=False))
-        if progress >= 1.0:  # snapshots count in the time: the budget is wall time
+        (args.out / "train.json").write_text(json.dumps(log, indent=1, ensure_ascii=False))
+
+    while True:
+        now = time.time() - start
+        progress = (elapsed_before + now) / budget
+        if fractions and progress >= fractions[0]:
+            snapshot(f"p{int(round(fractions.pop(0) * 100)):03d}")
+        if progress >= 1.0 or now >= args.minutes * 60.0:
             break
         lr = args.lr * min(1.0, (step + 1) / args.warmup) * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(progress, 1.0))))
-        for group in optimizer.param_groups:
-            group["lr"] = lr
-        batch, steps, targets, lengths = ready.get()
-        x = torch.from_numpy(batch).to(model.device, non_blocking=True)
-        log_probs = model.log_probs(x)  # N, T, C
-        T = log_probs.shape[1]
-        loss = F.ctc_loss(log_probs.transpose(0, 1), torch.tensor(targets, dtype=torch.long),
-                          torch.tensor([min(s, T) for s in steps], dtype=torch.long), torch.tensor(lengths, dtype=torch.long),
-                          blank=0, reduction="mean", zero_infinity=True)
-        optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 5.0)
-        optimizer.step()
-        losses.append(float(loss.detach()))
+        batch, steps, targets, lengths, glyph_px = ready.get()
+        x = torch.from_numpy(batch).to(args.device, non_blocking=True)
+        mask = kd_lines = None
+        if teacher is not None and args.kd > 0:
+            with torch.no_grad():
+                teacher_lp = teacher.log_probs(x).float()
+            T = teacher_lp.shape[1]
+            right = teacher_right(teacher_lp.argmax(dim=2).cpu().numpy(), [min(s, T) for s in steps], targets, lengths)
+            kd_lines = torch.from_numpy(right & (glyph_px >= args.kd_min_px)).to(args.device)
+            kd_share.append(float(kd_lines.float().mean()))
+        for name, model in students.items():
+            log_probs = model.log_probs(x)  # N, T, C
+            T = log_probs.shape[1]
+            if mask is None:
+                mask = (torch.arange(T, device=args.device)[None, :] < torch.tensor([min(s, T) for s in steps], device=args.device)[:, None]).float()
+            loss = F.ctc_loss(log_probs.transpose(0, 1), torch.tensor(targets, dtype=torch.long),
+                              torch.tensor([min(s, T) for s in steps], dtype=torch.long), torch.tensor(lengths, dtype=torch.long),
+                              blank=0, reduction="mean", zero_infinity=True)
+            if kd_lines is not None and bool(kd_lines.any()):
+                kl = (teacher_lp.exp() * (teacher_lp - log_probs)).sum(dim=2)  # N, T
+                frames = mask * kd_lines[:, None].float()
+                loss = loss + args.kd * (kl * frames).sum() / frames.sum().clamp(min=1.0)
+            if penalty[name] > 0:
+                entropy = -(log_probs.exp() * log_probs).sum(dim=2)
+                loss = loss - penalty[name] * (entropy * mask).sum() / mask.sum()
+            optimizer = optimizers[name]
+            for group in optimizer.param_groups:
+                group["lr"] = lr
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 5.0)
+            optimizer.step()
+            losses[name].append(float(loss.detach()))
         step += 1
         if step % 25 == 0:
             pool.top_up()
         if step % 100 == 0:
-            _say(f"step {step} loss {np.mean(losses[-100:]):.4f} lr {lr:.2e} lines {pool.size} queue {ready.qsize()}")
+            said = " ".join(f"{n} {np.mean(l[-100:]):.4f}" for n, l in losses.items())
+            _say(f"step {step} loss {said} lr {lr:.2e} kd-lines {np.mean(kd_share[-100:]) if kd_share else 0:.3f} "
+                 f"lines {pool.size} queue {ready.qsize()}")
     stop.set()
     pool.close()
+    trained = elapsed_before + time.time() - start
+    log["calls"][-1].update({"finished": time.strftime("%FT%TZ", time.gmtime()), "steps_to": step, "seconds": round(time.time() - start, 1)})
     log["steps"] = step
-    log["finished"] = time.strftime("%FT%TZ", time.gmtime())
+    snapshot(f"c{calls + 1}")
+    if args.state is not None:
+        torch.save({"weights": {n: {k: v.detach() for k, v in m.trainable.items()} for n, m in students.items()},
+                    "optimizers": {n: o.state_dict() for n, o in optimizers.items()}, "step": step, "elapsed": trained, "log": log},
+                   args.state)
+        _say("state saved", args.state)
     (args.out / "train.json").write_text(json.dumps(log, indent=1, ensure_ascii=False))
     _say("done", step, "steps")
 
