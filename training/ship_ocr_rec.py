@@ -1,6 +1,9 @@
 """Ship a fine-tuned recognizer as the station's: checked against the stock one's contract, weights stored FP16.
 
-    python -m training.ship_ocr_rec --candidate .cand/ocr/rec_best.onnx [--notes .cand/ocr/rec_best.json]
+    python -m training.ship_ocr_rec --candidate .cand/ocr/v2/rec_b_c2.fp32.onnx [--notes NOTES.json]
+
+(an FP16 snapshot as gpu_ocr.sh brings back is restored to FP32 first: training.ocr_finetune.model.restore_fp32;
+storing it again gives the same bytes, so the shipped file is the one the verdict benches judged)
 
 The candidate must read like the recognizer it replaces: input `x` of N×3×48×W, probabilities over exactly the
 stock GB 2312 cut's classes in the same order (its `character` metadata), so every stage after recognition
