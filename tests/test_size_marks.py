@@ -199,3 +199,14 @@ def test_a_run_read_too_poorly_to_name_three_sizes_still_looks_like_one():
     assert run_like(lines_from_text("xS Os M 1 xI ■XxX"))
     assert run_like(lines_from_text("□ □ 3XL"))
     assert not run_like(lines_from_text("尺码：M 175/96A\n号型：170/92A(XL)"))
+
+
+def test_a_box_printed_tight_round_its_size_marks_it():
+    """s6001 000157 (a generated size_run tag, its upright crop round the run): the box 170/104A is reversed out of
+    is too thin round its letters to stay solid under the row's opening; its outline, letters filled in, is still a
+    rectangle, so it is the marked entry (before: the box and the size beside it were one entry, no mark stood out)."""
+    image = read_image(Path(__file__).parent / "data" / "size_marks" / "tight_reversed_box.png")
+    rows = [(15.0, 15.0, 198.0, 36.0), (11.0, 36.0, 206.0, 58.0), (13.0, 58.0, 84.0, 79.0)]
+    found = marked_size(image, rows, TextRecognizer.open(find_ocr_models("fp32", "gb2312").rec, "onnxruntime-cpu", 1, squeeze=0.7))
+    assert found is not None and found.value == "170/104A"
+    assert found.entries == 7

@@ -209,6 +209,7 @@ def _parts(band: _Band) -> _Parts:
     text_h = float(np.median(glyphs)) if glyphs else 0.6 * h
     parts = _Parts(np.zeros(ink.shape, bool), np.zeros(ink.shape, bool), np.zeros(ink.shape, bool), [], [], text_h)
     closed = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)).astype(bool)  # thin box lines
+    moat = cv2.dilate(band.solid.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)  # solid parts _ink set apart
     reversed_out: list[tuple[int, int, int]] = []  # solid parts that may be boxes a size is reversed out of
     for c in range(1, count):
         x, y, w, hh, area = (int(v) for v in stats[c])
@@ -220,7 +221,9 @@ def _parts(band: _Band) -> _Parts:
             continue
         past_box = y < core[0] - slack or y + hh > core[1] + slack
         squarish = BOX_SIDES[0] * text_h <= hh <= BOX_SIDES[1] * text_h and 0.75 <= w / hh <= 1.33
-        solid = band.solid[shape].mean() > 0.5
+        # a box a size is reversed out of may be too thin round its letters to survive the opening: its outline
+        # filled in is still a rectangle, which a glyph as wide is not
+        solid = band.solid[shape].mean() > 0.5 or (w >= REVERSED_WIDTH * hh and _rectangular((shape | moat)[y : y + hh, x : x + w]))
         holed_or_wide = area < FULL_BOX * w * hh or w >= REVERSED_WIDTH * hh  # a filled check box is a full square
         if solid and holed_or_wide and hh >= 0.8 * text_h:  # a size reversed out of a filled box (or a blot)
             parts.print_mask |= shape
@@ -241,6 +244,15 @@ def _parts(band: _Band) -> _Parts:
             parts.filled_mask |= labels == c
             parts.whole.append((r0, r1))
     return parts
+
+
+def _rectangular(shape: np.ndarray) -> bool:
+    """Whether a shape, its holes filled (the letters reversed out of a box), covers its bounding box."""
+    outside = np.zeros((shape.shape[0] + 2, shape.shape[1] + 2), np.uint8)
+    outside[1:-1, 1:-1] = shape
+    mask = np.zeros((outside.shape[0] + 2, outside.shape[1] + 2), np.uint8)
+    cv2.floodFill(outside, mask, (0, 0), 2)
+    return float((outside[1:-1, 1:-1] != 2).mean()) >= FULL_BOX
 
 
 def _outside(span: tuple[int, int], whole: Sequence[tuple[int, int]], narrow: float) -> list[tuple[int, int]]:
