@@ -175,10 +175,10 @@ def crop_box(image: np.ndarray, xyxy: Box, margin: float = 0.02) -> tuple[np.nda
 
 
 def _ink_points(gray: np.ndarray, work_side: int, exclude: Sequence[Box] = (),
-                paper: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray] | None:
+                paper: np.ndarray | None = None, within: Sequence[Box] = ()) -> tuple[np.ndarray, np.ndarray] | None:
     """Centred (x, y) of the printed pixels at a small working size, dark or light print alike,
-    outside the `exclude` boxes and inside the `paper` polygon where given (crop pixels); None when
-    there is too little print to measure anything by."""
+    outside the `exclude` boxes, inside the `paper` polygon where given and inside the `within` boxes where
+    given (crop pixels); None when there is too little print to measure anything by."""
     h, w = gray.shape[:2]
     scale = min(1.0, work_side / max(h, w))
     small = cv2.resize(gray, (max(8, int(w * scale)), max(8, int(h * scale))), interpolation=cv2.INTER_AREA)
@@ -191,6 +191,11 @@ def _ink_points(gray: np.ndarray, work_side: int, exclude: Sequence[Box] = (),
         on_paper = np.zeros(ink.shape, np.uint8)
         cv2.fillConvexPoly(on_paper, np.rint(np.asarray(paper, np.float64) * (sx, sy)).astype(np.int32), 1)
         ink &= on_paper.astype(bool)
+    if within:
+        inside = np.zeros(ink.shape, bool)
+        for x1, y1, x2, y2 in within:
+            inside[max(0, int(y1 * sy)) : max(0, int(np.ceil(y2 * sy))), max(0, int(x1 * sx)) : max(0, int(np.ceil(x2 * sx)))] = True
+        ink &= inside
     ys, xs = np.nonzero(ink)
     if len(xs) < 50:
         return None
@@ -223,7 +228,7 @@ def text_down_angle(gray: np.ndarray, work_side: int = 200) -> tuple[float, floa
 
 
 def residual_skew(gray: np.ndarray, span: float = 10.0, step: float = 0.5, work_side: int = 240, exclude: Sequence[Box] = (),
-                  paper: np.ndarray | None = None) -> tuple[float, float]:
+                  paper: np.ndarray | None = None, within: Sequence[Box] = ()) -> tuple[float, float]:
     """(degrees, gain) of the tilt left in an upright crop, from its printed lines: the angle
     within ±span whose projection across the lines is sharpest, and how much sharper it is
     than level (1.0 = no better). The barcode's angle can be a few degrees off under perspective,
@@ -231,7 +236,7 @@ def residual_skew(gray: np.ndarray, span: float = 10.0, step: float = 0.5, work_
     symbols out: a barcode's bars and a QR code are most of a tag's ink, and under perspective
     they lie level while the text above them is still tilted. `paper` (the tag's outline, crop pixels) keeps
     out what lies around the tag: the lines of printed sheets beside it outweigh a small tag's own."""
-    points = _ink_points(gray, work_side, exclude, paper)
+    points = _ink_points(gray, work_side, exclude, paper, within)
     if points is None:
         return 0.0, 1.0
     xs, ys = points

@@ -22,7 +22,7 @@ from inference.reading.normalize import code_key
 from inference.reading.ocr.detector import TextDetector
 from inference.reading.ocr.recognizer import Recognized, TextRecognizer
 from inference.reading.outline import Outline
-from inference.reading.rectify import Upright, level_by_lines
+from inference.reading.rectify import Upright, level_by_lines, residual_skew
 from inference.reading.seals import seal_areas, without_seal_ink
 from inference.reading.spotting import Posteriors
 from inference.reading.types import OcrLine
@@ -41,6 +41,14 @@ ORIENTATION_LINES = 6
 # them taller than wide, STANDING_RATIO times as long in all as those lying, the crop's lines stand on end.
 LINE_ASPECT = 1.5
 MIN_STANDING_LINES = 3
+# The lines the text detector found, still this many degrees aslant measured by their own print alone (nothing
+# round the tag, no ruled sheet or receipt under it, can speak there) and clearly sharper level: the crop is
+# levelled again by them and its lines found anew. At least this many lines. Below 2.5° a second warp changed
+# good reads about as often as it mended them (twelve sets, 2026-12-03: at 1.5-2°, 4 worse and none better;
+# at 3-10°, 6 better and 1 worse); a lean that small costs a line little.
+FOUND_SKEW_DEG = 2.5
+FOUND_SKEW_GAIN = 1.1
+MIN_FOUND_LINES = 3
 STANDING_RATIO = 2.0
 
 
@@ -102,6 +110,10 @@ def read_lines(detector: TextDetector, recognizer: TextRecognizer, upright: Upri
         # the lines stand on end: the code that turned the tag runs up its side; which end is up, the lines say
         upright, zones, ambiguous = upright.quarter_turned(), [_quarter_zone(z, upright.image.shape[0]) for z in zones], True
         upright, zones = _level_lying(upright, zones, paper)
+        found = detector.detect(upright.image)
+    again = _level_by_found(upright, zones, [box for box, _score in found])
+    if again is not None:
+        upright, zones = again
         found = detector.detect(upright.image)
     seals = seal_areas(upright.image)
     if seals:
@@ -201,6 +213,23 @@ def _level_lying(upright: Upright, zones: Sequence[SymbolZone], paper: Outline |
         return None if box is None else level.box_from(upright, box)
 
     return level, [replace(z, bars=moved(z.bars), text=moved(z.text)) for z in zones]
+
+
+def _level_by_found(upright: Upright, zones: Sequence[SymbolZone], boxes: Sequence[Box]) -> tuple[Upright, list[SymbolZone]] | None:
+    """The crop levelled again by the print inside the lines the text detector found, where they still lie
+    aslant: the levelling before them measured all the crop's ink, and what lies round a tag (a ruled sheet, a
+    receipt's rows) can outweigh a small tag's own lines. None where they lie level (or too few to say)."""
+    if len(boxes) < MIN_FOUND_LINES:
+        return None
+    symbols = [area for z in zones for area in (z.bars, z.text) if area is not None]
+    skew, gain = residual_skew(cv2.cvtColor(upright.image, cv2.COLOR_BGR2GRAY), exclude=symbols, within=boxes)
+    if abs(skew) < FOUND_SKEW_DEG or gain < FOUND_SKEW_GAIN:
+        return None
+    level = upright.turned_by(skew)
+    if level is upright:
+        return None
+    return level, [replace(z, bars=None if z.bars is None else level.box_from(upright, z.bars),
+                           text=None if z.text is None else level.box_from(upright, z.text)) for z in zones]
 
 
 def _zone_of(box: Box, zones: Sequence[SymbolZone], read_printed_ean: bool = False) -> SymbolZone | None:
