@@ -186,22 +186,14 @@ def test_a_tag_read_from_a_grown_box_is_scored_against_its_truth() -> None:
     assert match(truth, [(0.0, 0.0, 800.0, 600.0)], grown=True) == {}  # the whole frame is no tag's box
 
 
-def test_a_recognizer_that_is_not_there_is_refused_before_any_frame(tmp_path, capsys):
+@pytest.mark.parametrize(("flag", "name", "hint"), [("--ocr-rec", "missing.onnx", "rec .onnx"), ("--ocr-reread", "cand.onnx", "")])
+def test_a_recognizer_that_is_not_there_is_refused_before_any_frame(tmp_path, capsys, flag, name, hint):
+    """--ocr-rec (the first recognizer) and --ocr-reread (the small-print last read a candidate is judged with):
+    a missing file is refused at once."""
     data = tmp_path / "set"
     data.mkdir()
     (data / "manifest.json").write_text('{"generator": "training.tagsets"}', encoding="utf-8")
     (data / "truth.jsonl").write_text("", encoding="utf-8")
-    assert main(["verdict-bench", "--data", str(data), "--ocr-rec", str(tmp_path / "missing.onnx")]) == 2
+    assert main(["verdict-bench", "--data", str(data), flag, str(tmp_path / name)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("error:") and "missing.onnx does not exist" in err and "rec .onnx" in err
-
-
-def test_a_small_print_candidate_that_is_not_there_is_refused_before_any_frame(tmp_path, capsys):
-    """--ocr-reread names the small-print recognizer a candidate is judged with: a missing file is refused at once."""
-    data = tmp_path / "set"
-    data.mkdir()
-    (data / "manifest.json").write_text('{"generator": "training.tagsets"}', encoding="utf-8")
-    (data / "truth.jsonl").write_text("", encoding="utf-8")
-    assert main(["verdict-bench", "--data", str(data), "--ocr-reread", str(tmp_path / "cand.onnx")]) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("error:") and "cand.onnx does not exist" in err
+    assert err.startswith("error:") and f"{name} does not exist" in err and hint in err
