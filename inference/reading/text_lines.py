@@ -41,6 +41,7 @@ ORIENTATION_LINES = 6
 # them taller than wide, STANDING_RATIO times as long in all as those lying, the crop's lines stand on end.
 LINE_ASPECT = 1.5
 MIN_STANDING_LINES = 3
+STANDING_RATIO = 2.0
 # The lines the text detector found, still this many degrees aslant measured by their own print alone (nothing
 # round the tag, no ruled sheet or receipt under it, can speak there) and clearly sharper level: the crop is
 # levelled again by them and its lines found anew. At least this many lines. Below 2.5° a second warp changed
@@ -49,7 +50,6 @@ MIN_STANDING_LINES = 3
 FOUND_SKEW_DEG = 2.5
 FOUND_SKEW_GAIN = 1.1
 MIN_FOUND_LINES = 3
-STANDING_RATIO = 2.0
 
 
 def _ms(start_ns: int) -> float:
@@ -204,15 +204,23 @@ def _level_lying(upright: Upright, zones: Sequence[SymbolZone], paper: Outline |
     """A crop turned a quarter to lay its standing lines down, levelled by those lines now they lie.
     The first levelling saw them standing and measured them across rows, where columns of glyphs give a
     false tilt (6.5° on a tag with its code up the side: the lines then joined their neighbours)."""
-    level = level_by_lines(upright, [area for z in zones for area in (z.bars, z.text) if area is not None],
-                           None if paper is None else paper.corners)
+    level = level_by_lines(upright, _symbol_areas(zones), None if paper is None else paper.corners)
     if level is upright:
         return upright, list(zones)
+    return level, _zones_moved(zones, upright, level)
 
+
+def _symbol_areas(zones: Sequence[SymbolZone]) -> list[Box]:
+    """Where the decoded symbols' bars and captions lie: kept out of a levelling."""
+    return [area for z in zones for area in (z.bars, z.text) if area is not None]
+
+
+def _zones_moved(zones: Sequence[SymbolZone], before: Upright, after: Upright) -> list[SymbolZone]:
+    """The symbol zones of crop `before` at the same frame pixels in crop `after`."""
     def moved(box: Box | None) -> Box | None:
-        return None if box is None else level.box_from(upright, box)
+        return None if box is None else after.box_from(before, box)
 
-    return level, [replace(z, bars=moved(z.bars), text=moved(z.text)) for z in zones]
+    return [replace(z, bars=moved(z.bars), text=moved(z.text)) for z in zones]
 
 
 def _level_by_found(upright: Upright, zones: Sequence[SymbolZone], boxes: Sequence[Box]) -> tuple[Upright, list[SymbolZone]] | None:
@@ -221,15 +229,13 @@ def _level_by_found(upright: Upright, zones: Sequence[SymbolZone], boxes: Sequen
     receipt's rows) can outweigh a small tag's own lines. None where they lie level (or too few to say)."""
     if len(boxes) < MIN_FOUND_LINES:
         return None
-    symbols = [area for z in zones for area in (z.bars, z.text) if area is not None]
-    skew, gain = residual_skew(cv2.cvtColor(upright.image, cv2.COLOR_BGR2GRAY), exclude=symbols, within=boxes)
+    skew, gain = residual_skew(cv2.cvtColor(upright.image, cv2.COLOR_BGR2GRAY), exclude=_symbol_areas(zones), within=boxes)
     if abs(skew) < FOUND_SKEW_DEG or gain < FOUND_SKEW_GAIN:
         return None
     level = upright.turned_by(skew)
     if level is upright:
         return None
-    return level, [replace(z, bars=None if z.bars is None else level.box_from(upright, z.bars),
-                           text=None if z.text is None else level.box_from(upright, z.text)) for z in zones]
+    return level, _zones_moved(zones, upright, level)
 
 
 def _zone_of(box: Box, zones: Sequence[SymbolZone], read_printed_ean: bool = False) -> SymbolZone | None:
