@@ -199,6 +199,12 @@ def test_the_back_of_a_tag_gives_at_most_a_brand() -> None:
         (normalize_standard, "G8/T 2665-2017", "GB/T 2665-2017"),
         (normalize_standard, "F2/T 73020-2019", "FZ/T 73020-2019"),
         (normalize_standard, "( GB/T 2664-2017", "GB/T 2664-2017"),
+        # third2 000037 (shield_centred, 20 px lines): the T read as 1 and the year's dash dropped, at 94 %
+        (normalize_standard, "FZ/1730432021", "FZ/T 73043-2021"),
+        (normalize_standard, "GB/T 228492014", "GB/T 22849-2014"),
+        (normalize_standard, "GB 18401", "GB 18401"),  # no year: nothing to split
+        (normalize_standard, "GB/T 2912.1-2009", "GB/T 2912.1-2009"),
+        (normalize_safety, "GB 184012010B类", "GB 18401-2010 B类"),
         (normalize_composition, "棉 95 ％ 氨纶 5％", "棉 95% 氨纶 5%"),
     ],
 )

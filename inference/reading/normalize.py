@@ -102,7 +102,11 @@ def normalize_standard(text: str) -> str:
     # standard prefixes are GB, GB/T, FZ/T: B read as 8 or R, G as C, and Z as 2 are recognizer slips
     text = re.sub(r"^[GC][8BR](?=/T|18401|\d{4,5}-)", "GB", text)
     text = re.sub(r"^F2(?=/T)", "FZ", text)
+    # no standard's code has a digit after its slash (GB/T, FZ/T): a 1 or I there is the T, its bar lost
+    text = re.sub(r"^([A-Z]{2})/[1IL|](?=\s?\d)", r"\1/T", text)
     text = re.sub(r"([A-Z]{1,3}(?:/[A-Z])?)(?=\d)", r"\1 ", text)
+    # the year is the last four digits after the standard's number: a dash the recognizer dropped between them
+    text = re.sub(r"(?<=[A-Z] )(\d{3,5})((?:19|20)\d\d)(?!\d)", r"\1-\2", text)
     return re.sub(r"(\d)(?=[A-Z]{2})", r"\1 ", text)
 
 
