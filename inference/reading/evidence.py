@@ -83,9 +83,10 @@ _last: tuple[Recipe, TagReading, dict[str, FieldEvidence]] | None = None
 
 def _gather(recipe: Recipe, tag: TagReading) -> dict[str, FieldEvidence]:
     reads = [tuple(tag.ocr_lines)] + ([tuple(tag.reread_lines)] if tag.reread_lines else [])
-    # the small-print recognizer's lines are searched for the expected values only: never a read of the field
-    # that could differ from them, nor one whose doubt holds back a difference the other reads show
-    texts = haystacks([line for read in reads for line in read] + list(tag.small_print_lines))
+    # the small-print recognizer's lines, and values read beside a label boxed alone, are searched for the expected
+    # values only: never a read of the field that could differ from them, nor one whose doubt holds back a
+    # difference the other reads show
+    texts = haystacks([line for read in reads for line in read] + list(tag.small_print_lines) + list(tag.confirm_only_lines))
     labelled = [extract_fields(read) for read in reads]
     line_reads = sum(1 for read in reads if read)  # a reading with no lines (the VLM's) has fields only
     if tag.fields:  # what the reader (or the VLM) reported counts as a read of its own
@@ -106,7 +107,7 @@ def field_evidence(rule: FieldRule, tag: TagReading, texts: Sequence[Glyphs], re
     coded = _from_barcodes(rule, tag)
     if rule.expected is not None:
         printed = _expected(rule, texts, reads, labelled, len(reads) if line_reads is None else line_reads,
-                            tag.small_print_lines)
+                            tag.small_print_lines, tag.confirm_only_lines)
         if printed.found in (Found.NEAR, Found.ABSENT):
             printed = _spotted(rule, tag) or _rival_spotted(rule, tag) or printed
         if coded is not None and coded.found is Found.MATCH and printed.found is not Found.DIFFERENT:
@@ -177,10 +178,10 @@ def _labelled_otherwise(rule: FieldRule, hit, reads: Sequence[Sequence[OcrLine]]
 
 def _expected(rule: FieldRule, texts: Sequence[Glyphs], reads: Sequence[Sequence[OcrLine]],
               labelled: Sequence[Mapping[str, FieldReading]], line_reads: int,
-              small_print: Sequence[OcrLine] = ()) -> FieldEvidence:
+              small_print: Sequence[OcrLine] = (), confirming: Sequence[OcrLine] = ()) -> FieldEvidence:
     name, expected = rule.name, rule.expected or ""
     if name == "price":
-        return _price(rule, reads, labelled, line_reads, small_print)
+        return _price(rule, reads, labelled, line_reads, small_print, confirming)
     hit = search(_searchable(name, expected), texts, rule.min_confidence)
     if hit.found is Found.MATCH:
         against = _labelled_otherwise(rule, hit, reads, labelled) if len(fold(expected)) <= SHORT_VALUE_CHARS else None
@@ -670,6 +671,7 @@ def _raised_cents(expected: Decimal, read: _Amount) -> bool:
 
 
 SMALL_PRINT_READ = "printed as expected (read by the small-print recognizer)"
+RAISED_CENTS = "printed as expected, its cents small and raised"
 
 
 def _small_print_price(expected: Decimal, small_print: Sequence[OcrLine], doubted: Sequence[_Amount],
@@ -689,7 +691,7 @@ def _small_print_price(expected: Decimal, small_print: Sequence[OcrLine], doubte
 
 
 def _price(rule: FieldRule, reads: Sequence[Sequence[OcrLine]], labelled: Sequence[Mapping[str, FieldReading]],
-           line_reads: int, small_print: Sequence[OcrLine] = ()) -> FieldEvidence:
+           line_reads: int, small_print: Sequence[OcrLine] = (), confirming: Sequence[OcrLine] = ()) -> FieldEvidence:
     expected = parse_price(rule.expected or "")
     if expected is None:
         return FieldEvidence("price", Found.ABSENT)
@@ -734,6 +736,9 @@ def _price(rule: FieldRule, reads: Sequence[Sequence[OcrLine]], labelled: Sequen
     small = _small_print_price(expected, small_print, [a for _f, a in seen], rule.min_confidence)
     if small is not None:
         return FieldEvidence("price", Found.MATCH, rule.expected or "", small.confidence, "ocr", SMALL_PRINT_READ, small.line.text)
+    raised = _small_print_price(expected, confirming, [a for _f, a in seen], rule.min_confidence)
+    if raised is not None:
+        return FieldEvidence("price", Found.MATCH, rule.expected or "", raised.confidence, "ocr", RAISED_CENTS, raised.line.text)
     if seen:
         _f, amount = max(seen, key=lambda fa: fa[1].confidence)
         return FieldEvidence("price", Found.NEAR, f"¥{amount.amount:.2f}", amount.confidence, "ocr", "a price on the tag", amount.line.text)

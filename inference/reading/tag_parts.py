@@ -66,6 +66,7 @@ def join(a: TagReading, b: TagReading) -> TagReading:
         first, xyxy=box, fields=fields, barcodes=codes, summary=summarize(fields, codes),
         ocr_lines=first.ocr_lines + second.ocr_lines, reread_lines=first.reread_lines + second.reread_lines,
         small_print_lines=first.small_print_lines + second.small_print_lines,
+        confirm_only_lines=first.confirm_only_lines + second.confirm_only_lines,
         notes=first.notes + second.notes + (f"{JOINED_NOTE} (boxes {first.tag_index + 1} and {second.tag_index + 1})",),
         symbol_boxes=first.symbol_boxes + second.symbol_boxes, spotted=first.spotted + second.spotted,
         unconfirmed=tuple(dict.fromkeys(first.unconfirmed + second.unconfirmed)),

@@ -162,6 +162,10 @@ class TagReading:
     # the lines of fields still in doubt after the second read, read by the recognizer fine-tuned for small print:
     # evidence that a field is printed as expected, never that it differs (verify.py, evidence.py)
     small_print_lines: tuple[OcrLine, ...] = ()
+    # lines found while verifying that can show a field printed as expected, never that it differs: a label the text
+    # detector boxed alone with the value read beside it (beside_labels.py), a price whose cents were measured to be
+    # printed small and raised (raised_cents.py)
+    confirm_only_lines: tuple[OcrLine, ...] = ()
     # the bars of the symbol box whose decode differs from the recipe's code, measured (reader.py) for both codes to
     # be verified against them: a decoder's misread is told from a wrong code (verdict.py); None elsewhere
     decoded_bars: BarMeasure | None = None
@@ -174,6 +178,7 @@ class TagReading:
         object.__setattr__(self, "ocr_lines", tuple(self.ocr_lines))
         object.__setattr__(self, "reread_lines", tuple(self.reread_lines))
         object.__setattr__(self, "small_print_lines", tuple(self.small_print_lines))
+        object.__setattr__(self, "confirm_only_lines", tuple(self.confirm_only_lines))
         object.__setattr__(self, "symbol_boxes", tuple(tuple(float(v) for v in box) for box in self.symbol_boxes))
         object.__setattr__(self, "notes", tuple(self.notes))
         object.__setattr__(self, "spotted", tuple(self.spotted))
@@ -206,6 +211,7 @@ class TagReading:
             "ocr_lines": [{"text": line.text, "confidence": round(line.confidence, 4)} for line in self.ocr_lines],
             "reread_lines": [{"text": line.text, "confidence": round(line.confidence, 4)} for line in self.reread_lines],
             "small_print_lines": [{"text": line.text, "confidence": round(line.confidence, 4)} for line in self.small_print_lines],
+            "confirm_only_lines": [{"text": line.text, "confidence": round(line.confidence, 4)} for line in self.confirm_only_lines],
             "spotted": [{"field": s.name, "expected": s.expected, "confidence": round(s.confidence, 4),
                          "deficit": round(s.deficit, 3), "line": s.line} for s in self.spotted],
             "rejected": self.rejected,

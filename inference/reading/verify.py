@@ -15,6 +15,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from inference.reading.beside_labels import label_alone, read_beside_labels
 from inference.reading.evidence import FieldEvidence, gather, run_like, size_run, size_tokens
 from inference.reading.expected import spot_fields, spot_printed_ean
 from inference.reading.labels import split_labeled
@@ -23,6 +24,8 @@ from inference.reading.matching import Found
 from inference.reading.ocr.detector import TextDetector
 from inference.reading.ocr.recognizer import TextRecognizer
 from inference.reading.recipe import FieldRule, Recipe
+from inference.reading.normalize import parse_price
+from inference.reading.raised_cents import has_raised_cents
 from inference.reading.rectify import Upright
 from inference.reading.size_marks import marked_size
 from inference.reading.summary import summarize
@@ -36,6 +39,9 @@ REGION_MARGIN = 0.25
 REGION_TEXT_HEIGHT = 96
 # A row that reads as nothing but sizes, boxes before them and spaces (the recognizer may join 'XXL3XL').
 _RUN_TEXT = re.compile(r"^[\sXSMLxsml0-9/ABYaby()□■☑☐✓√口]+$")
+# Cents printed small and raised, read at least this surely each, count as read (the yuan carry the price's
+# confidence).
+RAISED_CENTS_MIN_CONFIDENCE = 0.5
 # A matched field's value this long, read inside a line, places the field on that line.
 MIN_VALUE_CHARS = 4
 # A line may hold this many characters besides a matched field's label and value and still be that field's alone.
@@ -68,6 +74,16 @@ def verify(tag: TagReading, recipe: Recipe, crops: LineCrops, upright: Upright, 
                       spotted=tag.spotted + more)
         evidence = gather(recipe, tag)
         doubtful = [rule for rule in doubtful if evidence[rule.name].found is not Found.MATCH]
+        price = next((rule for rule in doubtful if rule.name == "price" and rule.expected), None)
+        if price is not None and crops.crops:
+            tag = _with_raised_cents(tag, price, crops, upright)
+            evidence = gather(recipe, tag)
+            doubtful = [rule for rule in doubtful if evidence[rule.name].found is not Found.MATCH]
+        absent = [rule.name for rule in doubtful if evidence[rule.name].found is Found.ABSENT]
+        if absent and crops.crops:
+            tag = _with_values_beside_labels(tag, absent, crops, upright, detector, recognizer, vocab)
+            evidence = gather(recipe, tag)
+            doubtful = [rule for rule in doubtful if evidence[rule.name].found is not Found.MATCH]
         if doubtful and rereader is not None:
             # the small-print recognizer's read: it may show a doubted field printed as expected (its lines and
             # posteriors), never a difference (no rivals asked; evidence.py leaves its lines out of differences)
@@ -76,7 +92,8 @@ def verify(tag: TagReading, recipe: Recipe, crops: LineCrops, upright: Upright, 
                           spotted=tag.spotted + spot_fields(doubtful, small))
             evidence = gather(recipe, tag)
     tag = replace(tag, ocr_lines=without_posteriors(tag.ocr_lines), reread_lines=without_posteriors(tag.reread_lines),
-                  small_print_lines=without_posteriors(tag.small_print_lines))
+                  small_print_lines=without_posteriors(tag.small_print_lines),
+                  confirm_only_lines=without_posteriors(tag.confirm_only_lines))
     fields = dict(tag.fields)
     for name, found in evidence.items():
         reading = found.reading()
@@ -94,6 +111,46 @@ def _second_read(crops: LineCrops, tag: TagReading, upright: Upright, detector: 
         lines.extend(_read_again(crops, tag.ocr_lines, upright, recognizer, evidence, doubtful, vocab))
     lines.extend(_read_regions(detector, recognizer, upright, [rule.region for rule in doubtful if rule.region is not None], vocab))
     return lines
+
+
+def _with_values_beside_labels(tag: TagReading, names: Sequence[str], crops: LineCrops, upright: Upright,
+                               detector: TextDetector, recognizer: TextRecognizer, vocab: str) -> TagReading:
+    """Fields nothing was found for, where the detector boxed their label alone: the strip beside the label
+    searched for a value the detector missed (beside_labels.py). Evidence of the expected value only."""
+    rows = group_rows(crops.boxes)
+    first = _first_reads(rows, crops, tag.ocr_lines, upright)
+    found = read_beside_labels(upright.image, crops.boxes, rows, first, names, detector, recognizer, vocab)
+    if not found:
+        return tag
+    lines = tuple(replace(line, box=upright.to_image_box(line.box)) for line in found)
+    notes = tuple(f"read beside its label, where the text detector had boxed the label alone: {line.text}" for line in found)
+    return replace(tag, confirm_only_lines=tag.confirm_only_lines + lines, notes=tag.notes + notes)
+
+
+def _with_raised_cents(tag: TagReading, rule: FieldRule, crops: LineCrops, upright: Upright) -> TagReading:
+    """A price read as the expected yuan run on into its cents ('¥1099.00' read '109900'), where the line's
+    print shows the cents small and raised (raised_cents.py): the expected price, evidence one way only."""
+    amount = parse_price(rule.expected or "")
+    if amount is None:
+        return tag
+    yuan, cents = f"{amount:.2f}".split(".")
+    run_on = re.compile(rf"(?<!\d){yuan}{cents}(?!\d)")
+    rows = group_rows(crops.boxes)
+    first = _first_reads(rows, crops, tag.ocr_lines, upright)
+    for k, line in first.items():
+        found = run_on.search(line.text)
+        if found is None:
+            continue
+        if any(has_raised_cents(crops.crops[i]) for i in rows[k]):
+            box = upright.to_image_box(union([crops.boxes[i] for i in rows[k]]))
+            chars = line.char_confidences[found.start() : found.end()] if len(line.char_confidences) == len(line.text) else ()
+            if chars and min(chars[len(yuan):]) < RAISED_CENTS_MIN_CONFIDENCE:
+                continue  # small print read as a guess: the cents could be any
+            # the yuan are the price's evidence; the cents, small and raised, read less surely
+            price = OcrLine(f"¥{yuan}.{cents}", min(chars[: len(yuan)]) if chars else line.confidence, box)
+            note = f"price {line.text} read as ¥{yuan}.{cents}: its last two digits are printed small and raised (cents)"
+            return replace(tag, confirm_only_lines=tag.confirm_only_lines + (price,), notes=tag.notes + (note,))
+    return tag
 
 
 def _with_marked_size(tag: TagReading, recipe: Recipe, crops: LineCrops, upright: Upright,
@@ -184,7 +241,7 @@ def _settled(first: Mapping[int, OcrLine], evidence: Mapping[str, FieldEvidence]
             if name in doubt:
                 if raw and (raw in line.text or line.text in raw):
                     on_doubt.add(k)
-            elif (raw == line.text or (len(raw) >= MIN_VALUE_CHARS and raw in line.text) or _only_label_of(line.text, name)) \
+            elif (raw == line.text or (len(raw) >= MIN_VALUE_CHARS and raw in line.text) or label_alone(line.text, name)) \
                     and _holds_only(line.text, name, found.value):
                 settled.add(k)
     return settled - on_doubt
@@ -221,7 +278,3 @@ def _compact(text: str) -> str:
     return "".join(ch for ch in text if not ch.isspace() and ch not in ":：/")
 
 
-def _only_label_of(text: str, name: str) -> bool:
-    """Whether a line reads as the label of field `name` and nothing else (its value printed under it)."""
-    labels = split_labeled(text)
-    return len(labels) == 1 and labels[0][0] == name and not text[labels[0][1]:].strip(" :：/")
