@@ -79,9 +79,8 @@ def verify(tag: TagReading, recipe: Recipe, crops: LineCrops, upright: Upright, 
             tag = _with_raised_cents(tag, price, crops, upright)
             evidence = gather(recipe, tag)
             doubtful = [rule for rule in doubtful if evidence[rule.name].found is not Found.MATCH]
-        absent = [rule.name for rule in doubtful if evidence[rule.name].found is Found.ABSENT]
-        if absent and crops.crops:
-            tag = _with_values_beside_labels(tag, absent, crops, upright, detector, recognizer, vocab)
+        if doubtful and crops.crops:
+            tag = _with_values_beside_labels(tag, [rule.name for rule in doubtful], crops, upright, detector, recognizer, vocab)
             evidence = gather(recipe, tag)
             doubtful = [rule for rule in doubtful if evidence[rule.name].found is not Found.MATCH]
         if doubtful and rereader is not None:
@@ -115,8 +114,9 @@ def _second_read(crops: LineCrops, tag: TagReading, upright: Upright, detector: 
 
 def _with_values_beside_labels(tag: TagReading, names: Sequence[str], crops: LineCrops, upright: Upright,
                                detector: TextDetector, recognizer: TextRecognizer, vocab: str) -> TagReading:
-    """Fields nothing was found for, where the detector boxed their label alone: the strip beside the label
-    searched for a value the detector missed (beside_labels.py). Evidence of the expected value only."""
+    """Fields in doubt where the detector boxed their label alone: the strip beside the label searched for a value
+    the detector missed (beside_labels.py; 'label alone takes the next line' may have given the field another
+    line's text). Evidence of the expected value only."""
     rows = group_rows(crops.boxes)
     first = _first_reads(rows, crops, tag.ocr_lines, upright)
     found = read_beside_labels(upright.image, crops.boxes, rows, first, names, detector, recognizer, vocab)
