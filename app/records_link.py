@@ -117,7 +117,9 @@ class RecordsLink(QObject):
         self._close_dialog()
         self.journal.mark_exported(session_id, folder)
         self.last_export = folder
-        self.window.statusBar().showMessage(f"Report written to {folder} ({flagged} NG/REVIEW frames)", 15000)
+        # the folder's name only: its whole path ran under the permanent labels at 1280 px (the path is in the
+        # "Report exported" message and the Open report button's tooltip)
+        self.window.statusBar().showMessage(f"Report written: {Path(folder).name} ({flagged} NG/REVIEW frames)", 15000)
 
     def _on_failed(self, message: str) -> None:
         self._close_dialog()

@@ -25,7 +25,9 @@ class ReportOpener(QObject):
         self.button = QPushButton("Open report")
         self.button.setVisible(False)
         self.button.clicked.connect(self.open)
-        window.statusBar().addWidget(self.button)
+        # a permanent widget: a normal one sits on top of the status bar's messages ("Report written to …" was
+        # drawn under it, its start hidden); permanent ones are laid out beside them, at the left of their group
+        window.statusBar().insertPermanentWidget(0, self.button)
         window.records.job.done.connect(self._on_exported)  # queued from the export thread
 
     def _on_exported(self, folder: str, session_id: int, flagged: int) -> None:

@@ -69,6 +69,8 @@ def test_a_failed_source_clears_the_verdict_disables_start_and_nothing_is_journa
     assert not window.source_bar.start_button.isEnabled() and not window.source_bar.step_button.isEnabled()
     assert window.errors_panel.isVisible() and missing in window.errors_panel.title.text()
     assert window.current is None and window.view.message_is_error
+    assert window.banner.reasons.text().count(missing) == 1  # "PATH: source not found: PATH" said it twice
+    assert window.text_panel._result is None  # the last frame's reads do not stay beside NO SOURCE
     assert window.source_bar.spec() == missing  # the bar shows the source that failed, not the previous one
     window.start()  # Space or a stray click: must not re-inspect the previous folder
     window.step()
@@ -83,6 +85,7 @@ def test_a_failed_source_clears_the_verdict_disables_start_and_nothing_is_journa
     qtbot.waitUntil(lambda: window.source_bar.start_button.isEnabled(), timeout=5000)
     assert not window.errors_panel.isVisible()  # a source that opens clears the source error
     assert window.banner.verdict.text() == "—" and not window.view.message_is_error
+    assert window.crops.labels[0].text() == "no frame yet"  # not "no source" under a source that is open
 
 
 def test_recipe_job_and_lot_survive_a_restart_and_show_in_the_header(qtbot, tmp_path):
@@ -296,6 +299,22 @@ def test_plot_legends_sit_beside_the_plots_and_name_only_the_backends_stages(qtb
     assert any("30 %" in label for label in panel.legend_labels("share"))
 
 
+def test_in_a_1280_px_windows_dock_the_plots_are_not_crowded_out_by_their_legends(qtbot):
+    """The right-hand column of a 1280x720 window is ~440 px: the share legend's sentence set the legends' column
+    width and left each plot 120 of 452 px."""
+    from app.widgets.plots_panel import PlotsPanel
+
+    panel = PlotsPanel()
+    qtbot.addWidget(panel)
+    panel.resize(440, 400)
+    panel.show()
+    qtbot.waitExposed(panel)
+    qtbot.wait(50)
+    for plot in (panel.lat_plot, panel.mem_plot, panel.share_plot):
+        assert plot.getViewBox().sceneBoundingRect().width() >= 0.4 * panel.graphs.width()
+    assert "CPU-side work" in panel.graphs.toolTip()  # what the 30 % line means is still said
+
+
 def test_the_latency_and_memory_title_shows_its_ampersand(qtbot, tmp_path):
     window = make_window(qtbot, tmp_path)
     action = window.docks["plots"].toggleViewAction()
@@ -470,6 +489,11 @@ def test_after_an_export_the_window_offers_to_open_the_report(qtbot, tmp_path, m
     qtbot.waitUntil(lambda: window.report_opener.last_report is not None, timeout=60000)
     assert window.report_opener.button.isVisibleTo(window)
     assert window.report_opener.last_report.name == "report.pdf" and window.report_opener.last_report.is_file()
+    bar = window.statusBar()
+    message = bar.currentMessage()
+    assert message.startswith("Report written: report_") and str(out) not in message  # the folder's name, not its path
+    # beside the message, not drawn over its start (a normal status-bar widget sat on "Report written to …")
+    assert window.report_opener.button.x() >= bar.fontMetrics().horizontalAdvance(message)
     opened = []
     monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url.toLocalFile()) or True)
     window.report_opener.button.click()
