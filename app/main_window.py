@@ -376,12 +376,17 @@ class MainWindow(QMainWindow):
         """A failed source leaves nothing green on screen: the banner and the view say NO SOURCE."""
         if "source_status" in changed and state.source_status == FAILED:
             self.current, self.current_image, self._pending = None, None, None
-            self.banner.show_verdict("NO SOURCE", [f"{state.source}: " + state.source_message.splitlines()[0]])
+            why = (state.source_message.splitlines() or [""])[0]
+            # "source not found: PATH" names the path itself: the banner said it twice
+            self.banner.show_verdict("NO SOURCE", [why if state.source in why else f"{state.source}: {why}"])
             self.view.show_message(f"NO SOURCE — {state.source} could not be opened", error=True)
             self.crops.show_crops(None, None, note="no source")
+            self.text_panel.show_result(None, self.reading_on)  # the last frame's reads no longer describe the screen
+            self.table.clearSelection()
         elif "source_status" in changed and state.source_status == OPEN and self.banner.verdict.text() == "NO SOURCE":
             self.banner.show_verdict("—", ["Source open: press Start (Space)"])
             self.view.show_message(f"{state.source} is open — press Start (Space).")
+            self.crops.show_crops(None, None, note="no frame yet")  # "no source" stayed under an open source
 
     def _on_source_finished(self, description: str) -> None:
         self.statusBar().showMessage(f"Finished {description}", 8000)
