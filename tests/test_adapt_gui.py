@@ -221,6 +221,26 @@ def test_the_held_out_share_says_what_it_is_a_share_of(qtbot, tmp_path, monkeypa
     assert held_out.text() == "0.20 of the corrected frames" and held_out.value() == 0.2
 
 
+def test_the_kept_frames_list_counts_the_boxes_the_model_just_drew(qtbot, tmp_path, monkeypatch):
+    """Opening a kept frame pre-labels it; its entry said '0 boxes' beside three dashed boxes."""
+    monkeypatch.setenv("HANGTAG_DATA_DIR", str(tmp_path / "data"))
+    window = open_window(qtbot, tmp_path, sample_folder(tmp_path, ["090000022.jpg"], "line"))
+    inspect_all(qtbot, window, 1)
+    qtbot.waitUntil(lambda: window.current_image is not None, timeout=10000)
+    window.adapt_detector()
+    adapt = window.adapt_window
+    adapt.collect.keep_screen.click()
+    adapt.tabs.setCurrentIndex(1)
+    page = adapt.correct
+    page.list.setCurrentRow(0)
+    drawn = len(page.editor.boxes)
+    assert drawn > 0
+    assert page.list.item(0).text().endswith(f"{drawn} boxes")
+    qtbot.keyClick(page.editor, Qt.Key.Key_Tab)  # select a box and delete it: the draft is saved, the entry follows
+    qtbot.keyClick(page.editor, Qt.Key.Key_Delete)
+    assert page.list.item(0).text().endswith(f"{drawn - 1} boxes")
+
+
 def test_box_editor_draws_in_image_pixels_whatever_the_widget_size(qtbot):
     import numpy as np
 

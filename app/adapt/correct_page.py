@@ -77,7 +77,7 @@ class CorrectPage(QWidget):
         self.list.blockSignals(True)
         self.list.clear()
         for f in frames:
-            item = QListWidgetItem(f"{'✓' if f.corrected else '·'} {f.id:06d}  {len(f.boxes)} boxes")
+            item = QListWidgetItem(frame_item_text(f))
             item.setData(Qt.ItemDataRole.UserRole, f.id)
             self.list.addItem(item)
         self.list.blockSignals(False)
@@ -110,7 +110,15 @@ class CorrectPage(QWidget):
             frame = self._prelabel_one(frame_id, image) or frame
         self.editor.set_frame(image, frame.boxes)
         self.editor.setFocus()
+        self._rename_item(frame)
         self._describe()
+
+    def _rename_item(self, frame) -> None:
+        """The list says the boxes the frame has now: it said '0 boxes' beside a frame the model had just drawn 3 in."""
+        for row in range(self.list.count()):
+            item = self.list.item(row)
+            if item.data(Qt.ItemDataRole.UserRole) == frame.id:
+                item.setText(frame_item_text(frame))
 
     def _prelabel_one(self, frame_id: int, image):
         from inference.adapt.prelabel import draft_boxes
@@ -149,7 +157,7 @@ class CorrectPage(QWidget):
         if self.frame_id is None:
             return
         was = self.state.folder.frame(self.frame_id).corrected
-        self.state.folder.set_boxes(self.frame_id, self.editor.boxes, corrected=was)
+        self._rename_item(self.state.folder.set_boxes(self.frame_id, self.editor.boxes, corrected=was))
         self._describe()
 
     def _on_class(self, class_id: int) -> None:
@@ -198,3 +206,7 @@ class CorrectPage(QWidget):
             self.job.cancel()
             self.job.wait()
         self._forget_pipeline()
+
+
+def frame_item_text(frame) -> str:
+    return f"{'✓' if frame.corrected else '·'} {frame.id:06d}  {len(frame.boxes)} boxes"
