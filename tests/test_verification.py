@@ -263,6 +263,25 @@ def test_a_different_price_must_show_in_every_read(first: str, again: str | None
 
 
 @pytest.mark.parametrize(
+    ("first", "again", "confidence", "verdict"),
+    [
+        # another job's tag (s5153 000072, two_column 000119 at 43 px lines): XL read surely in both reads, XXL asked
+        ("尺码：XL", "尺码：XL", 0.99, Verdict.NG),
+        ("尺码：L", "尺码：L", 0.99, Verdict.NG),  # 3XL asked: the 3X lost, twice, surely
+        ("尺码：XL", "尺码：XL", 0.9, Verdict.REVIEW),  # an X merged away is a slip until read surely
+        ("尺码：XL", "尺码：", 0.99, Verdict.REVIEW),  # the unsqueezed re-read does not show it
+        ("尺码：X0L", "尺码：X0L", 0.99, Verdict.REVIEW),  # no size at all: a misread
+    ],
+)
+def test_another_letter_size_read_surely_in_every_read_is_a_difference(first: str, again: str, confidence: float,
+                                                                        verdict: Verdict) -> None:
+    expected = "3XL" if first.endswith("：L") else "XXL"
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines_from_text(first, confidence),
+                         reread_lines=lines_from_text(again, confidence))
+    assert judge(recipe(f'size = "{expected}"'), one_tag(), [reading]).verdict is verdict
+
+
+@pytest.mark.parametrize(
     "line, verdict",
     [
         ("安全类别：GB 18401-2010 B类 零售价：¥329.00", Verdict.OK),  # two columns read as one line

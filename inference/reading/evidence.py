@@ -293,6 +293,12 @@ def _compare_value(name: str, expected: str, cand: _Candidate, min_conf: float) 
             if want == got:
                 return Found.MATCH if cand.mean >= min_conf else Found.NEAR
             return Found.DIFFERENT if cand.confidence >= min_conf else Found.NEAR
+    if name == "size":
+        want, got = field_key(name, expected), field_key(name, cand.value)
+        if want != got and _SIZE_LETTER.match(want) and _SIZE_LETTER.match(got):
+            # two letter sizes, each a value of the field: a merged or lost X is a slip only until every read (the
+            # unsqueezed re-read too, which keeps repeated letters apart) shows the other size surely
+            return Found.DIFFERENT if cand.confidence >= SURE_DIFFERENCE else Found.NEAR
     if name == "ean13":
         if normalize_ean(cand.value) == normalize_ean(expected):
             return Found.MATCH if cand.mean >= min_conf else Found.NEAR
