@@ -530,6 +530,19 @@ def test_an_engine_that_cannot_load_shows_as_an_error_not_as_loading(qtbot, tmp_
     assert window.errors_panel.title.text().endswith("No engine loaded: nothing can be inspected")  # nothing 'changed'
 
 
+def test_the_header_shows_the_whole_lot_number_at_1280x720(qtbot, tmp_path):
+    """Engineer mode leaves the header the ~810 px left of the docks: 'Lot: LOT-2026-12-04' was drawn 'Lot: LOT-2026…',
+    which does not say which lot; the recipe and source give way instead."""
+    window = make_window(qtbot, tmp_path, make_folder(tmp_path, 1))
+    window.resize(1280, 720)
+    window.set_job("K2291 女士连衣裙", "LOT-2026-12-04")
+    window.state.update(recipe="ZEPHYRA 女士连衣裙 22HX-1489 白色 175/92A(XL)")
+    qtbot.wait(50)
+    lot = window.header.fields["lot"]
+    assert lot.elided() == lot.text() == "Lot: LOT-2026-12-04"
+    assert window.header.fields["recipe"].elided().startswith("Recipe: ZEPHYRA")
+
+
 def test_the_header_never_cuts_an_unset_job_or_lot_beside_an_engine_error(qtbot, tmp_path):
     """At 1280x720 in engineer mode, 'Engine: none — see the error' left 'Job: —' drawn as 'Job…'."""
     broken = tmp_path / "broken.onnx"

@@ -12,6 +12,7 @@ from app.station_state import ERROR, FAILED, OPEN, RUNNING, StationModel, Statio
 from app.widgets.elided_label import ElidedLabel
 
 FIELD_STRETCH = {"recipe": 5, "job": 3, "lot": 3, "source": 3, "engine": 0, "mode": 0}
+LOT_KEPT_WHOLE = 24  # characters: a lot number up to this long is never elided; the recipe and source give way
 RUN_STYLES = {"running": ("RUNNING", "#1e8e3e"), "stopped": ("STOPPED", "#5f6368"), "error": ("ERROR", "#d93025")}
 
 
@@ -55,8 +56,10 @@ class StationHeader(QWidget):
         for key in ("job", "lot"):  # "—" until set: its room goes to the recipe and the source meanwhile
             self._layout.setStretch(self._layout.indexOf(self.fields[key]), FIELD_STRETCH[key] if values[key] != "—" else 1)
             # an elided label may shrink to nothing, and "Job: —" became "Job…" beside a long engine error
-            unset = self.fields[key].fontMetrics().horizontalAdvance(self.fields[key].text()) + 2
-            self.fields[key].setMinimumWidth(unset if values[key] == "—" else 0)
+            whole = self.fields[key].fontMetrics().horizontalAdvance(self.fields[key].text()) + 2
+            # a lot number is short and read to the last digit: "Lot: LOT-2026…" at 1280 px left which lot unsaid
+            keep_whole = values[key] == "—" or (key == "lot" and len(values[key]) <= LOT_KEPT_WHOLE)
+            self.fields[key].setMinimumWidth(whole if keep_whole else 0)
         self.fields["source"].setToolTip(state.source_message or state.source)
         self.fields["recipe"].setStyleSheet("" if state.recipe else "color: #d93025; font-weight: bold;")
         self.fields["source"].setStyleSheet("color: #d93025; font-weight: bold;" if state.source_status == FAILED else "")
