@@ -320,3 +320,10 @@ def test_the_verdict_weighs_the_yuan_price_and_passes_over_the_others() -> None:
     assert wrong.verdict is Verdict.NG and any("459" in r for r in wrong.reasons)
     only_foreign = _judge_price_lines("PRICE", "US$ 124.00", "S$ 102.90")  # no yuan price printed: not a difference
     assert only_foreign.verdict is not Verdict.OK and not any("124" in r or "102" in r for r in only_foreign.reasons)
+
+
+@pytest.mark.parametrize("line", ["0 颜色 咖啡色", "■ 颜色 咖啡色", "• 颜色：咖啡色", "o 颜色 咖啡色"])
+def test_a_bullet_or_speck_before_the_first_label_leaves_the_label_first(line: str) -> None:
+    """s5150 000122 (brand_band, 29 px lines): the re-read joined the punched hole ('0') to the colour's row, the
+    colour went unread there, and a surely different colour (another job's recipe) stayed doubt."""
+    assert extract_fields(lines_from_text(line, 0.9))["color"].value == "咖啡色"

@@ -103,6 +103,9 @@ LABELS: Mapping[str, str | None] = {
 # after it, where a colon would stand.
 _OPENERS = "【[〔「"
 _CLOSERS = "】]〕」"
+# A bullet, or a punched hole or speck the recognizer read as one ('0 颜色 咖啡色', '• 品名 …'), before a line's first
+# label: one or two signs or digits and a space. The label after it opens the line as if it stood first.
+_BULLET = re.compile(r"^(?:[^\w\s]|\d|[oO]){1,2}\s+")
 # Dotted leaders run from a label to a value set flush right ('品名 ........ 衬衫', '款号……ZS2023C'): the
 # recognizer writes them as dots, ellipses or middle dots. They part a label from its value as a colon does.
 _LEADERS = "…‥⋯・･．"
@@ -292,8 +295,12 @@ def split_labeled(text: str) -> list[tuple[str | None, int, int, bool]]:
     upper = text.upper()
     first = 1 if text[:1] in _OPENERS else 0
     hit = _label_at(text, first, require_colon=False, upper=upper)
+    start = 0
+    if hit is None and (bullet := _BULLET.match(text)) is not None:
+        start = bullet.end()
+        hit = _label_at(text, start, require_colon=False, upper=upper)
     if hit is not None:
-        found.append((LABELS[hit[0]], hit[1], 0, hit[2]))
+        found.append((LABELS[hit[0]], hit[1], start, hit[2]))
     index = found[0][1] if found else 0
     while index < len(text):
         if index > 0 and (text[index - 1] in " \t" + _OPENERS or (found and index > found[-1][1])):
