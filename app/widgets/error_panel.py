@@ -5,8 +5,10 @@ there is nothing to say. The status bar only had room for the first line ("Recip
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
+from app.widgets.elided_label import ElidedLabel
 from inference.errors import HangtagError
 
 PANEL_HEIGHT = 124  # title and four lines: the message, expected, found, hint
@@ -25,7 +27,9 @@ class ErrorPanel(QWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.setObjectName("error_panel")
-        self.title = QLabel()
+        # elided: a recipe on a long share path made a plain label ask for 1689 px and widened the window past
+        # a 1280-px screen; the whole title is its tooltip and the message below wraps
+        self.title = ElidedLabel(mode=Qt.TextElideMode.ElideMiddle, min_chars=20)
         self.title.setStyleSheet("color: #d93025; font-weight: bold;")
         self.text = QPlainTextEdit()
         self.text.setReadOnly(True)
