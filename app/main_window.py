@@ -563,8 +563,11 @@ class MainWindow(QMainWindow):
 
             self.recipe = load_recipe(path)
         except Exception as exc:
-            self._on_error(f"Recipe not loaded: {path}\n{exc}")
-            self.errors_panel.show_error("recipe", f"Recipe not loaded: {path}", exc)
+            # say what judges the next tag: the header still names the old recipe, and nothing said it was kept
+            kept = (f"the recipe in use stays: {self.state.state.recipe}" if self.recipe is not None
+                    else "no recipe in use: frames get no verdict")
+            self._on_error(f"Recipe not loaded: {path} ({kept})\n{exc}")
+            self.errors_panel.show_error("recipe", f"Recipe not loaded: {path} ({kept})", exc)
             return
         self.recipe_path = path
         self.settings.recipe_path = str(path)

@@ -198,6 +198,23 @@ def test_a_bad_recipe_shows_its_full_message_in_the_error_panel(qtbot, tmp_path)
     assert not window.errors_panel.isVisible()
 
 
+def test_a_recipe_that_does_not_load_says_which_recipe_judges_and_never_widens_the_window(qtbot, tmp_path):
+    """Seen at 1280x720: the header kept the old recipe's name and nothing said it still judged; and the panel's
+    title, a plain label, asked for 1689 px when the recipe lay on a long share path."""
+    window = make_window(qtbot, tmp_path)
+    window.resize(1280, 720)
+    title = window.errors_panel.title
+    window.load_recipe(tmp_path / "no-recipe-yet.toml")
+    assert "no recipe in use: frames get no verdict" in title.text()
+    window.load_recipe(write_recipe(tmp_path, "Dress 22HX"))
+    deep = tmp_path.joinpath(*["line-3 shared recipes folder"] * 12) / "job.toml"
+    window.load_recipe(deep)
+    assert "the recipe in use stays: Dress 22HX" in title.text() and window.state.state.recipe == "Dress 22HX"
+    qtbot.wait(50)
+    assert window.width() <= 1280 and window.minimumSizeHint().width() <= 1280
+    assert title.toolTip() == title.text() != title.elided()  # elided on screen, whole in the tooltip
+
+
 def test_a_bad_recipe_and_a_missing_source_are_both_said_until_each_is_put_right(qtbot, tmp_path):
     window = make_window(qtbot, tmp_path)
     window.load_recipe(write_recipe(tmp_path, "broken", BAD_RECIPE))
