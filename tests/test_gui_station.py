@@ -547,6 +547,27 @@ def test_an_engine_that_cannot_load_shows_as_an_error_not_as_loading(qtbot, tmp_
     assert window.errors_panel.title.text().endswith("No engine loaded: nothing can be inspected")  # nothing 'changed'
 
 
+def test_wide_tag_crops_and_a_long_file_name_never_widen_the_window(qtbot, tmp_path):
+    """Four 6:1 tags' crops asked for 2322 px, and an unreadable file's long name (machine-vision software names
+    files by time, trigger and settings) in the banner for 1710 px: the window grew past a 1280-px screen."""
+    from inference.detections import Detections
+
+    window = make_window(qtbot, tmp_path)
+    window.resize(1280, 720)
+    image = np.zeros((1000, 3000, 3), np.uint8)
+    wide = Detections(xyxy=np.array([[0, 0, 600, 100]] * 4, np.float32), confidence=np.ones(4, np.float32),
+                      class_id=np.zeros(4, np.int64), class_names=("hangtag", "barcode"))
+    window.crops.show_crops(image, wide)
+    name = "line3_cam2_20261204T050102.123456Z_trigger000123_exposure4000us_gain2.0_BayerRG8_K2291-LOT-2026-12-04" * 2
+    window.banner.show_verdict("ERROR", [f"{name}.jpg could not be decoded"])
+    qtbot.wait(50)
+    assert window.crops.shown == 4
+    assert window.minimumSizeHint().width() <= 1280 and window.width() <= 1280
+    window.crops.show_crops(None, None, note=f"no image: {name}.jpg could not be inspected")
+    qtbot.wait(50)
+    assert window.minimumSizeHint().width() <= 1280 and window.width() <= 1280
+
+
 def test_the_header_shows_the_whole_lot_number_at_1280x720(qtbot, tmp_path):
     """Engineer mode leaves the header the ~810 px left of the docks: 'Lot: LOT-2026-12-04' was drawn 'Lot: LOT-2026…',
     which does not say which lot; the recipe and source give way instead."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPixmap
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from app.widgets.image_view import bgr_to_qimage
 from inference.detections import Detections
@@ -25,6 +25,10 @@ class CropsStrip(QWidget):
             layout.addWidget(label)
         layout.addStretch(1)
         self.setFixedHeight(height + 6)
+        # never wider than the window gives: four wide tags (a 6:1 sticker's crop is ~580 px at this height), or a
+        # long file name in the note, asked for 2300 px and widened the window past the screen; what does not fit
+        # is cut at the right edge
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.shown = 0
 
     def show_crops(self, image: np.ndarray | None, detections: Detections | None, *, note: str = "") -> None:

@@ -29,6 +29,9 @@ class VerdictBanner(QWidget):
         self.reasons = QLabel("Waiting for the first tag")
         self.reasons.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         self.reasons.setWordWrap(True)
+        # a word-wrapped label still asks for its longest word: an unreadable file's long name (camera software
+        # names files by time, trigger and settings) widened the window past the screen; it is cut instead
+        self.reasons.setMinimumWidth(1)
         # Verdict left, reasons right: one short band, so the live image keeps the height.
         row = QHBoxLayout()
         row.setSpacing(16)
