@@ -282,6 +282,21 @@ def test_another_letter_size_read_surely_in_every_read_is_a_difference(first: st
 
 
 @pytest.mark.parametrize(
+    ("read", "confidence", "verdict"),
+    [
+        ("等级：优等品", 0.85, Verdict.NG),  # hairline_rows, third2 000023 at 31 px: another job's tag, read at 85 %
+        ("等级：优等品", 0.7, Verdict.REVIEW),  # below the recipe's confidence: doubt
+        ("等级：一等品", 0.85, Verdict.OK),
+        ("等级：合格品", 0.85, Verdict.NG),
+    ],
+)
+def test_another_grade_read_in_every_read_is_a_difference(read: str, confidence: float, verdict: Verdict) -> None:
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines_from_text(read, confidence),
+                         reread_lines=lines_from_text(read, confidence))
+    assert judge(recipe('grade = "一等品"'), one_tag(), [reading]).verdict is verdict
+
+
+@pytest.mark.parametrize(
     "line, verdict",
     [
         ("安全类别：GB 18401-2010 B类 零售价：¥329.00", Verdict.OK),  # two columns read as one line

@@ -299,6 +299,12 @@ def _compare_value(name: str, expected: str, cand: _Candidate, min_conf: float) 
             # two letter sizes, each a value of the field: a merged or lost X is a slip only until every read (the
             # unsqueezed re-read too, which keeps repeated letters apart) shows the other size surely
             return Found.DIFFERENT if cand.confidence >= SURE_DIFFERENCE else Found.NEAR
+    if name == "grade":
+        want, got = field_key(name, expected), field_key(name, cand.value)
+        if want != got and want in GRADES and got in GRADES:
+            # two of the three grades: the characters that tell them apart (优/一/合格) look nothing alike, so the
+            # one-character rule for words (a look-alike slip) does not apply; read at the recipe's confidence
+            return Found.DIFFERENT if cand.confidence >= min_conf else Found.NEAR
     if name == "ean13":
         if normalize_ean(cand.value) == normalize_ean(expected):
             return Found.MATCH if cand.mean >= min_conf else Found.NEAR
