@@ -29,6 +29,9 @@ SYMBOLOGIES = ("", "EAN-13", "EAN-8", "UPC-A", "Code128", "Code93", "Code39")
 COLUMNS = ("Check", "Field", "Expected value", "Read at", "Region")
 
 
+SELECTED_COLOR = "#e0a000"  # the selected field's region and its name
+
+
 class TagCrop(QWidget):
     """The upright tag with each taught region outlined; dragging draws the selected field's region."""
 
@@ -65,12 +68,18 @@ class TagCrop(QWidget):
         w, h = self.size_wh
         painter.drawImage(QRectF(origin.x(), origin.y(), w * scale, h * scale), self._image)
         for label, (x1, y1, x2, y2), selected in self.regions:
-            pen = QPen(QColor("#e0a000" if selected else "#1e88e5"), 3 if selected else 1.5)
-            painter.setPen(pen)
+            color = QColor(SELECTED_COLOR if selected else "#1e88e5")
+            painter.setPen(QPen(color, 3 if selected else 1.5))
             rect = QRectF(origin.x() + x1 * scale, origin.y() + y1 * scale, (x2 - x1) * scale, (y2 - y1) * scale)
             painter.drawRect(rect)
-            if selected:
-                painter.drawText(rect.adjusted(0, -16, 0, 0).topLeft(), label)
+            if selected:  # white on the region's colour, on its top edge: orange text on kraft paper was unreadable
+                tag = QRectF(painter.fontMetrics().boundingRect(label)).adjusted(-3, -1, 3, 1)
+                tag.moveBottomLeft(rect.topLeft())
+                if tag.top() < 0:  # no room above: inside the region's top
+                    tag.moveTopLeft(rect.topLeft())
+                painter.fillRect(tag, color)
+                painter.setPen(QColor("white"))
+                painter.drawText(tag, int(Qt.AlignmentFlag.AlignCenter), label)
         if self._drag is not None:
             painter.setPen(QPen(QColor("#e53935"), 2, Qt.PenStyle.DashLine))
             painter.drawRect(QRectF(self._drag[0], self._drag[1]).normalized())

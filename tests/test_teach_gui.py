@@ -144,3 +144,19 @@ def test_the_tag_text_panel_says_a_decode_was_misread_and_a_value_found_within_d
     assert "within the recognizer" in html
     assert "misread" not in panel._tag_html(tag) and "within the recognizer" not in panel._tag_html(
         TagReading(0, (0.0, 0.0, 300.0, 500.0), fields={"composition": composition}))
+
+
+def test_the_selected_fields_name_is_white_on_its_regions_colour_above_the_region(qtbot):
+    """Its name was orange text with no ground, floating over the tag: on kraft paper it could not be read."""
+    import numpy as np
+    from PySide6.QtGui import QColor
+
+    from app.teach_dialog import SELECTED_COLOR, TagCrop
+
+    crop = TagCrop(np.full((400, 300, 3), (120, 170, 200), np.uint8))  # kraft-brown, BGR
+    qtbot.addWidget(crop)
+    crop.resize(300, 400)
+    crop.show_regions([("品名 product name", (40, 100, 200, 140), True)])
+    image = crop.grab().toImage()
+    ground = image.pixelColor(42, 100 - 6)  # just above the region's top-left corner: the name's ground
+    assert ground == QColor(SELECTED_COLOR)
