@@ -13,6 +13,7 @@ from inference.reading.normalize import (
     normalize_composition,
     normalize_price,
     normalize_safety,
+    normalize_size,
     normalize_standard,
     same_value,
 )
@@ -205,6 +206,9 @@ def test_the_back_of_a_tag_gives_at_most_a_brand() -> None:
         (normalize_standard, "GB 18401", "GB 18401"),  # no year: nothing to split
         (normalize_standard, "GB/T 2912.1-2009", "GB/T 2912.1-2009"),
         (normalize_safety, "GB 184012010B类", "GB 18401-2010 B类"),
+        (normalize_size, "160/8.4Y", "160/84Y"),  # s6001 000032: a speck read as a point inside a 号型
+        (normalize_size, "16.0/84Y", "160/84Y"),
+        (normalize_size, "38.5", "38.5"),  # a half size keeps its point
         (normalize_composition, "棉 95 ％ 氨纶 5％", "棉 95% 氨纶 5%"),
     ],
 )

@@ -3,6 +3,8 @@ and only a confidently read different value is NG (the failure classes of issue 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -279,6 +281,21 @@ def test_another_letter_size_read_surely_in_every_read_is_a_difference(first: st
     reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines_from_text(first, confidence),
                          reread_lines=lines_from_text(again, confidence))
     assert judge(recipe(f'size = "{expected}"'), one_tag(), [reading]).verdict is verdict
+
+
+def test_another_hao_xing_whose_differing_digit_was_read_surely_is_a_difference() -> None:
+    """s6001 000032 (kraft_stamped, 29 px lines), another job's recipe: '160/8.4Y' read for 165/84Y, every digit at
+    99.9 % but a speck read as a point at 61 %; the unsqueezed re-read '160/84Y'. The differing 0 was read surely."""
+    line = OcrLine("规格:160/8.4Y", 0.96, (0, 0, 1, 1), (0.99, 0.99, 0.99, 0.999, 0.999, 0.999, 0.999, 0.999, 0.61, 0.999, 0.999))
+    again = OcrLine("规格:160/84Y", 0.99, (0, 0, 1, 1), (0.99,) * 10)
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=(line,), reread_lines=(again,))
+    assert judge(recipe('size = "165/84Y"'), one_tag(), [reading]).verdict is Verdict.NG
+    assert judge(recipe('size = "160/84Y"'), one_tag(), [reading]).verdict is Verdict.OK
+    # the differing 0 read at 80 % in both reads: doubt
+    faint = replace(reading, ocr_lines=(replace(line, char_confidences=line.char_confidences[:5] + (0.8,) + line.char_confidences[6:]),),
+                    reread_lines=(replace(again, char_confidences=(0.99,) * 5 + (0.8,) + (0.99,) * 4),))
+    assert judge(recipe('size = "165/84Y"'), one_tag(), [faint]).verdict is Verdict.REVIEW
+
 
 
 @pytest.mark.parametrize(

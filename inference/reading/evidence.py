@@ -299,6 +299,8 @@ def _compare_value(name: str, expected: str, cand: _Candidate, min_conf: float) 
             # two letter sizes, each a value of the field: a merged or lost X is a slip only until every read (the
             # unsqueezed re-read too, which keeps repeated letters apart) shows the other size surely
             return Found.DIFFERENT if cand.confidence >= SURE_DIFFERENCE else Found.NEAR
+        if _surely_other_hao_xing(want, "".join(cand.value.split()), cand.chars):
+            return Found.DIFFERENT
     if name == "grade":
         want, got = field_key(name, expected), field_key(name, cand.value)
         if want != got and want in GRADES and got in GRADES:
@@ -454,9 +456,28 @@ def _value_confidences(line: OcrLine, value: str) -> tuple[float, ...]:
     half = halfwidth(line.text)
     text = half if len(half) == len(line.text) else line.text  # aligned with the confidences
     kept = [(ch.upper(), c) for ch, c in zip(text, line.char_confidences) if not ch.isspace()]
-    text = "".join(ch for ch, _ in kept)
-    at = text.rfind(value.upper())
+    at = "".join(ch for ch, _ in kept).rfind(value.upper())
+    if at < 0:  # a stray point the value was cleaned of ('160/8.4Y' read for 160/84Y)
+        kept = [(ch, c) for ch, c in kept if ch not in _STRAY_POINTS or ch in value]
+        at = "".join(ch for ch, _ in kept).rfind(value.upper())
     return tuple(c for _, c in kept[at : at + len(value)]) if at >= 0 else ()
+
+
+_STRAY_POINTS = ".,·、"
+
+
+def _surely_other_hao_xing(expected: str, read: str, chars: Sequence[float]) -> bool:
+    """Two 号型 sizes of one length ('160/84Y' read for 165/84Y) whose differing characters were each read surely
+    (the rest may be faint, as for a code): another size printed, not a slip."""
+    if len(chars) != len(read):
+        return False
+    kept = [(ch, c) for ch, c in zip(read.upper(), chars) if ch not in _STRAY_POINTS]  # '160/8.4Y': a stray point
+    read, chars = "".join(ch for ch, _ in kept), [c for _, c in kept]
+    if len(read) != len(expected) or read == expected:
+        return False
+    if hao_xing.parse(expected) is None or hao_xing.parse(read) is None:
+        return False
+    return all(c >= SURE_DIFFERENCE for a, b, c in zip(expected, read, chars) if a != b)
 
 
 def _surely_other_code(expected: str, read: str, chars: Sequence[float]) -> bool:

@@ -135,7 +135,14 @@ def normalize_composition(text: str) -> str:
 
 def normalize_size(text: str) -> str:
     text = squash(text).upper().replace("（", "(").replace("）", ")")
-    return text.translate(_DASHES).replace("I", "1") if re.search(r"\d", text) else text
+    if not re.search(r"\d", text):
+        return text
+    text = text.translate(_DASHES).replace("I", "1")
+    # a 号型 has no decimal point: one read inside its numbers ('160/8.4Y') is a speck
+    return _POINT_IN_HAO_XING.sub("", text) if "/" in text else text
+
+
+_POINT_IN_HAO_XING = re.compile(r"(?<=\d)[.,·](?=\d{1,2}[A-Z]?(?:\W|$)|\d*/)")
 
 
 def normalize_ean(text: str) -> str:
