@@ -91,6 +91,9 @@ class TextPanel(QWidget):
             if reading.small_print_lines:
                 raw += "<h4>Read by the small-print recognizer (fields still in doubt)</h4><pre>" + e("\n".join(
                     f"{line.confidence:.2f}  {line.text}" for line in reading.small_print_lines)) + "</pre>"
+            if reading.confirm_only_lines:
+                raw += "<h4>Found while verifying (can only confirm the expected value)</h4><pre>" + e("\n".join(
+                    f"{line.confidence:.2f}  {line.text}" for line in reading.confirm_only_lines)) + "</pre>"
         return (f"<h3>Tag {reading.tag_index + 1}</h3><p>{e(reading.summary)}</p>"
                 f"<table cellspacing='0' cellpadding='3' border='1' style='border-collapse:collapse'>"
                 f"<tr><th>Field</th><th>Read</th><th>Conf.</th><th>From</th></tr>{''.join(rows)}</table>"
