@@ -13,6 +13,8 @@ CLASS_COLORS = {
     "qr_code": "#8e44ad",
 }
 FALLBACK_COLORS = ["#16a085", "#c0392b", "#27ae60", "#d35400", "#2c3e50", "#7f8c8d"]
+# A widget's own style sheet when it is not alarmed: "" left it with the palette it had (black on the dark theme)
+PLAIN_TEXT = "color: palette(window-text);"
 VERDICT_COLORS = {"OK": "#1e8e3e", "NG": "#d93025", "REVIEW": "#f29900", "ERROR": "#a50e0e",
                   "NO SOURCE": "#a50e0e", "no recipe": "#5f6368", "—": "#5f6368"}
 
@@ -64,3 +66,8 @@ def apply_theme(app: QApplication, dark: bool) -> None:
     else:
         palette = app.style().standardPalette()
     app.setPalette(palette)
+    # Widgets with a style sheet of their own kept the palette they were polished with: after a theme change the
+    # header's recipe stayed black on the dark theme and the error panel's text dark on the light one.
+    for widget in app.allWidgets():
+        if widget.styleSheet():
+            widget.setStyleSheet(widget.styleSheet())

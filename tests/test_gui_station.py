@@ -568,6 +568,27 @@ def test_wide_tag_crops_and_a_long_file_name_never_widen_the_window(qtbot, tmp_p
     assert window.minimumSizeHint().width() <= 1280 and window.width() <= 1280
 
 
+def test_a_theme_change_reaches_the_widgets_with_style_sheets_of_their_own(qtbot, tmp_path):
+    """Seen on Xvfb: on the dark theme the header's recipe stayed black on dark grey (unreadable), and back on the
+    light one the error panel's text stayed dark. The window is built before the theme is applied at start too."""
+    from PySide6.QtGui import QPalette
+
+    window = make_window(qtbot, tmp_path)
+    window.load_recipe(write_recipe(tmp_path, "Dress 22HX"))
+    recipe, errors = window.header.fields["recipe"], window.errors_panel.text
+    text, base = QPalette.ColorRole.WindowText, QPalette.ColorRole.Base
+    try:
+        window.set_dark(True)
+        qtbot.wait(50)  # the application's palette reaches the other widgets by events
+        assert recipe.palette().color(text) == window.header.fields["job"].palette().color(text)
+        assert recipe.palette().color(text).lightness() > 128 and errors.palette().color(base).lightness() < 128
+        window.set_dark(False)
+        qtbot.wait(50)
+        assert recipe.palette().color(text).lightness() < 128 and errors.palette().color(base).lightness() > 128
+    finally:
+        window.set_dark(False)
+
+
 def test_the_header_shows_the_whole_lot_number_at_1280x720(qtbot, tmp_path):
     """Engineer mode leaves the header the ~810 px left of the docks: 'Lot: LOT-2026-12-04' was drawn 'Lot: LOT-2026…',
     which does not say which lot; the recipe and source give way instead."""

@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFont, QTextCursor
 from PySide6.QtWidgets import QFormLayout, QGridLayout, QHBoxLayout, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
+from app.theme import PLAIN_TEXT
 from app.widgets.elided_label import ElidedLabel
 from inference.line.handshake import Signals
 from inference.line.station import LineStation
@@ -99,8 +100,8 @@ class IoDock(QWidget):
         for key, value in values.items():
             self.fields[key].setText(value)
         alarm = "color:#d93025; font-weight:bold;"
-        self.fields["missed"].setStyleSheet(alarm if sig.missed_triggers else "")
-        self.fields["late"].setStyleSheet(alarm if sig.late_acks else "")
+        self.fields["missed"].setStyleSheet(alarm if sig.missed_triggers else PLAIN_TEXT)
+        self.fields["late"].setStyleSheet(alarm if sig.late_acks else PLAIN_TEXT)
 
     def _append_events(self) -> None:
         total = self.station.events_total

@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
 from app.station_state import ERROR, FAILED, OPEN, RUNNING, StationModel, StationState
+from app.theme import PLAIN_TEXT
 from app.widgets.elided_label import ElidedLabel
 
 FIELD_STRETCH = {"recipe": 5, "job": 3, "lot": 3, "source": 3, "engine": 0, "mode": 0}
@@ -61,8 +62,9 @@ class StationHeader(QWidget):
             keep_whole = values[key] == "—" or (key == "lot" and len(values[key]) <= LOT_KEPT_WHOLE)
             self.fields[key].setMinimumWidth(whole if keep_whole else 0)
         self.fields["source"].setToolTip(state.source_message or state.source)
-        self.fields["recipe"].setStyleSheet("" if state.recipe else "color: #d93025; font-weight: bold;")
-        self.fields["source"].setStyleSheet("color: #d93025; font-weight: bold;" if state.source_status == FAILED else "")
+        self.fields["recipe"].setStyleSheet(PLAIN_TEXT if state.recipe else "color: #d93025; font-weight: bold;")
+        self.fields["source"].setStyleSheet("color: #d93025; font-weight: bold;" if state.source_status == FAILED
+                                           else PLAIN_TEXT)
         self.run_label.setToolTip("running" if state.run == RUNNING else state.source_message or state.run)
 
 
