@@ -241,6 +241,24 @@ def test_the_kept_frames_list_counts_the_boxes_the_model_just_drew(qtbot, tmp_pa
     assert page.list.item(0).text().endswith(f"{drawn - 1} boxes")
 
 
+def test_a_data_folder_on_a_long_path_never_widens_the_adapt_window(qtbot, tmp_path, monkeypatch):
+    """Its label asked for the whole path: a folder on a share three hundred characters deep made the window wider
+    than any station screen."""
+    monkeypatch.setenv("HANGTAG_DATA_DIR", str(tmp_path / "data"))
+    window = open_window(qtbot, tmp_path, sample_folder(tmp_path, ["090000000.jpg"], "line"))
+    from app.adapt.window import AdaptWindow
+
+    deep = tmp_path.joinpath(*["line-3 adapt data on the shared drive"] * 8)
+    adapt = AdaptWindow(window, data_dir=deep)
+    qtbot.addWidget(adapt)
+    adapt.resize(1200, 680)
+    adapt.show()
+    qtbot.waitExposed(adapt)
+    label = adapt.collect.folder_label
+    assert label.text().startswith("0 kept, 0 corrected — data folder: ") and label.toolTip() == str(deep)
+    assert adapt.minimumSizeHint().width() <= 1280 and adapt.width() <= 1280
+
+
 def test_box_editor_draws_in_image_pixels_whatever_the_widget_size(qtbot):
     import numpy as np
 

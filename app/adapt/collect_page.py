@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QAbstractItemView, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QListWidget,
-                               QListWidgetItem, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+                               QListWidgetItem, QPushButton, QSizePolicy, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from inference.adapt.errors import AdaptError
 from inference.adapt.suggest import unsure_reason
@@ -19,6 +19,9 @@ class CollectPage(QWidget):
         self.state = state
         self.folder_label = QLabel()
         self.folder_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # a data folder on a long share path asked for its whole width and pushed the window past the screen: it is
+        # cut at the right instead (the counts come first; the whole path stays selectable and in the tooltip)
+        self.folder_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         change = QPushButton("Data folder…")
         change.clicked.connect(self._choose_folder)
         self.keep_screen = QPushButton("Keep frame on screen")
@@ -173,7 +176,8 @@ class CollectPage(QWidget):
         folder = self.state.folder
         frames = folder.frames()
         corrected = sum(f.corrected for f in frames)
-        self.folder_label.setText(f"Data folder: {folder.root}   ({len(frames)} kept, {corrected} corrected)")
+        self.folder_label.setText(f"{len(frames)} kept, {corrected} corrected — data folder: {folder.root}")
+        self.folder_label.setToolTip(str(folder.root))
         self.table.setRowCount(len(frames))
         for r, f in enumerate(frames):
             cells = (Path(f.file_name).name, f.origin, f.reason, str(len(f.boxes)), "yes" if f.corrected else "no",
