@@ -331,3 +331,20 @@ def test_a_bullet_or_speck_before_the_first_label_leaves_the_label_first(line: s
     """s5150 000122 (brand_band, 29 px lines): the re-read joined the punched hole ('0') to the colour's row, the
     colour went unread there, and a surely different colour (another job's recipe) stayed doubt."""
     assert extract_fields(lines_from_text(line, 0.9))["color"].value == "咖啡色"
+
+
+@pytest.mark.parametrize(
+    ("read", "mended"),
+    [
+        ("桑蚕丝 1009", "桑蚕丝 100%"),  # s5150 000101 (overprint_offset, 24 px lines): the % read as a 9
+        ("棉85锦纶156", "棉85%锦纶15%"),  # ninth 000069: one % lost, the other read as a 6
+        ("棉 90% 氨纶 109", "棉 90% 氨纶 10%"),  # another content is mended as faithfully: no difference hidden
+        ("腈纶 92% 氨纶 6", "腈纶 92% 氨纶 6"),  # the rest on a line not read: nothing adds up, nothing is guessed
+        ("莫代尔6%棉4%", "莫代尔6%棉4%"),  # every % read: left as read
+        ("面料：棉 100% 里料：涤纶 100%", "面料：棉 100% 里料：涤纶 100%"),  # two parts, each whole
+    ],
+)
+def test_shares_get_their_percent_sign_back_where_they_then_add_up_to_100(read: str, mended: str) -> None:
+    from inference.reading.repairs import fix_composition
+
+    assert fix_composition(read) == mended

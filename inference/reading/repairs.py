@@ -7,6 +7,7 @@ sub-label that lost its colon is dropped from the value it ran into.
 from __future__ import annotations
 
 import re
+from itertools import product
 
 GRADES = ("优等品", "一等品", "合格品")
 
@@ -52,8 +53,32 @@ def mend_with_alternatives(text: str, alternatives: tuple[str, ...]) -> str:
 
 
 def fix_composition(value: str) -> str:
-    """Fibre and part names misread by one character go back to the name: 镍纶 → 锦纶, 園料 → 面料."""
-    return _COMPOSITION_WORD.sub(lambda m: _nearest(_nearest(m.group(0), FIBRES), PARTS), value)
+    """Fibre and part names misread by one character go back to the name: 镍纶 → 锦纶, 園料 → 面料; shares
+    whose % was lost or read as a digit get it back where the shares then add up to 100."""
+    return mend_shares(_COMPOSITION_WORD.sub(lambda m: _nearest(_nearest(m.group(0), FIBRES), PARTS), value))
+
+
+# A fibre and its share: the % may be missing, or read as a last digit ('桑蚕丝 1009' for 桑蚕丝 100%).
+_SHARE = re.compile(r"(?<=[\u4e00-\u9fff])\s*(\d{1,4})(\s*[%％])?")
+
+
+def mend_shares(value: str) -> str:
+    """The shares of one fibre content add up to 100 (GB/T 29862): where some were read without their % sign,
+    the one way of reading each as it stands (a % lost) or without its last digit (a % read as a digit) that
+    makes them add up to 100 puts the signs back. No such way, or more than one: the value stays as read."""
+    shares = list(_SHARE.finditer(value))
+    unmarked = [m for m in shares if m.group(2) is None]
+    if not unmarked or len(shares) > 6:
+        return value
+    options = [[int(m.group(1))] if m.group(2) else sorted({int(m.group(1)), int(m.group(1)) // 10}) for m in shares]
+    ways = [way for way in product(*options) if sum(way) == 100 and all(0 < v <= 100 for v in way)]
+    if len(ways) != 1:
+        return value
+    out, end = [], 0
+    for m, share in zip(shares, ways[0]):
+        out.append(value[end : m.start(1)] + f"{share}%")
+        end = m.end()
+    return "".join(out) + value[end:]
 
 
 def fix_grade(value: str) -> str:
