@@ -145,7 +145,7 @@ class RecordsLink(QObject):
                                           "of sessions that were never exported. Delete them anyway?")
             if answer == QMessageBox.StandardButton.Yes:
                 result = self.archive.prune(self.journal.unexported_archive_paths(), confirm=True)
-        self.window.statusBar().showMessage(f"Archive: {result}", 10000)
+        self.window.statusBar().showMessage(prune_text(result), 10000)
 
     def close(self) -> None:
         """A report being exported is cancelled; one that does not stop in time is let go and ends with the
@@ -156,3 +156,19 @@ class RecordsLink(QObject):
             self.window._on_error("Closing: the report being exported did not stop within 5 s and is abandoned: no "
                                   "report was written under its name (export it again after the next start)")
         self.journal.close()
+
+
+def _size(n: int) -> str:
+    return f"{n / 2**30:.1f} GB" if n >= 2**30 else f"{n / 2**20:.1f} MB"
+
+
+def prune_text(result) -> str:
+    """What pruning did, in words: the status bar showed the result's repr ("Archive: PruneResult(deleted_files=(…")."""
+    used = f"{_size(result.used_bytes)} of the {_size(result.cap_bytes)} cap in use"
+    if not result.deleted_files:
+        text = f"Archive: nothing deleted; {used}"
+    else:
+        text = f"Archive pruned: {len(result.deleted_files)} files deleted, {_size(result.freed_bytes)} freed; {used}"
+    if result.used_bytes > result.cap_bytes:
+        text += f" — still over the cap: {_size(result.protected_bytes)} are images of sessions never exported"
+    return text

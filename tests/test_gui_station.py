@@ -492,6 +492,28 @@ def test_the_station_model_tells_each_view_what_changed():
         model.update(colour="red")
 
 
+@pytest.mark.parametrize(("deleted", "freed", "used", "protected", "expected"), [
+    ((), 0, 3 * 2**20, 0, "Archive: nothing deleted; 3.0 MB of the 20.0 GB cap in use"),
+    (("a.jpg", "a.json"), 2**20, 19 * 2**30, 0,
+     "Archive pruned: 2 files deleted, 1.0 MB freed; 19.0 GB of the 20.0 GB cap in use"),
+    ((), 0, 21 * 2**30, 2**30, "Archive: nothing deleted; 21.0 GB of the 20.0 GB cap in use — still over the cap: "
+                               "1.0 GB are images of sessions never exported"),
+])
+def test_pruning_the_archive_says_what_it_did_in_words(deleted, freed, used, protected, expected):
+    """The status bar showed the result's repr: 'Archive: PruneResult(deleted_files=(), freed_bytes=0, …)'."""
+    from app.records_link import prune_text
+    from inference.records.archive import PruneResult
+
+    assert prune_text(PruneResult(deleted, freed, used, 20 * 2**30, protected, needs_confirmation=False)) == expected
+
+
+def test_prune_image_archive_in_the_window_says_it_in_words(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path)
+    window.records.prune()
+    message = window.statusBar().currentMessage()
+    assert message.startswith("Archive: nothing deleted; ") and "PruneResult" not in message
+
+
 def test_after_an_export_the_window_offers_to_open_the_report(qtbot, tmp_path, monkeypatch):
     from PySide6.QtGui import QDesktopServices
 
