@@ -285,6 +285,25 @@ def test_box_editor_draws_in_image_pixels_whatever_the_widget_size(qtbot):
     assert np.allclose(editor.boxes[0].xyxy, (120, 60, 320, 160), atol=1.5)
 
 
+def test_box_editor_names_each_box_white_on_its_class_colour(qtbot):
+    """Bare coloured names were lost on fabric, and two barcodes' names ran into each other."""
+    import numpy as np
+    from PySide6.QtGui import QColor
+
+    from app.adapt.box_editor import BoxEditor
+    from app.theme import class_color
+    from inference.adapt.folder import Box
+
+    editor = BoxEditor(("hangtag", "barcode", "qr_code"))
+    qtbot.addWidget(editor)
+    editor.resize(400, 400)
+    editor.show()
+    editor.set_frame(np.full((400, 400, 3), (120, 140, 40), np.uint8), [Box((100.0, 200.0, 300.0, 300.0), 1)])
+    top_left = editor.to_screen(100, 200)
+    ground = editor.grab().toImage().pixelColor(int(top_left.x()) + 2, int(top_left.y()) - 6)
+    assert ground == QColor(class_color("barcode", 1))
+
+
 def test_the_adapt_window_fits_the_screen_it_opens_on(qtbot):
     from PySide6.QtGui import QGuiApplication
 

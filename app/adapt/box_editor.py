@@ -232,8 +232,16 @@ class BoxEditor(QWidget):
             painter.setPen(pen)
             top_left, bottom_right = self.to_screen(b.xyxy[0], b.xyxy[1]), self.to_screen(b.xyxy[2], b.xyxy[3])
             painter.drawRect(QRectF(top_left, bottom_right))
-            inside = top_left.y() < 16  # at the image's top edge the name goes inside the box
-            painter.drawText(top_left + QPointF(3, 14 if inside else -4), name)
+            # white on the class colour, on the box's top edge (inside it at the image's top): bare coloured text
+            # was lost on fabric and two boxes' names ran into each other ("bardoarcode")
+            tag = QRectF(painter.fontMetrics().boundingRect(name)).adjusted(-3, -1, 3, 1)
+            tag.moveBottomLeft(top_left)
+            if tag.top() < 0:
+                tag.moveTopLeft(top_left)
+            painter.fillRect(tag, color)
+            painter.setPen(QColor("white"))
+            painter.drawText(tag, int(Qt.AlignmentFlag.AlignCenter), name)
+            painter.setPen(pen)
             if selected:
                 painter.setBrush(color)
                 for x, y in ((b.xyxy[0], b.xyxy[1]), (b.xyxy[2], b.xyxy[1]), (b.xyxy[2], b.xyxy[3]), (b.xyxy[0], b.xyxy[3])):
