@@ -302,6 +302,12 @@ def test_box_editor_names_each_box_white_on_its_class_colour(qtbot):
     top_left = editor.to_screen(100, 200)
     ground = editor.grab().toImage().pixelColor(int(top_left.x()) + 2, int(top_left.y()) - 6)
     assert ground == QColor(class_color("barcode", 1))
+    # a second box whose name would cover the first's has it inside its own top edge
+    editor.set_frame(np.full((400, 400, 3), (120, 140, 40), np.uint8),
+                     [Box((100.0, 200.0, 300.0, 300.0), 1), Box((110.0, 203.0, 290.0, 290.0), 0)])
+    image, second = editor.grab().toImage(), editor.to_screen(110, 203)
+    assert image.pixelColor(int(top_left.x()) + 2, int(top_left.y()) - 6) == QColor(class_color("barcode", 1))
+    assert image.pixelColor(int(second.x()) + 2, int(second.y()) + 6) == QColor(class_color("hangtag", 0))
 
 
 def test_the_adapt_window_fits_the_screen_it_opens_on(qtbot):

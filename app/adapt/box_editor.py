@@ -224,6 +224,7 @@ class BoxEditor(QWidget):
         s, ox, oy = self._scale_offset()
         h, w = self._image_hw
         painter.drawImage(QRectF(ox, oy, w * s, h * s), self._image)
+        names_drawn: list[QRectF] = []
         for i, b in enumerate(self.boxes):
             name = self.class_names[b.class_id] if b.class_id < len(self.class_names) else f"class_{b.class_id}"
             color = class_color(name, b.class_id)
@@ -236,8 +237,9 @@ class BoxEditor(QWidget):
             # was lost on fabric and two boxes' names ran into each other ("bardoarcode")
             tag = QRectF(painter.fontMetrics().boundingRect(name)).adjusted(-3, -1, 3, 1)
             tag.moveBottomLeft(top_left)
-            if tag.top() < 0:
+            if tag.top() < 0 or any(tag.intersects(r) for r in names_drawn):  # inside the box: not over another name
                 tag.moveTopLeft(top_left)
+            names_drawn.append(tag)
             painter.fillRect(tag, color)
             painter.setPen(QColor("white"))
             painter.drawText(tag, int(Qt.AlignmentFlag.AlignCenter), name)
