@@ -217,10 +217,10 @@ def test_every_character_the_generator_prints_exists_in_every_font():
     import inspect
 
     from training.tagsets import (backgrounds, designs, eighth_designs, fifth_designs, fourth_designs, fresh_designs,
-                                  ninth_designs, seventh_designs, sixth_designs, third_designs, values)
+                                  ninth_designs, seventh_designs, sixth_designs, tenth_designs, third_designs, values)
 
     modules = (values, designs, fresh_designs, third_designs, fourth_designs, fifth_designs, sixth_designs,
-               seventh_designs, eighth_designs, ninth_designs, backgrounds)
+               seventh_designs, eighth_designs, ninth_designs, tenth_designs, backgrounds)
     source = "".join(inspect.getsource(m) for m in modules)
     chars = sorted({c for c in source if ord(c) > 127 and c not in "—…→·"})
     assert len(chars) > 100
@@ -1225,3 +1225,39 @@ def test_a_clear_pvc_tag_lets_what_lies_under_it_show_through_its_stock_but_not_
         assert (rows.min(), cols.min(), rows.max(), cols.max()) == (0, 0, h - 1, w - 1)
         assert edge[h // 2, :2].all() and edge[h // 2, -2:].all()  # the rim down both long edges
     assert seen == {True, False}  # frosted and clear stock
+
+
+# -- the three designs added on 2026-12-04 (two-row tables, a rubber-stamped price, each label over its value) -----
+
+TENTH = ("two_row_table", "stamped_price", "label_over_value")
+
+
+def test_tenth_designs_are_deterministic_and_their_recipes_describe_the_printed_fields(tmp_path):
+    for row in deterministic_rows(tmp_path, TENTH, 101):
+        (tag,) = row["tags"]
+        assert [c["format"] for c in tag["barcodes"]] == ["EAN-13"] and not tag["qr"]
+        assert tag["barcodes"][0]["text"] == tag["fields"]["ean13"]
+        if row["bucket"] == "nominal":  # nothing below a 2.0 mm em: 5.4 px on the 114 mm tag at 310 px
+            assert row["condition"]["smallest_print_px"] >= 5.0, (row["image"], row["design"])
+
+
+def test_tenth_designs_plant_every_defect_kind_where_the_truth_says(tmp_path):
+    for row in rows_with_planted_defects(tmp_path, TENTH, 102):
+        defect = row["defect"]
+        if defect and defect["field"] == "ean13":
+            (tag,) = row["tags"]
+            assert {c["text"] for c in tag["barcodes"]} == {defect["printed"]}
+
+
+def test_a_stamped_price_is_inked_in_the_stamps_colour_inside_its_box():
+    from training.tagsets.tenth_designs import stamped_price
+
+    for seed in range(1, 5):
+        art = stamped_price(seed, random_values(np.random.default_rng(seed)), 8.0)
+        rgb = art.rgba[..., :3].astype(np.int16)
+        h = rgb.shape[0]
+        box = rgb[int(0.62 * h):int(0.86 * h)]  # the price box, between the rows and the code
+        r, g, b = box[..., 0], box[..., 1], box[..., 2]
+        stamp_ink = (b - g > 25) | ((r - g > 80) & (r - b > 80))  # violet, blue or red; never kraft, black or navy
+        assert stamp_ink.sum() > 150, seed
+        assert art.fields["price"][0] in "¥￥"

@@ -1,6 +1,6 @@
-"""Thirty-one hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs,
-fifth_designs, sixth_designs, seventh_designs, eighth_designs and ninth_designs), each from a common Chinese retail
-convention; none shares layout with training.synth.
+"""Thirty-four hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs,
+fifth_designs, sixth_designs, seventh_designs, eighth_designs, ninth_designs and tenth_designs), each from a common
+Chinese retail convention; none shares layout with training.synth.
 
 A design draws one card from a job's values at a given scale and says what it printed, field by field,
 exactly as printed ("RMB 1,099.00", "￥199元"). Its look (font, ink, label wording) comes from
@@ -27,6 +27,7 @@ from training.tagsets.layout import row as _row
 from training.tagsets.ninth_designs import clear_pvc, currency_list, vertical_columns
 from training.tagsets.seventh_designs import glossy_hotspot, overprint_offset, string_occluded
 from training.tagsets.sixth_designs import curled_tag, dense_tag, handwritten_price
+from training.tagsets.tenth_designs import label_over_value, stamped_price, two_row_table
 from training.tagsets.third_designs import hairline_rows, shield_centred, tear_slip
 from training.tagsets.values import TagValues
 
@@ -292,6 +293,10 @@ DESIGNS: dict[str, Design] = {
     "currency_list": currency_list,
     "vertical_columns": vertical_columns,
     "clear_pvc": clear_pvc,
+    # added on 2026-12-04 (seventeenth session), after the reader had been developed against all thirty-one: a fresh yardstick
+    "two_row_table": two_row_table,
+    "stamped_price": stamped_price,
+    "label_over_value": label_over_value,
 }
 # The symbology each design carries, so a recipe and a defect know what the barcode encodes.
 BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_price_block": "EAN-13",
@@ -303,5 +308,6 @@ BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_p
               "curled_tag": "EAN-13", "handwritten_price": "EAN-13", "dense_tag": "EAN-13",
               "overprint_offset": "EAN-13", "glossy_hotspot": "EAN-13", "string_occluded": "EAN-13",
               "round_diecut": "EAN-13", "folded_booklet": "EAN-13", "qr_first": "EAN-13",
-              "currency_list": "EAN-13", "vertical_columns": "EAN-13", "clear_pvc": "EAN-13"}
+              "currency_list": "EAN-13", "vertical_columns": "EAN-13", "clear_pvc": "EAN-13",
+              "two_row_table": "EAN-13", "stamped_price": "EAN-13", "label_over_value": "EAN-13"}
 HAS_QR = {"kraft_stamped", "stacked_labels", "logo_face", "dense_tag", "qr_first"}
