@@ -47,20 +47,32 @@ def write_jpegs(data: Path, folder: Path, count: int, quality: int) -> dict:
 
 
 def _client(args) -> list[tuple]:
-    url, rate, duration, folder, offset, cpus = args
+    url, rate, duration, folder, offset, cpus, client = args
     if cpus:  # the load generator on its own cores, so its own saturation does not pass for the server's
         os.sched_setaffinity(0, cpus)
     from inference.service.loadgen import load_bodies, run_load
 
     bodies = load_bodies(Path(folder))
     bodies = bodies[offset % len(bodies):] + bodies[: offset % len(bodies)]
-    # a few requests first, unmeasured: a fresh process's first request pays httpx's lazy imports and the
-    # connection (~100 ms on the H200's cores), which set P99 at low rates on short steps
-    asyncio.run(run_load(url, 4.0, 0.5, bodies[:2], timeout_s=30.0))
-    report = asyncio.run(run_load(url, rate, duration, bodies, timeout_s=30.0))
+    with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+        # a few requests first, unmeasured: a fresh process's first request pays the client's lazy imports and
+        # the connection (~100 ms on the H200's cores), which set P99 at low rates on short steps
+        runner.run(run_load(url, 4.0, 0.5, bodies[:2], timeout_s=30.0, client=client))
+        report = runner.run(run_load(url, rate, duration, bodies, timeout_s=30.0, client=client))
     return [dataclasses.astuple(o) for o in report.outcomes]
 
 
+def _loop_factory():
+    """uvloop where installed (the H200 image has it): ~20 % less of the generator's CPU per request than
+    asyncio's own loop with aiohttp (benchmarks/serve-h200-2026-12-04/loadgen_cost.py)."""
+    try:
+        import uvloop
+        return uvloop.new_event_loop
+    except ImportError:
+        return None
+
+
+CLIENT = ["aiohttp"]  # the load generator's HTTP client (--client), handed to each spawned client process
 CLIENT_CPUS: set[int] = set()
 SERVER_CPUS: set[int] = set()
 
@@ -81,8 +93,8 @@ def load(url: str | list[str], rate: float, duration: float, folder: Path, clien
 
     urls = [url] if isinstance(url, str) else list(url)
     with mp.get_context("spawn").Pool(clients) as pool:
-        parts = pool.map(_client, [(urls[k % len(urls)], rate / clients, duration, str(folder), k * 7, CLIENT_CPUS)
-                                   for k in range(clients)])
+        parts = pool.map(_client, [(urls[k % len(urls)], rate / clients, duration, str(folder), k * 7, CLIENT_CPUS,
+                                    CLIENT[0]) for k in range(clients)])
     outcomes = tuple(Outcome(*o) for part in parts for o in part)
     # served/s over first scheduled send → last answer, not over the schedule (see loadgen's docstring)
     return LoadReport(rate, duration, outcomes).summary()
@@ -181,6 +193,8 @@ def main() -> int:
     parser.add_argument("--processes", type=int, default=1,
                         help="service processes, each on its own port; client k sends to process k mod N")
     parser.add_argument("--serve-args", default="", help="more `serve` options for every server, e.g. '--workers 2'")
+    parser.add_argument("--client", choices=("aiohttp", "httpx"), default="aiohttp",
+                        help="the load generator's HTTP client (httpx fell behind at ~2 800/s on the H200, 2026-12-03)")
     parser.add_argument("--client-cpus", default="", help="cores for the load generator, e.g. 12-15 (default: any)")
     parser.add_argument("--server-cpus", default="", help="cores for the service, e.g. 0-11 (default: any)")
     parser.add_argument("--p99-bound-ms", type=float, default=25.0,
@@ -199,9 +213,11 @@ def main() -> int:
     parser.add_argument("--rss-batch", type=int, default=0, help="max batch of the RSS run (default: the best row's)")
     args = parser.parse_args()
     CLIENT_CPUS.update(cpu_set(args.client_cpus))
+    CLIENT[0] = args.client
     SERVER_CPUS.update(cpu_set(args.server_cpus))
 
-    result: dict = {"date": time.strftime("%Y-%m-%d %H:%M:%S"), "cpus": os.cpu_count(),
+    result: dict = {"date": time.strftime("%Y-%m-%d %H:%M:%S"), "cpus": os.cpu_count(), "client": args.client,
+                    "client_loop": "uvloop" if _loop_factory() else "asyncio",
                     "jpegs": write_jpegs(args.data, args.jpegs, 32, args.quality), "rows": []}
     print("jpegs", result["jpegs"], flush=True)
     port = 18300

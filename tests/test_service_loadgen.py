@@ -1,6 +1,7 @@
-"""The open-loop load generator against the real service over loopback HTTP: a burst larger than the queue
-is refused by count, the queue drains afterwards, and the served rate is counted until the last answer
-(not over the sending window, which credited a service that fell behind with a rate it never served)."""
+"""The open-loop load generator against the real service over loopback HTTP, with each of its clients
+(aiohttp, httpx): a burst larger than the queue is refused by count, the queue drains afterwards, and the
+served rate is counted until the last answer (not over the sending window, which credited a service that
+fell behind with a rate it never served); each client's trace hook stamps when a request left."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import threading
 import httpx
 import pytest
 
+from inference.errors import ConfigError
+from inference.service.loadclients import CLIENTS
 from inference.service.loadgen import Body, run_load
 from tests.test_service_http import blob_config, gated_factory, gauge, post_image, wait_for
 from tests.test_service_support import GatedWorker, running_server, square_jpeg
@@ -24,7 +27,8 @@ def refused(client: httpx.Client) -> float:
     return gauge(client, REFUSED) if REFUSED in client.get("/metrics").text else 0.0
 
 
-def test_a_burst_past_the_queue_is_refused_by_count_then_the_queue_drains_and_accepts_again(tmp_path):
+@pytest.mark.parametrize("load_client", CLIENTS)
+def test_a_burst_past_the_queue_is_refused_by_count_then_the_queue_drains_and_accepts_again(tmp_path, load_client):
     workers: list[GatedWorker] = []
     config = blob_config(tmp_path, max_batch=1, queue=2, max_wait_ms=0)
     with running_server(config, worker_factory=gated_factory(workers)) as (base, _):
@@ -38,7 +42,7 @@ def test_a_burst_past_the_queue_is_refused_by_count_then_the_queue_drains_and_ac
         bodies = [Body(square_jpeg(), "image/jpeg")]
         burst: dict = {}
         sender = threading.Thread(target=lambda: burst.update(report=asyncio.run(
-            run_load(base + "/detect", rate=1000.0, duration_s=0.005, bodies=bodies, timeout_s=60))))
+            run_load(base + "/detect", rate=1000.0, duration_s=0.005, bodies=bodies, timeout_s=60, client=load_client))))
         sender.start()
         with httpx.Client(base_url=base, timeout=30) as client:
             # all five reached the service while inference is held: two wait, three are refused
@@ -53,7 +57,8 @@ def test_a_burst_past_the_queue_is_refused_by_count_then_the_queue_drains_and_ac
             # no larger than the queue, are all accepted
             depth, in_flight = gauge(client, "hangtag_queue_depth"), gauge(client, "hangtag_in_flight")
             one_by_one = [post_image(client).status_code for _ in range(3)]
-        again = asyncio.run(run_load(base + "/detect", rate=1000.0, duration_s=0.002, bodies=bodies, timeout_s=60))
+        again = asyncio.run(run_load(base + "/detect", rate=1000.0, duration_s=0.002, bodies=bodies, timeout_s=60,
+                                     client=load_client))
 
     report = burst["report"]
     summary = report.summary()
@@ -71,3 +76,33 @@ def test_a_burst_past_the_queue_is_refused_by_count_then_the_queue_drains_and_ac
     assert report.duration_s >= max(o.answered_s for o in report.outcomes)
     # the requests left on schedule (headers on the socket) and that is what the lag reports
     assert summary["send_lag_ms"]["count"] == 5
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_each_client_stamps_when_a_request_left_and_its_new_connections(tmp_path, client):
+    """The send marks come from the client's own hook, not from the task: a new connection's time is
+    only known there, so a hook that never fired leaves every connect_ms at 0. Six requests within 3 ms
+    need more than one connection (an answer takes longer), so at least one is opened during the run."""
+    config = blob_config(tmp_path, max_batch=4, queue=16, max_wait_ms=1)
+    bodies = [Body(square_jpeg(), "image/jpeg")]
+    with running_server(config) as (base, _):
+        report = asyncio.run(run_load(base + "/detect", rate=2000.0, duration_s=0.003, bodies=bodies, timeout_s=60,
+                                      client=client))
+        sampled = asyncio.run(run_load(base + "/detect", rate=100.0, duration_s=0.05, bodies=bodies, timeout_s=60,
+                                       client=client, rss_every_s=0.01)).summary()
+    summary = report.summary()
+    assert summary["sent"] == 6 and summary["codes"] == {"200": 6}
+    assert summary["connect_ms"]["count"] >= 1 and summary["connect_ms"]["p50"] > 0
+    for outcome in report.outcomes:
+        # the headers left at or after the schedule (a task starts no earlier), the body after the headers,
+        # the answer after both
+        assert 0 <= outcome.send_lag_ms and outcome.upload_ms >= 0
+        assert outcome.latency_ms >= outcome.send_lag_ms + outcome.upload_ms
+    assert sampled["codes"] == {"200": 5} and "server_rss_mb" not in summary
+    assert sampled["server_rss_mb"]["samples"] >= 1 and sampled["server_rss_mb"]["max"] > 10
+
+
+def test_an_unknown_client_is_refused_with_the_names_it_takes():
+    with pytest.raises(ConfigError) as error:
+        asyncio.run(run_load("http://127.0.0.1:9/detect", 1.0, 1.0, [Body(b"x", "image/jpeg")], client="curl"))
+    assert "aiohttp" in str(error.value) and "curl" in str(error.value)

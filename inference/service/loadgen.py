@@ -9,16 +9,17 @@ layer in front of it, with a rate it never served: on the H200 (2026-12-01) a 3 
 read "1 877/s served" while its 5 956 answers came back over 19 s (≈ 310/s), and the lower steps that
 followed looked refused more than saturation itself.
 
-Each request's `send_lag_ms` is taken when its headers are written to the socket (httpcore's trace hook),
-not when its task starts: a generator whose event loop or connection pool falls behind, or a server that
-accepts connections late, shows there, and the summary says so (`late_sends`) instead of passing a
-backlog sent in a burst for the service's latency.
+Each request's `send_lag_ms` is taken when its headers are written to the connection (the client's own trace
+hook: aiohttp's signals or httpcore's trace; see loadclients), not when its task starts: a generator whose
+event loop or connection pool falls behind, or a server that accepts connections late, shows there, and the
+summary says so (`late_sends`) instead of passing a backlog sent in a burst for the service's latency.
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -129,68 +130,36 @@ def metrics_url(url: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, "/metrics", "", ""))
 
 
-class _SendMarks:
-    """httpcore's trace hook for one request: when its headers started onto the socket, when its body was
-    fully written, and how long opening a new connection took (none when a kept-alive one was reused)."""
-
-    __slots__ = ("_clock", "headers", "body", "connect", "connected")
-
-    def __init__(self, clock) -> None:
-        self._clock = clock
-        self.headers: float | None = None
-        self.body: float | None = None
-        self.connect: float | None = None
-        self.connected: float | None = None
-
-    async def __call__(self, event: str, info: dict) -> None:
-        if event.endswith("send_request_headers.started") and self.headers is None:
-            self.headers = self._clock()
-        elif event.endswith("send_request_body.complete"):
-            self.body = self._clock()
-        elif event == "connection.connect_tcp.started":
-            self.connect = self._clock()
-        elif event == "connection.connect_tcp.complete":
-            self.connected = self._clock()
-
-
 async def run_load(url: str, rate: float, duration_s: float, bodies: list[Body], *, timeout_s: float = 30.0,
-                   max_connections: int = 1024, rss_every_s: float = 0.0) -> LoadReport:
-    import httpx
+                   max_connections: int = 1024, rss_every_s: float = 0.0, client: str = "aiohttp") -> LoadReport:
+    """Send `rate` × `duration_s` requests on a fixed schedule with `client` (aiohttp or httpx; see
+    loadclients) and report every outcome, latencies counted from each request's scheduled send time."""
+    from inference.service.loadclients import open_sender
 
     if rate <= 0 or duration_s <= 0:
         raise ConfigError("rate and duration must be positive", expected="> 0", found=f"rate {rate}, duration {duration_s}")
     count = max(1, int(round(rate * duration_s)))
-    limits = httpx.Limits(max_connections=max_connections, max_keepalive_connections=max_connections)
-    loop = asyncio.get_running_loop()
+    # time.monotonic, not loop.time(): uvloop's loop clock is libuv's, cached per iteration in whole
+    # milliseconds, which would round every latency and lag to 1 ms steps
+    clock = time.monotonic
     rss: list[float] = []
-    async with httpx.AsyncClient(limits=limits, timeout=timeout_s) as client:
+    async with open_sender(client, url, timeout_s=timeout_s, max_connections=max_connections, clock=clock) as sender:
 
         async def one(i: int, scheduled: float) -> Outcome:
             body = bodies[i % len(bodies)]
-            marks = _SendMarks(loop.time)
-            started = loop.time()
-            try:
-                response = await client.post(url, content=body.data, headers={"Content-Type": body.content_type},
-                                             extensions={"trace": marks})
-                await response.aread()
-                code = response.status_code
-            except httpx.HTTPError:
-                code = 0
-            answered = loop.time()
-            left = marks.headers if marks.headers is not None else started
-            written = marks.body if marks.body is not None else left
-            connect_ms = (marks.connected - marks.connect) * 1000.0 if marks.connect and marks.connected else 0.0
-            return Outcome(code, (answered - scheduled) * 1000.0, (left - scheduled) * 1000.0, scheduled - start,
-                           (written - left) * 1000.0, connect_ms)
+            started = clock()
+            sent = await sender.post(body.data, body.content_type)
+            answered = clock()
+            left = sent.headers_at if sent.headers_at is not None else started
+            written = sent.body_at if sent.body_at is not None else left
+            return Outcome(sent.code, (answered - scheduled) * 1000.0, (left - scheduled) * 1000.0, scheduled - start,
+                           (written - left) * 1000.0, sent.connect_ms)
 
         async def sample_rss(stop: asyncio.Event) -> None:
             while not stop.is_set():
-                try:
-                    found = _RSS.search((await client.get(metrics_url(url))).text)
-                    if found:
-                        rss.append(float(found.group(1)) / 2**20)
-                except httpx.HTTPError:
-                    pass
+                found = _RSS.search(await sender.text(metrics_url(url)) or "")
+                if found:
+                    rss.append(float(found.group(1)) / 2**20)
                 try:
                     await asyncio.wait_for(stop.wait(), rss_every_s)
                 except TimeoutError:
@@ -198,11 +167,11 @@ async def run_load(url: str, rate: float, duration_s: float, bodies: list[Body],
 
         stop = asyncio.Event()
         sampler = asyncio.create_task(sample_rss(stop)) if rss_every_s > 0 else None
-        start = loop.time() + 0.05
+        start = clock() + 0.05
         tasks = []
         for i in range(count):
             scheduled = start + i / rate
-            delay = scheduled - loop.time()
+            delay = scheduled - clock()
             if delay > 0:
                 await asyncio.sleep(delay)
             tasks.append(asyncio.create_task(one(i, scheduled)))
