@@ -309,8 +309,10 @@ def test_plot_legends_sit_beside_the_plots_and_name_only_the_backends_stages(qtb
     qtbot.addWidget(panel)
     cpu = panel.legend_labels("lat")
     assert "h2d" not in cpu and "d2h" not in cpu and {"preprocess", "infer", "postprocess"} <= set(cpu)
+    assert "VRAM (no GPU here)" in panel.legend_labels("mem")  # no curve on the CPU: the legend says why
     panel.set_stages("onnxruntime-cuda")
     assert {"h2d", "d2h"} <= set(panel.legend_labels("lat"))
+    assert panel.legend_labels("mem") == ["host RSS", "VRAM (this process)"]
     for row, key in enumerate(("lat", "mem", "share")):
         assert panel.graphs.ci.getItem(row, 1) is panel.legends[key]  # a column of its own, not over the data
     assert any("30 %" in label for label in panel.legend_labels("share"))

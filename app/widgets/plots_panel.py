@@ -180,6 +180,10 @@ class PlotsPanel(QWidget):
         remote = backend == "triton"
         stages = tuple(s for s in STAGES if (gpu or s not in GPU_ONLY_STAGES)
                        and (remote or s not in REMOTE_ONLY_STAGES))
+        vram = "VRAM (this process)" if gpu else "VRAM (no GPU here)"  # a CPU or remote engine draws no VRAM curve
+        if vram not in self.legend_labels("mem"):
+            self.legends["mem"].removeItem(self.vram_curve)
+            self.legends["mem"].addItem(self.vram_curve, vram)
         if stages == self.shown_stages:
             return
         legend = self.legends["lat"]
