@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from inference.records.html_report import render_html
 from inference.records.report import downsample, latency_stats, local_time, pareto, primary_reason, summarize
 from inference.records.svg import line_chart_svg, nice_ticks, pareto_svg
 from inference.records.types import FrameRecord, SessionInfo
@@ -126,3 +127,27 @@ def test_a_count_axis_is_ticked_in_whole_numbers(peak: int) -> None:
     ticks = nice_ticks(0, peak, 4, whole=True)
     assert all(float(t).is_integer() for t in ticks)
     assert ticks[0] == 0 and ticks[-1] >= peak
+
+
+ERROR_TEXT = ("bad.jpg could not be decoded\n  expected: a complete JPEG\n  found:    truncated or corrupt image\n"
+              "  hint:     re-capture the image")
+
+
+def test_frames_that_could_not_be_inspected_have_no_timing_in_the_latency_numbers_or_plot():
+    """A corrupt JPEG's frame was plotted at 0 ms and pulled the total's p50 below the read stage's."""
+    frames = [make_frame(i, "OK", total=1000.0 + i) for i in range(4)]
+    frames += [make_frame(4 + i, "", error=ERROR_TEXT, total=0.0) for i in range(3)]
+    report = summarize(make_session(), frames)
+    total = next(s for s in report.latency if s.stage == "total")
+    assert (total.n, total.p50) == (4, pytest.approx(1001.5))
+    plotted = {s.name: s.y for s in report.latency_series}
+    assert len(plotted["total"]) == 4 and min(plotted["total"]) == 1000.0
+    assert report.untimed == 3
+    assert "3 frame(s) could not be inspected and have no timing" in render_html(report, flavor="qt")
+
+
+@pytest.mark.parametrize("flavor", ["browser", "qt"])
+def test_an_errors_expected_found_and_hint_stay_on_lines_of_their_own(flavor):
+    html = render_html(summarize(make_session(), [make_frame(0, "", error=ERROR_TEXT)]), flavor=flavor)
+    assert ("bad.jpg could not be decoded<br>expected: a complete JPEG<br>found: truncated or corrupt image<br>"
+            "hint: re-capture the image") in " ".join(html.split())

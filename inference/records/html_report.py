@@ -201,13 +201,15 @@ def _pareto_table(report: ReportData) -> str:
 
 
 def _latency_table(report: ReportData) -> str:
+    untimed = (f'<p class="muted">{report.untimed} frame(s) could not be inspected and have no timing: left out '
+               "of these percentiles and the latency plot.</p>") if report.untimed else ""
     if not report.latency:
-        return '<p class="muted">No timings recorded.</p>'
+        return '<p class="muted">No timings recorded.</p>' + untimed
     rows = "".join(f"<tr><td>{e(s.stage)}</td><td class=\"num\">{s.p50:.2f}</td><td class=\"num\">{s.p95:.2f}</td>"
                    f"<td class=\"num\">{s.p99:.2f}</td><td class=\"num\">{s.max:.2f}</td><td class=\"num\">{s.n}</td></tr>"
                    for s in report.latency)
     return ('<table class="grid"><tr><th>stage</th><th>p50 ms</th><th>p95 ms</th><th>p99 ms</th><th>max ms</th>'
-            f"<th>frames</th></tr>{rows}</table>")
+            f"<th>frames</th></tr>{rows}</table>{untimed}")
 
 
 def _checks_table(frame: FlaggedFrame) -> str:
@@ -254,10 +256,16 @@ def _flagged(frames: tuple[FlaggedFrame, ...]) -> str:
 
 
 def _errors(report: ReportData) -> str:
-    rows = "".join(f"<tr><td class=\"num\">{r.frame_index}</td><td>{e(r.source_name)}</td><td>{e(r.error)}</td></tr>"
-                   for r in report.errors)
+    rows = "".join(f"<tr><td class=\"num\">{r.frame_index}</td><td>{e(r.source_name)}</td>"
+                   f"<td>{error_lines(r.error)}</td></tr>" for r in report.errors)
     return (f"<h2>Frames that could not be inspected ({len(report.errors)})</h2>"
             f'<table class="grid"><tr><th>frame</th><th>source</th><th>error</th></tr>{rows}</table>')
+
+
+def error_lines(error: str) -> str:
+    """An error's message, expected, found and hint on lines of their own, as the app shows them: HTML folds the
+    newlines between them into spaces, and the PDF ran them together on one line."""
+    return "<br>".join(e(line.strip()) for line in error.splitlines() if line.strip())
 
 
 def _footer(report: ReportData) -> str:

@@ -83,6 +83,7 @@ class ReportData:
     files: tuple[str, ...] = field(default=())
     unit: str = "frames"  # what counts, yield and Pareto count: "frames", or "tags" on a moving line
     tags: tuple[TagRecord, ...] = ()
+    untimed: int = 0  # frames that could not be inspected: no timing, left out of latency plots and percentiles
 
     @property
     def judged(self) -> int:
@@ -105,17 +106,19 @@ def summarize(session: SessionInfo, frames: Sequence[FrameRecord], *, flagged: S
     last = float(times.max()) if times.size else None
     scale, unit = _time_scale((last - first) if first is not None else 0.0)
     x = (times - (first or 0.0)) / scale
+    timed = [(xi, f) for xi, f in zip(x, frames) if not f.error]
     rss = [(xi, f.rss_mb) for xi, f in zip(x, frames) if f.rss_mb is not None]
     vram = [(xi, f.vram_mb) for xi, f in zip(x, frames) if f.vram_mb is not None]
     return ReportData(
         session=session, generated_at=now or time.time(), first_time=first, last_time=last,
         counts=counts_full, yield_=counts_full["OK"] / judged if judged else None,
         pareto=tag_pareto(tags) if tags else pareto(frames), latency=latency_stats(frames), time_unit=unit,
-        latency_series=_latency_series(frames, x), rss_series=_series("RSS (MiB)", rss),
+        latency_series=_latency_series([f for _, f in timed], np.array([xi for xi, _ in timed])),
+        rss_series=_series("RSS (MiB)", rss),
         vram_series=_series("VRAM (MiB)", vram) if vram else None,
         flagged=tuple(flagged), errors=tuple(f for f in frames if f.error),
         thresholds_used=tuple(sorted({_thresholds_text(f.thresholds) for f in frames})),
-        unit="tags" if tags else "frames", tags=tuple(tags),
+        unit="tags" if tags else "frames", tags=tuple(tags), untimed=len(frames) - len(timed),
     )
 
 
@@ -192,8 +195,12 @@ def tag_pareto(tags: Sequence[TagRecord], bars: int = PARETO_BARS) -> tuple[Pare
 
 
 def latency_stats(frames: Sequence[FrameRecord]) -> tuple[StageStats, ...]:
+    """Per-stage percentiles over the frames that were inspected: an error frame's stages never ran, and its
+    0 ms total once pulled the total's p50 below the read stage's alone."""
     values: dict[str, list[float]] = {}
     for f in frames:
+        if f.error:
+            continue
         for stage, ms in f.timings_ms.items():
             if isinstance(ms, (int, float)):
                 values.setdefault(stage, []).append(float(ms))
