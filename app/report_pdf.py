@@ -20,7 +20,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QMarginsF, QRectF, QSizeF, Qt, QUrl
 from PySide6.QtGui import (QColor, QFont, QFontDatabase, QGuiApplication, QImage, QPageLayout, QPageSize, QPainter,
-                           QPaintDevice, QPdfWriter, QTextBlockFormat, QTextCursor, QTextDocument, QTextFormat)
+                           QPaintDevice, QPdfWriter, QTextBlock, QTextBlockFormat, QTextCursor, QTextDocument, QTextFormat)
 from PySide6.QtSvg import QSvgRenderer
 
 from inference.errors import HangtagError
@@ -95,8 +95,19 @@ def _rasterize_svg(path: Path, scale: float) -> QImage:
     return image
 
 
+def kept_with_heading(heading: QTextBlock) -> QTextBlock:
+    """The block a heading must share its page with: the next one, or where a table follows, the first cell of
+    the table's second row, its first row under the column names (a heading over a lone header row, its rows
+    on the next page, was seen in a report's "Frames that could not be inspected")."""
+    following = heading.next()
+    table = QTextCursor(following).currentTable() if following.isValid() else None
+    if table is not None and table.rows() > 1:
+        return table.cellAt(1, 0).firstCursorPosition().block()
+    return following
+
+
 def keep_headings_with_content(doc: QTextDocument, passes: int = 100) -> int:
-    """Start a new page at any heading whose next block lies on the following page: QTextDocument breaks
+    """Start a new page at any heading whose content starts on the following page: QTextDocument breaks
     pages line by line and knows no keep-with-next, so a heading could end a page and its chart or
     table begin the next. Returns how many headings were moved."""
     height = doc.pageSize().height()
@@ -107,9 +118,10 @@ def keep_headings_with_content(doc: QTextDocument, passes: int = 100) -> int:
         while block.isValid():
             following = block.next()
             fmt = block.blockFormat()
-            if (fmt.headingLevel() and following.isValid()
+            kept = kept_with_heading(block) if fmt.headingLevel() else following
+            if (fmt.headingLevel() and kept.isValid()
                     and fmt.pageBreakPolicy() == QTextFormat.PageBreakFlag.PageBreak_Auto
-                    and int(layout.blockBoundingRect(following).top() // height)
+                    and int(layout.blockBoundingRect(kept).top() // height)
                     > int(layout.blockBoundingRect(block).top() // height)):
                 brk = QTextBlockFormat()
                 brk.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)

@@ -127,3 +127,34 @@ def test_the_pdf_is_a_summary_page_then_one_row_per_ng_then_appendices(qapp, tmp
     first_pages = {t: int(top // height) for t, top in headings}
     frames_heading = next(t for t in texts if "NG and REVIEW frames" in t)
     assert first_pages[frames_heading] == 1  # the summary is page 1 on its own
+
+
+def test_a_heading_keeps_the_first_row_of_its_table_on_its_page(qapp, tmp_path):
+    """The heading "Frames that could not be inspected" and the table's column names ended a page, the rows
+    began the next. Page heights are swept so that some layout puts the heading near a page's foot."""
+    from PySide6.QtGui import QImage
+
+    from app.report_pdf import build_document, paint_pages
+    from inference.records.html_report import charts
+    from inference.records.report import summarize
+    from tests.test_records_report import ERROR_TEXT, make_frame, make_session
+
+    frames = [make_frame(i, "OK") for i in range(20)] + [make_frame(20 + i, "", error=ERROR_TEXT) for i in range(5)]
+    report = summarize(make_session(), frames)
+    (tmp_path / "charts").mkdir()
+    for name, svg in charts(report).items():
+        (tmp_path / "charts" / f"{name}.svg").write_text(svg, encoding="utf-8")
+    page = QImage(800, 1130, QImage.Format.Format_RGB32)
+    page.setDotsPerMeterX(round(96 / 0.0254))
+    page.setDotsPerMeterY(round(96 / 0.0254))
+    parted = []
+    for page_height in range(780, 940, 4):
+        doc = build_document(report, tmp_path, page)
+        paint_pages(doc, page, QSizeF(700, page_height), "test", first_page=0, last_page=0)
+        height, layout = doc.pageSize().height(), doc.documentLayout()
+        heading = doc.find("Frames that could not be inspected").block()
+        first_row = doc.find("bad.jpg could not be decoded", heading.position()).block()
+        pages = [int(layout.blockBoundingRect(b).top() // height) for b in (heading, first_row)]
+        if pages[0] != pages[1]:
+            parted.append((page_height, pages))
+    assert not parted, f"heading and first row on different pages (page height, pages): {parted}"
