@@ -75,8 +75,8 @@ async def _aiohttp_sender(url: str, timeout_s: float, max_connections: int, cloc
     try:
         import aiohttp
     except ImportError as exc:  # an environment without it: say what and how
-        raise ConfigError("the aiohttp load client needs aiohttp", expected="aiohttp installed",
-                          found=str(exc), hint="pip install aiohttp (a dependency of hangtag-station), or use --client httpx") from exc
+        raise ConfigError("the aiohttp load client needs aiohttp", expected="aiohttp installed", found=str(exc),
+                          hint="pip install aiohttp (a dependency of hangtag-station), or use --client httpx") from exc
 
     async def on_headers(_session, ctx, _params) -> None:
         marks = ctx.trace_request_ctx
