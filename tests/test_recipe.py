@@ -88,6 +88,35 @@ def test_semantic_errors_name_file_line_and_key(tmp_path: Path, text: str, line:
     assert info.value.expected
 
 
+@pytest.mark.parametrize(
+    ("text", "message", "expected", "found", "hint"),
+    [
+        ('name = "x"\n[fields]\nsize = "L"\n', "line 1, key name: outside any [section]", "[recipe], [counts]",
+         "'name' on line 1: name = \"x\"", "move it under [recipe]"),
+        ('[field]\nsize = "L"\n', "line 1, key field: unknown section", "one of [recipe], [counts]",
+         "'field' on line 1: [field]", "did you mean [fields]?"),
+        ('[fields]\nsise = "L"\n', "line 2, key fields.sise: unknown key", "style_number, color, size",
+         "'sise' on line 2: sise = \"L\"", "did you mean size?"),
+        ('[counts]\nhangtags = 1\n', "key counts.hangtags: unknown key", "one of hangtag, barcode, qr_code",
+         "'hangtags' on line 2", "did you mean hangtag?"),
+        ('[fields]\nhangtag = 1\n', "key fields.hangtag: unknown key", "style_number", "'hangtag' on line 2",
+         "hangtag belongs under [counts]"),
+        ('[fields]\n"尺码" = "L"\n', "key fields.尺码: unknown key", "size", "'尺码'", "did you mean size (尺码)?"),
+        ('[fields.size]\nexpectd = "L"\n', "line 2, key fields.size.expectd: unknown key", "expected, pattern",
+         "'expectd' on line 2", "did you mean expected?"),
+        ('[frobnicate]\na = 1\n', "key frobnicate: unknown section", "[verdict]", "'frobnicate' on line 1",
+         "resources/recipes/example.toml"),
+    ],
+)
+def test_an_unknown_section_or_key_says_what_is_known_where_it_is_and_what_was_meant(
+        text: str, message: str, expected: str, found: str, hint: str) -> None:
+    """Every other recipe error said expected / found / hint; an unknown name said 'unknown section' alone."""
+    with pytest.raises(RecipeError) as info:
+        parse_recipe(text, "job.toml")
+    error = info.value
+    assert message in error.message and expected in error.expected and found in error.found and hint in error.hint
+
+
 def test_toml_syntax_errors_carry_tomllibs_line_and_column(tmp_path: Path) -> None:
     path = write(tmp_path, '[fields]\nsize = "L"\nprice = ¥259\n')
     with pytest.raises(RecipeError) as info:

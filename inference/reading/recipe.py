@@ -6,6 +6,7 @@ so a typo cannot silently turn a check off.
 
 from __future__ import annotations
 
+import difflib
 import re
 import tomllib
 from dataclasses import dataclass
@@ -15,7 +16,7 @@ from typing import Any
 from inference.errors import ConfigError
 from inference.reading.normalize import ean13_check_ok, normalize_ean, normalize_field
 from inference.reading.patterns import PatternError, SafePattern, compile_pattern
-from inference.reading.types import FIELD_NAMES
+from inference.reading.types import FIELD_LABELS_ZH, FIELD_NAMES
 
 KNOWN_CLASSES = ("hangtag", "barcode", "qr_code")
 MISSING_FIELD_VERDICTS = ("review", "ng")
@@ -139,6 +140,30 @@ def parse_recipe(text: str, source: str = "<recipe>") -> Recipe:
     return _Builder(text, source).build(data)
 
 
+def _close_match_hint(name: str, keys: tuple[str, ...]) -> str:
+    """'did you mean [fields]?' for a misspelt name, the English name for a field named in Chinese, or where the
+    name belongs when it is another section's key."""
+    if len(keys) == 1:
+        known, shown = tuple(_SECTION_KEYS), "[{}]"
+    elif len(keys) == 2:
+        known, shown = _SECTION_KEYS[keys[0]], "{}"
+    else:
+        known, shown = _FIELD_RULE_KEYS, "{}"
+    if keys[0] == "fields" and len(keys) == 2:
+        english = next((k for k, zh in FIELD_LABELS_ZH.items() if zh == name and k in known), None)
+        if english:
+            return f"field names are English: did you mean {english} ({name})?"
+    close = difflib.get_close_matches(name.lower(), known, n=1, cutoff=0.6)
+    if close:
+        return f"did you mean {shown.format(close[0])}?"
+    homes = [section for section, names in _SECTION_KEYS.items() if name in names and section != keys[0]]
+    if len(keys) == 2 and homes:
+        return f"{name} belongs under [{homes[0]}]"
+    if keys[0] == "fields" and len(keys) == 2:
+        return "field names are English: style_number, size, price …"
+    return "resources/recipes/example.toml explains every section and key"
+
+
 def _toml_position(message: str) -> str:
     match = re.search(r"line (\d+), column (\d+)", message)
     return f", line {match.group(1)} column {match.group(2)}" if match else ""
@@ -148,6 +173,7 @@ class _Builder:
     def __init__(self, text: str, source: str) -> None:
         self.text = text
         self.source = source
+        self.data: dict[str, Any] = {}
 
     def fail(self, keys: tuple[str, ...], message: str, expected: str, found: Any, hint: str = "") -> RecipeError:
         line = locate_key(self.text, keys)
@@ -159,18 +185,37 @@ class _Builder:
             hint=hint,
         )
 
+    def unknown(self, keys: tuple[str, ...], known: tuple[str, ...]) -> RecipeError:
+        """An unknown section or key, said like every other recipe error: the known ones, the unknown one on its
+        line, and the name it was probably meant to be."""
+        name = keys[-1]
+        line = locate_key(self.text, keys)
+        text = self.text.splitlines()[line - 1].strip() if line else ""
+        found = f"{name!r} on line {line}: {text}" if name in text else repr(name)
+        if len(keys) == 1 and not isinstance(self.data.get(name), dict):  # a key above the first [section]
+            homes = [f"[{section}]" for section, names in _SECTION_KEYS.items() if name in names]
+            return RecipeError(
+                f"Recipe {self.source}{f', line {line}' if line else ''}, key {name}: outside any [section]",
+                expected=f"keys under one of the sections {', '.join(f'[{k}]' for k in _SECTION_KEYS)}",
+                found=found, hint=f"move it under {' or '.join(homes)}" if homes else _close_match_hint(name, keys),
+            )
+        what = "section" if len(keys) == 1 else "key"
+        shown = tuple(f"[{k}]" for k in known) if what == "section" else known
+        return RecipeError(
+            f"Recipe {self.source}{f', line {line}' if line else ''}, key {'.'.join(keys)}: unknown {what}",
+            expected=f"one of {', '.join(shown)}", found=found, hint=_close_match_hint(name, keys),
+        )
+
     def build(self, data: dict[str, Any]) -> Recipe:
+        self.data = data
         for section, value in data.items():
             if section not in _SECTION_KEYS:
-                raise self.fail((section,), "unknown section", f"one of {', '.join(_SECTION_KEYS)}", section)
+                raise self.unknown((section,), tuple(_SECTION_KEYS))
             if not isinstance(value, dict):
                 raise self.fail((section,), "must be a [section] table", "a table", value)
             for key in value:
                 if key not in _SECTION_KEYS[section]:
-                    raise self.fail(
-                        (section, key), "unknown key", f"one of {', '.join(_SECTION_KEYS[section])}", key,
-                        hint="field names are English: style_number, size, price …" if section == "fields" else "",
-                    )
+                    raise self.unknown((section, key), _SECTION_KEYS[section])
         head = data.get("recipe", {})
         confidence = data.get("confidence", {})
         min_field = self.probability(("confidence", "field"), confidence.get("field", DEFAULT_MIN_FIELD_CONFIDENCE))
@@ -218,7 +263,7 @@ class _Builder:
             raise self.fail(keys, "must be text or a table", '"L" or { expected = "L", min_confidence = 0.9 }', value)
         for key in value:
             if key not in _FIELD_RULE_KEYS:
-                raise self.fail(keys + (key,), "unknown key", f"one of {', '.join(_FIELD_RULE_KEYS)}", key)
+                raise self.unknown(keys + (key,), _FIELD_RULE_KEYS)
         expected = value.get("expected")
         pattern = value.get("pattern")
         if expected is not None:
