@@ -14,6 +14,10 @@ from inference.cameras.settings import ACTIVATIONS, NODES, TRIGGER_MODES, Camera
 from inference.errors import HangtagError
 
 ROI_PARTS = ("offset_x", "offset_y", "width", "height")
+# What the dialog calls each setting the camera is written; a note that was not applied names it so, not by its key.
+SETTING_LABELS = {"exposure_us": "Exposure", "gain": "Gain", "pixel_format": "Pixel format", "frame_rate": "Frame rate",
+                  "offset_x": "ROI x", "offset_y": "ROI y", "width": "ROI width", "height": "ROI height",
+                  "trigger_mode": "Trigger", "trigger_source": "Trigger line", "trigger_activation": "Trigger edge"}
 TRIGGER_WORDS = {"free": "free-run", "software": "software (Step, trigger folder, PLC)", "hardware": "hardware line"}
 
 
@@ -53,9 +57,10 @@ class CameraSettingsDialog(QDialog):
             box.setPrefix(f"{part} ")
             roi_row.addWidget(box)
         for row, (name, title, editor) in enumerate((
-                ("exposure_us", "Exposure", self.exposure), ("gain", "Gain", self.gain),
-                ("pixel_format", "Pixel format", self.pixel_format), ("roi", "ROI (x, y, width, height)", roi_box),
-                ("frame_rate", "Frame rate", self.frame_rate)), start=1):
+                ("exposure_us", SETTING_LABELS["exposure_us"], self.exposure), ("gain", SETTING_LABELS["gain"], self.gain),
+                ("pixel_format", SETTING_LABELS["pixel_format"], self.pixel_format),
+                ("roi", "ROI (x, y, width, height)", roi_box),
+                ("frame_rate", SETTING_LABELS["frame_rate"], self.frame_rate)), start=1):
             check = QCheckBox(title)
             check.setToolTip("unticked: the camera keeps its own value")
             shown = QLabel()
@@ -163,7 +168,8 @@ class CameraSettingsDialog(QDialog):
             self.trigger_shown.setText(
                 "not on this camera (free-run only)" if not mode.available else
                 f"TriggerMode {_text(mode.value)}, source {_text(readback['trigger_source'].value)}")
-        self.notes.setText("\n".join(f"Not applied — {note}" for note in readback.notes) if readback else "")
+        self.notes.setText("\n".join(f"Not applied — {SETTING_LABELS.get(v.name, v.name)}: {v.note}"
+                                     for v in readback.values if v.note) if readback else "")
 
     def _set_editor(self, name: str, value) -> None:
         try:
