@@ -616,3 +616,22 @@ def test_lines_found_still_aslant_are_levelled_by_their_own_print() -> None:
     flat, flat_lines = sheet_with_tag(0.0)
     assert _level_by_found(make_upright(cv2.cvtColor(flat, cv2.COLOR_GRAY2BGR), (0.0, 0.0, 800.0, 600.0), 0.0, margin=0.0),
                            [zone], flat_lines) is None
+
+
+def test_a_turn_towards_45_degrees_keeps_the_tag_size_the_box_told() -> None:
+    """tenth 000002 (label_over_value, a 127 x 356 px tag turned 28 deg): the bars turned its box by -32.4 deg, a
+    crop of the tag (416 x 149 px). The receipts round it then levelled the print 6.5 deg further, to -38.9 deg,
+    where the box no longer tells a rectangle's size, and the crop became the whole box (555 x 542 px, the
+    receipts' lines in it, the tag's values too small for the text detector once scaled to its limit)."""
+    from inference.reading.rectify import make_upright, told_size
+
+    frame = np.full((800, 900, 3), 200, np.uint8)
+    box = (295.0, 232.0, 624.0, 639.0)
+    first = make_upright(frame, box, -32.4)
+    tall, wide = first.image.shape[:2]
+    assert 400 < tall < 430 and 140 < wide < 160
+    assert told_size(329.0, 407.0, -38.9) is None  # near 45 deg: the box tells no size
+    again = first.turned_by(-6.5)
+    assert again.angle_deg == pytest.approx(-38.9)
+    assert again.image.shape[:2] == (tall, wide)  # before: (555, 542)
+    assert first.turned_by(-1.0).image.shape[:2] != (tall, wide)  # where the box tells a size, it is told anew

@@ -86,7 +86,14 @@ class Upright:
         was not cut from a frame box."""
         if self.frame is None or self.box is None:
             return self
-        return make_upright(self.frame, self.box, self.angle_deg + degrees, self.margin, size=self.size)
+        size = self.size
+        if size is None:
+            x1, y1, x2, y2 = self.box
+            if told_size(x2 - x1, y2 - y1, self.angle_deg + degrees) is None:
+                # turned towards 45° the box no longer tells the tag's size (the crop would be the whole box, with
+                # whatever lies round the tag): the size it told at this turn stays
+                size = told_size(x2 - x1, y2 - y1, self.angle_deg)
+        return make_upright(self.frame, self.box, self.angle_deg + degrees, self.margin, size=size)
 
     def box_from(self, other: Upright, box: Box) -> Box:
         """A box of `other`'s crop (the same tag at another turn), as the bounds of its corners here."""
@@ -125,18 +132,28 @@ def snapped(turn_deg: float) -> float:
 
 
 def tag_size(box_w: float, box_h: float, angle_deg: float) -> tuple[float, float]:
-    """Size of a rectangle that, turned by angle, has this axis-aligned bounding box."""
+    """Size of a rectangle that, turned by angle, has this axis-aligned bounding box; where the box does not
+    tell it (near 45°, or no tag's shape fits), the whole box turned."""
+    size = told_size(box_w, box_h, angle_deg)
+    if size is None:
+        t = math.radians(angle_deg)
+        c, s = abs(math.cos(t)), abs(math.sin(t))
+        return (box_w * c + box_h * s, box_w * s + box_h * c)
+    return size
+
+
+def told_size(box_w: float, box_h: float, angle_deg: float) -> tuple[float, float] | None:
+    """The size of the one rectangle that, turned by angle, has this bounding box; None near 45° (the system is
+    ill-conditioned) and where it would be a strip (the detector cut the tag, or the angle is off)."""
     t = math.radians(angle_deg)
     c, s = abs(math.cos(t)), abs(math.sin(t))
     det = c * c - s * s
-    if abs(det) < 0.35:  # near 45°: the system is ill-conditioned; keep the whole box
-        return (box_w * c + box_h * s, box_w * s + box_h * c)
+    if abs(det) < 0.35:
+        return None
     w = (box_w * c - box_h * s) / det
     h = (box_h * c - box_w * s) / det
     if w <= 0 or h <= 0 or max(w, h) > MAX_TAG_ASPECT * min(w, h):
-        # no tag is a strip: the box is not the bounds of one turned rectangle (the detector cut
-        # the tag, or the angle is off); keep the whole box, turned
-        return (box_w * c + box_h * s, box_w * s + box_h * c)
+        return None
     return w, h
 
 
