@@ -348,3 +348,18 @@ def test_shares_get_their_percent_sign_back_where_they_then_add_up_to_100(read: 
     from inference.reading.repairs import fix_composition
 
     assert fix_composition(read) == mended
+
+
+@pytest.mark.parametrize(
+    ("text", "fields"),
+    [
+        # tenth two_row_table: a 合格证's table, labels across its head row, each value under its label
+        ("货号 颜色 号型 等级 零售价\nA0208 米白 180/96Y 一等品 ¥1000.00",
+         {"style_number": "A0208", "color": "米白", "size": "180/96Y", "grade": "一等品", "price": "¥1000.00"}),
+        # the last column's fibre content keeps its spaces
+        ("品名 纤维含量\n运动短裤 再生纤维素纤维 60% 桑蚕丝 40%", {"product_name": "运动短裤", "composition": "再生纤维素纤维 60% 桑蚕丝 40%"}),
+        ("货号 颜色\nA0208 米白 XL", {}),  # three values under two labels: which is whose is not told
+    ],
+)
+def test_a_row_of_labels_over_a_row_of_values_pairs_them_in_place(text: str, fields: dict[str, str]) -> None:
+    assert fields_of(text) == fields

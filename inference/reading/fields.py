@@ -65,9 +65,17 @@ def _span_confidence(line: OcrLine, start: int, end: int) -> float:
 
 def _segments(lines: Sequence[OcrLine]) -> list[_Segment]:
     segments: list[_Segment] = []
+    under_labels: set[int] = set()
     for index, line in enumerate(lines):
+        if index in under_labels:
+            continue
         text = line.text
         parts = line_parts(text)
+        paired = _table_row(lines, index)
+        if paired:
+            segments.extend(paired)
+            under_labels.add(index + 1)
+            continue
         if not parts[0].labelled and len(parts) == 1:
             segments.append(_Segment("?", text.strip(), float(line.confidence), text, True, index))
             continue
@@ -76,6 +84,40 @@ def _segments(lines: Sequence[OcrLine]) -> list[_Segment]:
             conf = _span_confidence(line, part.value_start, part.end)
             segments.append(_Segment(part.field if part.labelled else "?", value, conf, text, part.exact, index))
     return segments
+
+
+def _table_row(lines: Sequence[OcrLine], index: int) -> list[_Segment]:
+    """A row of labels alone ('货号 颜色 号型 等级', a table's head) over a row of as many values, one each
+    ('A0208 米白 180/96Y 一等品'): each label's value is the one in its place. Nothing where the counts differ (a
+    value with a space in it) or the next line holds a label of its own."""
+    if index + 1 >= len(lines):
+        return []
+    heads = [_label_only(t.group(0)) for t in re.finditer(r"\S+", lines[index].text)]
+    if len(heads) < 2 or not all(heads):
+        return []
+    below = lines[index + 1]
+    if line_parts(below.text)[0].labelled:
+        return []
+    tokens = [(t.start(), t.end()) for t in re.finditer(r"\S+", below.text)]
+    if len(tokens) > len(heads) and heads[-1][0] in _SPACED:  # the last column's value has spaces of its own
+        tokens = tokens[: len(heads) - 1] + [(tokens[len(heads) - 1][0], tokens[-1][1])]
+    if len(tokens) != len(heads):
+        return []
+    raw = f"{lines[index].text} / {below.text}"
+    return [_Segment(field, below.text[a:b], _span_confidence(below, a, b), raw, exact, index)
+            for (field, exact), (a, b) in zip(heads, tokens)]  # type: ignore[misc]
+
+
+# Fields whose one value may hold spaces: in a table's last column it takes the rest of its row.
+_SPACED = ("composition",)
+
+
+def _label_only(token: str) -> tuple[str, bool] | None:
+    """(field, exact) where a token is a field's label and nothing else."""
+    parts = line_parts(token)
+    if len(parts) != 1 or not parts[0].labelled or parts[0].field in (None, "?"):
+        return None
+    return (parts[0].field, parts[0].exact) if looks_empty(parts[0].field, token[parts[0].value_start :].strip()) else None
 
 
 def _merge_split_lines(segments: list[_Segment]) -> list[_Segment]:
