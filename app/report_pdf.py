@@ -19,8 +19,9 @@ import threading
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QMarginsF, QRectF, QSizeF, Qt, QUrl
-from PySide6.QtGui import (QColor, QFont, QFontDatabase, QGuiApplication, QImage, QPageLayout, QPageSize, QPainter,
-                           QPaintDevice, QPdfWriter, QTextBlock, QTextBlockFormat, QTextCursor, QTextDocument, QTextFormat)
+from PySide6.QtGui import (QAbstractTextDocumentLayout, QColor, QFont, QFontDatabase, QGuiApplication, QImage,
+                           QPageLayout, QPageSize, QPainter, QPaintDevice, QPdfWriter, QTextBlock, QTextBlockFormat,
+                           QTextCursor, QTextDocument, QTextFormat)
 from PySide6.QtSvg import QSvgRenderer
 
 from inference.errors import HangtagError
@@ -95,15 +96,18 @@ def _rasterize_svg(path: Path, scale: float) -> QImage:
     return image
 
 
-def kept_with_heading(heading: QTextBlock) -> QTextBlock:
-    """The block a heading must share its page with: the next one, or where a table follows, the first cell of
-    the table's second row, its first row under the column names (a heading over a lone header row, its rows
-    on the next page, was seen in a report's "Frames that could not be inspected")."""
+def kept_with_heading(layout: QAbstractTextDocumentLayout, heading: QTextBlock) -> float | None:
+    """Where what a heading must share its page with ends: the next block's top, or where a table follows, the
+    foot of the table's first row under the column names (a heading over the column names alone, or over a row
+    cut in two at the page's foot, was seen in "Frames that could not be inspected"). None: nothing follows."""
     following = heading.next()
-    table = QTextCursor(following).currentTable() if following.isValid() else None
-    if table is not None and table.rows() > 1:
-        return table.cellAt(1, 0).firstCursorPosition().block()
-    return following
+    if not following.isValid():
+        return None
+    table = QTextCursor(following).currentTable()
+    if table is None or table.rows() < 2:
+        return layout.blockBoundingRect(following).top()
+    return max(layout.blockBoundingRect(table.cellAt(1, column).lastCursorPosition().block()).bottom()
+               for column in range(table.columns())) - 1
 
 
 def keep_headings_with_content(doc: QTextDocument, passes: int = 100) -> int:
@@ -116,19 +120,16 @@ def keep_headings_with_content(doc: QTextDocument, passes: int = 100) -> int:
     for _ in range(passes):  # each move re-lays out the rest of the document
         block = doc.begin()
         while block.isValid():
-            following = block.next()
             fmt = block.blockFormat()
-            kept = kept_with_heading(block) if fmt.headingLevel() else following
-            if (fmt.headingLevel() and kept.isValid()
-                    and fmt.pageBreakPolicy() == QTextFormat.PageBreakFlag.PageBreak_Auto
-                    and int(layout.blockBoundingRect(kept).top() // height)
-                    > int(layout.blockBoundingRect(block).top() // height)):
+            kept = kept_with_heading(layout, block) if fmt.headingLevel() else None
+            if (kept is not None and fmt.pageBreakPolicy() == QTextFormat.PageBreakFlag.PageBreak_Auto
+                    and int(kept // height) > int(layout.blockBoundingRect(block).top() // height)):
                 brk = QTextBlockFormat()
                 brk.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
                 QTextCursor(block).mergeBlockFormat(brk)
                 moved += 1
                 break
-            block = following
+            block = block.next()
         else:
             return moved
     return moved
