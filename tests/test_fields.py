@@ -363,3 +363,10 @@ def test_shares_get_their_percent_sign_back_where_they_then_add_up_to_100(read: 
 )
 def test_a_row_of_labels_over_a_row_of_values_pairs_them_in_place(text: str, fields: dict[str, str]) -> None:
     assert fields_of(text) == fields
+
+
+@pytest.mark.parametrize("text", ["成分\n棉 60%\n聚酯纤维 40%", "成分FABRIC\n棉 60%\n聚酯纤维 40%"])
+def test_a_composition_under_its_label_alone_is_taken_once(text: str) -> None:
+    """tenth 000016 (label_over_value): the line a label alone took was added again as the composition's
+    continuation ('莫代尔 70% 羊毛 30% 莫代尔 70% 羊毛 30%')."""
+    assert fields_of(text)["composition"] == "棉 60% 聚酯纤维 40%"

@@ -142,6 +142,8 @@ def _merge_split_lines(segments: list[_Segment]) -> list[_Segment]:
                            f"{seg.raw} / {nxt.raw}", seg.label_exact, seg.line_index)
         if seg.name == "composition":
             j = i + 1
+            while j in consumed:  # the line a label alone took is its value already, not a continuation
+                j += 1
             while j < len(segments) and segments[j].name == "?" and _CONTINUES_COMPOSITION.match(halfwidth(segments[j].value)):
                 nxt = segments[j]
                 consumed.add(j)
