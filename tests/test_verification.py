@@ -314,6 +314,25 @@ def test_another_grade_read_in_every_read_is_a_difference(read: str, confidence:
 
 
 @pytest.mark.parametrize(
+    ("price", "verdict"),
+    [
+        ("2999", Verdict.NG),  # tenth 000038, another job's recipe: was REVIEW, 'read as ¥424199.00 at 100%'
+        ("3999", Verdict.OK),
+    ],
+)
+def test_the_digits_of_a_code_on_the_price_s_row_are_no_price(price: str, verdict: Verdict) -> None:
+    """A 合格证's table row, its labels over it, read twice surely."""
+    from inference.reading.evidence import gather
+
+    lines = lines_from_text(f"货号 色号 尺码 等级 统一零售价\nKX-424199-05 藏青 XL 合格品 ￥{price}元", 0.99)
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines, reread_lines=lines)
+    assert judge(recipe('price = "¥3999.00"'), one_tag(), [reading]).verdict is verdict
+    # the amounts the row shows: its price only, never the style number's digits
+    first_only = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines[1:])
+    assert gather(recipe('price = "¥1.00"'), first_only)["price"].value == f"¥{price}.00"
+
+
+@pytest.mark.parametrize(
     "line, verdict",
     [
         ("安全类别：GB 18401-2010 B类 零售价：¥329.00", Verdict.OK),  # two columns read as one line

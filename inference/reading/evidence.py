@@ -668,6 +668,8 @@ def _amounts(line: OcrLine) -> list[_Amount]:
     for match in _AMOUNT.finditer(cleaned):
         if foreign_amount(cleaned, match.start(), match.end()):
             continue  # US$ 59.00 beside CN¥ 399.00: another currency's price is no evidence of the yuan one
+        if _in_code(cleaned, match.start(), match.end()):
+            continue  # the digits of a style number ('KX-424199-05') or a standard ('2660-2017') on the price's row
         whole, cents = match.group(1).replace(",", "").replace("，", ""), match.group(2)
         try:
             amount = Decimal(f"{whole}.{cents or '0'}").quantize(Decimal("0.01"))
@@ -686,6 +688,18 @@ def _amounts(line: OcrLine) -> list[_Amount]:
 
 
 _CURRENCY_BESIDE = re.compile(r"[¥￥]\s*\d|RMB\s*\d|CNY\s*\d|\d\s*元", re.IGNORECASE)
+_CURRENCY_AROUND = re.compile(r"^(?:RMB|CNY|[¥￥YＹ])+|(?:RMB|CNY|元)+$", re.IGNORECASE)
+_CODE_JOINT = re.compile(r"[A-Za-z]-?\d|\d-?[A-Za-z]|\d-\d")
+
+
+def _in_code(text: str, start: int, end: int) -> bool:
+    """Whether the number at text[start:end] is part of a code: its word (up to spaces) joins digits to letters
+    or digits to digits with a hyphen, once a currency written before or after it is set aside."""
+    while start > 0 and not text[start - 1].isspace():
+        start -= 1
+    while end < len(text) and not text[end].isspace():
+        end += 1
+    return bool(_CODE_JOINT.search(_CURRENCY_AROUND.sub("", text[start:end])))
 
 
 def _slipped(expected: str, read: str) -> bool:
