@@ -332,6 +332,18 @@ def test_the_digits_of_a_code_on_the_price_s_row_are_no_price(price: str, verdic
     assert gather(recipe('price = "¥1.00"'), first_only)["price"].value == f"¥{price}.00"
 
 
+@pytest.mark.parametrize(("line", "amount"), [
+    ("吊牌价RMB1000", "¥1000.00"),  # fourth 000031 (dotted_leaders): the currency glued between label and amount
+    ("￥129-00", "¥129.00"),  # third2 000052: the point read as a hyphen
+    ("¥399.00RMB", "¥399.00"),
+])
+def test_a_price_glued_to_its_currency_or_with_its_point_misread_is_still_a_price(line: str, amount: str) -> None:
+    from inference.reading.evidence import gather
+
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines_from_text(line, 0.99))
+    assert gather(recipe('price = "¥1.00"'), reading)["price"].value == amount
+
+
 @pytest.mark.parametrize(
     "line, verdict",
     [

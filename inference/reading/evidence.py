@@ -688,13 +688,14 @@ def _amounts(line: OcrLine) -> list[_Amount]:
 
 
 _CURRENCY_BESIDE = re.compile(r"[¥￥]\s*\d|RMB\s*\d|CNY\s*\d|\d\s*元", re.IGNORECASE)
-_CURRENCY_AROUND = re.compile(r"^(?:RMB|CNY|[¥￥YＹ])+|(?:RMB|CNY|元)+$", re.IGNORECASE)
-_CODE_JOINT = re.compile(r"[A-Za-z]-?\d|\d-?[A-Za-z]|\d-\d")
+_CURRENCY_AROUND = re.compile(r"RMB|CNY|[¥￥元]|^[YＹ]", re.IGNORECASE)
+# Letters joined to digits make a code; digits joined by a hyphen do not ('￥129-00': a price, its point read '-').
+_CODE_JOINT = re.compile(r"[A-Za-z]-?\d|\d-?[A-Za-z]")
 
 
 def _in_code(text: str, start: int, end: int) -> bool:
     """Whether the number at text[start:end] is part of a code: its word (up to spaces) joins digits to letters
-    or digits to digits with a hyphen, once a currency written before or after it is set aside."""
+    (a style number, a 号型), once the currencies written in it are set aside ('吊牌价RMB1000')."""
     while start > 0 and not text[start - 1].isspace():
         start -= 1
     while end < len(text) and not text[end].isspace():
