@@ -3,7 +3,9 @@ field in doubt, before anyone judges.
 
 The recipe says what must be printed; the reader looks for evidence of it: in the first read's
 lines, in the recognizer's posteriors, then in a second read of the lines another way (all but those a
-matched field stands on) and of the regions a taught recipe marks.
+matched field stands on) and of the regions a taught recipe marks; then in looks that can only confirm
+it: cents printed small and raised, a value beside a label the text detector boxed alone, and the
+small-print recognizer's read.
 """
 
 from __future__ import annotations
@@ -21,11 +23,11 @@ from inference.reading.expected import spot_fields, spot_printed_ean
 from inference.reading.labels import split_labeled
 from inference.reading.lines import group_rows, union
 from inference.reading.matching import Found
+from inference.reading.normalize import parse_price
 from inference.reading.ocr.detector import TextDetector
 from inference.reading.ocr.recognizer import TextRecognizer
-from inference.reading.recipe import FieldRule, Recipe
-from inference.reading.normalize import parse_price
 from inference.reading.raised_cents import has_raised_cents
+from inference.reading.recipe import FieldRule, Recipe
 from inference.reading.rectify import Upright
 from inference.reading.size_marks import marked_size
 from inference.reading.summary import summarize
