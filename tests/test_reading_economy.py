@@ -56,6 +56,30 @@ def test_lines_read_on_their_own_read_exactly_as_in_their_batch() -> None:
     assert recognizer.recognize_only(crops, []) == {}
 
 
+def test_calls_run_side_by_side_read_exactly_as_one_call_at_a_time() -> None:
+    from inference.engines.registry import create_engine
+    from inference.reading.ocr.models import find_ocr_models
+    from inference.reading.ocr.recognizer import TextRecognizer, split_calls
+
+    assert split_calls([([0, 1, 2, 3, 4], 320), ([5], 96)], 2) == [([0, 1, 2], 320), ([3, 4], 320), ([5], 96)]
+    crops = _line_crops(_card(9_500_003)[0])
+    model = find_ocr_models("fp32", "gb2312").rec
+    one = TextRecognizer(create_engine("onnxruntime-cpu", model, threads=2, varying_shapes=True), calls_at_once=1)
+    two = TextRecognizer(create_engine("onnxruntime-cpu", model, threads=1, varying_shapes=True), calls_at_once=2)
+    try:
+        for squeeze in (0.7, 1.0):
+            a = one.recognize(crops, squeeze=squeeze, vocabulary="0123456789号型")
+            b = two.recognize(crops, squeeze=squeeze, vocabulary="0123456789号型")
+            assert [r.text for r in a] == [r.text for r in b]
+            assert [r.char_confidences for r in a] == [r.char_confidences for r in b]  # bit for bit
+            assert all(np.array_equal(x.posteriors.probs, y.posteriors.probs) for x, y in zip(a, b))
+        assert two._pool is not None  # the calls did run on the pool
+    finally:
+        one.close()
+        two.close()
+    assert two._pool is None
+
+
 def test_lines_used_names_exactly_the_grown_lines_the_merge_keeps() -> None:
     from inference.reading.ocr.recognizer import Recognized
     from inference.reading.rectify import make_upright

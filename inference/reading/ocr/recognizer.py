@@ -8,7 +8,10 @@ lines and keeps reading them) and sorted by width so padding stays small.
 from __future__ import annotations
 
 import math
+import os
+import threading
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -176,10 +179,37 @@ def plan_batches(widths: Sequence[int], call_overhead_px: int = 96, max_batch: i
     return batches[::-1]
 
 
-class TextRecognizer:
-    """Owns a loaded engine for a PP-OCR rec model; `recognize` is the only per-frame call."""
+def split_calls(calls: Sequence[tuple[list[int], int]], parts: int) -> list[tuple[list[int], int]]:
+    """Each planned call of several lines cut into `parts` calls padded to the same width, largest first.
 
-    def __init__(self, engine: Engine, squeeze: float = 1.0, max_batch: int = 32, call_overhead_px: int = 96) -> None:
+    A line reads the same in any call padded to its planned width (the network mixes a line across its width,
+    not across the batch), so the pieces read exactly as the whole; they run side by side, each engine call on
+    one thread, where one call on two threads spends a large share of its time handing work between them."""
+    out: list[tuple[list[int], int]] = []
+    for rows, pad in calls:
+        k = min(parts, len(rows))
+        size = math.ceil(len(rows) / k)
+        out.extend((rows[i : i + size], pad) for i in range(0, len(rows), size))
+    return sorted(out, key=lambda call: -len(call[0]) * call[1])
+
+
+def cpu_calls_at_once(threads: int | None) -> tuple[int, int]:
+    """(engine calls run side by side, ONNX Runtime threads each) for the CPU recognizer: two calls whenever there
+    are two cores, the threads shared between them."""
+    cores = os.cpu_count() or 1
+    total = threads or max(1, min(cores, 8))
+    at_once = 2 if total >= 2 else 1
+    return at_once, max(1, total // at_once)
+
+
+class TextRecognizer:
+    """Owns a loaded engine for a PP-OCR rec model; `recognize` is the only per-frame call.
+
+    `calls_at_once` > 1: the engine calls of one read run side by side on that many threads (the engine's
+    session is asked from several threads at once, as ONNX Runtime allows)."""
+
+    def __init__(self, engine: Engine, squeeze: float = 1.0, max_batch: int = 32, call_overhead_px: int = 96,
+                 calls_at_once: int = 1) -> None:
         self.engine = engine.load()
         self.charset = charset_from_metadata(engine.metadata)
         self.input_name = engine.inputs[0].name
@@ -187,7 +217,10 @@ class TextRecognizer:
         self.squeeze = squeeze
         self.max_batch = max_batch
         self.call_overhead_px = call_overhead_px
+        self.calls_at_once = max(1, calls_at_once)
         self._tables: dict[str, PosteriorTable] = {}
+        self._pool: ThreadPoolExecutor | None = None
+        self._pool_lock = threading.Lock()
 
     @classmethod
     def open(cls, model_path: Path, backend: str = "onnxruntime-cpu", threads: int | None = None, **kwargs: float) -> TextRecognizer:
@@ -200,6 +233,8 @@ class TextRecognizer:
         options: dict[str, object] = {"threads": threads} if threads else {}
         if backend == "onnxruntime-cpu":  # a new input shape every few calls: no per-shape memory plans
             options["varying_shapes"] = True
+            kwargs.setdefault("calls_at_once", cpu_calls_at_once(threads)[0])
+            options["threads"] = cpu_calls_at_once(threads)[1]
         return cls(create_engine(backend, model_path, **options), **kwargs)
 
     def recognize(self, crops: Sequence[np.ndarray], squeeze: float | None = None, vocabulary: str = "") -> list[Recognized]:
@@ -223,16 +258,33 @@ class TextRecognizer:
         check_crops(crops)
         widths = [rec_width(crop, squeeze) for crop in crops]
         table = self._table(vocabulary) if vocabulary else None
-        results: dict[int, Recognized] = {}
-        for chunk in plan_batches(widths, self.call_overhead_px, self.max_batch):
-            rows = [i for i in chunk if i in wanted]
-            if not rows:
-                continue
-            batch, row_widths = prepare_batch([crops[i] for i in rows], squeeze, pad_to=padded_width([widths[i] for i in chunk]))
+        calls = [([i for i in chunk if i in wanted], padded_width([widths[i] for i in chunk]))
+                 for chunk in plan_batches(widths, self.call_overhead_px, self.max_batch)]
+        calls = [call for call in calls if call[0]]
+
+        def run(call: tuple[list[int], int]) -> list[tuple[int, Recognized]]:
+            rows, pad = call
+            batch, row_widths = prepare_batch([crops[i] for i in rows], squeeze, pad_to=pad)
             probs = self.engine.infer({self.input_name: batch})[self.output_name]
             steps = [math.ceil(w / WIDTH_STEP) for w in row_widths]
-            results.update(zip(rows, ctc_greedy(probs, self.charset, steps, table)))
+            return list(zip(rows, ctc_greedy(probs, self.charset, steps, table)))
+
+        results: dict[int, Recognized] = {}
+        if self.calls_at_once > 1:
+            calls = split_calls(calls, self.calls_at_once)
+        if len(calls) > 1 and self.calls_at_once > 1:
+            for found in self._calls_pool().map(run, calls):
+                results.update(found)
+        else:
+            for call in calls:
+                results.update(run(call))
         return results
+
+    def _calls_pool(self) -> ThreadPoolExecutor:
+        with self._pool_lock:  # tags read on several threads may ask at once
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self.calls_at_once, thread_name_prefix="ocr-rec")
+            return self._pool
 
     def _table(self, vocabulary: str) -> PosteriorTable:
         table = self._tables.get(vocabulary)
@@ -243,4 +295,7 @@ class TextRecognizer:
         return table
 
     def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
         self.engine.close()
