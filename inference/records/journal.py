@@ -16,7 +16,8 @@ import socket
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,7 @@ from inference.pipeline import FrameResult
 from inference.records.convert import frame_values
 from inference.records.schema import SCHEMA_VERSION, migrate, user_version
 from inference.records.tag_rows import INSERT_TAG, SELECT_TAGS, TagRecord, row_params
-from inference.records.types import EventRecord, FrameRecord, SessionInfo
+from inference.records.types import VERDICTS, EventRecord, FrameRecord, SessionInfo
 from inference.resources import user_data_dir
 
 DURABILITY = {"normal": "NORMAL", "full": "FULL"}
@@ -316,6 +317,53 @@ class Journal:
         with self._lock:
             return int(self._conn.execute("SELECT COUNT(*) FROM frames WHERE session_id = ?", (session_id,)).fetchone()[0])
 
+    def session_counts(self) -> dict[int, dict[str, int]]:
+        """Per session: its frames, its tags, and OK/NG/REVIEW/other counted as a report counts them (tags where
+        the session has tag rows, else frames). Two GROUP BYs the (session_id, verdict) indexes answer alone, so
+        a journal of millions of frames lists its sessions without reading a row."""
+        with self._lock:
+            frames = self._conn.execute("SELECT session_id, verdict, COUNT(*) FROM frames "
+                                        "GROUP BY session_id, verdict").fetchall()
+            tags = self._conn.execute("SELECT session_id, verdict, COUNT(*) FROM tags "
+                                      "GROUP BY session_id, verdict").fetchall()
+        by_unit: dict[int, dict[str, Counter]] = {}
+        for unit, rows in (("frames", frames), ("tags", tags)):
+            for sid, verdict, n in rows:
+                by_unit.setdefault(sid, {"frames": Counter(), "tags": Counter()})[unit][
+                    verdict if verdict in VERDICTS else "other"] += n
+        out = {}
+        for sid, units in by_unit.items():
+            counted = units["tags"] or units["frames"]
+            out[sid] = {"frames": units["frames"].total(), "tags": units["tags"].total(),
+                        **{verdict: counted[verdict] for verdict in (*VERDICTS, "other")}}
+        return out
+
+    def frame_page(self, session_id: int, *, verdicts: Sequence[str] = (), text: str = "", after_id: int = 0,
+                   limit: int = 200) -> list[FrameRecord]:
+        """The next `limit` frames after row `after_id`, with one of `verdicts` (all when empty) and `text` in their
+        reasons or source name: a history view pages a 100 000-frame session instead of loading it."""
+        where, params = _page_filter(session_id, verdicts, text, ("reasons", "source_name"), after_id)
+        with self._lock:
+            rows = self._conn.execute(f"{_FRAME_SELECT} WHERE {where} ORDER BY id LIMIT ?",
+                                      (*params, int(limit))).fetchall()
+        return [_frame_record(row) for row in rows]
+
+    def tag_page(self, session_id: int, *, verdicts: Sequence[str] = (), text: str = "", after_id: int = 0,
+                 limit: int = 200) -> list[TagRecord]:
+        """As `frame_page`, over a moving line's tag rows; `text` matches reasons, tag number and trigger id."""
+        where, params = _page_filter(session_id, verdicts, text, _TAG_TEXT, after_id)
+        with self._lock:
+            rows = self._conn.execute(f"{SELECT_TAGS} WHERE {where} ORDER BY id LIMIT ?",
+                                      (*params, int(limit))).fetchall()
+        return [TagRecord.from_row(row) for row in rows]
+
+    def count_rows(self, session_id: int, *, tags: bool = False, verdicts: Sequence[str] = (), text: str = "") -> int:
+        """How many rows `frame_page` (or `tag_page`) would page through under the same filter."""
+        where, params = _page_filter(session_id, verdicts, text, _TAG_TEXT if tags else ("reasons", "source_name"), 0)
+        with self._lock:
+            return int(self._conn.execute(f"SELECT COUNT(*) FROM {'tags' if tags else 'frames'} WHERE {where}",
+                                          params).fetchone()[0])
+
     def unexported_archive_paths(self) -> set[str]:
         """Archive files still referenced by sessions nobody exported: pruning keeps them unless confirmed."""
         with self._lock:
@@ -331,6 +379,24 @@ class Journal:
     def integrity_check(self) -> str:
         with self._lock:
             return str(self._conn.execute("PRAGMA integrity_check").fetchone()[0])
+
+
+_TAG_TEXT = ("reasons", "CAST(tag_id AS TEXT)", "COALESCE(trigger_id, '')")
+
+
+def _page_filter(session_id: int, verdicts: Sequence[str], text: str, text_columns: Sequence[str],
+                 after_id: int) -> tuple[str, list[Any]]:
+    """WHERE clause and parameters for one session's rows after `after_id`; `text` is matched literally (a % or _
+    the operator types is no wildcard)."""
+    where, params = ["session_id = ?", "id > ?"], [session_id, int(after_id)]
+    if verdicts:
+        where.append(f"verdict IN ({', '.join('?' * len(verdicts))})")
+        params += list(verdicts)
+    if text.strip():
+        pattern = "%" + text.strip().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        where.append("(" + " OR ".join(f"{column} LIKE ? ESCAPE '\\'" for column in text_columns) + ")")
+        params += [pattern] * len(text_columns)
+    return " AND ".join(where), params
 
 
 _TEXT_DEFAULTS = frozenset({"source_name", "image_path", "image_hash", "verdict", "error",
