@@ -314,6 +314,36 @@ def test_another_grade_read_in_every_read_is_a_difference(read: str, confidence:
 
 
 @pytest.mark.parametrize(
+    ("first", "again", "verdict"),
+    [
+        ("服色：焦糖色", 0.57, Verdict.NG),  # folded_booklet, eighth 000029: another job's colour, 57 % and 68 %
+        ("服色：焦糖色", 0.5, Verdict.NG),  # the same word less surely in one read bears the sure one out
+        ("服色：宝蓝", 0.57, Verdict.REVIEW),  # one read shows the expected colour: no difference
+        ("服色：焦糖包", 0.57, Verdict.REVIEW),  # no colour word in one read: doubt
+    ],
+)
+def test_another_colour_word_sharing_no_character_is_a_difference_below_the_recipes_confidence(
+        first: str, again: float, verdict: Verdict) -> None:
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines_from_text(first, again),
+                         reread_lines=lines_from_text("服色：焦糖色", 0.68))
+    assert judge(recipe('color = "宝蓝"'), one_tag(), [reading]).verdict is verdict
+
+
+@pytest.mark.parametrize(
+    ("read", "confidence"),
+    [
+        ("颜色：喜意蓝", 0.7),  # 雾霾蓝 misread in small print keeps its 蓝: a slip, not another colour
+        ("颜色：焦糖色", 0.55),  # another colour, but never read at 60 %
+        ("颜色：灰", 0.9),  # one character: not enough to tell a colour from a misread
+    ],
+)
+def test_a_colour_read_that_shares_a_character_or_is_read_weakly_stays_in_doubt(read: str, confidence: float) -> None:
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines_from_text(read, confidence),
+                         reread_lines=lines_from_text(read, confidence))
+    assert judge(recipe('color = "雾霾蓝"'), one_tag(), [reading]).verdict is Verdict.REVIEW
+
+
+@pytest.mark.parametrize(
     ("price", "verdict"),
     [
         ("2999", Verdict.NG),  # tenth 000038, another job's recipe: was REVIEW, 'read as ¥424199.00 at 100%'
