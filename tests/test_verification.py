@@ -305,6 +305,8 @@ def test_another_hao_xing_whose_differing_digit_was_read_surely_is_a_difference(
         ("等级：优等品", 0.7, Verdict.REVIEW),  # below the recipe's confidence: doubt
         ("等级：一等品", 0.85, Verdict.OK),
         ("等级：合格品", 0.85, Verdict.NG),
+        ("等级：合格品", 0.7, Verdict.NG),  # two characters off another grade: no slip, read at 60 % is enough
+        ("等级：合格品", 0.55, Verdict.REVIEW),
     ],
 )
 def test_another_grade_read_in_every_read_is_a_difference(read: str, confidence: float, verdict: Verdict) -> None:

@@ -26,8 +26,9 @@ from inference.reading.types import FieldReading, OcrLine, TagReading
 BARCODE_CONFIDENCE = 0.995
 # A code's differing characters read at least this surely prove it is another code.
 SURE_DIFFERENCE = 0.95
-# A colour word sharing no character with the expected colour, each character read at least this surely: another colour.
-OTHER_COLOUR_CONFIDENCE = 0.6
+# Another word of a field's words that no slip of the recognizer makes of the expected one (a colour sharing no
+# character with it, a grade two characters off), each character read at least this surely: a difference.
+OTHER_WORD_CONFIDENCE = 0.6
 # Fields printed as words, where one look-alike character read wrong is not yet a different value.
 WORD_FIELDS = ("product_name", "color", "composition", "brand", "grade")
 STYLE_CODE_FORMATS = ("Code128", "Code93", "Code39", "Code39Std", "Code39Ext")
@@ -233,7 +234,9 @@ def _sure_of_difference(name: str, expected: str, cand: _Candidate) -> bool:
     if name == "style_number" and _surely_other_code(code_key(expected), code_key(cand.value), cand.chars):
         return True
     if name == "color" and _another_colour(field_key(name, expected), field_key(name, cand.value)):
-        return True  # read at OTHER_COLOUR_CONFIDENCE once, the same word read less surely elsewhere bears it out
+        return True  # read at OTHER_WORD_CONFIDENCE once, the same word read less surely elsewhere bears it out
+    if name == "grade" and _another_grade(field_key(name, expected), field_key(name, cand.value)):
+        return True
     return cand.confidence >= SURE_DIFFERENCE
 
 
@@ -309,12 +312,14 @@ def _compare_value(name: str, expected: str, cand: _Candidate, min_conf: float) 
         want, got = field_key(name, expected), field_key(name, cand.value)
         if want != got and want in GRADES and got in GRADES:
             # two of the three grades: the characters that tell them apart (优/一/合格) look nothing alike, so the
-            # one-character rule for words (a look-alike slip) does not apply; read at the recipe's confidence
-            return Found.DIFFERENT if cand.confidence >= min_conf else Found.NEAR
+            # one-character rule for words (a look-alike slip) does not apply; read at the recipe's confidence, and
+            # where two characters differ (合格品 for 优等品: two slips landing on another grade) at OTHER_WORD_CONFIDENCE
+            sure = min(min_conf, OTHER_WORD_CONFIDENCE) if _another_grade(want, got) else min_conf
+            return Found.DIFFERENT if cand.confidence >= sure else Found.NEAR
     if name == "color" and _another_colour(field_key(name, expected), field_key(name, cand.value)):
         # another colour word, not one character of it printed as expected: no slip of the recognizer turns 宝蓝
-        # into 焦糖色, so it is read at OTHER_COLOUR_CONFIDENCE, not the recipe's (a misread keeps some characters)
-        return Found.DIFFERENT if cand.confidence >= min(min_conf, OTHER_COLOUR_CONFIDENCE) else Found.NEAR
+        # into 焦糖色, so it is read at OTHER_WORD_CONFIDENCE, not the recipe's (a misread keeps some characters)
+        return Found.DIFFERENT if cand.confidence >= min(min_conf, OTHER_WORD_CONFIDENCE) else Found.NEAR
     if name == "ean13":
         if normalize_ean(cand.value) == normalize_ean(expected):
             return Found.MATCH if cand.mean >= min_conf else Found.NEAR
@@ -333,6 +338,11 @@ _COMPONENT = re.compile(r"([\u4e00-\u9fff]+)\s*(\d+(?:\.\d+)?)\s*%")
 def _another_colour(want: str, got: str) -> bool:
     """Whether `got` is a colour word of at least two characters sharing none with the expected colour `want`."""
     return len(got) >= 2 and bool(_COLOUR_WORD.match(got)) and not set(got) & set(want)
+
+
+def _another_grade(want: str, got: str) -> bool:
+    """Whether `got` is another of the three grades, two characters away from the expected `want`."""
+    return want in GRADES and got in GRADES and sum(a != b for a, b in zip(want, got)) >= 2
 
 
 def _components(text: str) -> list[tuple[str, Decimal]]:
