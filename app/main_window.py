@@ -108,6 +108,7 @@ class MainWindow(QMainWindow):
         self.remote = RemoteLink(self)  # the Servers dock, and server events in the journal and banner
         self.pressure = PressureLink(self)  # GPU memory pressure: the detector's variant in the journal and banner
         self.report_opener = ReportOpener(self)
+        self._add_history_action()
         self._set_recorder.emit(self.records.recorder)
         self._set_job.emit(job, lot)
         self.modes = ModeController(self)
@@ -549,6 +550,23 @@ class MainWindow(QMainWindow):
         if self.teach_dialog.exec() and self.teach_dialog.saved_path is not None and self.teach_dialog.load_after.isChecked():
             self.load_recipe(self.teach_dialog.saved_path)
 
+    def _add_history_action(self) -> None:
+        first = self.file_menu.actions()[0]  # beside Export report: both read the journal
+        self.history_action = QAction("History…", self, shortcut=QKeySequence("Ctrl+H"), triggered=self.show_history)
+        self.file_menu.insertAction(first, self.history_action)
+
+    def show_history(self) -> None:
+        """File → History… (Ctrl+H), in both modes: sessions, frames and archived images, on a read-only connection."""
+        from app.history import HistoryWindow
+
+        if getattr(self, "history_window", None) is None:
+            self.history_window = HistoryWindow(self.records.journal.path, records=self.records, parent=self)
+        else:
+            self.history_window.refresh()
+        self.history_window.show()
+        self.history_window.raise_()
+        self.history_window.activateWindow()
+
     def adapt_detector(self) -> None:
         """File → Adapt the detector… (engineer mode): collect, correct, fine-tune, compare, adopt (app/adapt/)."""
         from app.adapt.window import AdaptWindow
@@ -613,6 +631,8 @@ class MainWindow(QMainWindow):
         if self.plc is not None:
             self.plc.close()
         self.engines.close()
+        if getattr(self, "history_window", None) is not None:
+            self.history_window.shutdown()
         self.records.close()
         super().closeEvent(event)
 

@@ -1,0 +1,118 @@
+"""The chosen row in full: verdict, time and source, every reason, the fields read (value, confidence, what the recipe
+expected) and the archived picture, or in plain words why there is none: never a blank box."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFont
+from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QPlainTextEdit, QSplitter, QTableWidget,
+                               QTableWidgetItem, QVBoxLayout, QWidget)
+
+from app.history.rows import HistoryRow
+from app.theme import PLAIN_TEXT, VERDICT_COLORS
+from app.widgets.image_view import ImageView
+from inference.imageio import read_image
+
+FIELD_COLUMNS = ("Field", "Read", "Expected", "Conf.")  # the check's verdict colours Read
+NOTHING_CHOSEN = "Choose a row to see its reasons, the fields read and its picture."
+
+
+class DetailPanel(QWidget):
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.title = QLabel()
+        self.title.setTextFormat(Qt.TextFormat.RichText)
+        self.title.setWordWrap(True)
+        self.reasons = QPlainTextEdit()
+        self.reasons.setReadOnly(True)
+        self.reasons.setMaximumHeight(self.fontMetrics().lineSpacing() * 4 + 12)
+        self.fields = QTableWidget(0, len(FIELD_COLUMNS))
+        self.fields.setHorizontalHeaderLabels(FIELD_COLUMNS)
+        self.fields.verticalHeader().setVisible(False)
+        self.fields.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.fields.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.fields.setWordWrap(False)
+        header = self.fields.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+        self._bold = QFont()
+        self._bold.setBold(True)
+        self.image_note = QLabel()
+        self.image_note.setWordWrap(True)
+        self.image_note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.image = ImageView()
+        self.image_path = ""  # the file shown; "" when none
+        text = QWidget()
+        text_layout = QVBoxLayout(text)
+        text_layout.setContentsMargins(0, 0, 0, 0)
+        text_layout.addWidget(self.title)
+        text_layout.addWidget(self.reasons)
+        text_layout.addWidget(self.fields, 1)
+        picture = QWidget()
+        picture_layout = QVBoxLayout(picture)
+        picture_layout.setContentsMargins(0, 0, 0, 0)
+        picture_layout.addWidget(self.image, 1)
+        picture_layout.addWidget(self.image_note)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(text)
+        self.splitter.addWidget(picture)
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setStretchFactor(1, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.splitter)
+        self.show_row(None)
+
+    def show_row(self, row: HistoryRow | None) -> None:
+        if row is None:
+            self.title.setText(f"<span style='color:#5f6368'>{NOTHING_CHOSEN}</span>")
+            self.reasons.setPlainText("")
+            self.fields.setRowCount(0)
+            self._show_image("", "")
+            return
+        color = VERDICT_COLORS.get(row.verdict, "#5f6368")
+        self.title.setText(f"<b style='color:{color}; font-size:15pt'>{html.escape(row.verdict)}</b>"
+                           f"&nbsp;&nbsp;{html.escape(row.day_time_text)} · {html.escape(row.source)}")
+        self.reasons.setPlainText("\n".join(row.reasons) if row.reasons else "no reasons: every check passed"
+                                  if row.verdict == "OK" else "no reasons recorded")
+        self._show_fields(row)
+        self._show_image(*row.image())
+
+    def _show_fields(self, row: HistoryRow) -> None:
+        fields = row.fields
+        self.fields.setRowCount(len(fields))
+        for r, field in enumerate(fields):
+            confidence = "" if field.confidence is None else f"{field.confidence:.0%}"
+            for c, text in enumerate((field.label, field.read or "—", field.expected, confidence)):
+                item = QTableWidgetItem(text)
+                item.setToolTip(f"{field.label}: read {field.read or 'nothing'}"
+                                + (f", expected {field.expected}" if field.expected else "")
+                                + (f" → {field.verdict}" if field.verdict else ""))
+                if c == 1 and field.verdict in ("NG", "REVIEW"):
+                    item.setForeground(QColor(VERDICT_COLORS[field.verdict]))
+                    item.setFont(self._bold)
+                self.fields.setItem(r, c, item)
+        if not fields:
+            self.fields.setRowCount(1)
+            self.fields.setItem(0, 0, QTableWidgetItem("no fields read were journaled for this row"))
+
+    def _show_image(self, path: str, note: str) -> None:
+        self.image_path = ""
+        self.image_note.setText(note)
+        self.image_note.setToolTip(path or note)  # the note names the file; its whole path is here
+        plain = note.startswith(("annotated copy", "original in the archive"))  # else: not the archived picture
+        self.image_note.setStyleSheet(PLAIN_TEXT if plain or not note else "color: #b06000; font-weight: bold;")
+        if not path:
+            self.image.show_message(note or NOTHING_CHOSEN)
+            return
+        try:
+            image = read_image(path)
+        except Exception as exc:  # a damaged or unreadable file is said, not raised into Qt
+            self.image.show_message(f"image could not be read: {path}\n{exc}")
+            self.image_note.setText(f"image could not be read: {path}")
+            return
+        self.image_path = path
+        self.image.show_frame(image, None)
+

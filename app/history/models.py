@@ -1,0 +1,163 @@
+"""Table models of the History window: the journal's sessions with their counts, and one session's rows, fetched a
+page at a time as the view scrolls (Qt's canFetchMore/fetchMore), so a 100 000-frame session never loads at once."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtGui import QColor, QFont
+
+from app.history.rows import HistoryRow
+from app.theme import VERDICT_COLORS
+from app.widgets.column_model import ColumnModel
+from inference.records.journal import INTERRUPTED
+from inference.records.types import SessionInfo
+
+PAGE_ROWS = 200
+GREY = "#5f6368"
+SESSION_COLUMNS = ("Session", "Started", "Ended", "Job", "Lot", "Recipe", "Frames", "Tags", "OK", "NG", "REVIEW",
+                   "Report")
+NUMBER_COLUMNS = frozenset({"Session", "Frames", "Tags", "OK", "NG", "REVIEW"})
+ROW_COLUMNS = ("Time", "Source", "Verdict", "Reasons")
+
+
+def day_time(timestamp: float | None) -> str:
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(timestamp)) if timestamp is not None else ""
+
+
+def ended_text(session: SessionInfo) -> str:
+    if session.ended_at is None:
+        return "running"
+    same_day = time.localtime(session.ended_at)[:3] == time.localtime(session.started_at)[:3]
+    text = time.strftime("%H:%M:%S" if same_day else "%Y-%m-%d %H:%M:%S", time.localtime(session.ended_at))
+    return f"{text} (interrupted)" if session.end_reason == INTERRUPTED else text
+
+
+class SessionsModel(ColumnModel):
+    """Newest session first; the running one reads "running" until it ends."""
+
+    columns = SESSION_COLUMNS
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.sessions: list[SessionInfo] = []
+        self.counts: dict[int, Mapping[str, int]] = {}
+
+    def set_sessions(self, sessions: Sequence[SessionInfo], counts: Mapping[int, Mapping[str, int]]) -> None:
+        self.beginResetModel()
+        self.sessions = sorted(sessions, key=lambda s: (s.started_at, s.id), reverse=True)
+        self.counts = dict(counts)
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(self.sessions)
+
+    def row_of(self, session_id: int) -> int | None:
+        return next((i for i, s in enumerate(self.sessions) if s.id == session_id), None)
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        session = self.sessions[index.row()]
+        column = SESSION_COLUMNS[index.column()]
+        counts = self.counts.get(session.id, {})
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._text(session, column, counts)
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in NUMBER_COLUMNS:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if column in ("OK", "NG", "REVIEW") and counts.get(column):
+                return QColor(VERDICT_COLORS[column])
+            if column == "Ended" and session.ended_at is None:
+                return QColor(VERDICT_COLORS["OK"])
+            if column == "Report" and not session.exported:
+                return QColor(GREY)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return (f"session {session.id} on {session.station_id}\nsource: {session.source}\n"
+                    f"recipe: {session.recipe_path or session.recipe_name or 'none'}\n"
+                    f"model {session.model_hash[:19]} on {session.backend} {session.precision}"
+                    + (f"\nreport: {session.export_path}" if session.exported else "\nno report exported yet"))
+        return None
+
+    @staticmethod
+    def _text(session: SessionInfo, column: str, counts: Mapping[str, int]) -> str:
+        if column == "Session":
+            return str(session.id)
+        if column == "Started":
+            return day_time(session.started_at)
+        if column == "Ended":
+            return ended_text(session)
+        if column == "Report":
+            return time.strftime("%m-%d %H:%M", time.localtime(session.exported_at)) if session.exported else "not yet"
+        if column in ("Frames", "Tags", "OK", "NG", "REVIEW"):
+            return f"{counts.get(column.lower() if column in ('Frames', 'Tags') else column, 0):,}".replace(",", " ")
+        return {"Job": session.job, "Lot": session.lot, "Recipe": session.recipe_name}[column] or "—"
+
+
+class RowsModel(ColumnModel):
+    """One session's rows under the window's filter; `fetch(after_key, limit)` reads the next page (and must not
+    raise: the window reports what went wrong and returns [])."""
+
+    columns = ROW_COLUMNS
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.rows: list[HistoryRow] = []
+        self.total = 0  # rows under the filter, counted by the journal
+        self.exhausted = True
+        self._fetch: Callable[[int, int], list[HistoryRow]] | None = None
+        self._bold = QFont()
+        self._bold.setBold(True)
+
+    def load(self, fetch: Callable[[int, int], list[HistoryRow]] | None, total: int = 0) -> None:
+        self.beginResetModel()
+        self.rows, self.total, self._fetch, self.exhausted = [], total, fetch, fetch is None
+        self.endResetModel()
+        if fetch is not None:
+            self.fetchMore(QModelIndex())
+
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(self.rows)
+
+    def canFetchMore(self, parent=QModelIndex()) -> bool:  # noqa: N802
+        return not parent.isValid() and not self.exhausted
+
+    def fetchMore(self, parent=QModelIndex()) -> None:  # noqa: N802
+        if parent.isValid() or self._fetch is None:
+            return
+        page = self._fetch(self.rows[-1].key if self.rows else 0, PAGE_ROWS)
+        self.exhausted = len(page) < PAGE_ROWS
+        if page:
+            self.beginInsertRows(QModelIndex(), len(self.rows), len(self.rows) + len(page) - 1)
+            self.rows.extend(page)
+            self.endInsertRows()
+            self.total = max(self.total, len(self.rows))
+
+    def catch_up(self, total: int) -> None:
+        """A running session's new rows: appended when the view had reached the end, counted either way."""
+        self.total = max(total, len(self.rows))
+        if self.exhausted and self._fetch is not None:
+            self.fetchMore(QModelIndex())
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        row = self.rows[index.row()]
+        column = ROW_COLUMNS[index.column()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column == "Time":
+                return row.time_text
+            if column == "Source":
+                return row.source
+            if column == "Verdict":
+                return row.verdict
+            return "; ".join(row.reasons)
+        if role == Qt.ItemDataRole.ForegroundRole and column == "Verdict":
+            return QColor(VERDICT_COLORS.get(row.verdict, GREY))
+        if role == Qt.ItemDataRole.FontRole and column == "Verdict" and row.verdict in ("NG", "REVIEW", "ERROR"):
+            return self._bold
+        if role == Qt.ItemDataRole.ToolTipRole and row.reasons:
+            return "\n".join(row.reasons)
+        return None

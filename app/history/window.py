@@ -1,0 +1,329 @@
+"""File → History… (Ctrl+H): the journal's sessions, one session's frames or tags, and the chosen row in full.
+
+It reads through a read-only connection of its own (WAL lets it read beside the inspection worker's writes, so
+looking back never delays a verdict), pages rows as the table scrolls, and refreshes the sessions every few
+seconds while it is shown. Every failure to read (no journal yet, locked, damaged, older schema) is shown in the
+window's error panel with expected / found / hint; nothing raises into Qt."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, QUrl
+from PySide6.QtGui import QDesktopServices, QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
+                               QLineEdit, QPushButton, QSplitter, QTableView, QVBoxLayout, QWidget)
+
+from app.history.detail import DetailPanel
+from app.history.export import HistoryExport
+from app.history.models import SESSION_COLUMNS, RowsModel, SessionsModel
+from app.history.rows import HistoryRow, frame_row, tag_row
+from app.widgets.error_panel import ErrorPanel
+from inference.errors import HangtagError
+from inference.records.journal import Journal, JournalError
+from inference.records.types import SessionInfo
+
+AUTO_REFRESH_MS = 5000
+FILTERS = {"All": (), "NG + REVIEW": ("NG", "REVIEW"), "NG": ("NG",), "REVIEW": ("REVIEW",), "OK": ("OK",)}
+T = TypeVar("T")
+
+
+def journal_problem(exc: BaseException, path: Path) -> HangtagError:
+    """Any failure to read, in the station's words: expected / found / what to do."""
+    if isinstance(exc, HangtagError):
+        return exc
+    if isinstance(exc, sqlite3.Error):
+        return JournalError("the journal could not be read", expected="a readable station journal (SQLite)",
+                            found=f"{path}: {exc}",
+                            hint="'locked': another program holds the journal, press Refresh (F5) in a moment; "
+                                 "'malformed' or 'not a database': the file is damaged, move it aside (the station "
+                                 "starts a new journal) and keep it for analysis")
+    return JournalError("a journal row could not be read", expected="rows as the station writes them",
+                        found=f"{path}: {type(exc).__name__}: {exc}",
+                        hint="the journal may have been edited by hand; export it with hangtag-inspect report")
+
+
+def open_reader(path: Path) -> Journal:
+    if not path.is_file():
+        raise JournalError("no journal yet", expected=f"the station's journal at {path}", found="no such file",
+                           hint="it is created with the first inspected frame: inspect, then press Refresh (F5)")
+    return Journal.open(path, read_only=True)
+
+
+class HistoryWindow(QWidget):
+    def __init__(self, journal_path: Path | str, *, records=None, parent=None,
+                 refresh_ms: int = AUTO_REFRESH_MS) -> None:
+        super().__init__(parent, Qt.WindowType.Window)
+        self.journal_path = Path(journal_path)
+        self.setWindowTitle(f"History — {self.journal_path.name}")
+        self.reader: Journal | None = None
+        self.session: SessionInfo | None = None
+        self.last_export: str | None = None
+        self.sessions = SessionsModel(self)
+        self.rows = RowsModel(self)
+        self.detail = DetailPanel()
+        self.errors = ErrorPanel()
+        self._build()
+        self.export_link = HistoryExport(self.journal_path, records, self)
+        self.export_link.done.connect(self._on_exported)
+        self.export_link.failed.connect(lambda message: self.errors.show_error("export", "Report not exported",
+                                                                                message))
+        self.timer = QTimer(self)
+        self.timer.setInterval(refresh_ms)
+        self.timer.timeout.connect(lambda: self.refresh(auto=True))
+        self.refresh()
+
+    # -- construction --------------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.refresh_button = QPushButton("Refresh (F5)")
+        self.refresh_button.clicked.connect(lambda: self.refresh())
+        self.updated = QLabel()
+        self.export_button = QPushButton("Export report…")
+        self.export_button.setToolTip("HTML, PDF, CSV, JSON and COCO of the chosen session, as File → Export report")
+        self.export_button.clicked.connect(self.ask_export)
+        self.folder_button = QPushButton("Open folder")
+        self.folder_button.setToolTip("The archive folder of the chosen row's picture")
+        self.folder_button.clicked.connect(self.open_folder)
+        bar = QHBoxLayout()
+        for widget in (self.refresh_button, self.updated):
+            bar.addWidget(widget)
+        bar.addStretch(1)
+        bar.addWidget(self.export_button)
+        bar.addWidget(self.folder_button)
+
+        self.sessions_view = _table(self.sessions)
+        header = self.sessions_view.horizontalHeader()
+        metrics = self.sessions_view.fontMetrics()
+        for column, widest in enumerate(("Session", "2026-12-04 10:42:13", "10:42:13 (interrupted)", "", "", "",
+                                         "100 000", "Tags", "100 000", "NG 000", "REVIEW", "12-04 10:42")):
+            header.resizeSection(column, metrics.horizontalAdvance(widest or "K2291 女士连衣裙") + 18)
+        header.setSectionResizeMode(SESSION_COLUMNS.index("Recipe"), QHeaderView.ResizeMode.Stretch)
+        self.sessions_view.selectionModel().currentRowChanged.connect(lambda current, _: self._choose_session(
+            current.row()))
+
+        self.verdict_filter = QComboBox()
+        self.verdict_filter.addItems(list(FILTERS))
+        self.verdict_filter.setToolTip("Show rows of this verdict")
+        self.verdict_filter.currentIndexChanged.connect(lambda _: self._load_rows())
+        self.search = QLineEdit()
+        self.search.setPlaceholderText("Search reasons or source (Ctrl+F)")
+        self.search.setClearButtonEnabled(True)
+        self._search_timer = QTimer(self, singleShot=True, interval=300)  # a query per pause, not per key
+        self._search_timer.timeout.connect(self._load_rows)
+        self.search.textChanged.connect(lambda _: self._search_timer.start())
+        self.count = QLabel()
+        filters = QHBoxLayout()
+        filters.addWidget(QLabel("Verdict"))
+        filters.addWidget(self.verdict_filter)
+        filters.addWidget(self.search, 1)
+        self.rows_view = _table(self.rows)
+        header = self.rows_view.horizontalHeader()
+        metrics = self.rows_view.fontMetrics()
+        for column, widest in enumerate(("00:00:00", "camera 0 #100000", "REVIEW")):
+            header.resizeSection(column, metrics.horizontalAdvance(widest) + 18)
+        header.setStretchLastSection(True)
+        self.rows_view.selectionModel().currentRowChanged.connect(lambda current, _: self._choose_row(current.row()))
+        rows_box = QWidget()
+        rows_layout = QVBoxLayout(rows_box)
+        rows_layout.setContentsMargins(0, 0, 0, 0)
+        rows_layout.addLayout(filters)
+        rows_layout.addWidget(self.rows_view, 1)
+        rows_layout.addWidget(self.count)
+
+        self.lower = QSplitter(Qt.Orientation.Horizontal)
+        self.lower.addWidget(rows_box)
+        self.lower.addWidget(self.detail)
+        self.lower.setStretchFactor(0, 2)
+        self.lower.setStretchFactor(1, 3)
+        self.upper = QSplitter(Qt.Orientation.Vertical)
+        self.upper.addWidget(self.sessions_view)
+        self.upper.addWidget(self.lower)
+        self.upper.setStretchFactor(0, 1)
+        self.upper.setStretchFactor(1, 3)
+        self.upper.setCollapsible(0, False)
+        # the running session and the last few stay in sight: the list was three rows tall at 1280×720
+        self.sessions_view.setMinimumHeight(self.sessions_view.horizontalHeader().sizeHint().height()
+                                            + 5 * self.sessions_view.verticalHeader().defaultSectionSize() + 4)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.errors)
+        layout.addLayout(bar)
+        layout.addWidget(self.upper, 1)
+        QShortcut(QKeySequence(Qt.Key.Key_F5), self, activated=lambda: self.refresh())
+        QShortcut(QKeySequence.StandardKey.Find, self, activated=self._focus_search)
+        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self.close)
+        self.resize(*_fitted(1600, 960))
+        width = self.width()
+        self.lower.setSizes([width * 32 // 100, width * 68 // 100])  # the rows; the chosen row's detail
+        self.detail.splitter.setSizes([width * 36 // 100, width * 32 // 100])  # its text; its picture
+
+    # -- reading ---------------------------------------------------------------------------------------
+    def _read(self, what: Callable[[Journal], T]) -> T | None:
+        """`what(reader)`, or None with the reason in the error panel; a failed connection is reopened next time."""
+        try:
+            if self.reader is None:
+                self.reader = open_reader(self.journal_path)
+            value = what(self.reader)
+        except Exception as exc:  # noqa: BLE001 - every failure becomes a message, none a traceback
+            self._close_reader()
+            self.errors.show_error("journal", "The history cannot be shown", journal_problem(exc, self.journal_path))
+            return None
+        self.errors.clear_kind("journal")
+        return value
+
+    def refresh(self, *, auto: bool = False) -> None:
+        """Sessions and their counts again; the chosen session stays chosen. By hand (F5) its rows are read again
+        from the start; automatically, a running session's new rows are only appended."""
+        listed = self._read(lambda reader: (reader.sessions(), reader.session_counts()))
+        self.updated.setText(f"updated {time.strftime('%H:%M:%S')} · every {self.timer.interval() // 1000} s"
+                             if listed is not None else "")
+        chosen = self.session.id if self.session is not None else None
+        sessions, counts = listed if listed is not None else ([], {})
+        selection = self.sessions_view.selectionModel()
+        selection.blockSignals(True)  # re-listing must not reload the rows the operator is reading
+        self.sessions.set_sessions(sessions, counts)
+        row = self.sessions.row_of(chosen) if chosen is not None else (0 if sessions else None)
+        if row is not None:
+            selection.setCurrentIndex(self.sessions.index(row, 0), QItemSelectionModel.SelectionFlag.ClearAndSelect
+                                      | QItemSelectionModel.SelectionFlag.Rows)
+        selection.blockSignals(False)
+        session = self.sessions.sessions[row] if row is not None else None
+        if session is None or session.id != chosen or not auto:
+            self.session = session
+            self._load_rows()
+        else:
+            self.session = session
+            total = self._read(lambda reader: reader.count_rows(session.id, **self._filter()))
+            self.rows.catch_up(total or 0)
+            self._show_count()
+        self.export_button.setEnabled(self.session is not None)
+
+    def _choose_session(self, row: int) -> None:
+        self.session = self.sessions.sessions[row] if 0 <= row < len(self.sessions.sessions) else None
+        self.export_button.setEnabled(self.session is not None)
+        self._load_rows()
+
+    def _filter(self) -> dict:
+        tags = bool(self.session is not None and self.sessions.counts.get(self.session.id, {}).get("tags"))
+        return {"tags": tags, "verdicts": FILTERS[self.verdict_filter.currentText()], "text": self.search.text()}
+
+    def _load_rows(self) -> None:
+        session = self.session
+        if session is None:
+            self.rows.load(None)
+            self._show_count()
+            self._choose_row(-1)
+            return
+        options = self._filter()
+        tags = options.pop("tags")
+        total = self._read(lambda reader: reader.count_rows(session.id, tags=tags, **options))
+
+        def fetch(after: int, limit: int) -> list[HistoryRow]:
+            if tags:
+                page = self._read(lambda r: [tag_row(t) for t in r.tag_page(session.id, after_id=after, limit=limit,
+                                                                              **options)])
+            else:
+                page = self._read(lambda r: [frame_row(f) for f in r.frame_page(session.id, after_id=after,
+                                                                                limit=limit, **options)])
+            return page or []
+
+        self.rows.load(fetch if total is not None else None, total or 0)
+        self._show_count()
+        if self.rows.rows:
+            self.rows_view.selectRow(0)
+        else:
+            self._choose_row(-1)
+
+    def _show_count(self) -> None:
+        unit = "tags" if self._filter()["tags"] else "frames"
+        shown = FILTERS[self.verdict_filter.currentText()] or self.search.text().strip()
+        self.count.setText(f"{self.rows.total:,} {unit}".replace(",", " ") + (" match the filter" if shown else "")
+                           + (f" · {len(self.rows.rows):,} loaded".replace(",", " ")
+                              if len(self.rows.rows) < self.rows.total else ""))
+
+    def _choose_row(self, row: int) -> None:
+        self.detail.show_row(self.rows.rows[row] if 0 <= row < len(self.rows.rows) else None)
+        self.folder_button.setEnabled(bool(self.detail.image_path))
+
+    # -- actions -----------------------------------------------------------------------------------------
+    def ask_export(self) -> None:
+        if self.session is None:
+            return
+        folder = QFileDialog.getExistingDirectory(self, f"Export the report of session {self.session.id} into…",
+                                                  str(Path.home()))
+        if folder:
+            self.export_to(folder)
+
+    def export_to(self, folder: str) -> None:
+        if self.session is not None:
+            self.errors.clear_kind("export")
+            self.export_link.export(self.session.id, folder)
+
+    def _on_exported(self, folder: str, session_id: int, flagged: int) -> None:
+        self.last_export = folder
+        self.updated.setText(f"report of session {session_id} written: {Path(folder).name} ({flagged} NG/REVIEW)")
+        QTimer.singleShot(500, self.refresh)  # the station marks it exported after this signal
+
+    def folder_to_open(self) -> Path | None:
+        return Path(self.detail.image_path).parent if self.detail.image_path else None
+
+    def open_folder(self) -> bool:
+        folder = self.folder_to_open()
+        return folder is not None and QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder)))
+
+    def _focus_search(self) -> None:
+        self.search.setFocus()
+        self.search.selectAll()
+
+    # -- lifecycle ---------------------------------------------------------------------------------------
+    def showEvent(self, event) -> None:  # noqa: N802
+        super().showEvent(event)
+        self.timer.start()
+
+    def hideEvent(self, event) -> None:  # noqa: N802
+        self.timer.stop()
+        super().hideEvent(event)
+
+    def closeEvent(self, event) -> None:  # noqa: N802
+        self.shutdown()
+        super().closeEvent(event)
+
+    def shutdown(self) -> None:
+        """Closed, or with the station: an export on a thread of its own is cancelled, the connection closed (the
+        station's own export, through its RecordsLink, goes on)."""
+        self.timer.stop()
+        self.export_link.close()
+        self._close_reader()
+
+    def _close_reader(self) -> None:
+        reader, self.reader = self.reader, None
+        if reader is not None:
+            try:
+                reader.close()
+            except Exception:  # noqa: BLE001 - a connection that broke is closed as far as it can be
+                pass
+
+
+def _table(model) -> QTableView:
+    view = QTableView()
+    view.setModel(model)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    view.verticalHeader().setVisible(False)
+    view.setWordWrap(False)
+    view.setAlternatingRowColors(True)
+    return view
+
+
+def _fitted(width: int, height: int) -> tuple[int, int]:
+    """The preferred size, shrunk to the screen's free area (a 1280×720 station leaves ~1280×680)."""
+    screen = QGuiApplication.primaryScreen()
+    if screen is None:
+        return width, height
+    free = screen.availableGeometry()
+    return min(width, free.width()), min(height, free.height() - 40)

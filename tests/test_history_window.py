@@ -1,0 +1,267 @@
+"""The History window on a real journal: sessions with their counts, filtering, the chosen row's reasons, fields and
+archived picture (or why there is none), journals it cannot read, export through the station's report code, and
+File → History… (Ctrl+H) in the station window."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("PySide6")
+from PySide6.QtCore import Qt  # noqa: E402
+
+from app.history import HistoryWindow  # noqa: E402
+from app.history.models import SESSION_COLUMNS  # noqa: E402
+from inference.reading.verdict import Verdict  # noqa: E402
+from inference.records.archive import Archive  # noqa: E402
+from inference.records.journal import Journal  # noqa: E402
+from inference.records.recorder import Recorder, SessionKey  # noqa: E402
+from inference.records.schema import migrate  # noqa: E402
+from inference.records.synthetic import build_session  # noqa: E402
+from inference.tracking.records import TagVerdict  # noqa: E402
+
+LINE = SessionKey(source="camera:line.avi", recipe_name="tee", recipe_path="", model_path="", backend="onnxruntime-cpu",
+                  precision="fp32", job="K2291", lot="L-07")
+
+
+def make_tag(track_id: int, verdict: Verdict, reasons: tuple[str, ...] = ()) -> TagVerdict:
+    return TagVerdict(track_id, verdict, reasons, frames_seen=5, first_frame=track_id, last_frame=track_id + 4,
+                      last_box=(0.0, 0.0, 60.0, 80.0), best_frame=track_id, best_focus=1.0, reads=1, latency_s=0.1,
+                      crop=np.full((80, 60, 3), 220, np.uint8), read_frame=track_id)
+
+
+def make_journal(tmp_path: Path) -> dict:
+    """Three sessions: frames archived (A), frames whose archiving was off and whose files are gone (B), and a
+    moving line's tag rows, still running (C)."""
+    path = tmp_path / "journal.sqlite3"
+    archive = Archive(tmp_path / "archive")
+    with Journal.open(path) as journal:
+        a = build_session(journal, archive, frames=14, flagged_rate=0.5, image_dir=tmp_path / "images_a",
+                          image_hw=(240, 320), seed=3)
+        b = build_session(journal, None, frames=6, flagged_rate=0.6, image_dir=tmp_path / "images_b",
+                          image_hw=(240, 320), seed=4)
+        recorder = Recorder(journal, archive)
+        recorder.use(LINE)
+        recorder.record_tag(make_tag(1, Verdict.OK))
+        recorder.record_tag(make_tag(2, Verdict.NG, ("size L ≠ expected M",)))
+        c = recorder.session_id  # not ended: the line is running
+        frames = {sid: journal.frames(sid) for sid in (a, b)}
+    shutil.rmtree(tmp_path / "images_b")  # nothing on disk for B's rows to fall back on
+    return {"path": path, "a": a, "b": b, "c": c, "frames": frames}
+
+
+def open_window(qtbot, path: Path, **kwargs) -> HistoryWindow:
+    window = HistoryWindow(path, **kwargs)
+    qtbot.addWidget(window)
+    window.show()
+    return window
+
+
+def choose_session(window: HistoryWindow, session_id: int) -> None:
+    window.sessions_view.selectRow(window.sessions.row_of(session_id))
+    assert window.session is not None and window.session.id == session_id
+
+
+def cell(window: HistoryWindow, session_id: int, column: str) -> str:
+    return window.sessions.index(window.sessions.row_of(session_id), SESSION_COLUMNS.index(column)).data()
+
+
+def test_sessions_are_listed_newest_first_with_their_counts(qtbot, tmp_path):
+    made = make_journal(tmp_path)
+    window = open_window(qtbot, made["path"])
+    assert [s.id for s in window.sessions.sessions] == [made["c"], made["b"], made["a"]]
+    for key in ("a", "b"):
+        verdicts = [f.verdict for f in made["frames"][made[key]]]
+        for column in ("OK", "NG", "REVIEW"):
+            assert cell(window, made[key], column) == str(verdicts.count(column))
+        assert cell(window, made[key], "Frames") == str(len(verdicts))
+    assert [cell(window, made["c"], c) for c in ("Tags", "OK", "NG", "Ended", "Job")] == ["2", "1", "1", "running",
+                                                                                         "K2291"]
+    assert cell(window, made["a"], "Report") == "not yet"
+    assert window.errors.isHidden()
+
+
+def test_filtering_to_ng_shows_only_ng_rows_and_search_narrows_them(qtbot, tmp_path):
+    made = make_journal(tmp_path)
+    window = open_window(qtbot, made["path"])
+    choose_session(window, made["a"])
+    frames = made["frames"][made["a"]]
+    assert window.rows.rowCount() == len(frames)
+    window.verdict_filter.setCurrentText("NG")
+    ng = [f for f in frames if f.verdict == "NG"]
+    assert ng and [window.rows.rows[r].verdict for r in range(window.rows.rowCount())] == ["NG"] * len(ng)
+    assert window.rows.total == len(ng) and str(len(ng)) in window.count.text()
+    verdict_cell = window.rows.index(0, 2)
+    assert verdict_cell.data(Qt.ItemDataRole.ForegroundRole).name() == "#d93025"  # the station's NG red
+    window.search.setText(ng[0].source_name)
+    qtbot.waitUntil(lambda: window.rows.rowCount() == 1, timeout=3000)
+    assert window.rows.rows[0].source == ng[0].source_name
+
+
+def test_the_chosen_row_shows_its_reasons_fields_and_archived_image(qtbot, tmp_path):
+    made = make_journal(tmp_path)
+    window = open_window(qtbot, made["path"])
+    choose_session(window, made["a"])
+    window.verdict_filter.setCurrentText("NG + REVIEW")
+    window.rows_view.selectRow(0)
+    frame = next(f for f in made["frames"][made["a"]] if f.verdict in ("NG", "REVIEW"))
+    assert window.rows.rows[0].key == frame.id
+    assert window.detail.reasons.toPlainText() == "\n".join(frame.reasons) and frame.reasons
+    labels = [window.detail.fields.item(r, 0).text() for r in range(window.detail.fields.rowCount())]
+    assert "price 价格" in labels
+    price = labels.index("price 价格")
+    assert window.detail.fields.item(price, 2).text() == "299.00"  # what the recipe expected
+    failed = [r for r in range(len(labels)) if window.detail.fields.item(r, 1).font().bold()]
+    assert failed and all(window.detail.fields.item(r, 1).foreground().color().name() in ("#d93025", "#f29900")
+                          for r in failed)  # the failed check's read value in its verdict's colour
+    assert window.detail.image_path == frame.archive_annotated and Path(frame.archive_annotated).is_file()
+    assert window.detail.image.placeholder.isHidden()
+    assert window.folder_to_open() == Path(frame.archive_annotated).parent
+    assert window.folder_button.isEnabled()
+    window.rows_view.setFocus()
+    qtbot.keyClick(window.rows_view, Qt.Key.Key_Down)  # the keyboard walks the rows; the detail follows
+    second = window.rows.rows[1]
+    assert window.rows_view.currentIndex().row() == 1
+    assert window.detail.reasons.toPlainText() == "\n".join(second.reasons)
+
+
+def test_a_row_without_an_archived_image_says_so(qtbot, tmp_path):
+    made = make_journal(tmp_path)
+    window = open_window(qtbot, made["path"])
+    choose_session(window, made["b"])
+    window.verdict_filter.setCurrentText("NG + REVIEW")
+    assert window.rows.rowCount() > 0
+    window.rows_view.selectRow(0)
+    note = window.detail.image_note.text()
+    assert note.startswith("image not archived: archiving was off")
+    assert not window.detail.image.placeholder.isHidden() and "image not archived" in window.detail.image.placeholder.text()
+    assert window.detail.image_path == "" and not window.folder_button.isEnabled()
+    window.verdict_filter.setCurrentText("OK")
+    window.rows_view.selectRow(0)
+    assert "archives NG and REVIEW frames only" in window.detail.image_note.text()
+
+
+def test_a_pruned_image_is_named_and_the_source_file_shown_plainly_instead(qtbot, tmp_path):
+    made = make_journal(tmp_path)
+    frame = next(f for f in made["frames"][made["a"]] if f.verdict in ("NG", "REVIEW"))
+    Path(frame.archive_annotated).unlink()
+    Path(frame.archive_original).unlink()
+    window = open_window(qtbot, made["path"])
+    choose_session(window, made["a"])
+    window.verdict_filter.setCurrentText("NG + REVIEW")
+    window.rows_view.selectRow(0)
+    note = window.detail.image_note.text()
+    assert note.startswith("image no longer in the archive (pruned or moved)") and "source file" in note
+    assert window.detail.image_path == frame.image_path and window.detail.image.placeholder.isHidden()
+    shutil.rmtree(tmp_path / "images_a")
+    window.rows_view.selectRow(1)
+    window.rows_view.selectRow(0)
+    assert window.detail.image_path == "" and "no longer in the archive" in window.detail.image.placeholder.text()
+
+
+def test_a_moving_lines_session_lists_its_tags_with_their_crops(qtbot, tmp_path):
+    made = make_journal(tmp_path)
+    window = open_window(qtbot, made["path"])
+    choose_session(window, made["c"])
+    assert [(r.source, r.verdict) for r in window.rows.rows] == [("tag 1", "OK"), ("tag 2", "NG")]
+    window.rows_view.selectRow(1)
+    assert window.detail.reasons.toPlainText() == "size L ≠ expected M"
+    assert window.detail.image_path.endswith(".annotated.jpg")
+    assert "tags" in window.count.text()
+
+
+def test_rows_of_a_large_session_are_paged_as_the_table_scrolls(qtbot, tmp_path):
+    path = tmp_path / "journal.sqlite3"
+    with Journal.open(path) as journal:
+        build_session(journal, None, frames=450, flagged_rate=0.0, image_dir=tmp_path / "images", image_hw=(48, 64))
+    window = open_window(qtbot, path)
+    assert window.rows.rowCount() == 200 and window.rows.total == 450
+    assert "200 loaded" in window.count.text()
+    while window.rows.canFetchMore():
+        window.rows.fetchMore()
+    assert window.rows.rowCount() == 450
+
+
+def test_a_running_session_gains_its_new_rows_on_refresh(qtbot, tmp_path):
+    made = make_journal(tmp_path)
+    window = open_window(qtbot, made["path"], refresh_ms=60000)
+    choose_session(window, made["c"])
+    with Journal.open(made["path"]) as journal:
+        recorder = Recorder(journal, None)
+        recorder.use(LINE)
+        recorder.session_id = made["c"]
+        recorder.record_tag(make_tag(3, Verdict.REVIEW, ("price read at 55% confidence",)))
+    window.refresh(auto=True)
+    assert window.session.id == made["c"]
+    assert [r.source for r in window.rows.rows] == ["tag 1", "tag 2", "tag 3"]
+    assert cell(window, made["c"], "REVIEW") == "1"
+
+
+def make_v1(path: Path) -> None:
+    conn = sqlite3.connect(path, isolation_level=None)
+    migrate(conn, target=1)
+    conn.close()
+
+
+@pytest.mark.parametrize("setup, title_words", [
+    (lambda p: p.write_bytes(b"this is not a journal" * 200), "not a readable journal"),
+    (lambda p: None, "no journal yet"),
+    (make_v1, "needs a migration"),
+])
+def test_a_journal_it_cannot_read_is_a_message_not_a_traceback(qtbot, tmp_path, setup, title_words):
+    path = tmp_path / "journal.sqlite3"
+    setup(path)
+    window = open_window(qtbot, path)
+    assert not window.errors.isHidden()
+    text = window.errors.text.toPlainText()
+    assert title_words in text and "expected:" in text and "hint:" in text
+    assert window.sessions.rowCount() == 0 and not window.export_button.isEnabled()
+    window.refresh()  # pressing Refresh again is safe too
+    assert title_words in window.errors.text.toPlainText()
+
+
+def test_a_journal_that_breaks_while_reading_is_a_message(qtbot, tmp_path):
+    made = make_journal(tmp_path)
+    window = open_window(qtbot, made["path"])
+    window.reader.close()  # as if the drive went away under the open connection
+    window.refresh()
+    assert "could not be read" in window.errors.text.toPlainText() and not window.errors.isHidden()
+    window.refresh()  # reopened: the message goes once the journal reads again
+    assert window.errors.isHidden() and window.sessions.rowCount() == 3
+
+
+def test_export_writes_the_sessions_report(qtbot, tmp_path):
+    made = make_journal(tmp_path)
+    window = open_window(qtbot, made["path"])
+    choose_session(window, made["a"])
+    window.export_to(str(tmp_path / "reports"))
+    qtbot.waitUntil(lambda: window.last_export is not None or not window.errors.isHidden(), timeout=60000)
+    assert window.errors.isHidden(), window.errors.text.toPlainText()
+    folder = Path(window.last_export)
+    assert (folder / "report.html").is_file() and (folder / "report.pdf").is_file()
+    assert str(made["a"]) in (folder / "report.html").read_text(encoding="utf-8")
+    window.shutdown()
+
+
+def test_file_history_opens_on_the_stations_journal(qtbot, tmp_path):
+    from tests.test_gui import make_window
+
+    with Journal.open(tmp_path / "journal.sqlite3") as journal:
+        session = build_session(journal, None, frames=5, flagged_rate=0.4, image_dir=tmp_path / "images",
+                                image_hw=(48, 64))
+    station = make_window(qtbot, tmp_path)
+    assert station.history_action.shortcut().toString() == "Ctrl+H"
+    assert station.history_action in station.file_menu.actions()
+    station.history_action.trigger()
+    history = station.history_window
+    assert history.isVisible() and history.reader is not None and history.reader.read_only
+    assert session in [s.id for s in history.sessions.sessions]
+    choose_session(history, session)
+    history.export_to(str(tmp_path / "reports"))  # through the station's own export: it marks the session exported
+    qtbot.waitUntil(lambda: history.last_export is not None, timeout=60000)
+    qtbot.waitUntil(lambda: cell(history, session, "Report") != "not yet", timeout=5000)
+    assert station.report_opener.button.isVisibleTo(station)
