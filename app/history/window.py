@@ -239,11 +239,14 @@ class HistoryWindow(QWidget):
             self._choose_row(-1)
 
     def _show_count(self) -> None:
-        unit = "tags" if self._filter()["tags"] else "frames"
-        shown = FILTERS[self.verdict_filter.currentText()] or self.search.text().strip()
-        self.count.setText(f"{self.rows.total:,} {unit}".replace(",", " ") + (" match the filter" if shown else "")
-                           + (f" · {len(self.rows.rows):,} loaded".replace(",", " ")
-                              if len(self.rows.rows) < self.rows.total else ""))
+        total, loaded = self.rows.total, len(self.rows.rows)
+        unit = ("tag" if self._filter()["tags"] else "frame") + ("" if total == 1 else "s")
+        text = f"{total:,} {unit}".replace(",", " ")
+        if FILTERS[self.verdict_filter.currentText()] or self.search.text().strip():
+            text += " matches the filter" if total == 1 else " match the filter"
+        if loaded < total:
+            text += f" · {loaded:,} loaded (scroll for more)".replace(",", " ")
+        self.count.setText(text)
 
     def _choose_row(self, row: int) -> None:
         self.detail.show_row(self.rows.rows[row] if 0 <= row < len(self.rows.rows) else None)
