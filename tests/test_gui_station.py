@@ -642,3 +642,47 @@ def test_the_header_never_cuts_an_unset_job_or_lot_beside_an_engine_error(qtbot,
         label = window.header.fields[key]
         assert label.elided() == label.text() == f"{key.capitalize()}: —"
     assert window.header.fields["recipe"].elided() != window.header.fields["recipe"].text()  # the long one gives way
+
+
+def wcag_contrast(foreground, background) -> float:
+    """WCAG 2 contrast ratio; a translucent foreground is first laid over the background, as Qt paints it."""
+    alpha = foreground.alphaF()
+
+    def luminance(channels) -> float:
+        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    back = (background.redF(), background.greenF(), background.blueF())
+    fore = tuple(alpha * f + (1 - alpha) * b for f, b in zip((foreground.redF(), foreground.greenF(),
+                                                              foreground.blueF()), back))
+    high, low = sorted((luminance(fore), luminance(back)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@pytest.mark.parametrize("dark", [True, False])
+def test_placeholder_text_is_readable_on_either_theme(qtbot, dark):
+    """Seen on Xvfb: the History window's search hint was near-invisible on the dark theme (Qt's default placeholder is
+    black at half alpha: 1.1:1 on the dark base, 4.0:1 on white). WCAG AA asks 4.5:1 of body text."""
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QApplication, QLineEdit
+
+    from app.theme import apply_theme
+
+    app = QApplication.instance()
+    style, palette_before = app.style().name(), app.palette()
+    try:
+        apply_theme(app, dark)
+        field = QLineEdit()
+        field.setPlaceholderText("Search reasons or source (Ctrl+F)")
+        qtbot.addWidget(field)
+        palette = field.palette()
+        for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive, QPalette.ColorGroup.Disabled):
+            placeholder = palette.color(group, QPalette.ColorRole.PlaceholderText)
+            base = palette.color(group, QPalette.ColorRole.Base)
+            assert wcag_contrast(placeholder, base) >= 4.5, (group, placeholder.name(), base.name())
+        typed = palette.color(QPalette.ColorRole.Text)
+        assert wcag_contrast(typed, palette.color(QPalette.ColorRole.Base)) > wcag_contrast(
+            palette.color(QPalette.ColorRole.PlaceholderText), palette.color(QPalette.ColorRole.Base))  # still a hint
+    finally:
+        app.setStyle(style)
+        app.setPalette(palette_before)
