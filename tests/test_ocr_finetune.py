@@ -77,6 +77,53 @@ def test_training_fonts_are_none_of_the_test_fonts():
     assert not [line.font for line in made if fonts.is_test_font(line.font)]
 
 
+def thin_cut(out: Path, hanzi: int) -> Path:
+    """The bundled Noto Sans SC cut to ASCII, 全 and the first `hanzi` characters of GB 2312 level 1."""
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(str(fonts.BUNDLED[0]))
+    sub = subset.Subsetter(subset.Options())
+    sub.populate(text="".join(chr(c) for c in range(0x20, 0x7F)) + "全" + fonts.level1()[:hanzi])
+    sub.subset(font)
+    font.save(str(out))
+    return out
+
+
+def test_a_font_lacking_much_of_level_1_is_never_picked(tmp_path):
+    assert len(fonts.level1()) == 3755 and fonts.level1()[0] == "啊"
+    thin_cut(tmp_path / "Thin.otf", 3000)  # 80 % of level 1: most lines would lose characters
+    with pytest.raises(fonts.CoverageError, match="GB 2312 level 1"):
+        fonts.training_fonts(tmp_path)
+    with pytest.raises(fonts.CoverageError):
+        lines.font_paths(tmp_path, test=False)
+    (tmp_path / "Thin.otf").unlink()
+    thin_cut(tmp_path / "Nearly.otf", 3700)  # 98.5 %: used
+    assert tmp_path / "Nearly.otf" in fonts.training_fonts(tmp_path)
+
+
+def test_a_face_is_asked_only_for_characters_it_holds(tmp_path):
+    """No tofu: a character the face's cmap lacks leaves the line's text (and its label) rather than being drawn."""
+    face = str(thin_cut(tmp_path / "Few.otf", 10))
+    held = set(fonts.level1()[:10]) | {chr(c) for c in range(0x20, 0x7F)}
+    rng = np.random.default_rng(4)
+    line = render.render_line(rng, face, text="啊阿 纤维 ¥129", glyph_px=12.0, variety=True)
+    assert line.text == "啊阿 129"
+    assert set(line.text) <= held
+    made = render.render_many(9, 20, [face])
+    assert all(set(m.text) <= held for m in made)
+
+
+def test_the_v3_faces_are_training_sources_and_most_of_them():
+    """v3 trains mostly on faces v2 never saw: more new faces than the seven v1 and v2 used."""
+    names = [s.name for s in fonts.TRAINING_SOURCES]
+    new = {"LXGWWenKai-Regular.ttf", "SmileySans-Oblique.ttf", "BabelStoneHan.ttf", "HanaMinA.ttf", "NotoSansSC-Light.otf",
+           "NotoSerifSC-Black.otf"}
+    assert new <= set(names)
+    assert len(names) - 5 > 5 + len(fonts.BUNDLED)
+    assert len(set(names)) == len(names)
+
+
 def test_text_is_within_the_recognizer_s_characters():
     rng = np.random.default_rng(3)
     allowed = gb2312_charset()
