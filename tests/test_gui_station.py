@@ -686,3 +686,45 @@ def test_placeholder_text_is_readable_on_either_theme(qtbot, dark):
     finally:
         app.setStyle(style)
         app.setPalette(palette_before)
+
+
+def test_the_header_shows_a_long_chinese_job_whole_at_1280x720_in_engineer_mode(qtbot, tmp_path):
+    """Seen on Xvfb: at 1280x720 in engineer mode 'Job: K2291 女士真丝印花连衣裙…' was cut to 'Job: K2291 …', the one
+    thing the operator checks against the garment. The recipe and source elide first, then the mode and engine give
+    way (their text stays in the header's tooltip); the job and lot are the last to yield."""
+    window = make_window(qtbot, tmp_path, make_folder(tmp_path, 1))
+    assert window.modes.mode == "engineer"
+    window.resize(1280, 720)
+    window.set_job("K2291-A 女士真丝印花连衣裙 春夏款", "L2611-03")
+    window.state.update(recipe="ZEPHYRA 女士连衣裙 22HX-1489 白色 175/92A(XL)")
+    qtbot.wait(50)
+    header = window.header
+    job, lot = header.fields["job"], header.fields["lot"]
+    assert job.text() == "Job: K2291-A 女士真丝印花连衣裙 春夏款"
+    assert job.isVisible() and job.elided() == job.text()
+    assert lot.isVisible() and lot.elided() == lot.text() == "Lot: L2611-03"
+    assert header.fields["recipe"].elided().startswith("Recipe: ZEPHYRA")
+    assert all(label.geometry().right() <= header.contentsRect().right() for label in header.fields.values()
+               if label.isVisible())
+    assert "Mode: engineer" in header.toolTip() and "Job: K2291-A 女士真丝印花连衣裙 春夏款" in header.toolTip()
+    assert window.minimumSizeHint().width() <= 1280 and window.width() <= 1280
+
+
+HEADER_WANTS = {"recipe": 100, "job": 80, "lot": 40, "source": 60, "engine": 50, "mode": 40}  # 420 px with spacing
+HEADER_FLOORS = [(("recipe", "source"), {"recipe": 40, "source": 40}), (("mode",), {"mode": 0}),
+                 (("engine",), {"engine": 30}), (("recipe", "source"), {"recipe": 20, "source": 20}),
+                 (("job", "lot"), {"job": 30, "lot": 30})]
+
+
+@pytest.mark.parametrize("room, expected", [
+    (420, HEADER_WANTS),  # everything fits: nothing gives way
+    (380, {**HEADER_WANTS, "recipe": 60, "source": 60}),  # the recipe and source elide first, the longer one first
+    (300, {**HEADER_WANTS, "recipe": 45, "source": 45, "mode": 0}),  # the mode steps aside; its room goes back
+    (200, {"recipe": 20, "job": 50, "lot": 40, "source": 20, "engine": 30, "mode": 0}),  # the job and lot go last
+])
+def test_header_fields_give_way_in_order_and_the_job_and_lot_last(room, expected):
+    from app.widgets.station_header import allot
+
+    widths = allot(room, HEADER_WANTS, HEADER_FLOORS, spacing=10)
+    assert widths == expected
+    assert sum(w + 10 for w in widths.values() if w) - 10 <= room

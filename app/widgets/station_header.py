@@ -1,39 +1,89 @@
 """The fixed header: recipe, job, lot, source, engine, mode and run state, always on screen.
 
 It renders the StationModel and nothing else (no copy of the state), so what it says is what the
-station is doing. Job and lot used to show only in a 5-second status message."""
+station is doing. Job and lot used to show only in a 5-second status message.
+
+When the line is too narrow for every field (engineer mode at 1280 px leaves it ~810), the fields give way in a
+fixed order (`YIELDING`) and the job and lot, what the operator checks against the garment, go last: the recipe and
+source elide first, then the mode steps aside, then the engine elides. Every field's whole text stays in its tooltip
+and the whole line in the header's."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
+from collections.abc import Mapping, Sequence
+
+from PySide6.QtCore import QEvent, QSize, Qt
+from PySide6.QtWidgets import QLabel, QWidget
 
 from app.station_state import ERROR, FAILED, OPEN, RUNNING, StationModel, StationState
 from app.theme import PLAIN_TEXT
 from app.widgets.elided_label import ElidedLabel
 
-FIELD_STRETCH = {"recipe": 5, "job": 3, "lot": 3, "source": 3, "engine": 0, "mode": 0}
-LOT_KEPT_WHOLE = 24  # characters: a lot number up to this long is never elided; the recipe and source give way
+FIELDS = ("recipe", "job", "lot", "source", "engine", "mode")
+# (fields, the width in Latin characters each may shrink to; 0 hides it), in the order they give way
+YIELDING: tuple[tuple[tuple[str, ...], int], ...] = (
+    (("recipe", "source"), 18),  # "Recipe: ZEPHYRA 女…" still says which recipe
+    (("mode",), 0),  # the window title, the Mode menu and the docks say it too; "Mode: engin…" says nothing
+    (("recipe", "source"), 12),
+    (("engine",), 10),  # the status bar names the backend and precision too; "Engine: CPU F…" is a last resort
+    (("job", "lot"), 10),
+)
+SPACING, MARGIN, RUN_WIDTH = 10, 6, 86
+LATIN = "abcdefghijklmnopqrstuvwxyz0123456789"
 RUN_STYLES = {"running": ("RUNNING", "#1e8e3e"), "stopped": ("STOPPED", "#5f6368"), "error": ("ERROR", "#d93025")}
+
+
+def allot(room: int, wants: Mapping[str, int], floors: Sequence[tuple[tuple[str, ...], Mapping[str, int]]],
+          spacing: int = SPACING) -> dict[str, int]:
+    """Widths for fields that want `wants` px in `room` px (a field shown costs `spacing` more; width 0 hides it).
+    Each step of `floors` lets its fields shrink to their floor, the widest first, only while the line is still too
+    long; room freed by hiding a field goes back to the fields that were elided. Pure, so tested without Qt."""
+    widths = dict(wants)
+
+    def over() -> int:
+        return sum(w + spacing for w in widths.values() if w) - spacing - room
+
+    for fields, floor in floors:
+        if over() <= 0:
+            break
+        if all(floor[f] == 0 for f in fields):
+            widths.update({f: 0 for f in fields})
+        else:
+            _level(widths, {f: min(widths[f], floor[f]) for f in fields}, sum(widths[f] for f in fields) - over())
+    spare = -over()
+    shrunk = {f: widths[f] for f in widths if 0 < widths[f] < wants[f]}
+    if spare > 0 and shrunk:
+        _level(widths, shrunk, sum(shrunk.values()) + spare, ceiling=wants)
+    return widths
+
+
+def _level(widths: dict[str, int], floor: Mapping[str, int], total: int,
+           ceiling: Mapping[str, int] | None = None) -> None:
+    """Cut (or, with `ceiling`, raise) the fields of `floor` to one common width, clamped to [floor, ceiling], so
+    that they add up to `total` as nearly as whole pixels allow."""
+    top = ceiling or {f: widths[f] for f in floor}
+
+    def total_at(cap: int) -> int:
+        return sum(max(floor[f], min(top[f], cap)) for f in floor)
+
+    low, high = 0, max(top[f] for f in floor)
+    while low < high:  # the widest common width whose total fits
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if total_at(middle) <= total else (low, middle - 1)
+    for f in floor:
+        widths[f] = max(floor[f], min(top[f], low))
 
 
 class StationHeader(QWidget):
     def __init__(self, model: StationModel, parent=None) -> None:
         super().__init__(parent)
-        self.fields: dict[str, QLabel] = {}
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(6, 2, 6, 2)
-        layout.setSpacing(10)
-        self.run_label = QLabel()
-        self.run_label.setFixedWidth(86)
-        layout.addWidget(self.run_label)
-        self._layout = layout
-        for key, stretch in FIELD_STRETCH.items():
-            # Recipe, job, lot and source can be long and are elided; engine and mode are short and never are.
-            label = ElidedLabel(min_chars=8, mode=Qt.TextElideMode.ElideRight) if stretch else QLabel()
+        self.run_label = QLabel(self)
+        self.fields: dict[str, ElidedLabel] = {}
+        for key in FIELDS:
+            label = ElidedLabel(parent=self, min_chars=8, mode=Qt.TextElideMode.ElideRight)
             label.setObjectName(f"header_{key}")
-            layout.addWidget(label, stretch)
             self.fields[key] = label
+        self.setContentsMargins(MARGIN, 2, MARGIN, 2)
         self.setFixedHeight(self.fontMetrics().height() + 10)
         model.connect(self._on_state)
 
@@ -54,18 +104,55 @@ class StationHeader(QWidget):
                   "source": source, "engine": engine, "mode": state.mode}
         for key, value in values.items():
             self.fields[key].setText(f"{key.capitalize()}: {value}")
-        for key in ("job", "lot"):  # "—" until set: its room goes to the recipe and the source meanwhile
-            self._layout.setStretch(self._layout.indexOf(self.fields[key]), FIELD_STRETCH[key] if values[key] != "—" else 1)
-            # an elided label may shrink to nothing, and "Job: —" became "Job…" beside a long engine error
-            whole = self.fields[key].fontMetrics().horizontalAdvance(self.fields[key].text()) + 2
-            # a lot number is short and read to the last digit: "Lot: LOT-2026…" at 1280 px left which lot unsaid
-            keep_whole = values[key] == "—" or (key == "lot" and len(values[key]) <= LOT_KEPT_WHOLE)
-            self.fields[key].setMinimumWidth(whole if keep_whole else 0)
+        self.setToolTip("\n".join(self.fields[key].text() for key in FIELDS))
         self.fields["source"].setToolTip(state.source_message or state.source)
         self.fields["recipe"].setStyleSheet(PLAIN_TEXT if state.recipe else "color: #d93025; font-weight: bold;")
         self.fields["source"].setStyleSheet("color: #d93025; font-weight: bold;" if state.source_status == FAILED
                                            else PLAIN_TEXT)
         self.run_label.setToolTip("running" if state.run == RUNNING else state.source_message or state.run)
+        self._place()
+
+    # -- placing the fields ---------------------------------------------------------------------------
+    def _wants(self) -> dict[str, int]:
+        # +2: a label drawn at exactly its text's advance elided its last character at some font sizes
+        return {key: label.fontMetrics().horizontalAdvance(label.text()) + 2 for key, label in self.fields.items()}
+
+    def _floors(self, wants: Mapping[str, int]) -> list[tuple[tuple[str, ...], dict[str, int]]]:
+        # the CJK font's average character is a Chinese one: floors sized by it were twice too wide
+        char = self.fontMetrics().horizontalAdvance(LATIN) / len(LATIN)
+        return [(fields, {f: min(wants[f], round(chars * char)) for f in fields}) for fields, chars in YIELDING]
+
+    def _place(self) -> None:
+        area = self.contentsRect()
+        self.run_label.setGeometry(area.left(), area.top(), RUN_WIDTH, area.height())
+        left = area.left() + RUN_WIDTH + SPACING
+        wants = self._wants()
+        widths = allot(area.right() + 1 - left, wants, self._floors(wants))
+        for key in FIELDS:
+            label, width = self.fields[key], widths[key]
+            label.setVisible(width > 0)
+            if width > 0:
+                label.setGeometry(left, area.top(), width, area.height())
+                left += width + SPACING
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._place()
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - a new font measures the texts again
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._place()
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        wants = self._wants()
+        return QSize(2 * MARGIN + RUN_WIDTH + sum(w + SPACING for w in wants.values()), self.height())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - every field at its last floor, the mode hidden
+        floors: dict[str, int] = dict(self._wants())
+        for fields, floor in self._floors(floors):
+            floors.update(floor)
+        return QSize(2 * MARGIN + RUN_WIDTH + sum(w + SPACING for w in floors.values() if w), self.height())
 
 
 def short_source(spec: str) -> str:
@@ -86,3 +173,4 @@ def short_source(spec: str) -> str:
     if kind == "replay":
         return f"camera replay {PurePath(spec[len('camera:'):]).name}"
     return PurePath(spec).name or spec
+
