@@ -297,6 +297,23 @@ def test_another_hao_xing_whose_differing_digit_was_read_surely_is_a_difference(
     assert judge(recipe('size = "165/84Y"'), one_tag(), [faint]).verdict is Verdict.REVIEW
 
 
+@pytest.mark.parametrize(
+    ("expected", "height_digit", "verdict"),
+    [
+        ("180/104B", 1.0, Verdict.NG),  # fifth 000036, another job: 175 read surely, the body type B read as 8
+        ("175/104B", 1.0, Verdict.OK),  # the right job: the B read as 8 is the recognizer's, height and girth agree
+        ("170/104B", 1.0, Verdict.NG),  # one digit off, read at 100 %: another size, as for a 号型 read whole
+        ("170/104B", 0.8, Verdict.REVIEW),  # the differing digit read at 80 %: doubt
+    ],
+)
+def test_a_hao_xing_whose_body_type_was_lost_still_differs_by_its_height(expected: str, height_digit: float,
+                                                                          verdict: Verdict) -> None:
+    chars = (1.0, 1.0, 0.63, 1.0, 1.0, height_digit) + (1.0,) * 5 + (0.93,)  # as read there, the space not scored
+    line = OcrLine("号型： 175/1048", 0.93, (0, 0, 1, 1), chars)
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=(line,), reread_lines=(line,))
+    assert judge(recipe(f'size = "{expected}"'), one_tag(), [reading]).verdict is verdict
+
+
 
 @pytest.mark.parametrize(
     ("read", "confidence", "verdict"),

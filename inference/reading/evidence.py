@@ -496,11 +496,18 @@ def _surely_other_hao_xing(expected: str, read: str, chars: Sequence[float]) -> 
         return False
     kept = [(ch, c) for ch, c in zip(read.upper(), chars) if ch not in _STRAY_POINTS]  # '160/8.4Y': a stray point
     read, chars = "".join(ch for ch, _ in kept), [c for _, c in kept]
-    if len(read) != len(expected) or read == expected:
+    if read == expected or hao_xing.parse(expected) is None:
         return False
-    if hao_xing.parse(expected) is None or hao_xing.parse(read) is None:
+    if len(read) == len(expected) and hao_xing.parse(read) is not None:
+        return all(c >= SURE_DIFFERENCE for a, b, c in zip(expected, read, chars) if a != b)
+    # the body type lost or read as a digit ('175/1048' for 180/104B): height and girth alone, where they differ surely
+    want, got = _HEIGHT_GIRTH.match(expected), _HEIGHT_GIRTH.match(read)
+    if want is None or got is None or len(want.group(0)) != len(got.group(0)) or want.group(0) == got.group(0):
         return False
-    return all(c >= SURE_DIFFERENCE for a, b, c in zip(expected, read, chars) if a != b)
+    return all(c >= SURE_DIFFERENCE for a, b, c in zip(want.group(0), got.group(0), chars) if a != b)
+
+
+_HEIGHT_GIRTH = re.compile(r"^\d{2,3}/\d{2,3}")
 
 
 def _surely_other_code(expected: str, read: str, chars: Sequence[float]) -> bool:
