@@ -265,3 +265,121 @@ def test_file_history_opens_on_the_stations_journal(qtbot, tmp_path):
     qtbot.waitUntil(lambda: history.last_export is not None, timeout=60000)
     qtbot.waitUntil(lambda: cell(history, session, "Report") != "not yet", timeout=5000)
     assert station.report_opener.button.isVisibleTo(station)
+
+
+WRITERS_WAIT_S = 10.0  # Journal.open's busy timeout when none is given: the station's writer may wait that long
+
+
+def hold_write_lock(path: Path) -> sqlite3.Connection:
+    """A second connection inside BEGIN EXCLUSIVE, as a backup or maintenance tool would hold it. In WAL mode readers
+    go on past a writer, so the journal is first switched to a rollback journal, where the lock keeps readers out."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    assert conn.execute("PRAGMA journal_mode = DELETE").fetchone()[0] == "delete"
+    conn.execute("BEGIN EXCLUSIVE")
+    return conn
+
+
+def spy_on_busy_waits(monkeypatch) -> list[float]:
+    """Every Journal.open's busy timeout: the longest each attempt to read may hold the GUI thread."""
+    waits: list[float] = []
+    real_open = Journal.open.__func__
+
+    def open_journal(cls, *args, **kwargs):
+        waits.append(kwargs.get("busy_timeout_s", WRITERS_WAIT_S))
+        return real_open(cls, *args, **kwargs)
+
+    monkeypatch.setattr(Journal, "open", classmethod(open_journal))
+    return waits
+
+
+def assert_busy_message(window: HistoryWindow, path: Path) -> None:
+    text = window.errors.text.toPlainText()
+    assert not window.errors.isHidden()
+    assert "the journal is busy" in text and "locked" in text and str(path) in text
+    assert "expected:" in text and "found:" in text and "hint:" in text and "Refresh (F5)" in text
+
+
+def test_a_journal_locked_by_another_program_is_said_within_half_a_second_not_after_ten(qtbot, tmp_path,
+                                                                                        monkeypatch):
+    """The window read on the GUI thread through Journal.open's 10 s busy wait: a journal held for writing froze it
+    that long. Each open now waits the window's own short timeout, and the message says what holds the journal."""
+    from app.history.reading import BUSY_TIMEOUT_S
+
+    made = make_journal(tmp_path)
+    waits = spy_on_busy_waits(monkeypatch)
+    lock = hold_write_lock(made["path"])
+    try:
+        window = open_window(qtbot, made["path"])
+        assert_busy_message(window, made["path"])
+        assert window.sessions.rowCount() == 0 and not window.archive_button.isEnabled()
+        assert waits == [BUSY_TIMEOUT_S] and BUSY_TIMEOUT_S <= 0.5  # one attempt: opening is all it waited for
+        window.refresh()
+        assert_busy_message(window, made["path"])
+        assert waits == [BUSY_TIMEOUT_S] * 2 and sum(waits) <= 2.0
+    finally:
+        lock.rollback()
+        lock.close()
+    window.refresh()
+    assert window.errors.isHidden() and window.sessions.rowCount() == 3
+
+
+def test_a_journal_locked_while_shown_keeps_the_sessions_listed_and_says_why_they_are_not_newer(qtbot, tmp_path,
+                                                                                             monkeypatch):
+    made = make_journal(tmp_path)
+    window = open_window(qtbot, made["path"], refresh_ms=60000)
+    choose_session(window, made["a"])
+    rows = window.rows.rowCount()
+    window.shutdown()  # the window's own connection closed, so the journal can leave WAL mode
+    waits = spy_on_busy_waits(monkeypatch)
+    lock = hold_write_lock(made["path"])
+    try:
+        window.refresh(auto=True)
+        assert_busy_message(window, made["path"])
+        assert waits == [window.busy_timeout_s] and window.busy_timeout_s <= 0.5
+        assert window.sessions.rowCount() == 3 and window.session.id == made["a"] and window.rows.rowCount() == rows
+        assert window.updated.text().startswith("not updated since ")
+    finally:
+        lock.rollback()
+        lock.close()
+    window.refresh(auto=True)
+    assert window.errors.isHidden() and window.updated.text().startswith("updated ")
+
+
+def test_open_archive_folder_opens_the_chosen_sessions_folder_in_the_image_archive(qtbot, tmp_path, monkeypatch):
+    from PySide6.QtGui import QDesktopServices
+
+    made = make_journal(tmp_path)
+    opened = []
+    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url.toLocalFile()) or True)
+    window = open_window(qtbot, made["path"])
+    with Journal.open(made["path"], read_only=True) as journal:
+        tags = journal.tags(made["c"])
+    frame = next(f for f in made["frames"][made["a"]] if f.archive_annotated)
+    tag = next(t for t in tags if t.archive_annotated)
+    for session, expected in ((made["a"], Path(frame.archive_annotated).parent),
+                              (made["c"], Path(tag.archive_annotated).parent)):
+        choose_session(window, session)
+        assert expected.is_dir() and expected.name == f"s{session:06d}"  # the archive's folder of that session
+        assert window.archive_button.isEnabled() and window.open_archive_folder()
+        assert Path(opened[-1]) == expected and window.errors.isHidden()
+    assert "Open archive folder" in [action.text() for action in window.sessions_view.actions()]  # right-click
+
+
+def test_open_archive_folder_says_when_a_session_archived_nothing_or_its_folder_is_gone(qtbot, tmp_path, monkeypatch):
+    from PySide6.QtGui import QDesktopServices
+
+    made = make_journal(tmp_path)
+    opened = []
+    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url.toLocalFile()) or True)
+    window = open_window(qtbot, made["path"])
+    choose_session(window, made["b"])  # archiving was off
+    assert window.archive_folder_to_open() is None and not window.open_archive_folder() and opened == []
+    text = window.errors.text.toPlainText()
+    assert f"session {made['b']} archived no pictures" in text and "none of its 6 frames" in text
+    assert "expected:" in text and "hint:" in text and window.reader is not None  # not a failure to read the journal
+    choose_session(window, made["a"])
+    assert window.errors.isHidden()  # the message was about the other session
+    folder = Path(next(f for f in made["frames"][made["a"]] if f.archive_annotated).archive_annotated).parent
+    shutil.rmtree(folder)  # pruned or moved
+    assert window.archive_folder_to_open() is None
+    assert f"the archive folder of session {made['a']} is gone" in window.errors.text.toPlainText()

@@ -84,3 +84,32 @@ def test_text_search_reads_reasons_and_treats_wildcards_literally(tmp_path):
         assert [t.tag_id for t in reader.tag_page(tags_sid, verdicts=("OK", "NG"))] == [1, 2]
         assert reader.count_rows(tags_sid, tags=True, verdicts=("REVIEW",)) == 1
         assert [t.tag_id for t in reader.tag_page(tags_sid, after_id=reader.tag_page(tags_sid, limit=1)[0].id)] == [2, 3]
+
+
+@pytest.mark.parametrize("options, busy_ms", [({}, 10_000), ({"busy_timeout_s": 0.5}, 500),
+                                              ({"busy_timeout_s": 0.5, "read_only": True}, 500)])
+def test_the_busy_timeout_is_the_one_asked_for_and_the_writers_ten_seconds_by_default(tmp_path, options, busy_ms):
+    """A reader on the GUI thread asks for a short wait; the station's writer keeps its 10 s."""
+    path = tmp_path / "journal.sqlite3"
+    Journal.open(path).close()
+    with Journal.open(path, **options) as journal:
+        assert journal._conn.execute("PRAGMA busy_timeout").fetchone()[0] == busy_ms
+
+
+def test_a_reader_with_a_short_busy_timeout_fails_on_a_held_lock_with_sqlites_reason(tmp_path):
+    import sqlite3
+
+    from inference.records.journal import JournalError
+
+    path = tmp_path / "journal.sqlite3"
+    Journal.open(path).close()
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("PRAGMA journal_mode = DELETE")  # WAL readers are never blocked by a writer
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(JournalError) as caught:
+            Journal.open(path, read_only=True, busy_timeout_s=0.1)
+        assert isinstance(caught.value.__cause__, sqlite3.OperationalError) and "locked" in str(caught.value.__cause__)
+    finally:
+        holder.rollback()
+        holder.close()

@@ -3,28 +3,31 @@
 It reads through a read-only connection of its own (WAL lets it read beside the inspection worker's writes, so
 looking back never delays a verdict), pages rows as the table scrolls, and refreshes the sessions every few
 seconds while it is shown. Every failure to read (no journal yet, locked, damaged, older schema) is shown in the
-window's error panel with expected / found / hint; nothing raises into Qt."""
+window's error panel with expected / found / hint; nothing raises into Qt.
+
+It reads on the GUI thread, so a journal another program holds locked is said within half a second
+(`reading.BUSY_TIMEOUT_S`), and the sessions already listed stay on screen until it reads again."""
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
 from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, QUrl
-from PySide6.QtGui import QDesktopServices, QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
                                QLineEdit, QPushButton, QSplitter, QTableView, QVBoxLayout, QWidget)
 
+from app.history.archive_folder import NoArchiveFolder, session_archive_folder
 from app.history.detail import DetailPanel
 from app.history.export import HistoryExport
 from app.history.models import SESSION_COLUMNS, RowsModel, SessionsModel
+from app.history.reading import BUSY_TIMEOUT_S, journal_problem, open_reader
 from app.history.rows import HistoryRow, frame_row, tag_row
 from app.widgets.error_panel import ErrorPanel
-from inference.errors import HangtagError
-from inference.records.journal import Journal, JournalError
+from inference.records.journal import Journal
 from inference.records.types import SessionInfo
 
 AUTO_REFRESH_MS = 5000
@@ -32,37 +35,17 @@ FILTERS = {"All": (), "NG + REVIEW": ("NG", "REVIEW"), "NG": ("NG",), "REVIEW": 
 T = TypeVar("T")
 
 
-def journal_problem(exc: BaseException, path: Path) -> HangtagError:
-    """Any failure to read, in the station's words: expected / found / what to do."""
-    if isinstance(exc, HangtagError):
-        return exc
-    if isinstance(exc, sqlite3.Error):
-        return JournalError("the journal could not be read", expected="a readable station journal (SQLite)",
-                            found=f"{path}: {exc}",
-                            hint="'locked': another program holds the journal, press Refresh (F5) in a moment; "
-                                 "'malformed' or 'not a database': the file is damaged, move it aside (the station "
-                                 "starts a new journal) and keep it for analysis")
-    return JournalError("a journal row could not be read", expected="rows as the station writes them",
-                        found=f"{path}: {type(exc).__name__}: {exc}",
-                        hint="the journal may have been edited by hand; export it with hangtag-inspect report")
-
-
-def open_reader(path: Path) -> Journal:
-    if not path.is_file():
-        raise JournalError("no journal yet", expected=f"the station's journal at {path}", found="no such file",
-                           hint="it is created with the first inspected frame: inspect, then press Refresh (F5)")
-    return Journal.open(path, read_only=True)
-
-
 class HistoryWindow(QWidget):
     def __init__(self, journal_path: Path | str, *, records=None, parent=None,
-                 refresh_ms: int = AUTO_REFRESH_MS) -> None:
+                 refresh_ms: int = AUTO_REFRESH_MS, busy_timeout_s: float = BUSY_TIMEOUT_S) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.journal_path = Path(journal_path)
+        self.busy_timeout_s = busy_timeout_s
         self.setWindowTitle(f"History — {self.journal_path.name}")
         self.reader: Journal | None = None
         self.session: SessionInfo | None = None
         self.last_export: str | None = None
+        self.read_at = ""  # when the sessions were last read
         self.sessions = SessionsModel(self)
         self.rows = RowsModel(self)
         self.detail = DetailPanel()
@@ -85,15 +68,18 @@ class HistoryWindow(QWidget):
         self.export_button = QPushButton("Export report…")
         self.export_button.setToolTip("HTML, PDF, CSV, JSON and COCO of the chosen session, as File → Export report")
         self.export_button.clicked.connect(self.ask_export)
-        self.folder_button = QPushButton("Open folder")
-        self.folder_button.setToolTip("The archive folder of the chosen row's picture")
+        self.archive_button = QPushButton("Open archive folder")
+        self.archive_button.setToolTip("The chosen session's folder in the image archive: its NG and REVIEW pictures")
+        self.archive_button.clicked.connect(self.open_archive_folder)
+        self.folder_button = QPushButton("Open picture's folder")
+        self.folder_button.setToolTip("The folder of the chosen row's picture")
         self.folder_button.clicked.connect(self.open_folder)
         bar = QHBoxLayout()
         for widget in (self.refresh_button, self.updated):
             bar.addWidget(widget)
         bar.addStretch(1)
-        bar.addWidget(self.export_button)
-        bar.addWidget(self.folder_button)
+        for widget in (self.export_button, self.archive_button, self.folder_button):
+            bar.addWidget(widget)
 
         self.sessions_view = _table(self.sessions)
         header = self.sessions_view.horizontalHeader()
@@ -104,6 +90,9 @@ class HistoryWindow(QWidget):
         header.setSectionResizeMode(SESSION_COLUMNS.index("Recipe"), QHeaderView.ResizeMode.Stretch)
         self.sessions_view.selectionModel().currentRowChanged.connect(lambda current, _: self._choose_session(
             current.row()))
+        self.sessions_view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)  # right-click: per session
+        for text, slot in (("Export report…", self.ask_export), ("Open archive folder", self.open_archive_folder)):
+            self.sessions_view.addAction(QAction(text, self.sessions_view, triggered=slot))
 
         self.verdict_filter = QComboBox()
         self.verdict_filter.addItems(list(FILTERS))
@@ -166,11 +155,12 @@ class HistoryWindow(QWidget):
         """`what(reader)`, or None with the reason in the error panel; a failed connection is reopened next time."""
         try:
             if self.reader is None:
-                self.reader = open_reader(self.journal_path)
+                self.reader = open_reader(self.journal_path, self.busy_timeout_s)
             value = what(self.reader)
         except Exception as exc:  # noqa: BLE001 - every failure becomes a message, none a traceback
             self._close_reader()
-            self.errors.show_error("journal", "The history cannot be shown", journal_problem(exc, self.journal_path))
+            self.errors.show_error("journal", "The history cannot be shown",
+                                   journal_problem(exc, self.journal_path, self.busy_timeout_s))
             return None
         self.errors.clear_kind("journal")
         return value
@@ -179,7 +169,12 @@ class HistoryWindow(QWidget):
         """Sessions and their counts again; the chosen session stays chosen. By hand (F5) its rows are read again
         from the start; automatically, a running session's new rows are only appended."""
         listed = self._read(lambda reader: (reader.sessions(), reader.session_counts()))
-        self.updated.setText(f"updated {time.strftime('%H:%M:%S')} · every {self.timer.interval() // 1000} s"
+        if listed is not None:
+            self.read_at = time.strftime("%H:%M:%S")
+        elif self.sessions.sessions:  # what was read last stays on screen; the error panel says why it is not newer
+            self.updated.setText(f"not updated since {self.read_at}")
+            return
+        self.updated.setText(f"updated {self.read_at} · every {self.timer.interval() // 1000} s"
                              if listed is not None else "")
         chosen = self.session.id if self.session is not None else None
         sessions, counts = listed if listed is not None else ([], {})
@@ -200,12 +195,17 @@ class HistoryWindow(QWidget):
             total = self._read(lambda reader: reader.count_rows(session.id, **self._filter()))
             self.rows.catch_up(total or 0)
             self._show_count()
-        self.export_button.setEnabled(self.session is not None)
+        self._enable_session_actions()
 
     def _choose_session(self, row: int) -> None:
         self.session = self.sessions.sessions[row] if 0 <= row < len(self.sessions.sessions) else None
-        self.export_button.setEnabled(self.session is not None)
+        self._enable_session_actions()
+        self.errors.clear_kind("archive")
         self._load_rows()
+
+    def _enable_session_actions(self) -> None:
+        for widget in (self.export_button, self.archive_button, *self.sessions_view.actions()):
+            widget.setEnabled(self.session is not None)
 
     def _filter(self) -> dict:
         tags = bool(self.session is not None and self.sessions.counts.get(self.session.id, {}).get("tags"))
@@ -273,6 +273,30 @@ class HistoryWindow(QWidget):
 
     def folder_to_open(self) -> Path | None:
         return Path(self.detail.image_path).parent if self.detail.image_path else None
+
+    def archive_folder_to_open(self) -> Path | None:
+        """The chosen session's archive folder; None, with the reason in the error panel, when there is none."""
+        session = self.session
+        if session is None:
+            return None
+        self.errors.clear_kind("archive")
+        tags = self._filter()["tags"]
+
+        def look(reader: Journal) -> Path | NoArchiveFolder:  # no folder is an answer, not a failure to read
+            try:
+                return session_archive_folder(reader, session, tags=tags)
+            except NoArchiveFolder as exc:
+                return exc
+
+        found = self._read(look)
+        if isinstance(found, NoArchiveFolder):
+            self.errors.show_error("archive", f"No archive folder for session {session.id}", found)
+            return None
+        return found
+
+    def open_archive_folder(self) -> bool:
+        folder = self.archive_folder_to_open()
+        return folder is not None and QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder)))
 
     def open_folder(self) -> bool:
         folder = self.folder_to_open()

@@ -108,7 +108,10 @@ class Journal:
 
     # -- opening ---------------------------------------------------------------------------------
     @classmethod
-    def open(cls, path: Path | str | None = None, *, durability: str = "normal", read_only: bool = False) -> Journal:
+    def open(cls, path: Path | str | None = None, *, durability: str = "normal", read_only: bool = False,
+             busy_timeout_s: float = 10.0) -> Journal:
+        """`busy_timeout_s`: how long a statement waits for another connection's lock before it fails "database is
+        locked"; the writer waits long, a window reading on the GUI thread should not."""
         path = Path(path) if path is not None else default_journal_path()
         if durability not in DURABILITY:
             raise JournalError("unknown journal durability", expected=" or ".join(DURABILITY), found=durability)
@@ -119,7 +122,8 @@ class Journal:
             if not read_only:
                 path.parent.mkdir(parents=True, exist_ok=True)
             uri = f"{path.resolve().as_uri()}?mode={'ro' if read_only else 'rwc'}"
-            conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False, timeout=10.0)
+            conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False,
+                                   timeout=busy_timeout_s)
         except (OSError, sqlite3.Error) as exc:
             raise JournalError("cannot open the journal", expected="a writable SQLite file", found=f"{path}: {exc}",
                                hint="check the folder exists and is writable") from exc
