@@ -84,15 +84,10 @@ def is_test_font(path: str | Path) -> bool:
 
 
 def level1() -> str:
-    """GB 2312 level 1: rows 16-55 (0xB0A1-0xD7F9), the 3 755 common hanzi."""
-    chars = []
-    for hi in range(0xB0, 0xD8):
-        for lo in range(0xA1, 0xFF):
-            try:
-                chars.append(bytes([hi, lo]).decode("gb2312"))
-            except UnicodeDecodeError:
-                pass
-    return "".join(chars)
+    """GB 2312 level 1: rows 16-55 (0xB0A1-0xD7F9), the 3 755 common hanzi (the training text's own list)."""
+    from training.ocr_finetune.text import HANZI
+
+    return HANZI
 
 
 def level1_share(font) -> float:
