@@ -233,10 +233,8 @@ def _sure_of_difference(name: str, expected: str, cand: _Candidate) -> bool:
     at SURE_DIFFERENCE, or for a code the characters that differ (the rest may be faint)."""
     if name == "style_number" and _surely_other_code(code_key(expected), code_key(cand.value), cand.chars):
         return True
-    if name == "color" and _another_colour(field_key(name, expected), field_key(name, cand.value)):
+    if _another_word(name, field_key(name, expected), field_key(name, cand.value)):
         return True  # read at OTHER_WORD_CONFIDENCE once, the same word read less surely elsewhere bears it out
-    if name == "grade" and _another_grade(field_key(name, expected), field_key(name, cand.value)):
-        return True
     return cand.confidence >= SURE_DIFFERENCE
 
 
@@ -343,6 +341,11 @@ def _another_colour(want: str, got: str) -> bool:
 def _another_grade(want: str, got: str) -> bool:
     """Whether `got` is another of the three grades, two characters away from the expected `want`."""
     return want in GRADES and got in GRADES and sum(a != b for a, b in zip(want, got)) >= 2
+
+
+def _another_word(name: str, want: str, got: str) -> bool:
+    """Whether `got` is another colour or grade that no slip of the recognizer makes of the expected `want`."""
+    return (name == "color" and _another_colour(want, got)) or (name == "grade" and _another_grade(want, got))
 
 
 def _components(text: str) -> list[tuple[str, Decimal]]:

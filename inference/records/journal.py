@@ -346,7 +346,7 @@ class Journal:
                    limit: int = 200) -> list[FrameRecord]:
         """The next `limit` frames after row `after_id`, with one of `verdicts` (all when empty) and `text` in their
         reasons or source name: a history view pages a 100 000-frame session instead of loading it."""
-        where, params = _page_filter(session_id, verdicts, text, ("reasons", "source_name"), after_id)
+        where, params = _page_filter(session_id, verdicts, text, _FRAME_TEXT, after_id)
         with self._lock:
             rows = self._conn.execute(f"{_FRAME_SELECT} WHERE {where} ORDER BY id LIMIT ?",
                                       (*params, int(limit))).fetchall()
@@ -363,7 +363,7 @@ class Journal:
 
     def count_rows(self, session_id: int, *, tags: bool = False, verdicts: Sequence[str] = (), text: str = "") -> int:
         """How many rows `frame_page` (or `tag_page`) would page through under the same filter."""
-        where, params = _page_filter(session_id, verdicts, text, _TAG_TEXT if tags else ("reasons", "source_name"), 0)
+        where, params = _page_filter(session_id, verdicts, text, _TAG_TEXT if tags else _FRAME_TEXT, 0)
         with self._lock:
             return int(self._conn.execute(f"SELECT COUNT(*) FROM {'tags' if tags else 'frames'} WHERE {where}",
                                           params).fetchone()[0])
@@ -385,6 +385,7 @@ class Journal:
             return str(self._conn.execute("PRAGMA integrity_check").fetchone()[0])
 
 
+_FRAME_TEXT = ("reasons", "source_name")
 _TAG_TEXT = ("reasons", "CAST(tag_id AS TEXT)", "COALESCE(trigger_id, '')")
 
 

@@ -233,8 +233,8 @@ class TextRecognizer:
         options: dict[str, object] = {"threads": threads} if threads else {}
         if backend == "onnxruntime-cpu":  # a new input shape every few calls: no per-shape memory plans
             options["varying_shapes"] = True
-            kwargs.setdefault("calls_at_once", cpu_calls_at_once(threads)[0])
-            options["threads"] = cpu_calls_at_once(threads)[1]
+            at_once, options["threads"] = cpu_calls_at_once(threads)
+            kwargs.setdefault("calls_at_once", at_once)
         return cls(create_engine(backend, model_path, **options), **kwargs)
 
     def recognize(self, crops: Sequence[np.ndarray], squeeze: float | None = None, vocabulary: str = "") -> list[Recognized]:
@@ -272,12 +272,8 @@ class TextRecognizer:
         results: dict[int, Recognized] = {}
         if self.calls_at_once > 1:
             calls = split_calls(calls, self.calls_at_once)
-        if len(calls) > 1 and self.calls_at_once > 1:
-            for found in self._calls_pool().map(run, calls):
-                results.update(found)
-        else:
-            for call in calls:
-                results.update(run(call))
+        for found in (self._calls_pool().map(run, calls) if len(calls) > 1 and self.calls_at_once > 1 else map(run, calls)):
+            results.update(found)
         return results
 
     def _calls_pool(self) -> ThreadPoolExecutor:
