@@ -3,7 +3,7 @@
 # workers on cores 0-11, 4 aiohttp load processes on 12-15, queue 32, 3 ms wait), HANGTAG_SERVE_GC=default (CPython's
 # collector, the old behaviour) against freeze (the new default), alternating, the order swapped each round; then
 # py-spy --gil on the owner for 4 s of a saturated step in each mode.
-#   bash benchmarks/serve-h200-2026-12-04b/run1.sh ROUNDS
+#   bash benchmarks/serve-h200-2026-12-04b/run1.sh LAST_ROUND  (FIRST=, TAG=, NOSPY=1, SPY_MODES= in the environment)
 source benchmarks/serve-h200-2026-12-04b/env.sh
 O=${OUT:-/tmp/out}; mkdir -p $O; L=$O/${TAG:-run1}.log.txt; R=/tmp/ab_${TAG:-run1}; mkdir -p $R
 show() { grep -v "plugin EP" | grep -v "GPU memory pressure" | tee -a $L | cut -c1-600; }
@@ -21,7 +21,7 @@ for i in $(seq ${FIRST:-1} ${1:-3}); do
       --out $R/${mode}_$i/steps.json --serve-args "$A" 2>&1 | sed "s/^/$mode $i: /" | show
   done
 done
-if [ -n "${SPY_RUNS:-1}" ]; then
+if [ -z "${NOSPY:-}" ]; then  # NOSPY=1: the A/B rounds only
 for mode in ${SPY_MODES:-default freeze}; do
   mkdir -p $R/spy_$mode
   ( for k in $(seq 1 300); do grep -q '"event":"ready"' $R/spy_$mode/serve_b8.log 2>/dev/null && break; sleep 0.5; done
