@@ -235,6 +235,7 @@ def test_a_journal_it_cannot_read_is_a_message_not_a_traceback(qtbot, tmp_path, 
     text = window.errors.text.toPlainText()
     assert title_words in text and "expected:" in text and "hint:" in text and "Traceback" not in text
     assert window.sessions.rowCount() == 0 and not window.export_button.isEnabled()
+    assert window.sessions_note.isVisible() and "message above says why" in window.sessions_note.text()
     assert window.updated.text() == ""  # not "loading…": nothing is on its way
     window.refresh()  # pressing Refresh again is safe too
     settle(qtbot, window)
@@ -344,9 +345,12 @@ def test_a_journal_locked_by_another_program_leaves_the_window_responsive_and_it
         qtbot.addWidget(window)
         window.show()
         assert window.updated.text() == "loading…" and window.count.text() == ""
+        assert window.sessions_note.isVisible() and window.sessions_note.text() == "Reading the journal…"
+        assert not any(b.isEnabled() for b in (window.export_button, window.archive_button, window.folder_button))
         qtbot.waitUntil(lambda: not window.errors.isHidden(), timeout=10000)
         assert_busy_message(window, made["path"])
         assert window.updated.text().startswith("waiting for the journal")
+        assert window.sessions_note.text().startswith("Waiting for the journal") and window.sessions_note.isVisible()
         seen = len(ticks)
         qtbot.waitUntil(lambda: len(ticks) >= seen + 10, timeout=10000)
         assert window.reads.busy("sessions") and window.sessions.rowCount() == 0  # the loop ran while it waited
@@ -358,6 +362,7 @@ def test_a_journal_locked_by_another_program_leaves_the_window_responsive_and_it
     settle(qtbot, window)
     assert window.errors.isHidden() and window.sessions.rowCount() == 3 and window.rows.rowCount() == 2
     assert window.updated.text().startswith("updated ")
+    assert window.sessions_note.isHidden() and window.rows_note.isHidden()
 
 
 def test_a_journal_locked_while_shown_keeps_the_sessions_and_rows_listed_and_says_why_they_are_not_newer(

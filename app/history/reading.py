@@ -73,11 +73,10 @@ def journal_problem(exc: BaseException, path: Path, busy_timeout_s: float = BUSY
     busy = busy_cause(exc)
     if busy is not None:
         return JournalError("the journal is busy: another program holds it locked",
-                            expected=f"a journal this window can read within {busy_timeout_s:g} s",
-                            found=f"{path}: {busy}",
-                            hint="a backup, a copy or a maintenance tool is writing to it (the station's own writes "
-                                 "never lock readers out); the window keeps trying and shows the rows as soon as it "
-                                 "is free: close that program if this stays")
+                            expected="a journal no other program holds locked (the station's own writes never do)",
+                            found=f"{path}: {busy} (tried for {busy_timeout_s:g} s)",
+                            hint="a backup, copy or maintenance tool is writing to it: the window keeps trying and "
+                                 "shows the rows once it is free; if this stays, close that program")
     if isinstance(exc, HangtagError):
         return exc
     if isinstance(exc, sqlite3.Error):

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication, QKeySequence, QShortcut
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
-                               QLineEdit, QPushButton, QSplitter, QTableView, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPushButton,
+                               QSplitter, QVBoxLayout, QWidget)
 
 from app.history.archive_folder import NoArchiveFolder
 from app.history.detail import DetailPanel
@@ -24,6 +24,7 @@ from app.history.models import SESSION_COLUMNS, RowsModel, SessionsModel
 from app.history.reading import (BUSY_TIMEOUT_S, Listing, RowsQuery, RowsRead, find_archive_folder, read_listing,
                                  read_page, read_rows)
 from app.history.reads import JournalReads, Read
+from app.history.tables import TableNote, table
 from app.widgets.error_panel import ErrorPanel
 from inference.records.journal import Journal
 from inference.records.types import SessionInfo
@@ -62,6 +63,8 @@ class HistoryWindow(QWidget):
         self.timer = QTimer(self)
         self.timer.setInterval(refresh_ms)
         self.timer.timeout.connect(lambda: self.refresh(auto=True))
+        self._enable_session_actions()  # nothing chosen until the sessions are read
+        self._choose_row(-1)
         self.refresh()
 
     # -- construction --------------------------------------------------------------------------------
@@ -85,7 +88,8 @@ class HistoryWindow(QWidget):
         for widget in (self.export_button, self.archive_button, self.folder_button):
             bar.addWidget(widget)
 
-        self.sessions_view = _table(self.sessions)
+        self.sessions_view = table(self.sessions)
+        self.sessions_note = TableNote(self.sessions_view)  # why the list is empty: loading, waiting, failed, none
         header = self.sessions_view.horizontalHeader()
         metrics = self.sessions_view.fontMetrics()
         for column, widest in enumerate(("Session", "2026-12-04 10:42:13", "10:42:13 (interrupted)", "", "", "",
@@ -113,7 +117,8 @@ class HistoryWindow(QWidget):
         filters.addWidget(QLabel("Verdict"))
         filters.addWidget(self.verdict_filter)
         filters.addWidget(self.search, 1)
-        self.rows_view = _table(self.rows)
+        self.rows_view = table(self.rows)
+        self.rows_note = TableNote(self.rows_view)
         header = self.rows_view.horizontalHeader()
         metrics = self.rows_view.fontMetrics()
         for column, widest in enumerate(("00:00:00", "camera 0 #100000", "REVIEW")):
@@ -174,12 +179,14 @@ class HistoryWindow(QWidget):
         self.reads.submit("sessions", work, context=(auto, catch_up, self.reads.newest.get("rows")))
         if not auto or not self.sessions.sessions:
             self.updated.setText(LOADING)
+            self.sessions_note.say("Reading the journal…")
 
     def _apply_listing(self, context: tuple, value: tuple[Listing, RowsRead | None]) -> None:
         auto, catch_up, rows_generation = context
         listing, caught = value
         self.read_at = time.strftime("%H:%M:%S")
         self.updated.setText(f"updated {self.read_at} · every {self.timer.interval() // 1000} s")
+        self.sessions_note.say("No sessions yet: the station starts one with its first inspected frame")
         chosen = self.session.id if self.session is not None else None
         selection = self.sessions_view.selectionModel()
         selection.blockSignals(True)  # re-listing must not reload the rows the operator is reading
@@ -225,9 +232,11 @@ class HistoryWindow(QWidget):
         if query is None:
             self.reads.forget("rows")
             self._show_count()
+            self.rows_note.say("")
             return
         self.reads.submit("rows", lambda reader: read_rows(reader, query), context=("load", query))
         self.count.setText(LOADING)
+        self.rows_note.say("Loading rows…")
 
     def _ask_page(self, after: int) -> None:
         query = self._rows_query
@@ -245,6 +254,7 @@ class HistoryWindow(QWidget):
             self._rows_query = read.context[1]
             self.rows.load(value.page, value.total, self._ask_page)
             self._show_count()
+            self.rows_note.say("No rows match the filter" if self._filtered() else "No rows in this session")
             if self.rows.rows:
                 self.rows_view.selectRow(0)
         elif read.purpose == "archive":
@@ -254,30 +264,37 @@ class HistoryWindow(QWidget):
         self.errors.show_error("journal", "The history cannot be shown", problem)
         if read.purpose == "sessions":  # what was read last stays on screen; the error panel says why it is not newer
             self.updated.setText(f"not updated since {self.read_at}" if self.sessions.sessions else "")
+            self.sessions_note.say("No sessions shown: the message above says why")
             self._enable_session_actions()
         elif read.purpose == "rows" and read.context[0] == "page":
             self.rows.page_failed()
             self._show_count()
         elif read.purpose == "rows":
             self.count.setText("rows not read: the message above says why")
+            self.rows_note.say("Rows not read: the message above says why")
 
     def _on_read_waiting(self, read: Read, problem: Exception) -> None:
         self.errors.show_error("journal", "Waiting for the journal", problem)
         if read.purpose == "sessions":
             self.updated.setText(WAITING)
+            self.sessions_note.say("Waiting for the journal: another program holds it locked")
         elif read.purpose == "rows":
             self.count.setText(WAITING)
+            self.rows_note.say("Waiting for the journal: another program holds it locked")
 
     def _show_count(self) -> None:
         total, loaded = self.rows.total, len(self.rows.rows)
         query = self._query()
         unit = ("tag" if query is not None and query.tags else "frame") + ("" if total == 1 else "s")
         text = f"{total:,} {unit}".replace(",", " ")
-        if FILTERS[self.verdict_filter.currentText()] or self.search.text().strip():
+        if self._filtered():
             text += " matches the filter" if total == 1 else " match the filter"
         if loaded < total:
             text += f" · {loaded:,} loaded (scroll for more)".replace(",", " ")
         self.count.setText(text)
+
+    def _filtered(self) -> bool:
+        return bool(FILTERS[self.verdict_filter.currentText()] or self.search.text().strip())
 
     def _choose_row(self, row: int) -> None:
         self.detail.show_row(self.rows.rows[row] if 0 <= row < len(self.rows.rows) else None)
@@ -348,18 +365,6 @@ class HistoryWindow(QWidget):
         self.timer.stop()
         self.export_link.close()
         self.reads.close()
-
-
-def _table(model) -> QTableView:
-    view = QTableView()
-    view.setModel(model)
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    view.verticalHeader().setVisible(False)
-    view.setWordWrap(False)
-    view.setAlternatingRowColors(True)
-    return view
 
 
 def _fitted(width: int, height: int) -> tuple[int, int]:
