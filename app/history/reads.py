@@ -159,7 +159,8 @@ class JournalReads(QObject):
         if self.thread is None:
             return True
         self.closing.set()
-        self.pending.clear()
+        for purpose in list(self.newest):  # an answer already queued to the GUI thread is stale, after a reopen too
+            self.forget(purpose)
         thread, reader, self.thread, self.reader = self.thread, self.reader, None, None
         self._run.disconnect(reader.run)
         thread.quit()

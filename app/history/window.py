@@ -317,7 +317,8 @@ class HistoryWindow(QWidget):
     def _on_exported(self, folder: str, session_id: int, flagged: int) -> None:
         self.last_export = folder
         self.updated.setText(f"report of session {session_id} written: {Path(folder).name} ({flagged} NG/REVIEW)")
-        QTimer.singleShot(500, self.refresh)  # the station marks it exported after this signal
+        # the station marks it exported after this signal; a window closed meanwhile starts no reading thread
+        QTimer.singleShot(500, self, lambda: self.isVisible() and self.refresh())
 
     def folder_to_open(self) -> Path | None:
         return Path(self.detail.image_path).parent if self.detail.image_path else None
