@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 SLOW_QUEUE_MS = 15.0
+WARM_S = 2.5  # gpu_serve.py's 2 s at 200/s after "ready" warms connections and the first batch sizes: not counted
 
 
 def log_lines(folder: Path):
@@ -50,7 +51,7 @@ def run_summary(folder: Path) -> dict:
                           for s in row["search"]],
                    at80=(row.get("at_80pct", {}).get("ok_rate"), at80.get("p50"), at80.get("p95"), at80.get("p99")),
                    exit=row["exit_code"])
-    pauses, summary, settled, requests = [], {}, {}, []
+    pauses, summary, settled, requests, ready = [], {}, {}, [], None
     for e in log_lines(folder):
         kind = e.get("event")
         if kind == "gc_pause":
@@ -59,7 +60,9 @@ def run_summary(folder: Path) -> dict:
             summary = e
         elif kind == "gc_settled":
             settled = e
-        elif kind == "request" and e.get("code") == 200 and "queue_ms" in e:
+        elif kind == "ready":
+            ready = e["ts"]
+        elif kind == "request" and e.get("code") == 200 and "queue_ms" in e and e["ts"] >= (ready or 0) + WARM_S:
             requests.append((e["ts"] - e["total_ms"] / 1e3, e["ts"], e["queue_ms"]))
     out["gc_mode"] = settled.get("mode")
     out["frozen"] = settled.get("frozen")
@@ -112,6 +115,7 @@ def main(root: Path) -> None:
         print(f"{mode}: sustainable {[r['sustainable'] for r in rows]} saturated {[r['saturated'] for r in rows]} "
               f"at80 p99 {[r['at80'][3] for r in rows]} slow {[r['slow_requests'] for r in rows]} "
               f"with gc {[r['slow_with_gc'] for r in rows]} gen2 max ms {[(r['gc_max_ms'] or [0, 0, 0])[2] for r in rows]}")
+    (root / "summary.json").write_text(json.dumps(runs, indent=1) + "\n", encoding="utf-8")
     for d in sorted(root.glob("spy_*")):
         for name in ("gil.txt", "gil.txt.gz"):
             if (d / name).exists():
