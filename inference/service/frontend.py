@@ -164,7 +164,8 @@ def create_frontend_app(config: ServiceConfig, link: OwnerLink, index: int, log:
     @asynccontextmanager
     async def lifespan(app: Starlette):
         link.attach()
-        settle_heap(gc_mode())  # a front end's collections stall its requests too (pauses.py)
+        mode = gc_mode()  # a front end's collections stall its requests too (pauses.py)
+        handlers.log.write("gc_settled", frontend=index, mode=mode, frozen=settle_heap(mode))
         try:
             yield
         finally:
