@@ -743,6 +743,16 @@ def _slipped(expected: str, read: str) -> bool:
     return len(read) < len(expected) and all(ch in it for ch in read)
 
 
+def _could_be_expected(expected: Decimal, want_digits: str, read: _Amount, min_confidence: float) -> bool:
+    """Whether an amount could be the expected price misread: its digits with some lost ('129' for 1299), its cents
+    read into the yuan, or, read weakly, as many digits as the expected or one repeated ('12999'). A weak amount of
+    other digits ('38.00' in a list of other currencies, 'RMB7' on a tag whose RMB79 another read shows) is some other
+    number, not a doubt about this price."""
+    if _slipped(want_digits, read.digits) or _raised_cents(expected, read):
+        return True
+    return read.confidence < min_confidence and (len(read.digits) == len(want_digits) or _slipped(read.digits, want_digits))
+
+
 def _raised_cents(expected: Decimal, read: _Amount) -> bool:
     """The cents printed small and raised ('¥2999⁰⁰') read into the whole amount: '299900', no decimal point,
     the expected yuan followed by its cents. Doubt, never a different price (nor proof of this one: a
@@ -793,11 +803,14 @@ def _price(rule: FieldRule, reads: Sequence[Sequence[OcrLine]], labelled: Sequen
                 best_match = top
             continue
         priced = [a for a in amounts if a.context]
-        near = [a for a in priced if _slipped(want_digits, a.digits) or _raised_cents(expected, a) or a.confidence < rule.min_confidence]
-        if near:
-            per_read.append((Found.NEAR, max(near, key=lambda a: a.confidence)))
-        elif priced:
-            per_read.append((Found.DIFFERENT, max(priced, key=lambda a: a.confidence)))
+        like = [a for a in priced if _could_be_expected(expected, want_digits, a, rule.min_confidence)]
+        sure = [a for a in priced if a.confidence >= rule.min_confidence]
+        if like:
+            per_read.append((Found.NEAR, max(like, key=lambda a: a.confidence)))
+        elif sure:
+            per_read.append((Found.DIFFERENT, max(sure, key=lambda a: a.confidence)))
+        elif priced:  # only weak amounts, none of them a misread of the expected one
+            per_read.append((Found.NEAR, max(priced, key=lambda a: a.confidence)))
         else:
             per_read.append((Found.ABSENT, None))
     if best_match is not None:
@@ -808,7 +821,15 @@ def _price(rule: FieldRule, reads: Sequence[Sequence[OcrLine]], labelled: Sequen
     shown = {a.amount for f, a in seen if f is Found.DIFFERENT and a.confidence >= SURE_DIFFERENCE}
 
     def bears(found: Found, amount: _Amount | None) -> bool:
-        return found is Found.DIFFERENT or (found is Found.NEAR and amount is not None and amount.amount in shown)
+        if found is Found.DIFFERENT:
+            return True
+        if found is not Found.NEAR or amount is None:
+            return False
+        if amount.amount in shown:
+            return True
+        # what is left of the other amount ('RMB7' where another read shows RMB79 surely), no misread of the expected
+        return not _could_be_expected(expected, want_digits, amount, rule.min_confidence) and any(
+            _slipped(str(int(other)), amount.digits) for other in shown)
 
     confirmed = sum(1 for f, a in per_read[:line_reads] if bears(f, a))
     if seen and all(bears(f, a) for f, a in seen) and confirmed >= line_reads:
