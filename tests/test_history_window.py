@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 pytest.importorskip("PySide6")
-from PySide6.QtCore import Qt  # noqa: E402
+from PySide6.QtCore import Qt, QTimer  # noqa: E402
 
 from app.history import HistoryWindow  # noqa: E402
 from app.history.models import SESSION_COLUMNS  # noqa: E402
@@ -54,16 +54,28 @@ def make_journal(tmp_path: Path) -> dict:
     return {"path": path, "a": a, "b": b, "c": c, "frames": frames}
 
 
+def settle(qtbot, window: HistoryWindow) -> HistoryWindow:
+    """Every read asked for answered and applied (they run on the window's reading thread)."""
+    qtbot.waitUntil(lambda: not window.reads.pending, timeout=10000)
+    return window
+
+
 def open_window(qtbot, path: Path, **kwargs) -> HistoryWindow:
     window = HistoryWindow(path, **kwargs)
     qtbot.addWidget(window)
     window.show()
-    return window
+    return settle(qtbot, window)
 
 
-def choose_session(window: HistoryWindow, session_id: int) -> None:
+def choose_session(qtbot, window: HistoryWindow, session_id: int) -> None:
     window.sessions_view.selectRow(window.sessions.row_of(session_id))
     assert window.session is not None and window.session.id == session_id
+    settle(qtbot, window)
+
+
+def set_filter(qtbot, window: HistoryWindow, verdicts: str) -> None:
+    window.verdict_filter.setCurrentText(verdicts)
+    settle(qtbot, window)
 
 
 def cell(window: HistoryWindow, session_id: int, column: str) -> str:
@@ -88,10 +100,10 @@ def test_sessions_are_listed_newest_first_with_their_counts(qtbot, tmp_path):
 def test_filtering_to_ng_shows_only_ng_rows_and_search_narrows_them(qtbot, tmp_path):
     made = make_journal(tmp_path)
     window = open_window(qtbot, made["path"])
-    choose_session(window, made["a"])
+    choose_session(qtbot, window, made["a"])
     frames = made["frames"][made["a"]]
     assert window.rows.rowCount() == len(frames)
-    window.verdict_filter.setCurrentText("NG")
+    set_filter(qtbot, window, "NG")
     ng = [f for f in frames if f.verdict == "NG"]
     assert ng and [window.rows.rows[r].verdict for r in range(window.rows.rowCount())] == ["NG"] * len(ng)
     assert window.rows.total == len(ng) and str(len(ng)) in window.count.text()
@@ -105,8 +117,8 @@ def test_filtering_to_ng_shows_only_ng_rows_and_search_narrows_them(qtbot, tmp_p
 def test_the_chosen_row_shows_its_reasons_fields_and_archived_image(qtbot, tmp_path):
     made = make_journal(tmp_path)
     window = open_window(qtbot, made["path"])
-    choose_session(window, made["a"])
-    window.verdict_filter.setCurrentText("NG + REVIEW")
+    choose_session(qtbot, window, made["a"])
+    set_filter(qtbot, window, "NG + REVIEW")
     window.rows_view.selectRow(0)
     frame = next(f for f in made["frames"][made["a"]] if f.verdict in ("NG", "REVIEW"))
     assert window.rows.rows[0].key == frame.id
@@ -132,15 +144,15 @@ def test_the_chosen_row_shows_its_reasons_fields_and_archived_image(qtbot, tmp_p
 def test_a_row_without_an_archived_image_says_so(qtbot, tmp_path):
     made = make_journal(tmp_path)
     window = open_window(qtbot, made["path"])
-    choose_session(window, made["b"])
-    window.verdict_filter.setCurrentText("NG + REVIEW")
+    choose_session(qtbot, window, made["b"])
+    set_filter(qtbot, window, "NG + REVIEW")
     assert window.rows.rowCount() > 0
     window.rows_view.selectRow(0)
     note = window.detail.image_note.text()
     assert note.startswith("image not archived: archiving was off")
     assert not window.detail.image.placeholder.isHidden() and "image not archived" in window.detail.image.placeholder.text()
     assert window.detail.image_path == "" and not window.folder_button.isEnabled()
-    window.verdict_filter.setCurrentText("OK")
+    set_filter(qtbot, window, "OK")
     window.rows_view.selectRow(0)
     assert "archives NG and REVIEW frames only" in window.detail.image_note.text()
 
@@ -151,8 +163,8 @@ def test_a_pruned_image_is_named_and_the_source_file_shown_plainly_instead(qtbot
     Path(frame.archive_annotated).unlink()
     Path(frame.archive_original).unlink()
     window = open_window(qtbot, made["path"])
-    choose_session(window, made["a"])
-    window.verdict_filter.setCurrentText("NG + REVIEW")
+    choose_session(qtbot, window, made["a"])
+    set_filter(qtbot, window, "NG + REVIEW")
     window.rows_view.selectRow(0)
     note = window.detail.image_note.text()
     assert note.startswith("image no longer in the archive (pruned or moved)") and "source file" in note
@@ -166,7 +178,7 @@ def test_a_pruned_image_is_named_and_the_source_file_shown_plainly_instead(qtbot
 def test_a_moving_lines_session_lists_its_tags_with_their_crops(qtbot, tmp_path):
     made = make_journal(tmp_path)
     window = open_window(qtbot, made["path"])
-    choose_session(window, made["c"])
+    choose_session(qtbot, window, made["c"])
     assert [(r.source, r.verdict) for r in window.rows.rows] == [("tag 1", "OK"), ("tag 2", "NG")]
     window.rows_view.selectRow(1)
     assert window.detail.reasons.toPlainText() == "size L ≠ expected M"
@@ -183,19 +195,22 @@ def test_rows_of_a_large_session_are_paged_as_the_table_scrolls(qtbot, tmp_path)
     assert "200 loaded" in window.count.text()
     while window.rows.canFetchMore():
         window.rows.fetchMore()
+        assert not window.rows.canFetchMore()  # one page asked for at a time
+        settle(qtbot, window)
     assert window.rows.rowCount() == 450
 
 
 def test_a_running_session_gains_its_new_rows_on_refresh(qtbot, tmp_path):
     made = make_journal(tmp_path)
     window = open_window(qtbot, made["path"], refresh_ms=60000)
-    choose_session(window, made["c"])
+    choose_session(qtbot, window, made["c"])
     with Journal.open(made["path"]) as journal:
         recorder = Recorder(journal, None)
         recorder.use(LINE)
         recorder.session_id = made["c"]
         recorder.record_tag(make_tag(3, Verdict.REVIEW, ("price read at 55% confidence",)))
     window.refresh(auto=True)
+    settle(qtbot, window)
     assert window.session.id == made["c"]
     assert [r.source for r in window.rows.rows] == ["tag 1", "tag 2", "tag 3"]
     assert cell(window, made["c"], "REVIEW") == "1"
@@ -218,26 +233,31 @@ def test_a_journal_it_cannot_read_is_a_message_not_a_traceback(qtbot, tmp_path, 
     window = open_window(qtbot, path)
     assert not window.errors.isHidden()
     text = window.errors.text.toPlainText()
-    assert title_words in text and "expected:" in text and "hint:" in text
+    assert title_words in text and "expected:" in text and "hint:" in text and "Traceback" not in text
     assert window.sessions.rowCount() == 0 and not window.export_button.isEnabled()
+    assert window.sessions_note.isVisible() and "message above says why" in window.sessions_note.text()
+    assert window.updated.text() == ""  # not "loading…": nothing is on its way
     window.refresh()  # pressing Refresh again is safe too
+    settle(qtbot, window)
     assert title_words in window.errors.text.toPlainText()
 
 
 def test_a_journal_that_breaks_while_reading_is_a_message(qtbot, tmp_path):
     made = make_journal(tmp_path)
     window = open_window(qtbot, made["path"])
-    window.reader.close()  # as if the drive went away under the open connection
+    window.reads.reader.journal.close()  # as if the drive went away under the open connection
     window.refresh()
+    settle(qtbot, window)
     assert "could not be read" in window.errors.text.toPlainText() and not window.errors.isHidden()
     window.refresh()  # reopened: the message goes once the journal reads again
+    settle(qtbot, window)
     assert window.errors.isHidden() and window.sessions.rowCount() == 3
 
 
 def test_export_writes_the_sessions_report(qtbot, tmp_path):
     made = make_journal(tmp_path)
     window = open_window(qtbot, made["path"])
-    choose_session(window, made["a"])
+    choose_session(qtbot, window, made["a"])
     window.export_to(str(tmp_path / "reports"))
     qtbot.waitUntil(lambda: window.last_export is not None or not window.errors.isHidden(), timeout=60000)
     assert window.errors.isHidden(), window.errors.text.toPlainText()
@@ -257,10 +277,10 @@ def test_file_history_opens_on_the_stations_journal(qtbot, tmp_path):
     assert station.history_action.shortcut().toString() == "Ctrl+H"
     assert station.history_action in station.file_menu.actions()
     station.history_action.trigger()
-    history = station.history_window
-    assert history.isVisible() and history.reader is not None and history.reader.read_only
+    history = settle(qtbot, station.history_window)
+    assert history.isVisible() and history.reads.reader.journal.read_only
     assert session in [s.id for s in history.sessions.sessions]
-    choose_session(history, session)
+    choose_session(qtbot, history, session)
     history.export_to(str(tmp_path / "reports"))  # through the station's own export: it marks the session exported
     qtbot.waitUntil(lambda: history.last_export is not None, timeout=60000)
     qtbot.waitUntil(lambda: cell(history, session, "Report") != "not yet", timeout=5000)
@@ -280,7 +300,7 @@ def hold_write_lock(path: Path) -> sqlite3.Connection:
 
 
 def spy_on_busy_waits(monkeypatch) -> list[float]:
-    """Every Journal.open's busy timeout: the longest each attempt to read may hold the GUI thread."""
+    """Every Journal.open's busy timeout: how long each attempt to read waits before the window says why."""
     waits: list[float] = []
     real_open = Journal.open.__func__
 
@@ -296,53 +316,77 @@ def assert_busy_message(window: HistoryWindow, path: Path) -> None:
     text = window.errors.text.toPlainText()
     assert not window.errors.isHidden()
     assert "the journal is busy" in text and "locked" in text and str(path) in text
-    assert "expected:" in text and "found:" in text and "hint:" in text and "Refresh (F5)" in text
+    assert "expected:" in text and "found:" in text and "hint:" in text and "keeps trying" in text
 
 
-def test_a_journal_locked_by_another_program_is_said_within_half_a_second_not_after_ten(qtbot, tmp_path,
-                                                                                        monkeypatch):
-    """The window read on the GUI thread through Journal.open's 10 s busy wait: a journal held for writing froze it
-    that long. Each open now waits the window's own short timeout, and the message says what holds the journal."""
+def ticking(interval_ms: int = 20) -> tuple[QTimer, list[int]]:
+    """A timer on the GUI thread: it ticks only while that thread's event loop runs."""
+    ticks: list[int] = []
+    timer = QTimer()
+    timer.setInterval(interval_ms)
+    timer.timeout.connect(lambda: ticks.append(len(ticks)))
+    timer.start()
+    return timer, ticks
+
+
+def test_a_journal_locked_by_another_program_leaves_the_window_responsive_and_its_rows_arrive_once_free(
+        qtbot, tmp_path, monkeypatch):
+    """The window read on the GUI thread: a journal held for writing froze it while the inspection went on. Reads
+    now wait on the window's reading thread; the window says it is loading, then why it waits, and shows the rows
+    as soon as the lock is released, with nobody pressing anything."""
     from app.history.reading import BUSY_TIMEOUT_S
 
     made = make_journal(tmp_path)
     waits = spy_on_busy_waits(monkeypatch)
     lock = hold_write_lock(made["path"])
+    timer, ticks = ticking()
     try:
-        window = open_window(qtbot, made["path"])
+        window = HistoryWindow(made["path"])
+        qtbot.addWidget(window)
+        window.show()
+        assert window.updated.text() == "loading…" and window.count.text() == ""
+        assert window.sessions_note.isVisible() and window.sessions_note.text() == "Reading the journal…"
+        assert not any(b.isEnabled() for b in (window.export_button, window.archive_button, window.folder_button))
+        qtbot.waitUntil(lambda: not window.errors.isHidden(), timeout=10000)
         assert_busy_message(window, made["path"])
-        assert window.sessions.rowCount() == 0 and not window.archive_button.isEnabled()
-        assert waits == [BUSY_TIMEOUT_S] and BUSY_TIMEOUT_S <= 0.5  # one attempt: opening is all it waited for
-        window.refresh()
-        assert_busy_message(window, made["path"])
-        assert waits == [BUSY_TIMEOUT_S] * 2 and sum(waits) <= 2.0
+        assert window.updated.text().startswith("waiting for the journal")
+        assert window.sessions_note.text().startswith("Waiting for the journal") and window.sessions_note.isVisible()
+        seen = len(ticks)
+        qtbot.waitUntil(lambda: len(ticks) >= seen + 10, timeout=10000)
+        assert window.reads.busy("sessions") and window.sessions.rowCount() == 0  # the loop ran while it waited
+        assert set(waits) == {BUSY_TIMEOUT_S} and BUSY_TIMEOUT_S <= 0.5
     finally:
         lock.rollback()
         lock.close()
-    window.refresh()
-    assert window.errors.isHidden() and window.sessions.rowCount() == 3
+        timer.stop()
+    settle(qtbot, window)
+    assert window.errors.isHidden() and window.sessions.rowCount() == 3 and window.rows.rowCount() == 2
+    assert window.updated.text().startswith("updated ")
+    assert window.sessions_note.isHidden() and window.rows_note.isHidden()
 
 
-def test_a_journal_locked_while_shown_keeps_the_sessions_listed_and_says_why_they_are_not_newer(qtbot, tmp_path,
-                                                                                             monkeypatch):
+def test_a_journal_locked_while_shown_keeps_the_sessions_and_rows_listed_and_says_why_they_are_not_newer(
+        qtbot, tmp_path):
     made = make_journal(tmp_path)
+    hold_write_lock(made["path"]).close()  # a rollback journal from now on: a lock keeps readers out
     window = open_window(qtbot, made["path"], refresh_ms=60000)
-    choose_session(window, made["a"])
+    choose_session(qtbot, window, made["a"])
     rows = window.rows.rowCount()
-    window.shutdown()  # the window's own connection closed, so the journal can leave WAL mode
-    waits = spy_on_busy_waits(monkeypatch)
     lock = hold_write_lock(made["path"])
     try:
         window.refresh(auto=True)
+        qtbot.waitUntil(lambda: not window.errors.isHidden(), timeout=10000)
         assert_busy_message(window, made["path"])
-        assert waits == [window.busy_timeout_s] and window.busy_timeout_s <= 0.5
         assert window.sessions.rowCount() == 3 and window.session.id == made["a"] and window.rows.rowCount() == rows
-        assert window.updated.text().startswith("not updated since ")
+        assert window.updated.text().startswith("waiting for the journal")
+        window.refresh(auto=True)  # the timer again: the read still waiting is not asked twice
+        assert window.reads.busy("sessions")
     finally:
         lock.rollback()
         lock.close()
-    window.refresh(auto=True)
+    settle(qtbot, window)
     assert window.errors.isHidden() and window.updated.text().startswith("updated ")
+    assert window.session.id == made["a"] and window.rows.rowCount() == rows
 
 
 def test_open_archive_folder_opens_the_chosen_sessions_folder_in_the_image_archive(qtbot, tmp_path, monkeypatch):
@@ -358,9 +402,11 @@ def test_open_archive_folder_opens_the_chosen_sessions_folder_in_the_image_archi
     tag = next(t for t in tags if t.archive_annotated)
     for session, expected in ((made["a"], Path(frame.archive_annotated).parent),
                               (made["c"], Path(tag.archive_annotated).parent)):
-        choose_session(window, session)
+        choose_session(qtbot, window, session)
         assert expected.is_dir() and expected.name == f"s{session:06d}"  # the archive's folder of that session
-        assert window.archive_button.isEnabled() and window.open_archive_folder()
+        assert window.archive_button.isEnabled()
+        window.open_archive_folder()
+        settle(qtbot, window)
         assert Path(opened[-1]) == expected and window.errors.isHidden()
     assert "Open archive folder" in [action.text() for action in window.sessions_view.actions()]  # right-click
 
@@ -372,14 +418,17 @@ def test_open_archive_folder_says_when_a_session_archived_nothing_or_its_folder_
     opened = []
     monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url.toLocalFile()) or True)
     window = open_window(qtbot, made["path"])
-    choose_session(window, made["b"])  # archiving was off
-    assert window.archive_folder_to_open() is None and not window.open_archive_folder() and opened == []
+    choose_session(qtbot, window, made["b"])  # archiving was off
+    window.open_archive_folder()
+    settle(qtbot, window)
+    assert opened == [] and window.archive_opened is None
     text = window.errors.text.toPlainText()
     assert f"session {made['b']} archived no pictures" in text and "none of its 6 frames" in text
-    assert "expected:" in text and "hint:" in text and window.reader is not None  # not a failure to read the journal
-    choose_session(window, made["a"])
+    assert "expected:" in text and "hint:" in text and window.reads.reader.journal is not None  # the journal read fine
+    choose_session(qtbot, window, made["a"])
     assert window.errors.isHidden()  # the message was about the other session
     folder = Path(next(f for f in made["frames"][made["a"]] if f.archive_annotated).archive_annotated).parent
     shutil.rmtree(folder)  # pruned or moved
-    assert window.archive_folder_to_open() is None
-    assert f"the archive folder of session {made['a']} is gone" in window.errors.text.toPlainText()
+    window.open_archive_folder()
+    settle(qtbot, window)
+    assert opened == [] and f"the archive folder of session {made['a']} is gone" in window.errors.text.toPlainText()

@@ -217,10 +217,11 @@ def test_every_character_the_generator_prints_exists_in_every_font():
     import inspect
 
     from training.tagsets import (backgrounds, designs, eighth_designs, fifth_designs, fourth_designs, fresh_designs,
-                                  ninth_designs, seventh_designs, sixth_designs, tenth_designs, third_designs, values)
+                                  eleventh_designs, ninth_designs, seventh_designs, sixth_designs, tenth_designs,
+                                  third_designs, values)
 
     modules = (values, designs, fresh_designs, third_designs, fourth_designs, fifth_designs, sixth_designs,
-               seventh_designs, eighth_designs, ninth_designs, tenth_designs, backgrounds)
+               seventh_designs, eighth_designs, ninth_designs, tenth_designs, eleventh_designs, backgrounds)
     source = "".join(inspect.getsource(m) for m in modules)
     chars = sorted({c for c in source if ord(c) > 127 and c not in "—…→·"})
     assert len(chars) > 100
@@ -1261,3 +1262,49 @@ def test_a_stamped_price_is_inked_in_the_stamps_colour_inside_its_box():
         stamp_ink = (b - g > 25) | ((r - g > 80) & (r - b > 80))  # violet, blue or red; never kraft, black or navy
         assert stamp_ink.sum() > 150, seed
         assert art.fields["price"][0] in "¥￥"
+
+
+# -- the three designs added in the nineteenth session (boxed cells, bar-parted lines, a struck-through price) -----
+
+ELEVENTH = ("boxed_cells", "bar_lines", "sale_reprice")
+
+
+def test_eleventh_designs_are_deterministic_and_their_recipes_describe_the_printed_fields(tmp_path):
+    for row in deterministic_rows(tmp_path, ELEVENTH, 111):
+        (tag,) = row["tags"]
+        assert [c["format"] for c in tag["barcodes"]] == ["EAN-13"] and not tag["qr"]
+        assert tag["barcodes"][0]["text"] == tag["fields"]["ean13"]
+        if row["bucket"] == "nominal":
+            assert row["condition"]["smallest_print_px"] >= 5.0, (row["image"], row["design"])
+
+
+def test_eleventh_designs_plant_every_defect_kind_where_the_truth_says(tmp_path):
+    for row in rows_with_planted_defects(tmp_path, ELEVENTH, 112):
+        defect = row["defect"]
+        if defect and defect["field"] == "ean13":
+            (tag,) = row["tags"]
+            assert {c["text"] for c in tag["barcodes"]} == {defect["printed"]}
+
+
+@pytest.mark.parametrize("price, discount, was", [
+    ("399.00", 0.2, "499.00"), ("79.00", 0.5, "159.00"), ("1299.00", 0.3, "1899.00"), ("69.90", 0.2, "89.00"),
+])
+def test_a_marked_down_price_was_a_shops_round_price_above_the_new_one(price, discount, was):
+    from training.tagsets.eleventh_designs import old_price
+
+    class Fixed:
+        def choice(self, _):
+            return discount
+
+    assert old_price(price, Fixed()) == was
+
+
+def test_a_reprice_tag_names_the_new_price_and_prints_the_old_one_too():
+    from training.tagsets.eleventh_designs import sale_reprice
+
+    for seed in range(1, 6):
+        values = random_values(np.random.default_rng(seed))
+        art = sale_reprice(seed, values, 6.0)
+        assert price_amount(art.fields["price"]) == Decimal(values.price)
+        assert art.fields["composition"] == values.composition
+

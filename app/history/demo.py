@@ -4,7 +4,8 @@
 
 Three sessions in a temporary folder (frames with archived NG/REVIEW images, frames whose archiving was off and
 whose files are gone, a moving line's tags still running); the window opens on `--session`, filtered to
-NG + REVIEW, its first row chosen.
+NG + REVIEW, its first row chosen. `--state locked` holds the journal locked as a backup would (the window waits,
+saying why); `--state damaged` opens a file that is not a journal.
 """
 
 from __future__ import annotations
@@ -62,6 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shot", type=Path, help="save a screenshot of the whole screen here, then quit")
     parser.add_argument("--dark", action="store_true")
+    parser.add_argument("--after-ms", type=int, default=1500, help="how long after opening to take the screenshot")
+    parser.add_argument("--state", choices=("shown", "locked", "damaged"), default="shown")
     parser.add_argument("--session", type=int, default=1, help="open on this session: 1 archived, 2 archiving off, "
                                                                   "3 a moving line's tags")
     args = parser.parse_args(argv)
@@ -76,10 +79,21 @@ def main(argv: list[str] | None = None) -> int:
     register_fonts()
     apply_theme(app, args.dark)
     with tempfile.TemporaryDirectory(prefix="hangtag-history-demo-") as tmp:
-        window = HistoryWindow(build_demo_journal(Path(tmp)))
-        window.sessions_view.selectRow(window.sessions.row_of(args.session))
-        window.verdict_filter.setCurrentText("NG + REVIEW")
-        window.rows_view.selectRow(0)
+        path = build_demo_journal(Path(tmp))
+        lock = hold_locked(path) if args.state == "locked" else None
+        if args.state == "damaged":
+            path.write_bytes(b"this is not a journal" * 200)
+        window = HistoryWindow(path)
+
+        def choose() -> None:  # once the sessions are read (on the window's reading thread)
+            if window.sessions.row_of(args.session) is None:
+                return
+            window.sessions_view.selectRow(window.sessions.row_of(args.session))
+            window.verdict_filter.setCurrentText("NG + REVIEW")
+            window.reads.done.disconnect(chosen)
+            window.rows.modelReset.connect(lambda: window.rows_view.selectRow(0))
+
+        chosen = window.reads.done.connect(lambda *_: choose())
         window.setGeometry(app.primaryScreen().availableGeometry())  # no window manager under Xvfb
         window.show()
         if args.shot is not None:
@@ -88,10 +102,22 @@ def main(argv: list[str] | None = None) -> int:
                 window.close()
                 app.quit()
 
-            QTimer.singleShot(1500, shoot)
+            QTimer.singleShot(args.after_ms, shoot)
         app.exec()
         window.shutdown()
+        if lock is not None:
+            lock.close()
     return 0
+
+
+def hold_locked(path: Path):
+    """A second connection in BEGIN EXCLUSIVE on a rollback journal (a WAL journal lets readers past a writer)."""
+    import sqlite3
+
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA journal_mode = DELETE")
+    conn.execute("BEGIN EXCLUSIVE")
+    return conn
 
 
 if __name__ == "__main__":

@@ -9,13 +9,13 @@ from collections.abc import Callable, Mapping, Sequence
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QColor, QFont
 
+from app.history.reading import PAGE_ROWS
 from app.history.rows import HistoryRow
 from app.theme import VERDICT_COLORS
 from app.widgets.column_model import ColumnModel
 from inference.records.journal import INTERRUPTED
 from inference.records.types import SessionInfo
 
-PAGE_ROWS = 200
 GREY = "#5f6368"
 SESSION_COLUMNS = ("Session", "Started", "Ended", "Job", "Lot", "Recipe", "Frames", "Tags", "OK", "NG", "REVIEW",
                    "Report")
@@ -97,8 +97,8 @@ class SessionsModel(ColumnModel):
 
 
 class RowsModel(ColumnModel):
-    """One session's rows under the window's filter; `fetch(after_key, limit)` reads the next page (and must not
-    raise: the window reports what went wrong and returns [])."""
+    """One session's rows under the window's filter, a page at a time: `more(after_key)` asks for the next page
+    (read elsewhere, it comes back through `add_page`), and the view asks for no other while one is on its way."""
 
     columns = ROW_COLUMNS
 
@@ -107,27 +107,34 @@ class RowsModel(ColumnModel):
         self.rows: list[HistoryRow] = []
         self.total = 0  # rows under the filter, counted by the journal
         self.exhausted = True
-        self._fetch: Callable[[int, int], list[HistoryRow]] | None = None
+        self.asking = False  # a page is being read
+        self._more: Callable[[int], None] | None = None
         self._bold = QFont()
         self._bold.setBold(True)
 
-    def load(self, fetch: Callable[[int, int], list[HistoryRow]] | None, total: int = 0) -> None:
+    def load(self, rows: Sequence[HistoryRow] = (), total: int = 0, more: Callable[[int], None] | None = None) -> None:
         self.beginResetModel()
-        self.rows, self.total, self._fetch, self.exhausted = [], total, fetch, fetch is None
+        self.rows, self.total, self._more, self.asking = list(rows), max(total, len(rows)), more, False
+        self.exhausted = more is None or len(self.rows) < PAGE_ROWS
         self.endResetModel()
-        if fetch is not None:
-            self.fetchMore(QModelIndex())
 
     def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802
         return 0 if parent.isValid() else len(self.rows)
 
     def canFetchMore(self, parent=QModelIndex()) -> bool:  # noqa: N802
-        return not parent.isValid() and not self.exhausted
+        return not parent.isValid() and not self.exhausted and not self.asking
 
     def fetchMore(self, parent=QModelIndex()) -> None:  # noqa: N802
-        if parent.isValid() or self._fetch is None:
-            return
-        page = self._fetch(self.rows[-1].key if self.rows else 0, PAGE_ROWS)
+        if self.canFetchMore(parent) and self._more is not None:
+            self.asking = True
+            self._more(self.last_key)
+
+    @property
+    def last_key(self) -> int:
+        return self.rows[-1].key if self.rows else 0
+
+    def add_page(self, page: Sequence[HistoryRow]) -> None:
+        self.asking = False
         self.exhausted = len(page) < PAGE_ROWS
         if page:
             self.beginInsertRows(QModelIndex(), len(self.rows), len(self.rows) + len(page) - 1)
@@ -135,11 +142,15 @@ class RowsModel(ColumnModel):
             self.endInsertRows()
             self.total = max(self.total, len(self.rows))
 
-    def catch_up(self, total: int) -> None:
-        """A running session's new rows: appended when the view had reached the end, counted either way."""
+    def page_failed(self) -> None:
+        """No more pages until the rows are read again (the view would otherwise ask on every scroll)."""
+        self.asking, self.exhausted = False, True
+
+    def catch_up(self, total: int, page: Sequence[HistoryRow] = ()) -> None:
+        """A running session's new rows, read after the last one shown when the view had reached the end."""
         self.total = max(total, len(self.rows))
-        if self.exhausted and self._fetch is not None:
-            self.fetchMore(QModelIndex())
+        if page:
+            self.add_page(page)
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid():

@@ -1,29 +1,82 @@
-"""How the History window opens its journal and says why it cannot read it: expected / found / what to do.
+"""What the History window reads from its journal, and how it says why it cannot: expected / found / what to do.
 
-Its reads run on the GUI thread, so its connection waits at most `BUSY_TIMEOUT_S` for another connection's lock,
-where the station's writer waits 10 s: a journal held by a backup or a maintenance tool is said at once."""
+No widgets here: these run on the window's reading thread (`reads.JournalReads`). A read waits at most
+`BUSY_TIMEOUT_S` for another connection's lock before it is told, so a journal held by a backup or a maintenance tool
+is said within that time (the station's writer waits 10 s) while the read goes on trying."""
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
+from app.history.archive_folder import NoArchiveFolder, session_archive_folder
+from app.history.rows import HistoryRow, frame_row, tag_row
 from inference.errors import HangtagError
 from inference.records.journal import Journal, JournalError
+from inference.records.types import SessionInfo
 
-BUSY_TIMEOUT_S = 0.5  # the longest one read may hold the GUI thread behind another connection's lock
+BUSY_TIMEOUT_S = 0.5  # how long one attempt waits behind another connection's lock before the window says so
+PAGE_ROWS = 200
+
+
+@dataclass(frozen=True)
+class RowsQuery:
+    """One session's rows under the window's filter, as they were when the read was asked for."""
+
+    session_id: int
+    tags: bool
+    verdicts: tuple[str, ...] = ()
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Listing:
+    sessions: list[SessionInfo]
+    counts: Mapping[int, Mapping[str, int]]
+
+
+@dataclass(frozen=True)
+class RowsRead:
+    total: int  # rows under the filter, counted by the journal
+    page: list[HistoryRow]  # the first page, or the page after the one asked from
+
+
+def read_listing(reader: Journal) -> Listing:
+    return Listing(reader.sessions(), reader.session_counts())
+
+
+def read_page(reader: Journal, query: RowsQuery, after: int = 0, limit: int = PAGE_ROWS) -> list[HistoryRow]:
+    options = {"verdicts": query.verdicts, "text": query.text, "after_id": after, "limit": limit}
+    if query.tags:
+        return [tag_row(t) for t in reader.tag_page(query.session_id, **options)]
+    return [frame_row(f) for f in reader.frame_page(query.session_id, **options)]
+
+
+def read_rows(reader: Journal, query: RowsQuery, after: int = 0, *, page: bool = True) -> RowsRead:
+    """The count and a page in one read, so the count said matches the rows shown."""
+    total = reader.count_rows(query.session_id, tags=query.tags, verdicts=query.verdicts, text=query.text)
+    return RowsRead(total, read_page(reader, query, after) if page else [])
+
+
+def find_archive_folder(reader: Journal, session: SessionInfo, *, tags: bool) -> Path | NoArchiveFolder:
+    """No folder is an answer, not a failure to read: it comes back as the NoArchiveFolder that says why."""
+    try:
+        return session_archive_folder(reader, session, tags=tags)
+    except NoArchiveFolder as exc:
+        return exc
 
 
 def journal_problem(exc: BaseException, path: Path, busy_timeout_s: float = BUSY_TIMEOUT_S) -> HangtagError:
     """Any failure to read, in the station's words: expected / found / what to do."""
-    busy = _busy_cause(exc)
+    busy = busy_cause(exc)
     if busy is not None:
         return JournalError("the journal is busy: another program holds it locked",
-                            expected=f"a journal this window can read within {busy_timeout_s:g} s",
-                            found=f"{path}: {busy} (waited {busy_timeout_s:g} s)",
-                            hint="a backup, a copy or a maintenance tool is writing to it (the station's own writes "
-                                 "never lock readers out); the window tries again every few seconds, Refresh (F5) "
-                                 "tries now")
+                            expected="a journal no other program holds locked (the station's own writes never do)",
+                            found=f"{path}: {busy} (tried for {busy_timeout_s:g} s)",
+                            hint="a backup, copy or maintenance tool is writing to it: the window keeps trying and "
+                                 "shows the rows once it is free; if this stays, close that program")
     if isinstance(exc, HangtagError):
         return exc
     if isinstance(exc, sqlite3.Error):
@@ -36,7 +89,7 @@ def journal_problem(exc: BaseException, path: Path, busy_timeout_s: float = BUSY
                         hint="the journal may have been edited by hand; export it with hangtag-inspect report")
 
 
-def _busy_cause(exc: BaseException | None) -> sqlite3.OperationalError | None:
+def busy_cause(exc: BaseException | None) -> sqlite3.OperationalError | None:
     """SQLite's "database is locked" (or busy), itself or as the cause of the journal's own error."""
     while exc is not None:
         code = getattr(exc, "sqlite_errorcode", None)

@@ -1,38 +1,38 @@
 """File → History… (Ctrl+H): the journal's sessions, one session's frames or tags, and the chosen row in full.
 
-It reads through a read-only connection of its own (WAL lets it read beside the inspection worker's writes, so
-looking back never delays a verdict), pages rows as the table scrolls, and refreshes the sessions every few
-seconds while it is shown. Every failure to read (no journal yet, locked, damaged, older schema) is shown in the
-window's error panel with expected / found / hint; nothing raises into Qt.
-
-It reads on the GUI thread, so a journal another program holds locked is said within half a second
-(`reading.BUSY_TIMEOUT_S`), and the sessions already listed stay on screen until it reads again."""
+Every read runs on the window's reading thread (`reads.JournalReads`) through a read-only connection of its own
+(WAL lets it read beside the inspection worker's writes, so looking back never delays a verdict); the GUI thread
+only asks and applies, so a journal another program holds locked leaves the window responsive. The window pages
+rows as the table scrolls and refreshes the sessions every few seconds while it is shown. While a read is on its way
+the window says "loading…"; every failure to read (no journal yet, locked, damaged, older schema) is shown in its
+error panel with expected / found / hint, and the sessions already listed stay on screen; nothing raises into Qt."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
 
 from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication, QKeySequence, QShortcut
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
-                               QLineEdit, QPushButton, QSplitter, QTableView, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPushButton,
+                               QSplitter, QVBoxLayout, QWidget)
 
-from app.history.archive_folder import NoArchiveFolder, session_archive_folder
+from app.history.archive_folder import NoArchiveFolder
 from app.history.detail import DetailPanel
 from app.history.export import HistoryExport
 from app.history.models import SESSION_COLUMNS, RowsModel, SessionsModel
-from app.history.reading import BUSY_TIMEOUT_S, journal_problem, open_reader
-from app.history.rows import HistoryRow, frame_row, tag_row
+from app.history.reading import (BUSY_TIMEOUT_S, Listing, RowsQuery, RowsRead, find_archive_folder, read_listing,
+                                 read_page, read_rows)
+from app.history.reads import JournalReads, Read
+from app.history.tables import TableNote, table
 from app.widgets.error_panel import ErrorPanel
 from inference.records.journal import Journal
 from inference.records.types import SessionInfo
 
 AUTO_REFRESH_MS = 5000
 FILTERS = {"All": (), "NG + REVIEW": ("NG", "REVIEW"), "NG": ("NG",), "REVIEW": ("REVIEW",), "OK": ("OK",)}
-T = TypeVar("T")
+LOADING = "loading…"
+WAITING = "waiting for the journal (locked by another program)…"
 
 
 class HistoryWindow(QWidget):
@@ -42,9 +42,14 @@ class HistoryWindow(QWidget):
         self.journal_path = Path(journal_path)
         self.busy_timeout_s = busy_timeout_s
         self.setWindowTitle(f"History — {self.journal_path.name}")
-        self.reader: Journal | None = None
+        self.reads = JournalReads(self.journal_path, busy_timeout_s, self)
+        self.reads.done.connect(self._on_read)
+        self.reads.failed.connect(self._on_read_failed)
+        self.reads.waiting.connect(self._on_read_waiting)
         self.session: SessionInfo | None = None
         self.last_export: str | None = None
+        self.archive_opened: Path | None = None  # the archive folder last opened
+        self._rows_query: RowsQuery | None = None  # what the rows shown were read for
         self.read_at = ""  # when the sessions were last read
         self.sessions = SessionsModel(self)
         self.rows = RowsModel(self)
@@ -58,6 +63,8 @@ class HistoryWindow(QWidget):
         self.timer = QTimer(self)
         self.timer.setInterval(refresh_ms)
         self.timer.timeout.connect(lambda: self.refresh(auto=True))
+        self._enable_session_actions()  # nothing chosen until the sessions are read
+        self._choose_row(-1)
         self.refresh()
 
     # -- construction --------------------------------------------------------------------------------
@@ -81,7 +88,8 @@ class HistoryWindow(QWidget):
         for widget in (self.export_button, self.archive_button, self.folder_button):
             bar.addWidget(widget)
 
-        self.sessions_view = _table(self.sessions)
+        self.sessions_view = table(self.sessions)
+        self.sessions_note = TableNote(self.sessions_view)  # why the list is empty: loading, waiting, failed, none
         header = self.sessions_view.horizontalHeader()
         metrics = self.sessions_view.fontMetrics()
         for column, widest in enumerate(("Session", "2026-12-04 10:42:13", "10:42:13 (interrupted)", "", "", "",
@@ -109,7 +117,8 @@ class HistoryWindow(QWidget):
         filters.addWidget(QLabel("Verdict"))
         filters.addWidget(self.verdict_filter)
         filters.addWidget(self.search, 1)
-        self.rows_view = _table(self.rows)
+        self.rows_view = table(self.rows)
+        self.rows_note = TableNote(self.rows_view)
         header = self.rows_view.horizontalHeader()
         metrics = self.rows_view.fontMetrics()
         for column, widest in enumerate(("00:00:00", "camera 0 #100000", "REVIEW")):
@@ -150,50 +159,49 @@ class HistoryWindow(QWidget):
         self.lower.setSizes([width * 32 // 100, width * 68 // 100])  # the rows; the chosen row's detail
         self.detail.splitter.setSizes([width * 36 // 100, width * 32 // 100])  # its text; its picture
 
-    # -- reading ---------------------------------------------------------------------------------------
-    def _read(self, what: Callable[[Journal], T]) -> T | None:
-        """`what(reader)`, or None with the reason in the error panel; a failed connection is reopened next time."""
-        try:
-            if self.reader is None:
-                self.reader = open_reader(self.journal_path, self.busy_timeout_s)
-            value = what(self.reader)
-        except Exception as exc:  # noqa: BLE001 - every failure becomes a message, none a traceback
-            self._close_reader()
-            self.errors.show_error("journal", "The history cannot be shown",
-                                   journal_problem(exc, self.journal_path, self.busy_timeout_s))
-            return None
-        self.errors.clear_kind("journal")
-        return value
-
+    # -- reading: asked here, read on self.reads' thread, applied here ----------------------------------------
     def refresh(self, *, auto: bool = False) -> None:
         """Sessions and their counts again; the chosen session stays chosen. By hand (F5) its rows are read again
-        from the start; automatically, a running session's new rows are only appended."""
-        listed = self._read(lambda reader: (reader.sessions(), reader.session_counts()))
-        if listed is not None:
-            self.read_at = time.strftime("%H:%M:%S")
-        elif self.sessions.sessions:  # what was read last stays on screen; the error panel says why it is not newer
-            self.updated.setText(f"not updated since {self.read_at}")
+        from the start; automatically, a running session's new rows are only appended, and a read still waiting
+        (a locked journal) is not asked again."""
+        if auto and self.reads.busy("sessions"):
             return
-        self.updated.setText(f"updated {self.read_at} · every {self.timer.interval() // 1000} s"
-                             if listed is not None else "")
+        catch_up = None
+        if auto and self.session is not None and not self.reads.busy("rows") and self._rows_query == self._query():
+            catch_up = (self._rows_query, self.rows.last_key if self.rows.exhausted else None)
+
+        def work(reader: Journal) -> tuple[Listing, RowsRead | None]:
+            if catch_up is None:
+                return read_listing(reader), None
+            query, after = catch_up
+            return read_listing(reader), read_rows(reader, query, after or 0, page=after is not None)
+
+        self.reads.submit("sessions", work, context=(auto, catch_up, self.reads.newest.get("rows")))
+        if not auto or not self.sessions.sessions:
+            self.updated.setText(LOADING)
+            self.sessions_note.say("Reading the journal…")
+
+    def _apply_listing(self, context: tuple, value: tuple[Listing, RowsRead | None]) -> None:
+        auto, catch_up, rows_generation = context
+        listing, caught = value
+        self.read_at = time.strftime("%H:%M:%S")
+        self.updated.setText(f"updated {self.read_at} · every {self.timer.interval() // 1000} s")
+        self.sessions_note.say("No sessions yet: the station starts one with its first inspected frame")
         chosen = self.session.id if self.session is not None else None
-        sessions, counts = listed if listed is not None else ([], {})
         selection = self.sessions_view.selectionModel()
         selection.blockSignals(True)  # re-listing must not reload the rows the operator is reading
-        self.sessions.set_sessions(sessions, counts)
-        row = self.sessions.row_of(chosen) if chosen is not None else (0 if sessions else None)
+        self.sessions.set_sessions(listing.sessions, listing.counts)
+        row = self.sessions.row_of(chosen) if chosen is not None else (0 if listing.sessions else None)
         if row is not None:
             selection.setCurrentIndex(self.sessions.index(row, 0), QItemSelectionModel.SelectionFlag.ClearAndSelect
                                       | QItemSelectionModel.SelectionFlag.Rows)
         selection.blockSignals(False)
-        session = self.sessions.sessions[row] if row is not None else None
-        if session is None or session.id != chosen or not auto:
-            self.session = session
+        self.session = self.sessions.sessions[row] if row is not None else None
+        if self.session is None or self.session.id != chosen or not auto:
             self._load_rows()
-        else:
-            self.session = session
-            total = self._read(lambda reader: reader.count_rows(session.id, **self._filter()))
-            self.rows.catch_up(total or 0)
+        elif (caught is not None and rows_generation == self.reads.newest.get("rows")
+              and catch_up[0] == self._rows_query == self._query()):  # the rows shown are still the ones it extends
+            self.rows.catch_up(caught.total, caught.page)
             self._show_count()
         self._enable_session_actions()
 
@@ -207,46 +215,86 @@ class HistoryWindow(QWidget):
         for widget in (self.export_button, self.archive_button, *self.sessions_view.actions()):
             widget.setEnabled(self.session is not None)
 
-    def _filter(self) -> dict:
-        tags = bool(self.session is not None and self.sessions.counts.get(self.session.id, {}).get("tags"))
-        return {"tags": tags, "verdicts": FILTERS[self.verdict_filter.currentText()], "text": self.search.text()}
-
-    def _load_rows(self) -> None:
+    def _query(self) -> RowsQuery | None:
         session = self.session
         if session is None:
-            self.rows.load(None)
+            return None
+        tags = bool(self.sessions.counts.get(session.id, {}).get("tags"))
+        return RowsQuery(session.id, tags, FILTERS[self.verdict_filter.currentText()], self.search.text())
+
+    def _load_rows(self) -> None:
+        """The chosen session's rows under the filter, from the start. The rows shown go at once: under a new filter
+        they would be taken for its answer."""
+        query = self._query()
+        self._rows_query = None
+        self.rows.load()
+        self._choose_row(-1)
+        if query is None:
+            self.reads.forget("rows")
             self._show_count()
-            self._choose_row(-1)
+            self.rows_note.say("")
             return
-        options = self._filter()
-        tags = options.pop("tags")
-        total = self._read(lambda reader: reader.count_rows(session.id, tags=tags, **options))
+        self.reads.submit("rows", lambda reader: read_rows(reader, query), context=("load", query))
+        self.count.setText(LOADING)
+        self.rows_note.say("Loading rows…")
 
-        def fetch(after: int, limit: int) -> list[HistoryRow]:
-            if tags:
-                page = self._read(lambda r: [tag_row(t) for t in r.tag_page(session.id, after_id=after, limit=limit,
-                                                                              **options)])
-            else:
-                page = self._read(lambda r: [frame_row(f) for f in r.frame_page(session.id, after_id=after,
-                                                                                limit=limit, **options)])
-            return page or []
+    def _ask_page(self, after: int) -> None:
+        query = self._rows_query
+        self.reads.submit("rows", lambda reader: read_page(reader, query, after), context=("page", query),
+                          new_generation=False)
 
-        self.rows.load(fetch if total is not None else None, total or 0)
-        self._show_count()
-        if self.rows.rows:
-            self.rows_view.selectRow(0)
-        else:
-            self._choose_row(-1)
+    def _on_read(self, read: Read, value) -> None:
+        self.errors.clear_kind("journal")
+        if read.purpose == "sessions":
+            self._apply_listing(read.context, value)
+        elif read.purpose == "rows" and read.context[0] == "page":
+            self.rows.add_page(value)
+            self._show_count()
+        elif read.purpose == "rows":
+            self._rows_query = read.context[1]
+            self.rows.load(value.page, value.total, self._ask_page)
+            self._show_count()
+            self.rows_note.say("No rows match the filter" if self._filtered() else "No rows in this session")
+            if self.rows.rows:
+                self.rows_view.selectRow(0)
+        elif read.purpose == "archive":
+            self._open_archive_folder(read.context, value)
+
+    def _on_read_failed(self, read: Read, problem: Exception) -> None:
+        self.errors.show_error("journal", "The history cannot be shown", problem)
+        if read.purpose == "sessions":  # what was read last stays on screen; the error panel says why it is not newer
+            self.updated.setText(f"not updated since {self.read_at}" if self.sessions.sessions else "")
+            self.sessions_note.say("No sessions shown: the message above says why")
+            self._enable_session_actions()
+        elif read.purpose == "rows" and read.context[0] == "page":
+            self.rows.page_failed()
+            self._show_count()
+        elif read.purpose == "rows":
+            self.count.setText("rows not read: the message above says why")
+            self.rows_note.say("Rows not read: the message above says why")
+
+    def _on_read_waiting(self, read: Read, problem: Exception) -> None:
+        self.errors.show_error("journal", "Waiting for the journal", problem)
+        if read.purpose == "sessions":
+            self.updated.setText(WAITING)
+            self.sessions_note.say("Waiting for the journal: another program holds it locked")
+        elif read.purpose == "rows":
+            self.count.setText(WAITING)
+            self.rows_note.say("Waiting for the journal: another program holds it locked")
 
     def _show_count(self) -> None:
         total, loaded = self.rows.total, len(self.rows.rows)
-        unit = ("tag" if self._filter()["tags"] else "frame") + ("" if total == 1 else "s")
+        query = self._query()
+        unit = ("tag" if query is not None and query.tags else "frame") + ("" if total == 1 else "s")
         text = f"{total:,} {unit}".replace(",", " ")
-        if FILTERS[self.verdict_filter.currentText()] or self.search.text().strip():
+        if self._filtered():
             text += " matches the filter" if total == 1 else " match the filter"
         if loaded < total:
             text += f" · {loaded:,} loaded (scroll for more)".replace(",", " ")
         self.count.setText(text)
+
+    def _filtered(self) -> bool:
+        return bool(FILTERS[self.verdict_filter.currentText()] or self.search.text().strip())
 
     def _choose_row(self, row: int) -> None:
         self.detail.show_row(self.rows.rows[row] if 0 <= row < len(self.rows.rows) else None)
@@ -269,34 +317,27 @@ class HistoryWindow(QWidget):
     def _on_exported(self, folder: str, session_id: int, flagged: int) -> None:
         self.last_export = folder
         self.updated.setText(f"report of session {session_id} written: {Path(folder).name} ({flagged} NG/REVIEW)")
-        QTimer.singleShot(500, self.refresh)  # the station marks it exported after this signal
+        # the station marks it exported after this signal; a window closed meanwhile starts no reading thread
+        QTimer.singleShot(500, self, lambda: self.isVisible() and self.refresh())
 
     def folder_to_open(self) -> Path | None:
         return Path(self.detail.image_path).parent if self.detail.image_path else None
 
-    def archive_folder_to_open(self) -> Path | None:
-        """The chosen session's archive folder; None, with the reason in the error panel, when there is none."""
-        session = self.session
+    def open_archive_folder(self) -> None:
+        """The chosen session's folder in the image archive, found from its rows on the reading thread."""
+        session, query = self.session, self._query()
         if session is None:
-            return None
+            return
         self.errors.clear_kind("archive")
-        tags = self._filter()["tags"]
+        self.reads.submit("archive", lambda reader: find_archive_folder(reader, session, tags=query.tags),
+                          context=session)
 
-        def look(reader: Journal) -> Path | NoArchiveFolder:  # no folder is an answer, not a failure to read
-            try:
-                return session_archive_folder(reader, session, tags=tags)
-            except NoArchiveFolder as exc:
-                return exc
-
-        found = self._read(look)
+    def _open_archive_folder(self, session: SessionInfo, found: Path | NoArchiveFolder) -> None:
         if isinstance(found, NoArchiveFolder):
             self.errors.show_error("archive", f"No archive folder for session {session.id}", found)
-            return None
-        return found
-
-    def open_archive_folder(self) -> bool:
-        folder = self.archive_folder_to_open()
-        return folder is not None and QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder)))
+            return
+        self.archive_opened = found
+        QDesktopServices.openUrl(QUrl.fromLocalFile(str(found)))
 
     def open_folder(self) -> bool:
         folder = self.folder_to_open()
@@ -324,27 +365,7 @@ class HistoryWindow(QWidget):
         station's own export, through its RecordsLink, goes on)."""
         self.timer.stop()
         self.export_link.close()
-        self._close_reader()
-
-    def _close_reader(self) -> None:
-        reader, self.reader = self.reader, None
-        if reader is not None:
-            try:
-                reader.close()
-            except Exception:  # noqa: BLE001 - a connection that broke is closed as far as it can be
-                pass
-
-
-def _table(model) -> QTableView:
-    view = QTableView()
-    view.setModel(model)
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    view.verticalHeader().setVisible(False)
-    view.setWordWrap(False)
-    view.setAlternatingRowColors(True)
-    return view
+        self.reads.close()
 
 
 def _fitted(width: int, height: int) -> tuple[int, int]:

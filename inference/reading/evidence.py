@@ -687,6 +687,23 @@ class _Amount:
 
 
 def _amounts(line: OcrLine) -> list[_Amount]:
+    """`_line_amounts(line)`, kept for the line object itself: the verdict gathers a tag's evidence several times
+    a frame over the same lines. The line is held with its amounts, so its id is not another line's."""
+    seen = _amounts_seen.get(id(line))
+    if seen is not None and seen[0] is line:
+        return list(seen[1])
+    found = _line_amounts(line)
+    if len(_amounts_seen) >= _AMOUNTS_KEPT:
+        _amounts_seen.clear()
+    _amounts_seen[id(line)] = (line, tuple(found))
+    return found
+
+
+_AMOUNTS_KEPT = 256  # a frame's lines a few times over; each holds its posteriors while kept
+_amounts_seen: dict[int, tuple[OcrLine, tuple[_Amount, ...]]] = {}
+
+
+def _line_amounts(line: OcrLine) -> list[_Amount]:
     """Every number of a line, and whether it reads as a price: two decimals, or price context
     within its own part of the line. A line holding two fields (a row of two columns read as one:
     '安全类别：GB 18401-2010 B类 零售价：¥329.00') gives its price context to the price's part only,

@@ -47,8 +47,8 @@ def group_rows(boxes: Sequence[Box], min_overlap: float = 0.5, max_gap: float = 
         y1, y2 = boxes[i][1], boxes[i][3]
         if rows:
             # against the row's own typical extent, not its union, so slanted lines do not chain
-            r1 = float(np.median([boxes[j][1] for j in rows[-1]]))
-            r2 = float(np.median([boxes[j][3] for j in rows[-1]]))
+            r1 = median([boxes[j][1] for j in rows[-1]])
+            r2 = median([boxes[j][3] for j in rows[-1]])
             overlap = min(y2, r2) - max(y1, r1)
             # one row's pieces sit side by side; a box that overlaps one of them sideways is the
             # next (slanted) line, however much their heights overlap
@@ -61,7 +61,7 @@ def group_rows(boxes: Sequence[Box], min_overlap: float = 0.5, max_gap: float = 
     out: list[list[int]] = []
     for row in rows:
         row.sort(key=lambda i: boxes[i][0])
-        height = float(np.median([boxes[i][3] - boxes[i][1] for i in row]))
+        height = median([boxes[i][3] - boxes[i][1] for i in row])
         current = [row[0]]
         for i in row[1:]:
             if boxes[i][0] - max(boxes[j][2] for j in current) > max_gap * height:
@@ -71,6 +71,16 @@ def group_rows(boxes: Sequence[Box], min_overlap: float = 0.5, max_gap: float = 
                 current.append(i)
         out.append(current)
     return out
+
+
+def median(values: list[float]) -> float:
+    """`float(np.median(values))` of a few plain numbers, without its array's overhead (group_rows asks
+    thousands of times a frame): the middle value, or the two middle ones' mean, exactly as np.median gives them."""
+    if not all(type(v) is float or type(v) is int for v in values) or any(v != v for v in values):
+        return float(np.median(values))
+    s = sorted(values)
+    mid = len(s) // 2
+    return float(s[mid]) if len(s) % 2 else (float(s[mid - 1]) + float(s[mid])) / 2
 
 
 def merge_overlapping(boxes: Sequence[Box], share: float = 0.3) -> list[Box]:

@@ -144,11 +144,12 @@ def _search(gx: np.ndarray, gy: np.ndarray, centre: np.ndarray, bw: float, bh: f
     steps = np.arange(-REACH_IN * 2 * half.max(), REACH_OUT * 2 * half.max() + 1.0, 1.0)
     offsets = sign * (half[:, None] + steps[None, :])  # (T, K)
     samples = np.linspace(-SIDE_MIDDLE / 2, SIDE_MIDDLE / 2, 32)[None, :] * length[:, None]  # (T, S)
-    pts = (centre + offsets[:, :, None, None] * normal[:, None, None, :]
-           + samples[:, None, :, None] * along[:, None, None, :])  # (T, K, S, 2)
-    xs = np.clip(np.rint(pts[..., 0]).astype(np.intp), 0, w - 1)
-    ys = np.clip(np.rint(pts[..., 1]).astype(np.intp), 0, h - 1)
-    across = np.abs(gx[ys, xs] * normal[:, None, None, 0] + gy[ys, xs] * normal[:, None, None, 1])  # (T, K, S)
+    at = [(centre[i] + offsets[:, :, None] * normal[:, None, None, i]) + samples[:, None, :] * along[:, None, None, i]
+          for i in (0, 1)]  # x and y, (T, K, S)
+    xs = np.clip(np.rint(at[0]).astype(np.intp), 0, w - 1)
+    ys = np.clip(np.rint(at[1]).astype(np.intp), 0, h - 1)
+    flat = ys * w + xs
+    across = np.abs(gx.ravel().take(flat) * normal[:, None, None, 0] + gy.ravel().take(flat) * normal[:, None, None, 1])
     # capped, so a side is an edge all along, not a few hard strokes of print; the uncapped contrast breaks ties
     scores = np.minimum(across, 3 * strong).mean(axis=2) + 1e-3 * across.mean(axis=2)  # (T, K)
     # the paper's edge is the outermost of the strong edges along it: a printed panel or rule inside runs parallel

@@ -21,7 +21,8 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -64,8 +65,10 @@ def char_kind(ch: str) -> int:
     return OTHER
 
 
+@lru_cache(maxsize=4096)
 def keyword(text: str) -> str:
-    """The form a string is spotted in: half-width, no whitespace (spaces read as blanks)."""
+    """The form a string is spotted in: half-width, no whitespace (spaces read as blanks); cached, as every
+    expected value is spotted on every line of every frame."""
     return re.sub(r"\s+", "", halfwidth(text))
 
 
@@ -88,6 +91,8 @@ class Posteriors:
     blank: np.ndarray  # (T,) float32
     best: np.ndarray  # (T,) float32
     kinds: np.ndarray  # (T,) int8
+    # per alphabet, the costs every expected string of a field spotted on this line shares (`_costs`)
+    _costs: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=dict, init=False, repr=False)
 
     @property
     def steps(self) -> int:
@@ -121,7 +126,7 @@ class PosteriorTable:
     """Maps a recognizer's classes to a vocabulary once; `take` cuts one line's posteriors."""
 
     def __init__(self, charset: Sequence[str], vocabulary: str) -> None:
-        index = {ch: i for i, ch in enumerate(charset) if ch}
+        index, kinds = _charset_tables(tuple(charset))
         columns: list[int] = []
         starts: list[int] = []
         for ch in vocabulary:
@@ -133,8 +138,6 @@ class PosteriorTable:
         self.starts = np.asarray(starts, np.intp)
         self.missing = np.asarray([not any(f in index for f in _forms(ch)) for ch in vocabulary], bool)
         self.space = index.get(" ")
-        kinds = np.array([char_kind(ch) for ch in charset], np.int8)
-        kinds[0] = BLANK
         self.kinds = kinds
 
     def take(self, step_probs: np.ndarray, best_ids: np.ndarray) -> Posteriors:
@@ -150,6 +153,17 @@ class PosteriorTable:
         best = step_probs[np.arange(step_probs.shape[0]), best_ids].astype(np.float32)
         kinds = self.kinds[np.minimum(best_ids, len(self.kinds) - 1)]
         return Posteriors(self.vocabulary, probs, blank, best, kinds)
+
+
+@lru_cache(maxsize=4)
+def _charset_tables(charset: tuple[str, ...]) -> tuple[dict[str, int], np.ndarray]:
+    """A recognizer's classes by character, and each class's kind (read-only, shared): built once per charset,
+    not for every recipe's vocabulary (a GB 2312 charset is thousands of classes)."""
+    index = {ch: i for i, ch in enumerate(charset) if ch}
+    kinds = np.array([char_kind(ch) for ch in charset], np.int8)
+    kinds[0] = BLANK
+    kinds.flags.writeable = False
+    return index, kinds
 
 
 # Ways a printed character is written by the recognizer that are the same character on a tag.
@@ -197,28 +211,48 @@ def spot(text: str, post: Posteriors, alphabet: str = "", reach: float = MAX_CHA
     kw = keyword(text)
     if not kw or post.steps == 0:
         return None
-    cols = [post.vocabulary.find(ch) for ch in kw]
-    if min(cols) < 0:
+    cols = _columns(post.vocabulary, kw)
+    if cols is None:
         return None
-    best = np.maximum(_best_within(post, alphabet) if alphabet else post.best, FLOOR)
+    best, log_best, blank_cost = _costs(post, alphabet)
     char_p = post.probs[:, cols]  # (T, L)
     ratio = char_p / best[:, None]
     if float(ratio.max(axis=0).min()) < math.exp(-reach):
         return None  # some character is nowhere near the recognizer's best guess
-    char_cost = np.log(best)[:, None] - np.log(np.maximum(char_p, FLOOR))
-    blank_cost = np.log(best) - np.log(np.maximum(post.blank, FLOOR))
+    char_cost = log_best[:, None] - np.log(np.maximum(char_p, FLOOR))
     np.maximum(char_cost, 0.0, out=char_cost)
-    np.maximum(blank_cost, 0.0, out=blank_cost)
     return _align(kw, char_cost, blank_cost, char_p, best, post.kinds)
+
+
+def _costs(post: Posteriors, alphabet: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(best guess per step, its log, a blank's cost per step) for strings in `alphabet` on the line: the same for
+    every value of a field and every field of an alphabet, so computed once per line (read-only)."""
+    found = post._costs.get(alphabet)
+    if found is None:
+        best = np.maximum(_best_within(post, alphabet) if alphabet else post.best, FLOOR)
+        log_best = np.log(best)
+        blank_cost = log_best - np.log(np.maximum(post.blank, FLOOR))
+        np.maximum(blank_cost, 0.0, out=blank_cost)
+        for array in (best, log_best, blank_cost):
+            array.flags.writeable = False
+        found = post._costs[alphabet] = (best, log_best, blank_cost)
+    return found
 
 
 def _best_within(post: Posteriors, alphabet: str) -> np.ndarray:
     """Per step, the likeliest of a blank and the alphabet's characters (those the vocabulary keeps;
     a vocabulary without the whole alphabet gives the unrestricted best)."""
-    cols = [post.vocabulary.find(ch) for ch in dict.fromkeys(alphabet)]
-    if min(cols, default=-1) < 0:
+    cols = _columns(post.vocabulary, "".join(dict.fromkeys(alphabet)))
+    if cols is None:
         return post.best
     return np.maximum(post.blank, post.probs[:, cols].max(axis=1))
+
+
+@lru_cache(maxsize=4096)
+def _columns(vocabulary: str, chars: str) -> list[int] | None:
+    """Where each of `chars` is in `vocabulary`, or None where one is not (or there are none)."""
+    cols = [vocabulary.find(ch) for ch in chars]
+    return cols if min(cols, default=-1) >= 0 else None
 
 
 def _align(kw: str, char_cost: np.ndarray, blank_cost: np.ndarray, char_p: np.ndarray, best: np.ndarray,

@@ -26,6 +26,7 @@ from inference.service.errors import NotReady, ServiceError, ShuttingDown, Unava
 from inference.service.batcher import queue_full
 from inference.service.handoff import BodySlots, SharedDepth, drop_alone, put_alone
 from inference.service.metrics import CONTENT_TYPE
+from inference.service.pauses import gc_mode, settle_heap
 from inference.service.recipes import RecipeBook
 from inference.service.runtime import default_thresholds
 from inference.service.serving import as_service_error
@@ -163,6 +164,7 @@ def create_frontend_app(config: ServiceConfig, link: OwnerLink, index: int, log:
     @asynccontextmanager
     async def lifespan(app: Starlette):
         link.attach()
+        settle_heap(gc_mode())  # a front end's collections stall its requests too (pauses.py)
         try:
             yield
         finally:

@@ -23,6 +23,7 @@ the engines and exits 0. A front end that dies on its own is logged; the others 
 from __future__ import annotations
 
 import asyncio
+import gc
 import multiprocessing as mp
 import os
 import signal
@@ -35,6 +36,7 @@ from inference.service.access_log import JsonLog
 from inference.service.config import ServiceConfig
 from inference.service.errors import ServiceError
 from inference.service.handoff import SLOT_BYTES, BodySlots, SharedDepth, take_alone
+from inference.service.pauses import GcPauses, gc_mode, report_pauses, settle_heap
 from inference.service.runtime import Service
 from inference.service.serving import answer_request, as_service_error
 from inference.service.worker import INSPECT
@@ -266,7 +268,7 @@ async def _run(config: ServiceConfig, count: int, log: JsonLog) -> int:
                 code = 0
             else:
                 owner.spawn()
-                code = await owner.serve_until_stopped()
+                code = await _serve_watched(owner, log)
         finally:
             owner.depth.close()
         log.write("frontends_stopped", queued=service.batcher.depth, in_flight=service.batcher.in_flight)
@@ -275,6 +277,26 @@ async def _run(config: ServiceConfig, count: int, log: JsonLog) -> int:
         return code
     finally:
         sock.close()
+
+
+async def _serve_watched(owner: Owner, log: JsonLog) -> int:
+    """Serve with the warmed heap frozen (pauses.py) and every collection timed; HANGTAG_SERVE_LOOP_LAG_MS > 0
+    also logs each late wake of the event loop (a measuring aid, off by default)."""
+    mode = gc_mode()
+    frozen = settle_heap(mode)
+    pauses = GcPauses().install()
+    log.write("gc_settled", mode=mode, frozen=frozen, threshold=list(gc.get_threshold()))
+    lag_ms = float(os.environ.get("HANGTAG_SERVE_LOOP_LAG_MS", "0") or 0)
+    reporter = asyncio.create_task(report_pauses(pauses, log, loop_lag_ms=lag_ms))
+    try:
+        return await owner.serve_until_stopped()
+    finally:
+        reporter.cancel()
+        await asyncio.gather(reporter, return_exceptions=True)
+        for ts, generation, ms, collected in pauses.take_long():
+            log.write("gc_pause", at=ts, generation=generation, ms=ms, collected=collected)
+        pauses.remove()
+        log.write("gc", mode=mode, **pauses.summary())
 
 
 def run_owner(config: ServiceConfig, log: JsonLog | None = None) -> int:

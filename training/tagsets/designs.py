@@ -1,5 +1,5 @@
-"""Thirty-four hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs,
-fifth_designs, sixth_designs, seventh_designs, eighth_designs, ninth_designs and tenth_designs), each from a common
+"""Thirty-seven hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs,
+fifth_designs, sixth_designs, seventh_designs, eighth_designs, ninth_designs, tenth_designs and eleventh_designs), each from a common
 Chinese retail convention; none shares layout with training.synth.
 
 A design draws one card from a job's values at a given scale and says what it printed, field by field,
@@ -15,6 +15,7 @@ import numpy as np
 
 from training.tagsets.canvas import Card, Color, TagArt
 from training.tagsets.eighth_designs import folded_booklet, qr_first, round_diecut
+from training.tagsets.eleventh_designs import bar_lines, boxed_cells, sale_reprice
 from training.tagsets.fifth_designs import sideways_block, size_run, thermal_label
 from training.tagsets.fonts import font_names
 from training.tagsets.fourth_designs import brand_band, dotted_leaders, logo_face
@@ -297,6 +298,10 @@ DESIGNS: dict[str, Design] = {
     "two_row_table": two_row_table,
     "stamped_price": stamped_price,
     "label_over_value": label_over_value,
+    # added on 2026-12-04 (nineteenth session), after the reader had been developed against all thirty-four: a fresh yardstick
+    "boxed_cells": boxed_cells,
+    "bar_lines": bar_lines,
+    "sale_reprice": sale_reprice,
 }
 # The symbology each design carries, so a recipe and a defect know what the barcode encodes.
 BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_price_block": "EAN-13",
@@ -309,5 +314,6 @@ BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_p
               "overprint_offset": "EAN-13", "glossy_hotspot": "EAN-13", "string_occluded": "EAN-13",
               "round_diecut": "EAN-13", "folded_booklet": "EAN-13", "qr_first": "EAN-13",
               "currency_list": "EAN-13", "vertical_columns": "EAN-13", "clear_pvc": "EAN-13",
-              "two_row_table": "EAN-13", "stamped_price": "EAN-13", "label_over_value": "EAN-13"}
+              "two_row_table": "EAN-13", "stamped_price": "EAN-13", "label_over_value": "EAN-13",
+              "boxed_cells": "EAN-13", "bar_lines": "EAN-13", "sale_reprice": "EAN-13"}
 HAS_QR = {"kraft_stamped", "stacked_labels", "logo_face", "dense_tag", "qr_first"}
