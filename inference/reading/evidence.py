@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from inference.reading import hao_xing
+from inference.reading.fibre_table import matching_part
 from inference.reading.fields import extract_fields
 from inference.reading.labels import LABELS, line_parts, split_labeled
 from inference.reading.matching import SURE_SINGLE, Found, Glyphs, compare, fold, haystacks, search
@@ -270,6 +271,9 @@ _GRAMMARS = {
     "standard": re.compile(r"[A-Z]{2}\s*(?:/\s*[A-Z])?\s*\d{3,6}", re.IGNORECASE),
     "safety_category": re.compile(r"[ABC]\s*类|18401", re.IGNORECASE),
     "size": re.compile(r"\d{2,3}\s*/\s*\d{2,3}"),  # a 号型; a letter size alone is _SIZE_LETTER
+    # a fibre content gives each fibre its share (GB/T 29862): fibre names alone are a table's first row ('面布 锦纶',
+    # its shares set apart at the tag's edge), not another content
+    "composition": re.compile(r"\d\s*[%％]"),
     "ean13": re.compile(r"^\D*(?:\d\D?){12,13}$"),
 }
 
@@ -425,6 +429,7 @@ def _candidates(name: str, lines: Sequence[OcrLine], labelled: Mapping[str, Fiel
         out.extend(_colour_lines(lines))
     elif name == "composition":
         out.extend(_composition_lines(lines))
+        out.extend(_composition_table(expected, lines))
     elif name == "safety_category":
         for line in lines:
             letter = _safety_class(line.text)
@@ -670,6 +675,16 @@ def _composition_lines(lines: Sequence[OcrLine]) -> list[_Candidate]:
             out.append(_Candidate(text.strip(), _weakest(line, 0, len(line.text)), "a fibre content on its own line", line.text,
                                   float(line.confidence)))
     return out
+
+
+def _composition_table(expected: str, lines: Sequence[OcrLine]) -> list[_Candidate]:
+    """The expected composition as a part of a table of parts (fibre_table.py): evidence for it only."""
+    part = matching_part(expected, lines) if expected else None
+    if part is None:
+        return []
+    weakest = min(_weakest(line, 0, len(line.text)) for line in part.lines)
+    typical = min(float(line.confidence) for line in part.lines)
+    return [_Candidate(expected, weakest, "a part of a fibre table", " / ".join(line.text for line in part.lines), typical)]
 
 
 # -- prices: compared as amounts, whatever their format ---------------------------------------------
