@@ -385,6 +385,8 @@ def test_the_digits_of_a_code_on_the_price_s_row_are_no_price(price: str, verdic
     ("吊牌价RMB1000", "¥1000.00"),  # fourth 000031 (dotted_leaders): the currency glued between label and amount
     ("￥129-00", "¥129.00"),  # third2 000052: the point read as a hyphen
     ("¥399.00RMB", "¥399.00"),
+    # eleventh bar_lines 000063: a row of two fields read without its spaces; GB18401's 'B1' made it all one code
+    ("安全类别GB18401-2010C类零售价RMB69.90", "¥69.90"),
 ])
 def test_a_price_glued_to_its_currency_or_with_its_point_misread_is_still_a_price(line: str, amount: str) -> None:
     from inference.reading.evidence import gather

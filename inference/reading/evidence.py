@@ -733,6 +733,7 @@ def _line_amounts(line: OcrLine) -> list[_Amount]:
     for match in _AMOUNT.finditer(cleaned):
         if foreign_amount(cleaned, match.start(), match.end()):
             continue  # US$ 59.00 beside CN¥ 399.00: another currency's price is no evidence of the yuan one
+        part = next(p for p in parts if p.label_start <= match.start() < p.end)
         if _in_code(cleaned, match.start(), match.end()):
             continue  # the digits of a style number ('KX-424199-05') or a standard ('2660-2017') on the price's row
         whole, cents = match.group(1).replace(",", "").replace("，", ""), match.group(2)
@@ -741,7 +742,6 @@ def _line_amounts(line: OcrLine) -> list[_Amount]:
         except InvalidOperation:
             continue
         decimals = cents is not None and len(cents) == 2
-        part = next(p for p in parts if p.label_start <= match.start() < p.end)
         if part.field == "price":
             context = True
         elif part.field is None:
@@ -759,13 +759,18 @@ _CODE_JOINT = re.compile(r"[A-Za-z]-?\d|\d-?[A-Za-z]")
 
 
 def _in_code(text: str, start: int, end: int) -> bool:
-    """Whether the number at text[start:end] is part of a code: its word (up to spaces) joins digits to letters
-    (a style number, a 号型), once the currencies written in it are set aside ('吊牌价RMB1000')."""
-    while start > 0 and not text[start - 1].isspace():
+    """Whether the number at text[start:end] is part of a code: its word (up to spaces and Chinese characters) joins
+    digits to letters (a style number, a 号型), once the currencies written in it are set aside ('吊牌价RMB1000'). A
+    row read without its spaces ('…GB18401-2010C类零售价RMB69.90') keeps the standard's 'B1' out of the price's word."""
+    while start > 0 and not _word_end(text[start - 1]):
         start -= 1
-    while end < len(text) and not text[end].isspace():
+    while end < len(text) and not _word_end(text[end]):
         end += 1
     return bool(_CODE_JOINT.search(_CURRENCY_AROUND.sub("", text[start:end])))
+
+
+def _word_end(ch: str) -> bool:
+    return ch.isspace() or "\u4e00" <= ch <= "\u9fff"
 
 
 def _slipped(expected: str, read: str) -> bool:
