@@ -148,6 +148,23 @@ def _label_at(text: str, start: int, require_colon: bool, upper: str | None = No
     return _fuzzy_label_at(text, start)
 
 
+# Labels that name a part of a field's value, never another field: '成分 面料 棉 60% 里料 涤纶 100%'.
+_PART_LABELS = frozenset({"面料", "里料"})
+
+
+def _bare_label_at(text: str, start: int, upper: str, current: str | None) -> tuple[str, int, bool] | None:
+    """A label without its colon after the space or bar that ends another field's value ('品名 半身裙 | 款号 A0657B |
+    颜色 墨绿', '颜色墨绿' read with its bar lost): a Chinese label of another field than the one being read, a part's
+    name aside, with its value after it."""
+    hit = _label_at(text, start, require_colon=False, upper=upper)
+    if hit is None or not hit[2]:
+        return None
+    label = text[start : start + len(hit[0])] if upper.startswith(hit[0], start) else hit[0]
+    if label.isascii() or len(label) < 2 or label in _PART_LABELS or LABELS.get(label) in (None, current):
+        return None
+    return hit if hit[1] < len(text) and text[hit[1]:].strip() else None
+
+
 def _match_label(upper: str, start: int, label: str) -> int | None:
     """End of `label` at `start`, spaces between its CJK characters allowed ('颜 色')."""
     if upper.startswith(label, start):
@@ -305,6 +322,8 @@ def split_labeled(text: str) -> list[tuple[str | None, int, int, bool]]:
     while index < len(text):
         if index > 0 and (text[index - 1] in " \t" + _OPENERS or (found and index > found[-1][1])):
             hit = _label_at(text, index, require_colon=True, upper=upper)
+            if hit is None and found and index > found[-1][1] and text[index - 1] in " \t|｜":
+                hit = _bare_label_at(text, index, upper, found[-1][0])
             if hit is not None and (not found or index > found[-1][1]):
                 found.append((LABELS[hit[0]], hit[1], index - 1 if text[index - 1] in _OPENERS else index, hit[2]))
                 index = hit[1]
