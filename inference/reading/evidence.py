@@ -75,8 +75,9 @@ def gather(recipe: Recipe, tag: TagReading) -> dict[str, FieldEvidence]:
     """Evidence for every field rule of the recipe, from the tag's lines, re-reads and barcodes.
     The verdict asks twice for the same tag and recipe; the last answer is kept for that."""
     global _last
-    if _last is not None and _last[0] is recipe and _last[1] is tag:
-        return dict(_last[2])
+    last = _last  # one read of it: another tag's thread may replace it between a check and a use
+    if last is not None and last[0] is recipe and last[1] is tag:
+        return dict(last[2])
     found = _gather(recipe, tag)
     _last = (recipe, tag, found)
     return dict(found)
