@@ -21,6 +21,8 @@ from inference.reading.labels import split_labeled
     ("成分 面料 棉 60% 里料 涤纶 100%", ["composition"]),
     ("品名 颜色拼接T恤", ["product_name"]),
     ("品名 半身裙 颜色", ["product_name"]),
+    # a table's header row (tenth two_row_table): labels over the values of the row below, none of them a value
+    ("款号 颜色 号型 等级", ["style_number"]),
 ])
 def test_a_label_after_another_field_s_value_needs_no_colon(text: str, fields: list[str]) -> None:
     assert [field for field, *_ in split_labeled(text)] == fields

@@ -340,3 +340,12 @@ def test_a_letter_a_fortieth_of_a_sure_glyph_outside_the_alphabet_is_not_spotted
     frames = [{"米": 0.51, "类": 0.43, "B": 0.05}, {"": 0.98}]  # a tenth: the recognizer's own second guess
     hit = spot("B", read(frames, VOCAB), alphabet="0123456789/AB")
     assert hit is not None and hit.supported
+
+
+def test_a_glyph_far_behind_another_glyph_is_still_weighed_within_the_alphabet() -> None:
+    """The cap above is for a letter or digit under a glyph of another script; 纤维 read 纤准 in 15 px print had 维
+    more than twenty times behind 准 and was printed (eighth 000069, s5153 000003: good tags held for REVIEW when the
+    cap applied to every character)."""
+    frames = [{"米": 0.97, "类": 0.012, "B": 0.001}, {"": 0.98}]
+    hit = spot("类", read(frames, VOCAB), alphabet="0123456789/AB类")
+    assert hit is not None and hit.supported
