@@ -78,3 +78,15 @@ def test_a_read_beside_a_label_never_shows_a_difference() -> None:
 @pytest.mark.parametrize("text", ["规格：", "规格 /"])
 def test_a_label_with_only_punctuation_after_it_is_alone(text: str) -> None:
     assert label_alone(text, "size")
+
+
+def test_a_label_boxed_off_the_crop_has_a_strip_on_it_or_none() -> None:
+    # set 5153 000052, sharpened: a first read's label mapped into the grown read's crop at x -67..-30 (270 px wide);
+    # its strip began left of the crop and the slice was empty, which OpenCV's resize refused with an exception
+    shape = (729, 270)
+    left, top, right, bottom = _strip((-67.5, 425.3, -30.3, 439.6), [(-67.5, 425.3, -30.3, 439.6)], shape)
+    assert (left, right) == (0, 85) and 0 <= top < bottom <= 729  # what of it lies on the crop
+    assert _strip((-200.0, 425.3, -160.0, 439.6), [], shape) is None  # nothing of its reach on the crop
+    left, top, right, bottom = _strip((-40.0, 100.0, 10.0, 120.0), [], shape)
+    assert 0 <= left < right <= 270 and 0 <= top < bottom <= 729
+    assert _strip((10.0, 740.0, 60.0, 760.0), [], shape) is None  # below the crop

@@ -327,3 +327,25 @@ def test_a_size_is_not_spotted_on_a_tag_that_prints_a_run() -> None:
     entry = OcrLine("3XL", 0.7, (0, 0, 1, 1), posteriors=read(sure("3XL"), "3XLMS"))
     assert spot_fields(r.fields, rivals_too=True, lines=[run, entry]) == ()
     assert [s.expected for s in spot_fields(r.fields, rivals_too=True, lines=[entry])] == ["3XL"]
+
+
+def test_a_letter_a_fortieth_of_a_sure_glyph_outside_the_alphabet_is_not_spotted() -> None:
+    """Set 9111 boxed_cells 000036, against another job's size M where S is printed: the label 颜色 read 颜 at 0.51
+    with 'M' at 0.013 behind it; weighed only against a size's alphabet, M cost nothing there and the size was
+    confirmed at 1 %. A second guess a fortieth of the first is no look-alike; an eighth is (the test above)."""
+    # 颜 and M of that frame as 米 and B of the test's charset; the rest of the step on other glyphs, not on a blank
+    frames = [{"米": 0.51, "类": 0.47, "B": 0.013}, {"": 0.98}, {"类": 0.99}, {"": 0.98}]
+    hit = spot("B", read(frames, VOCAB), alphabet="0123456789/AB")
+    assert hit is None or not hit.supported
+    frames = [{"米": 0.51, "类": 0.43, "B": 0.05}, {"": 0.98}]  # a tenth: the recognizer's own second guess
+    hit = spot("B", read(frames, VOCAB), alphabet="0123456789/AB")
+    assert hit is not None and hit.supported
+
+
+def test_a_glyph_far_behind_another_glyph_is_still_weighed_within_the_alphabet() -> None:
+    """The cap above is for a letter or digit under a glyph of another script; 纤维 read 纤准 in 15 px print had 维
+    more than twenty times behind 准 and was printed (eighth 000069, s5153 000003: good tags held for REVIEW when the
+    cap applied to every character)."""
+    frames = [{"米": 0.97, "类": 0.012, "B": 0.001}, {"": 0.98}]
+    hit = spot("类", read(frames, VOCAB), alphabet="0123456789/AB类")
+    assert hit is not None and hit.supported

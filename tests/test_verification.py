@@ -385,6 +385,8 @@ def test_the_digits_of_a_code_on_the_price_s_row_are_no_price(price: str, verdic
     ("吊牌价RMB1000", "¥1000.00"),  # fourth 000031 (dotted_leaders): the currency glued between label and amount
     ("￥129-00", "¥129.00"),  # third2 000052: the point read as a hyphen
     ("¥399.00RMB", "¥399.00"),
+    # eleventh bar_lines 000063: a row of two fields read without its spaces; GB18401's 'B1' made it all one code
+    ("安全类别GB18401-2010C类零售价RMB69.90", "¥69.90"),
 ])
 def test_a_price_glued_to_its_currency_or_with_its_point_misread_is_still_a_price(line: str, amount: str) -> None:
     from inference.reading.evidence import gather
@@ -804,3 +806,37 @@ def test_a_style_number_s_letters_read_as_digits_are_the_recognizer_s_doubt_not_
     reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines_from_text(line, 1.0),
                          reread_lines=lines_from_text(line, 1.0), text_px=30.0)
     assert judge(recipe('style_number = "ZS010409B"'), one_tag(), [reading]).verdict is verdict
+
+
+def _lines(*lines: tuple[str, float]) -> tuple:
+    return tuple(line for text, confidence in lines for line in lines_from_text(text, confidence))
+
+
+_PRICE_LIST = (("零售价 RETAIL PRICE", 0.99), ("GBP", 0.99), ("38.00", 0.94), ("CNY", 0.99), ("339.00", 0.99),
+               ("EUR", 0.99), ("44.00", 0.98))
+
+
+@pytest.mark.parametrize("again, verdict", [
+    # set 9909 currency_list 000071: the tag's list of prices read again less surely; 38.00 and 44.00 have other digits
+    # than the expected 199, so they are other prices, not a doubt about this one, and 339.00 shows in both reads
+    ((("GBP", 0.9), ("38.00", 0.62), ("CNY", 0.9), ("339.00", 0.86), ("EUR", 0.9), ("44.00", 0.76)), Verdict.NG),
+    # an amount with as many digits as the expected, read weakly, could be it misread
+    ((("GBP", 0.9), ("38.00", 0.62), ("CNY", 0.9), ("189.00", 0.7), ("EUR", 0.9), ("44.00", 0.76)), Verdict.REVIEW),
+    ((("GBP", 0.9), ("38.00", 0.62), ("CNY", 0.9), ("1999.00", 0.7)), Verdict.REVIEW),  # or with a digit doubled
+])
+def test_weak_amounts_of_other_digits_cast_no_doubt_on_another_price_read_surely(again, verdict: Verdict) -> None:
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=_lines(*_PRICE_LIST), reread_lines=_lines(*again))
+    assert judge(recipe('price = "¥199.00"'), one_tag(), [reading]).verdict is verdict
+
+
+@pytest.mark.parametrize("again, confidence, verdict", [
+    ("零售价 RMB79", 0.99, Verdict.NG),  # 'RMB7' is what is left of the RMB79 the other read is sure of, not 888 misread
+    ("零售价 RMB79", 0.9, Verdict.REVIEW),  # a weak read is overruled only by a sure one
+    ("零售价 RMB8", 0.99, Verdict.REVIEW),  # what is left could be the expected 888
+])
+def test_what_is_left_of_another_price_read_surely_bears_the_difference_out(again: str, confidence: float,
+                                                                           verdict: Verdict) -> None:
+    first = "零售价 RMB8" if again.endswith("RMB8") else "零售价 RMB7"
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines_from_text(first, 0.41),
+                         reread_lines=lines_from_text(again, confidence))
+    assert judge(recipe('price = "¥888.00"'), one_tag(), [reading]).verdict is verdict

@@ -80,7 +80,7 @@ def _strip(label: Box, boxes: Sequence[Box], shape: tuple[int, int]) -> tuple[in
         overlap = min(y2, by2) - max(y1, by1)
         if bx1 >= x2 - 1 and overlap > 0.5 * min(h, by2 - by1):
             right = min(right, bx1)
-    left = x2 + LABEL_GAP * h
+    left = max(0.0, x2 + LABEL_GAP * h)  # a label boxed off the crop (a first read's line mapped into a grown one)
     top, bottom = max(0.0, y1 - STRIP_MARGIN * h), min(float(shape[0]), y2 + STRIP_MARGIN * h)
     if right - left < 0.5 * h or bottom - top < 4:
         return None

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from inference.reading import hao_xing
+from inference.reading.fibre_table import matching_part
 from inference.reading.fields import extract_fields
 from inference.reading.labels import LABELS, line_parts, split_labeled
 from inference.reading.matching import SURE_SINGLE, Found, Glyphs, compare, fold, haystacks, search
@@ -74,8 +75,9 @@ def gather(recipe: Recipe, tag: TagReading) -> dict[str, FieldEvidence]:
     """Evidence for every field rule of the recipe, from the tag's lines, re-reads and barcodes.
     The verdict asks twice for the same tag and recipe; the last answer is kept for that."""
     global _last
-    if _last is not None and _last[0] is recipe and _last[1] is tag:
-        return dict(_last[2])
+    last = _last  # one read of it: another tag's thread may replace it between a check and a use
+    if last is not None and last[0] is recipe and last[1] is tag:
+        return dict(last[2])
     found = _gather(recipe, tag)
     _last = (recipe, tag, found)
     return dict(found)
@@ -270,6 +272,9 @@ _GRAMMARS = {
     "standard": re.compile(r"[A-Z]{2}\s*(?:/\s*[A-Z])?\s*\d{3,6}", re.IGNORECASE),
     "safety_category": re.compile(r"[ABC]\s*类|18401", re.IGNORECASE),
     "size": re.compile(r"\d{2,3}\s*/\s*\d{2,3}"),  # a 号型; a letter size alone is _SIZE_LETTER
+    # a fibre content gives each fibre its share (GB/T 29862): fibre names alone are a table's first row ('面布 锦纶',
+    # its shares set apart at the tag's edge), not another content
+    "composition": re.compile(r"\d\s*[%％]"),
     "ean13": re.compile(r"^\D*(?:\d\D?){12,13}$"),
 }
 
@@ -425,6 +430,7 @@ def _candidates(name: str, lines: Sequence[OcrLine], labelled: Mapping[str, Fiel
         out.extend(_colour_lines(lines))
     elif name == "composition":
         out.extend(_composition_lines(lines))
+        out.extend(_composition_table(expected, lines))
     elif name == "safety_category":
         for line in lines:
             letter = _safety_class(line.text)
@@ -672,6 +678,16 @@ def _composition_lines(lines: Sequence[OcrLine]) -> list[_Candidate]:
     return out
 
 
+def _composition_table(expected: str, lines: Sequence[OcrLine]) -> list[_Candidate]:
+    """The expected composition as a part of a table of parts (fibre_table.py): evidence for it only."""
+    part = matching_part(expected, lines) if expected else None
+    if part is None:
+        return []
+    weakest = min(_weakest(line, 0, len(line.text)) for line in part.lines)
+    typical = min(float(line.confidence) for line in part.lines)
+    return [_Candidate(expected, weakest, "a part of a fibre table", " / ".join(line.text for line in part.lines), typical)]
+
+
 # -- prices: compared as amounts, whatever their format ---------------------------------------------
 _AMOUNT = re.compile(r"(?<![\d.,])(\d{1,3}(?:[,，]\d{3})+|\d{1,6})(?:[.．·](\d{0,2}))?(?![\d])")
 _PRICE_CONTEXT = re.compile(r"[¥￥元]|RMB|CNY|价|PRICE", re.IGNORECASE)
@@ -718,6 +734,7 @@ def _line_amounts(line: OcrLine) -> list[_Amount]:
     for match in _AMOUNT.finditer(cleaned):
         if foreign_amount(cleaned, match.start(), match.end()):
             continue  # US$ 59.00 beside CN¥ 399.00: another currency's price is no evidence of the yuan one
+        part = next(p for p in parts if p.label_start <= match.start() < p.end)
         if _in_code(cleaned, match.start(), match.end()):
             continue  # the digits of a style number ('KX-424199-05') or a standard ('2660-2017') on the price's row
         whole, cents = match.group(1).replace(",", "").replace("，", ""), match.group(2)
@@ -726,7 +743,6 @@ def _line_amounts(line: OcrLine) -> list[_Amount]:
         except InvalidOperation:
             continue
         decimals = cents is not None and len(cents) == 2
-        part = next(p for p in parts if p.label_start <= match.start() < p.end)
         if part.field == "price":
             context = True
         elif part.field is None:
@@ -744,13 +760,18 @@ _CODE_JOINT = re.compile(r"[A-Za-z]-?\d|\d-?[A-Za-z]")
 
 
 def _in_code(text: str, start: int, end: int) -> bool:
-    """Whether the number at text[start:end] is part of a code: its word (up to spaces) joins digits to letters
-    (a style number, a 号型), once the currencies written in it are set aside ('吊牌价RMB1000')."""
-    while start > 0 and not text[start - 1].isspace():
+    """Whether the number at text[start:end] is part of a code: its word (up to spaces and Chinese characters) joins
+    digits to letters (a style number, a 号型), once the currencies written in it are set aside ('吊牌价RMB1000'). A
+    row read without its spaces ('…GB18401-2010C类零售价RMB69.90') keeps the standard's 'B1' out of the price's word."""
+    while start > 0 and not _word_end(text[start - 1]):
         start -= 1
-    while end < len(text) and not text[end].isspace():
+    while end < len(text) and not _word_end(text[end]):
         end += 1
     return bool(_CODE_JOINT.search(_CURRENCY_AROUND.sub("", text[start:end])))
+
+
+def _word_end(ch: str) -> bool:
+    return ch.isspace() or "\u4e00" <= ch <= "\u9fff"
 
 
 def _slipped(expected: str, read: str) -> bool:
@@ -758,6 +779,16 @@ def _slipped(expected: str, read: str) -> bool:
     read is the expected digits with some left out)."""
     it = iter(expected)
     return len(read) < len(expected) and all(ch in it for ch in read)
+
+
+def _could_be_expected(expected: Decimal, want_digits: str, read: _Amount, min_confidence: float) -> bool:
+    """Whether an amount could be the expected price misread: its digits with some lost ('129' for 1299), its cents
+    read into the yuan, or, read weakly, as many digits as the expected or one repeated ('12999'). A weak amount of
+    other digits ('38.00' in a list of other currencies, 'RMB7' on a tag whose RMB79 another read shows) is some other
+    number, not a doubt about this price."""
+    if _slipped(want_digits, read.digits) or _raised_cents(expected, read):
+        return True
+    return read.confidence < min_confidence and (len(read.digits) == len(want_digits) or _slipped(read.digits, want_digits))
 
 
 def _raised_cents(expected: Decimal, read: _Amount) -> bool:
@@ -810,11 +841,14 @@ def _price(rule: FieldRule, reads: Sequence[Sequence[OcrLine]], labelled: Sequen
                 best_match = top
             continue
         priced = [a for a in amounts if a.context]
-        near = [a for a in priced if _slipped(want_digits, a.digits) or _raised_cents(expected, a) or a.confidence < rule.min_confidence]
-        if near:
-            per_read.append((Found.NEAR, max(near, key=lambda a: a.confidence)))
-        elif priced:
-            per_read.append((Found.DIFFERENT, max(priced, key=lambda a: a.confidence)))
+        like = [a for a in priced if _could_be_expected(expected, want_digits, a, rule.min_confidence)]
+        sure = [a for a in priced if a.confidence >= rule.min_confidence]
+        if like:
+            per_read.append((Found.NEAR, max(like, key=lambda a: a.confidence)))
+        elif sure:
+            per_read.append((Found.DIFFERENT, max(sure, key=lambda a: a.confidence)))
+        elif priced:  # only weak amounts, none of them a misread of the expected one
+            per_read.append((Found.NEAR, max(priced, key=lambda a: a.confidence)))
         else:
             per_read.append((Found.ABSENT, None))
     if best_match is not None:
@@ -825,7 +859,15 @@ def _price(rule: FieldRule, reads: Sequence[Sequence[OcrLine]], labelled: Sequen
     shown = {a.amount for f, a in seen if f is Found.DIFFERENT and a.confidence >= SURE_DIFFERENCE}
 
     def bears(found: Found, amount: _Amount | None) -> bool:
-        return found is Found.DIFFERENT or (found is Found.NEAR and amount is not None and amount.amount in shown)
+        if found is Found.DIFFERENT:
+            return True
+        if found is not Found.NEAR or amount is None:
+            return False
+        if amount.amount in shown:
+            return True
+        # what is left of the other amount ('RMB7' where another read shows RMB79 surely), no misread of the expected
+        return not _could_be_expected(expected, want_digits, amount, rule.min_confidence) and any(
+            _slipped(str(int(other)), amount.digits) for other in shown)
 
     confirmed = sum(1 for f, a in per_read[:line_reads] if bears(f, a))
     if seen and all(bears(f, a) for f, a in seen) and confirmed >= line_reads:

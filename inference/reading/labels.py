@@ -148,6 +148,34 @@ def _label_at(text: str, start: int, require_colon: bool, upper: str | None = No
     return _fuzzy_label_at(text, start)
 
 
+# Labels that name a part of a field's value, never another field: '成分 面料 棉 60% 里料 涤纶 100%'.
+_PART_LABELS = frozenset({"面料", "里料"})
+
+
+def _bare_label_at(text: str, start: int, upper: str, current: str | None, value_start: int) -> tuple[str, int, bool] | None:
+    """A label without its colon after the space or bar that ends another field's value ('品名 半身裙 | 款号 A0657B |
+    颜色 墨绿', '颜色墨绿' read with its bar lost): a Chinese label of another field than the one being read, a part's
+    name aside, with a value after it. A row of labels (a table's header, '款号 颜色 号型 等级') has none."""
+    hit = _label_at(text, start, require_colon=False, upper=upper)
+    if hit is None or not hit[2]:
+        return None
+    label = text[start : start + len(hit[0])] if upper.startswith(hit[0], start) else hit[0]
+    if label.isascii() or len(label) < 2 or label in _PART_LABELS or LABELS.get(label) in (None, current):
+        return None
+    before, after = text[value_start:start].strip(" \t|｜"), text[hit[1]:].strip()
+    if not after or _starts_with_label(before, upper, value_start) or _starts_with_label(after, upper, hit[1]):
+        return None
+    return hit
+
+
+def _starts_with_label(part: str, upper: str, at: int) -> bool:
+    """Whether `part` (the text from `at` on, spaces aside) opens with a label: another header of a row of labels."""
+    if not part:
+        return False
+    start = at + (len(upper) - len(upper[at:].lstrip(" \t|｜")))
+    return _label_at(upper, start, require_colon=False, upper=upper) is not None
+
+
 def _match_label(upper: str, start: int, label: str) -> int | None:
     """End of `label` at `start`, spaces between its CJK characters allowed ('颜 色')."""
     if upper.startswith(label, start):
@@ -305,6 +333,8 @@ def split_labeled(text: str) -> list[tuple[str | None, int, int, bool]]:
     while index < len(text):
         if index > 0 and (text[index - 1] in " \t" + _OPENERS or (found and index > found[-1][1])):
             hit = _label_at(text, index, require_colon=True, upper=upper)
+            if hit is None and found and index > found[-1][1] and text[index - 1] in " \t|｜":
+                hit = _bare_label_at(text, index, upper, found[-1][0], found[-1][1])
             if hit is not None and (not found or index > found[-1][1]):
                 found.append((LABELS[hit[0]], hit[1], index - 1 if text[index - 1] in _OPENERS else index, hit[2]))
                 index = hit[1]

@@ -42,6 +42,10 @@ MIN_CHAR_PROBABILITY = 0.005
 # The whole string: one doubted character, plus a little for each further one.
 TOTAL_DEFICIT_BASE = math.log(5.0)
 TOTAL_DEFICIT_PER_CHAR = 0.05
+# Weighed against a field's alphabet, a letter or digit may still be placed under a guess of another script only
+# where that guess (outside the alphabet: '米' where 8 is printed) is at most this much likelier: such a second
+# guess is an eighth or a tenth of the first, a letter under a sure CJK glyph of a label a fortieth or less.
+OUTSIDE_REACH = math.log(20.0)
 # Against a closed vocabulary's other values (likeliest_of_its_kind): each character within log(50) of the best guess,
 # the whole within 3 times what alone is supported, and every rival on the line log(20) more costly.
 RIVAL_REACH = math.log(50.0)
@@ -221,6 +225,12 @@ def spot(text: str, post: Posteriors, alphabet: str = "", reach: float = MAX_CHA
         return None  # some character is nowhere near the recognizer's best guess
     char_cost = log_best[:, None] - np.log(np.maximum(char_p, FLOOR))
     np.maximum(char_cost, 0.0, out=char_cost)
+    if alphabet:
+        # a guess of another script outweighs the printed character by a look-alike's margin, not by any: where the
+        # recognizer saw 颜 at 0.51 in a label, a size's 'M' at 0.013 is no second guess (set 9111 000036); a glyph
+        # under another glyph (纤维 read 纤准 in small print) may be far behind and still be what was printed
+        other_script = np.array([[char_kind(ch) != kind and kind != BLANK for ch in kw] for kind in post.kinds], bool)
+        char_cost[other_script & (char_p * math.exp(OUTSIDE_REACH) < post.best[:, None])] = _INF
     return _align(kw, char_cost, blank_cost, char_p, best, post.kinds)
 
 
