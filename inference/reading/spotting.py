@@ -229,7 +229,8 @@ def spot(text: str, post: Posteriors, alphabet: str = "", reach: float = MAX_CHA
         # a guess of another script outweighs the printed character by a look-alike's margin, not by any: where the
         # recognizer saw 颜 at 0.51 in a label, a size's 'M' at 0.013 is no second guess (set 9111 000036); a glyph
         # under another glyph (纤维 read 纤准 in small print) may be far behind and still be what was printed
-        other_script = np.array([[char_kind(ch) != kind and kind != BLANK for ch in kw] for kind in post.kinds], bool)
+        steps_kind = post.kinds[:, None]
+        other_script = (steps_kind != _kinds_of(kw)[None, :]) & (steps_kind != BLANK)
         char_cost[other_script & (char_p * math.exp(OUTSIDE_REACH) < post.best[:, None])] = _INF
     return _align(kw, char_cost, blank_cost, char_p, best, post.kinds)
 
@@ -256,6 +257,14 @@ def _best_within(post: Posteriors, alphabet: str) -> np.ndarray:
     if cols is None:
         return post.best
     return np.maximum(post.blank, post.probs[:, cols].max(axis=1))
+
+
+@lru_cache(maxsize=4096)
+def _kinds_of(kw: str) -> np.ndarray:
+    """Each character's kind (char_kind), read-only: a keyword is spotted on every line of a frame."""
+    kinds = np.array([char_kind(ch) for ch in kw], np.int8)
+    kinds.flags.writeable = False
+    return kinds
 
 
 @lru_cache(maxsize=4096)
