@@ -218,10 +218,11 @@ def test_every_character_the_generator_prints_exists_in_every_font():
 
     from training.tagsets import (backgrounds, designs, eighth_designs, fifth_designs, fourth_designs, fresh_designs,
                                   eleventh_designs, ninth_designs, seventh_designs, sixth_designs, tenth_designs,
-                                  third_designs, values)
+                                  third_designs, twelfth_designs, values)
 
     modules = (values, designs, fresh_designs, third_designs, fourth_designs, fifth_designs, sixth_designs,
-               seventh_designs, eighth_designs, ninth_designs, tenth_designs, eleventh_designs, backgrounds)
+               seventh_designs, eighth_designs, ninth_designs, tenth_designs, eleventh_designs, twelfth_designs,
+               backgrounds)
     source = "".join(inspect.getsource(m) for m in modules)
     chars = sorted({c for c in source if ord(c) > 127 and c not in "—…→·"})
     assert len(chars) > 100
@@ -1308,3 +1309,88 @@ def test_a_reprice_tag_names_the_new_price_and_prints_the_old_one_too():
         assert price_amount(art.fields["price"]) == Decimal(values.price)
         assert art.fields["composition"] == values.composition
 
+
+# -- the three designs added in the twentieth session (justified labels, letter-spaced values, a size badge) ---------
+
+TWELFTH = ("spread_labels", "tracked_caps", "stripe_badge")
+
+
+def test_twelfth_designs_are_deterministic_and_their_recipes_describe_the_printed_fields(tmp_path):
+    for row in deterministic_rows(tmp_path, TWELFTH, 121):
+        (tag,) = row["tags"]
+        assert [c["format"] for c in tag["barcodes"]] == ["EAN-13"] and not tag["qr"]
+        assert tag["barcodes"][0]["text"] == tag["fields"]["ean13"]
+        if row["bucket"] == "nominal":
+            assert row["condition"]["smallest_print_px"] >= 5.0, (row["image"], row["design"])
+
+
+def test_twelfth_designs_plant_every_defect_kind_where_the_truth_says(tmp_path):
+    for row in rows_with_planted_defects(tmp_path, TWELFTH, 122):
+        defect = row["defect"]
+        if defect and defect["field"] == "ean13":
+            (tag,) = row["tags"]
+            assert {c["text"] for c in tag["barcodes"]} == {defect["printed"]}
+
+
+def test_twelfth_designs_never_print_below_the_smallest_legal_print():
+    from training.tagsets.canvas import MIN_PRINT_MM
+
+    for seed in range(1, 25):
+        values = random_values(np.random.default_rng(seed))
+        for design in TWELFTH:
+            art = DESIGNS[design](seed, values, 10.0)
+            assert art.smallest_print_px >= MIN_PRINT_MM * 10.0, (design, seed, art.fields)
+            assert art.fields["composition"] == values.composition and art.fields["size"] == values.size
+
+
+def ink_columns(card) -> np.ndarray:
+    pixels = np.asarray(card.image, np.int16).mean(axis=2)
+    return np.flatnonzero((pixels < 128).any(axis=0))
+
+
+def test_a_justified_label_ends_where_the_widest_does():
+    from training.tagsets.canvas import Card
+    from training.tagsets.fonts import font_names
+    from training.tagsets.layout import BLACK
+    from training.tagsets.twelfth_designs import spread_text
+
+    for face in font_names():
+        wide, short = Card(40, 8, 10.0, (255, 255, 255)), Card(40, 8, 10.0, (255, 255, 255))
+        width = wide.text(2, 2, "执行标准", 3.0, BLACK, face)
+        assert spread_text(short, 2, 2, "品名", width, 3.0, BLACK, face) == width
+        (a, b), (c, d) = ink_columns(wide)[[0, -1]], ink_columns(short)[[0, -1]]
+        assert abs(a - c) <= 3 and abs(b - d) <= 3, face  # 品 under 执, 名 under 准
+        gap = np.diff(ink_columns(short)).max()
+        assert gap > 10.0 * 3.0, face  # more than a character's width of bare card between 品 and 名
+
+
+def test_tracked_values_are_letter_spaced_and_give_up_tracking_before_size():
+    from training.tagsets.canvas import Card
+    from training.tagsets.layout import BLACK
+    from training.tagsets.twelfth_designs import tracked_text, tracked_width
+
+    face = "wqy-microhei"
+    card = Card(60, 8, 10.0, (255, 255, 255))
+    plain = card.text(0, 0, "W2301", 3.0, BLACK, face)
+    assert tracked_width(card, "W2301", 3.0, face, 0.4) == pytest.approx(plain + 4 * 0.4 * 3.0, abs=0.01)
+    tight = Card(60, 8, 10.0, (255, 255, 255))
+    used = tracked_text(tight, 1, 1, "W2301", 3.0, BLACK, face, 0.4, plain + 2 * 0.4 * 3.0)
+    assert used == pytest.approx(plain + 4 * 0.2 * 3.0, abs=0.01)  # the tracking halved, the size kept
+
+
+@pytest.mark.parametrize("price, rate, member", [
+    ("399.00", 0.9, "359.00"), ("69.90", 0.85, "59.00"), ("1299.00", 0.88, "1143.00"), ("1000.00", 0.8, "800.00"),
+])
+def test_a_member_price_is_the_price_at_the_rate_in_whole_yuan(price, rate, member):
+    from training.tagsets.twelfth_designs import member_price
+
+    assert member_price(price, rate) == member
+
+
+def test_a_badge_tag_names_the_retail_price_not_the_members():
+    from training.tagsets.twelfth_designs import stripe_badge
+
+    for seed in range(1, 9):
+        values = random_values(np.random.default_rng(seed))
+        art = stripe_badge(seed, values, 6.0)
+        assert price_amount(art.fields["price"]) == Decimal(values.price)

@@ -1,5 +1,6 @@
-"""Thirty-seven hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs,
-fifth_designs, sixth_designs, seventh_designs, eighth_designs, ninth_designs, tenth_designs and eleventh_designs), each from a common
+"""Forty hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs, fifth_designs,
+sixth_designs, seventh_designs, eighth_designs, ninth_designs, tenth_designs, eleventh_designs and twelfth_designs),
+each from a common
 Chinese retail convention; none shares layout with training.synth.
 
 A design draws one card from a job's values at a given scale and says what it printed, field by field,
@@ -30,6 +31,7 @@ from training.tagsets.seventh_designs import glossy_hotspot, overprint_offset, s
 from training.tagsets.sixth_designs import curled_tag, dense_tag, handwritten_price
 from training.tagsets.tenth_designs import label_over_value, stamped_price, two_row_table
 from training.tagsets.third_designs import hairline_rows, shield_centred, tear_slip
+from training.tagsets.twelfth_designs import spread_labels, stripe_badge, tracked_caps
 from training.tagsets.values import TagValues
 
 
@@ -302,6 +304,10 @@ DESIGNS: dict[str, Design] = {
     "boxed_cells": boxed_cells,
     "bar_lines": bar_lines,
     "sale_reprice": sale_reprice,
+    # added on 2026-12-04 (twentieth session), after the reader had been developed against all thirty-seven: a fresh yardstick
+    "spread_labels": spread_labels,
+    "tracked_caps": tracked_caps,
+    "stripe_badge": stripe_badge,
 }
 # The symbology each design carries, so a recipe and a defect know what the barcode encodes.
 BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_price_block": "EAN-13",
@@ -315,5 +321,6 @@ BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_p
               "round_diecut": "EAN-13", "folded_booklet": "EAN-13", "qr_first": "EAN-13",
               "currency_list": "EAN-13", "vertical_columns": "EAN-13", "clear_pvc": "EAN-13",
               "two_row_table": "EAN-13", "stamped_price": "EAN-13", "label_over_value": "EAN-13",
-              "boxed_cells": "EAN-13", "bar_lines": "EAN-13", "sale_reprice": "EAN-13"}
+              "boxed_cells": "EAN-13", "bar_lines": "EAN-13", "sale_reprice": "EAN-13",
+              "spread_labels": "EAN-13", "tracked_caps": "EAN-13", "stripe_badge": "EAN-13"}
 HAS_QR = {"kraft_stamped", "stacked_labels", "logo_face", "dense_tag", "qr_first"}
