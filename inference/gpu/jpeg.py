@@ -197,6 +197,12 @@ class GpuJpegDecoder:
                 out[i] = result
         return [o if o is not None else Decoded(None, "not decoded") for o in out]
 
+    def prepare_thread(self) -> None:
+        """This decoder's device made current on a thread that will call `decode` (serve's decode thread)."""
+        from inference.gpu.cuda import make_current
+
+        make_current(self.device_id)
+
     def _frame(self, image: Any) -> Decoded:
         cai = image.__cuda_array_interface__
         h, w, c = (int(v) for v in cai["shape"])

@@ -6,6 +6,10 @@ arrives, before its body is read or decoded, and counts as waiting until a batch
 service refuses at once (QueueFull, HTTP 503) instead of growing a hidden queue in front of the decoder,
 and a request still waiting past its deadline (from admission) is answered DeadlineExceeded instead of
 being served late.
+
+A runner with two stages (`decode_batch`, then `infer_batch` on what it returned) gets a second thread for the
+first: its consumer decodes batch N+1 there while batch N infers on the runner's own thread, one batch in each
+stage at a time, inferred in the order taken. A plain runner is called with the batch on its thread, as before.
 """
 
 from __future__ import annotations
@@ -21,6 +25,11 @@ from inference.service.errors import DeadlineExceeded, InferenceFailed, QueueFul
 # A runner takes the items of one batch and returns one result per item, in order; an Exception in the
 # list fails only that item.
 Runner = Callable[[list[Any]], list[Any]]
+
+
+def two_staged(runner: Runner) -> bool:
+    """Whether a runner splits a batch into a decode stage and an infer stage the batcher may overlap."""
+    return callable(getattr(runner, "decode_batch", None)) and callable(getattr(runner, "infer_batch", None))
 
 
 def queue_full(max_queue: int, waiting: int) -> QueueFull:
@@ -78,31 +87,40 @@ class Batcher:
         self._queue: asyncio.Queue[_Pending] | None = None
         self._consumers: list[asyncio.Task] = []
         self._executors: list[ThreadPoolExecutor] = []
+        self._decoders: list[ThreadPoolExecutor | None] = []  # each two-staged runner's decode thread
+        self._inferring: set[asyncio.Task] = set()
         self._in_flight = 0
         self._waiting = 0
         self._closing = False
 
     # -- lifecycle -----------------------------------------------------------------------------------
     async def start(self) -> None:
-        """One thread per runner; a runner with `prepare_thread` has it run there first, one runner after another,
-        before any request is accepted (the worker captures its engines' CUDA graphs on the thread that replays
-        them). A failing preparation stops the threads and is raised."""
+        """One thread per runner (two for a two-staged one); a runner with `prepare_thread` has it run there first,
+        and `prepare_decode_thread` on its decode thread, one runner after another, before any request is accepted
+        (the worker captures its engines' CUDA graphs on the thread that replays them, and no decode may run
+        beside a capture). A failing preparation stops the threads and is raised."""
         loop = asyncio.get_running_loop()
         try:
             for i, runner in enumerate(self.runners):
                 executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"inference-{i}")
                 self._executors.append(executor)
+                decoder = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"decode-{i}") \
+                    if two_staged(runner) else None
+                self._decoders.append(decoder)
                 prepare = getattr(runner, "prepare_thread", None)
                 if prepare is not None:
                     await loop.run_in_executor(executor, prepare)
+                prepare = getattr(runner, "prepare_decode_thread", None)
+                if prepare is not None and decoder is not None:
+                    await loop.run_in_executor(decoder, prepare)
         except BaseException:
-            for executor in self._executors:
-                executor.shutdown(wait=True)
-            self._executors.clear()
+            self._stop_threads()
             raise
         self._queue = asyncio.Queue()  # bounded by admission, not here
-        for i, (runner, executor) in enumerate(zip(self.runners, self._executors)):
-            self._consumers.append(asyncio.create_task(self._consume(runner, executor), name=f"batcher-{i}"))
+        for i, (runner, executor, decoder) in enumerate(zip(self.runners, self._executors, self._decoders)):
+            consume = self._consume(runner, executor) if decoder is None else \
+                self._consume_overlapped(runner, executor, decoder)
+            self._consumers.append(asyncio.create_task(consume, name=f"batcher-{i}"))
 
     async def drain(self) -> None:
         """Stop accepting, finish everything already queued, then stop the runner threads."""
@@ -116,9 +134,14 @@ class Batcher:
             task.cancel()
         await asyncio.gather(*self._consumers, return_exceptions=True)
         self._consumers.clear()
-        for executor in self._executors:
+        await asyncio.gather(*self._inferring, return_exceptions=True)  # answered already: their last steps
+        self._stop_threads()
+
+    def _stop_threads(self) -> None:
+        for executor in [*self._executors, *(d for d in self._decoders if d is not None)]:
             executor.shutdown(wait=True)
         self._executors.clear()
+        self._decoders.clear()
 
     # -- state -----------------------------------------------------------------------------------------
     @property
@@ -197,31 +220,72 @@ class Batcher:
                 live.append(pending)
         return live
 
+    def _take(self, batch: list[_Pending]) -> list[Any]:
+        self._in_flight += len(batch)
+        if self.on_batch is not None:
+            self.on_batch(len(batch))
+        return [p.item for p in batch]
+
+    def _answer(self, batch: list[_Pending], outcome: list[Any] | Exception) -> None:
+        """Each request its own result (an Exception in the list fails only its request; an Exception for the
+        whole batch fails every one), then the batch leaves the count in flight and the queue."""
+        try:
+            if not isinstance(outcome, Exception) and len(outcome) != len(batch):
+                outcome = InferenceFailed("the runner lost requests", expected=f"{len(batch)} results",
+                                          found=f"{len(outcome)}")
+            results = [outcome] * len(batch) if isinstance(outcome, Exception) else outcome
+            for pending, result in zip(batch, results):
+                if pending.future.done():
+                    continue
+                if isinstance(result, BaseException):
+                    pending.future.set_exception(result)
+                else:
+                    pending.future.set_result((result, len(batch)))
+        finally:
+            self._in_flight -= len(batch)
+            for _ in batch:
+                self._queue.task_done()
+
     async def _consume(self, runner: Runner, executor: ThreadPoolExecutor) -> None:
         loop = asyncio.get_running_loop()
         while True:
             batch = self._live(await self._collect())
             if not batch:
                 continue
-            self._in_flight += len(batch)
             try:
-                if self.on_batch is not None:
-                    self.on_batch(len(batch))
-                try:
-                    results = await loop.run_in_executor(executor, runner, [p.item for p in batch])
-                    if len(results) != len(batch):
-                        raise InferenceFailed("the runner lost requests", expected=f"{len(batch)} results",
-                                              found=f"{len(results)}")
-                except Exception as exc:  # one failure answers the whole batch, never hangs it
-                    results = [exc] * len(batch)
-                for pending, result in zip(batch, results):
-                    if pending.future.done():
-                        continue
-                    if isinstance(result, BaseException):
-                        pending.future.set_exception(result)
-                    else:
-                        pending.future.set_result((result, len(batch)))
-            finally:
-                self._in_flight -= len(batch)
-                for _ in batch:
-                    self._queue.task_done()
+                outcome = await loop.run_in_executor(executor, runner, self._take(batch))
+            except Exception as exc:  # one failure answers the whole batch, never hangs it
+                outcome = exc
+            self._answer(batch, outcome)
+
+    async def _consume_overlapped(self, runner: Any, executor: ThreadPoolExecutor,
+                                  decoder: ThreadPoolExecutor) -> None:
+        """Take batch N+1 and decode it while batch N infers; hand it to the infer stage when N is done."""
+        loop = asyncio.get_running_loop()
+        inferring: asyncio.Task | None = None
+        while True:
+            batch = self._live(await self._collect())
+            if not batch:
+                continue
+            try:
+                decoded = await loop.run_in_executor(decoder, runner.decode_batch, self._take(batch))
+                if inferring is not None:
+                    await asyncio.wait([inferring])  # not cancelled with this consumer: it answers its own batch
+            except asyncio.CancelledError:  # a drain waits for every batch taken, so only a caller's cancel
+                self._answer(batch, ShuttingDown("the service stopped before this request ran",
+                                                 expected="a running service", found="stopped while decoding",
+                                                 hint="retry against another instance"))
+                raise
+            except Exception as exc:
+                self._answer(batch, exc)
+                continue
+            inferring = asyncio.create_task(self._infer(runner, executor, batch, decoded))
+            self._inferring.add(inferring)
+            inferring.add_done_callback(self._inferring.discard)
+
+    async def _infer(self, runner: Any, executor: ThreadPoolExecutor, batch: list[_Pending], decoded: Any) -> None:
+        try:
+            outcome = await asyncio.get_running_loop().run_in_executor(executor, runner.infer_batch, decoded)
+        except Exception as exc:
+            outcome = exc
+        self._answer(batch, outcome)

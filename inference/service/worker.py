@@ -2,7 +2,12 @@
 its own thread by the batcher. /detect requests of a batch go through the engine's batch input in one
 call when the model's batch dimension is dynamic; /inspect requests go through the station's Inspector.
 With a GPU JPEG decoder (`jpeg`, inference/gpu/jpeg.py) the /detect JPEGs a batch brings undecoded are decoded
-together in one call, into device memory the GPU pipeline reads from: no CPU decode, no staging copy."""
+together in one call, into device memory the GPU pipeline reads from: no CPU decode, no staging copy.
+
+A batch goes through two stages, `decode_batch` then `infer_batch`, which the batcher runs on two threads of the
+worker's own so that batch N+1 decodes while batch N infers (on the H200 the decode was half of a ~10 ms batch,
+run one after the other with the JPEG engine 16–26 % busy: BENCHMARKS.md, issue 20, nineteenth session). Calling the
+worker runs both in turn on the calling thread."""
 
 from __future__ import annotations
 
@@ -40,6 +45,15 @@ class Job:
     recipe: Any = None
     image_hash: str = ""
     body: bytes = b""
+
+
+@dataclass(frozen=True)
+class DecodedBatch:
+    """A batch after the decode stage: its jobs, with pixels where a JPEG was decoded, and for each position the
+    refusal its decode earned (None: it goes on to inference). Owned by the inference thread once handed over."""
+
+    jobs: list[Job]
+    refused: list[Exception | None]
 
 
 # The GPU pipeline's engine runs at the batch it was opened with, whatever a batch brings: on the H200 a batch of
@@ -159,7 +173,7 @@ class InferenceWorker:
         """Each engine's full batch once, so the first batch of each size under load does not pay for allocation."""
         blank = np.full((*self.pipeline.input_hw, 3), 114, np.uint8)
         for size in [int(p.batch) for p in self.ladder[:-1]] + [self.gpu_batch or self.engine_batch]:
-            self._detect([Job(DETECT, blank, self.pipeline.thresholds, "warm-up")] * size)
+            self._chunk([Job(DETECT, blank, self.pipeline.thresholds, "warm-up")] * size)  # raises: start fails
 
     def prepare_thread(self) -> None:
         """Each GPU engine run on the calling thread, which must be the one that will serve this worker's batches
@@ -197,18 +211,53 @@ class InferenceWorker:
         for pipeline in self.ladder:
             pipeline.close()
 
-    # -- the batcher's runner --------------------------------------------------------------------
+    # -- the batcher's stages: decode (a thread of its own), then infer (this worker's thread) --------------
     def __call__(self, jobs: list[Job]) -> list[FrameResult | Exception]:
-        results: list[FrameResult | Exception] = [InferenceFailed("not run")] * len(jobs)
-        detect_at = [i for i, job in enumerate(jobs) if job.kind == DETECT]
+        return self.infer_batch(self.decode_batch(jobs))
+
+    def prepare_decode_thread(self) -> None:
+        """The decode thread's CUDA device made current before its first batch (the GPU decoder's stream is on it)."""
+        prepare = getattr(self.jpeg, "prepare_thread", None)
+        if prepare is not None:
+            prepare()
+
+    def decode_batch(self, jobs: list[Job]) -> DecodedBatch:
+        """Decode the /detect JPEGs left undecoded, in one call. A body that fails gets its 400; if the decoder
+        fails as a whole, its JPEGs fail and the batch's other requests still go on to inference."""
+        refused: list[Exception | None] = [None] * len(jobs)
+        deferred = [i for i, job in enumerate(jobs) if job.kind == DETECT and job.image is None]
+        if not deferred:
+            return DecodedBatch(list(jobs), refused)
+        if self.jpeg is None:
+            for i in deferred:
+                refused[i] = InferenceFailed("an undecoded image reached a worker without a JPEG decoder",
+                                             expected="decoded pixels", found="JPEG bytes", hint="report this")
+            return DecodedBatch(list(jobs), refused)
+        jobs = list(jobs)
         try:
-            for i, result in zip(detect_at, self._detect([jobs[i] for i in detect_at])):
-                results[i] = result
+            t0 = time.perf_counter_ns()
+            decoded = self.jpeg.decode([jobs[i].body for i in deferred], ["the request body"] * len(deferred))
+            share = (time.perf_counter_ns() - t0) / 1e6 / len(deferred)
         except Exception as exc:
-            for i in detect_at:
-                results[i] = _failure(exc)
+            for i in deferred:
+                refused[i] = _failure(exc)
+            return DecodedBatch(jobs, refused)
+        for i, result in zip(deferred, decoded):
+            if result.image is None:
+                refused[i] = undecodable(result.cause, result.error)
+            else:
+                jobs[i] = replace(jobs[i], image=result.image, decode_ms=jobs[i].decode_ms + share, body=b"")
+        return DecodedBatch(jobs, refused)
+
+    def infer_batch(self, batch: DecodedBatch) -> list[FrameResult | Exception]:
+        jobs = batch.jobs
+        results: list[FrameResult | Exception] = [r if r is not None else InferenceFailed("not run")
+                                                  for r in batch.refused]
+        detect_at = [i for i, job in enumerate(jobs) if job.kind == DETECT and batch.refused[i] is None]
+        for i, result in zip(detect_at, self._detect([jobs[i] for i in detect_at])):
+            results[i] = result
         for i, job in enumerate(jobs):
-            if job.kind == INSPECT:
+            if job.kind == INSPECT and batch.refused[i] is None:
                 try:
                     results[i] = self._inspect(job)
                 except Exception as exc:
@@ -221,37 +270,27 @@ class InferenceWorker:
 
     # -- detection ---------------------------------------------------------------------------------
     def _detect(self, jobs: list[Job]) -> list[FrameResult | Exception]:
-        out: list[FrameResult | Exception | None] = [None] * len(jobs)
-        jobs = self._decode_deferred(jobs, out)
-        ready = [i for i, result in enumerate(out) if result is None]
+        """Decoded jobs in chunks of the engine's batch. A chunk that fails is run again one job at a time, so a
+        request that breaks the engine fails alone rather than with the seven beside it."""
+        out: list[FrameResult | Exception] = []
         step = self.gpu_batch or self.engine_batch
-        for start in range(0, len(ready), step):
-            chunk = [jobs[i] for i in ready[start:start + step]]
-            results = self._gpu_chunk(chunk) if self.gpu_batch else self._cpu_chunk(chunk)
-            for i, result in zip(ready[start:start + step], results):
-                out[i] = result
+        for start in range(0, len(jobs), step):
+            chunk = jobs[start:start + step]
+            try:
+                out.extend(self._chunk(chunk))
+            except Exception as exc:
+                if len(chunk) == 1:
+                    out.append(_failure(exc))
+                    continue
+                for job in chunk:
+                    try:
+                        out.extend(self._chunk([job]))
+                    except Exception as alone:
+                        out.append(_failure(alone))
         return out
 
-    def _decode_deferred(self, jobs: list[Job], out: list) -> list[Job]:
-        """Decode the JPEGs left undecoded in one call; a body that fails gets its 400 in `out`."""
-        deferred = [i for i, job in enumerate(jobs) if job.image is None]
-        if not deferred:
-            return jobs
-        if self.jpeg is None:
-            for i in deferred:
-                out[i] = InferenceFailed("an undecoded image reached a worker without a JPEG decoder",
-                                         expected="decoded pixels", found="JPEG bytes", hint="report this")
-            return jobs
-        t0 = time.perf_counter_ns()
-        decoded = self.jpeg.decode([jobs[i].body for i in deferred], ["the request body"] * len(deferred))
-        share = (time.perf_counter_ns() - t0) / 1e6 / len(deferred)
-        jobs = list(jobs)
-        for i, result in zip(deferred, decoded):
-            if result.image is None:
-                out[i] = undecodable(result.cause, result.error)
-            else:
-                jobs[i] = replace(jobs[i], image=result.image, decode_ms=jobs[i].decode_ms + share, body=b"")
-        return jobs
+    def _chunk(self, jobs: list[Job]) -> list[FrameResult]:
+        return self._gpu_chunk(jobs) if self.gpu_batch else self._cpu_chunk(jobs)
 
     def _gpu_chunk(self, jobs: list[Job]) -> list[FrameResult]:
         from inference.gpu.staging import FrameInfo
