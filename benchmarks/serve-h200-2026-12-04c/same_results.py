@@ -40,11 +40,11 @@ def rounded(detections: list[dict]) -> list:
              d["class_id"]) for d in detections]
 
 
-def measure(jpegs: Path, out: Path) -> None:
+def measure(jpegs: Path, out: Path, backend: str, decode: list[str]) -> None:
     bodies = [p.read_bytes() for p in sorted(jpegs.glob("*.jpg"))]
-    server = subprocess.Popen([sys.executable, "-m", "inference.cli", "serve", "--backend", "onnxruntime-cuda",
+    server = subprocess.Popen([sys.executable, "-m", "inference.cli", "serve", "--backend", backend,
                                "--no-read", "--port", str(PORT), "--max-batch", "8", "--queue", "64",
-                               "--jpeg-decode", "gpu", "--cuda-graph", "--frontends", "2", "--workers", "2"],
+                               *decode, "--frontends", "2", "--workers", "2"],
                               stdout=open(out.with_suffix(".log"), "w"), stderr=subprocess.STDOUT)
     try:
         for _ in range(360):
@@ -57,13 +57,14 @@ def measure(jpegs: Path, out: Path) -> None:
         alone = [post(b) for b in bodies]
         cut = bodies[0][: len(bodies[0]) // 3]
         mixed = [*bodies * 4]
-        mixed.insert(37, cut)
+        at = len(mixed) // 2 + 1
+        mixed.insert(at, cut)
         with ThreadPoolExecutor(16) as pool:
             together = list(pool.map(post, mixed))
     finally:
         server.send_signal(signal.SIGTERM)
         code = server.wait(60)
-    cut_answer = together.pop(37)
+    cut_answer = together.pop(at)
     result = {"alone": [a[1].get("detections") for a in alone], "alone_codes": [a[0] for a in alone],
               "together": [a[1].get("detections") for a in together], "together_codes": [a[0] for a in together],
               "together_batches": [a[1].get("batch") for a in together],
@@ -91,8 +92,10 @@ if __name__ == "__main__":
     parser.add_argument("--jpegs", type=Path)
     parser.add_argument("--out", type=Path)
     parser.add_argument("--compare", type=Path, nargs=2)
+    parser.add_argument("--backend", default="onnxruntime-cuda")
+    parser.add_argument("--decode", default="--jpeg-decode gpu --cuda-graph", help="more serve options (the GPU's)")
     args = parser.parse_args()
     if args.compare:
         compare(*args.compare)
     else:
-        measure(args.jpegs, args.out)
+        measure(args.jpegs, args.out, args.backend, args.decode.split())
