@@ -242,6 +242,65 @@ def test_a_journal_it_cannot_read_is_a_message_not_a_traceback(qtbot, tmp_path, 
     assert title_words in window.errors.text.toPlainText()
 
 
+def said(panel) -> list[str]:
+    """Every text the operator sees in the detail panel: labels, the reasons box, the picture's message."""
+    from PySide6.QtWidgets import QLabel, QPlainTextEdit
+
+    texts = [w.text() for w in panel.findChildren(QLabel) if w.isVisibleTo(panel)]
+    texts += [w.toPlainText() for w in panel.findChildren(QPlainTextEdit) if w.isVisibleTo(panel)]
+    return [t for t in texts if t.strip()]
+
+
+@pytest.mark.parametrize("state", ["loading", "not a journal"])
+def test_the_detail_panel_says_once_why_it_is_empty_and_offers_no_row_to_choose_where_there_is_none(
+        qtbot, tmp_path, state):
+    path = tmp_path / "journal.sqlite3"
+    if state == "loading":
+        build_session(Journal.open(path), None, frames=3, flagged_rate=0.0, image_dir=tmp_path / "i", image_hw=(48, 64))
+        window = HistoryWindow(path)  # its first read is on its way
+        qtbot.addWidget(window)
+        window.show()
+    else:
+        path.write_bytes(b"this is not a journal" * 200)
+        window = open_window(qtbot, path)
+    texts = said(window.detail)
+    assert len(texts) == 1, texts  # was "Choose a row…" over the fields and again in the picture area
+    assert "Choose a row" not in texts[0] and "appear here" in texts[0]
+    settle(qtbot, window)
+
+
+def test_rows_listed_but_none_chosen_ask_for_a_row_once(qtbot, tmp_path):
+    made = make_journal(tmp_path)
+    window = open_window(qtbot, made["path"])
+    choose_session(qtbot, window, made["a"])
+    window.rows_view.selectRow(0)
+    assert window.detail.reasons.isVisibleTo(window.detail)
+    window.rows_view.selectionModel().clearCurrentIndex()
+    texts = said(window.detail)
+    assert texts == ["Choose a row to see its reasons, the fields read and its picture."]
+
+
+def test_at_1280x720_the_reasons_and_the_fields_confidence_are_in_sight(qtbot, tmp_path):
+    made = make_journal(tmp_path)
+    window = HistoryWindow(made["path"])
+    qtbot.addWidget(window)
+    window.resize(1280, 680)  # what a 1280×720 screen leaves under a title bar
+    window.show()
+    settle(qtbot, window)
+    choose_session(qtbot, window, made["a"])
+    set_filter(qtbot, window, "NG")
+    window.rows_view.selectRow(0)
+    reasons = window.rows_view.horizontalHeader()
+    metrics = window.rows_view.fontMetrics()
+    assert reasons.sectionSize(3) >= metrics.horizontalAdvance("price 199.00 ≠ expected 299.00") + 12
+    fields = window.detail.fields
+    header = fields.horizontalHeader()
+    last = header.sectionViewportPosition(3) + header.sectionSize(3)
+    assert header.sectionSize(3) >= fields.fontMetrics().horizontalAdvance("100%")
+    assert last <= fields.viewport().width()  # Conf. was pushed off to the right by a long Expected
+    assert not fields.horizontalScrollBar().isVisible()
+
+
 def test_a_journal_that_breaks_while_reading_is_a_message(qtbot, tmp_path):
     made = make_journal(tmp_path)
     window = open_window(qtbot, made["path"])

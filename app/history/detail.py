@@ -7,8 +7,8 @@ import html
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont
-from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QPlainTextEdit, QSplitter, QTableWidget,
-                               QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QPlainTextEdit, QSplitter, QStackedWidget,
+                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from app.history.rows import HistoryRow
 from app.theme import PLAIN_TEXT, VERDICT_COLORS
@@ -17,6 +17,7 @@ from inference.imageio import read_image
 
 FIELD_COLUMNS = ("Field", "Read", "Expected", "Conf.")  # the check's verdict colours Read
 NOTHING_CHOSEN = "Choose a row to see its reasons, the fields read and its picture."
+NO_ROWS = "A row's reasons, the fields read and its picture appear here once there are rows to choose."
 
 
 class DetailPanel(QWidget):
@@ -34,9 +35,13 @@ class DetailPanel(QWidget):
         self.fields.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.fields.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.fields.setWordWrap(False)
+        # Read and Expected share what is left and elide (the tooltip has the whole row): sized to their contents,
+        # a long composition pushed Conf. out of sight at 1280×720
         header = self.fields.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(True)
+        for column, mode in enumerate((QHeaderView.ResizeMode.ResizeToContents, QHeaderView.ResizeMode.Stretch,
+                                       QHeaderView.ResizeMode.Stretch, QHeaderView.ResizeMode.ResizeToContents)):
+            header.setSectionResizeMode(column, mode)
+        self.fields.setTextElideMode(Qt.TextElideMode.ElideRight)
         self._bold = QFont()
         self._bold.setBold(True)
         self.image_note = QLabel()
@@ -60,18 +65,30 @@ class DetailPanel(QWidget):
         self.splitter.addWidget(picture)
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 1)
+        # no row: one sentence in place of the whole panel (a title, an empty grid and a picture area said it twice)
+        self.nothing = QLabel()
+        self.nothing.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.nothing.setWordWrap(True)
+        self.nothing.setStyleSheet("color: #5f6368; font-size: 12pt;")
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.nothing)
+        self.pages.addWidget(self.splitter)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.splitter)
+        layout.addWidget(self.pages)
         self.show_row(None)
 
-    def show_row(self, row: HistoryRow | None) -> None:
+    def show_row(self, row: HistoryRow | None, *, nothing: str = NOTHING_CHOSEN) -> None:
+        """`nothing`: what the panel says when no row is shown (the window knows whether there are rows to choose)."""
         if row is None:
-            self.title.setText(f"<span style='color:#5f6368'>{NOTHING_CHOSEN}</span>")
+            self.title.setText("")
             self.reasons.setPlainText("")
             self.fields.setRowCount(0)
             self._show_image("", "")
+            self.nothing.setText(nothing)
+            self.pages.setCurrentWidget(self.nothing)
             return
+        self.pages.setCurrentWidget(self.splitter)
         color = VERDICT_COLORS.get(row.verdict, "#5f6368")
         self.title.setText(f"<b style='color:{color}; font-size:15pt'>{html.escape(row.verdict)}</b>"
                            f"&nbsp;&nbsp;{html.escape(row.day_time_text)} · {html.escape(row.source)}")
@@ -105,7 +122,7 @@ class DetailPanel(QWidget):
         plain = note.startswith(("annotated copy", "original in the archive"))  # else: not the archived picture
         self.image_note.setStyleSheet(PLAIN_TEXT if plain or not note else "color: #b06000; font-weight: bold;")
         if not path:
-            self.image.show_message(note or NOTHING_CHOSEN)
+            self.image.show_message(note)
             return
         try:
             image = read_image(path)

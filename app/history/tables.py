@@ -3,38 +3,11 @@ a locked journal, failed, nothing there): an empty grid alone looked the same in
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt
-from PySide6.QtWidgets import QAbstractItemView, QLabel, QTableView
+from PySide6.QtWidgets import QAbstractItemView, QTableView
 
+from app.widgets.table_note import TableNote
 
-class TableNote(QLabel):
-    """Centred grey words over an empty table, saying why it is empty; hidden while the table has rows."""
-
-    def __init__(self, view: QTableView) -> None:
-        super().__init__(view.viewport())
-        self.view = view
-        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.setWordWrap(True)
-        self.setStyleSheet("color: #5f6368; font-size: 12pt;")
-        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
-        model = view.model()
-        for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved):
-            signal.connect(self._update)
-        view.viewport().installEventFilter(self)
-        self.hide()
-
-    def say(self, text: str) -> None:
-        self.setText(text)
-        self._update()
-
-    def eventFilter(self, watched, event) -> bool:  # noqa: N802
-        if event.type() == QEvent.Type.Resize:
-            self.setGeometry(self.view.viewport().rect().adjusted(12, 0, -12, 0))
-        return False
-
-    def _update(self, *_) -> None:
-        self.setGeometry(self.view.viewport().rect().adjusted(12, 0, -12, 0))
-        self.setVisible(bool(self.text()) and self.view.model().rowCount() == 0)
+__all__ = ["TableNote", "table"]
 
 
 def table(model) -> QTableView:

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (QComboBox, QFileDialog, QHBoxLayout, QHeaderView,
                                QSplitter, QVBoxLayout, QWidget)
 
 from app.history.archive_folder import NoArchiveFolder
-from app.history.detail import DetailPanel
+from app.history.detail import NO_ROWS, NOTHING_CHOSEN, DetailPanel
 from app.history.export import HistoryExport
 from app.history.models import SESSION_COLUMNS, RowsModel, SessionsModel
 from app.history.reading import (BUSY_TIMEOUT_S, Listing, RowsQuery, RowsRead, find_archive_folder, read_listing,
@@ -154,10 +154,27 @@ class HistoryWindow(QWidget):
         QShortcut(QKeySequence(Qt.Key.Key_F5), self, activated=lambda: self.refresh())
         QShortcut(QKeySequence.StandardKey.Find, self, activated=self._focus_search)
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self.close)
+        self._split_by_hand = False  # once the operator drags a divider, the window keeps it where it was put
+        for splitter in (self.lower, self.detail.splitter):
+            splitter.splitterMoved.connect(self._on_split_moved)
         self.resize(*_fitted(1600, 960))
-        width = self.width()
-        self.lower.setSizes([width * 32 // 100, width * 68 // 100])  # the rows; the chosen row's detail
-        self.detail.splitter.setSizes([width * 36 // 100, width * 32 // 100])  # its text; its picture
+        self._split(self.width())
+
+    def _split(self, width: int) -> None:
+        """The rows, the chosen row's text and its picture across the window's width. A narrow window gives the rows
+        more of it: at 1280 px a third left the reasons column ~130 px, every reason cut after two words."""
+        rows = 40 if width < 1600 else 32
+        picture = (100 - rows) * 45 // 100
+        self.lower.setSizes([width * rows // 100, width * (100 - rows) // 100])
+        self.detail.splitter.setSizes([width * (100 - rows - picture) // 100, width * picture // 100])
+
+    def _on_split_moved(self, *_) -> None:
+        self._split_by_hand = True
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        if not self._split_by_hand:
+            self._split(event.size().width())
 
     # -- reading: asked here, read on self.reads' thread, applied here ----------------------------------------
     def refresh(self, *, auto: bool = False) -> None:
@@ -297,7 +314,8 @@ class HistoryWindow(QWidget):
         return bool(FILTERS[self.verdict_filter.currentText()] or self.search.text().strip())
 
     def _choose_row(self, row: int) -> None:
-        self.detail.show_row(self.rows.rows[row] if 0 <= row < len(self.rows.rows) else None)
+        self.detail.show_row(self.rows.rows[row] if 0 <= row < len(self.rows.rows) else None,
+                             nothing=NOTHING_CHOSEN if self.rows.rows else NO_ROWS)
         self.folder_button.setEnabled(bool(self.detail.image_path))
 
     # -- actions -----------------------------------------------------------------------------------------
