@@ -97,7 +97,7 @@ def run_window(source: str, args: argparse.Namespace) -> int:
     window = MainWindow(model=args.model, source=source, backend=args.backend, recipe=args.recipe,
                         read=not args.no_read, autostart=args.source is not None, plc=args)
     apply_theme(app, window.dark_action.isChecked())
-    window.show()
+    show_station(window)
     # Cyclic garbage is collected on this thread only: a collection triggered on the worker or the
     # engine loader could otherwise run a Qt destructor off the GUI thread and deadlock on the GIL.
     collector = GarbageCollector(interval=1.0)
@@ -105,6 +105,15 @@ def run_window(source: str, args: argparse.Namespace) -> int:
         return app.exec()
     finally:
         collector.timer.stop()
+
+
+def show_station(window) -> None:
+    """First start: maximized. 1280×720 as a window was taller than a 1280×720 screen under a title bar, and the
+    status bar fell off its bottom. Later starts restore the size and place the station was left at."""
+    if window.geometry_restored:
+        window.show()
+    else:
+        window.showMaximized()
 
 
 if __name__ == "__main__":

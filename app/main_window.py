@@ -31,6 +31,7 @@ from app.thread_priority import start_below_gui
 from app.widgets.crops_strip import CropsStrip
 from app.widgets.error_panel import ErrorPanel
 from app.widgets.station_header import StationHeader
+from app.widgets.table_note import TableNote
 from app.widgets.image_view import ImageView, tag_papers
 from app.widgets.plots_panel import PlotsPanel
 from app.widgets.results_table import ResultsModel
@@ -58,6 +59,23 @@ ENGINE_NAMES = {"onnxruntime-cpu": "CPU", "onnxruntime-cuda": "CUDA", "tensorrt"
 def _not_tags(result) -> list[tuple[float, float, float, float]]:
     """Tag boxes the reader dropped as not tag-like: the view greys them, as the Tag text says."""
     return [tuple(tag.xyxy) for tag in (getattr(result, "readings", None) or ()) if tag.rejected]
+
+
+def first_size(available) -> tuple[int, int]:
+    """The window's size at its first start: the screen's free area, at least 1280×720 (the smallest station
+    monitor). Laid out at 1280×720 and then maximized on a 1920×1080 screen, the Tag text kept 440 px of 1920."""
+    if available is None:
+        return 1280, 720
+    return max(1280, available.width()), max(720, available.height())
+
+
+def results_note(state: StationState) -> str:
+    """What the empty Results dock says: what the station is doing, or what it waits for."""
+    if state.run == RUNNING:
+        return "Inspecting the first frame…"
+    if state.source_status == OPEN:
+        return "No frames inspected yet: press Start (Space)"
+    return "No frames inspected yet: open a source, then press Start (Space)"
 
 
 class MainWindow(QMainWindow):
@@ -144,7 +162,6 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.crops)
         self.setCentralWidget(central)
         self.state.connect(self.source_bar.render)
-        self.state.connect(self._render_state)
 
         self.text_panel = TextPanel()
         self.tuning = TuningPanel(self.thresholds)
@@ -159,6 +176,7 @@ class MainWindow(QMainWindow):
             if widest:  # fixed widths: sizing to contents would measure a thousand rows twice a second
                 header.resizeSection(column, metrics.horizontalAdvance(widest) + 18)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)  # the source name takes what is left
+        self.results_note = TableNote(self.table)  # an empty Results dock said nothing at start
         self.docks = {}
         tuning_scroll = QScrollArea()  # the tuning form is taller than a 720-px screen leaves it
         tuning_scroll.setWidget(self.tuning)
@@ -201,6 +219,7 @@ class MainWindow(QMainWindow):
         self.tuning.engine_requested.connect(self._on_engine_requested)
         self.table.clicked.connect(lambda index: self.show_result_at(index.row()))
         self._pending = None
+        self.state.connect(self._render_state)  # after the views it renders into
         self.frames_painted = 0
         self._last_paint = 0.0
         self._paint_timer = QTimer(self)
@@ -219,10 +238,10 @@ class MainWindow(QMainWindow):
 
         geometry = self.settings.store.value("window/geometry")
         state = self.settings.store.value("window/state")
-        if isinstance(geometry, QByteArray):
-            self.restoreGeometry(geometry)
-        else:
-            self.resize(1280, 720)  # the smallest station monitor; larger ones restore what was left
+        self.geometry_restored = isinstance(geometry, QByteArray) and self.restoreGeometry(geometry)
+        if not self.geometry_restored:  # the docks are laid out for this size; the first start then maximizes
+            screen = QApplication.primaryScreen()
+            self.resize(*first_size(screen.availableGeometry().size() if screen else None))
         # A saved layout is kept at start; otherwise the mode lays the docks out for this screen.
         self._keep_restored_layout = isinstance(state, QByteArray) and self.restoreState(state)
 
@@ -336,7 +355,8 @@ class MainWindow(QMainWindow):
         self.errors_panel.show_error("engine", title, message)
         if self.pipeline is None:
             self.view.show_message("No engine: " + message.splitlines()[0], error=True)
-            self.state.update(run=ERROR)  # nothing can run: the header says so, not "loading…"
+            # nothing can run: the header says so, not "loading…", even after a source fails and the run is STOPPED
+            self.state.update(run=ERROR, engine_problem=message)
 
     def _on_engine_swapped(self, pipeline) -> None:
         self.pipeline = pipeline
@@ -348,6 +368,7 @@ class MainWindow(QMainWindow):
         self.plots.set_stages(pipeline.backend)
         self.errors_panel.clear_kind("engine")
         self.state.update(engine=f"{ENGINE_NAMES.get(pipeline.backend, pipeline.backend)} {self.precision.upper()}",
+                          engine_problem="",
                           run=STOPPED if self.state.state.run == ERROR else self.state.state.run)
         self._update_status()
         if self.autostart:
@@ -388,6 +409,10 @@ class MainWindow(QMainWindow):
             self.banner.show_verdict("—", ["Source open: press Start (Space)"])
             self.view.show_message(f"{state.source} is open — press Start (Space).")
             self.crops.show_crops(None, None, note="no frame yet")  # "no source" stayed under an open source
+        if "run" in changed and state.run == RUNNING and self.current is None and self._pending is None:
+            # the first frame takes seconds on a CPU: "open a source and press Start" said the opposite meanwhile
+            self.view.show_message("Inspecting the first frame…")
+        self.results_note.say(results_note(state))
 
     def _on_source_finished(self, description: str) -> None:
         self.statusBar().showMessage(f"Finished {description}", 8000)

@@ -25,6 +25,7 @@ class StationState:
     job: str = ""
     lot: str = ""
     engine: str = ""  # "onnxruntime-cpu · FP32"; "" while none is loaded
+    engine_problem: str = ""  # why no engine could be loaded; "" while one loads or is in use
     mode: str = "engineer"
     run: str = STOPPED
 

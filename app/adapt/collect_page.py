@@ -9,8 +9,13 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QAbstractItemView, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QListWidget,
                                QListWidgetItem, QPushButton, QSizePolicy, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
+from app.widgets.table_note import TableNote
 from inference.adapt.errors import AdaptError
 from inference.adapt.suggest import unsure_reason
+
+
+ASK_SUGGESTIONS = "Suggest unsure frames lists here the inspected frames the model was unsure of"
+NOTHING_KEPT = "No frames kept yet: keep the frame on screen, selected result rows, or a folder's images"
 
 
 class CollectPage(QWidget):
@@ -44,6 +49,11 @@ class CollectPage(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().setVisible(False)
+        # the two empty boxes said nothing until something was suggested or kept
+        self.suggestions_note = TableNote(self.suggestions)
+        self.suggestions_note.say(ASK_SUGGESTIONS)
+        self.kept_note = TableNote(self.table)
+        self.kept_note.say(NOTHING_KEPT)
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.status.setMinimumHeight(3 * self.status.fontMetrics().lineSpacing())  # a wrapped message is never cut
@@ -115,6 +125,8 @@ class CollectPage(QWidget):
                 item.setCheckState(Qt.CheckState.Checked)
                 self.suggestions.addItem(item)
         total = len(link.rows())
+        self.suggestions_note.say("None of the frames in the Results table was unsure" if total
+                                  else "No results yet: inspect some frames first")
         self._say(f"{self.suggestions.count()} of the {total} frames in the Results table were unsure."
                   if total else "No results yet: inspect some frames first.")
 

@@ -124,8 +124,11 @@ class SourceBar(QWidget):
     def render(self, state: StationState, changed: frozenset = frozenset()) -> None:
         """StationModel listener: the bar shows the state's source; Start needs an open source and an engine;
         the Recipe button asks for a recipe while none is loaded."""
-        if "source" in changed and state.source and state.source != self.spec():
-            self.set_spec(state.source)  # opened from the command line, the settings or the window itself
+        if "source" in changed and state.source and (state.source != self.spec()
+                                                     or kind_of(state.source)[0] != self.kind.currentText()):
+            # opened from the command line, the settings or the window itself; a file typed under "Image folder"
+            # reads "Single image" once opened
+            self.set_spec(state.source)
         self.set_running(state.run == RUNNING)
         self.start_button.setEnabled(state.run == RUNNING or state.can_start)
         self.step_button.setEnabled(state.run != RUNNING and state.can_start)

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
-from app.station_state import ERROR, FAILED, OPEN, RUNNING, StationModel, StationState
+from app.station_state import FAILED, OPEN, RUNNING, StationModel, StationState
 from app.theme import PLAIN_TEXT
 from app.widgets.elided_label import ElidedLabel
 
@@ -99,7 +99,7 @@ class StationHeader(QWidget):
             source = f"{source} (failed)"
         elif state.source_status != OPEN:
             source = "none" if not state.source else f"{source} (not open)"
-        engine = state.engine or ("none — see the error" if state.run == ERROR else "loading…")
+        engine = state.engine or ("none — see the error" if state.engine_problem else "loading…")
         values = {"recipe": state.recipe or "none — pick a recipe", "job": state.job or "—", "lot": state.lot or "—",
                   "source": source, "engine": engine, "mode": state.mode}
         for key, value in values.items():
@@ -109,6 +109,9 @@ class StationHeader(QWidget):
         self.fields["recipe"].setStyleSheet(PLAIN_TEXT if state.recipe else "color: #d93025; font-weight: bold;")
         self.fields["source"].setStyleSheet("color: #d93025; font-weight: bold;" if state.source_status == FAILED
                                            else PLAIN_TEXT)
+        self.fields["engine"].setStyleSheet("color: #d93025; font-weight: bold;" if state.engine_problem and not state.engine
+                                           else PLAIN_TEXT)
+        self.fields["engine"].setToolTip(state.engine_problem or self.fields["engine"].text())
         self.run_label.setToolTip("running" if state.run == RUNNING else state.source_message or state.run)
         self._place()
 

@@ -1,0 +1,141 @@
+"""What an operator saw walking the station on Xvfb (1280×720 and 1920×1080), each with the window that showed it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("PySide6")
+from PySide6.QtCore import QSettings  # noqa: E402
+
+from app.main_window import MainWindow  # noqa: E402
+from app.settings import StationSettings  # noqa: E402
+
+
+def make_settings(tmp_path: Path) -> StationSettings:
+    return StationSettings(QSettings(str(tmp_path / "station.ini"), QSettings.Format.IniFormat))
+
+
+def test_a_missing_model_and_a_missing_folder_leave_the_header_saying_no_engine_not_loading(qtbot, tmp_path):
+    """Started with --model of a file that is not there and a folder that is not there: the engine failed first, then
+    the failed source set the run to STOPPED and the header went back to 'Engine: loading…' for good."""
+    window = MainWindow(model=tmp_path / "missing.onnx", backend="onnxruntime-cpu", settings=make_settings(tmp_path),
+                        read=False, journal_path=tmp_path / "journal.sqlite3", testing=True,
+                        source=str(tmp_path / "no-such-folder"))
+    qtbot.addWidget(window)
+    window.resize(1280, 720)
+    window.show()
+    qtbot.waitUntil(lambda: window.state.state.engine_problem != "" and window.state.state.source_status == "failed",
+                    timeout=30000)
+    qtbot.wait(200)  # whichever of the two is reported last
+    engine = window.header.fields["engine"]
+    assert engine.text() == "Engine: none — see the error"
+    assert "model file not found" in engine.toolTip()
+    assert window.header.run_label.text() == "NO SOURCE"
+    assert "model file not found" in window.errors_panel.text.toPlainText()
+
+
+def make_window(qtbot, tmp_path: Path, source: Path | None = None) -> MainWindow:
+    from tests.factories import blob_detector
+
+    model = tmp_path / "tags.onnx"
+    blob_detector(model, size=64, names={0: "hangtag", 1: "barcode"})
+    window = MainWindow(model=model, source=str(source) if source else None, backend="onnxruntime-cpu",
+                        settings=make_settings(tmp_path), read=False, journal_path=tmp_path / "journal.sqlite3",
+                        testing=True)
+    qtbot.addWidget(window)
+    window.resize(1280, 720)
+    window.show()
+    qtbot.waitUntil(lambda: window.pipeline is not None, timeout=15000)
+    return window
+
+
+def test_an_empty_results_dock_says_why_until_the_first_frame_is_inspected(qtbot, tmp_path):
+    from tests.test_gui import make_folder
+
+    window = make_window(qtbot, tmp_path)
+    note = window.results_note
+    assert note.isVisible() and note.text() == "No frames inspected yet: open a source, then press Start (Space)"
+    window.open_source(str(make_folder(tmp_path, 1)))
+    qtbot.waitUntil(lambda: window.source_bar.start_button.isEnabled(), timeout=5000)
+    assert note.text() == "No frames inspected yet: press Start (Space)"
+    window._on_worker_state("running")  # what the worker says as it takes the first frame
+    assert note.text() == "Inspecting the first frame…"
+    assert "Inspecting the first frame" in window.view.placeholder.text()  # not "open a source and press Start"
+    window._on_worker_state("stopped")
+    window.start()
+    qtbot.waitUntil(lambda: window.results.total >= 1 and not window.source_bar.running, timeout=30000)
+    qtbot.waitUntil(lambda: window.results.rowCount() == 1, timeout=3000)
+    assert not note.isVisible()  # the words never lie over a row
+
+
+def test_a_single_image_typed_under_image_folder_reads_single_image_once_opened(qtbot, tmp_path):
+    from tests.test_gui import make_folder
+
+    window = make_window(qtbot, tmp_path)
+    image = next(make_folder(tmp_path, 1).iterdir())
+    bar = window.source_bar
+    assert bar.kind.currentText() == "Image folder"
+    bar.path.setText(str(image))
+    bar.open_button.click()
+    qtbot.waitUntil(lambda: window.state.state.source_status == "open", timeout=5000)
+    assert bar.kind.currentText() == "Single image" and bar.path.text() == str(image)
+
+
+def test_adapts_collect_step_says_what_its_empty_lists_are_for(qtbot, tmp_path, monkeypatch):
+    monkeypatch.setenv("HANGTAG_DATA_DIR", str(tmp_path / "data"))
+    window = make_window(qtbot, tmp_path)
+    from app.adapt.window import AdaptWindow
+
+    adapt = AdaptWindow(window, data_dir=tmp_path / "adapt")
+    qtbot.addWidget(adapt)
+    adapt.resize(1280, 680)
+    adapt.show()
+    qtbot.waitExposed(adapt)
+    collect = adapt.collect
+    assert collect.suggestions_note.isVisible() and "Suggest unsure frames" in collect.suggestions_note.text()
+    assert collect.kept_note.isVisible() and "No frames kept yet" in collect.kept_note.text()
+    collect.suggest()  # nothing inspected: the list says so, not an empty box
+    assert collect.suggestions_note.isVisible() and "inspect some frames first" in collect.suggestions_note.text()
+
+
+def test_the_station_starts_maximized_the_first_time_and_where_it_was_left_after(qtbot, tmp_path):
+    """As a 1280×720 window under a title bar on a 1280×720 screen the status bar fell off the bottom."""
+    from tests.factories import blob_detector
+
+    from app.main import show_station
+
+    model = tmp_path / "tags.onnx"
+    blob_detector(model, size=64, names={0: "hangtag", 1: "barcode"})
+    settings = make_settings(tmp_path)
+
+    def station() -> MainWindow:
+        window = MainWindow(model=model, backend="onnxruntime-cpu", settings=settings, read=False,
+                            journal_path=tmp_path / "journal.sqlite3", testing=True)
+        qtbot.addWidget(window)
+        return window
+
+    first = station()
+    assert not first.geometry_restored
+    show_station(first)
+    qtbot.waitUntil(first.isMaximized, timeout=3000)
+    first.close()
+    second = station()
+    assert second.geometry_restored  # the place it was left at, not maximized over it
+    show_station(second)
+    assert second.isVisible()
+    second.close()
+
+
+@pytest.mark.parametrize("free, expected", [
+    ((1920, 1050), (1920, 1050)),  # a 1920×1080 screen under a task bar: the docks are laid out for all of it
+    ((1280, 680), (1280, 720)),  # the smallest station monitor: the layout the goldens show, then maximized
+    ((800, 600), (1280, 720)),  # the offscreen test screen
+])
+def test_the_first_start_lays_the_window_out_for_the_screen_it_will_fill(free, expected):
+    from PySide6.QtCore import QSize
+
+    from app.main_window import first_size
+
+    assert first_size(QSize(*free)) == expected
