@@ -148,13 +148,13 @@ def test_a_row_without_an_archived_image_says_so(qtbot, tmp_path):
     set_filter(qtbot, window, "NG + REVIEW")
     assert window.rows.rowCount() > 0
     window.rows_view.selectRow(0)
-    note = window.detail.image_note.text()
-    assert note.startswith("image not archived: archiving was off")
-    assert not window.detail.image.placeholder.isHidden() and "image not archived" in window.detail.image.placeholder.text()
+    placeholder = window.detail.image.placeholder
+    assert not placeholder.isHidden() and "image not archived: archiving was off" in placeholder.text()
+    assert window.detail.image_note.isHidden()  # said once, in the picture's place, not again beneath it
     assert window.detail.image_path == "" and not window.folder_button.isEnabled()
     set_filter(qtbot, window, "OK")
     window.rows_view.selectRow(0)
-    assert "archives NG and REVIEW frames only" in window.detail.image_note.text()
+    assert "archives NG and REVIEW frames only" in placeholder.text() and window.detail.image_note.isHidden()
 
 
 def test_a_pruned_image_is_named_and_the_source_file_shown_plainly_instead(qtbot, tmp_path):

@@ -121,6 +121,8 @@ class DetailPanel(QWidget):
         self.image_note.setToolTip(path or note)  # the note names the file; its whole path is here
         plain = note.startswith(("annotated copy", "original in the archive"))  # else: not the archived picture
         self.image_note.setStyleSheet(PLAIN_TEXT if plain or not note else "color: #b06000; font-weight: bold;")
+        # the note names the picture shown; with none, the picture area alone says why (the note said it again)
+        self.image_note.setVisible(bool(path))
         if not path:
             self.image.show_message(note)
             return
@@ -129,6 +131,7 @@ class DetailPanel(QWidget):
         except Exception as exc:  # a damaged or unreadable file is said, not raised into Qt
             self.image.show_message(f"image could not be read: {path}\n{exc}")
             self.image_note.setText(f"image could not be read: {path}")
+            self.image_note.hide()
             return
         self.image_path = path
         self.image.show_frame(image, None)
