@@ -69,6 +69,14 @@ def first_size(available) -> tuple[int, int]:
     return max(1280, available.width()), max(720, available.height())
 
 
+def banner_note(state: StationState) -> str:
+    if state.run == RUNNING:
+        return "Inspecting the first frame…"
+    if state.source_status == OPEN:
+        return "No verdict yet: press Start (Space)"
+    return "No verdict yet: open a source, then press Start (Space)"
+
+
 def results_note(state: StationState) -> str:
     """What the empty Results dock says: what the station is doing, or what it waits for."""
     if state.run == RUNNING:
@@ -413,6 +421,10 @@ class MainWindow(QMainWindow):
             # the first frame takes seconds on a CPU: "open a source and press Start" said the opposite meanwhile
             self.view.show_message("Inspecting the first frame…")
         self.results_note.say(results_note(state))
+        line = getattr(self, "line", None)  # built after the first call
+        if (self.current is None and self.banner.verdict.text() == "—" and state.source_status != FAILED
+                and not (line is not None and line.per_tag)):  # a moving line's banner says what it waits for
+            self.banner.show_verdict("—", [banner_note(state)])  # the grey band said nothing but "—"
 
     def _on_source_finished(self, description: str) -> None:
         self.statusBar().showMessage(f"Finished {description}", 8000)

@@ -57,17 +57,21 @@ def test_an_empty_results_dock_says_why_until_the_first_frame_is_inspected(qtbot
     window = make_window(qtbot, tmp_path)
     note = window.results_note
     assert note.isVisible() and note.text() == "No frames inspected yet: open a source, then press Start (Space)"
+    banner = window.banner  # the grey band said "—" and nothing else
+    assert banner.verdict.text() == "—"
+    assert banner.reasons.text() == "No verdict yet: open a source, then press Start (Space)"
     window.open_source(str(make_folder(tmp_path, 1)))
     qtbot.waitUntil(lambda: window.source_bar.start_button.isEnabled(), timeout=5000)
     assert note.text() == "No frames inspected yet: press Start (Space)"
     window._on_worker_state("running")  # what the worker says as it takes the first frame
-    assert note.text() == "Inspecting the first frame…"
+    assert note.text() == "Inspecting the first frame…" and banner.reasons.text() == "Inspecting the first frame…"
     assert "Inspecting the first frame" in window.view.placeholder.text()  # not "open a source and press Start"
     window._on_worker_state("stopped")
     window.start()
     qtbot.waitUntil(lambda: window.results.total >= 1 and not window.source_bar.running, timeout=30000)
     qtbot.waitUntil(lambda: window.results.rowCount() == 1, timeout=3000)
     assert not note.isVisible()  # the words never lie over a row
+    assert banner.verdict.text() == "no recipe"  # the frame's own verdict replaced the note
 
 
 def test_a_single_image_typed_under_image_folder_reads_single_image_once_opened(qtbot, tmp_path):

@@ -109,8 +109,8 @@ class StationHeader(QWidget):
         self.fields["recipe"].setStyleSheet(PLAIN_TEXT if state.recipe else "color: #d93025; font-weight: bold;")
         self.fields["source"].setStyleSheet("color: #d93025; font-weight: bold;" if state.source_status == FAILED
                                            else PLAIN_TEXT)
-        self.fields["engine"].setStyleSheet("color: #d93025; font-weight: bold;" if state.engine_problem and not state.engine
-                                           else PLAIN_TEXT)
+        no_engine = bool(state.engine_problem) and not state.engine
+        self.fields["engine"].setStyleSheet("color: #d93025; font-weight: bold;" if no_engine else PLAIN_TEXT)
         self.fields["engine"].setToolTip(state.engine_problem or self.fields["engine"].text())
         self.run_label.setToolTip("running" if state.run == RUNNING else state.source_message or state.run)
         self._place()
