@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QProgressDialog
 
@@ -119,7 +119,8 @@ class RecordsLink(QObject):
         self.last_export = folder
         # the folder's name only: its whole path ran under the permanent labels at 1280 px (the path is in the
         # "Report exported" message and the Open report button's tooltip)
-        self.window.statusBar().showMessage(f"Report written: {Path(folder).name} ({flagged} NG/REVIEW frames)", 15000)
+        bar = self.window.statusBar()
+        bar.showMessage(written_text(folder, flagged, bar.fontMetrics(), message_room(self.window)), 15000)
 
     def _on_failed(self, message: str) -> None:
         self._close_dialog()
@@ -172,3 +173,22 @@ def prune_text(result) -> str:
     if result.used_bytes > result.cap_bytes:
         text += f" — still over the cap: {_size(result.protected_bytes)} are images of sessions never exported"
     return text
+
+
+def message_room(window) -> int:
+    """Pixels the status bar leaves its message beside the permanent labels and the Open report button (shown with
+    this message, so counted even while still hidden)."""
+    bar = window.statusBar()
+    opener = getattr(window, "report_opener", None)
+    widgets = [*window.status_labels.values(), *([opener.button] if opener is not None else [])]
+    return bar.width() - sum(w.sizeHint().width() + 8 for w in widgets) - 24
+
+
+def written_text(folder: str | Path, flagged: int, metrics, room: int) -> str:
+    """The report folder's name, cut in its middle to the room there is: its recipe part made it run under the
+    permanent labels at 1280 px, the session's number and date cut off (the whole path is in the dialog and the
+    Open report button's tooltip)."""
+    head, tail = "Report written: ", f" ({flagged} NG/REVIEW frames)"
+    name = metrics.elidedText(Path(folder).name, Qt.TextElideMode.ElideMiddle,
+                              max(room - metrics.horizontalAdvance(head + tail), metrics.horizontalAdvance("report_…")))
+    return head + name + tail

@@ -11,6 +11,7 @@ from PySide6.QtCore import QSettings  # noqa: E402
 
 from app.main_window import MainWindow  # noqa: E402
 from app.settings import StationSettings  # noqa: E402
+from app.theme import VERDICT_COLORS  # noqa: E402
 
 
 def make_settings(tmp_path: Path) -> StationSettings:
@@ -33,6 +34,9 @@ def test_a_missing_model_and_a_missing_folder_leave_the_header_saying_no_engine_
     assert engine.text() == "Engine: none — see the error"
     assert "model file not found" in engine.toolTip()
     assert window.header.run_label.text() == "NO SOURCE"
+    # the badge and the banner under it in one red (the badge was NG's brighter red)
+    assert f"background:{VERDICT_COLORS['NO SOURCE']};" in window.header.run_label.styleSheet()
+    assert window.banner.verdict.text() == "NO SOURCE" and VERDICT_COLORS["NO SOURCE"] in window.banner.styleSheet()
     assert "model file not found" in window.errors_panel.text.toPlainText()
 
 
@@ -143,3 +147,23 @@ def test_the_first_start_lays_the_window_out_for_the_screen_it_will_fill(free, e
     from app.main_window import first_size
 
     assert first_size(QSize(*free)) == expected
+
+
+def test_report_written_fits_beside_the_status_labels_at_1280x720(qtbot, tmp_path):
+    """'Report written: report_s00001_ZEPHYRA_女士连衣裙_22HX-1489_白色_175_92A_XL_202' ran under the Open report button
+    and the model/backend labels: the session's date and the count were cut off."""
+    from app.records_link import message_room, written_text
+
+    window = make_window(qtbot, tmp_path)
+    qtbot.wait(50)
+    folder = tmp_path / "report_s00001_ZEPHYRA_女士连衣裙_22HX-1489_白色_175_92A_XL_20261204-1540"
+    bar = window.statusBar()
+    room = message_room(window)
+    text = written_text(folder, 23, bar.fontMetrics(), room)
+    assert text.startswith("Report written: report_s00001_") and text.endswith("-1540 (23 NG/REVIEW frames)")
+    assert bar.fontMetrics().horizontalAdvance(text) <= room
+    window.report_opener.button.show()  # as after an export
+    qtbot.wait(50)
+    assert room <= window.report_opener.button.x()  # the message ends before the button starts
+    short = written_text(tmp_path / "report_s00002_tee", 0, bar.fontMetrics(), room)
+    assert short == "Report written: report_s00002_tee (0 NG/REVIEW frames)"  # a name that fits is whole

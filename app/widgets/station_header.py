@@ -16,7 +16,7 @@ from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
 from app.station_state import FAILED, OPEN, RUNNING, StationModel, StationState
-from app.theme import PLAIN_TEXT
+from app.theme import PLAIN_TEXT, VERDICT_COLORS
 from app.widgets.elided_label import ElidedLabel
 
 FIELDS = ("recipe", "job", "lot", "source", "engine", "mode")
@@ -30,7 +30,9 @@ YIELDING: tuple[tuple[tuple[str, ...], int], ...] = (
 )
 SPACING, MARGIN, RUN_WIDTH = 10, 6, 86
 LATIN = "abcdefghijklmnopqrstuvwxyz0123456789"
-RUN_STYLES = {"running": ("RUNNING", "#1e8e3e"), "stopped": ("STOPPED", "#5f6368"), "error": ("ERROR", "#d93025")}
+# ERROR and NO SOURCE in the verdict banner's dark red: the badge drew them in NG's red right above the banner
+RUN_STYLES = {"running": ("RUNNING", "#1e8e3e"), "stopped": ("STOPPED", "#5f6368"),
+              "error": ("ERROR", VERDICT_COLORS["ERROR"])}
 
 
 def allot(room: int, wants: Mapping[str, int], floors: Sequence[tuple[tuple[str, ...], Mapping[str, int]]],
@@ -90,7 +92,7 @@ class StationHeader(QWidget):
     def _on_state(self, state: StationState, changed: frozenset) -> None:
         text, color = RUN_STYLES.get(state.run, RUN_STYLES["stopped"])
         if state.source_status == FAILED:
-            text, color = "NO SOURCE", "#d93025"
+            text, color = "NO SOURCE", VERDICT_COLORS["NO SOURCE"]
         self.run_label.setText(text)
         self.run_label.setStyleSheet(f"background:{color}; color:white; font-weight:bold; border-radius:3px; "
                                      "padding:0 4px;")
