@@ -14,6 +14,8 @@ import cv2
 import numpy as np
 
 Box = tuple[float, float, float, float]
+# A printed rule standing between text (`ruling.vertical_rules`): its x, top and bottom (upright-crop pixels).
+Wall = tuple[float, float, float]
 
 
 @dataclass(frozen=True)
@@ -35,11 +37,13 @@ def symbol_zone(bars: Box, kind: str, below: float = 0.16, carries: str = "") ->
     return SymbolZone((x1, y1, x2, y2), (x1 - 0.12 * w, y1, x2 + 0.12 * w, y2 + below * w), kind, carries)
 
 
-def group_rows(boxes: Sequence[Box], min_overlap: float = 0.5, max_gap: float = 3.0) -> list[list[int]]:
+def group_rows(boxes: Sequence[Box], min_overlap: float = 0.5, max_gap: float = 3.0,
+               walls: Sequence[Wall] = ()) -> list[list[int]]:
     """Indices of boxes per row, rows top to bottom, boxes left to right.
 
     Boxes further apart than `max_gap` line heights stay separate lines: a landscape tag prints a
-    second column beside the first.
+    second column beside the first. Boxes with a printed rule between them (`walls`) stay separate
+    lines too: a grid's cells, fields parted by a bar.
     """
     order = sorted(range(len(boxes)), key=lambda i: (boxes[i][1] + boxes[i][3]) / 2)
     rows: list[list[int]] = []
@@ -64,13 +68,27 @@ def group_rows(boxes: Sequence[Box], min_overlap: float = 0.5, max_gap: float = 
         height = median([boxes[i][3] - boxes[i][1] for i in row])
         current = [row[0]]
         for i in row[1:]:
-            if boxes[i][0] - max(boxes[j][2] for j in current) > max_gap * height:
+            end = max(boxes[j][2] for j in current)
+            if boxes[i][0] - end > max_gap * height or _walled(walls, current, i, boxes, end, height):
                 out.append(current)
                 current = [i]
             else:
                 current.append(i)
         out.append(current)
     return out
+
+
+def _walled(walls: Sequence[Wall], current: Sequence[int], i: int, boxes: Sequence[Box], end: float, height: float) -> bool:
+    """A rule stands between the row so far (its right end at `end`) and box `i`: in the gap (a line's
+    end room may reach over it) and across the middle of the row's print."""
+    if not walls:
+        return False
+    room = 0.5 * height
+    left = max((boxes[j][0] + boxes[j][2]) / 2 for j in current)
+    right = (boxes[i][0] + boxes[i][2]) / 2
+    cy = median([(boxes[j][1] + boxes[j][3]) / 2 for j in current] + [(boxes[i][1] + boxes[i][3]) / 2])
+    return any(max(end - room, left) < x < min(boxes[i][0] + room, right) and top <= cy - 0.3 * height and bottom >= cy + 0.3 * height
+               for x, top, bottom in walls)
 
 
 def median(values: list[float]) -> float:

@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from inference.detections import Detections, centre_inside, intersection
@@ -32,6 +33,7 @@ from inference.reading.ocr.recognizer import TextRecognizer
 from inference.reading.overlap import DEFAULT_PARTS, overlap_threads_for
 from inference.reading.recipe import Recipe
 from inference.reading.rectify import Upright, make_upright
+from inference.reading.ruling import vertical_rules
 from inference.reading.summary import merge_barcodes, summarize
 from inference.reading.symbols import flipped_turn, focus_of, read_symbols  # noqa: F401 (focus_of: still imported from here by callers)
 from inference.reading.tag_extent import FirstRead, cut_sides, grown_box, paper_sides
@@ -369,7 +371,8 @@ class TagReader:
             notes.append("printed lines stood on end from the barcode's angle (a code up the tag's side): read a quarter turned")
         if first is not None:
             pieces = first.merged_into(pieces, upright)
-        lines, crops = join_rows(pieces.boxes, pieces.recognized), LineCrops(pieces.boxes, pieces.crops)
+        walls = vertical_rules(cv2.cvtColor(upright.image, cv2.COLOR_BGR2GRAY), pieces.boxes)
+        lines, crops = join_rows(pieces.boxes, pieces.recognized, walls), LineCrops(pieces.boxes, pieces.crops, walls)
         t = time.perf_counter_ns()
         readings = tuple(BarcodeReading(c.format, c.text, c.valid_checksum, c.xyxy, module_width(c)) for c in level.codes)
         fields, merge_notes = merge_barcodes(extract_fields(lines), readings)

@@ -17,11 +17,12 @@ import cv2
 import numpy as np
 
 from inference.detections import centre_inside, intersection
-from inference.reading.lines import Box, SymbolZone, group_rows, merge_overlapping, split_print_sizes, split_tall, trim_to_neighbours, union
+from inference.reading.lines import Box, SymbolZone, Wall, group_rows, merge_overlapping, split_print_sizes, split_tall, trim_to_neighbours, union
 from inference.reading.normalize import code_key
 from inference.reading.ocr.detector import TextDetector
 from inference.reading.ocr.recognizer import Recognized, TextRecognizer
 from inference.reading.outline import Outline
+from inference.reading.reading_order import labels_over_values
 from inference.reading.rectify import Upright, level_by_lines, residual_skew
 from inference.reading.seals import seal_areas, without_seal_ink
 from inference.reading.spotting import Posteriors
@@ -71,6 +72,7 @@ class LineCrops:
 
     boxes: tuple[Box, ...]
     crops: tuple[np.ndarray, ...]
+    walls: tuple[Wall, ...] = ()  # the rules printed between them: rows are joined as `join_rows` joined them
 
 
 @dataclass(frozen=True)
@@ -298,10 +300,12 @@ def enlarged(crop: np.ndarray) -> np.ndarray:
     return cv2.addWeighted(big, 1.5, cv2.GaussianBlur(big, (0, 0), 1.6), -0.5, 0)
 
 
-def join_rows(boxes: Sequence[Box], recognized: Sequence[Recognized]) -> list[OcrLine]:
-    """Boxes on one row become one line (the detector splits at wide gaps); upright-crop pixels."""
-    lines = (join_row(boxes, recognized, row) for row in group_rows(boxes))
-    return [line for line in lines if line is not None]
+def join_rows(boxes: Sequence[Box], recognized: Sequence[Recognized], walls: Sequence[Wall] = ()) -> list[OcrLine]:
+    """Boxes on one row become one line (the detector splits at wide gaps), unless a printed rule
+    stands between them (`walls`); upright-crop pixels. A label alone is followed by the line printed
+    under it (`reading_order`)."""
+    lines = (join_row(boxes, recognized, row) for row in group_rows(boxes, walls=walls))
+    return labels_over_values([line for line in lines if line is not None])
 
 
 def join_row(boxes: Sequence[Box], recognized: Sequence[Recognized], row: Sequence[int]) -> OcrLine | None:

@@ -22,6 +22,7 @@ from inference.reading.evidence import FieldEvidence, gather, run_like, size_run
 from inference.reading.expected import spot_fields, spot_printed_ean
 from inference.reading.labels import split_labeled
 from inference.reading.lines import group_rows, union
+from inference.reading.reading_order import labels_over_values
 from inference.reading.matching import Found
 from inference.reading.normalize import parse_price
 from inference.reading.ocr.detector import TextDetector
@@ -119,7 +120,7 @@ def _with_values_beside_labels(tag: TagReading, names: Sequence[str], crops: Lin
     """Fields in doubt where the detector boxed their label alone: the strip beside the label searched for a value
     the detector missed (beside_labels.py; 'label alone takes the next line' may have given the field another
     line's text). Evidence of the expected value only."""
-    rows = group_rows(crops.boxes)
+    rows = group_rows(crops.boxes, walls=crops.walls)
     first = _first_reads(rows, crops, tag.ocr_lines, upright)
     found = read_beside_labels(upright.image, crops.boxes, rows, first, names, detector, recognizer, vocab)
     if not found:
@@ -137,7 +138,7 @@ def _with_raised_cents(tag: TagReading, rule: FieldRule, crops: LineCrops, uprig
         return tag
     yuan, cents = f"{amount:.2f}".split(".")
     run_on = re.compile(rf"(?<!\d){yuan}{cents}(?!\d)")
-    rows = group_rows(crops.boxes)
+    rows = group_rows(crops.boxes, walls=crops.walls)
     first = _first_reads(rows, crops, tag.ocr_lines, upright)
     for k, line in first.items():
         found = run_on.search(line.text)
@@ -161,7 +162,7 @@ def _with_marked_size(tag: TagReading, recipe: Recipe, crops: LineCrops, upright
     rule = next((r for r in recipe.fields if r.name == "size"), None)
     if rule is None or rule.expected is None or not crops.crops or not (size_run(tag.ocr_lines) or run_like(tag.ocr_lines)):
         return tag
-    rows = group_rows(crops.boxes)
+    rows = group_rows(crops.boxes, walls=crops.walls)
     first = _first_reads(rows, crops, tag.ocr_lines, upright)
     spans = {k: union([crops.boxes[i] for i in row]) for k, row in enumerate(rows)}
     named = [k for k, line in first.items() if size_tokens(line.text)]
@@ -219,7 +220,7 @@ def _read_again(crops: LineCrops, lines: Sequence[OcrLine], upright: Upright, re
     carries a field already matched, and no field in doubt, stands as first read (its box in the
     crop's pixels): a second read of it cannot settle another field, and keeping it keeps each
     label beside the line under it. Every other line is read again, exactly as a read of them all."""
-    rows = group_rows(crops.boxes)
+    rows = group_rows(crops.boxes, walls=crops.walls)
     first = _first_reads(rows, crops, lines, upright)
     settled = _settled(first, evidence, {rule.name for rule in doubtful})
     wanted = [i for k, row in enumerate(rows) if k not in settled for i in row]
@@ -229,7 +230,7 @@ def _read_again(crops: LineCrops, lines: Sequence[OcrLine], upright: Upright, re
         line = replace(first[k], box=union([crops.boxes[i] for i in row])) if k in settled else join_row(crops.boxes, found, row)
         if line is not None:
             out.append(line)
-    return out
+    return labels_over_values(out)
 
 
 def _settled(first: Mapping[int, OcrLine], evidence: Mapping[str, FieldEvidence], doubt: set[str]) -> set[int]:
