@@ -93,6 +93,22 @@ def test_a_last_character_held_over_several_steps_is_not_a_longer_number() -> No
     assert spot("99.00", post) is None  # but a number inside 399.00 still is not 99.00
 
 
+def test_a_letter_size_is_not_spotted_inside_a_longer_size() -> None:
+    """'XL' is not on a badge printing 'XXL' (placed over the first X, the blank and the second X taken as one
+    long X), nor after a number glued to it ('3XL'); across a space a number is another word ('M 165/88A')."""
+    sizes = "XLMS0123456789/A "
+    assert spot("XL", read(sure("XXL"), sizes)) is None
+    assert spot("XXL", read(sure("XXL"), sizes)).supported
+    assert spot("XL", read(sure("3XL"), sizes)) is None
+    assert spot("3XL", read(sure("3XL"), sizes)).supported
+    assert spot("XL", read(sure("2 XL"), sizes)).supported
+    assert spot("165/88A", read(sure("M 165/88A"), sizes)).supported
+
+
+def test_a_price_is_not_spotted_over_a_longer_run_of_its_digit() -> None:
+    assert spot("399.00", read(sure("3999.00"), VOCAB)) is None
+
+
 def test_characters_outside_the_vocabulary_are_never_spotted() -> None:
     assert spot("XL", read(sure("170"), VOCAB)) is None
 

@@ -53,6 +53,8 @@ RIVAL_TOTAL = 3.0
 RIVAL_MARGIN = math.log(20.0)
 # Kinds of what the recognizer emitted per step, for boundaries: a '399' inside '1399' is not 399.
 BLANK, DIGIT, LATIN, OTHER = 0, 1, 2, 3
+# a step whose best guess is a space: no character, as BLANK, but it parts what is printed either side of it
+SPACE = 4
 
 
 def max_total_deficit(length: int) -> float:
@@ -112,7 +114,8 @@ class Posteriors:
             return None
         if len(parts) == 1:
             return parts[0]
-        gap = (np.zeros((1, len(vocab)), np.float32), np.ones(1, np.float32), np.ones(1, np.float32), np.zeros(1, np.int8))
+        gap = (np.zeros((1, len(vocab)), np.float32), np.ones(1, np.float32), np.ones(1, np.float32),
+               np.full(1, SPACE, np.int8))
         pieces = [gap if k % 2 else (p.probs, p.blank, p.best, p.kinds) for k, p in enumerate(_interleave(parts))]
         return Posteriors(vocab, *(np.concatenate([piece[i] for piece in pieces]) for i in range(4)))
 
@@ -166,6 +169,8 @@ def _charset_tables(charset: tuple[str, ...]) -> tuple[dict[str, int], np.ndarra
     index = {ch: i for i, ch in enumerate(charset) if ch}
     kinds = np.array([char_kind(ch) for ch in charset], np.int8)
     kinds[0] = BLANK
+    if " " in index:
+        kinds[index[" "]] = SPACE
     kinds.flags.writeable = False
     return index, kinds
 
@@ -230,7 +235,7 @@ def spot(text: str, post: Posteriors, alphabet: str = "", reach: float = MAX_CHA
         # recognizer saw 颜 at 0.51 in a label, a size's 'M' at 0.013 is no second guess (set 9111 000036); a glyph
         # under another glyph (纤维 read 纤准 in small print) may be far behind and still be what was printed
         steps_kind = post.kinds[:, None]
-        other_script = (steps_kind != _kinds_of(kw)[None, :]) & (steps_kind != BLANK)
+        other_script = (steps_kind != _kinds_of(kw)[None, :]) & (steps_kind != BLANK) & (steps_kind != SPACE)
         char_cost[other_script & (char_p * math.exp(OUTSIDE_REACH) < post.best[:, None])] = _INF
     return _align(kw, char_cost, blank_cost, char_p, best, post.kinds)
 
@@ -309,7 +314,10 @@ def _align(kw: str, char_cost: np.ndarray, blank_cost: np.ndarray, char_p: np.nd
     per_char = np.zeros(length)
     char_best = np.zeros(length)
     t, s = end_step, last
+    char_start = end_step  # the first step the first character holds (the placement may open on a blank)
     while True:
+        if s == 1:
+            char_start = t
         if s % 2:
             j = (s - 1) // 2
             per_char[j] += emit[t, s]
@@ -328,17 +336,22 @@ def _align(kw: str, char_cost: np.ndarray, blank_cost: np.ndarray, char_p: np.nd
         start_step -= 1
     while end_step + 1 < steps and char_p[end_step + 1, length - 1] >= 0.5 * best[end_step + 1]:
         end_step += 1
-    if not _bounded(kw, kinds, start_step, end_step):
+    while char_start > 0 and char_p[char_start - 1, 0] >= 0.5 * best[char_start - 1]:
+        char_start -= 1
+    if not _bounded(kw, kinds, start_step, end_step, char_start) or _shown_more_often(kw, char_p[start_step : end_step + 1], best[start_step : end_step + 1]):
         return None
     return Spot(kw, end_score, float(per_char.max()), float(char_best.min()), char_probs=tuple(float(p) for p in char_best))
 
 
-def _bounded(kw: str, kinds: np.ndarray, start: int, end: int) -> bool:
-    """A code or number is not spotted inside a longer one: '399.00' in '1399.00', 'A12' in 'XA12'."""
+def _bounded(kw: str, kinds: np.ndarray, start: int, end: int, char_start: int) -> bool:
+    """A code or number is not spotted inside a longer one: '399.00' in '1399.00', 'A12' in 'XA12'; nor a letter
+    code right after a number glued to it, which makes another code: 'XL' in '3XL', 'A12' in '9A12'."""
     first, last = char_kind(kw[0]), char_kind(kw[-1])
     if first in (DIGIT, LATIN):
-        before = _emitted(kinds[:start][::-1])
-        if before == first:
+        before = kinds[:start][::-1]
+        if _emitted(before) == first:
+            return False
+        if first == LATIN and _emitted(kinds[:char_start][::-1], spaces=True) == DIGIT:
             return False
     if last in (DIGIT, LATIN):
         after = _emitted(kinds[end + 1 :])
@@ -347,9 +360,25 @@ def _bounded(kw: str, kinds: np.ndarray, start: int, end: int) -> bool:
     return True
 
 
-def _emitted(kinds: np.ndarray) -> int:
-    """The kind of the first non-blank step of a run (BLANK if none)."""
-    nonblank = np.flatnonzero(kinds != BLANK)
+def _shown_more_often(kw: str, char_p: np.ndarray, best: np.ndarray) -> bool:
+    """Whether the recognizer's own best guesses over the placement show one of the string's characters more
+    times than the string has it: 'XL' placed over 'XXL' (the middle blank and second X taken as one long X),
+    '399.00' over '3999.00'. Each separate run of steps where the character is the best guess is one printed."""
+    for j, ch in enumerate(kw):
+        if kw.index(ch) != j:
+            continue
+        shows = char_p[:, j] >= 0.999 * best
+        runs = int(shows[0]) + int(np.count_nonzero(shows[1:] & ~shows[:-1]))
+        if runs > kw.count(ch):
+            return True
+    return False
+
+
+def _emitted(kinds: np.ndarray, spaces: bool = False) -> int:
+    """The kind of the first step of a run that shows a character (BLANK if none); with `spaces`, a space
+    counts (SPACE): what is glued to the run's start, not what is printed nearest across a space."""
+    shown = (kinds != BLANK) if spaces else (kinds != BLANK) & (kinds != SPACE)
+    nonblank = np.flatnonzero(shown)
     return int(kinds[nonblank[0]]) if nonblank.size else BLANK
 
 
