@@ -370,3 +370,12 @@ def test_a_composition_under_its_label_alone_is_taken_once(text: str) -> None:
     """tenth 000016 (label_over_value): the line a label alone took was added again as the composition's
     continuation ('莫代尔 70% 羊毛 30% 莫代尔 70% 羊毛 30%')."""
     assert fields_of(text)["composition"] == "棉 60% 聚酯纤维 40%"
+
+
+@pytest.mark.parametrize("label", ["尺码/SIZE", "SIZE 尺码", "SIZE/尺码", "尺码 | Size"])
+def test_both_halves_of_a_bilingual_label_alone_take_the_line_under_them(label: str) -> None:
+    """A badge under '尺码/SIZE' prints the size: the label's other half is no value of its own."""
+    fields = extract_fields(lines_from_text(f"{label}\nXXL\n品名：风衣"))
+    assert fields["size"].value == "XXL"
+    assert fields["product_name"].value == "风衣"
+

@@ -284,6 +284,8 @@ def _skip_chinese_label(text: str, upper: str, index: int) -> int:
 # The rest of an English label's words before its Chinese twin ('SAFETY CAT、安全类别', 'STYLE NO. 款号').
 _TWIN_GAP = re.compile(r"[A-Za-z]{1,10}[.、,]?[\s/|]*")
 _TWIN_SEPARATORS = _SEPARATORS + "/|"
+# A slash or bar between a Chinese label and its English twin ('尺码/SIZE', '颜色 | Colour').
+_SLASH_GAP = re.compile(r"\s*[/|]\s*")
 
 
 def _skip_twin_label(text: str, upper: str, index: int, field: str | None, english: bool) -> int:
@@ -293,7 +295,7 @@ def _skip_twin_label(text: str, upper: str, index: int, field: str | None, engli
     value is never taken for a label, and '成分：面料：棉 60% 里料：…' keeps its 面料 (a part, not a twin)."""
     if field is None or index >= len(text):
         return index
-    gap = _TWIN_GAP.match(text, index) if english else None
+    gap = _TWIN_GAP.match(text, index) if english else _SLASH_GAP.match(text, index)  # '尺码/SIZE'
     for start in (index, gap.end() if gap else None):
         if start is None:
             continue
@@ -306,8 +308,9 @@ def _skip_twin_label(text: str, upper: str, index: int, field: str | None, engli
             after = end
             while after < len(text) and text[after] in _TWIN_SEPARATORS:
                 after += 1
-            if after < len(text):  # a label is followed by its value; at the line's end it was the value
-                return after
+            # at the line's end too: both halves alone ('尺码/SIZE' over a badge's XXL) are a label alone, whose
+            # value is the line under it, not its own other half
+            return after
     return index
 
 
