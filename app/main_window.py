@@ -409,7 +409,8 @@ class MainWindow(QMainWindow):
             why = (state.source_message.splitlines() or [""])[0]
             # "source not found: PATH" names the path itself: the banner said it twice
             self.banner.show_verdict("NO SOURCE", [why if state.source in why else f"{state.source}: {why}"])
-            self.view.show_message(f"NO SOURCE — {state.source} could not be opened", error=True)
+            # one name for the state: the view's heading said ERROR under the NO SOURCE banner
+            self.view.show_message(f"{state.source} could not be opened", error=True, heading="NO SOURCE")
             self.crops.show_crops(None, None, note="no source")
             self.text_panel.show_result(None, self.reading_on)  # the last frame's reads no longer describe the screen
             self.table.clearSelection()

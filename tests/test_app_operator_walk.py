@@ -167,3 +167,15 @@ def test_report_written_fits_beside_the_status_labels_at_1280x720(qtbot, tmp_pat
     assert room <= window.report_opener.button.x()  # the message ends before the button starts
     short = written_text(tmp_path / "report_s00002_tee", 0, bar.fontMetrics(), room)
     assert short == "Report written: report_s00002_tee (0 NG/REVIEW frames)"  # a name that fits is whole
+
+
+def test_a_folder_that_is_not_there_is_called_no_source_in_the_view_too(qtbot, tmp_path):
+    """The view drew a big ERROR heading under the NO SOURCE banner: two names for one state."""
+    window = make_window(qtbot, tmp_path)
+    missing = str(tmp_path / "no such folder")
+    window.open_source(missing)
+    qtbot.waitUntil(lambda: window.state.state.source_status == "failed", timeout=5000)
+    message = window.view.placeholder.text()
+    assert window.view.message_is_error and "NO SOURCE" in message and "ERROR" not in message
+    assert f"{missing} could not be opened" in message
+    assert window.banner.verdict.text() == window.header.run_label.text() == "NO SOURCE"

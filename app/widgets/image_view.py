@@ -176,20 +176,20 @@ class ImageView(QGraphicsView):
         if self._fit_mode:
             self.fit()
 
-    def show_message(self, text: str, *, error: bool = False) -> None:
-        """No frame: the message alone, at a readable size; `error` draws it under a red ERROR banner."""
+    def show_message(self, text: str, *, error: bool = False, heading: str = "ERROR") -> None:
+        """No frame: the message alone, at a readable size; `error` draws it under a red `heading` banner."""
         self._pixmap.setPixmap(QPixmap())
         self.show_detections(None)
         self.scene().setSceneRect(QRectF(0, 0, 1, 1))  # no scroll bars left over from the last frame
         self._fit_mode = True
         self.resetTransform()
-        self._set_message(text, error=error)
+        self._set_message(text, error=error, heading=heading)
 
-    def _set_message(self, text: str, *, error: bool) -> None:
+    def _set_message(self, text: str, *, error: bool, heading: str = "ERROR") -> None:
         self.message_is_error = error
         if error:
             self.placeholder.setText(f'<div style="background:#a50e0e; color:white; font-size:28px; '
-                                     f'font-weight:bold; padding:6px;">&nbsp;ERROR&nbsp;</div>'
+                                     f'font-weight:bold; padding:6px;">&nbsp;{_html(heading)}&nbsp;</div>'
                                      f'<p style="color:#f1f3f4; font-size:16px;">{_html(text)}</p>')
         else:
             self.placeholder.setText(f'<p style="color:#bdc1c6; font-size:15px;">{_html(text)}</p>')
