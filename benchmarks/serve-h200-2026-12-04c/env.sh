@@ -21,7 +21,8 @@ if [ -d .serveab/run ] && [ ! -f /tmp/site_srv/.done ]; then
   python3 -m zipfile -e $R/nvimgcodec-slim.zip /tmp/site_nv
   python3 -m zipfile -e $R/nvidia_nvjpeg-*.whl /tmp/site_nv
   rm -rf /tmp/jpegs1080 && cp -r .serveab/run/jpegs /tmp/jpegs1080
-  for v in old new; do
+  for v in old new mid; do
+    [ -f .serveab/run/$v.tgz ] || continue
     rm -rf /tmp/trees/$v && mkdir -p /tmp/trees/$v && tar xzf .serveab/run/$v.tgz -C /tmp/trees/$v
     ln -sfn $PWD/resources /tmp/trees/$v/resources
   done
@@ -34,4 +35,4 @@ in_tree() {  # in_tree old|new CMD...: CMD in /tmp/trees/$1 (`python -m` puts th
   local v=$1; shift
   (cd /tmp/trees/$v && PYTHONPATH=$SITES:/tmp/trees/$v "$@")
 }
-echo "trees old $(cat /tmp/trees/old/COMMIT 2>/dev/null) new $(cat /tmp/trees/new/COMMIT 2>/dev/null)"
+echo "trees old $(cat /tmp/trees/old/COMMIT 2>/dev/null) new $(cat /tmp/trees/new/COMMIT 2>/dev/null) mid $(cat /tmp/trees/mid/COMMIT 2>/dev/null)"

@@ -1,5 +1,5 @@
 # Here, before the device calls (issue 20; 2026-12-04c): what .serveab (git-ignored, in .git/info/exclude) carries.
-#   bash benchmarks/serve-h200-2026-12-04c/pack.sh OLD NEW
+#   bash benchmarks/serve-h200-2026-12-04c/pack.sh OLD NEW [MID]   (MID: a third service, run/mid.tgz)
 # This checkout had none of the earlier sessions' carried files, so everything is fetched again with pip download
 # (.serveab/dl): parts/: onnxruntime-gpu 1.31.1's wheel as it comes (255.6 MB), cut into 16 parts of 17 MB, sent one a
 # call (carry .serveab/parts/pNN, copied to /tmp/parts), since the 42 MB tree and a part must fit the 64 MiB a call
@@ -10,10 +10,10 @@
 # run/old.tgz, run/new.tgz: `git archive` of the service before and after the change (inference/ of OLD and NEW),
 # each with NEW's benchmark scripts, so only the service differs between the two.
 set -e
-OLD=$(git rev-parse ${1:?old commit}); NEW=$(git rev-parse ${2:-HEAD})
-mkdir -p .serveab/run
-for v in old new; do
-  rev=$OLD; [ $v = new ] && rev=$NEW
+OLD=$(git rev-parse ${1:?old commit}); NEW=$(git rev-parse ${2:-HEAD}); MID=${3:+$(git rev-parse $3)}
+mkdir -p .serveab/run && rm -f .serveab/run/mid.tgz
+for v in old new ${MID:+mid}; do
+  rev=$OLD; [ $v = new ] && rev=$NEW; [ $v = mid ] && rev=$MID
   rm -rf /tmp/arch_$v && mkdir -p /tmp/arch_$v
   git archive $rev inference | tar x -C /tmp/arch_$v
   git archive $NEW benchmarks/gpu_serve.py benchmarks/gpu_read.py benchmarks/serve_steps.py \
@@ -22,7 +22,7 @@ for v in old new; do
   tar czf .serveab/run/$v.tgz -C /tmp/arch_$v .
 done
 # every module gpu_serve.py and serve_steps.py import must be in the archive (a missing one cost 720 s on 2026-12-04b)
-for v in old new; do
+for v in old new ${MID:+mid}; do
   (cd /tmp/arch_$v && python3 - <<'PY'
 import ast, pathlib
 for script in ("benchmarks/gpu_serve.py", "benchmarks/serve_steps.py"):
