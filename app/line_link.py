@@ -16,6 +16,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDialog, QMenu, QStackedWidget
 
 from app.widgets.belt_speed import BeltSpeedDialog, belt_speed_text
+from app.widgets.table_note import TableNote
 from app.widgets.tag_results import ENGINEER_COLUMNS, TagResultsModel, tag_table
 from app.widgets.tag_strip import NgHoldBar, TagStrip
 from inference.tracking import LineSettings, TrackerSettings
@@ -60,6 +61,8 @@ class LineLink(QObject):
         self.tag_rows = TagResultsModel(self)
         self.tag_table = tag_table(self.tag_rows)
         self.tag_table.clicked.connect(lambda index: self.show_tag_at(index.row()))
+        self.tag_note = TableNote(self.tag_table)  # the empty tag list said nothing
+        self.tag_note.say("No tag finished yet: a tag's verdict is listed here once it leaves the view")
         self.results_stack = QStackedWidget()
         self.results_stack.addWidget(window.table)
         self.results_stack.addWidget(self.tag_table)

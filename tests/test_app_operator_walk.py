@@ -179,3 +179,16 @@ def test_a_folder_that_is_not_there_is_called_no_source_in_the_view_too(qtbot, t
     assert window.view.message_is_error and "NO SOURCE" in message and "ERROR" not in message
     assert f"{missing} could not be opened" in message
     assert window.banner.verdict.text() == window.header.run_label.text() == "NO SOURCE"
+
+
+def test_a_moving_lines_empty_tag_list_says_when_tags_arrive(qtbot, tmp_path):
+    from tests.test_line_view import tag
+
+    window = make_window(qtbot, tmp_path)
+    link = window.line
+    link.per_tag_action.trigger()
+    qtbot.waitUntil(lambda: link.shows_tags, timeout=20000)
+    assert link.tag_note.isVisible() and "No tag finished yet" in link.tag_note.text()
+    link.tag_finished.emit(tag(1, "OK"))
+    qtbot.waitUntil(lambda: link.tag_rows.rowCount() == 1, timeout=3000)
+    assert not link.tag_note.isVisible()
