@@ -110,10 +110,11 @@ class ModeController:
         if self.mode != ENGINEER:
             QMessageBox.information(self.window, "Engineer PIN", "Switch to engineer mode first.")
             return
-        pin, ok = QInputDialog.getText(self.window, "Engineer PIN", "New PIN (4 or more digits):",
+        pin, ok = QInputDialog.getText(self.window, "Engineer PIN", "New PIN (4 or more characters):",
                                        QLineEdit.EchoMode.Password)
         if ok and len(pin) >= 4:
-            self.settings.set_pin(pin)
+            self.settings.set_pin(pin)  # it said nothing: whether the PIN took was left to guess
+            self.window.statusBar().showMessage("Engineer PIN set: leaving operator mode asks for it", 10000)
         elif ok:
             QMessageBox.warning(self.window, "Engineer PIN", "The PIN needs at least 4 characters; it was not changed.")
 

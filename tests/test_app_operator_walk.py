@@ -192,3 +192,28 @@ def test_a_moving_lines_empty_tag_list_says_when_tags_arrive(qtbot, tmp_path):
     link.tag_finished.emit(tag(1, "OK"))
     qtbot.waitUntil(lambda: link.tag_rows.rowCount() == 1, timeout=3000)
     assert not link.tag_note.isVisible()
+
+
+def test_setting_the_engineer_pin_says_it_took(qtbot, tmp_path):
+    """Mode → Set engineer PIN… asked for '4 or more digits', refused '12' for being under 4 'characters', and said
+    nothing when a PIN was set."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QInputDialog
+
+    window = make_window(qtbot, tmp_path)
+    asked = []
+
+    def answer() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, QInputDialog):
+            QTimer.singleShot(20, answer)
+            return
+        asked.append(dialog.labelText())
+        dialog.setTextValue("a2468")
+        dialog.accept()
+
+    QTimer.singleShot(0, answer)
+    window.modes.change_pin()
+    assert asked == ["New PIN (4 or more characters):"]
+    assert window.settings.check_pin("a2468")
+    assert window.statusBar().currentMessage() == "Engineer PIN set: leaving operator mode asks for it"
