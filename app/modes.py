@@ -11,6 +11,8 @@ from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QDockWidget, QInputDialog, QLineEdit, QMessageBox
 
+from app.words import counted
+
 OPERATOR, ENGINEER = "operator", "engineer"
 
 
@@ -85,7 +87,8 @@ class ModeController:
             QMessageBox.information(self.window, "Approve recipe", "Load a recipe first (Recipe…).")
             return
         approved = approve(self.settings, path)
-        self.window.statusBar().showMessage(f"Operators may pick {len(approved)} recipe(s); added {path.name}", 8000)
+        self.window.statusBar().showMessage(f"Operators may pick {counted(len(approved), 'recipe')}; added {path.name}",
+                                            8000)
 
     def unlock(self, pin: str) -> bool:
         """Engineer mode if the PIN matches; the check the dialog and the tests share."""

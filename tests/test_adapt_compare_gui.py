@@ -63,7 +63,7 @@ def test_compare_shows_verdicts_and_adopting_a_candidate_that_turns_ok_to_ng_nee
     assert any(label.startswith("verdicts on 1 of 10 frames") for label in labels)
     first = page.changes.item(0).text()
     assert first.startswith(f"held-out frames: {kept_name}: OK→NG (tag box") and "Δh -" in first
-    assert page.status.text().startswith("Warning: the candidate turns 1 frame(s)")
+    assert page.status.text().startswith("Warning: the candidate turns 1 frame judged OK")  # not "1 frame(s)"
     ARTIFACTS.mkdir(exist_ok=True)
     adapt.grab().save(str(ARTIFACTS / "adapt_4_compare_verdicts.png"))
     saved = json.loads((state.candidate.directory / "comparison.json").read_text(encoding="utf-8"))

@@ -217,3 +217,22 @@ def test_setting_the_engineer_pin_says_it_took(qtbot, tmp_path):
     assert asked == ["New PIN (4 or more characters):"]
     assert window.settings.check_pin("a2468")
     assert window.statusBar().currentMessage() == "Engineer PIN set: leaving operator mode asks for it"
+
+
+@pytest.mark.parametrize("count, noun, expected", [
+    (1, "recipe", "1 recipe"), (3, "recipe", "3 recipes"), (0, "frame", "0 frames"), (2, "busy answer", "2 busy answers"),
+])
+def test_counts_are_said_in_words_without_s_in_brackets(count, noun, expected):
+    from app.words import counted
+
+    assert counted(count, noun) == expected
+
+
+def test_approving_a_recipe_counts_the_recipes_operators_may_pick(qtbot, tmp_path):
+    """The status bar said 'Operators may pick 1 recipe(s)'."""
+    window = make_window(qtbot, tmp_path)
+    recipe = tmp_path / "tee.toml"
+    recipe.write_text('[recipe]\nname = "tee"\n[counts]\nhangtag = { min = 1, max = 9 }\n', encoding="utf-8")
+    window.load_recipe(recipe)
+    window.modes.approve_recipe()
+    assert window.statusBar().currentMessage() == "Operators may pick 1 recipe; added tee.toml"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
 
+from app.words import counted
 from inference.adapt.errors import AdaptError
 
 
@@ -76,7 +77,7 @@ class AdoptPage(QWidget):
         self.confirm.setVisible(bool(flips) and not in_use)
         if not flips:
             self.confirm.setChecked(False)
-        self.warning.setText(f"The candidate turns {len(flips)} frame(s) judged OK with the model in use into NG: "
+        self.warning.setText(f"The candidate turns {counted(len(flips), 'frame')} judged OK with the model in use into NG: "
                              + "; ".join(f"{name}: {ch.frame} ({ch.tag_box})" for name, ch in flips)
                              + ". A false NG stops good garments; see step 4." if flips else "")
         self.adopt_button.setEnabled(compared and not in_use and (not flips or self.confirm.isChecked()))

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QHeaderView, QLabel, QL
                                QWidget)
 
 from app.adapt.job import Job
+from app.words import counted
 from inference.adapt.verdicts import DEFAULT_CAP
 
 BETTER, WORSE = QColor("#188038"), QColor("#d93025")
@@ -147,7 +148,7 @@ class ComparePage(QWidget):
                 self._change(f"{s.name}: {ch.frame}: {ch.current} → {ch.candidate} shown", None)
         flips = result.ok_to_ng
         if flips:
-            self.status.setText(f"Warning: the candidate turns {len(flips)} frame(s) judged OK with the model in use "
+            self.status.setText(f"Warning: the candidate turns {counted(len(flips), 'frame')} judged OK with the model in use "
                                 f"into NG ({', '.join(c.frame for _, c in flips)}). Look at them before adopting: "
                                 "step 5 asks you to confirm.")
             self.status.setStyleSheet(f"color: {WORSE.name()}")

@@ -9,6 +9,7 @@ import time
 from PySide6.QtWidgets import QHeaderView, QLabel, QPlainTextEdit, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from app.theme import PLAIN_TEXT
+from app.words import counted
 from inference.engines.triton.status import LOCAL, FleetStatus, host_port
 
 # The served model and the server-side times first: with reading on the fleet one server has three rows
@@ -60,8 +61,8 @@ class FleetPanel(QWidget):
         detector = statuses[0]
         up, total = detector.up, len(detector.servers)
         fallback = "falls back to its own engine" if detector.fallback else "has no local fallback"
-        self.summary.setText(f"Detector {detector.model} on Triton: {up} of {total} server(s) up; last frame "
-                             f"answered by {answered_by(detector)}; {detector.busy_answers} busy answer(s) (queue "
+        self.summary.setText(f"Detector {detector.model} on Triton: {up} of {counted(total, 'server')} up; last frame "
+                             f"answered by {answered_by(detector)}; {counted(detector.busy_answers, 'busy answer')} (queue "
                              f"full), {detector.retries} retried; the station {fallback}. Queue and compute are "
                              "per request, from the server's statistics.")
         self.summary.setStyleSheet("color: #d93025; font-weight: bold;" if detector.all_down else PLAIN_TEXT)
