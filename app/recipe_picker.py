@@ -32,9 +32,25 @@ def ask_operator(parent: QWidget, settings: StationSettings) -> Path | None:
                                 "Ask an engineer to load the job's recipe and choose Mode → Approve current "
                                 "recipe for operators.")
         return None
-    names = [f"{Path(p).stem}  ({p})" for p in approved]
+    names = offered_names(approved)
     name, ok = QInputDialog.getItem(parent, "Recipe", "Recipe for this job:", names, 0, False)
     return Path(approved[names.index(name)]) if ok and name in names else None
+
+
+def offered_names(paths: list[str]) -> list[str]:
+    """Each recipe by the job it names, then its file: the operator was offered 'sample_090000022
+    (/work/…/sample_090000022.toml)' for 'ZEPHYRA 女士连衣裙 22HX-1489'. The whole path only where two files share a
+    name."""
+    from inference.reading.recipe import load_recipe
+
+    def job(path: str) -> str:
+        try:
+            return load_recipe(path).name or Path(path).stem
+        except Exception:  # noqa: BLE001 - a recipe that no longer loads is offered by its file; loading it says why
+            return Path(path).stem
+
+    files = [Path(p).name for p in paths]
+    return [f"{job(p)}  ({p if files.count(f) > 1 else f})" for p, f in zip(paths, files)]
 
 
 def approve(settings: StationSettings, path: Path | None) -> list[str]:

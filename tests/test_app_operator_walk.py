@@ -236,3 +236,21 @@ def test_approving_a_recipe_counts_the_recipes_operators_may_pick(qtbot, tmp_pat
     window.load_recipe(recipe)
     window.modes.approve_recipe()
     assert window.statusBar().currentMessage() == "Operators may pick 1 recipe; added tee.toml"
+
+
+def test_the_operator_picks_a_recipe_by_the_job_it_names(tmp_path):
+    from app.recipe_picker import offered_names
+    from inference.resources import resource_path
+
+    bundled = str(resource_path("recipes", "sample_090000022.toml"))
+    line_a, line_b = tmp_path / "a", tmp_path / "b"
+    for folder in (line_a, line_b):
+        folder.mkdir()
+        (folder / "tee.toml").write_text('[recipe]\nname = "T恤 白色 M"\n[counts]\nhangtag = { min = 1, max = 9 }\n',
+                                         encoding="utf-8")
+    broken = tmp_path / "broken.toml"
+    broken.write_text("name = [", encoding="utf-8")
+    names = offered_names([bundled, str(line_a / "tee.toml"), str(line_b / "tee.toml"), str(broken)])
+    assert names[0] == "ZEPHYRA 女士连衣裙 22HX-1489 白色 175/92A(XL)  (sample_090000022.toml)"
+    assert names[1] == f"T恤 白色 M  ({line_a / 'tee.toml'})" and names[2] == f"T恤 白色 M  ({line_b / 'tee.toml'})"
+    assert names[3] == "broken  (broken.toml)"  # offered by its file; loading it says what is wrong
