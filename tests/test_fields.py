@@ -372,7 +372,7 @@ def test_a_composition_under_its_label_alone_is_taken_once(text: str) -> None:
     assert fields_of(text)["composition"] == "棉 60% 聚酯纤维 40%"
 
 
-@pytest.mark.parametrize("label", ["尺码/SIZE", "SIZE 尺码", "SIZE/尺码", "尺码 | Size"])
+@pytest.mark.parametrize("label", ["尺码/SIZE", "SIZE 尺码", "SIZE/尺码", "尺码 | Size", "SIZE尺码"])
 def test_both_halves_of_a_bilingual_label_alone_take_the_line_under_them(label: str) -> None:
     """A badge under '尺码/SIZE' prints the size: the label's other half is no value of its own."""
     fields = extract_fields(lines_from_text(f"{label}\nXXL\n品名：风衣"))

@@ -141,7 +141,7 @@ def _label_at(text: str, start: int, require_colon: bool, upper: str | None = No
             after = text[end : end + 1]
             if require_colon and after not in _COLONS:
                 continue
-            if label.isascii() and after.isalpha():
+            if label.isascii() and after.isascii() and after.isalpha():  # 'SIZES', but 'SIZE尺码' is a label and its twin
                 continue
             value_start = _skip_separators(text, _skip_english_label(text, _skip_chinese_label(text, upper, end)))
             return label, _skip_twin_label(text, upper, value_start, LABELS[label], label.isascii()), True
