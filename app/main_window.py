@@ -30,7 +30,7 @@ from app.thread_exit import close_inspection
 from app.thread_priority import start_below_gui
 from app.widgets.crops_strip import CropsStrip
 from app.widgets.error_panel import ErrorPanel
-from app.widgets.station_header import StationHeader
+from app.widgets.station_header import StationHeader, short_source
 from app.widgets.table_note import TableNote
 from app.widgets.image_view import ImageView, tag_papers
 from app.widgets.plots_panel import PlotsPanel
@@ -67,6 +67,15 @@ def first_size(available) -> tuple[int, int]:
     if available is None:
         return 1280, 720
     return max(1280, available.width()), max(720, available.height())
+
+
+def source_words(spec: str) -> str:
+    """A source as the operator knows it: a camera by "camera 0" (the bare "0 could not be opened" said nothing), a
+    file or folder by its whole path."""
+    from inference.cameras.specs import is_camera_spec
+    from inference.sources import spec_kind
+
+    return short_source(spec) if is_camera_spec(spec) or spec_kind(spec) in ("camera", "replay") else spec
 
 
 def banner_note(state: StationState) -> str:
@@ -398,8 +407,8 @@ class MainWindow(QMainWindow):
 
     def _on_source_failed(self, spec: str, message: str) -> None:
         """The previous source is closed and forgotten: Start is off until another source opens."""
-        self._on_error(f"Source not opened: {spec}\n{message}")
-        self.errors_panel.show_error("source", f"Source not opened: {spec}", message)
+        self._on_error(f"Source not opened: {source_words(spec)}\n{message}")
+        self.errors_panel.show_error("source", f"Source not opened: {source_words(spec)}", message)
         self.state.update(source=spec, source_status=FAILED, source_message=message, run=STOPPED)
 
     def _render_state(self, state: StationState, changed: frozenset) -> None:
@@ -410,7 +419,7 @@ class MainWindow(QMainWindow):
             # "source not found: PATH" names the path itself: the banner said it twice
             self.banner.show_verdict("NO SOURCE", [why if state.source in why else f"{state.source}: {why}"])
             # one name for the state: the view's heading said ERROR under the NO SOURCE banner
-            self.view.show_message(f"{state.source} could not be opened", error=True, heading="NO SOURCE")
+            self.view.show_message(f"{source_words(state.source)} could not be opened", error=True, heading="NO SOURCE")
             self.crops.show_crops(None, None, note="no source")
             self.text_panel.show_result(None, self.reading_on)  # the last frame's reads no longer describe the screen
             self.table.clearSelection()

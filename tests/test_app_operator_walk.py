@@ -254,3 +254,11 @@ def test_the_operator_picks_a_recipe_by_the_job_it_names(tmp_path):
     assert names[0] == "ZEPHYRA 女士连衣裙 22HX-1489 白色 175/92A(XL)  (sample_090000022.toml)"
     assert names[1] == f"T恤 白色 M  ({line_a / 'tee.toml'})" and names[2] == f"T恤 白色 M  ({line_b / 'tee.toml'})"
     assert names[3] == "broken  (broken.toml)"  # offered by its file; loading it says what is wrong
+
+
+def test_a_camera_that_does_not_open_is_named_camera_0_not_0(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path)
+    window.open_source("0")  # no camera on this machine
+    qtbot.waitUntil(lambda: window.state.state.source_status == "failed", timeout=15000)
+    assert "camera 0 could not be opened" in window.view.placeholder.text()
+    assert window.errors_panel.title.text().startswith("⚠ Source not opened: camera 0")
