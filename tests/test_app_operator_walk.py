@@ -262,3 +262,22 @@ def test_a_camera_that_does_not_open_is_named_camera_0_not_0(qtbot, tmp_path):
     qtbot.waitUntil(lambda: window.state.state.source_status == "failed", timeout=15000)
     assert "camera 0 could not be opened" in window.view.placeholder.text()
     assert window.errors_panel.title.text().startswith("⚠ Source not opened: camera 0")
+
+
+def test_camera_settings_of_a_camera_not_open_show_no_invented_values(qtbot):
+    """Unticked, with the camera not open, the boxes showed their minimum: 'Exposure 1.0 µs', 'Frame rate 0.01 fps',
+    'ROI w 0 h 0', read as what the camera was set to."""
+    from app.widgets.camera_settings import CameraSettingsDialog
+    from inference.cameras.settings import CameraSettings
+
+    dialog = CameraSettingsDialog("genicam LINE3-CAM", CameraSettings(gain=2.5), None)
+    qtbot.addWidget(dialog)
+    for box in (dialog.exposure, dialog.frame_rate, *dialog.roi):
+        assert box.text() == "—"
+    assert dialog.gain.text() == "2.50"  # what the job asks is shown
+    dialog.rows["exposure_us"][0].setChecked(True)  # the engineer sets one: its box shows a number to edit
+    assert dialog.exposure.text() != "—" and dialog.exposure.isEnabled()
+    dialog.exposure.setValue(8000)
+    assert dialog.settings().exposure_us == 8000 and dialog.settings().frame_rate is None
+    dialog.rows["exposure_us"][0].setChecked(False)
+    assert dialog.exposure.text() == "—" and dialog.settings().exposure_us is None

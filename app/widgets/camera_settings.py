@@ -68,6 +68,7 @@ class CameraSettingsDialog(QDialog):
             grid.addWidget(editor, row, 1)
             grid.addWidget(shown, row, 2)
             check.toggled.connect(editor.setEnabled)
+            check.toggled.connect(lambda on, name=name: self._on_ticked(name, on))
             self.rows[name] = (check, editor, shown)
 
         self.trigger_mode = QComboBox()
@@ -133,6 +134,8 @@ class CameraSettingsDialog(QDialog):
             parts = ROI_PARTS if name == "roi" else (name,)
             if readback is None:
                 shown.setText("— (camera not open)")
+                if not check.isChecked():
+                    self._show_no_value(name)
                 continue
             values = [readback[part] for part in parts]
             missing = [v for v in values if not v.available]
@@ -153,8 +156,8 @@ class CameraSettingsDialog(QDialog):
                 shown.setToolTip(f"the camera has no {nodes} node")
                 check.setToolTip(f"the camera has no {nodes} node")
                 continue
-            if isinstance(editor, QDoubleSpinBox):
-                editor.setSpecialValueText("")
+            for box in self._spins(name):  # the camera's value, whatever it is
+                box.setSpecialValueText("")
             present = [v for v in values if v.available]
             shown.setText(", ".join(_text(v.value) for v in present) + "   (" + ", ".join(v.node for v in present)
                           + "".join(f"; no {NODES[v.name][0]} node" for v in values if not v.available) + ")")
@@ -186,6 +189,25 @@ class CameraSettingsDialog(QDialog):
                 editor.setValue(float(value))
         except (TypeError, ValueError):  # the camera answered nothing readable for it: the editor keeps its value
             pass
+
+    def _spins(self, name: str) -> list:
+        editor = self.rows[name][1]
+        return self.roi if name == "roi" else [editor] if isinstance(editor, (QDoubleSpinBox, QSpinBox)) else []
+
+    def _show_no_value(self, name: str) -> None:
+        """Unticked with the camera not open: no value, not the box's minimum ("Exposure 1.0 µs", "Frame rate
+        0.01 fps" read as settings of the camera)."""
+        for box in self._spins(name):
+            box.setSpecialValueText("—")
+            box.setValue(box.minimum())
+
+    def _on_ticked(self, name: str, on: bool) -> None:
+        if on:  # the engineer sets it: the box shows the number it holds
+            for box in self._spins(name):
+                if box.specialValueText() == "—" and self.readback is None:
+                    box.setSpecialValueText("")
+        elif self.readback is None:
+            self._show_no_value(name)
 
     def _on_trigger_mode(self) -> None:
         mode = self.trigger_mode.currentData()
