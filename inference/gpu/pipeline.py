@@ -166,17 +166,6 @@ class GpuPipeline:
         finally:
             stack.close()
 
-    def put_stages_ahead(self) -> None:
-        """Letterbox and output decode at the engine's (highest) stream priority from now on, ahead of other
-        streams' kernels waiting at the same time. For `serve`, whose JPEG decode runs beside the engine on a
-        stream of the lowest priority: there its kernels stretched a batch of 8's letterbox from 0.5 to 1.2 ms and
-        the output decode from 0.7 to 1.7 ms on the H200 (BENCHMARKS.md, issue 20, twentieth session). The GPU
-        reader keeps the engine ahead of its own letterbox and decode."""
-        with self._lock:
-            self.wait_idle()
-            self.copy_stream = self.allocator.stream("uploads", urgent=True)
-            self.post_stream = self.allocator.stream("post", urgent=True)
-
     # -- running ---------------------------------------------------------------------------------
     def wait_idle(self) -> None:
         """Block until the GPU has done everything queued on this pipeline's streams."""

@@ -146,10 +146,6 @@ class InferenceWorker:
             choice = open_jpeg_decoder(prefer_gpu=True, device_id=getattr(self.pipeline, "device_id", 0))
             if choice.gpu:
                 self.jpeg, self.jpeg_note = choice.decoder, choice.decoder.name
-                for pipeline in self.ladder:  # a batch's letterbox and output decode ahead of the next one's JPEGs
-                    inner = getattr(pipeline, "pipeline", pipeline)  # the pressure guard's current variant
-                    if hasattr(inner, "put_stages_ahead"):
-                        inner.put_stages_ahead()
                 return
             choice.decoder.close()
             reason = choice.reason
