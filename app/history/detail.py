@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QPlainTextEdit, QSplitter, QStackedWidget,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
@@ -69,7 +69,8 @@ class DetailPanel(QWidget):
         self.nothing = QLabel()
         self.nothing.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.nothing.setWordWrap(True)
-        self.nothing.setStyleSheet("color: #5f6368; font-size: 12pt;")
+        self.nothing.setStyleSheet("font-size: 12pt;")
+        self.nothing.setForegroundRole(QPalette.ColorRole.PlaceholderText)  # readable on either theme
         self.pages = QStackedWidget()
         self.pages.addWidget(self.nothing)
         self.pages.addWidget(self.splitter)

@@ -4,6 +4,7 @@ yet, something is loading or something failed."""
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QAbstractItemView, QLabel
 
 
@@ -15,7 +16,8 @@ class TableNote(QLabel):
         self.view = view
         self.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.setWordWrap(True)
-        self.setStyleSheet("color: #5f6368; font-size: 12pt;")
+        self.setStyleSheet("font-size: 12pt;")
+        self.setForegroundRole(QPalette.ColorRole.PlaceholderText)  # the theme's hint colour: #5f6368 was 3:1 on dark
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         model = view.model()
         for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved):
