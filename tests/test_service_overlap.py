@@ -1,6 +1,6 @@
-"""Batch N+1 decoded while batch N infers (issue 20): the batcher's two-stage consumer, without HTTP and with a
-real worker. A runner with `decode_batch` and `infer_batch` gets a decode thread of its own; the tests hold each
-stage on a gate so they order events instead of timing them."""
+"""Batch N+1 decoded while batch N infers (issue 20, `decode_ahead`): the batcher's two-stage consumer, without HTTP
+and with a real worker. With decode_ahead, a runner with `decode_batch` and `infer_batch` gets a decode thread of its
+own; the tests hold each stage on a gate so they order events instead of timing them. Off by default (config.py)."""
 
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ def test_batch_n_plus_1_is_decoded_while_batch_n_infers_on_another_thread():
     assert two_staged(runner) and not two_staged(lambda items: items)
 
     async def scenario():
-        batcher = Batcher([runner], max_batch=2, max_wait_ms=0, max_queue=16)
+        batcher = Batcher([runner], max_batch=2, max_wait_ms=0, max_queue=16, decode_ahead=True)
         await batcher.start()
         runner.infer_gate.clear()  # batch N stays in inference
         first = [asyncio.create_task(batcher.submit(i)) for i in (1, 2)]
@@ -100,7 +100,7 @@ def test_one_batch_in_each_stage_at_a_time_and_batches_infer_in_the_order_taken(
     runner = TwoStages()
 
     async def scenario():
-        batcher = Batcher([runner], max_batch=1, max_wait_ms=0, max_queue=16)
+        batcher = Batcher([runner], max_batch=1, max_wait_ms=0, max_queue=16, decode_ahead=True)
         await batcher.start()
         runner.infer_gate.clear()
         tasks = [asyncio.create_task(batcher.submit(i)) for i in range(6)]
@@ -124,7 +124,7 @@ def test_drain_with_a_batch_inferring_and_one_decoded_answers_both_then_refuses(
     runner = TwoStages()
 
     async def scenario():
-        batcher = Batcher([runner], max_batch=2, max_wait_ms=0, max_queue=16)
+        batcher = Batcher([runner], max_batch=2, max_wait_ms=0, max_queue=16, decode_ahead=True)
         await batcher.start()
         runner.infer_gate.clear()
         tasks = [asyncio.create_task(batcher.submit(i)) for i in range(2)]
@@ -148,7 +148,7 @@ def test_a_decode_stage_that_fails_fails_its_batch_only_and_one_bad_item_fails_a
     runner = TwoStages()
 
     async def scenario():
-        batcher = Batcher([runner], max_batch=2, max_wait_ms=20, max_queue=16)
+        batcher = Batcher([runner], max_batch=2, max_wait_ms=20, max_queue=16, decode_ahead=True)
         await batcher.start()
         crashed = await asyncio.gather(batcher.submit(666), batcher.submit(5), return_exceptions=True)
         mixed = await asyncio.gather(batcher.submit(-3), batcher.submit(7), return_exceptions=True)
@@ -248,7 +248,7 @@ def test_over_http_each_of_many_concurrent_requests_gets_its_own_image_s_detecti
 
     bodies = [jpeg_of_square(16 + 112 * i, 32 * (i % 3)) for i in range(4)]
     calls: list[int] = []
-    config = blob_config(tmp_path, max_batch=4, max_wait_ms=20, queue=32)
+    config = blob_config(tmp_path, max_batch=4, max_wait_ms=20, queue=32, decode_ahead=True)
     with running_server(config, worker_factory=batch_decoding_factory(calls)) as (base, _):
         def post(body: bytes) -> dict:
             answer = httpx.post(base + "/detect", content=body, headers={"Content-Type": "image/jpeg"}, timeout=30)
@@ -264,3 +264,37 @@ def test_over_http_each_of_many_concurrent_requests_gets_its_own_image_s_detecti
     assert [a["detections"] for a in answers] == [reference[i] for i in order]
     assert sum(calls) == 24 and max(calls) >= 2  # decoded in batches, in the decode stage
     assert max(a["batch"] for a in answers) >= 2
+
+
+def test_the_service_decodes_on_the_inference_thread_unless_asked_to_decode_ahead(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    import httpx
+
+    from tests.test_service_support import running_server
+
+    def factory_recording(threads: list[str]):
+        class Recording(CpuJpegDecoder):
+            def decode(self, data, names=None):
+                threads.append(threading.current_thread().name)
+                return super().decode(data, names)
+
+        def factory(config, journal):
+            worker = open_worker(config, journal)
+            worker.jpeg, worker.jpeg_note = Recording(1), "batch decode (test: CPU)"
+            return worker
+        return factory
+
+    seen: dict[bool, list[str]] = {}
+    for ahead in (False, True):
+        threads: list[str] = []
+        config = blob_config(tmp_path, max_batch=2, max_wait_ms=5, decode_ahead=ahead)
+        with running_server(config, worker_factory=factory_recording(threads)) as (base, _):
+            with ThreadPoolExecutor(4) as pool:
+                codes = list(pool.map(lambda body: httpx.post(base + "/detect", content=body, timeout=30,
+                                                              headers={"Content-Type": "image/jpeg"}).status_code,
+                                      [jpeg_of_square(16, 0)] * 6))
+        assert codes == [200] * 6
+        seen[ahead] = threads
+    assert seen[False] and all(name.startswith("inference-0") for name in seen[False])
+    assert seen[True] and all(name.startswith("decode-0") for name in seen[True])

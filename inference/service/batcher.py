@@ -7,9 +7,10 @@ service refuses at once (QueueFull, HTTP 503) instead of growing a hidden queue 
 and a request still waiting past its deadline (from admission) is answered DeadlineExceeded instead of
 being served late.
 
-A runner with two stages (`decode_batch`, then `infer_batch` on what it returned) gets a second thread for the
-first: its consumer decodes batch N+1 there while batch N infers on the runner's own thread, one batch in each
-stage at a time, inferred in the order taken. A plain runner is called with the batch on its thread, as before.
+With `decode_ahead`, a runner with two stages (`decode_batch`, then `infer_batch` on what it returned) gets a
+second thread for the first: its consumer decodes batch N+1 there while batch N infers on the runner's own thread,
+one batch in each stage at a time, inferred in the order taken. Otherwise a runner is called with the batch on its
+thread.
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ class _Pending:
 class Batcher:
     def __init__(self, runners: Sequence[Runner], *, max_batch: int = 8, max_wait_ms: float = 3.0,
                  max_queue: int = 16, deadline_ms: float = 10_000.0,
-                 on_batch: Callable[[int], None] | None = None) -> None:
+                 on_batch: Callable[[int], None] | None = None, decode_ahead: bool = False) -> None:
         if not runners:
             raise ValueError("a batcher needs at least one runner")
         self.runners = list(runners)
@@ -84,6 +85,7 @@ class Batcher:
         self.max_queue = max(1, int(max_queue))
         self.deadline_ns = int(deadline_ms * 1e6)
         self.on_batch = on_batch
+        self.decode_ahead = decode_ahead
         self._queue: asyncio.Queue[_Pending] | None = None
         self._consumers: list[asyncio.Task] = []
         self._executors: list[ThreadPoolExecutor] = []
@@ -105,7 +107,7 @@ class Batcher:
                 executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"inference-{i}")
                 self._executors.append(executor)
                 decoder = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"decode-{i}") \
-                    if two_staged(runner) else None
+                    if self.decode_ahead and two_staged(runner) else None
                 self._decoders.append(decoder)
                 prepare = getattr(runner, "prepare_thread", None)
                 if prepare is not None:

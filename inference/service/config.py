@@ -53,6 +53,10 @@ class ServiceConfig:
     batch_engines: bool = True  # on the GPU pipeline, an engine per batch size 1, 2, 4 below max_batch (worker.py)
     cuda_graph: bool = False  # on the GPU pipeline with ONNX Runtime, each engine replayed as a CUDA graph
     frontends: int = 0  # > 0: HTTP in this many front-end processes, the engines in one owner (owner.py)
+    # each worker decodes batch N+1 on a thread of its own while batch N infers (batcher.py). Off by default: on the
+    # H200 it raised the saturated rate by 12-15 % but not the rate within P99 25 ms (BENCHMARKS.md, issue 20,
+    # twentieth session): two workers' four threads stretched every GPU stage of a batch by half
+    decode_ahead: bool = False
 
     def __post_init__(self) -> None:
         checks = [("max batch", self.max_batch, 1, 64), ("queue", self.queue, 1, 100_000),

@@ -92,7 +92,7 @@ class Service:
         self.gpu_jpeg = bool(self.workers) and all(getattr(w, "jpeg", None) is not None for w in self.workers)
         self.batcher = Batcher(self.workers, max_batch=self.config.max_batch, max_wait_ms=self.config.max_wait_ms,
                                max_queue=self.config.queue, deadline_ms=self.config.deadline_ms,
-                               on_batch=self._on_batch)
+                               on_batch=self._on_batch, decode_ahead=self.config.decode_ahead)
         self.metrics.watch_queue(lambda: self.batcher.depth, lambda: self.batcher.in_flight)
         try:
             await self.batcher.start()  # each worker prepared on its own thread first (worker.prepare_thread)
