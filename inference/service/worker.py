@@ -4,10 +4,11 @@ call when the model's batch dimension is dynamic; /inspect requests go through t
 With a GPU JPEG decoder (`jpeg`, inference/gpu/jpeg.py) the /detect JPEGs a batch brings undecoded are decoded
 together in one call, into device memory the GPU pipeline reads from: no CPU decode, no staging copy.
 
-A batch goes through two stages, `decode_batch` then `infer_batch`, which the batcher runs on two threads of the
-worker's own so that batch N+1 decodes while batch N infers (on the H200 the decode was half of a ~10 ms batch,
-run one after the other with the JPEG engine 16–26 % busy: BENCHMARKS.md, issue 20, nineteenth session). Calling the
-worker runs both in turn on the calling thread."""
+A batch goes through two stages, `decode_batch` then `infer_batch`. Calling the worker runs both in turn on the
+calling thread (the default); with `serve`'s decode_ahead the batcher runs them on two threads of the worker's own so
+that batch N+1 decodes while batch N infers. On the H200 that raised the saturated rate by 12 % but not the rate
+within P99 25 ms: two workers' four threads stretched every GPU stage of a batch by half (BENCHMARKS.md, issue 20,
+twentieth session)."""
 
 from __future__ import annotations
 
