@@ -30,3 +30,14 @@ def test_decode_threads_follow_the_cores_the_service_may_run_on():
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["1", "1", "3"]  # config default, CLI default, an explicit choice kept
+
+
+def test_decode_ahead_is_off_unless_asked_on_the_command_line():
+    import argparse
+
+    from inference.cli.serve import add_parser, config_from
+
+    parser = argparse.ArgumentParser()
+    add_parser(parser.add_subparsers())
+    assert config_from(parser.parse_args(["serve"])).decode_ahead is False
+    assert config_from(parser.parse_args(["serve", "--decode-ahead"])).decode_ahead is True
