@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from inference.errors import BackendUnavailableError
-from inference.gpu.jpeg import (CpuJpegDecoder, DeviceFrame, GpuJpegDecoder, folder_jobs, gpu_jpeg_unavailable_reason,
-                                is_device_frame, open_jpeg_decoder)
+from inference.gpu.jpeg import (CpuJpegDecoder, DeviceFrame, GpuJpegDecoder, ends_as_jpeg, folder_jobs,
+                                gpu_jpeg_unavailable_reason, is_device_frame, open_jpeg_decoder)
 
 GPU_REASON = gpu_jpeg_unavailable_reason()
 
@@ -31,6 +31,17 @@ def jpeg(image: np.ndarray, quality: int = 90) -> bytes:
     ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
     assert ok
     return data.tobytes()
+
+
+def test_a_jpeg_cut_short_is_told_from_a_whole_one_and_the_cpu_decoder_refuses_it():
+    """A body cut short in transit has no end-of-image marker; the GPU decoder hands such a JPEG to the CPU
+    decoder (nvJPEG would decode the part that came and leave the rest grey), which refuses it with the reason."""
+    whole = jpeg(scene(1, (480, 640)))
+    cut = whole[: len(whole) // 3]
+    assert ends_as_jpeg(whole) and ends_as_jpeg(whole + b"\x00" * 16)  # padding after the marker is still whole
+    assert not ends_as_jpeg(cut)
+    (decoded,) = CpuJpegDecoder(threads=1).decode([cut], ["cut.jpg"])
+    assert decoded.image is None and "could not be decoded" in decoded.error
 
 
 # -- everywhere: the fallback and the message ----------------------------------------------------------
@@ -141,9 +152,10 @@ def test_a_device_frame_is_placed_without_a_host_copy():
 def test_gpu_decode_gives_opencvs_pixels_in_device_memory():
     blobs = [jpeg(scene(i)) for i in range(4)] + [jpeg(scene(9, (480, 640)))]
     with GpuJpegDecoder() as decoder:
-        out = decoder.decode(blobs + [b"\xff\xd8 broken"])
+        out = decoder.decode(blobs + [b"\xff\xd8 broken", blobs[0][: len(blobs[0]) // 3]])
     assert all(is_device_frame(o.image) for o in out[:5])
     assert out[5].image is None and "could not be decoded" in out[5].error
+    assert out[6].image is None and "could not be decoded" in out[6].error  # cut short: refused, not decoded in part
     for blob, decoded in zip(blobs, out):
         reference = cv2.imdecode(np.frombuffer(blob, np.uint8), cv2.IMREAD_COLOR)
         host = decoded.image.to_host()

@@ -75,6 +75,16 @@ class DeviceFrame:
         return out
 
 
+
+# A whole JPEG ends with its EOI marker; some writers pad a few bytes after it.
+JPEG_END = b"\xff\xd9"
+JPEG_END_SLACK = 64
+
+
+def ends_as_jpeg(blob: bytes) -> bool:
+    """Whether a JPEG's end-of-image marker is at (or a little before) the end of `blob`: one cut short has none."""
+    return JPEG_END in blob[-JPEG_END_SLACK:]
+
 def is_device_frame(image: object) -> bool:
     return isinstance(image, DeviceFrame)
 
@@ -168,7 +178,9 @@ class GpuJpegDecoder:
         streams, positions, on_cpu = [], [], []
         for i, (blob, name) in enumerate(zip(data, names)):
             size = header_size(blob) if blob[:2] == JPEG_MAGIC else None
-            if size is None or reduction_for(size) > 1:  # not a JPEG, or one the CPU path decodes reduced
+            # not a JPEG, one the CPU path decodes reduced, or one cut short (nvJPEG decodes the part that came and
+            # leaves the rest grey; the CPU path refuses it with the reason)
+            if size is None or reduction_for(size) > 1 or not ends_as_jpeg(blob):
                 on_cpu.append(i)
                 continue
             if size[0] * size[1] > max_pixels():
