@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 pytest.importorskip("PySide6")
@@ -281,3 +282,50 @@ def test_camera_settings_of_a_camera_not_open_show_no_invented_values(qtbot):
     assert dialog.settings().exposure_us == 8000 and dialog.settings().frame_rate is None
     dialog.rows["exposure_us"][0].setChecked(False)
     assert dialog.exposure.text() == "—" and dialog.settings().exposure_us is None
+
+
+@pytest.mark.parametrize("dark", [True, False])
+def test_the_words_over_empty_panels_are_readable_on_either_theme(qtbot, tmp_path, dark):
+    """'Reading the journal…' and the detail panel's sentence were #5f6368: 3:1 on the dark theme's base."""
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from app.history import HistoryWindow
+    from app.theme import apply_theme
+    from tests.test_gui_station import wcag_contrast
+
+    app = QApplication.instance()
+    style, palette_before = app.style().name(), app.palette()
+    try:
+        apply_theme(app, dark)
+        window = HistoryWindow(tmp_path / "journal.sqlite3")
+        qtbot.addWidget(window)
+        window.show()
+        for label, behind in ((window.sessions_note, window.sessions_view.viewport()),
+                              (window.detail.nothing, window.detail)):
+            text = label.palette().color(label.foregroundRole())
+            back = behind.palette().color(behind.backgroundRole())
+            assert wcag_contrast(text, back) >= 4.5, (label.text(), text.name(), back.name())
+        qtbot.waitUntil(lambda: not window.reads.pending, timeout=10000)
+        window.close()
+    finally:
+        app.setStyle(style)
+        app.setPalette(palette_before)
+
+
+@pytest.mark.parametrize("scale", [0.15, 0.5, 0.74, 0.96, 1.0, 1.3, 2.0])
+def test_a_box_label_is_as_wide_as_the_text_painted_in_it(qtbot, scale):
+    """At 1920×1080 the label 'not a tag (hangtag 0.96' lost its ')': measured at 13 px, painted at 14."""
+    from PySide6.QtCore import QSize
+    from PySide6.QtGui import QFontMetricsF
+
+    from app.widgets.image_view import BoxesItem
+    from inference.detections import Detections
+
+    detections = Detections(np.array([[100, 100, 400, 300]], np.float32), np.array([0.96], np.float32),
+                            np.zeros(1, np.int32), ("hangtag",))
+    item = BoxesItem()
+    item.set_detections(detections, QSize(1600, 1200), not_tags=[(90.0, 90.0, 410.0, 310.0)])
+    (label,) = item.place_labels(scale)
+    painted = QFontMetricsF(item.label_font(scale)).horizontalAdvance("not a tag (hangtag 0.96)")
+    assert label.width() >= painted + 4 / scale  # the text and its left pad

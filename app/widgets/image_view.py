@@ -98,11 +98,13 @@ class BoxesItem(QGraphicsItem):
     def place_labels(self, scale: float) -> list[QRectF]:
         """Label rectangles in scene units at view `scale` (screen px per image px), one per box, none
         overlapping another: above the box if there is room, else the first free slot going down."""
-        metrics = QFontMetricsF(self._font)
-        height = (metrics.height() + 2) / scale
+        # measured in the font it is painted in: measured at LABEL_PX and painted at round(LABEL_PX / scale), a
+        # label drawn ~3% larger than measured lost its last character ("not a tag (hangtag 0.96" at 1920×1080)
+        metrics = QFontMetricsF(self.label_font(scale))
+        height = metrics.height() + 2 / scale
         placed: list[QRectF] = []
         for rect, _, text, _dropped in self._rows:
-            width = (metrics.horizontalAdvance(text) + 8) / scale
+            width = metrics.horizontalAdvance(text) + 8 / scale
             tag = QRectF(rect.left(), rect.top() - height, width, height)
             if tag.top() < 0:
                 tag.moveTop(rect.top())
@@ -114,11 +116,14 @@ class BoxesItem(QGraphicsItem):
             placed.append(tag)
         return placed
 
-    def paint(self, painter: QPainter, option, widget=None) -> None:
-        scale = max(1e-6, abs(painter.worldTransform().m11()))
+    def label_font(self, scale: float) -> QFont:
         font = QFont(self._font)
         font.setPixelSize(max(1, round(LABEL_PX / scale)))  # LABEL_PX on screen, zoomed in or out
-        painter.setFont(font)
+        return font
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        scale = max(1e-6, abs(painter.worldTransform().m11()))
+        painter.setFont(self.label_font(scale))
         tags = self.place_labels(scale)
         painter.setBrush(Qt.BrushStyle.NoBrush)
         for rect, color, _, dropped in self._rows:  # every box first, then every label: no line crosses a label
