@@ -148,7 +148,9 @@ class LineLink(QObject):
     def wrap(self, inspector):
         """The engine the worker gets: per tag when the line mode is on, else the inspector as it is."""
         if not self.per_tag:
-            self.inspector = None
+            was_per_tag, self.inspector = self.inspector is not None, None
+            if was_per_tag:  # the banner kept "waiting for the first tag" (or the last tag) under per-frame verdicts
+                self._banner_per_frame()
             return inspector
         if inspector.reader is None:  # said, not silently nothing: without reading no tag gets a verdict
             self.window._on_error("One verdict per tag needs reading: tick 'Read tags' on the source bar to judge each tag")
@@ -159,6 +161,13 @@ class LineLink(QObject):
         if self.model.last is None:  # else the banner would go on showing the last per-frame verdict
             self.window.banner.show_verdict("—", ["one verdict per tag: waiting for the first tag to leave the view"])
         return self.inspector
+
+    def _banner_per_frame(self) -> None:
+        window = self.window
+        if window.current is not None and window.current.ok:
+            window._rejudge_on_screen()  # the frame on screen's own verdict
+        else:
+            window.banner.show_verdict("—", ["one verdict per frame: waiting for the next frame"])
 
     def _journal_and_show(self, verdict) -> None:
         """On the worker's thread: journal the tag row (before it is shown), then hand it to the window."""

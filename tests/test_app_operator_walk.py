@@ -329,3 +329,22 @@ def test_a_box_label_is_as_wide_as_the_text_painted_in_it(qtbot, scale):
     (label,) = item.place_labels(scale)
     painted = QFontMetricsF(item.label_font(scale)).horizontalAdvance("not a tag (hangtag 0.96)")
     assert label.width() >= painted + 4 / scale  # the text and its left pad
+
+
+def test_leaving_one_verdict_per_tag_puts_the_frames_verdict_back_on_the_banner(qtbot, tmp_path):
+    """Switched off, the banner went on saying 'one verdict per tag: waiting for the first tag to leave the view'
+    over a frame and a Results list judged per frame."""
+    from tests.test_gui import make_folder
+
+    window = make_window(qtbot, tmp_path, make_folder(tmp_path, 1))
+    window.start()
+    qtbot.waitUntil(lambda: window.results.total >= 1 and not window.source_bar.running, timeout=30000)
+    qtbot.waitUntil(lambda: window.current is not None, timeout=3000)
+    assert window.banner.verdict.text() == "no recipe"
+    link = window.line
+    link.per_tag_action.trigger()
+    qtbot.waitUntil(lambda: link.shows_tags, timeout=20000)
+    assert "first tag" in window.banner.reasons.text()
+    link.per_tag_action.trigger()
+    qtbot.waitUntil(lambda: not link.shows_tags, timeout=20000)
+    assert window.banner.verdict.text() == "no recipe" and "tag" not in window.banner.reasons.text()
