@@ -267,6 +267,8 @@ def test_the_detail_panel_says_once_why_it_is_empty_and_offers_no_row_to_choose_
     assert len(texts) == 1, texts  # was "Choose a row…" over the fields and again in the picture area
     assert "Choose a row" not in texts[0] and "appear here" in texts[0]
     settle(qtbot, window)
+    if state == "not a journal":
+        assert window.count.text() == ""  # not "0 frames" of no session
 
 
 def test_rows_listed_but_none_chosen_ask_for_a_row_once(qtbot, tmp_path):

@@ -302,6 +302,9 @@ class HistoryWindow(QWidget):
     def _show_count(self) -> None:
         total, loaded = self.rows.total, len(self.rows.rows)
         query = self._query()
+        if query is None:  # no session: "0 frames" under the empty list counted nothing
+            self.count.setText("")
+            return
         unit = ("tag" if query is not None and query.tags else "frame") + ("" if total == 1 else "s")
         text = f"{total:,} {unit}".replace(",", " ")
         if self._filtered():
