@@ -94,8 +94,9 @@ class RecordsLink(QObject):
     def ask_export(self) -> None:
         try:
             session_id = self.journal.last_session_id()
-        except Exception as exc:
-            QMessageBox.information(self.window, "Export report", str(exc))
+        except Exception as exc:  # said with what to do: "the journal has no sessions yet" stopped there
+            QMessageBox.information(self.window, "Export report", with_hint(
+                str(exc), "inspect frames first (open a source and press Start): the report is of the last session"))
             return
         folder = QFileDialog.getExistingDirectory(self.window, "Export the report into…", str(Path.home()))
         if folder:
@@ -173,6 +174,11 @@ def prune_text(result) -> str:
     if result.used_bytes > result.cap_bytes:
         text += f" — still over the cap: {_size(result.protected_bytes)} are images of sessions never exported"
     return text
+
+
+def with_hint(message: str, hint: str) -> str:
+    """`message` with a hint line in the station's expected / found / hint layout, unless it has one."""
+    return message if "hint:" in message else f"{message}\n  hint:     {hint}"
 
 
 def message_room(window) -> int:

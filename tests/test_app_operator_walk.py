@@ -348,3 +348,16 @@ def test_leaving_one_verdict_per_tag_puts_the_frames_verdict_back_on_the_banner(
     link.per_tag_action.trigger()
     qtbot.waitUntil(lambda: not link.shows_tags, timeout=20000)
     assert window.banner.verdict.text() == "no recipe" and "tag" not in window.banner.reasons.text()
+
+
+def test_export_before_any_inspection_says_what_to_do(qtbot, tmp_path, monkeypatch):
+    """File → Export report of the last session… on a new station: 'the journal has no sessions yet', expected and
+    found, and no hint."""
+    from PySide6.QtWidgets import QMessageBox
+
+    window = make_window(qtbot, tmp_path)
+    told = []
+    monkeypatch.setattr(QMessageBox, "information", lambda parent, title, text: told.append(text))
+    window.records.ask_export()
+    assert len(told) == 1 and told[0].startswith("the journal has no sessions yet")
+    assert "hint:     inspect frames first (open a source and press Start)" in told[0]
