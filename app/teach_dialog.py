@@ -27,6 +27,7 @@ from inference.reading.types import TagReading
 
 SYMBOLOGIES = ("", "EAN-13", "EAN-8", "UPC-A", "Code128", "Code93", "Code39")
 COLUMNS = ("Check", "Field", "Expected value", "Read at", "Region")
+UNNAMED = "taught job"  # what lesson_from names a job when no field it would be named after was read surely
 
 
 SELECTED_COLOR = "#e0a000"  # the selected field's region and its name
@@ -114,7 +115,9 @@ class TeachDialog(QDialog):
         self.crop = TagCrop(make_upright(image_bgr, tag.xyxy, tag.rotation).image, self)
         self.crop.region_drawn.connect(self._on_region_drawn)
 
-        self.name = QLineEdit(self.lesson.name)
+        # nothing sure to name the job after: the name is asked, not "taught job" (operators pick recipes by name)
+        self.name = QLineEdit("" if self.lesson.name == UNNAMED else self.lesson.name)
+        self.name.setPlaceholderText("the job's name: operators pick its recipe by it (e.g. style number, product)")
         self.table = QTableWidget(0, len(COLUMNS), self)
         self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -128,6 +131,7 @@ class TeachDialog(QDialog):
         self.symbology.addItems(SYMBOLOGIES)
         self.symbology.setCurrentText(self.lesson.barcode_format)
         self.code = QLineEdit(self.lesson.barcode_text)
+        self.code.setPlaceholderText("no barcode read: type the code this job's tags carry, or leave empty")
         self.tags = QSpinBox()
         self.tags.setRange(1, 20)
         self.tags.setValue(int(self.lesson.counts.get("hangtag", 1)))
@@ -231,12 +235,16 @@ class TeachDialog(QDialog):
         code = self.code.text().strip()
         if not code:
             counts.pop("barcode", None)
-        return Lesson(self.name.text().strip() or "taught job", self.lesson.fields, self.symbology.currentText() if code else "",
+        return Lesson(self.name.text().strip() or UNNAMED, self.lesson.fields, self.symbology.currentText() if code else "",
                       code, counts)
 
     # -- saving ----------------------------------------------------------------------------------------
     def save(self, path: Path | None = None) -> Path | None:
         """Check the recipe as the station would load it, then write it (asks where unless `path`)."""
+        if not self.name.text().strip():
+            self.message.setText("Not saved: name the recipe first; operators pick it by its name.")
+            self.name.setFocus()
+            return None
         lesson = self.current_lesson()
         try:
             lesson.recipe()

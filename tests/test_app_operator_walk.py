@@ -361,3 +361,32 @@ def test_export_before_any_inspection_says_what_to_do(qtbot, tmp_path, monkeypat
     window.records.ask_export()
     assert len(told) == 1 and told[0].startswith("the journal has no sessions yet")
     assert "hint:     inspect frames first (open a source and press Start)" in told[0]
+
+
+def test_teach_asks_for_a_name_when_nothing_sure_names_the_job(qtbot, tmp_path):
+    """A tag read with only its brand and price sure was saved as 'taught job', the name operators then pick it by."""
+    from app.teach_dialog import UNNAMED, TeachDialog
+    from inference.reading.teach import lesson_from
+    from inference.resources import samples_dir
+
+    window = MainWindow(source=str(samples_dir() / "090000014.jpg"), backend="onnxruntime-cpu",
+                        settings=make_settings(tmp_path), read=True, journal_path=tmp_path / "journal.sqlite3",
+                        testing=True)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.pipeline is not None, timeout=60000)
+    window.start()
+    qtbot.waitUntil(lambda: window.current is not None and bool(window.current.readings), timeout=120000)
+    image = window.current_image
+    tag = next(t for t in window.current.readings if not t.rejected
+               and lesson_from(image, t, tags_in_frame=1).name == UNNAMED)
+    dialog = TeachDialog(image, tag, tags_in_frame=1, recipes_dir=tmp_path, parent=window)
+    qtbot.addWidget(dialog)
+    assert dialog.name.text() == "" and "operators pick" in dialog.name.placeholderText()
+    assert dialog.save(tmp_path / "unnamed.toml") is None and not (tmp_path / "unnamed.toml").exists()
+    assert "name the recipe first" in dialog.message.text()
+    dialog.name.setText("禾本 HB-0699")
+    path = dialog.save(tmp_path / "hb.toml")
+    from inference.reading import load_recipe
+
+    assert path is not None and load_recipe(path).name == "禾本 HB-0699"
