@@ -40,6 +40,9 @@ def recipe(fields: str) -> object:
         ("GB/T 2664-2017", "执行标准：GB/T 264-2017", Found.NEAR),  # one digit lost: re-read, else REVIEW
         ("GB/T 2664-2017", "执行标准 GB/T2664—2017", Found.MATCH),  # spacing and dash forms
         ("170/92A", "175/96A", Found.ABSENT),  # two confident digits away is not this value
+        ("S", "Order 5 颜色黑色", Found.ABSENT),  # a lone 5 on a document beside the tag is no size S
+        ("S", "尺码：s", Found.MATCH),  # case is no look-alike
+        ("2XL", "尺码 ZXL", Found.MATCH),  # a short code read as itself but for one look-alike
     ],
 )
 def test_search(expected: str, line: str, found: Found) -> None:

@@ -80,6 +80,12 @@ def fold(text: str) -> str:
     return "".join(fold_char(ch) for ch in text)
 
 
+def literal(ch: str) -> str:
+    """One character as printed, only its width and case set aside (NFKC, upper): not folded with its look-alikes."""
+    norm = unicodedata.normalize("NFKC", ch)
+    return (norm if len(norm) == 1 else ch).upper()
+
+
 @dataclass(frozen=True)
 class Glyphs:
     """A recognized line folded for comparison, each character with its confidence and runners-up."""
@@ -89,28 +95,31 @@ class Glyphs:
     alternatives: tuple[str, ...]
     source: OcrLine
     breaks: frozenset[int] = frozenset()  # positions a space stood before: word boundaries
+    # each kept character as read, unfolded (`literal`): '5' and 'S' fold alike, a lone one is not the other
+    literal: str = ""
 
     @classmethod
     def of(cls, line: OcrLine) -> Glyphs:
         confs = line.char_confidences if len(line.char_confidences) == len(line.text) else (line.confidence,) * len(line.text)
         alts = line.char_alternatives if len(line.char_alternatives) == len(line.text) else ("",) * len(line.text)
-        chars, kept_conf, kept_alts, breaks = [], [], [], set()
+        chars, kept_conf, kept_alts, breaks, kept = [], [], [], set(), []
         for ch, conf, alt in zip(line.text, confs, alts):
             folded = fold_char(ch)
             if folded:
                 chars.append(folded)
                 kept_conf.append(float(conf))
                 kept_alts.append(fold(alt))
+                kept.append(literal(ch))
             else:
                 breaks.add(len(chars))
-        return cls("".join(chars), tuple(kept_conf), tuple(kept_alts), line, frozenset(breaks))
+        return cls("".join(chars), tuple(kept_conf), tuple(kept_alts), line, frozenset(breaks), "".join(kept))
 
     def joined(self, other: Glyphs) -> Glyphs:
         """This line and the next as one text: a value wrapped over two lines."""
         shift = len(self.chars)
         breaks = self.breaks | {shift} | {shift + b for b in other.breaks}
         return Glyphs(self.chars + other.chars, self.confidences + other.confidences, self.alternatives + other.alternatives,
-                      self.source, frozenset(breaks))
+                      self.source, frozenset(breaks), self.literal + other.literal)
 
     def weakest(self, start: int, end: int) -> float:
         weighed = [c for ch, c in zip(self.chars[start:end], self.confidences[start:end]) if ch not in _UNWEIGHED]
@@ -251,6 +260,15 @@ def _bounded(glyphs: Glyphs, start: int, end: int) -> bool:
     return True
 
 
+def _not_only_look_alikes(as_printed: str, glyphs: Glyphs, start: int, end: int) -> bool:
+    """A short code read as itself in at least one character: a lone '5' (an order number's, a share's digit) is
+    no size 'S', however alike they fold; 'ZXL' may be '2XL' read with a slip, its XL read as printed."""
+    read = glyphs.literal[start:end]
+    if len(read) != len(as_printed) or len(as_printed) != end - start:
+        return True  # no literal form kept (a value compared alone): as before
+    return any(a == b for a, b in zip(as_printed, read))
+
+
 def haystacks(lines: Sequence[OcrLine]) -> list[Glyphs]:
     """Every line, and every line joined with the next (a value wrapped or split by the detector)."""
     glyphs = [Glyphs.of(line) for line in lines]
@@ -265,6 +283,7 @@ def search(expected: str, texts: Iterable[Glyphs], floor: float = MATCH_FLOOR) -
     if not pattern:
         return NO_HIT
     short = len(pattern) <= 3
+    as_printed = "".join(literal(ch) for ch in expected if fold_char(ch))
     limit = tolerance(pattern)
     best = NO_HIT
     wanted = set(pattern)
@@ -274,7 +293,7 @@ def search(expected: str, texts: Iterable[Glyphs], floor: float = MATCH_FLOOR) -
         at = chars.find(pattern)
         while at >= 0:
             end = at + len(pattern)
-            if not short or _bounded(glyphs, at, end):
+            if not short or (_bounded(glyphs, at, end) and _not_only_look_alikes(as_printed, glyphs, at, end)):
                 exact.append(Hit(Found.MATCH, 0.0, glyphs.typical(at, end), glyphs.source, chars[at:end]))
                 break
             at = chars.find(pattern, at + 1)
