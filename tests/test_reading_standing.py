@@ -20,7 +20,9 @@ from tests.factories import skip_without_tag_scenes, tagset_card
         ([(40, 200), (36, 150), (38, 180), (60, 58)], True),  # the same lines on end
         ([(52, 130), (64, 143), (41, 94), (84, 389), (200, 39)], True),  # short lines on end, one big size lying
         ([(40, 200), (36, 150), (38, 180), (300, 40), (200, 36)], False),  # as many lying: not on end
-        ([(40, 200), (36, 150)], False),  # too few lines to say
+        ([(40, 200), (36, 150), (180, 40)], False),  # two on end beside one lying: too few to say
+        ([(40, 200), (56, 124)], True),  # a tag's back, a brand and a slogan, both on end and nothing lying
+        ([(40, 200)], False),  # one line alone says nothing
         ([(200, 40), (150, 36), (180, 38), (10, 16)], False),  # a stray narrow glyph ('1') among level lines
         ([(40, 60), (50, 55), (45, 70), (52, 52)], False),  # big glyphs only: no line says anything
     ],

@@ -368,7 +368,8 @@ class TagReader:
                           paper=level.outline)
         upright, pieces = read.upright, read.pieces
         if read.stood:
-            notes.append("printed lines stood on end from the barcode's angle (a code up the tag's side): read a quarter turned")
+            notes.append("printed lines stood on end in the crop (a code up the tag's side, or a tag turned by its "
+                         "outline): read a quarter turned")
         if first is not None:
             pieces = first.merged_into(pieces, upright)
         walls = vertical_rules(cv2.cvtColor(upright.image, cv2.COLOR_BGR2GRAY), pieces.boxes)

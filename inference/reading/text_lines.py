@@ -39,9 +39,11 @@ PAPER_SLACK = 0.04
 # A tag no barcode orients is read both ways on this many of its longest lines to tell which way is up.
 ORIENTATION_LINES = 6
 # Text boxes this many times longer one way than the other are lines; with at least MIN_STANDING_LINES of
-# them taller than wide, STANDING_RATIO times as long in all as those lying, the crop's lines stand on end.
+# them taller than wide (two where none lies), STANDING_RATIO times as long in all as those lying, the crop's
+# lines stand on end.
 LINE_ASPECT = 1.5
 MIN_STANDING_LINES = 3
+FEW_LINES_ASPECT = 2.0
 STANDING_RATIO = 2.0
 # The lines the text detector found, still this many degrees aslant measured by their own print alone (nothing
 # round the tag, no ruled sheet or receipt under it, can speak there) and clearly sharper level: the crop is
@@ -182,7 +184,12 @@ def standing(found: Sequence[tuple[Box, float]]) -> bool:
     its lines standing; a tag read the right way has none, or a stray narrow glyph."""
     tall = [y2 - y1 for (x1, y1, x2, y2), _score in found if y2 - y1 >= LINE_ASPECT * (x2 - x1)]
     wide = [x2 - x1 for (x1, y1, x2, y2), _score in found if x2 - x1 >= LINE_ASPECT * (y2 - y1)]
-    return len(tall) >= MIN_STANDING_LINES and sum(tall) >= STANDING_RATIO * sum(wide)
+    if sum(tall) < STANDING_RATIO * sum(wide):
+        return False
+    # a tag that prints little (a brand and a slogan on its back) has fewer lines: two standing and none lying,
+    # each clearly a line (big square glyphs alone are not)
+    lines = [y2 - y1 for (x1, y1, x2, y2), _score in found if y2 - y1 >= FEW_LINES_ASPECT * (x2 - x1)]
+    return len(tall) >= MIN_STANDING_LINES or (len(lines) >= 2 and not wide)
 
 
 def _quarter_zone(zone: SymbolZone, height: int) -> SymbolZone:
