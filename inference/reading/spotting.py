@@ -310,12 +310,14 @@ def _align(kw: str, char_cost: np.ndarray, blank_cost: np.ndarray, char_p: np.nd
             end_score, end_step = float(score[last]), t
     if end_step < 0 or end_score >= _INF:
         return None
-    # back through the alignment: each character's cost and probability, and where the string starts
+    # back through the alignment: each character's cost and probability, and where its first character starts
     per_char = np.zeros(length)
     char_best = np.zeros(length)
     t, s = end_step, last
     char_start = end_step  # the first step the first character holds (the placement may open on a blank)
+    state_at = np.full(steps, -1, np.int64)  # each step's state on the path: 2j+1 while character j holds
     while True:
+        state_at[t] = s
         if s == 1:
             char_start = t
         if s % 2:
@@ -324,26 +326,24 @@ def _align(kw: str, char_cost: np.ndarray, blank_cost: np.ndarray, char_p: np.nd
             char_best[j] = max(char_best[j], float(char_p[t, j]))
         k = int(choice[t, s])
         if k == 3:
-            start_step = t
             break
         s -= k
         t -= 1
         if t < 0:
-            start_step = 0
             break
-    # a glyph spans several steps: the string's first and last characters extend over their repeats
-    while start_step > 0 and char_p[start_step - 1, 0] >= 0.5 * best[start_step - 1]:
-        start_step -= 1
-    while end_step + 1 < steps and char_p[end_step + 1, length - 1] >= 0.5 * best[end_step + 1]:
-        end_step += 1
-    while char_start > 0 and char_p[char_start - 1, 0] >= 0.5 * best[char_start - 1]:
+    # a glyph spans several steps: the string's first and last characters extend over their repeats (from the
+    # first character's own first step: the placement may open on a blank after another glyph, which is not its)
+    # (over steps that show a glyph: one whose best guess was a blank parts two glyphs, XX in XXL)
+    while char_start > 0 and _holds(char_start - 1, 0, kinds, char_p, best):
         char_start -= 1
-    if not _bounded(kw, kinds, start_step, end_step, char_start) or _shown_more_often(kw, char_p[start_step : end_step + 1], best[start_step : end_step + 1]):
+    while end_step + 1 < steps and _holds(end_step + 1, length - 1, kinds, char_p, best):
+        end_step += 1
+    if not _bounded(kw, kinds, char_start, end_step) or _held_twice(length, state_at, char_p, best):
         return None
     return Spot(kw, end_score, float(per_char.max()), float(char_best.min()), char_probs=tuple(float(p) for p in char_best))
 
 
-def _bounded(kw: str, kinds: np.ndarray, start: int, end: int, char_start: int) -> bool:
+def _bounded(kw: str, kinds: np.ndarray, start: int, end: int) -> bool:
     """A code or number is not spotted inside a longer one: '399.00' in '1399.00', 'A12' in 'XA12'; nor a letter
     code right after a number glued to it, which makes another code: 'XL' in '3XL', 'A12' in '9A12'."""
     first, last = char_kind(kw[0]), char_kind(kw[-1])
@@ -351,7 +351,7 @@ def _bounded(kw: str, kinds: np.ndarray, start: int, end: int, char_start: int) 
         before = kinds[:start][::-1]
         if _emitted(before) == first:
             return False
-        if first == LATIN and _emitted(kinds[:char_start][::-1], spaces=True) == DIGIT:
+        if first == LATIN and _emitted(before, spaces=True) == DIGIT:
             return False
     if last in (DIGIT, LATIN):
         after = _emitted(kinds[end + 1 :])
@@ -360,16 +360,21 @@ def _bounded(kw: str, kinds: np.ndarray, start: int, end: int, char_start: int) 
     return True
 
 
-def _shown_more_often(kw: str, char_p: np.ndarray, best: np.ndarray) -> bool:
-    """Whether the recognizer's own best guesses over the placement show one of the string's characters more
-    times than the string has it: 'XL' placed over 'XXL' (the middle blank and second X taken as one long X),
-    '399.00' over '3999.00'. Each separate run of steps where the character is the best guess is one printed."""
-    for j, ch in enumerate(kw):
-        if kw.index(ch) != j:
+def _holds(step: int, j: int, kinds: np.ndarray, char_p: np.ndarray, best: np.ndarray) -> bool:
+    """Whether the string's character `j` still holds at `step`: a glyph shows there, and it is near the best guess."""
+    return kinds[step] not in (BLANK, SPACE) and char_p[step, j] >= 0.5 * best[step]
+
+
+def _held_twice(length: int, state_at: np.ndarray, char_p: np.ndarray, best: np.ndarray) -> bool:
+    """Whether one character of the string was placed over two separate runs of steps where the recognizer's best
+    guess was that very character: 'XL' placed over 'XXL' (its X held over the first X, the blank between and the
+    second X), '399.00' over '3999.00'. Each such run is a glyph printed; one character is one glyph."""
+    for j in range(length):
+        held = np.flatnonzero(state_at == 2 * j + 1)
+        if held.size < 3:
             continue
-        shows = char_p[:, j] >= 0.999 * best
-        runs = int(shows[0]) + int(np.count_nonzero(shows[1:] & ~shows[:-1]))
-        if runs > kw.count(ch):
+        shows = char_p[held, j] >= 0.999 * best[held]
+        if int(shows[0]) + int(np.count_nonzero(shows[1:] & ~shows[:-1])) > 1:
             return True
     return False
 
