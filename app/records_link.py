@@ -177,8 +177,9 @@ def prune_text(result) -> str:
 
 
 def with_hint(message: str, hint: str) -> str:
-    """`message` with a hint line in the station's expected / found / hint layout, unless it has one."""
-    return message if "hint:" in message else f"{message}\n  hint:     {hint}"
+    """`message` with the station's own hint line in the expected / found / hint layout (the library's hint, written
+    for the command line, gives way to what to do in the window)."""
+    return f"{message.split(chr(10) + '  hint:')[0]}\n  hint:     {hint}"
 
 
 def message_room(window) -> int:

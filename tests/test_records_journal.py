@@ -146,8 +146,9 @@ def test_a_frame_that_cannot_be_written_is_a_journal_error_not_a_silent_loss(tmp
 
 def test_missing_sessions_and_empty_journals_are_named(tmp_path):
     with Journal.open(tmp_path / "j.sqlite3") as journal:
-        with pytest.raises(JournalError, match="no sessions yet"):
+        with pytest.raises(JournalError, match="no sessions yet") as info:
             journal.last_session_id()
+        assert info.value.hint and "inspect" in info.value.hint  # says what to do, not only what is missing
         with pytest.raises(JournalError, match="no such session"):
             journal.session(42)
 

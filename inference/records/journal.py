@@ -280,7 +280,9 @@ class Journal:
             row = self._conn.execute("SELECT id FROM sessions ORDER BY started_at DESC, id DESC LIMIT 1").fetchone()
         if row is None:
             raise JournalError("the journal has no sessions yet", expected="at least one inspection run",
-                               found=f"an empty journal at {self.path}")
+                               found=f"an empty journal at {self.path}",
+                               hint="inspect a folder or a camera first (hangtag-inspect run --recipe …, or Start in the "
+                                    "station), or pass --journal with the journal the line wrote")
         return int(row[0])
 
     def overlapping(self, session_id: int) -> list[SessionInfo]:
