@@ -92,7 +92,7 @@ def _table_row(lines: Sequence[OcrLine], index: int) -> list[_Segment]:
     value with a space in it) or the next line holds a label of its own."""
     if index + 1 >= len(lines):
         return []
-    heads = [_label_only(t.group(0)) for t in re.finditer(r"\S+", lines[index].text)]
+    heads = [label_only(t.group(0)) for t in re.finditer(r"\S+", lines[index].text)]
     if len(heads) < 2 or not all(heads):
         return []
     below = lines[index + 1]
@@ -112,8 +112,8 @@ def _table_row(lines: Sequence[OcrLine], index: int) -> list[_Segment]:
 _SPACED = ("composition",)
 
 
-def _label_only(token: str) -> tuple[str, bool] | None:
-    """(field, exact) where a token is a field's label and nothing else."""
+def label_only(token: str) -> tuple[str, bool] | None:
+    """(field, exact) where a token (or a whole line) is a field's label and nothing else."""
     parts = line_parts(token)
     if len(parts) != 1 or not parts[0].labelled or parts[0].field in (None, "?"):
         return None

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from inference.reading.fields import label_only
 from inference.reading.labels import line_parts
-from inference.reading.repairs import looks_empty
 from inference.reading.types import OcrLine
 
 # The value's line lies under the label's: its middle at most this many of the two lines' heights
@@ -31,7 +31,7 @@ def labels_over_values(lines: Sequence[OcrLine]) -> list[OcrLine]:
     i = 0
     while i < len(out):
         label = out[i]
-        if _label_alone(label.text) and not (i + 1 < len(out) and _plain(out[i + 1].text)):
+        if label_only(label.text) is not None and not (i + 1 < len(out) and _plain(out[i + 1].text)):
             j = _under(out, i, paired)
             if j is not None:
                 value = out.pop(j)
@@ -40,12 +40,6 @@ def labels_over_values(lines: Sequence[OcrLine]) -> list[OcrLine]:
                 i += 1
         i += 1
     return out
-
-
-def _label_alone(text: str) -> bool:
-    parts = line_parts(text)
-    return (len(parts) == 1 and parts[0].labelled and parts[0].field not in (None, "?")
-            and looks_empty(parts[0].field, text[parts[0].value_start :]))
 
 
 def _plain(text: str) -> bool:
