@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from inference.reading.lines import Box, Wall, median
+from inference.reading.lines import Box, Wall, group_rows, median
 
 # A rule stands at least this many times the height of the tag's typical text box (after each box is
 # trimmed to the midlines towards its neighbours, a line's box is about its line pitch, so no glyph
@@ -29,8 +29,9 @@ INK_CONTRAST = 12
 
 def vertical_rules(gray: np.ndarray, boxes: Sequence[Box]) -> tuple[Wall, ...]:
     """The vertical rules printed on the upright crop `gray`, as (x, top, bottom) in its pixels,
-    measured against the height of its text `boxes`; none where the crop holds fewer than two boxes."""
-    if len(boxes) < 2 or gray.size == 0:
+    measured against the height of its text `boxes`; none looked for where no row holds two boxes (a rule
+    only ever parts boxes of one row: `lines.group_rows`)."""
+    if gray.size == 0 or not any(len(row) > 1 for row in group_rows(boxes)):
         return ()
     height = median([b[3] - b[1] for b in boxes])
     if height < 4:

@@ -331,9 +331,9 @@ def _align(kw: str, char_cost: np.ndarray, blank_cost: np.ndarray, char_p: np.nd
         t -= 1
         if t < 0:
             break
-    # a glyph spans several steps: the string's first and last characters extend over their repeats (from the
-    # first character's own first step: the placement may open on a blank after another glyph, which is not its)
-    # (over steps that show a glyph: one whose best guess was a blank parts two glyphs, XX in XXL)
+    # a glyph spans several steps: the string's first and last characters extend over their repeats, from the first
+    # character's own first step (the placement may open on a blank after another glyph) and only over steps that
+    # show a glyph (a blank best guess parts two glyphs: the XX of XXL)
     while char_start > 0 and _holds(char_start - 1, 0, kinds, char_p, best):
         char_start -= 1
     while end_step + 1 < steps and _holds(end_step + 1, length - 1, kinds, char_p, best):
