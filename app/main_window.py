@@ -607,12 +607,18 @@ class MainWindow(QMainWindow):
         from app.history import HistoryWindow
 
         if getattr(self, "history_window", None) is None:
-            self.history_window = HistoryWindow(self.records.journal.path, records=self.records, parent=self)
+            self.history_window = HistoryWindow(self.records.journal.path, records=self.records, parent=self,
+                                                inspecting=self._inspecting_session)
+            self.state.connect(lambda state, changed: "run" in changed and self.history_window.sessions.run_changed())
         else:
             self.history_window.refresh()
         self.history_window.show()
         self.history_window.raise_()
         self.history_window.activateWindow()
+
+    def _inspecting_session(self) -> int | None:
+        """The journal session frames are going into now; None while stopped (History said a stopped run was running)."""
+        return self.records.recorder.session_id if self.state.state.run == RUNNING else None
 
     def adapt_detector(self) -> None:
         """File → Adapt the detector… (engineer mode): collect, correct, fine-tune, compare, adopt (app/adapt/)."""

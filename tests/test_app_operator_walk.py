@@ -390,3 +390,59 @@ def test_teach_asks_for_a_name_when_nothing_sure_names_the_job(qtbot, tmp_path):
     from inference.reading import load_recipe
 
     assert path is not None and load_recipe(path).name == "禾本 HB-0699"
+
+
+def ended_column(history, session_id: int, role=None) -> str:
+    from PySide6.QtCore import Qt
+
+    from app.history.models import SESSION_COLUMNS
+
+    model = history.sessions
+    index = model.index(model.row_of(session_id), SESSION_COLUMNS.index("Ended"))
+    return model.data(index, role if role is not None else Qt.ItemDataRole.DisplayRole)
+
+
+def test_history_calls_a_stopped_run_stopped_and_running_only_while_it_runs(qtbot, tmp_path):
+    """A folder inspected to its end: History said "running" (in green) for as long as the station stayed open."""
+    from tests.test_gui import make_folder
+
+    window = make_window(qtbot, tmp_path, make_folder(tmp_path, 2))
+    qtbot.waitUntil(lambda: window.source_bar.start_button.isEnabled(), timeout=5000)
+    window.start()
+    qtbot.waitUntil(lambda: window.results.total >= 2 and not window.source_bar.running, timeout=30000)
+    session = window.records.recorder.session_id
+    window.show_history()
+    history = window.history_window
+    qtbot.waitUntil(lambda: history.sessions.row_of(session) is not None, timeout=10000)
+    assert ended_column(history, session) == "stopped"
+    window._on_worker_state("running")  # Start again: frames go into the same session
+    assert ended_column(history, session) == "running"
+    window._on_worker_state("idle")
+    assert ended_column(history, session) == "stopped"
+
+
+def test_history_calls_a_session_whose_station_died_interrupted_not_running(qtbot, tmp_path):
+    """A station killed mid-run leaves its session open; until that station starts again nothing ends it, and
+    History (reading only) said "running" for it, in green."""
+    import socket
+    import subprocess
+    import sys
+
+    from PySide6.QtCore import Qt
+
+    from app.history import HistoryWindow
+    from inference.records.journal import Journal
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    path = tmp_path / "journal.sqlite3"
+    with Journal.open(path) as journal:
+        died = journal.start_session(source="camera:0")
+        alive = journal.start_session(source="camera:1")
+        journal._conn.execute("UPDATE sessions SET owner = ? WHERE id = ?",
+                              (f"{socket.gethostname()}:{gone.stdout.strip()}", died))
+    history = HistoryWindow(path)
+    qtbot.addWidget(history)
+    qtbot.waitUntil(lambda: history.sessions.row_of(died) is not None, timeout=10000)
+    assert ended_column(history, died) == "interrupted"
+    assert "no longer running" in ended_column(history, died, Qt.ItemDataRole.ToolTipRole)
+    assert ended_column(history, alive) == "running"  # written by this process, which the window cannot ask

@@ -27,29 +27,63 @@ def day_time(timestamp: float | None) -> str:
     return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(timestamp)) if timestamp is not None else ""
 
 
-def ended_text(session: SessionInfo) -> str:
+RUNNING, STOPPED = "running", "stopped"
+
+
+def ended_text(session: SessionInfo, open_state: str = RUNNING) -> str:
+    """`open_state` says what an open session is: RUNNING, STOPPED (its station is idle) or INTERRUPTED (its
+    station's process is gone; the journal ends it at that station's next start)."""
     if session.ended_at is None:
-        return "running"
+        return open_state
     same_day = time.localtime(session.ended_at)[:3] == time.localtime(session.started_at)[:3]
     text = time.strftime("%H:%M:%S" if same_day else "%Y-%m-%d %H:%M:%S", time.localtime(session.ended_at))
     return f"{text} (interrupted)" if session.end_reason == INTERRUPTED else text
 
 
+OPEN_TIPS = {
+    RUNNING: "frames are being inspected into this session",
+    STOPPED: "the station is stopped: Start goes on with this session; a new source, recipe or model, or closing the "
+             "station, ends it",
+    INTERRUPTED: "the station that wrote this session is no longer running (closed without ending it, or killed): "
+                 "no frames go into it; the next start of that station ends it at its last frame",
+}
+
+
 class SessionsModel(ColumnModel):
-    """Newest session first; the running one reads "running" until it ends."""
+    """Newest session first; a session reads "running" only while frames are going into it: this station's own
+    open session reads "stopped" while the station is idle, and one whose station's process is gone "interrupted"
+    (a stopped run said "running" until the station was closed)."""
 
     columns = SESSION_COLUMNS
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent=None, inspecting: Callable[[], int | None] | None = None) -> None:
         super().__init__(parent)
         self.sessions: list[SessionInfo] = []
         self.counts: dict[int, Mapping[str, int]] = {}
+        self.gone: frozenset[int] = frozenset()
+        self.here: frozenset[int] = frozenset()
+        self.inspecting = inspecting  # the session this station is inspecting into now; None when it is idle
 
-    def set_sessions(self, sessions: Sequence[SessionInfo], counts: Mapping[int, Mapping[str, int]]) -> None:
+    def set_sessions(self, sessions: Sequence[SessionInfo], counts: Mapping[int, Mapping[str, int]],
+                     gone: frozenset[int] = frozenset(), here: frozenset[int] = frozenset()) -> None:
         self.beginResetModel()
         self.sessions = sorted(sessions, key=lambda s: (s.started_at, s.id), reverse=True)
         self.counts = dict(counts)
+        self.gone, self.here = gone, here
         self.endResetModel()
+
+    def open_state(self, session: SessionInfo) -> str:
+        if session.id in self.gone:
+            return INTERRUPTED
+        if session.id in self.here and self.inspecting is not None and self.inspecting() != session.id:
+            return STOPPED
+        return RUNNING
+
+    def run_changed(self) -> None:
+        """The station started or stopped: the open sessions' Ended words are said again."""
+        if self.sessions:
+            column = SESSION_COLUMNS.index("Ended")
+            self.dataChanged.emit(self.index(0, column), self.index(len(self.sessions) - 1, column))
 
     def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802
         return 0 if parent.isValid() else len(self.sessions)
@@ -70,25 +104,26 @@ class SessionsModel(ColumnModel):
         if role == Qt.ItemDataRole.ForegroundRole:
             if column in ("OK", "NG", "REVIEW") and counts.get(column):
                 return QColor(VERDICT_COLORS[column])
-            if column == "Ended" and session.ended_at is None:
+            if column == "Ended" and session.ended_at is None and self.open_state(session) == RUNNING:
                 return QColor(VERDICT_COLORS["OK"])
             if column == "Report" and not session.exported:
                 return QColor(GREY)
         if role == Qt.ItemDataRole.ToolTipRole:
+            if column == "Ended" and session.ended_at is None:
+                return OPEN_TIPS[self.open_state(session)]
             return (f"session {session.id} on {session.station_id}\nsource: {session.source}\n"
                     f"recipe: {session.recipe_path or session.recipe_name or 'none'}\n"
                     f"model {session.model_hash[:19]} on {session.backend} {session.precision}"
                     + (f"\nreport: {session.export_path}" if session.exported else "\nno report exported yet"))
         return None
 
-    @staticmethod
-    def _text(session: SessionInfo, column: str, counts: Mapping[str, int]) -> str:
+    def _text(self, session: SessionInfo, column: str, counts: Mapping[str, int]) -> str:
         if column == "Session":
             return str(session.id)
         if column == "Started":
             return day_time(session.started_at)
         if column == "Ended":
-            return ended_text(session)
+            return ended_text(session, self.open_state(session))
         if column == "Report":
             return time.strftime("%m-%d %H:%M", time.localtime(session.exported_at)) if session.exported else "not yet"
         if column in ("Frames", "Tags", "OK", "NG", "REVIEW"):

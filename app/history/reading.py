@@ -14,7 +14,7 @@ from pathlib import Path
 from app.history.archive_folder import NoArchiveFolder, session_archive_folder
 from app.history.rows import HistoryRow, frame_row, tag_row
 from inference.errors import HangtagError
-from inference.records.journal import Journal, JournalError
+from inference.records.journal import Journal, JournalError, writer_gone, written_here
 from inference.records.types import SessionInfo
 
 BUSY_TIMEOUT_S = 0.5  # how long one attempt waits behind another connection's lock before the window says so
@@ -35,6 +35,8 @@ class RowsQuery:
 class Listing:
     sessions: list[SessionInfo]
     counts: Mapping[int, Mapping[str, int]]
+    gone: frozenset[int] = frozenset()  # open sessions whose station process no longer runs
+    here: frozenset[int] = frozenset()  # open sessions this station writes
 
 
 @dataclass(frozen=True)
@@ -44,7 +46,10 @@ class RowsRead:
 
 
 def read_listing(reader: Journal) -> Listing:
-    return Listing(reader.sessions(), reader.session_counts())
+    sessions = reader.sessions()
+    still_open = [s for s in sessions if s.ended_at is None]
+    return Listing(sessions, reader.session_counts(), gone=frozenset(s.id for s in still_open if writer_gone(s)),
+                   here=frozenset(s.id for s in still_open if written_here(s)))
 
 
 def read_page(reader: Journal, query: RowsQuery, after: int = 0, limit: int = PAGE_ROWS) -> list[HistoryRow]:

@@ -10,6 +10,7 @@ error panel with expected / found / hint, and the sessions already listed stay o
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, QUrl
@@ -37,7 +38,10 @@ WAITING = "waiting for the journal (locked by another program)…"
 
 class HistoryWindow(QWidget):
     def __init__(self, journal_path: Path | str, *, records=None, parent=None,
-                 refresh_ms: int = AUTO_REFRESH_MS, busy_timeout_s: float = BUSY_TIMEOUT_S) -> None:
+                 refresh_ms: int = AUTO_REFRESH_MS, busy_timeout_s: float = BUSY_TIMEOUT_S,
+                 inspecting: Callable[[], int | None] | None = None) -> None:
+        """`inspecting`: the station's own answer to which session it is inspecting into now (None while idle), so
+        its open session is not called running while it is stopped."""
         super().__init__(parent, Qt.WindowType.Window)
         self.journal_path = Path(journal_path)
         self.busy_timeout_s = busy_timeout_s
@@ -51,7 +55,7 @@ class HistoryWindow(QWidget):
         self.archive_opened: Path | None = None  # the archive folder last opened
         self._rows_query: RowsQuery | None = None  # what the rows shown were read for
         self.read_at = ""  # when the sessions were last read
-        self.sessions = SessionsModel(self)
+        self.sessions = SessionsModel(self, inspecting)
         self.rows = RowsModel(self)
         self.detail = DetailPanel()
         self.errors = ErrorPanel()
@@ -207,7 +211,7 @@ class HistoryWindow(QWidget):
         chosen = self.session.id if self.session is not None else None
         selection = self.sessions_view.selectionModel()
         selection.blockSignals(True)  # re-listing must not reload the rows the operator is reading
-        self.sessions.set_sessions(listing.sessions, listing.counts)
+        self.sessions.set_sessions(listing.sessions, listing.counts, listing.gone, listing.here)
         row = self.sessions.row_of(chosen) if chosen is not None else (0 if listing.sessions else None)
         if row is not None:
             selection.setCurrentIndex(self.sessions.index(row, 0), QItemSelectionModel.SelectionFlag.ClearAndSelect

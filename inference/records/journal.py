@@ -42,7 +42,7 @@ _INSERT_FRAME = (f"INSERT INTO frames ({', '.join(_FRAME_COLUMNS)}) "
 _SESSION_SELECT = """
 SELECT s.id, s.started_at, s.ended_at, s.station_id, s.job, s.lot, s.recipe_name, s.recipe_path, s.source,
        s.model_hash, s.backend, s.precision, s.exported_at, s.export_path,
-       (SELECT COUNT(*) FROM frames f WHERE f.session_id = s.id), s.end_reason
+       (SELECT COUNT(*) FROM frames f WHERE f.session_id = s.id), s.end_reason, s.owner
 FROM sessions s
 """
 _FRAME_SELECT = """
@@ -91,6 +91,17 @@ def _process_alive(owner: str) -> bool:
     except PermissionError:
         return True
     return True
+
+
+def writer_gone(session: SessionInfo) -> bool:
+    """An open session whose station process no longer runs (killed, crashed, power cut): it is not running, though
+    the journal keeps it open until a station next opens the journal for writing and ends it "interrupted"."""
+    return session.ended_at is None and session.owner != _this_process() and not _process_alive(session.owner)
+
+
+def written_here(session: SessionInfo) -> bool:
+    """Whether this process is the station that writes `session`."""
+    return session.owner == _this_process()
 
 
 class Journal:

@@ -45,6 +45,7 @@ class SessionInfo:
     export_path: str
     frame_count: int = 0
     end_reason: str = ""  # "" while running or ended normally; "interrupted" when its station was killed
+    owner: str = ""  # "host:pid" of the station process that writes it
 
     @property
     def exported(self) -> bool:
