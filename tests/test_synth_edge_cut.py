@@ -13,7 +13,9 @@ pytest.importorskip("PIL", reason="the generator renders text with Pillow (pip i
 
 from training.synth.__main__ import _make  # noqa: E402
 from training.synth.__main__ import main as synth_main  # noqa: E402
-from training.synth.edge_cut import FRACTION, KEEP_AREA, cut_by_edge, maybe_cut  # noqa: E402
+from training.synth.edge_cut import (  # noqa: E402
+    FRACTION, HOLE_FRACTION, KEEP_AREA, cut_by_edge, hole_end_side, maybe_cut,
+)
 from training.synth.labels import encode_jpeg, truth_json, yolo_lines  # noqa: E402
 from training.synth.scene import generate_scene  # noqa: E402
 from training.synth.wide_scene import generate_wide_scene  # noqa: E402
@@ -98,3 +100,79 @@ def test_cli_edge_share_writes_cut_tags_and_zero_writes_todays_bytes(tmp_path: P
         touching += int(((tags[:, 1] - tags[:, 3] / 2 < 1e-3) | (tags[:, 2] - tags[:, 4] / 2 < 1e-3)
                          | (tags[:, 1] + tags[:, 3] / 2 > 1 - 1e-3) | (tags[:, 2] + tags[:, 4] / 2 > 1 - 1e-3)).any())
     assert touching >= 2, "share 1 cuts a tag in every scene that has one (seeds 11-13 all do)"
+
+
+UPRIGHT = ((10, 10), (40, 10), (40, 90), (10, 90))  # TL TR BR BL of a card 30 wide, 80 high
+
+
+def _turned(quad, quarter_turns: int):
+    """The same card turned by quarter turns clockwise in the image (its corner order follows the card)."""
+    pts = list(quad)
+    for _ in range(quarter_turns):
+        pts = [(-y, x) for x, y in pts]
+    return tuple(pts)
+
+
+@pytest.mark.parametrize("quad, expected", [
+    (UPRIGHT, "top"),
+    (_turned(UPRIGHT, 1), "right"),
+    (_turned(UPRIGHT, 2), "bottom"),
+    (_turned(UPRIGHT, 3), "left"),
+    (((10, 10), (90, 10), (90, 40), (10, 40)), "left"),  # landscape: the hole sits at the left end
+    (((90, 40), (10, 40), (10, 10), (90, 10)), "right"),  # landscape upside down
+])
+def test_hole_end_side(quad, expected: str) -> None:
+    assert hole_end_side(quad) == expected
+
+
+@pytest.mark.parametrize("seed, side, window", [  # drawn by edge_cut.py before the option existed (9a337c8)
+    (0, "left", (71, 0, 480, 640)),
+    (1, "right", (0, 0, 508, 360)),
+    (3, "left", (135, 0, 480, 640)),
+    (5, "bottom", (0, 0, 640, 533)),
+])
+def test_hole_end_share_zero_cuts_as_before(seed: int, side: str, window: tuple) -> None:
+    scene = generate_scene(seed, 640, n_tags=1, clean=True)
+    _, info = cut_by_edge(scene, np.random.default_rng([seed, 7]), hole_end=0.0)
+    assert (info["side"], info["window"]) == (side, window)
+
+
+def test_hole_end_share_one_cuts_the_hole_off() -> None:
+    """Where the hole end's side leaves no window of half the frame the scene is left whole; else the hole is gone."""
+    cuts = 0
+    for seed in range(12):
+        scene = generate_scene(seed, 640, n_tags=1, clean=True)
+        cut, info = cut_by_edge(scene, np.random.default_rng([seed, 7]), hole_end=1.0)
+        if info is None:
+            assert cut is scene
+            continue
+        cuts += 1
+        assert info["side"] == hole_end_side(scene.tags[0].quad)
+        assert HOLE_FRACTION[0] <= info["fraction"] <= 0.5
+        tl, tr, br, bl = (np.float64(p) for p in scene.tags[0].quad)
+        upright = np.linalg.norm(tl - bl) >= np.linalg.norm(tl - tr)
+        a, b = ((tl + tr) / 2, (bl + br) / 2) if upright else ((tl + bl) / 2, (tr + br) / 2)
+        hole = a + 0.08 * (b - a)  # benchmarks/edge_cut_tags.py's hole, near enough
+        x0, y0, x1, y1 = info["window"]
+        assert not (x0 <= hole[0] < x1 and y0 <= hole[1] < y1), (seed, info, hole)
+        assert len(cut.tags) == 1 and cut.class_id[0] == 0
+    assert cuts >= 6, cuts
+
+
+def test_cli_hole_end_zero_writes_the_edge_shares_bytes(tmp_path: Path, monkeypatch) -> None:
+    import training.synth.edge_cut as edge_cut
+
+    monkeypatch.setattr(edge_cut, "EDGE_SHARE", edge_cut.EDGE_SHARE)
+    monkeypatch.setattr(edge_cut, "HOLE_END_SHARE", edge_cut.HOLE_END_SHARE)
+    monkeypatch.delenv("HTS_SYNTH_EDGE_SHARE", raising=False)
+    monkeypatch.delenv("HTS_SYNTH_EDGE_HOLE_END", raising=False)
+    for extra, out in (([], "edge"), (["--edge-hole-end", "0"], "zero"), (["--edge-hole-end", "1"], "hole")):
+        assert synth_main(["--out", str(tmp_path / out), "--count", "3", "--seed", "11", "--imgsz", "320",
+                           "--edge-share", "1", *extra]) == 0
+    names = ("000000011", "000000012", "000000013")
+    for name in names:
+        for sub, ext in (("images", "jpg"), ("labels", "txt")):
+            edge = (tmp_path / "edge" / sub / f"{name}.{ext}").read_bytes()
+            assert (tmp_path / "zero" / sub / f"{name}.{ext}").read_bytes() == edge
+    assert any((tmp_path / "hole" / "labels" / f"{n}.txt").read_bytes() != (tmp_path / "edge" / "labels" / f"{n}.txt").read_bytes()
+               for n in names), "share 1 moves at least one cut to the hole end"

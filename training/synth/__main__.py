@@ -79,14 +79,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--edge-share", type=float, default=None,
                         help="share of scenes cropped so the frame's edge cuts a tag by 5-40 %% of its height or "
                              "width, its box clipped (training/synth/edge_cut.py; default 0: sets keep their bytes)")
+    parser.add_argument("--edge-hole-end", type=float, default=None,
+                        help="share of the edge-cut scenes cut at the tag's punched-hole end by 10-40 %% "
+                             "(training/synth/edge_cut.py HOLE_END_SHARE; default 0: sets keep their bytes)")
     args = parser.parse_args(argv)
-    if args.edge_share is not None:
-        import os
+    for share, variable, name in ((args.edge_share, "HTS_SYNTH_EDGE_SHARE", "EDGE_SHARE"),
+                                  (args.edge_hole_end, "HTS_SYNTH_EDGE_HOLE_END", "HOLE_END_SHARE")):
+        if share is not None:
+            import os
 
-        os.environ["HTS_SYNTH_EDGE_SHARE"] = str(args.edge_share)  # worker processes read it at import
-        import training.synth.edge_cut as edge_cut
+            os.environ[variable] = str(share)  # worker processes read it at import
+            import training.synth.edge_cut as edge_cut
 
-        edge_cut.EDGE_SHARE = args.edge_share
+            setattr(edge_cut, name, share)
     for share, variable, name in ((args.panel_share, "HTS_SYNTH_PANEL_SHARE", "PANEL_SHARE"),
                                   (args.heavy_share, "HTS_SYNTH_HEAVY_SHARE", "HEAVY_SHARE")):
         if share is not None:
