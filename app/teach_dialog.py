@@ -33,6 +33,28 @@ UNNAMED = "taught job"  # what lesson_from names a job when no field it would be
 SELECTED_COLOR = "#e0a000"  # the selected field's region and its name
 
 
+def label_place(size, region: QRectF, others: list[QRectF], image: QRectF, bounds: QRectF) -> QRectF:
+    """Where the selected region's name is painted: against the region (above, below), else in the margin the tag
+    leaves above or below it (the nearer first), else beside it, else inside the region's top; the first place
+    that covers no other region. On a small tag the name above the first field lay over the brand's region and the
+    brand printed in it."""
+    def at(x: float, y: float) -> QRectF:
+        rect = QRectF(QPointF(x, y), size)
+        rect.moveLeft(min(max(rect.left(), bounds.left()), bounds.right() - rect.width()))
+        return rect
+
+    margins = [at(region.left(), image.top() - size.height()), at(region.left(), image.bottom())]
+    if region.center().y() > image.center().y():
+        margins.reverse()  # the nearer margin first
+    beside = [QRectF(QPointF(region.right(), region.top()), size),
+              QRectF(QPointF(region.left() - size.width(), region.top()), size)]
+    places = [at(region.left(), region.top() - size.height()), at(region.left(), region.bottom()), *margins,
+              *beside, at(region.left(), region.top())]
+    inside = [p for p in places if bounds.contains(p)]
+    clear = [p for p in inside if not any(p.intersects(o) for o in others)]
+    return (clear or inside or places[-1:])[0]
+
+
 class TagCrop(QWidget):
     """The upright tag with each taught region outlined; dragging draws the selected field's region."""
 
@@ -46,6 +68,7 @@ class TagCrop(QWidget):
         self.size_wh = (w, h)
         self.regions: list[tuple[str, tuple[int, int, int, int], bool]] = []
         self._drag: tuple[QPointF, QPointF] | None = None
+        self.label_rect: QRectF | None = None  # where the selected region's name was painted last
         self.setMinimumSize(220, 300)
         self.setCursor(Qt.CursorShape.CrossCursor)
         self.setToolTip("Drag a rectangle round where the selected field is printed")
@@ -59,6 +82,11 @@ class TagCrop(QWidget):
         scale = min(self.width() / w, self.height() / h)
         return scale, QPointF((self.width() - w * scale) / 2, (self.height() - h * scale) / 2)
 
+    def _widget_rect(self, box: tuple[int, int, int, int]) -> QRectF:
+        scale, origin = self._frame()
+        x1, y1, x2, y2 = box
+        return QRectF(origin.x() + x1 * scale, origin.y() + y1 * scale, (x2 - x1) * scale, (y2 - y1) * scale)
+
     def _to_crop(self, point: QPointF) -> QPointF:
         scale, origin = self._frame()
         return QPointF((point.x() - origin.x()) / scale, (point.y() - origin.y()) / scale)
@@ -67,17 +95,18 @@ class TagCrop(QWidget):
         painter = QPainter(self)
         scale, origin = self._frame()
         w, h = self.size_wh
-        painter.drawImage(QRectF(origin.x(), origin.y(), w * scale, h * scale), self._image)
-        for label, (x1, y1, x2, y2), selected in self.regions:
+        image = QRectF(origin.x(), origin.y(), w * scale, h * scale)
+        painter.drawImage(image, self._image)
+        rects = [self._widget_rect(box) for _, box, _ in self.regions]
+        self.label_rect = None
+        for (label, _, selected), rect in zip(self.regions, rects):
             color = QColor(SELECTED_COLOR if selected else "#1e88e5")
             painter.setPen(QPen(color, 3 if selected else 1.5))
-            rect = QRectF(origin.x() + x1 * scale, origin.y() + y1 * scale, (x2 - x1) * scale, (y2 - y1) * scale)
             painter.drawRect(rect)
-            if selected:  # white on the region's colour, on its top edge: orange text on kraft paper was unreadable
-                tag = QRectF(painter.fontMetrics().boundingRect(label)).adjusted(-3, -1, 3, 1)
-                tag.moveBottomLeft(rect.topLeft())
-                if tag.top() < 0:  # no room above: inside the region's top
-                    tag.moveTopLeft(rect.topLeft())
+            if selected:  # white on the region's colour: orange text on kraft paper was unreadable
+                size = QRectF(painter.fontMetrics().boundingRect(label)).adjusted(-3, -1, 3, 1).size()
+                self.label_rect = tag = label_place(size, rect, [r for r in rects if r is not rect], image,
+                                                    QRectF(self.rect()))
                 painter.fillRect(tag, color)
                 painter.setPen(QColor("white"))
                 painter.drawText(tag, int(Qt.AlignmentFlag.AlignCenter), label)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 pytest.importorskip("PySide6")
-from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtCore import QRectF, QSettings  # noqa: E402
 
 from app.main_window import MainWindow  # noqa: E402
 from app.settings import StationSettings  # noqa: E402
@@ -446,3 +446,21 @@ def test_history_calls_a_session_whose_station_died_interrupted_not_running(qtbo
     assert ended_column(history, died) == "interrupted"
     assert "no longer running" in ended_column(history, died, Qt.ItemDataRole.ToolTipRole)
     assert ended_column(history, alive) == "running"  # written by this process, which the window cannot ask
+
+
+@pytest.mark.parametrize("widget_wh", [(220, 300), (400, 240), (600, 360)])
+def test_teachs_field_name_does_not_cover_the_brand_region_above_it(qtbot, widget_wh):
+    """A small tag, its first field (selected) just under the brand: the field's name was painted on the region's top
+    edge, over the brand's region and the brand printed in it."""
+    from app.teach_dialog import TagCrop
+
+    crop = TagCrop(np.full((120, 200, 3), 235, np.uint8))
+    qtbot.addWidget(crop)
+    crop.resize(*widget_wh)
+    crop.show_regions([("品牌 brand", (10, 2, 110, 30), False), ("品名 product name", (10, 32, 120, 60), True),
+                       ("货号 style number", (10, 62, 120, 90), False)])
+    crop.grab()  # paints
+    brand, name = crop._widget_rect((10, 2, 110, 30)), crop.label_rect
+    assert name is not None and QRectF(crop.rect()).contains(name)
+    assert not name.intersects(brand)
+    assert not name.intersects(crop._widget_rect((10, 32, 120, 60)))  # nor the field's own print
