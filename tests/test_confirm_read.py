@@ -112,6 +112,33 @@ def test_a_second_read_of_the_same_wrong_value_less_surely_still_confirms_it() -
     assert unconfirmed_fields(r, differing_print(r, read("货号：D22950-05", 0.99)), first) == ()  # a first read that matched has nothing to confirm
 
 
+def test_a_second_read_one_character_from_the_first_and_far_from_the_expected_bears_the_difference_out() -> None:
+    """Two reads that agree on what is printed, and that it is not the expected value, are evidence though the second
+    differs from the first by a character (set tenth 000041: a 卡其 tag on a 燕麦色 recipe read 卡其, then 卡具; third2
+    000074: 170/100B then 170/1008 for 165/96B). A second read as near the expected value as to the first, or nearer,
+    stays doubt (twelfth 000029: XXL, then XL, for 3XL)."""
+
+    def read(text: str, conf: float = 0.99) -> TagReading:
+        return TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=(OcrLine(text, conf, (0, 0, 1, 1), (conf,) * len(text)),))
+
+    colour = parse_recipe('[counts]\nhangtag = 1\n[fields]\ncolor = "燕麦色"\n')
+    first = read("颜色：卡其")
+    assert differing_print(colour, first) == {"color": "卡其"}
+    assert unconfirmed_fields(colour, differing_print(colour, first), read("颜色：卡具", 0.73)) == ()
+    assert unconfirmed_fields(colour, differing_print(colour, first), read("颜色：燕具色", 0.73)) == ("color",)  # nearer the expected
+    size = parse_recipe('[counts]\nhangtag = 1\n[fields]\nsize = "165/96B"\n')
+    first = read("尺码：170/100B")
+    assert unconfirmed_fields(size, differing_print(size, first), read("尺码：170/1008", 0.75)) == ()
+    assert unconfirmed_fields(size, differing_print(size, first), read("尺码：175/1008", 0.75)) == ("size",)  # two from the first
+    code = parse_recipe('[counts]\nhangtag = 1\n[fields]\nstyle_number = "MT16179-05"\n')
+    first = read("货号：MT16079-05")
+    assert unconfirmed_fields(code, differing_print(code, first), read("货号：MT18079-05", 0.61)) == ()
+    assert unconfirmed_fields(code, differing_print(code, first), read("货号：MT16179-06", 0.61)) == ("style_number",)
+    letters = parse_recipe('[counts]\nhangtag = 1\n[fields]\nsize = "3XL"\n')
+    first = read("尺码：XXL")
+    assert unconfirmed_fields(letters, differing_print(letters, first), read("尺码：XL", 0.5)) == ("size",)
+
+
 def test_a_box_over_part_of_a_read_tag_that_reads_nothing_of_the_job_is_that_tag() -> None:
     """A wide tag boxed twice (its label column apart, read sideways as garble: set 6001, 000010) is one tag; a
     second tag overlapping it that reads its own values, another job's values or a code is a second tag."""

@@ -207,5 +207,17 @@ def field_key(name: str, text: str) -> str:
     return squash(text).replace("%", "%").upper()
 
 
+def edit_distance(a: str, b: str) -> int:
+    """Characters inserted, dropped or changed to turn `a` into `b` (Levenshtein)."""
+    if len(a) < len(b):
+        a, b = b, a
+    row = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        previous, row[0] = row[0], i
+        for j, y in enumerate(b, 1):
+            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, previous + (x != y))
+    return row[-1]
+
+
 def same_value(name: str, a: str, b: str) -> bool:
     return field_key(name, a) == field_key(name, b)

@@ -27,6 +27,7 @@ from inference.reading.fields import extract_fields
 from inference.reading.levelling import level_tag
 from inference.reading.lines import text_height
 from inference.reading.matching import Found
+from inference.reading.normalize import edit_distance, field_key
 from inference.reading.ocr.detector import DbParams, TextDetector
 from inference.reading.ocr.models import OcrModels, find_ocr_models
 from inference.reading.ocr.recognizer import TextRecognizer
@@ -39,7 +40,7 @@ from inference.reading.symbols import flipped_turn, focus_of, read_symbols  # no
 from inference.reading.tag_extent import FirstRead, cut_sides, grown_box, paper_sides
 from inference.reading.text_lines import LineCrops, join_rows, read_lines
 from inference.reading.types import BarcodeReading, FieldReading, OcrLine, TagReading
-from inference.reading.verdict import Verdict, compared_code, judge_tag
+from inference.reading.verdict import Check, Verdict, compared_code, judge_tag
 from inference.reading.verify import verify
 
 Box = tuple[float, float, float, float]
@@ -66,11 +67,26 @@ def differing_print(recipe: Recipe, tag: TagReading) -> dict[str, str]:
 
 
 def unconfirmed_fields(recipe: Recipe, differing: dict[str, str], again: TagReading) -> tuple[str, ...]:
-    """Of the first read's `differing` fields (differing_print), those the second read does not bear out.
-    A difference stands when the second read judges it NG too, or reads the same different value (less surely)."""
+    """Of the first read's `differing` fields (differing_print), those the second read does not bear out."""
     second = {c.subject: c for c in judge_tag(recipe, again).checks}
+    expected = {rule.name: rule.expected for rule in recipe.fields}
     return tuple(name for name, read in differing.items()
-                 if name not in second or (second[name].verdict is not Verdict.NG and second[name].read != read))
+                 if name not in second or not _bears_out(name, read, second[name], expected.get(name)))
+
+
+def _bears_out(name: str, read: str, again: Check, expected: str | None) -> bool:
+    """A difference stands when the second read judges it NG too, reads the same different value (less surely),
+    or reads, less surely, a value one character from the first read's and at least two from the expected one (and
+    no nearer it than the first read was): the two reads agree on what is printed and that it is not the expected
+    value ('卡其' then '卡具' where '燕麦色' was expected; '170/100B' then '170/1008' for '165/96B'). A second read one
+    character from the expected value ('XL' after 'XXL' for '3XL'), of the expected value, or of nothing, leaves
+    the difference in doubt."""
+    if again.verdict is Verdict.NG or again.read == read:
+        return True
+    if again.verdict is Verdict.OK or not again.read or expected is None:
+        return False
+    first, second, wanted = (field_key(name, value) for value in (read, again.read, expected))
+    return edit_distance(second, first) <= 1 and edit_distance(second, wanted) >= max(2, edit_distance(first, wanted))
 
 
 def pieces_of_other_tags(readings: Sequence[TagReading], recipe: Recipe | None) -> tuple[TagReading, ...]:
