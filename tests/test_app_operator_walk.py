@@ -464,3 +464,31 @@ def test_teachs_field_name_does_not_cover_the_brand_region_above_it(qtbot, widge
     assert name is not None and QRectF(crop.rect()).contains(name)
     assert not name.intersects(brand)
     assert not name.intersects(crop._widget_rect((10, 32, 120, 60)))  # nor the field's own print
+
+
+def test_escape_closes_adapt_but_never_throws_away_a_running_fine_tune(qtbot, tmp_path, monkeypatch):
+    """History and every dialog closed with Escape; Adapt did not. Closing it stops its jobs, so while one runs it asks."""
+    from types import SimpleNamespace
+
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QMessageBox
+
+    from app.adapt.window import AdaptWindow
+
+    window = make_window(qtbot, tmp_path)
+    adapt = AdaptWindow(window, data_dir=tmp_path / "adapt")
+    qtbot.addWidget(adapt)
+    adapt.show()
+    qtbot.waitExposed(adapt)
+    adapt.tabs.setCurrentWidget(adapt.correct)
+    qtbot.keyClick(adapt.correct.editor, Qt.Key.Key_Escape)  # no box chosen: nothing for the editor to undo
+    assert not adapt.isVisible()
+
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.StandardButton.No)
+    adapt.show()
+    qtbot.waitExposed(adapt)
+    adapt.train.job = SimpleNamespace(running=True, cancel=lambda: None, wait=lambda *a: True)
+    qtbot.keyClick(adapt, Qt.Key.Key_Escape)
+    assert adapt.isVisible() and asked and asked[0].startswith("The fine-tune is still running")
+    adapt.train.job = None

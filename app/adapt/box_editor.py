@@ -196,7 +196,7 @@ class BoxEditor(QWidget):
         elif key == Qt.Key.Key_Tab and self.boxes:
             self._select((self.selected + 1) % len(self.boxes))
             self.update()
-        elif key == Qt.Key.Key_Escape:
+        elif key == Qt.Key.Key_Escape and self.selected >= 0:  # with none chosen, Escape closes the window
             self._select(-1)
             self.update()
         elif event.matches(QKeySequence.StandardKey.Undo):

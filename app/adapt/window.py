@@ -6,7 +6,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QApplication, QLabel, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QMessageBox, QTabWidget, QVBoxLayout, QWidget
 
 from app.adapt.adopt_page import AdoptPage
 from app.adapt.collect_page import CollectPage
@@ -60,7 +60,26 @@ class AdaptWindow(QWidget):
         if app is not None:  # quitting mid fine-tune stops it between steps instead of killing its thread
             app.aboutToQuit.connect(self._stop_jobs)
 
+    def keyPressEvent(self, event) -> None:  # noqa: N802 - Escape closes it, as it does History and every dialog
+        if event.key() == Qt.Key.Key_Escape and not event.modifiers():
+            self.close()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def running_jobs(self) -> list[str]:
+        jobs = {"the fine-tune": self.train, "pre-labelling": self.correct, "the comparison": self.compare}
+        return [name for name, page in jobs.items() if page.job is not None and page.job.running]
+
     def closeEvent(self, event) -> None:  # noqa: N802 - a running job is stopped, never left behind
+        running = self.running_jobs()
+        if running and QMessageBox.question(
+                self, "Close Adapt?", f"{' and '.join(running).capitalize()} {'are' if len(running) > 1 else 'is'} still running: closing this window "
+                "stops it, and what it has done so far is lost. Close and stop it?",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.No) != QMessageBox.StandardButton.Yes:
+            event.ignore()  # an Escape or a click on the window's X must not throw away a fine-tune
+            return
         self._stop_jobs()
         super().closeEvent(event)
 
