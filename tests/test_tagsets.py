@@ -218,10 +218,11 @@ def test_every_character_the_generator_prints_exists_in_every_font():
 
     from training.tagsets import (backgrounds, designs, eighth_designs, fifth_designs, fourth_designs, fresh_designs,
                                   eleventh_designs, ninth_designs, seventh_designs, sixth_designs, tenth_designs,
-                                  third_designs, twelfth_designs, values)
+                                  thirteenth_designs, third_designs, twelfth_designs, values)
 
     modules = (values, designs, fresh_designs, third_designs, fourth_designs, fifth_designs, sixth_designs,
                seventh_designs, eighth_designs, ninth_designs, tenth_designs, eleventh_designs, twelfth_designs,
+               thirteenth_designs,
                backgrounds)
     source = "".join(inspect.getsource(m) for m in modules)
     chars = sorted({c for c in source if ord(c) > 127 and c not in "—…→·"})
@@ -1394,3 +1395,89 @@ def test_a_badge_tag_names_the_retail_price_not_the_members():
         values = random_values(np.random.default_rng(seed))
         art = stripe_badge(seed, values, 6.0)
         assert price_amount(art.fields["price"]) == Decimal(values.price)
+
+
+# -- the three designs added in the twenty-first session (numbers among the fields, a zebra table, pale labels) ------
+
+THIRTEENTH = ("batch_codes", "zebra_table", "pale_serif")
+
+
+def test_thirteenth_designs_are_deterministic_and_their_recipes_describe_the_printed_fields(tmp_path):
+    for row in deterministic_rows(tmp_path, THIRTEENTH, 131):
+        (tag,) = row["tags"]
+        assert [c["format"] for c in tag["barcodes"]] == ["EAN-13"] and not tag["qr"]
+        assert tag["barcodes"][0]["text"] == tag["fields"]["ean13"]
+        if row["bucket"] == "nominal":
+            assert row["condition"]["smallest_print_px"] >= 5.0, (row["image"], row["design"])
+
+
+def test_thirteenth_designs_plant_every_defect_kind_where_the_truth_says(tmp_path):
+    for row in rows_with_planted_defects(tmp_path, THIRTEENTH, 132):
+        defect = row["defect"]
+        if defect and defect["field"] == "ean13":
+            (tag,) = row["tags"]
+            assert {c["text"] for c in tag["barcodes"]} == {defect["printed"]}
+
+
+def test_thirteenth_designs_print_the_recipes_values_and_never_below_the_smallest_legal_print():
+    from training.tagsets.canvas import MIN_PRINT_MM
+
+    for seed in range(1, 25):
+        values = random_values(np.random.default_rng(seed))
+        for design in THIRTEENTH:
+            art = DESIGNS[design](seed, values, 10.0)
+            assert art.smallest_print_px >= MIN_PRINT_MM * 10.0, (design, seed, art.fields)
+            assert art.fields["composition"] == values.composition, (design, seed)
+            assert price_amount(art.fields["price"]) == Decimal(values.price), (design, seed)
+            if design == "zebra_table":
+                assert values.size in art.fields["size"], (seed, art.fields["size"])
+            else:
+                assert art.fields["size"] == values.size
+
+
+def test_a_batch_number_is_never_the_style_number_and_is_printed_beside_the_fields():
+    from training.tagsets.thirteenth_designs import batch_number
+
+    rng = np.random.default_rng(5)
+    batches = {batch_number(rng, "20261015") for _ in range(200)}
+    assert "20261015" not in batches and len(batches) > 50
+    assert any("-" in b for b in batches) and any(b[0].isalpha() for b in batches) and any(b.isdigit() for b in batches)
+
+
+@pytest.mark.parametrize("size, form, printed", [
+    ("M", 0, "M(165/88A)"), ("XL", 1, "175/96A(XL)"), ("170/92A", 0, "L(170/92A)"), ("185/100B", 2, "3XL（185/100B）"),
+    ("160/84Y", 1, "160/84Y(S)"),
+])
+def test_a_size_is_printed_as_letter_and_hao_together(size, form, printed):
+    from training.tagsets.thirteenth_designs import letter_and_hao
+
+    assert letter_and_hao(size, form) == printed
+
+
+@pytest.mark.parametrize("price, form, printed", [
+    ("299.00", 0, "299.00元"), ("299.00", 1, "299元"), ("69.90", 1, "69.90元"), ("1099.00", 2, "¥1099.00"),
+])
+def test_a_shop_price_is_printed_with_yuan_after_or_yen_before(price, form, printed):
+    from training.tagsets.thirteenth_designs import shop_price
+
+    assert shop_price(price, form) == printed
+
+
+def test_mixed_runs_set_latin_apart_from_chinese_and_a_slant_leans_the_top_right():
+    from training.tagsets.canvas import Card
+    from training.tagsets.layout import BLACK
+    from training.tagsets.thirteenth_designs import runs, slanted_text
+
+    assert runs("棉 95% 氨纶 5%") == [("棉", False), (" 95% ", True), ("氨纶", False), (" 5%", True)]
+    upright, slanted = Card(30, 10, 10.0, (255, 255, 255)), Card(30, 10, 10.0, (255, 255, 255))
+    slanted_text(upright, 2, 2, "I", 5.0, BLACK, "wqy-microhei", 0.0)
+    slanted_text(slanted, 2, 2, "I", 5.0, BLACK, "wqy-microhei", 0.25)
+
+    def columns(card, rows):
+        ink = np.asarray(card.image, np.int16).mean(axis=2)[rows] < 128
+        return np.flatnonzero(ink.any(axis=0)).mean()
+
+    top, foot = slice(25, 35), slice(60, 68)
+    assert columns(slanted, top) - columns(slanted, foot) > 4  # the stem leans right
+    assert abs(columns(upright, top) - columns(upright, foot)) < 1.5
+

@@ -1,5 +1,6 @@
-"""Forty hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs, fifth_designs,
-sixth_designs, seventh_designs, eighth_designs, ninth_designs, tenth_designs, eleventh_designs and twelfth_designs),
+"""Forty-three hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs, fifth_designs,
+sixth_designs, seventh_designs, eighth_designs, ninth_designs, tenth_designs, eleventh_designs, twelfth_designs and
+thirteenth_designs),
 each from a common
 Chinese retail convention; none shares layout with training.synth.
 
@@ -31,6 +32,7 @@ from training.tagsets.seventh_designs import glossy_hotspot, overprint_offset, s
 from training.tagsets.sixth_designs import curled_tag, dense_tag, handwritten_price
 from training.tagsets.tenth_designs import label_over_value, stamped_price, two_row_table
 from training.tagsets.third_designs import hairline_rows, shield_centred, tear_slip
+from training.tagsets.thirteenth_designs import batch_codes, pale_serif, zebra_table
 from training.tagsets.twelfth_designs import spread_labels, stripe_badge, tracked_caps
 from training.tagsets.values import TagValues
 
@@ -308,6 +310,10 @@ DESIGNS: dict[str, Design] = {
     "spread_labels": spread_labels,
     "tracked_caps": tracked_caps,
     "stripe_badge": stripe_badge,
+    # added on 2026-12-04 (twenty-first session), after the reader had been developed against all forty: a fresh yardstick
+    "batch_codes": batch_codes,
+    "zebra_table": zebra_table,
+    "pale_serif": pale_serif,
 }
 # The symbology each design carries, so a recipe and a defect know what the barcode encodes.
 BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_price_block": "EAN-13",
@@ -322,5 +328,6 @@ BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_p
               "currency_list": "EAN-13", "vertical_columns": "EAN-13", "clear_pvc": "EAN-13",
               "two_row_table": "EAN-13", "stamped_price": "EAN-13", "label_over_value": "EAN-13",
               "boxed_cells": "EAN-13", "bar_lines": "EAN-13", "sale_reprice": "EAN-13",
-              "spread_labels": "EAN-13", "tracked_caps": "EAN-13", "stripe_badge": "EAN-13"}
+              "spread_labels": "EAN-13", "tracked_caps": "EAN-13", "stripe_badge": "EAN-13",
+              "batch_codes": "EAN-13", "zebra_table": "EAN-13", "pale_serif": "EAN-13"}
 HAS_QR = {"kraft_stamped", "stacked_labels", "logo_face", "dense_tag", "qr_first"}
