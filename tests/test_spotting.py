@@ -375,3 +375,17 @@ def test_a_glyph_far_behind_another_glyph_is_still_weighed_within_the_alphabet()
     frames = [{"米": 0.97, "类": 0.012, "B": 0.001}, {"": 0.98}]
     hit = spot("类", read(frames, VOCAB), alphabet="0123456789/AB类")
     assert hit is not None and hit.supported
+
+
+def test_a_size_voted_likeliest_on_another_line_is_no_read_where_its_labelled_line_reads_a_rival() -> None:
+    """Set 5153, 000108: a planted 3XL on a job of S. The second read's 号型 line read 3XL; on the fibre content's
+    line a 5 held S at 7 %, and among the sizes S was the likeliest there: the field was taken as S, and had the
+    first read done the same, a wrong size would have passed. With no labelled line reading a rival, the vote
+    stands (a big size printed without a label)."""
+    r = recipe('size = "S"')
+    frames = [{"": 0.98}, {"5": 0.9, "S": 0.07}, {"": 0.98}]  # a lone 5 at the line's end, S behind it
+    fibres = OcrLine("羊毛 5", 0.9, (0, 0, 1, 1), posteriors=read(frames, "3XLMS57"))
+    labelled = OcrLine("号型：3XL", 0.96, (0, 0, 1, 1), posteriors=read(sure("3XL"), "3XLMS57"))
+    assert [s.expected for s in spot_fields(r.fields, rivals_too=True, lines=[fibres])] == ["S"]
+    # the S no longer stands; the labelled line's 3XL is shown as the rival it is
+    assert [s.expected for s in spot_fields(r.fields, rivals_too=True, lines=[labelled, fibres])] == ["3XL"]

@@ -156,7 +156,7 @@ def spot_fields(rules: Sequence[FieldRule], lines: Sequence[OcrLine], rivals_too
         if rule.name == "size" and run_like(lines):
             continue  # a run prints every size: the expected one is there whether or not it is the one marked
         for alternative in forms(rule):
-            spots = [_spot_unit(rule, unit, posteriors, rivals_too) for unit in alternative]
+            spots = [_spot_unit(rule, unit, lines, posteriors, rivals_too) for unit in alternative]
             if spots and all(s is not None for s in spots):
                 line = lines[spots[0].line_index].text  # type: ignore[union-attr]
                 out.append(SpottedField(rule.name, rule.expected or "", min(s.confidence for s in spots),  # type: ignore[union-attr]
@@ -208,10 +208,36 @@ def _where_apart(hit: Spot, expected: str) -> float:
     return min(apart) if apart else hit.confidence
 
 
-def _spot_unit(rule: FieldRule, unit: str, posteriors: Sequence[Posteriors | None], rivals_too: bool) -> Spot | None:
+def _spot_unit(rule: FieldRule, unit: str, lines: Sequence[OcrLine], posteriors: Sequence[Posteriors | None],
+               rivals_too: bool) -> Spot | None:
     """A unit supported alone, or (`rivals_too`) as the likeliest of its closed vocabulary's values there."""
     hit = best_spot(unit, posteriors, alphabet(rule))
     if hit is not None and hit.supported:
         return hit
     others = rivals(rule, unit) if rivals_too else []
-    return likeliest_of_its_kind(unit, others, posteriors, alphabet(rule)) if others else None
+    if not others:
+        return None
+    hit = likeliest_of_its_kind(unit, others, posteriors, alphabet(rule))
+    if hit is None or rule.name not in _ONCE_A_TAG or _labelled(lines[hit.line_index].text, rule.name):
+        return hit
+    return None if _rival_on_its_label(rule, others, lines) else hit
+
+
+# Fields a tag prints once, beside their own label: a value of theirs voted likeliest on some other line (a size's S
+# on the fibre content's line) is no read of them where the labelled line shows a rival.
+_ONCE_A_TAG = ("size", "grade", "safety_category")
+
+
+def _rival_on_its_label(rule: FieldRule, others: Sequence[str], lines: Sequence[OcrLine]) -> bool:
+    """Whether a line carrying the field's label reads one of `others` after it: the second read of a planted 3XL
+    (recipe S) voted S likeliest of the sizes, at 7 %, on the fibre content's line, while its 号型 line read 3XL
+    (set 5153, 000108)."""
+    shown = {keyword(other).upper() for other in others}
+    for line in lines:
+        labels = split_labeled(line.text)
+        for k, (name, value_start, _, _) in enumerate(labels):
+            if name == rule.name:
+                end = labels[k + 1][2] if k + 1 < len(labels) else len(line.text)
+                if keyword(line.text[value_start:end]).strip(":：").upper() in shown:
+                    return True
+    return False
