@@ -522,7 +522,7 @@ class MainWindow(QMainWindow):
             preview = cached and result.thresholds != self.thresholds
             shown = rejudge(result, self.thresholds, self.recipe) if preview else result
             self.view.show_frame(image, shown.detections, _not_tags(shown), tag_papers(shown))
-            self.crops.show_crops(image, shown.detections)
+            self.crops.show_crops(image, shown.detections, not_tags=_not_tags(shown))
             result = shown
             reasons = list(getattr(result.verdict, "reasons", ()) or ())
             if result.verdict is None:
@@ -562,7 +562,7 @@ class MainWindow(QMainWindow):
         preview = current.thresholds != self.thresholds
         shown = rejudge(current, self.thresholds, self.recipe)
         self.view.show_detections(shown.detections, _not_tags(shown), tag_papers(shown))
-        self.crops.show_crops(self.current_image, shown.detections)
+        self.crops.show_crops(self.current_image, shown.detections, not_tags=_not_tags(shown))
         self.banner.show_verdict(Inspector.verdict_text(shown), list(getattr(shown.verdict, "reasons", ()) or ()),
                                  preview=preview)
         self.text_panel.show_result(shown, self.reading_on)

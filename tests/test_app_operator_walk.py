@@ -492,3 +492,27 @@ def test_escape_closes_adapt_but_never_throws_away_a_running_fine_tune(qtbot, tm
     qtbot.keyClick(adapt, Qt.Key.Key_Escape)
     assert adapt.isVisible() and asked and asked[0].startswith("The fine-tune is still running")
     adapt.train.job = None
+
+
+def test_boxes_the_reader_found_not_to_be_tags_are_neither_counted_nor_cropped(qtbot):
+    """One tag with its blue edge boxed twice beside it ('not a tag' on the image, hangtag count 1 in the verdict):
+    the Results row said Tags 3 and the strip under the image showed three crops."""
+    from app.widgets.crops_strip import CropsStrip
+    from app.widgets.results_table import tags_judged
+    from inference.detections import Detections
+    from inference.pipeline import error_result
+    from inference.postprocess import Thresholds
+    from inference.reading.types import TagReading
+
+    boxes = np.array([[10, 10, 60, 120], [12, 12, 80, 200], [70, 5, 300, 200]], np.float32)
+    three = Detections(boxes, np.full(3, 0.9), np.zeros(3, np.int64), ("hangtag", "barcode"))
+    readings = (TagReading(0, tuple(boxes[0]), rejected="inside another tag's box: part of that tag, not a second one"),
+                TagReading(1, tuple(boxes[1]), rejected="no text and no barcode in the box: not a hangtag"),
+                TagReading(2, tuple(boxes[2])))
+    frame = error_result(0, "tag.jpg", None, "x", Thresholds()).with_(error=None, detections=three, readings=readings)
+    assert tags_judged(frame) == 1
+    strip = CropsStrip()
+    qtbot.addWidget(strip)
+    strip.show_crops(np.full((240, 320, 3), 200, np.uint8), three,
+                     not_tags=[t.xyxy for t in readings if t.rejected])
+    assert strip.shown == 1

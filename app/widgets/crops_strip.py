@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPixmap
@@ -31,9 +33,16 @@ class CropsStrip(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.shown = 0
 
-    def show_crops(self, image: np.ndarray | None, detections: Detections | None, *, note: str = "") -> None:
-        """`note` says why there are no crops when it is not "no hangtag found" (an error frame, no source)."""
+    def show_crops(self, image: np.ndarray | None, detections: Detections | None, *, note: str = "",
+                   not_tags: Sequence[Sequence[float]] = ()) -> None:
+        """`note` says why there are no crops when it is not "no hangtag found" (an error frame, no source);
+        `not_tags`: boxes the reader found not to be tags, left out (a tag's blue edge cut off beside it was shown
+        as a second and third tag)."""
         tags = detections.of_class("hangtag") if detections is not None else None
+        if tags is not None and len(not_tags) and len(tags):
+            dropped = np.array(not_tags, np.float32).reshape(-1, 4)
+            keep = ~np.any(np.all(np.abs(tags.xyxy[:, None, :] - dropped[None]) < 0.5, axis=2), axis=1)
+            tags = tags[keep]
         self.shown = 0
         if not note:
             note = "no hangtag found on this frame" if image is not None else "no image to crop"

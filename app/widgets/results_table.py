@@ -28,10 +28,12 @@ COLUMNS = ("Time", "Source", "Verdict", "Tags", "Barcodes", "QR", "ms")
 
 
 def tags_judged(result: FrameResult) -> int:
-    """Hangtags as the verdict judged them: a tag the detector boxed in two parts (tag_parts.py) is one tag, as
-    in the verdict's count and the tag text panel, not the two boxes drawn on it."""
+    """Hangtags as the verdict judged them: a tag the detector boxed in two parts (tag_parts.py) is one tag, and a
+    box the reader found not to be a tag (greyed "not a tag" on the image) none, as in the verdict's count and the
+    tag text panel; the column said 3 for one tag and two such boxes."""
     parts = getattr(result.verdict, "parts", ()) if result.verdict is not None else ()
-    return result.detections.count("hangtag") - sum(len(part) - 1 for part in parts)
+    not_tags = sum(1 for tag in (getattr(result, "readings", None) or ()) if tag.rejected)
+    return max(0, result.detections.count("hangtag") - sum(len(part) - 1 for part in parts) - not_tags)
 
 
 class ResultsModel(ColumnModel):
