@@ -389,3 +389,13 @@ def test_a_size_voted_likeliest_on_another_line_is_no_read_where_its_labelled_li
     assert [s.expected for s in spot_fields(r.fields, rivals_too=True, lines=[fibres])] == ["S"]
     # the S no longer stands; the labelled line's 3XL is shown as the rival it is
     assert [s.expected for s in spot_fields(r.fields, rivals_too=True, lines=[labelled, fibres])] == ["3XL"]
+
+
+def test_the_expected_size_spotted_on_another_line_is_no_read_where_its_labelled_line_reads_a_rival() -> None:
+    """A planted L on a job of M, and a lone M printed elsewhere (a logo): the M there is no read of the size while
+    the 尺码 line reads L. Without the labelled line, the lone M is spotted as before."""
+    r = recipe('size = "M"')
+    logo = OcrLine("M", 0.99, (0, 0, 1, 1), posteriors=read([{"": 0.98}, *sure("M")], "XLMS"))
+    labelled = OcrLine("尺码：L", 0.97, (0, 0, 1, 1), posteriors=read(sure("L"), "XLMS"))
+    assert [s.expected for s in spot_fields(r.fields, lines=[logo])] == ["M"]
+    assert spot_fields(r.fields, lines=[labelled, logo]) == ()

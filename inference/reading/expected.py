@@ -210,21 +210,28 @@ def _where_apart(hit: Spot, expected: str) -> float:
 
 def _spot_unit(rule: FieldRule, unit: str, lines: Sequence[OcrLine], posteriors: Sequence[Posteriors | None],
                rivals_too: bool) -> Spot | None:
-    """A unit supported alone, or (`rivals_too`) as the likeliest of its closed vocabulary's values there."""
+    """A unit supported alone, or (`rivals_too`) as the likeliest of its closed vocabulary's values there; neither
+    off the field's own line where that line reads another of its values (`_elsewhere`)."""
     hit = best_spot(unit, posteriors, alphabet(rule))
     if hit is not None and hit.supported:
-        return hit
+        return None if _elsewhere(rule, unit, hit, lines) else hit
     others = rivals(rule, unit) if rivals_too else []
     if not others:
         return None
     hit = likeliest_of_its_kind(unit, others, posteriors, alphabet(rule))
-    if hit is None or rule.name not in _ONCE_A_TAG or _labelled(lines[hit.line_index].text, rule.name):
-        return hit
-    return None if _rival_on_its_label(rule, others, lines) else hit
+    return None if hit is not None and _elsewhere(rule, unit, hit, lines, others) else hit
 
 
-# Fields a tag prints once, beside their own label: a value of theirs voted likeliest on some other line (a size's S
-# on the fibre content's line) is no read of them where the labelled line shows a rival.
+def _elsewhere(rule: FieldRule, unit: str, hit: Spot, lines: Sequence[OcrLine], others: Sequence[str] | None = None) -> bool:
+    """Whether `hit`, a field a tag prints once beside its label, was found on a line without that label while a
+    line with it reads one of the field's other values."""
+    if rule.name not in _ONCE_A_TAG or _labelled(lines[hit.line_index].text, rule.name):
+        return False
+    return _rival_on_its_label(rule, rivals(rule, unit) if others is None else others, lines)
+
+
+# Fields a tag prints once, beside their own label: a value of theirs found on some other line (a size's S voted
+# likeliest on the fibre content's line, a lone M of a logo) is no read of them where the labelled line reads a rival.
 _ONCE_A_TAG = ("size", "grade", "safety_category")
 
 
