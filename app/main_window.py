@@ -86,6 +86,15 @@ def banner_note(state: StationState) -> str:
     return "No verdict yet: open a source, then press Start (Space)"
 
 
+def view_note(state: StationState) -> str:
+    """What the image view says before the first frame."""
+    if state.run == RUNNING:  # the first frame takes seconds on a CPU
+        return "Inspecting the first frame…"
+    if state.source_status == OPEN:
+        return f"{state.source} is open — press Start (Space)."
+    return "No frame yet — open a source and press Start (Space)."
+
+
 def results_note(state: StationState) -> str:
     """What the empty Results dock says: what the station is doing, or what it waits for."""
     if state.run == RUNNING:
@@ -425,11 +434,11 @@ class MainWindow(QMainWindow):
             self.table.clearSelection()
         elif "source_status" in changed and state.source_status == OPEN and self.banner.verdict.text() == "NO SOURCE":
             self.banner.show_verdict("—", ["Source open: press Start (Space)"])
-            self.view.show_message(f"{state.source} is open — press Start (Space).")
-            self.crops.show_crops(None, None, note="no frame yet")  # "no source" stayed under an open source
-        if "run" in changed and state.run == RUNNING and self.current is None and self._pending is None:
-            # the first frame takes seconds on a CPU: "open a source and press Start" said the opposite meanwhile
-            self.view.show_message("Inspecting the first frame…")
+        if state.source_status != FAILED and self.current is None and self._pending is None:
+            # nothing inspected yet: "open a source and press Start" stayed over a source opened at start, and the
+            # strip under it was an empty grey band
+            self.view.show_message(view_note(state))
+            self.crops.show_crops(None, None, note="no frame yet")
         self.results_note.say(results_note(state))
         line = getattr(self, "line", None)  # built after the first call
         if (self.current is None and self.banner.verdict.text() == "—" and state.source_status != FAILED

@@ -516,3 +516,20 @@ def test_boxes_the_reader_found_not_to_be_tags_are_neither_counted_nor_cropped(q
     strip.show_crops(np.full((240, 320, 3), 200, np.uint8), three,
                      not_tags=[t.xyxy for t in readings if t.rejected])
     assert strip.shown == 1
+
+
+def test_a_folder_opened_at_start_is_said_open_in_the_view_not_open_a_source(qtbot, tmp_path):
+    """Started on a folder: the banner and the Results said 'press Start', the view 'open a source and press Start',
+    and the strip under it was an empty grey band."""
+    from tests.test_gui import make_folder
+
+    folder = make_folder(tmp_path, 1)
+    window = make_window(qtbot, tmp_path, folder)
+    qtbot.waitUntil(lambda: window.source_bar.start_button.isEnabled(), timeout=5000)
+    placeholder = window.view.placeholder
+    assert placeholder.isVisible() and f"{folder} is open — press Start (Space)." in placeholder.text()
+    assert window.crops.labels[0].text() == "no frame yet"
+    window._on_worker_state("running")
+    assert "Inspecting the first frame" in placeholder.text()
+    window._on_worker_state("stopped")  # stopped before the first frame came
+    assert "is open — press Start (Space)." in placeholder.text()
