@@ -533,3 +533,42 @@ def test_a_folder_opened_at_start_is_said_open_in_the_view_not_open_a_source(qtb
     assert "Inspecting the first frame" in placeholder.text()
     window._on_worker_state("stopped")  # stopped before the first frame came
     assert "is open — press Start (Space)." in placeholder.text()
+
+
+def test_adapts_kept_frames_show_why_each_was_kept_at_1280x720(qtbot, tmp_path):
+    """The From column took the table's width: 'Why kept' showed 'unsure: …' and no more."""
+    from app.adapt.window import AdaptWindow
+
+    window = make_window(qtbot, tmp_path)
+    adapt = AdaptWindow(window, data_dir=tmp_path / "adapt")
+    qtbot.addWidget(adapt)
+    adapt.resize(1200, 680)
+    adapt.show()
+    qtbot.waitExposed(adapt)
+    reason = "unsure: hangtag score 0.32 near 0.25"
+    adapt.state.folder.keep_image(np.full((120, 160, 3), 200, np.uint8), origin="live view: /tmp/sets/000014.jpg",
+                                  reason=reason)
+    adapt.state.frames_changed.emit()
+    table = adapt.collect.table
+    assert table.item(0, 2).text() == reason
+    assert table.columnWidth(2) >= table.fontMetrics().horizontalAdvance(reason) + 8
+
+
+def test_adapts_kept_frames_count_the_boxes_drawn_in_step_2(qtbot, tmp_path):
+    """A kept frame the model pre-labelled in step 2 still read 'Boxes 0' back in step 1."""
+    from inference.adapt.folder import Box
+
+    window = make_window(qtbot, tmp_path)
+    from app.adapt.window import AdaptWindow
+
+    adapt = AdaptWindow(window, data_dir=tmp_path / "adapt")
+    qtbot.addWidget(adapt)
+    adapt.show()
+    qtbot.waitExposed(adapt)
+    frame = adapt.state.folder.keep_image(np.full((120, 160, 3), 200, np.uint8), origin="live view", reason="engineer")
+    adapt.state.frames_changed.emit()
+    assert adapt.collect.table.item(0, 3).text() == "0"
+    adapt.tabs.setCurrentWidget(adapt.train)
+    adapt.state.folder.set_boxes(frame.id, [Box((10.0, 10.0, 90.0, 100.0), 0, "model")], corrected=False)  # a draft
+    adapt.tabs.setCurrentWidget(adapt.collect)
+    assert adapt.collect.table.item(0, 3).text() == "1"

@@ -47,7 +47,8 @@ class CollectPage(QWidget):
         self.table.setHorizontalHeaderLabels(["Frame", "From", "Why kept", "Boxes", "Corrected", "Split"])
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        for column in (1, 2):  # where from and why share the width: "Why kept" showed "unsure: …" and no more
+            self.table.horizontalHeader().setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().setVisible(False)
         # the two empty boxes said nothing until something was suggested or kept
         self.suggestions_note = TableNote(self.suggestions)
@@ -184,6 +185,10 @@ class CollectPage(QWidget):
         self.status.setText(text)
 
     # -- view ---------------------------------------------------------------------------------------
+    def showEvent(self, event) -> None:  # noqa: N802 - boxes drawn or pre-labelled in step 2 are counted again
+        super().showEvent(event)
+        self._on_frames_changed()
+
     def _on_frames_changed(self) -> None:
         folder = self.state.folder
         frames = folder.frames()
@@ -196,6 +201,8 @@ class CollectPage(QWidget):
                      {"held_out": "held out"}.get(f.split, f.split or "—"))
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
+                if c in (1, 2):
+                    item.setToolTip(text)
                 if c == 0:
                     item.setData(Qt.ItemDataRole.UserRole, f.id)
                 self.table.setItem(r, c, item)
