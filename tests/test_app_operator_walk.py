@@ -572,3 +572,18 @@ def test_adapts_kept_frames_count_the_boxes_drawn_in_step_2(qtbot, tmp_path):
     adapt.state.folder.set_boxes(frame.id, [Box((10.0, 10.0, 90.0, 100.0), 0, "model")], corrected=False)  # a draft
     adapt.tabs.setCurrentWidget(adapt.collect)
     assert adapt.collect.table.item(0, 3).text() == "1"
+
+
+def test_the_reasons_the_banner_leaves_out_can_be_read_in_operator_mode(qtbot):
+    """Operator mode at 1280x720: 'and 6 more', and neither the Tag text dock nor a tooltip to read them in."""
+    from app.widgets.verdict_banner import VerdictBanner
+
+    banner = VerdictBanner()
+    qtbot.addWidget(banner)
+    banner.set_large(True)  # operator mode
+    reasons = [f"尺码 size {i} ≠ expected M" for i in range(10)]
+    banner.show_verdict("NG", reasons)
+    assert banner.reasons.text().endswith("and 6 more")
+    assert banner.reasons.toolTip().splitlines() == reasons
+    banner.show_verdict("OK", [])
+    assert banner.reasons.toolTip() == ""

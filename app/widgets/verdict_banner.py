@@ -83,6 +83,8 @@ class VerdictBanner(QWidget):
             where = "" if self.large else " (see Tag text)"  # operator mode has no Tag text dock
             shown.append(f"and {len(reasons) - MAX_REASONS} more{where}")
         self.reasons.setText("; ".join(shown) if shown else ("all checks passed" if verdict == "OK" else ""))
+        # every reason, where the banner leaves some out: operator mode has no Tag text to read the rest in
+        self.reasons.setToolTip("\n".join(reasons) if len(reasons) > MAX_REASONS else "")
 
     def show_tag(self, label: str, verdict: str, reasons: list[str]) -> None:
         """The last tag the line finished: its verdict, and which tag it was (its id on the strip)."""
