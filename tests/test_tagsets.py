@@ -1481,3 +1481,19 @@ def test_mixed_runs_set_latin_apart_from_chinese_and_a_slant_leans_the_top_right
     assert columns(slanted, top) - columns(slanted, foot) > 4  # the stem leans right
     assert abs(columns(upright, top) - columns(upright, foot)) < 1.5
 
+
+
+def test_a_bold_run_weighs_the_same_at_every_scale_and_more_than_a_plain_one():
+    """Emboldening by a whole-pixel stroke would make small print a smear and large print barely bold."""
+    from training.tagsets.canvas import Card
+    from training.tagsets.layout import BLACK
+    from training.tagsets.thirteenth_designs import slanted_text
+
+    def ink_mm2(px_per_mm, bold):
+        card = Card(30, 8, px_per_mm, (255, 255, 255))
+        slanted_text(card, 1, 1, "W2301", 3.0, BLACK, "wqy-microhei", 0.0, bold=bold)
+        return (255 - np.asarray(card.image, np.float64).mean(axis=2)).sum() / 255 / px_per_mm ** 2
+
+    small, large = ink_mm2(4.0, True), ink_mm2(12.0, True)
+    assert abs(small - large) / large < 0.25
+    assert large > 1.15 * ink_mm2(12.0, False)

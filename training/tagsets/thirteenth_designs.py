@@ -213,23 +213,28 @@ def runs(text: str) -> list[tuple[str, bool]]:
 
 
 def slanted_text(card: Card, x: float, y: float, text: str, size: float, ink: Color, face: str, slant: float,
-                 stroke: int = 0) -> float:
+                 bold: bool = False) -> float:
     """One line from (x, y) (its top left) sheared `slant` to the right (an oblique, as label software slants a face
-    it has no italic of); 0 draws it upright. Returns its width before the slant (mm)."""
-    if slant <= 0:
-        return card.text(x, y, text, size, ink, face, stroke=stroke)
-    f = font(face, card.px(size))
+    it has no italic of) and emboldened by a stroke of 4.5 % of the em; drawn four times over and scaled down, so the
+    weight is the same at every scale the card is drawn at. Returns its width before the slant (mm)."""
+    if slant <= 0 and not bold:
+        return card.text(x, y, text, size, ink, face)
+    over = 4
+    f = font(face, card.px(size) * over)
+    stroke = max(1, round(0.045 * f.size)) if bold else 0
     x0, y0, x1, y1 = f.getbbox(text, anchor="la", stroke_width=stroke)
-    height = int(math.ceil(y1)) + 2
-    pad = int(math.ceil(height * slant)) + 2
-    mask = Image.new("L", (int(math.ceil(x1)) + 2 + pad, height), 0)
+    height = int(math.ceil(y1)) + 2 * over
+    pad = int(math.ceil(height * slant)) + 2 * over
+    mask = Image.new("L", (int(math.ceil(x1)) + pad, height), 0)
     ImageDraw.Draw(mask).text((0, 0), text, font=f, fill=255, anchor="la", stroke_width=stroke, stroke_fill=255)
-    # x_src = x_dst + slant * (y - height): the foot stays, the top leans right
-    mask = mask.transform(mask.size, Image.AFFINE, (1, slant, -slant * height, 0, 1, 0), Image.BICUBIC)
+    if slant > 0:  # x_src = x_dst + slant * (y - height): the foot stays, the top leans right
+        mask = mask.transform(mask.size, Image.AFFINE, (1, slant, -slant * height, 0, 1, 0), Image.BICUBIC)
+    mask = mask.resize((max(1, mask.width // over), max(1, mask.height // over)), Image.BOX)
     card.image.paste(Image.new("RGB", mask.size, ink), (card.px(x), card.px(y)), mask)
     card.draw = ImageDraw.Draw(card.image)
-    card.smallest_print_px = min(card.smallest_print_px or float(f.size), float(f.size))
-    return f.getlength(text) / card.px_per_mm
+    em = float(card.px(size))
+    card.smallest_print_px = min(card.smallest_print_px or em, em)
+    return f.getlength(text) / over / card.px_per_mm
 
 
 def mixed_width(card: Card, text: str, size: float, cjk: str, latin: str) -> float:
@@ -246,7 +251,7 @@ def mixed_text(card: Card, x: float, y: float, text: str, size: float, ink: Colo
     at = x
     for part, is_latin in runs(text):
         if is_latin:
-            slanted_text(card, at, y, part, size, ink, latin, slant, stroke=int(bold))
+            slanted_text(card, at, y, part, size, ink, latin, slant, bold)
             at += width_mm(card, part, size, latin)
         else:
             at += card.text(at, y, part, size, ink, cjk)
@@ -262,7 +267,7 @@ def shop_price(price: str, form: int) -> str:
 
 def pale_serif(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
     """A vertical two-ink tag (56×108 mm) on a pale monogram ground: labels in the pale ink, values in dark with their
-    Latin runs in a serif (bold or oblique), a care line between 成分 and 等级, `售价 299.00元`, the EAN-13."""
+    Latin runs in a serif (bold or oblique, the weight the same at every scale), a care line between 成分 and 等级, `售价 299.00元`, the EAN-13."""
     rng = np.random.default_rng(style_seed)
     face, value_face = pick(rng, font_names()), pick(rng, font_names())
     latin = pick(rng, serif_faces() or (value_face,))
