@@ -96,7 +96,10 @@ def batch_codes(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
         room = right - x - used - 0.6
         lines = units_in_lines(value, room, lambda t: width_mm(card, t, size, value_face)) if name == "composition" else [value]
         for line in lines:
-            card.text(x + used + 0.6, y, line, size, ink, value_face, max_w_mm=room, stroke=int(name == "price"))
+            if name == "price":  # bold, its weight the same at any scale (a pixel's stroke smears 9-px print)
+                slanted_text(card, x + used + 0.6, y, line, size, ink, value_face, 0.0, bold=True)
+            else:
+                card.text(x + used + 0.6, y, line, size, ink, value_face, max_w_mm=room)
             y += pitch if len(lines) == 1 else 3.6
         if len(lines) > 1:
             y += pitch - 3.6
