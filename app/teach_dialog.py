@@ -13,8 +13,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QGuiApplication, QImage, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
                                QFormLayout, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPushButton, QSpinBox,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
@@ -53,6 +53,16 @@ def label_place(size, region: QRectF, others: list[QRectF], image: QRectF, bound
     inside = [p for p in places if bounds.contains(p)]
     clear = [p for p in inside if not any(p.intersects(o) for o in others)]
     return (clear or inside or places[-1:])[0]
+
+
+def teach_size(free: QSize | None) -> tuple[int, int]:
+    """1100×640, or most of a larger screen's free area: at 1920×1080 the tag beside the table was ~330 px wide,
+    its printed lines too small to read or to draw a region round."""
+    if free is None:
+        return 1100, 640
+    width = min(max(1100, int(free.width() * 0.85)), free.width())
+    height = min(max(640, int(free.height() * 0.85)), free.height() - 40)  # the title bar sits above the area
+    return width, height
 
 
 class TagCrop(QWidget):
@@ -192,7 +202,8 @@ class TeachDialog(QDialog):
         self.table.itemChanged.connect(self._on_item_changed)
         self.table.itemSelectionChanged.connect(self._show_regions)
         self.table.selectRow(0)
-        self.resize(1100, 640)
+        screen = QGuiApplication.primaryScreen()
+        self.resize(*teach_size(screen.availableGeometry().size() if screen is not None else None))
 
     # -- the lesson, rendered --------------------------------------------------------------------------
     def _fill_table(self) -> None:

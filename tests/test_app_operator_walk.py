@@ -587,3 +587,14 @@ def test_the_reasons_the_banner_leaves_out_can_be_read_in_operator_mode(qtbot):
     assert banner.reasons.toolTip().splitlines() == reasons
     banner.show_verdict("OK", [])
     assert banner.reasons.toolTip() == ""
+
+
+@pytest.mark.parametrize("free, expected", [((1280, 680), (1100, 640)), ((1920, 1040), (1632, 884)),
+                                            ((1024, 700), (1024, 640))])
+def test_teach_takes_most_of_a_large_screen(free, expected):
+    """At 1920x1080 Teach stayed 1100x640: the tag beside the table was ~330 px wide, its print unreadable."""
+    from PySide6.QtCore import QSize
+
+    from app.teach_dialog import teach_size
+
+    assert teach_size(QSize(*free)) == expected
