@@ -598,3 +598,29 @@ def test_teach_takes_most_of_a_large_screen(free, expected):
     from app.teach_dialog import teach_size
 
     assert teach_size(QSize(*free)) == expected
+
+
+def test_adapt_keeps_a_frame_once_and_says_so_after_keeping_every_suggestion(qtbot, tmp_path, monkeypatch):
+    """After 'Keep ticked suggestions' emptied the list it said 'None of the frames … was unsure' over the frames just
+    kept; suggesting again offered them again, and keeping them made second copies (one could train, one judge)."""
+    from app.adapt import collect_page
+    from app.adapt.window import AdaptWindow
+    from tests.test_gui import make_folder
+
+    window = make_window(qtbot, tmp_path, make_folder(tmp_path, 2))
+    qtbot.waitUntil(lambda: window.source_bar.start_button.isEnabled(), timeout=5000)
+    window.start()
+    qtbot.waitUntil(lambda: window.results.total >= 2 and not window.source_bar.running, timeout=30000)
+    monkeypatch.setattr(collect_page, "unsure_reason", lambda result: "REVIEW verdict")
+    adapt = AdaptWindow(window, data_dir=tmp_path / "adapt")
+    qtbot.addWidget(adapt)
+    page = adapt.collect
+    page.suggest()
+    assert page.suggestions.count() == 2
+    page.keep_ticked()
+    assert len(adapt.state.folder.frames()) == 2
+    assert page.suggestions_note.text().startswith("Every suggestion is kept")
+    page.suggest()
+    assert page.suggestions.count() == 0 and "kept already" in page.suggestions_note.text()
+    page.keep_frame_on_screen()  # the last frame, kept already
+    assert len(adapt.state.folder.frames()) == 2 and "is kept already" in page.status.text()

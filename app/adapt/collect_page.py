@@ -116,19 +116,29 @@ class CollectPage(QWidget):
         """Unsure frames among the results the station still holds; the engineer ticks which to keep."""
         self.suggestions.clear()
         link = self.state.link
+        kept = self._kept_files()
+        already = 0
         for row in link.rows():
             reason = unsure_reason(link.result_at(row))
             if reason:
                 result = link.result_at(row)
+                if _file_of(result) in kept:  # kept twice, one copy could train and the other judge the model
+                    already += 1
+                    continue
                 item = QListWidgetItem(f"{result.source_name} — {reason}")
                 item.setData(Qt.ItemDataRole.UserRole, (row, reason))
                 item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
                 item.setCheckState(Qt.CheckState.Checked)
                 self.suggestions.addItem(item)
         total = len(link.rows())
-        self.suggestions_note.say("None of the frames in the Results table was unsure" if total
-                                  else "No results yet: inspect some frames first")
-        self._say(f"{self.suggestions.count()} of the {total} frames in the Results table were unsure."
+        if not total:
+            self.suggestions_note.say("No results yet: inspect some frames first")
+        elif already:
+            self.suggestions_note.say("No unsure frame in the Results table that is not kept already")
+        else:
+            self.suggestions_note.say("None of the frames in the Results table was unsure")
+        self._say(f"{self.suggestions.count() + already} of the {total} frames in the Results table were unsure"
+                  + (f"; {already} of them are kept already." if already else ".")
                   if total else "No results yet: inspect some frames first.")
 
     def keep_ticked(self) -> None:
@@ -142,6 +152,8 @@ class CollectPage(QWidget):
             kept += self._keep(image, result, "suggested", reason, announce=False)
             self.suggestions.takeItem(i)
         self.state.announce_frames()
+        if not self.suggestions.count():  # it said "None of the frames … was unsure" over the frames just kept
+            self.suggestions_note.say("Every suggestion is kept: suggest again after inspecting more frames")
         self._say(f"Kept {kept} suggested frames.")
 
     def remove_selected(self) -> None:
@@ -150,11 +162,19 @@ class CollectPage(QWidget):
             self.state.folder.remove(fid)
         self.state.announce_frames()
 
+    def _kept_files(self) -> set[str]:
+        """The image files the folder holds copies of (a kept file's origin ends with its path)."""
+        return {f.origin.split(": ", 1)[-1] for f in self.state.folder.frames()}
+
     def _keep(self, image, result, origin: str, reason: str, announce: bool = True) -> int:
         folder = self.state.folder
         try:
-            path = getattr(result, "source_path", None)
-            if path and Path(path).is_file():
+            path = _file_of(result)
+            if path and path in self._kept_files():
+                if announce:
+                    self._say(f"{Path(path).name} is kept already.")
+                return 0
+            if path:
                 folder.keep_file(path, origin=f"{origin}: {path}", reason=reason)
             elif image is not None:
                 folder.keep_image(image, origin=f"{origin}: {getattr(result, 'source_name', 'frame')}", reason=reason)
@@ -206,3 +226,9 @@ class CollectPage(QWidget):
                 if c == 0:
                     item.setData(Qt.ItemDataRole.UserRole, f.id)
                 self.table.setItem(r, c, item)
+
+
+def _file_of(result) -> str | None:
+    """The image file a result was inspected from, if it still exists."""
+    path = getattr(result, "source_path", None)
+    return str(path) if path and Path(path).is_file() else None
