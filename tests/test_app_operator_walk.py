@@ -624,3 +624,30 @@ def test_adapt_keeps_a_frame_once_and_says_so_after_keeping_every_suggestion(qtb
     assert page.suggestions.count() == 0 and "kept already" in page.suggestions_note.text()
     page.keep_frame_on_screen()  # the last frame, kept already
     assert len(adapt.state.folder.frames()) == 2 and "is kept already" in page.status.text()
+
+
+def pick_kind(bar, kind: str) -> None:
+    from app.widgets.source_bar import KINDS
+
+    bar.kind.setCurrentIndex(KINDS.index(kind))
+    bar.kind.activated.emit(KINDS.index(kind))  # as a click on the list does
+
+
+def test_picking_camera_clears_a_folder_path_and_says_what_to_type(qtbot):
+    """Camera picked with the folder's path still in the field: Open opened the folder again and the bar flipped back
+    to Image folder."""
+    from app.widgets.source_bar import SourceBar
+
+    bar = SourceBar()
+    qtbot.addWidget(bar)
+    bar.set_spec("/tmp/sets/s5150/images")
+    pick_kind(bar, "Camera")
+    assert bar.path.text() == "" and "camera index" in bar.path.placeholderText()
+    bar.path.setText("0")
+    pick_kind(bar, "Image folder")
+    assert bar.path.text() == "" and bar.path.placeholderText() == "folder of tag images"
+    bar.path.setText("/tmp/sets/s5150/images")
+    pick_kind(bar, "Watch folder")  # a folder is still a folder
+    assert bar.path.text() == "/tmp/sets/s5150/images"
+    bar.set_spec("0@1280x720")  # from the command line or the last session: shown as it is
+    assert bar.kind.currentText() == "Camera" and bar.path.text() == "0"

@@ -15,6 +15,10 @@ from inference.sources import split_camera, spec_kind
 
 KINDS = ("Image folder", "Watch folder", "Single image", "Video file", "Camera", "GenICam camera")
 KIND_NAMES = {"replay": "Camera", "video": "Video file", "image": "Single image", "folder": "Image folder"}
+CAMERA_KINDS = frozenset({"Camera", "GenICam camera"})
+PLACEHOLDERS = {"Image folder": "folder of tag images", "Watch folder": "folder the camera software writes images to",
+                "Single image": "image file", "Video file": "video file",
+                "Camera": "camera index (0, 1…) or stream URL (rtsp://…)", "GenICam camera": "camera serial number"}
 
 
 class SourceBar(QWidget):
@@ -66,6 +70,7 @@ class SourceBar(QWidget):
         layout.addWidget(self.open_row)
         layout.addLayout(second)
         self.kind.currentIndexChanged.connect(self._on_kind)
+        self.kind.activated.connect(self._on_kind_picked)
         self.browse.clicked.connect(self._browse)
         self.open_button.clicked.connect(self._open)
         self.path.returnPressed.connect(self._open)
@@ -79,9 +84,17 @@ class SourceBar(QWidget):
         self._on_kind(0)
 
     def _on_kind(self, index: int) -> None:
+        self.path.setPlaceholderText(PLACEHOLDERS[KINDS[index]])
         camera = KINDS[index] == "Camera"
         self.resolution.setVisible(camera)
         self.browse.setVisible(not camera and KINDS[index] != "GenICam camera")
+
+    def _on_kind_picked(self, index: int) -> None:
+        """The operator picked a kind: a path left from a file kind under Camera (or a camera's index under a file
+        kind) is cleared. Open then opened the folder again and the bar flipped back to Image folder."""
+        kind, text = KINDS[index], self.path.text().strip()
+        if text and (kind in CAMERA_KINDS) != (kind_of(text)[0] in CAMERA_KINDS):
+            self.path.clear()
 
     def spec(self) -> str:
         text = self.path.text().strip()
