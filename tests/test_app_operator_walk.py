@@ -651,3 +651,46 @@ def test_picking_camera_clears_a_folder_path_and_says_what_to_type(qtbot):
     assert bar.path.text() == "/tmp/sets/s5150/images"
     bar.set_spec("0@1280x720")  # from the command line or the last session: shown as it is
     assert bar.kind.currentText() == "Camera" and bar.path.text() == "0"
+
+
+def contrast(a, b) -> float:
+    def luminance(color) -> float:
+        channels = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+                    for c in (color.redF(), color.greenF(), color.blueF())]
+        return 0.2126 * channels[0] + 0.7152 * channels[1] + 0.0722 * channels[2]
+
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@pytest.mark.parametrize("verdict", ["OK", "NG", "REVIEW", "ERROR", "no recipe"])
+def test_verdict_words_in_tables_are_readable_on_the_dark_theme(qtbot, tmp_path, verdict):
+    """Results, History and tag rows wrote verdicts in the banner's colours: on the dark theme ERROR was 2.1:1 on
+    the table's base and 'no recipe' 2.7:1."""
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from app.theme import apply_theme, verdict_text_color
+
+    app = QApplication.instance()
+    before = app.palette()
+    try:
+        apply_theme(app, True)
+        palette = app.palette()
+        color = verdict_text_color(verdict)
+        for role in (QPalette.ColorRole.Base, QPalette.ColorRole.AlternateBase):
+            assert contrast(color, palette.color(role)) >= 4.5
+        if verdict == "ERROR":  # as the Results table paints it
+            from PySide6.QtCore import Qt
+
+            from app.widgets.results_table import COLUMNS, ResultsModel
+            from inference.pipeline import error_result
+            from inference.postprocess import Thresholds
+
+            model = ResultsModel()
+            model.append(error_result(0, "tag.jpg", None, "unreadable", Thresholds()))
+            model.flush()
+            cell = model.index(0, COLUMNS.index("Verdict"))
+            assert model.data(cell) == "ERROR" and model.data(cell, Qt.ItemDataRole.ForegroundRole) == color
+    finally:
+        app.setPalette(before)

@@ -6,12 +6,12 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFont, QPalette
+from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QPlainTextEdit, QSplitter, QStackedWidget,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from app.history.rows import HistoryRow
-from app.theme import PLAIN_TEXT, VERDICT_COLORS
+from app.theme import PLAIN_TEXT, verdict_text_color
 from app.widgets.image_view import ImageView
 from inference.imageio import read_image
 
@@ -90,7 +90,7 @@ class DetailPanel(QWidget):
             self.pages.setCurrentWidget(self.nothing)
             return
         self.pages.setCurrentWidget(self.splitter)
-        color = VERDICT_COLORS.get(row.verdict, "#5f6368")
+        color = verdict_text_color(row.verdict).name()
         self.title.setText(f"<b style='color:{color}; font-size:15pt'>{html.escape(row.verdict)}</b>"
                            f"&nbsp;&nbsp;{html.escape(row.day_time_text)} · {html.escape(row.source)}")
         self.reasons.setPlainText("\n".join(row.reasons) if row.reasons else "no reasons: every check passed"
@@ -109,7 +109,7 @@ class DetailPanel(QWidget):
                                 + (f", expected {field.expected}" if field.expected else "")
                                 + (f" → {field.verdict}" if field.verdict else ""))
                 if c == 1 and field.verdict in ("NG", "REVIEW"):
-                    item.setForeground(QColor(VERDICT_COLORS[field.verdict]))
+                    item.setForeground(verdict_text_color(field.verdict))
                     item.setFont(self._bold)
                 self.fields.setItem(r, c, item)
         if not fields:

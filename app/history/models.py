@@ -7,16 +7,15 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 
 from PySide6.QtCore import QModelIndex, Qt
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QFont
 
 from app.history.reading import PAGE_ROWS
 from app.history.rows import HistoryRow
-from app.theme import VERDICT_COLORS
+from app.theme import verdict_text_color
 from app.widgets.column_model import ColumnModel
 from inference.records.journal import INTERRUPTED
 from inference.records.types import SessionInfo
 
-GREY = "#5f6368"
 SESSION_COLUMNS = ("Session", "Started", "Ended", "Job", "Lot", "Recipe", "Frames", "Tags", "OK", "NG", "REVIEW",
                    "Report")
 NUMBER_COLUMNS = frozenset({"Session", "Frames", "Tags", "OK", "NG", "REVIEW"})
@@ -103,11 +102,11 @@ class SessionsModel(ColumnModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ForegroundRole:
             if column in ("OK", "NG", "REVIEW") and counts.get(column):
-                return QColor(VERDICT_COLORS[column])
+                return verdict_text_color(column)
             if column == "Ended" and session.ended_at is None and self.open_state(session) == RUNNING:
-                return QColor(VERDICT_COLORS["OK"])
+                return verdict_text_color("OK")
             if column == "Report" and not session.exported:
-                return QColor(GREY)
+                return verdict_text_color("")  # the hint grey
         if role == Qt.ItemDataRole.ToolTipRole:
             if column == "Ended" and session.ended_at is None:
                 return OPEN_TIPS[self.open_state(session)]
@@ -201,7 +200,7 @@ class RowsModel(ColumnModel):
                 return row.verdict
             return "; ".join(row.reasons)
         if role == Qt.ItemDataRole.ForegroundRole and column == "Verdict":
-            return QColor(VERDICT_COLORS.get(row.verdict, GREY))
+            return verdict_text_color(row.verdict)
         if role == Qt.ItemDataRole.FontRole and column == "Verdict" and row.verdict in ("NG", "REVIEW", "ERROR"):
             return self._bold
         if role == Qt.ItemDataRole.ToolTipRole and row.reasons:

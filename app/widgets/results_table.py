@@ -12,9 +12,8 @@ import time
 
 import numpy as np
 from PySide6.QtCore import QModelIndex, Qt
-from PySide6.QtGui import QColor
 
-from app.theme import VERDICT_COLORS
+from app.theme import verdict_text_color
 from app.widgets.column_model import ColumnModel
 from inference.decode import Candidates
 from inference.inspection import Inspector
@@ -73,7 +72,7 @@ class ResultsModel(ColumnModel):
             if column == "ms":
                 return f"{result.timings.total_ms:.0f}" if result.ok else "—"
         if role == Qt.ItemDataRole.ForegroundRole and column == "Verdict":
-            return QColor(VERDICT_COLORS.get(verdict, "#5f6368"))
+            return verdict_text_color(verdict)
         if role == Qt.ItemDataRole.ToolTipRole:
             if not result.ok:
                 return result.error

@@ -11,10 +11,9 @@ import time
 from dataclasses import replace
 
 from PySide6.QtCore import QModelIndex, Qt
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
-from app.theme import VERDICT_COLORS
+from app.theme import verdict_text_color
 from app.widgets.column_model import ColumnModel
 from inference.tracking.recent import RecentTag
 
@@ -55,7 +54,7 @@ class TagResultsModel(ColumnModel):
             if column == "Reads":
                 return str(tag.reads)
         if role == Qt.ItemDataRole.ForegroundRole and column == "Verdict":
-            return QColor(VERDICT_COLORS.get(tag.verdict, "#5f6368"))
+            return verdict_text_color(tag.verdict)
         if role == Qt.ItemDataRole.ToolTipRole:
             return "\n".join(dict.fromkeys((fields_text(tag), *tag.reasons)))  # the whole row, where it is cut
         return None
