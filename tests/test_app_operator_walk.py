@@ -694,3 +694,35 @@ def test_verdict_words_in_tables_are_readable_on_the_dark_theme(qtbot, tmp_path,
             assert model.data(cell) == "ERROR" and model.data(cell, Qt.ItemDataRole.ForegroundRole) == color
     finally:
         app.setPalette(before)
+
+
+@pytest.mark.parametrize("kind", ["QCheckBox", "QRadioButton"])
+def test_an_unticked_box_shows_its_edge_on_the_dark_theme(qtbot, kind):
+    """Dark theme: Fusion edged an unticked check box in #222326 on the #2b2d31 window (1.1:1): 'Loop', 'Show raw
+    OCR lines' and Adapt's class buttons showed their words and no box."""
+    from PySide6 import QtWidgets
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QApplication, QStyle, QStyleOptionButton
+
+    from app.theme import apply_theme
+
+    app = QApplication.instance()
+    palette_before = app.palette()
+    try:
+        apply_theme(app, True)
+        box = getattr(QtWidgets, kind)("Loop")
+        qtbot.addWidget(box)
+        box.show()
+        image = box.grab().toImage()
+        option = QStyleOptionButton()
+        option.initFrom(box)
+        element = (QStyle.SubElement.SE_CheckBoxIndicator if kind == "QCheckBox"
+                   else QStyle.SubElement.SE_RadioButtonIndicator)
+        rect = box.style().subElementRect(element, option, box)
+        row = rect.center().y()
+        edge = next(image.pixelColor(x, row) for x in range(rect.left(), rect.right())
+                    if image.pixelColor(x, row) != image.pixelColor(rect.center().x(), row))  # the first not inside
+        window = app.palette().color(QPalette.ColorRole.Window)
+        assert contrast(edge, window) >= 3.0, (edge.name(), window.name())  # WCAG's contrast for a control's edge
+    finally:
+        app.setPalette(palette_before)
