@@ -98,6 +98,7 @@ def run_window(source: str, args: argparse.Namespace) -> int:
                         read=not args.no_read, autostart=args.source is not None, plc=args)
     apply_theme(app, window.dark_action.isChecked())
     show_station(window)
+    close_on_signals(window)
     # Cyclic garbage is collected on this thread only: a collection triggered on the worker or the
     # engine loader could otherwise run a Qt destructor off the GUI thread and deadlock on the GIL.
     collector = GarbageCollector(interval=1.0)
@@ -105,6 +106,25 @@ def run_window(source: str, args: argparse.Namespace) -> int:
         return app.exec()
     finally:
         collector.timer.stop()
+
+
+def close_on_signals(window) -> None:
+    """SIGTERM (the PC shutting down, systemd, kill) and SIGINT (Ctrl+C in the terminal) close the window as its X
+    does, so the session in the journal ends with its last frames recorded; they killed the process, and the next
+    start found the session 'interrupted'."""
+    import signal
+
+    from PySide6.QtCore import QTimer
+
+    def close(_signum, _frame) -> None:
+        QTimer.singleShot(0, window.close)
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, close)
+    # Python runs a handler only when it next runs Python code: a quiet timer lets it while Qt's loop waits
+    window._signal_timer = QTimer(window)
+    window._signal_timer.timeout.connect(lambda: None)
+    window._signal_timer.start(200)
 
 
 def show_station(window) -> None:
