@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 
 from inference.reading import hao_xing
@@ -422,10 +422,12 @@ def _candidates(name: str, lines: Sequence[OcrLine], labelled: Mapping[str, Fiel
     if reading is not None and reading.source != "barcode":  # what bars carry is weighed apart from the print
         line = next((line for line in lines if reading.raw in (line.text, halfwidth(line.text))), None)
         typical = float(line.confidence) if line is not None else reading.confidence
-        out.append(_Candidate(reading.value, reading.confidence, "after its label", reading.raw, max(typical, reading.confidence),
-                              _value_confidences(line, reading.value) if line is not None else ()))
-    if name == "size":
-        out.extend(_size_tokens(lines))
+        value = size_part(expected, reading.value) if name == "size" else reading.value
+        chars = _value_confidences(line, value) if line is not None else ()
+        confidence = min(chars) if value != reading.value and chars else reading.confidence  # the part's own weakest
+        out.append(_Candidate(value, confidence, "after its label", reading.raw, max(typical, confidence), chars))
+    if name == "size":  # a 号型 token with its letter ('170/88B(L)') as the part the recipe names
+        out.extend(replace(token, value=size_part(expected, token.value)) for token in _size_tokens(lines))
     elif name == "color":
         out.extend(_colour_lines(lines))
     elif name == "composition":
@@ -622,6 +624,30 @@ def _marked_in_run(rule: FieldRule, tag: TagReading) -> FieldEvidence | None:
     raw = f"{marked.read} (the marked entry of {marked.entries})"
     return FieldEvidence(rule.name, found, value, marked.typical if found is Found.MATCH else marked.confidence, "ocr",
                          MARKED_IN_RUN, raw)
+
+
+# A size printed as its letter and its 号型 together: 'S(160/84A)', '170/88B(L)', 'M 165/88A'.
+_LETTER_WITH_HAO_XING = re.compile(r"^([^()\s]+)\s*(?:\(([^()\s]+)\)|\s([^()\s]+))$")
+
+
+def size_part(expected: str, value: str) -> str:
+    """Of a size read as its letter and its 号型 together, the part the recipe names alone: the letter of
+    'S(160/84A)' for a job of S, the 号型 of '170/88B(L)' for a job of 175/88B (whose difference then shows); the
+    value as read where it is one size, or the recipe names both."""
+    found = _LETTER_WITH_HAO_XING.match(squash(halfwidth(value)).upper()) or _LETTER_WITH_HAO_XING.match(halfwidth(value).strip().upper())
+    if found is None:
+        return value
+    first, second = found.group(1), found.group(2) or found.group(3)
+    if _SIZE_LETTER.match(first) and hao_xing.parse(second) is not None:
+        letter, body = first, second
+    elif _SIZE_LETTER.match(second) and hao_xing.parse(first) is not None:
+        letter, body = second, first
+    else:
+        return value
+    wanted = squash(halfwidth(expected)).upper()
+    if _SIZE_LETTER.match(wanted):
+        return letter
+    return body if hao_xing.parse(wanted) is not None else value
 
 
 def size_tokens(text: str) -> list[str]:

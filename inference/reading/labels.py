@@ -284,8 +284,13 @@ def _skip_chinese_label(text: str, upper: str, index: int) -> int:
 # The rest of an English label's words before its Chinese twin ('SAFETY CAT、安全类别', 'STYLE NO. 款号').
 _TWIN_GAP = re.compile(r"[A-Za-z]{1,10}[.、,]?[\s/|]*")
 _TWIN_SEPARATORS = _SEPARATORS + "/|"
-# A slash or bar between a Chinese label and its English twin ('尺码/SIZE', '颜色 | Colour').
-_SLASH_GAP = re.compile(r"\s*[/|]\s*")
+# A slash, bar or opening bracket between a Chinese label and its English twin ('尺码/SIZE', '颜色 | Colour',
+# '号型（SIZE）').
+_SLASH_GAP = re.compile(r"\s*[/|(（]\s*")
+# A Chinese label's English gloss in brackets, however misread ('号型 (S1ZE) L(170/92A)', '成分(PABRIC) 棉 100%'):
+# two letters or more, closed, with the value after it.
+_BRACKETED_GLOSS = re.compile(r"\s*[(（]\s*[A-Za-z0-9][A-Za-z0-9 .&'/-]{1,20}?\s*[)）]")
+_CLOSING_BRACKETS = ")）"
 
 
 def _skip_twin_label(text: str, upper: str, index: int, field: str | None, english: bool) -> int:
@@ -295,6 +300,9 @@ def _skip_twin_label(text: str, upper: str, index: int, field: str | None, engli
     value is never taken for a label, and '成分：面料：棉 60% 里料：…' keeps its 面料 (a part, not a twin)."""
     if field is None or index >= len(text):
         return index
+    gloss = None if english else _BRACKETED_GLOSS.match(text, index)
+    if gloss is not None and sum(ch.isalpha() for ch in gloss.group(0)) >= 2 and text[gloss.end():].strip(_TWIN_SEPARATORS):
+        return _skip_separators(text, gloss.end())
     gap = _TWIN_GAP.match(text, index) if english else _SLASH_GAP.match(text, index)  # '尺码/SIZE'
     for start in (index, gap.end() if gap else None):
         if start is None:
@@ -306,7 +314,7 @@ def _skip_twin_label(text: str, upper: str, index: int, field: str | None, engli
             if end is None or (label.isascii() and text[end : end + 1].isalpha()):
                 continue
             after = end
-            while after < len(text) and text[after] in _TWIN_SEPARATORS:
+            while after < len(text) and (text[after] in _TWIN_SEPARATORS or text[after] in _CLOSING_BRACKETS):
                 after += 1
             # at the line's end too: both halves alone ('尺码/SIZE' over a badge's XXL) are a label alone, whose
             # value is the line under it, not its own other half

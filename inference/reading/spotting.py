@@ -345,7 +345,8 @@ def _align(kw: str, char_cost: np.ndarray, blank_cost: np.ndarray, char_p: np.nd
 
 def _bounded(kw: str, kinds: np.ndarray, start: int, end: int) -> bool:
     """A code or number is not spotted inside a longer one: '399.00' in '1399.00', 'A12' in 'XA12'; nor a letter
-    code right after a number glued to it, which makes another code: 'XL' in '3XL', 'A12' in '9A12'."""
+    code right after a number glued to it, which makes another code: 'XL' in '3XL', 'A12' in '9A12'; nor one right
+    before a number glued to it: 'S' in 'S1ZE' (a bracketed label read with a 1 for its I)."""
     first, last = char_kind(kw[0]), char_kind(kw[-1])
     if first in (DIGIT, LATIN):
         before = kinds[:start][::-1]
@@ -356,6 +357,8 @@ def _bounded(kw: str, kinds: np.ndarray, start: int, end: int) -> bool:
     if last in (DIGIT, LATIN):
         after = _emitted(kinds[end + 1 :])
         if after == last:
+            return False
+        if last == LATIN and _emitted(kinds[end + 1 :], spaces=True) == DIGIT:
             return False
     return True
 

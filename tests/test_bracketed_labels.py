@@ -1,0 +1,78 @@
+"""Labels with their English in brackets ('号型（SIZE）', misread '(S1ZE)'), and sizes printed as their letter and
+their 号型 together ('S(160/84A)', '170/88B(L)'): the thirteenth designs (zebra_table) found a planted L(170/92A)
+on a job of S judged OK on its size, the S of the misread 'S1ZE' taken for the size."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from inference.detections import Detections
+from inference.reading import OcrLine, TagReading, Verdict, judge, parse_recipe
+from inference.reading.evidence import size_part
+from inference.reading.labels import split_labeled
+from inference.reading.spotting import PosteriorTable
+
+CLASSES = ("hangtag", "barcode", "qr_code")
+
+
+def one_tag() -> Detections:
+    return Detections(np.array([(10, 10, 200, 300)], np.float32), np.array([0.9], np.float32), np.array([0]), CLASSES)
+
+
+def verdict(recipe_fields: str, *lines: str) -> Verdict:
+    tag = TagReading(0, (10.0, 10.0, 200.0, 300.0),
+                     ocr_lines=tuple(OcrLine(t, 0.99, (0, 0, 1, 1), (0.99,) * len(t)) for t in lines))
+    return judge(parse_recipe(f"[counts]\nhangtag = 1\n[fields]\n{recipe_fields}\n"), one_tag(), [tag]).verdict
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("号型(SIZE) L(170/92A)", "L(170/92A)"),
+    ("号型 (S1ZE) L(170/92A)", "L(170/92A)"),  # the English misread: still the label's, not the value
+    ("品名（NAME） 休闲短袖", "休闲短袖"),
+    ("成分(PABRIC) 再生纤维素纤维 55%", "再生纤维素纤维 55%"),
+    ("货号（STYLE NO. ZS0941131", "ZS0941131"),  # its closing bracket lost: the known English label still
+    ("零售价 (PRICE)", ""),  # a label alone, both halves: its value is on the line under it
+    ("颜色 (BLACK)", "(BLACK)"),  # nothing after the brackets: they hold the value
+    ("尺码(M)", "(M)"),  # one letter is no English label
+])
+def test_a_chinese_label_s_english_in_brackets_is_part_of_the_label(text: str, value: str) -> None:
+    (found,) = split_labeled(text)
+    assert text[found[1]:] == value
+
+
+def test_a_letter_size_is_not_spotted_glued_before_a_digit() -> None:
+    """'S1ZE' (SIZE with a 1 for its I) holds no size S; 'S (160/84A)' does."""
+    from inference.reading.spotting import spot
+
+    charset = ("", "S", "1", "Z", "E", "(", " ")
+
+    def read(text: str):
+        probs = np.zeros((2 * len(text), len(charset)), np.float32)
+        for k, ch in enumerate(text):
+            probs[2 * k, charset.index(ch)] = 0.98
+            probs[2 * k, 0] = 0.02
+            probs[2 * k + 1, 0] = 1.0
+        return PosteriorTable(charset, "S1ZE").take(probs, probs.argmax(axis=1))
+
+    assert spot("S", read("(S1ZE")) is None
+    assert spot("S", read("(S (1")) is not None
+
+
+@pytest.mark.parametrize(("expected", "read", "part"), [
+    ("S", "S(160/84A)", "S"),
+    ("175/88B", "170/88B(L)", "170/88B"),
+    ("M", "M 165/88A", "M"),
+    ("165/88A", "M（165/88A）", "165/88A"),
+    ("S(160/84A)", "S(160/84A)", "S(160/84A)"),  # the recipe names both: both compared
+    ("S", "XL", "XL"),  # one size: as read
+])
+def test_a_size_read_as_letter_and_hao_xing_is_compared_on_the_part_the_recipe_names(expected: str, read: str, part: str) -> None:
+    assert size_part(expected, read) == part
+
+
+def test_letter_and_hao_xing_sizes_judged_on_the_recipe_s_part() -> None:
+    assert verdict('size = "S"', "号型（SIZE） S(160/84A)") is Verdict.OK
+    assert verdict('size = "S"', "号型 (S1ZE) L(170/92A)") is Verdict.NG  # the planted L: not the S of the label
+    assert verdict('size = "175/88B"', "尺码(SIZE) 170/88B(L)") is Verdict.NG
+    assert verdict('size = "170/88B"', "尺码(SIZE) 170/88B(L)") is Verdict.OK
