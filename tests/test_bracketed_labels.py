@@ -76,3 +76,13 @@ def test_letter_and_hao_xing_sizes_judged_on_the_recipe_s_part() -> None:
     assert verdict('size = "S"', "号型 (S1ZE) L(170/92A)") is Verdict.NG  # the planted L: not the S of the label
     assert verdict('size = "175/88B"', "尺码(SIZE) 170/88B(L)") is Verdict.NG
     assert verdict('size = "170/88B"', "尺码(SIZE) 170/88B(L)") is Verdict.OK
+
+
+def test_a_fibre_content_run_on_to_a_second_line_is_judged_whole() -> None:
+    """Thirteenth set 000069: '成分：桑蚕丝 92%' over '亚麻 6% 粘纤 2%' on a job of 绵羊毛 92% 亚麻 6% 粘纤 2%. The second line
+    alone (the expected value's tail) was weighed as a fibre content of its own, and left the difference in doubt."""
+    lines = ("品名：连衣裙", "成分：桑蚕丝 92%", "亚麻 6% 粘纤 2%", "等级：优等品")
+    assert verdict('composition = "绵羊毛 92% 亚麻 6% 粘纤 2%"', *lines) is Verdict.NG
+    assert verdict('composition = "桑蚕丝 92% 亚麻 6% 粘纤 2%"', *lines) is Verdict.OK
+    # a fibre content printed alone on its own line, no label anywhere, is still weighed
+    assert verdict('composition = "桑蚕丝 100%"', "品名：连衣裙", "桑蚕丝 100%") is Verdict.OK
