@@ -726,3 +726,20 @@ def test_an_unticked_box_shows_its_edge_on_the_dark_theme(qtbot, kind):
         assert contrast(edge, window) >= 3.0, (edge.name(), window.name())  # WCAG's contrast for a control's edge
     finally:
         app.setPalette(palette_before)
+
+
+@pytest.mark.parametrize("frames, rows, expected", [
+    (15, 0, "memory drift: warming up (frame 15 of 100), then measured over 50 frames"),
+    (112, 12, "memory drift: measuring (12 of 50 frames after the warm-up)"),
+])
+def test_the_memory_drift_line_says_where_the_run_is(qtbot, frames, rows, expected):
+    """At frame 15 it said 'measuring after 100 warm-up frames (0 of 50 needed)'."""
+    from app.widgets.plots_panel import PlotsPanel
+
+    panel = PlotsPanel()
+    qtbot.addWidget(panel)
+    for frame in range(1, frames + 1):
+        panel.memory.push([300.0, np.nan, frame])
+    panel.frames = frames
+    panel._draw()
+    assert panel.alarm.text() == expected

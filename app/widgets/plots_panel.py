@@ -304,8 +304,12 @@ class PlotsPanel(QWidget):
             alarms.append(f"VRAM rising {vram_drift:.1f} MiB per 1000 frames")
         samples = self._drift_rows().shape[0]
         if samples < self.MIN_DRIFT_SAMPLES:
-            self.alarm.setText(f"memory drift: measuring after {self.WARMUP_FRAMES} warm-up frames "
-                               f"({samples} of {self.MIN_DRIFT_SAMPLES} needed)")
+            # "measuring after 100 warm-up frames (0 of 50 needed)" at frame 15 said neither where the run was
+            # nor which count the 0 belonged to
+            self.alarm.setText(f"memory drift: warming up (frame {self.frames} of {self.WARMUP_FRAMES}), then "
+                               f"measured over {self.MIN_DRIFT_SAMPLES} frames" if self.frames <= self.WARMUP_FRAMES
+                               else f"memory drift: measuring ({samples} of {self.MIN_DRIFT_SAMPLES} frames after "
+                               "the warm-up)")
             self.alarm.setStyleSheet("")
             return
         vram_text = "VRAM: no NVIDIA GPU in use" if vram_drift is None else f"VRAM drift {vram_drift:+.2f}"
