@@ -86,3 +86,19 @@ def test_a_fibre_content_run_on_to_a_second_line_is_judged_whole() -> None:
     assert verdict('composition = "桑蚕丝 92% 亚麻 6% 粘纤 2%"', *lines) is Verdict.OK
     # a fibre content printed alone on its own line, no label anywhere, is still weighed
     assert verdict('composition = "桑蚕丝 100%"', "品名：连衣裙", "桑蚕丝 100%") is Verdict.OK
+
+
+def test_a_bold_currency_sign_read_as_a_digit_does_not_hold_a_price_difference_in_doubt() -> None:
+    """Thirteenth set 000016: a job of ¥499.00 on a tag printing ¥399.00 in bold. One read gave '吊牌价：4399.00' (the ¥
+    as a weak 4), another '吊牌价：¥399.00' surely: the same amount, and not the expected one."""
+    def tag(*reads: tuple[str, tuple[float, ...]]) -> TagReading:
+        first, *others = [OcrLine(text, min(chars), (0, 0, 1, 1), chars) for text, chars in reads]
+        return TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=(first,), reread_lines=tuple(others))
+
+    sign_as_digit = ("吊牌价：4399.00", (0.99,) * 4 + (0.6,) + (0.99,) * 6)
+    sure = ("吊牌价：¥399.00", (0.99,) * 11)
+    r = parse_recipe('[counts]\nhangtag = 1\n[fields]\nprice = "¥499.00"\n')
+    assert judge(r, one_tag(), [tag(sign_as_digit, sure)]).verdict is Verdict.NG
+    # a leading digit where the line shows its own sign is another amount: the doubt stays
+    other = ("吊牌价：¥4399.00", (0.99,) * 5 + (0.6,) + (0.99,) * 6)
+    assert judge(r, one_tag(), [tag(other, sure)]).verdict is not Verdict.NG

@@ -804,6 +804,13 @@ def _word_end(ch: str) -> bool:
     return ch.isspace() or "\u4e00" <= ch <= "\u9fff"
 
 
+def _sign_read_as_digit(amount: _Amount, shown: set[Decimal]) -> bool:
+    """'吊牌价：4399.00' where another read shows ¥399.00 surely: a bold ¥ read as a digit before the same amount (its
+    line shows no currency sign), not a doubt about the expected price (thirteenth set 000016)."""
+    return len(amount.digits) > 1 and not _CURRENCY_AROUND.search(amount.line.text) \
+        and any(amount.digits[1:] == str(int(other)) for other in shown)
+
+
 def _slipped(expected: str, read: str) -> bool:
     """Digits the recognizer lost, not a different price: '1299' read as '129' or '12' (what was
     read is the expected digits with some left out)."""
@@ -893,7 +900,7 @@ def _price(rule: FieldRule, reads: Sequence[Sequence[OcrLine]], labelled: Sequen
             return True
         if found is not Found.NEAR or amount is None:
             return False
-        if amount.amount in shown:
+        if amount.amount in shown or _sign_read_as_digit(amount, shown):
             return True
         # what is left of the other amount ('RMB7' where another read shows RMB79 surely), no misread of the expected
         return not _could_be_expected(expected, want_digits, amount, rule.min_confidence) and any(
