@@ -743,3 +743,26 @@ def test_the_memory_drift_line_says_where_the_run_is(qtbot, frames, rows, expect
     panel.frames = frames
     panel._draw()
     assert panel.alarm.text() == expected
+
+
+def test_space_after_a_typed_path_starts_the_line_not_a_space_in_the_path(qtbot, tmp_path, monkeypatch):
+    """The operator typed the folder, pressed Enter, then Space to start: the spaces went into the path field."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+
+    from tests.test_gui import make_folder
+
+    window = make_window(qtbot, tmp_path)
+    window.activateWindow()
+    started = []
+    monkeypatch.setattr(window, "start", lambda: started.append(1))
+    path = window.source_bar.path
+    path.setFocus()
+    qtbot.waitUntil(path.hasFocus, timeout=3000)
+    folder = str(make_folder(tmp_path, 1))
+    qtbot.keyClicks(path, folder)
+    qtbot.keyClick(path, Qt.Key.Key_Return)
+    assert not path.hasFocus()
+    qtbot.waitUntil(lambda: window.source_bar.start_button.isEnabled(), timeout=5000)
+    qtbot.keyClick(QApplication.focusWidget() or window, Qt.Key.Key_Space)
+    assert path.text() == folder and started == [1]

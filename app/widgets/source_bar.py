@@ -73,7 +73,7 @@ class SourceBar(QWidget):
         self.kind.activated.connect(self._on_kind_picked)
         self.browse.clicked.connect(self._browse)
         self.open_button.clicked.connect(self._open)
-        self.path.returnPressed.connect(self._open)
+        self.path.returnPressed.connect(self._open_typed)
         self.start_button.clicked.connect(self._toggle)
         self.step_button.clicked.connect(self.step_requested)
         self.loop.toggled.connect(self.loop_changed)
@@ -156,6 +156,12 @@ class SourceBar(QWidget):
     def _open(self) -> None:
         if self.path.text().strip():
             self.open_requested.emit(self.spec())
+
+    def _open_typed(self) -> None:
+        """Enter in the path: the source opens and the field lets go of the keys, so the Space that follows starts
+        the line; it typed spaces after the path instead."""
+        self._open()
+        self.path.clearFocus()
 
     def _toggle(self) -> None:
         (self.stop_requested if self.running else self.start_requested).emit()
