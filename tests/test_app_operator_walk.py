@@ -766,3 +766,22 @@ def test_space_after_a_typed_path_starts_the_line_not_a_space_in_the_path(qtbot,
     qtbot.waitUntil(lambda: window.source_bar.start_button.isEnabled(), timeout=5000)
     qtbot.keyClick(QApplication.focusWidget() or window, Qt.Key.Key_Space)
     assert path.text() == folder and started == [1]
+
+
+def test_a_frame_read_whole_is_not_called_tag_1(qtbot):
+    """A frame with no tag on it (set s5150 000002, missing tag): Tag text headed its whole-frame read 'Tag 1'."""
+    from app.widgets.text_panel import TextPanel
+    from inference.detections import Detections
+    from inference.pipeline import error_result
+    from inference.postprocess import Thresholds
+    from inference.reading.types import TagReading
+
+    none = Detections(np.zeros((0, 4), np.float32), np.zeros(0), np.zeros(0, np.int64), ("hangtag", "barcode"))
+    whole = TagReading(0, (0.0, 0.0, 1280.0, 960.0), whole_frame=True, summary="barcode unreadable")
+    frame = error_result(0, "000002.jpg", None, "x", Thresholds()).with_(error=None, detections=none,
+                                                                          readings=(whole,))
+    panel = TextPanel()
+    qtbot.addWidget(panel)
+    panel.show_result(frame, True)
+    text = panel.view.toPlainText()
+    assert "No hangtag found: the frame was read whole" in text and "Tag 1" not in text

@@ -94,7 +94,11 @@ class TextPanel(QWidget):
             if reading.confirm_only_lines:
                 raw += "<h4>Found while verifying (can only confirm the expected value)</h4><pre>" + e("\n".join(
                     f"{line.confidence:.2f}  {line.text}" for line in reading.confirm_only_lines)) + "</pre>"
-        return (f"<h3>Tag {reading.tag_index + 1}</h3><p>{e(reading.summary)}</p>"
+        # no tag box: the frame was read whole, around its symbols or all of it; "Tag 1" over a bare frame
+        # (set s5150's missing-tag frame) named a tag nobody could see
+        heading = ("No hangtag found: the frame was read whole" if getattr(reading, "whole_frame", False)
+                   else f"Tag {reading.tag_index + 1}")
+        return (f"<h3>{heading}</h3><p>{e(reading.summary)}</p>"
                 f"<table cellspacing='0' cellpadding='3' border='1' style='border-collapse:collapse'>"
                 f"<tr><th>Field</th><th>Read</th><th>Conf.</th><th>From</th></tr>{''.join(rows)}</table>"
                 f"<h4>Barcodes</h4><ul>{codes}</ul>{'<h4>Notes</h4><ul>' + notes + '</ul>' if notes else ''}{raw}")
