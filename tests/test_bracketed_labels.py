@@ -102,3 +102,16 @@ def test_a_bold_currency_sign_read_as_a_digit_does_not_hold_a_price_difference_i
     # a leading digit where the line shows its own sign is another amount: the doubt stays
     other = ("吊牌价：¥4399.00", (0.99,) * 5 + (0.6,) + (0.99,) * 6)
     assert judge(r, one_tag(), [tag(other, sure)]).verdict is not Verdict.NG
+
+
+def test_another_fibre_with_two_sure_characters_the_expected_one_lacks_is_a_difference_though_one_is_faint() -> None:
+    """9314 zebra_table 000095: '面料 桑蚕丝 95% 棉 5%' with 蚕 at 38 %, on a job of 绵羊毛 95% 棉 5%: 桑 and 丝, read surely,
+    are in no misread of 绵羊毛. A faint character where the fibres differ by one only (锦纶 / 腈纶) stays doubt."""
+    def read(expected: str, text: str, faint: str) -> Verdict:
+        chars = tuple(0.38 if ch == faint else 0.99 for ch in text)
+        tag = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=(OcrLine(text, 0.9, (0, 0, 1, 1), chars),))
+        return judge(parse_recipe(f'[counts]\nhangtag = 1\n[fields]\ncomposition = "{expected}"\n'), one_tag(), [tag]).verdict
+
+    assert read("绵羊毛 95% 棉 5%", "成分：桑蚕丝 95% 棉 5%", "蚕") is Verdict.NG
+    assert read("腈纶 95% 棉 5%", "成分：锦纶 95% 棉 5%", "锦") is Verdict.REVIEW
+    assert read("桑蚕丝 95% 棉 5%", "成分：桑蚕丝 95% 棉 5%", "蚕") is not Verdict.NG
