@@ -405,8 +405,19 @@ class MainWindow(QMainWindow):
     def open_source(self, spec: str) -> None:
         self.settings.last_source = spec
         self.drops = 0  # the dropped counter belongs to one source
+        if spec != self.state.state.source and self.current is not None:
+            self._forget_frame_on_screen()
         self.state.update(source=spec, source_status=NONE, source_message="")
         self._open_source.emit(spec)
+
+    def _forget_frame_on_screen(self) -> None:
+        """Another source: the last one's frame and verdict leave the screen (a watched folder waiting for its first
+        image sat under the previous folder's NG banner and frame). Its rows stay in Results and the journal."""
+        self.current, self.current_image, self._pending = None, None, None
+        if not self.line.per_tag:  # a moving line's banner shows its last tag
+            self.banner.show_verdict("—", [])
+        self.text_panel.show_result(None, self.reading_on)
+        self.table.clearSelection()
 
     def _on_worker_state(self, state: str) -> None:
         if state == "running":

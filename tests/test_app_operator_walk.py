@@ -785,3 +785,22 @@ def test_a_frame_read_whole_is_not_called_tag_1(qtbot):
     panel.show_result(frame, True)
     text = panel.view.toPlainText()
     assert "No hangtag found: the frame was read whole" in text and "Tag 1" not in text
+
+
+def test_another_source_takes_the_last_sources_frame_and_verdict_off_the_screen(qtbot, tmp_path):
+    """Switched to a watched folder still empty: the previous folder's frame and its banner stayed on screen."""
+    from tests.test_gui import make_folder
+
+    window = make_window(qtbot, tmp_path, make_folder(tmp_path, 1))
+    qtbot.waitUntil(lambda: window.source_bar.start_button.isEnabled(), timeout=5000)
+    window.start()
+    qtbot.waitUntil(lambda: window.results.total >= 1 and not window.source_bar.running, timeout=30000)
+    qtbot.waitUntil(lambda: window.current is not None, timeout=3000)
+    assert window.banner.verdict.text() == "no recipe"
+    watched = tmp_path / "watched"
+    watched.mkdir()
+    window.open_source(f"watch:{watched}")
+    qtbot.waitUntil(lambda: window.source_bar.start_button.isEnabled(), timeout=5000)
+    assert window.current is None and window.banner.verdict.text() == "—"
+    assert window.view.placeholder.isVisible() and "is open — press Start" in window.view.placeholder.text()
+    assert window.results.total == 1  # the rows stay
