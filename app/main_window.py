@@ -78,9 +78,17 @@ def source_words(spec: str) -> str:
     return short_source(spec) if is_camera_spec(spec) or spec_kind(spec) in ("camera", "replay") else spec
 
 
+def first_frame_note(state: StationState) -> str:
+    """Running, nothing shown yet: a watched folder waits for the camera software's first image (it said
+    'Inspecting the first frame…' over an empty folder)."""
+    if state.source.startswith("watch:"):
+        return f"Waiting for the first image in {state.source[len('watch:'):]}…"
+    return "Inspecting the first frame…"
+
+
 def banner_note(state: StationState) -> str:
     if state.run == RUNNING:
-        return "Inspecting the first frame…"
+        return first_frame_note(state)
     if state.source_status == OPEN:
         return "No verdict yet: press Start (Space)"
     return "No verdict yet: open a source, then press Start (Space)"
@@ -89,7 +97,7 @@ def banner_note(state: StationState) -> str:
 def view_note(state: StationState) -> str:
     """What the image view says before the first frame."""
     if state.run == RUNNING:  # the first frame takes seconds on a CPU
-        return "Inspecting the first frame…"
+        return first_frame_note(state)
     if state.source_status == OPEN:
         return f"{state.source} is open — press Start (Space)."
     return "No frame yet — open a source and press Start (Space)."
@@ -98,7 +106,7 @@ def view_note(state: StationState) -> str:
 def results_note(state: StationState) -> str:
     """What the empty Results dock says: what the station is doing, or what it waits for."""
     if state.run == RUNNING:
-        return "Inspecting the first frame…"
+        return first_frame_note(state)
     if state.source_status == OPEN:
         return "No frames inspected yet: press Start (Space)"
     return "No frames inspected yet: open a source, then press Start (Space)"

@@ -804,3 +804,16 @@ def test_another_source_takes_the_last_sources_frame_and_verdict_off_the_screen(
     assert window.current is None and window.banner.verdict.text() == "—"
     assert window.view.placeholder.isVisible() and "is open — press Start" in window.view.placeholder.text()
     assert window.results.total == 1  # the rows stay
+
+
+def test_a_running_watched_folder_says_it_waits_for_an_image(qtbot, tmp_path):
+    """Started on an empty watched folder: the view, the banner and Results said 'Inspecting the first frame…'."""
+    watched = tmp_path / "watched"
+    watched.mkdir()
+    window = make_window(qtbot, tmp_path)
+    window.open_source(f"watch:{watched}")
+    qtbot.waitUntil(lambda: window.source_bar.start_button.isEnabled(), timeout=5000)
+    window._on_worker_state("running")
+    waiting = f"Waiting for the first image in {watched}…"
+    assert waiting in window.view.placeholder.text()
+    assert window.banner.reasons.text() == waiting and window.results_note.text() == waiting
