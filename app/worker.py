@@ -263,6 +263,18 @@ class InspectionWorker(QObject):
                 message += f" (nor could the journal note it: {describe_error(exc)})"
         self.errored.emit(message)
 
+    def _end_session(self) -> None:
+        """The source ran to its end: the tags still in view on a moving line are judged and journaled under it,
+        then its session ends, so History gives it an end and a second pass starts a session of its own (the
+        folder inspected again went into the same one)."""
+        try:
+            if isinstance(self._inspector, PerTagInspector):
+                self._inspector.finish()  # journaled by its listeners, under this session
+        except Exception as exc:  # said; the session ends all the same
+            self.errored.emit(f"The tags in view at the source's end: {describe_error(exc)}")
+        if self._recorder is not None:
+            self._recorder.end()
+
     @Slot()
     def shutdown(self) -> None:
         """The window is closing. In this order: the run stops; the tags in view on a moving line leave and are
@@ -339,6 +351,7 @@ class InspectionWorker(QObject):
         if item is None:
             desc = self._source.description if self._source else "source"
             self._close_source()
+            self._end_session()
             self.source_finished.emit(desc)
             return False
         if self._grabber is not None and isinstance(self._inspector, PerTagInspector):

@@ -403,22 +403,30 @@ def ended_column(history, session_id: int, role=None) -> str:
 
 
 def test_history_calls_a_stopped_run_stopped_and_running_only_while_it_runs(qtbot, tmp_path):
-    """A folder inspected to its end: History said "running" (in green) for as long as the station stayed open."""
+    """A folder stepped through, or inspected to its end: History said "running" (in green) for as long as the
+    station stayed open."""
+    import re
+
     from tests.test_gui import make_folder
 
     window = make_window(qtbot, tmp_path, make_folder(tmp_path, 2))
     qtbot.waitUntil(lambda: window.source_bar.start_button.isEnabled(), timeout=5000)
-    window.start()
-    qtbot.waitUntil(lambda: window.results.total >= 2 and not window.source_bar.running, timeout=30000)
+    window.step()
+    qtbot.waitUntil(lambda: window.results.total >= 1, timeout=30000)
     session = window.records.recorder.session_id
     window.show_history()
     history = window.history_window
     qtbot.waitUntil(lambda: history.sessions.row_of(session) is not None, timeout=10000)
     assert ended_column(history, session) == "stopped"
-    window._on_worker_state("running")  # Start again: frames go into the same session
+    window._on_worker_state("running")  # Start: frames go into the same session
     assert ended_column(history, session) == "running"
     window._on_worker_state("idle")
     assert ended_column(history, session) == "stopped"
+    window.start()  # to the folder's end: the session ends with it
+    qtbot.waitUntil(lambda: window.results.total >= 2 and not window.source_bar.running, timeout=30000)
+    history.refresh()
+    qtbot.waitUntil(lambda: re.fullmatch(r"\d\d:\d\d:\d\d", ended_column(history, session) or ""), timeout=10000)
+    assert window.records.recorder.session_id is None
 
 
 def test_history_calls_a_session_whose_station_died_interrupted_not_running(qtbot, tmp_path):
