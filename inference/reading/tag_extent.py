@@ -22,9 +22,6 @@ EDGE_SHARE = 0.01
 GROW_SHARE = 0.35
 # A side is not grown when that would take in this share of another tag box's area.
 NEIGHBOUR_SHARE = 0.05
-# A box that printed lines run out of on more sides than this did not cut its tag: it holds the tag, and what runs
-# into its edges is the print round it (receipts, other papers), not the tag's own.
-MAX_CUT_SIDES = 2
 # The tag's paper (colour within this L1 distance in 8-bit Lab of the median over its printed lines, from at least
 # this many lines) over this share of a crop edge's outer band: the box cut the tag there, unless every edge's band
 # is more than GROUND_EDGE_SHARE paper (no ground seen anywhere: a white tag on a white table).
@@ -250,14 +247,7 @@ def grown_box(tag_box: Box, upright: Upright, sides: set[str], image_hw: tuple[i
     Never towards another tag's box (`neighbours`: the detector's other tag boxes): a tag touching its neighbour
     runs into that neighbour's paper, and a read grown into it verifies the neighbour's values. A defective tag
     beside a good one of the same job then passed (a wrong ¥88.00 read as the neighbour's ¥888.00 on a belt
-    of touching tags).
-
-    Never where lines run into more than MAX_CUT_SIDES sides: a detector box that matched a tag on a desk of receipts
-    (set sixth 000020) grew on three sides, twice, to the whole frame, and the read that confirms a difference, grown
-    differently, read the receipts. Of 42 frames sampled, 6 grew on three sides (x2.3-3.5 the area); kept from it, six
-    sets judged 3 good frames OK that were REVIEW and 3 wrong recipes NG, none worse, at 0.86-0.96x the CPU."""
-    if len(sides) > MAX_CUT_SIDES:
-        return None
+    of touching tags)."""
     h, w = upright.image.shape[:2]
     # the upright crop's +x and +y as directions in the frame
     inverse = cv2.invertAffineTransform(upright.matrix)
