@@ -16,7 +16,7 @@ from decimal import Decimal
 
 from inference.reading import hao_xing
 from inference.reading.evidence import run_like
-from inference.reading.labels import split_labeled
+from inference.reading.labels import line_parts, split_labeled
 from inference.reading.normalize import halfwidth, parse_price
 from inference.reading.recipe import FieldRule, Recipe
 from inference.reading.repairs import FIBRES, GRADES, PARTS
@@ -240,11 +240,5 @@ def _rival_on_its_label(rule: FieldRule, others: Sequence[str], lines: Sequence[
     (recipe S) voted S likeliest of the sizes, at 7 %, on the fibre content's line, while its 号型 line read 3XL
     (set 5153, 000108)."""
     shown = {keyword(other).upper() for other in others}
-    for line in lines:
-        labels = split_labeled(line.text)
-        for k, (name, value_start, _, _) in enumerate(labels):
-            if name == rule.name:
-                end = labels[k + 1][2] if k + 1 < len(labels) else len(line.text)
-                if keyword(line.text[value_start:end]).strip(":：").upper() in shown:
-                    return True
-    return False
+    return any(keyword(line.text[part.value_start : part.end]).strip(":：").upper() in shown
+               for line in lines for part in line_parts(line.text) if part.labelled and part.field == rule.name)
