@@ -26,13 +26,16 @@ PLACEHOLDER = {"dark": "#9aa0a6", "light": "#5f6368"}
 # Verdicts as words in tables on the dark theme: VERDICT_COLORS are the banner's backgrounds, and as text on the dark
 # base ERROR was 2.1:1, the grey of "no recipe" 2.7:1 and NG 3.5:1; these are >= 5:1 on its base and alternate rows
 DARK_VERDICT_TEXT = {"OK": "#81c995", "NG": "#f28b82", "REVIEW": "#fdd663", "ERROR": "#ff8a80"}
+# ... and on the light theme: REVIEW's amber as text on white was 2.3:1, OK's green 3.9:1 on alternate rows; these
+# are >= 5:1 on white (#ffffff) and on alternate rows (#f7f7f7)
+LIGHT_VERDICT_TEXT = {"OK": "#137333", "NG": "#c5221f", "REVIEW": "#9c5700", "ERROR": "#a50e0e"}
 
 
 def verdict_text_color(verdict: str) -> QColor:
     """A verdict word's colour on the current theme's table base; any other word (no recipe, —) in its hint grey."""
     if QApplication.palette().color(QPalette.ColorRole.Base).lightness() < 128:
         return QColor(DARK_VERDICT_TEXT.get(verdict, PLACEHOLDER["dark"]))
-    return QColor(VERDICT_COLORS[verdict] if verdict in DARK_VERDICT_TEXT else PLACEHOLDER["light"])
+    return QColor(LIGHT_VERDICT_TEXT.get(verdict, PLACEHOLDER["light"]))
 
 
 _family: str | None = None

@@ -704,6 +704,28 @@ def test_verdict_words_in_tables_are_readable_on_the_dark_theme(qtbot, tmp_path,
         app.setPalette(before)
 
 
+@pytest.mark.parametrize("verdict", ["OK", "NG", "REVIEW", "ERROR", "no recipe"])
+def test_verdict_words_in_tables_are_readable_on_the_light_theme(qtbot, verdict):
+    """On the light theme tables wrote verdicts in the banner's fills: REVIEW's amber #f29900 was 2.3:1 on white and
+    OK's green 3.9:1 on alternate rows. The banner keeps its fills."""
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from app.theme import VERDICT_COLORS, apply_theme, verdict_text_color
+
+    app = QApplication.instance()
+    before = app.palette()
+    try:
+        apply_theme(app, False)
+        palette = app.palette()
+        color = verdict_text_color(verdict)
+        for role in (QPalette.ColorRole.Base, QPalette.ColorRole.AlternateBase):
+            assert contrast(color, palette.color(role)) >= 4.5, (verdict, color.name(), palette.color(role).name())
+        assert VERDICT_COLORS["REVIEW"] == "#f29900"  # the banner's fill, unchanged
+    finally:
+        app.setPalette(before)
+
+
 @pytest.mark.parametrize("kind", ["QCheckBox", "QRadioButton"])
 def test_an_unticked_box_shows_its_edge_on_the_dark_theme(qtbot, kind):
     """Dark theme: Fusion edged an unticked check box in #222326 on the #2b2d31 window (1.1:1): 'Loop', 'Show raw
