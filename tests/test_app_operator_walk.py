@@ -847,3 +847,20 @@ def test_a_running_watched_folder_says_it_waits_for_an_image(qtbot, tmp_path):
     waiting = f"Waiting for the first image in {watched}…"
     assert waiting in window.view.placeholder.text()
     assert window.banner.reasons.text() == waiting and window.results_note.text() == waiting
+
+
+@pytest.mark.parametrize("qr_boxes, shown", [(0, "none found"), (1, "1 found, none readable")])
+def test_a_qr_code_expected_and_not_read_says_so_in_words(qtbot, qr_boxes, shown):
+    """History's detail and the report showed a QR code expected and not found as 'qr code count: 0 read of 0'."""
+    from inference.detections import Detections
+    from inference.reading import TagReading, judge, parse_recipe
+    from inference.reading.fields import lines_from_text
+
+    names = ("hangtag", "barcode", "qr_code")
+    boxes = [[100, 100, 500, 400]] + [[300, 300, 360, 360]] * qr_boxes
+    detections = Detections(np.array(boxes, np.float32), np.full(len(boxes), 0.9, np.float32),
+                            np.array([0] + [2] * qr_boxes), names)
+    rules = parse_recipe('[counts]\nhangtag = 1\nqr_code = 1\n[fields]\nsize = "M"\n')
+    tag = TagReading(0, (100.0, 100.0, 500.0, 400.0), ocr_lines=lines_from_text("尺码：M"))
+    check = next(c for c in judge(rules, detections, [tag]).checks if c.subject == "count:qr_code")
+    assert (check.read, check.expected) == (shown, "1")

@@ -300,13 +300,20 @@ def _count_check(rule: CountRule, detections: Detections, readings: Sequence[Tag
         boxes = detections.count(rule.class_name) if rule.class_name in detections.class_names and len(detections) else 0
         if rule.class_name == "barcode" and recipe.barcode.required:
             # the barcode rule says it is unreadable, with the focus; not twice
-            return Check(subject, None, expected, f"{n} read of {boxes}", None, source, Verdict.OK)
+            return Check(subject, None, expected, _symbols_found(n, boxes), None, source, Verdict.OK)
         verdict = Verdict.NG if recipe.missing_field == "ng" else Verdict.REVIEW
         seen = f"{boxes} seen, {n} readable" if boxes else "none found"
-        return Check(subject, None, expected, f"{n} read of {boxes}", None, source, verdict,
+        return Check(subject, None, expected, _symbols_found(n, boxes), None, source, verdict,
                      f"{_plural(rule.class_name, 2)}: {seen}, expected {expected}")
     found = f"no {_plural(rule.class_name, 1)}" if n == 0 else f"{n} {_plural(rule.class_name, n)}"
     return Check(subject, None, expected, str(n), None, source, Verdict.NG, f"{found}, expected {expected}")
+
+
+def _symbols_found(read: int, boxes: int) -> str:
+    """A symbol count as the operator reads it: '0 read of 0' said nothing of a QR code nobody found."""
+    if read >= boxes:
+        return f"{read} read" if read else "none found"
+    return f"{boxes} found, {'none' if read == 0 else read} readable"
 
 
 def _shown(name: str, value: str) -> str:
