@@ -864,3 +864,26 @@ def test_a_qr_code_expected_and_not_read_says_so_in_words(qtbot, qr_boxes, shown
     tag = TagReading(0, (100.0, 100.0, 500.0, 400.0), ocr_lines=lines_from_text("尺码：M"))
     check = next(c for c in judge(rules, detections, [tag]).checks if c.subject == "count:qr_code")
     assert (check.read, check.expected) == (shown, "1")
+
+
+def test_tag_text_lists_each_note_once(qtbot):
+    """Set s5150 000015: Tag text listed 'tag box grown: the tag's paper ran on past it' and 'tag box grown: printed
+    lines ran into its edge' as two notes, the same note twice to an operator; a repeated note was listed twice."""
+    from app.widgets.text_panel import TextPanel
+    from inference.detections import Detections
+    from inference.pipeline import error_result
+    from inference.postprocess import Thresholds
+    from inference.reading.types import TagReading
+
+    boxes = Detections(np.array([[0, 0, 400, 300]], np.float32), np.array([0.9]), np.array([0]), ("hangtag",))
+    notes = ("tag box grown: the tag's paper ran on past it", "tag box grown: printed lines ran into its edge",
+             "tag box grown: printed lines ran into its edge", "print read upright")
+    tag = TagReading(0, (0.0, 0.0, 400.0, 300.0), notes=notes, summary="")
+    frame = error_result(0, "000015.jpg", None, "x", Thresholds()).with_(error=None, detections=boxes,
+                                                                          readings=(tag,))
+    panel = TextPanel()
+    qtbot.addWidget(panel)
+    panel.show_result(frame, True)
+    text = panel.view.toPlainText()
+    assert text.count("tag box grown") == 1 and text.count("print read upright") == 1
+    assert "tag box grown: the tag's paper ran on past it; printed lines ran into its edge" in text

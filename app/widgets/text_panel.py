@@ -80,7 +80,7 @@ class TextPanel(QWidget):
                         f"{'' if b.valid_checksum is None else (' ✓ check digit' if b.valid_checksum else ' ✗ check digit')}"
                         f"{e(misread[b.text]) if b.text in misread else ''}</li>"
                         for b in reading.barcodes) or "<li>none decoded</li>"
-        notes = "".join(f"<li>{e(n)}</li>" for n in reading.notes)
+        notes = "".join(f"<li>{e(n)}</li>" for n in shown_notes(reading.notes))
         raw = ""
         if self.show_raw.isChecked():
             raw = "<h4>Raw OCR lines</h4><pre>" + e("\n".join(
@@ -102,6 +102,18 @@ class TextPanel(QWidget):
                 f"<table cellspacing='0' cellpadding='3' border='1' style='border-collapse:collapse'>"
                 f"<tr><th>Field</th><th>Read</th><th>Conf.</th><th>From</th></tr>{''.join(rows)}</table>"
                 f"<h4>Barcodes</h4><ul>{codes}</ul>{'<h4>Notes</h4><ul>' + notes + '</ul>' if notes else ''}{raw}")
+
+
+def shown_notes(notes) -> list[str]:
+    """Each note once, and notes on one thing as one line: 'tag box grown: the tag's paper ran on past it' and
+    'tag box grown: printed lines ran into its edge' read as the same note listed twice."""
+    heads: dict[str, list[str]] = {}
+    for note in notes:
+        head, colon, rest = note.partition(": ")
+        key, tail = (head, rest) if colon else (note, "")
+        if tail not in heads.setdefault(key, []):
+            heads[key].append(tail)
+    return [f"{head}: {'; '.join(tails)}" if any(tails) else head for head, tails in heads.items()]
 
 
 def _source_of(name: str, field, reading) -> str:
