@@ -9,19 +9,39 @@ from pathlib import Path
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 
 from app.settings import StationSettings
-from inference.resources import resource_path
+from inference.resources import resource_path, user_data_dir
 
 
-def recipes_folder(settings: StationSettings) -> Path:
-    """Where the recipe dialog opens: the folder of the last recipe, else the bundled recipes."""
+def recipes_folder(settings: StationSettings, source: str = "") -> Path:
+    """Where the recipe dialog opens: the folder of the last recipe; else recipes beside the source (a set's
+    recipes/ next to its images/); else the user's recipes, where Teach saves; the bundled examples last. It opened
+    in the bundled examples with a set's recipes beside the folder on screen."""
+    bundled = resource_path("recipes")
     last = settings.recipe_path
+    if last and Path(last).parent.is_dir() and Path(last).parent.resolve() != bundled.resolve():
+        return Path(last).parent
+    for folder in _beside(source):
+        if any(folder.glob("*.toml")):
+            return folder
     if last and Path(last).parent.is_dir():
         return Path(last).parent
-    return resource_path("recipes")
+    return bundled
+
+
+def _beside(source: str) -> list[Path]:
+    """Folders a source's recipes may be in: its own folder, a recipes/ in it or beside it; then
+    the user's recipes."""
+    folders = []
+    path = Path(source.removeprefix("watch:")) if source and not source.isdigit() and "://" not in source else None
+    if path is not None and path.exists():
+        folder = path if path.is_dir() else path.parent
+        folders += [folder, folder / "recipes", folder.parent / "recipes"]
+    return [f for f in folders if f.is_dir()] + [user_data_dir() / "recipes"]
 
 
 def ask_engineer(parent: QWidget, settings: StationSettings) -> Path | None:
-    chosen, _ = QFileDialog.getOpenFileName(parent, "Recipe", str(recipes_folder(settings)), "Recipes (*.toml)")
+    folder = recipes_folder(settings, str(settings.last_source))
+    chosen, _ = QFileDialog.getOpenFileName(parent, "Recipe", str(folder), "Recipes (*.toml)")
     return Path(chosen) if chosen else None
 
 

@@ -728,3 +728,25 @@ def test_header_fields_give_way_in_order_and_the_job_and_lot_last(room, expected
     widths = allot(room, HEADER_WANTS, HEADER_FLOORS, spacing=10)
     assert widths == expected
     assert sum(w + 10 for w in widths.values() if w) - 10 <= room
+
+
+def test_the_recipe_dialog_opens_beside_the_source_then_in_the_users_recipes(qtbot, tmp_path, monkeypatch):
+    """A set's images/ with its recipes/ beside it: Recipe… opened in the bundled examples, not in the set's
+    recipes nor in the user's (where Teach saves)."""
+    from app import recipe_picker
+    from inference.resources import user_data_dir
+
+    monkeypatch.setenv("HANGTAG_DATA_DIR", str(tmp_path / "home"))
+    settings = StationSettings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    images, recipes = tmp_path / "set" / "images", tmp_path / "set" / "recipes"
+    images.mkdir(parents=True)
+    recipes.mkdir()
+    (recipes / "job000.toml").write_text("[fields]\nsize = 'M'\n", encoding="utf-8")
+    assert recipe_picker.recipes_folder(settings, str(images)) == recipes
+    assert recipe_picker.recipes_folder(settings, f"watch:{images}") == recipes
+    taught = user_data_dir() / "recipes"
+    taught.mkdir(parents=True)
+    (taught / "taught.toml").write_text("[fields]\nsize = 'M'\n", encoding="utf-8")
+    assert recipe_picker.recipes_folder(settings, "0") == taught  # a camera: the user's recipes
+    settings.recipe_path = str(taught / "taught.toml")
+    assert recipe_picker.recipes_folder(settings, str(images)) == taught  # the last recipe's folder comes first
