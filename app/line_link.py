@@ -40,6 +40,17 @@ class _Finisher(QObject):
             inspector.finish()
 
 
+def line_banner_note(state) -> str:
+    """The banner before a moving line's first tag: 'waiting for the first tag to leave the view' stood over a
+    stopped station, as if tags were being tracked."""
+    from app.station_state import OPEN, RUNNING
+
+    if state.run == RUNNING:
+        return "one verdict per tag: waiting for the first tag to leave the view"
+    start = "press Start (Space)" if state.source_status == OPEN else "open a source, then press Start (Space)"
+    return f"one verdict per tag: {start}; the first tag is judged when it leaves the view"
+
+
 class LineLink(QObject):
     tag_finished = Signal(object)  # RecentTag, emitted on the worker's thread, shown on the window's
     _finish = Signal()
@@ -159,7 +170,7 @@ class LineLink(QObject):
         self.inspector = PerTagInspector(inspector, LineSettings(tracker=tracker))
         self.inspector.listeners.append(self._journal_and_show)
         if self.model.last is None:  # else the banner would go on showing the last per-frame verdict
-            self.window.banner.show_verdict("—", ["one verdict per tag: waiting for the first tag to leave the view"])
+            self.window.banner.show_verdict("—", [line_banner_note(self.window.state.state)])
         return self.inspector
 
     def _banner_per_frame(self) -> None:

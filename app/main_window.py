@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (QApplication, QDockWidget, QHeaderView, QMainWind
 from app import recipe_picker
 from app.camera_link import CameraSettingsLink
 from app.modes import ENGINEER, ModeController
-from app.line_link import LineLink
+from app.line_link import LineLink, line_banner_note
 from app.plc_link import PlcLink
 from app.records_link import RecordsLink
 from app.pressure_link import PressureLink
@@ -460,8 +460,11 @@ class MainWindow(QMainWindow):
             self.crops.show_crops(None, None, note="no frame yet")
         self.results_note.say(results_note(state))
         line = getattr(self, "line", None)  # built after the first call
-        if (self.current is None and self.banner.verdict.text() == "—" and state.source_status != FAILED
-                and not (line is not None and line.per_tag)):  # a moving line's banner says what it waits for
+        if line is not None and line.per_tag:  # a moving line's banner says what it waits for
+            if (line.shows_tags and line.model.last is None and self.banner.verdict.text() == "—"
+                    and state.source_status != FAILED):
+                self.banner.show_verdict("—", [line_banner_note(state)])
+        elif self.current is None and self.banner.verdict.text() == "—" and state.source_status != FAILED:
             self.banner.show_verdict("—", [banner_note(state)])  # the grey band said nothing but "—"
 
     def _on_source_finished(self, description: str) -> None:

@@ -887,3 +887,25 @@ def test_tag_text_lists_each_note_once(qtbot):
     text = panel.view.toPlainText()
     assert text.count("tag box grown") == 1 and text.count("print read upright") == 1
     assert "tag box grown: the tag's paper ran on past it; printed lines ran into its edge" in text
+
+
+def test_one_verdict_per_tag_before_start_says_press_start_not_waiting_for_a_tag(qtbot, tmp_path):
+    """Line → One verdict per tag on a stopped station: the banner said 'waiting for the first tag to leave the
+    view' before Start, as if the line were running."""
+    import dataclasses
+
+    from app.line_link import line_banner_note
+    from app.station_state import RUNNING
+    from tests.test_gui import make_folder
+
+    window = make_window(qtbot, tmp_path, make_folder(tmp_path, 2))
+    qtbot.waitUntil(lambda: window.source_bar.start_button.isEnabled(), timeout=5000)
+    link = window.line
+    link.per_tag_action.trigger()
+    qtbot.waitUntil(lambda: link.shows_tags, timeout=20000)
+    said = window.banner.reasons.text()
+    assert "press Start (Space)" in said and "waiting" not in said, said
+    window.state.update(source_status="open")  # any re-render of the stopped station says the same
+    assert "waiting" not in window.banner.reasons.text()
+    running = dataclasses.replace(window.state.state, run=RUNNING)
+    assert line_banner_note(running) == "one verdict per tag: waiting for the first tag to leave the view"
