@@ -37,6 +37,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--decode-ahead", action="store_true",
                         help="each worker decodes its next batch on a thread of its own while the last one infers "
                              "(off by default: on the H200 it raised the saturated rate, not the rate within P99 25 ms)")
+    parser.add_argument("--worker-processes", action="store_true",
+                        help="each inference worker in a process of its own (own GIL and CUDA context), fed through "
+                             "shared memory (off by default: not yet measured on the GPU against worker threads)")
+    parser.add_argument("--gil-switch-ms", type=float, default=None, metavar="MS",
+                        help="the GIL switch interval in ms of the engines' process(es) (default: Python's 5 ms)")
     parser.add_argument("--frontends", type=int, default=0, metavar="N",
                         help="HTTP in N front-end processes sharing the port, the engines in this one process, which "
                              "batches across them (default 0: HTTP and engines in one process)")
@@ -64,7 +69,8 @@ def config_from(args: argparse.Namespace):
                          max_body_bytes=int(args.max_body_mb * 1024 * 1024), conf=args.conf, iou=args.iou,
                          max_det=args.max_det, recipe=args.recipe, recipe_dir=args.recipes, read=not args.no_read,
                          journal=args.journal, jpeg_decode=args.jpeg_decode, batch_engines=not args.one_engine,
-                         cuda_graph=args.cuda_graph, frontends=args.frontends, decode_ahead=args.decode_ahead)
+                         cuda_graph=args.cuda_graph, frontends=args.frontends, decode_ahead=args.decode_ahead,
+                         worker_processes=args.worker_processes, switch_interval_ms=args.gil_switch_ms)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -45,7 +45,7 @@ def create_app(config: ServiceConfig, *, worker_factory: WorkerFactory | None = 
         service.log.write("ready", host=config.host, port=config.port, backend=service.backend,
                           workers=len(service.workers), max_batch=config.max_batch, max_wait_ms=config.max_wait_ms,
                           queue=config.queue, model=service.model_hash, precision=service.precision,
-                          jpeg_decode=service.jpeg_decode)
+                          jpeg_decode=service.jpeg_decode, **service.worker_pids)
         try:
             yield
         finally:

@@ -57,6 +57,12 @@ class ServiceConfig:
     # H200 it raised the saturated rate by 12-15 % but not the rate within P99 25 ms (BENCHMARKS.md, issue 20,
     # twentieth session): two workers' four threads stretched every GPU stage of a batch by half
     decode_ahead: bool = False
+    # each worker in a process of its own (worker_process.py): its own GIL and CUDA context, fed through shared memory.
+    # Off by default: built to test whether the owner's threads wait on each other for the GIL (issue 20), not measured
+    worker_processes: bool = False
+    # the GIL switch interval of the owner (and of worker processes) in ms; None: CPython's 5 ms. A thread back from
+    # a GPU wait may wait this long for a thread running Python to hand the GIL over
+    switch_interval_ms: float | None = None
 
     def __post_init__(self) -> None:
         checks = [("max batch", self.max_batch, 1, 64), ("queue", self.queue, 1, 100_000),
@@ -72,6 +78,12 @@ class ServiceConfig:
         if not 0.0 <= self.max_wait_ms <= 1000.0:
             raise ConfigError("max wait out of range", expected="0 … 1000 ms", found=f"{self.max_wait_ms} ms",
                               hint="the wait is added to a lone request's latency: keep it a few ms")
+        if self.worker_processes and self.decode_ahead:
+            raise ConfigError("decode-ahead runs on a worker's threads in the owner", expected="--decode-ahead or "
+                              "--worker-processes", found="both", hint="leave out one of them")
+        if self.switch_interval_ms is not None and not 0.01 <= self.switch_interval_ms <= 100.0:
+            raise ConfigError("GIL switch interval out of range", expected="0.01 … 100 ms",
+                              found=f"{self.switch_interval_ms} ms")
         if self.deadline_ms <= 0:
             raise ConfigError("deadline must be positive", expected="> 0 ms", found=f"{self.deadline_ms} ms")
         if self.max_body_bytes < 1024:

@@ -206,7 +206,7 @@ class Owner:
                 s.log.write("ready", host=c.host, port=self.sock.getsockname()[1], backend=s.backend,
                             workers=len(s.workers), max_batch=c.max_batch, max_wait_ms=c.max_wait_ms, queue=c.queue,
                             model=s.model_hash, precision=s.precision, jpeg_decode=s.jpeg_decode,
-                            frontends=self.count, pid=os.getpid())
+                            frontends=self.count, pid=os.getpid(), **s.worker_pids)
 
     def _send(self, f: _FrontEnd, message: tuple) -> None:
         if not f.open:

@@ -4,6 +4,7 @@ the inference workers, the batcher, the decode pool, the recipes, the journal an
 from __future__ import annotations
 
 import asyncio
+import sys
 from pathlib import Path
 from typing import Any, Callable
 
@@ -27,6 +28,15 @@ def open_worker(config: ServiceConfig, journal: JournalSink | None) -> Any:
                                 read=config.read, max_batch=config.max_batch, threads=config.threads,
                                 journal=journal, jpeg_decode=config.jpeg_decode, batch_engines=config.batch_engines,
                                 cuda_graph=config.cuda_graph)
+
+
+def open_worker_for(config: ServiceConfig) -> WorkerFactory:
+    """The factory `config` asks for: a worker thread in this process, or a worker process of its own."""
+    if config.worker_processes:
+        from inference.service.worker_process import open_process_worker
+
+        return open_process_worker
+    return open_worker
 
 
 def default_thresholds(config: ServiceConfig) -> Thresholds:
@@ -53,7 +63,7 @@ class Service:
     def __init__(self, config: ServiceConfig, *, worker_factory: WorkerFactory | None = None,
                  log: JsonLog | None = None) -> None:
         self.config = config
-        self.worker_factory = worker_factory or open_worker
+        self.worker_factory = worker_factory or open_worker_for(config)
         self.log = log or JsonLog()
         self.metrics = ServiceMetrics()
         self.thresholds = default_thresholds(config)
@@ -78,6 +88,12 @@ class Service:
         return self.workers[0].backend if self.workers else ""
 
     @property
+    def worker_pids(self) -> dict[str, list[int]]:
+        """The worker processes' ids for the ready line (`--worker-processes`), so a profiler can find them."""
+        pids = [w.pid for w in self.workers if getattr(w, "pid", None)]
+        return {"worker_pids": pids} if pids else {}
+
+    @property
     def jpeg_decode(self) -> str:
         """Where /detect JPEGs are decoded, and why, as the ready line and GET /ready say it."""
         if self.gpu_jpeg:
@@ -87,6 +103,8 @@ class Service:
 
     async def start(self) -> None:
         """Load and warm every worker off the event loop; then start batching."""
+        if self.config.switch_interval_ms is not None:
+            sys.setswitchinterval(self.config.switch_interval_ms / 1000.0)
         await asyncio.to_thread(self._open_blocking)
         self.decoder = DecodePool(self.config.decode_threads)
         self.gpu_jpeg = bool(self.workers) and all(getattr(w, "jpeg", None) is not None for w in self.workers)
