@@ -429,6 +429,7 @@ class MainWindow(QMainWindow):
 
     def _on_worker_state(self, state: str) -> None:
         if state == "running":
+            self.plots.run_started()
             self.state.update(run=RUNNING)
         elif self.state.state.run == RUNNING:
             self.state.update(run=STOPPED)

@@ -909,3 +909,24 @@ def test_one_verdict_per_tag_before_start_says_press_start_not_waiting_for_a_tag
     assert "waiting" not in window.banner.reasons.text()
     running = dataclasses.replace(window.state.state, run=RUNNING)
     assert line_banner_note(running) == "one verdict per tag: waiting for the first tag to leave the view"
+
+
+def test_the_frame_rate_is_the_runs_not_since_a_step_minutes_before(qtbot, tmp_path, monkeypatch):
+    """Set s5150 on a CPU: one Step, Start six minutes later, then a frame every 4 s: the status bar said 0.0 fps (13
+    frames over the 433 s since the Step)."""
+    from types import SimpleNamespace
+
+    from app.widgets import plots_panel
+    from inference.pipeline import error_result
+    from inference.postprocess import Thresholds
+
+    window = make_window(qtbot, tmp_path)
+    clock = iter([0.0, 360.0, 364.0, 368.0, 372.0])
+    monkeypatch.setattr(plots_panel, "time", SimpleNamespace(perf_counter=lambda: next(clock)))
+    frame = error_result(0, "000000.jpg", None, "x", Thresholds()).with_(error=None)
+    window.plots.add_result(frame)  # the Step
+    window._on_worker_state("running")  # Start
+    for _ in range(4):
+        window.plots.add_result(frame)
+    window._update_status()
+    assert window.status_labels["fps"].text() == "0.2 fps"

@@ -4,6 +4,8 @@ fixed ring buffers — never one redraw per frame."""
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QTimer
@@ -211,8 +213,6 @@ class PlotsPanel(QWidget):
     def add_result(self, result: FrameResult) -> None:
         if not result.ok:
             return
-        import time
-
         self.frames += 1
         t = result.timings
         self.stats.add(t)
@@ -225,6 +225,10 @@ class PlotsPanel(QWidget):
         self.share.push([t.host_share, self.frames])
         self._stamps = (self._stamps + [time.perf_counter()])[-30:]
         self._dirty = True
+
+    def run_started(self) -> None:
+        """The frame rate is this run's: a Step minutes before Start counted in it, and a line at 0.2 fps read 0.0."""
+        self._stamps = []
 
     @property
     def fps(self) -> float:
