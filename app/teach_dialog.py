@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog,
                                QFormLayout, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPushButton, QSpinBox,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
+from app.teach_regions import fitted_regions
 from inference.errors import HangtagError
 from inference.reading.recipe import DEFAULT_MIN_FIELD_CONFIDENCE
 from inference.reading.rectify import make_upright
@@ -150,8 +151,9 @@ class TeachDialog(QDialog):
         self.setWindowTitle("Teach job from this tag")
         self.recipes_dir = recipes_dir
         self.saved_path: Path | None = None
-        self.lesson: Lesson = lesson_from(image_bgr, tag, tags_in_frame=tags_in_frame)
-        self.crop = TagCrop(make_upright(image_bgr, tag.xyxy, tag.rotation).image, self)
+        upright = make_upright(image_bgr, tag.xyxy, tag.rotation)
+        self.lesson: Lesson = fitted_regions(lesson_from(image_bgr, tag, tags_in_frame=tags_in_frame), tag, upright)
+        self.crop = TagCrop(upright.image, self)
         self.crop.region_drawn.connect(self._on_region_drawn)
 
         # nothing sure to name the job after: the name is asked, not "taught job" (operators pick recipes by name)

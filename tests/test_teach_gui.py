@@ -160,3 +160,28 @@ def test_the_selected_fields_name_is_white_on_its_regions_colour_above_the_regio
     image = crop.grab().toImage()
     ground = image.pixelColor(42, 100 - 6)  # just above the region's top-left corner: the name's ground
     assert ground == QColor(SELECTED_COLOR)
+
+
+@pytest.mark.parametrize("turn", [-18.6, 8.4, 13.2, 0.0])
+def test_a_taught_region_is_the_height_of_its_line_on_a_turned_tag(qtbot, tmp_path, turn):
+    """s5150 000000, a tag turned 18.6°: the 品名 line's region, 19 px of print, was drawn 78 px tall over the brand
+    line above and the 货号 line below (composition's over five lines)."""
+    import numpy as np
+
+    from inference.reading.rectify import make_upright
+    from inference.reading.types import FieldReading, OcrLine, TagReading
+
+    image = np.full((600, 800, 3), 200, np.uint8)
+    xyxy = (150.0, 100.0, 650.0, 500.0)
+    upright = make_upright(image, xyxy, turn)
+    h, w = upright.image.shape[:2]
+    line = (w * 0.1, h * 0.4, w * 0.1 + 200, h * 0.4 + 18)  # a line of print on the upright tag
+    raw = "品名：男士衬衫"
+    tag = TagReading(0, xyxy, fields={"product_name": FieldReading("product_name", "男士衬衫", 0.99, "ocr", raw=raw)},
+                     ocr_lines=(OcrLine(raw, 0.99, upright.to_image_box(line)),), rotation=turn)
+    dialog = TeachDialog(image, tag, tags_in_frame=1, recipes_dir=tmp_path)
+    qtbot.addWidget(dialog)
+    region = next(f.region for f in dialog.lesson.fields if f.name == "product_name")
+    x1, y1, x2, y2 = region[0] * w, region[1] * h, region[2] * w, region[3] * h
+    assert abs((y2 - y1) - 18) <= 3 and abs((x2 - x1) - 200) <= 4, (x1, y1, x2, y2)
+    assert abs((y1 + y2) / 2 - (line[1] + line[3]) / 2) <= 2
