@@ -351,6 +351,27 @@ def test_file_history_opens_on_the_stations_journal(qtbot, tmp_path):
     assert station.report_opener.button.isVisibleTo(station)
 
 
+def test_export_keeps_the_chosen_frame_chosen(qtbot, tmp_path):
+    """History at 1280x720: frame 000006 (REVIEW) chosen, Export report…: the rows were read again from the start and
+    the detail jumped to the session's first frame, an OK one."""
+    from tests.test_gui import make_window
+
+    with Journal.open(tmp_path / "journal.sqlite3") as journal:
+        session = build_session(journal, None, frames=6, flagged_rate=0.5, image_dir=tmp_path / "images",
+                                image_hw=(48, 64))
+    station = make_window(qtbot, tmp_path)
+    station.history_action.trigger()
+    history = settle(qtbot, station.history_window)
+    choose_session(qtbot, history, session)
+    history.rows_view.selectRow(3)
+    chosen = history.rows.rows[3].key
+    history.export_to(str(tmp_path / "reports"))
+    qtbot.waitUntil(lambda: history.last_export is not None, timeout=60000)
+    qtbot.waitUntil(lambda: cell(history, session, "Report") != "not yet", timeout=5000)
+    settle(qtbot, history)
+    assert history.rows_view.currentIndex().row() == 3 and history.rows.rows[3].key == chosen
+
+
 WRITERS_WAIT_S = 10.0  # Journal.open's busy timeout when none is given: the station's writer may wait that long
 
 

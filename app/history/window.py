@@ -342,8 +342,9 @@ class HistoryWindow(QWidget):
     def _on_exported(self, folder: str, session_id: int, flagged: int) -> None:
         self.last_export = folder
         self.updated.setText(f"report of session {session_id} written: {Path(folder).name} ({flagged} NG/REVIEW)")
-        # the station marks it exported after this signal; a window closed meanwhile starts no reading thread
-        QTimer.singleShot(500, self, lambda: self.isVisible() and self.refresh())
+        # the station marks it exported after this signal; a window closed meanwhile starts no reading thread. Only
+        # the listing is read again: reading the rows from the start took the operator's chosen frame away
+        QTimer.singleShot(500, self, lambda: self.isVisible() and self.refresh(auto=True))
 
     def folder_to_open(self) -> Path | None:
         return Path(self.detail.image_path).parent if self.detail.image_path else None
