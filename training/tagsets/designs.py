@@ -1,6 +1,6 @@
-"""Forty-three hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs, fifth_designs,
-sixth_designs, seventh_designs, eighth_designs, ninth_designs, tenth_designs, eleventh_designs, twelfth_designs and
-thirteenth_designs),
+"""Forty-six hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs, fifth_designs,
+sixth_designs, seventh_designs, eighth_designs, ninth_designs, tenth_designs, eleventh_designs, twelfth_designs,
+thirteenth_designs and fourteenth_designs),
 each from a common
 Chinese retail convention; none shares layout with training.synth.
 
@@ -20,6 +20,7 @@ from training.tagsets.eighth_designs import folded_booklet, qr_first, round_diec
 from training.tagsets.eleventh_designs import bar_lines, boxed_cells, sale_reprice
 from training.tagsets.fifth_designs import sideways_block, size_run, thermal_label
 from training.tagsets.fonts import font_names
+from training.tagsets.fourteenth_designs import hologram_seal, split_columns, tick_form
 from training.tagsets.fourth_designs import brand_band, dotted_leaders, logo_face
 from training.tagsets.fresh_designs import english_first, price_sticker, two_column
 from training.tagsets.layout import BLACK
@@ -314,6 +315,10 @@ DESIGNS: dict[str, Design] = {
     "batch_codes": batch_codes,
     "zebra_table": zebra_table,
     "pale_serif": pale_serif,
+    # added on 2026-12-04 (twenty-second session), after the reader had been developed against all forty-three: a fresh yardstick
+    "tick_form": tick_form,
+    "split_columns": split_columns,
+    "hologram_seal": hologram_seal,
 }
 # The symbology each design carries, so a recipe and a defect know what the barcode encodes.
 BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_price_block": "EAN-13",
@@ -329,5 +334,6 @@ BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_p
               "two_row_table": "EAN-13", "stamped_price": "EAN-13", "label_over_value": "EAN-13",
               "boxed_cells": "EAN-13", "bar_lines": "EAN-13", "sale_reprice": "EAN-13",
               "spread_labels": "EAN-13", "tracked_caps": "EAN-13", "stripe_badge": "EAN-13",
-              "batch_codes": "EAN-13", "zebra_table": "EAN-13", "pale_serif": "EAN-13"}
-HAS_QR = {"kraft_stamped", "stacked_labels", "logo_face", "dense_tag", "qr_first"}
+              "batch_codes": "EAN-13", "zebra_table": "EAN-13", "pale_serif": "EAN-13",
+              "tick_form": "EAN-13", "split_columns": "EAN-13", "hologram_seal": "EAN-13"}
+HAS_QR = {"kraft_stamped", "stacked_labels", "logo_face", "dense_tag", "qr_first", "hologram_seal"}
