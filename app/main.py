@@ -79,10 +79,16 @@ def main(argv: list[str] | None = None) -> int:
         from app.headless import run_headless
 
         return run_headless(source, args.model, args.backend, args.recipe, read=not args.no_read)
-    return run_window(source, args)
+    return run_window(args)
 
 
-def run_window(source: str, args: argparse.Namespace) -> int:
+def window_source(args: argparse.Namespace, last_source: str) -> str:
+    """The command line's source, else the last session's, else the bundled samples: a restart opened the samples
+    under the job's recipe, which does survive one."""
+    return args.source or last_source or str(samples_dir())
+
+
+def run_window(args: argparse.Namespace) -> int:
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
     from pyqtgraph.util.garbage_collector import GarbageCollector
@@ -94,8 +100,12 @@ def run_window(source: str, args: argparse.Namespace) -> int:
     app.setApplicationName("Hangtag Station")
     app.setWindowIcon(QIcon(str(resource_path("icons", "hangtag_station.png"))))
     register_fonts()
-    window = MainWindow(model=args.model, source=source, backend=args.backend, recipe=args.recipe,
-                        read=not args.no_read, autostart=args.source is not None, plc=args)
+    from app.settings import StationSettings
+
+    settings = StationSettings()
+    window = MainWindow(model=args.model, source=window_source(args, settings.last_source), backend=args.backend,
+                        recipe=args.recipe, settings=settings, read=not args.no_read,
+                        autostart=args.source is not None, plc=args)
     apply_theme(app, window.dark_action.isChecked())
     show_station(window)
     close_on_signals(window)

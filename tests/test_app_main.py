@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from app.platform_check import install_hint
 from tests.factories import blob_detector, scene_with_squares, write_image
 
@@ -56,3 +58,17 @@ def test_install_hint_names_debian_packages():
     hint = install_hint(["libxcb-cursor.so.0", "libxkbcommon-x11.so.0", "libunknown.so.9"])
     assert hint.startswith("sudo apt-get install -y ")
     assert "libxcb-cursor0" in hint and "libxkbcommon-x11-0" in hint and "libunknown.so.9" in hint
+
+
+@pytest.mark.parametrize("argv, last, expected", [
+    ([], "/tmp/sets/s5150/images", "/tmp/sets/s5150/images"),  # a restart reopens the operator's folder
+    (["--source", "/data/line2"], "/tmp/sets/s5150/images", "/data/line2"),
+    ([], "", "SAMPLES"),  # the first start shows the bundled samples
+])
+def test_the_window_reopens_the_last_source_not_the_samples(argv, last, expected):
+    """A restart opened resources/samples under the job's recipe (which survives a restart): every sample judged
+    against job000, while the operator's folder was forgotten."""
+    from app.main import parse_args, window_source
+    from inference.resources import samples_dir
+
+    assert window_source(parse_args(argv), last) == (str(samples_dir()) if expected == "SAMPLES" else expected)
