@@ -199,7 +199,8 @@ class LineLink(QObject):
         self.tag_rows.append(tag)
         if follow:
             self.tag_table.scrollToBottom()
-        self.window.banner.show_tag(tag.label, tag.verdict, [tag.reason] if tag.reason else [])
+        if self.per_tag:  # the tags in view when the mode was left finish after it: the banner is the frame's again
+            self.window.banner.show_tag(tag.label, tag.verdict, [tag.reason] if tag.reason else [])
 
     # -- the Results dock -----------------------------------------------------------------------------
     def _show_rows(self) -> None:

@@ -930,3 +930,24 @@ def test_the_frame_rate_is_the_runs_not_since_a_step_minutes_before(qtbot, tmp_p
         window.plots.add_result(frame)
     window._update_status()
     assert window.status_labels["fps"].text() == "0.2 fps"
+
+
+def test_tags_finished_after_leaving_one_verdict_per_tag_stay_off_the_banner(qtbot, tmp_path):
+    """Line mode switched off after a stopped run: the tags in view were finished as the old engine closed, after the
+    banner had gone back to the frame's verdict, and it showed 'NG #4' under per-frame verdicts (and still did after
+    another recipe was loaded)."""
+    from inference.tracking.recent import RecentTag
+    from tests.test_gui import make_folder
+
+    window = make_window(qtbot, tmp_path, make_folder(tmp_path, 1))
+    window.start()
+    qtbot.waitUntil(lambda: window.results.total >= 1 and not window.source_bar.running, timeout=30000)
+    qtbot.waitUntil(lambda: window.current is not None, timeout=3000)
+    link = window.line
+    link.per_tag_action.trigger()
+    qtbot.waitUntil(lambda: link.shows_tags, timeout=20000)
+    link.per_tag_action.trigger()
+    qtbot.waitUntil(lambda: not link.shows_tags, timeout=20000)
+    link.tag_finished.emit(RecentTag(4, "NG", "product name 雪纺衫 ≠ expected 男士衬衫"))  # the old engine's last tag
+    qtbot.waitUntil(lambda: len(link.tag_rows.tags) == 1, timeout=3000)  # listed and held, as journaled
+    assert window.banner.verdict.text() == "no recipe" and "雪纺衫" not in window.banner.reasons.text()
