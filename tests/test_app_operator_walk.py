@@ -951,3 +951,43 @@ def test_tags_finished_after_leaving_one_verdict_per_tag_stay_off_the_banner(qtb
     link.tag_finished.emit(RecentTag(4, "NG", "product name 雪纺衫 ≠ expected 男士衬衫"))  # the old engine's last tag
     qtbot.waitUntil(lambda: len(link.tag_rows.tags) == 1, timeout=3000)  # listed and held, as journaled
     assert window.banner.verdict.text() == "no recipe" and "雪纺衫" not in window.banner.reasons.text()
+
+
+@pytest.mark.parametrize("dark", [False, True])
+def test_tag_text_confidences_and_not_found_are_readable_on_each_theme(qtbot, dark):
+    """Tag text wrote a 78 % confidence in the banner's amber (2.3:1 on the light theme's white), 100 % in a green
+    3.9:1 on the dark base, and 'not found' in a grey 2.6:1 on white; a theme change left the old colours."""
+    import re
+
+    from PySide6.QtGui import QColor, QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from app.theme import apply_theme
+    from app.widgets.text_panel import TextPanel
+    from inference.detections import Detections
+    from inference.pipeline import error_result
+    from inference.postprocess import Thresholds
+    from inference.reading.types import FieldReading, TagReading
+
+    app = QApplication.instance()
+    before = app.palette()
+    try:
+        apply_theme(app, not dark)
+        boxes = Detections(np.array([[0, 0, 400, 300]], np.float32), np.array([0.9]), np.array([0]), ("hangtag",))
+        fields = {"product_name": FieldReading("product_name", "雷纺衫", 0.78, "ocr"),
+                  "size": FieldReading("size", "175/96A", 1.0, "ocr"), "price": FieldReading("price", "¥549.00", 0.4, "ocr")}
+        tag = TagReading(0, (0.0, 0.0, 400.0, 300.0), fields=fields)
+        frame = error_result(0, "000013.jpg", None, "x", Thresholds()).with_(error=None, detections=boxes,
+                                                                              readings=(tag,))
+        panel = TextPanel()
+        qtbot.addWidget(panel)
+        panel.show_result(frame, True)
+        apply_theme(app, dark)  # the theme changed with the reads on screen
+        qtbot.wait(20)
+        base = app.palette().color(QPalette.ColorRole.Base)
+        colours = set(re.findall(r"color:\s*(#[0-9a-fA-F]{6})", panel.view.toHtml()))
+        assert len(colours) >= 4  # three confidences and 'not found'
+        for colour in colours:
+            assert contrast(QColor(colour), base) >= 4.5, (colour, base.name())
+    finally:
+        app.setPalette(before)

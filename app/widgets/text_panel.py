@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import html
 
+from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QCheckBox, QTextBrowser, QVBoxLayout, QWidget
 
+from app.theme import verdict_text_color
 from inference.pipeline import FrameResult
 from inference.reading.tag_parts import join
 from inference.reading.verdict import BARS_MISREAD
@@ -30,6 +32,12 @@ class TextPanel(QWidget):
         self._result: FrameResult | None = None
         self._reader_on = True
         self.view.setHtml("<p>No tag read yet.</p>")
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        """Another theme: the reads are written again in its colours (the light theme's were unreadable on the dark)."""
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange) and self._result is not None:
+            self.show_result(self._result, self._reader_on)
 
     def show_result(self, result: FrameResult | None, reader_on: bool) -> None:
         unchanged_off = not reader_on and not self._reader_on and self._result is not None
@@ -62,17 +70,19 @@ class TextPanel(QWidget):
     def _tag_html(self, reading, checks=()) -> str:
         e = html.escape
         if not reading.is_tag:  # a box the detector drew round a coin or a lamp: shown, not judged
-            return (f"<h3 style='color:#9aa0a6'>Box {reading.tag_index + 1}: not a hangtag</h3>"
-                    f"<p style='color:#9aa0a6'>{e(reading.rejected)}; not counted and not judged.</p>")
+            grey = verdict_text_color("").name()
+            return (f"<h3 style='color:{grey}'>Box {reading.tag_index + 1}: not a hangtag</h3>"
+                    f"<p style='color:{grey}'>{e(reading.rejected)}; not counted and not judged.</p>")
         misread = _misread_codes(reading, checks)
         rows = []
         for name, label in LABELS.items():
             field = reading.fields.get(name)
             if field is None:
-                rows.append(f"<tr><td>{e(label)}</td><td style='color:#9aa0a6'>not found</td><td></td><td></td></tr>")
+                rows.append(f"<tr><td>{e(label)}</td><td style='color:{verdict_text_color('').name()}'>not found</td>"
+                            "<td></td><td></td></tr>")
                 continue
             conf = field.confidence
-            color = "#1e8e3e" if conf >= 0.9 else ("#f29900" if conf >= 0.6 else "#d93025")
+            color = verdict_text_color("OK" if conf >= 0.9 else ("REVIEW" if conf >= 0.6 else "NG")).name()
             rows.append(f"<tr><td>{e(label)}</td><td><b>{e(field.value)}</b></td>"
                         f"<td style='color:{color}'>{conf:.0%}</td><td>{e(_source_of(name, field, reading))}"
                         f"{e(misread.get(field.value, ''))}</td></tr>")
