@@ -38,6 +38,12 @@ def verdict_text_color(verdict: str) -> QColor:
     return QColor(LIGHT_VERDICT_TEXT.get(verdict, PLACEHOLDER["light"]))
 
 
+def alarm_style(bold: bool = True) -> str:
+    """A style sheet for alarm words ('Recipe: none — pick a recipe', a source not opened, a drift alarm) in the NG red
+    for text on the theme in use: the banner's #d93025 as text was 2.9:1 on the dark window."""
+    return f"color: {verdict_text_color('NG').name()};" + (" font-weight: bold;" if bold else "")
+
+
 _family: str | None = None
 
 
@@ -117,6 +123,9 @@ def apply_theme(app: QApplication, dark: bool) -> None:
     app.setPalette(palette)
     # Widgets with a style sheet of their own kept the palette they were polished with: after a theme change the
     # header's recipe stayed black on the dark theme and the error panel's text dark on the light one.
+    # An alarm's words written on the other theme take this theme's NG text red.
+    before, after = (LIGHT_VERDICT_TEXT["NG"], DARK_VERDICT_TEXT["NG"]) if dark else (DARK_VERDICT_TEXT["NG"],
+                                                                                       LIGHT_VERDICT_TEXT["NG"])
     for widget in app.allWidgets():
         if widget.styleSheet():
-            widget.setStyleSheet(widget.styleSheet())
+            widget.setStyleSheet(widget.styleSheet().replace(before, after))

@@ -991,3 +991,26 @@ def test_tag_text_confidences_and_not_found_are_readable_on_each_theme(qtbot, da
             assert contrast(QColor(colour), base) >= 4.5, (colour, base.name())
     finally:
         app.setPalette(before)
+
+
+def test_the_headers_alarm_words_are_readable_on_each_theme_and_after_a_change(qtbot, tmp_path):
+    """Dark theme: 'Recipe: none — pick a recipe' in the banner's red #d93025 was 2.9:1 on the #2b2d31 window."""
+    import re
+
+    from PySide6.QtGui import QColor, QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from app.theme import apply_theme
+
+    app = QApplication.instance()
+    before = app.palette()
+    try:
+        window = make_window(qtbot, tmp_path)
+        label = window.header.fields["recipe"]
+        for dark in (True, False, True):
+            apply_theme(app, dark)
+            colour = re.search(r"color:\s*(#[0-9a-fA-F]{6})", label.styleSheet()).group(1)
+            back = app.palette().color(QPalette.ColorRole.Window)
+            assert contrast(QColor(colour), back) >= 4.5, (dark, colour, back.name())
+    finally:
+        app.setPalette(before)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
 
+from app.theme import alarm_style
 from app.words import counted
 from inference.adapt.errors import AdaptError
 
@@ -27,7 +28,7 @@ class AdoptPage(QWidget):
         self.back_button = QPushButton("Roll back to the previous model")
         self.warning = QLabel()
         self.warning.setWordWrap(True)
-        self.warning.setStyleSheet("color: #d93025")
+        self.warning.setStyleSheet(alarm_style(bold=False))
         self.confirm = QCheckBox("I have looked at those frames: adopt the candidate anyway")
         self.confirm.toggled.connect(self._on_confirm)
         self.adopt_button.clicked.connect(self.adopt)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
+from app.theme import alarm_style
 from app.widgets.elided_label import ElidedLabel
 from inference.errors import HangtagError
 
@@ -30,7 +31,7 @@ class ErrorPanel(QWidget):
         # elided: a recipe on a long share path made a plain label ask for 1689 px and widened the window past
         # a 1280-px screen; the whole title is its tooltip and the message below wraps
         self.title = ElidedLabel(mode=Qt.TextElideMode.ElideMiddle, min_chars=20)
-        self.title.setStyleSheet("color: #d93025; font-weight: bold;")
+        self.title.setStyleSheet(alarm_style())
         self.text = QPlainTextEdit()
         self.text.setReadOnly(True)
         self.dismiss = QPushButton("Dismiss")

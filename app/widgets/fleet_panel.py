@@ -8,7 +8,7 @@ import time
 
 from PySide6.QtWidgets import QHeaderView, QLabel, QPlainTextEdit, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
-from app.theme import PLAIN_TEXT
+from app.theme import PLAIN_TEXT, alarm_style
 from app.words import counted
 from inference.engines.triton.status import LOCAL, FleetStatus, host_port
 
@@ -65,7 +65,7 @@ class FleetPanel(QWidget):
                              f"answered by {answered_by(detector)}; {counted(detector.busy_answers, 'busy answer')} (queue "
                              f"full), {detector.retries} retried; the station {fallback}. Queue and compute are "
                              "per request, from the server's statistics.")
-        self.summary.setStyleSheet("color: #d93025; font-weight: bold;" if detector.all_down else PLAIN_TEXT)
+        self.summary.setStyleSheet(alarm_style() if detector.all_down else PLAIN_TEXT)
         rows = [(status.model, server) for status in statuses for server in status.servers]
         self.table.setRowCount(len(rows))
         for row, (model, server) in enumerate(rows):

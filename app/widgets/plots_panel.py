@@ -11,7 +11,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QDoubleSpinBox, QGridLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
-from app.theme import PLAIN_TEXT
+from app.theme import PLAIN_TEXT, alarm_style
 from inference.pipeline import FrameResult
 from inference.telemetry import RollingStats, drift_per_1000
 
@@ -319,4 +319,4 @@ class PlotsPanel(QWidget):
         vram_text = "VRAM: no NVIDIA GPU in use" if vram_drift is None else f"VRAM drift {vram_drift:+.2f}"
         self.alarm.setText(("⚠ DRIFT ALARM: " + "; ".join(alarms)) if alarms else
                            f"memory steady — RSS drift {rss_drift:+.2f} MiB/1000 frames; {vram_text}")
-        self.alarm.setStyleSheet("color: #d93025; font-weight: bold;" if alarms else PLAIN_TEXT)
+        self.alarm.setStyleSheet(alarm_style() if alarms else PLAIN_TEXT)

@@ -16,7 +16,7 @@ from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
 from app.station_state import FAILED, OPEN, RUNNING, StationModel, StationState
-from app.theme import PLAIN_TEXT, VERDICT_COLORS
+from app.theme import PLAIN_TEXT, VERDICT_COLORS, alarm_style
 from app.widgets.elided_label import ElidedLabel
 
 FIELDS = ("recipe", "job", "lot", "source", "engine", "mode")
@@ -108,11 +108,11 @@ class StationHeader(QWidget):
             self.fields[key].setText(f"{key.capitalize()}: {value}")
         self.setToolTip("\n".join(self.fields[key].text() for key in FIELDS))
         self.fields["source"].setToolTip(state.source_message or state.source)
-        self.fields["recipe"].setStyleSheet(PLAIN_TEXT if state.recipe else "color: #d93025; font-weight: bold;")
-        self.fields["source"].setStyleSheet("color: #d93025; font-weight: bold;" if state.source_status == FAILED
+        self.fields["recipe"].setStyleSheet(PLAIN_TEXT if state.recipe else alarm_style())
+        self.fields["source"].setStyleSheet(alarm_style() if state.source_status == FAILED
                                            else PLAIN_TEXT)
         no_engine = bool(state.engine_problem) and not state.engine
-        self.fields["engine"].setStyleSheet("color: #d93025; font-weight: bold;" if no_engine else PLAIN_TEXT)
+        self.fields["engine"].setStyleSheet(alarm_style() if no_engine else PLAIN_TEXT)
         self.fields["engine"].setToolTip(state.engine_problem or self.fields["engine"].text())
         self.run_label.setToolTip("running" if state.run == RUNNING else state.source_message or state.run)
         self._place()
