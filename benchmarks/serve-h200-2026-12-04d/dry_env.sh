@@ -12,10 +12,11 @@ ln -sfn $PWD/resources /tmp/dry04d/trees/new/resources
 [ -f /tmp/dry04d/blob.onnx ] || $PY -c "from pathlib import Path; from tests.test_service_support import batch_blob_detector; batch_blob_detector(Path('/tmp/dry04d/blob.onnx'))"
 rm -rf /tmp/jpegs1080 && cp -r $R/jpegs /tmp/jpegs1080
 export PYTHONUNBUFFERED=1
-in_tree() {
+mkdir -p /tmp/dry04d/bin && rm -f /tmp/dry04d/bin/python3 && printf '#!/bin/sh\nexec %s "$@"\n' $PY > /tmp/dry04d/bin/python3
+chmod +x /tmp/dry04d/bin/python3
+in_tree() {  # python3 there is this checkout's .venv python, wherever it comes in the command
   local v=$1; shift
-  if [ "$1" = python3 ]; then shift; set -- $PY "$@"; fi
-  (cd /tmp/dry04d/trees/$v && PYTHONPATH=/tmp/dry04d/trees/$v "$@")
+  (cd /tmp/dry04d/trees/$v && PATH=/tmp/dry04d/bin:$PATH PYTHONPATH=/tmp/dry04d/trees/$v "$@")
 }
 # what the scripts substitute for the device's arguments
 GPU_ARGS="--backend onnxruntime-cpu --model /tmp/dry04d/blob.onnx --threads 1 --decode-threads 1 --frontends 2"

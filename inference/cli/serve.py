@@ -38,8 +38,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="each worker decodes its next batch on a thread of its own while the last one infers "
                              "(off by default: on the H200 it raised the saturated rate, not the rate within P99 25 ms)")
     parser.add_argument("--worker-processes", action="store_true",
-                        help="each inference worker in a process of its own (own GIL and CUDA context), fed through "
-                             "shared memory (off by default: not yet measured on the GPU against worker threads)")
+                        help="each inference worker in a process of its own (own GIL and CUDA context); JPEGs the "
+                             "workers decode on the GPU reach it through shared memory, pixels decoded here through a "
+                             "pipe (off by default: not yet measured on the GPU against worker threads)")
     parser.add_argument("--gil-switch-ms", type=float, default=None, metavar="MS",
                         help="the GIL switch interval in ms of the engines' process(es) (default: Python's 5 ms)")
     parser.add_argument("--frontends", type=int, default=0, metavar="N",

@@ -6,6 +6,9 @@ two (BENCHMARKS.md, issue 20, twentieth session); whether they wait on each othe
 Here the owner keeps the batcher and one thread per worker that only hands batches over and waits: the worker's
 process decodes and infers. A batch's jobs go over a pipe, each JPEG body through a slot of a shared-memory segment
 the proxy owns (handoff.BodySlots), and the results come back pickled (a FrameResult holds boxes, not pixels).
+Pixels decoded in the owner (`--jpeg-decode cpu`, PNGs, /inspect) travel pickled through the pipe, ~6 MB a 1080p
+frame: on this project's 2-core VM the CPU path served a third of what worker threads did. It is meant for the GPU
+path, where the worker processes decode the JPEGs themselves.
 
 A worker process that dies fails the batch it held and every later one with InferenceFailed; the service goes on
 answering. It ignores SIGINT (the owner decides when it stops) and exits when its pipe closes."""
