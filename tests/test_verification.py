@@ -301,6 +301,28 @@ def test_another_hao_xing_whose_differing_digit_was_read_surely_is_a_difference(
 
 
 @pytest.mark.parametrize(
+    ("girth_digit", "verdict"),
+    [
+        (1.0, Verdict.NG),  # the girth's 4 read at 100 %: 84 is printed, whatever the height's faint last digit is
+        (0.8, Verdict.REVIEW),  # every differing digit doubtful: a slip could hide the expected size
+    ],
+)
+def test_a_hao_xing_with_one_sure_difference_differs_though_another_digit_is_faint(girth_digit: float,
+                                                                                   verdict: Verdict) -> None:
+    """s5150 000108 (overprint_offset), a planted 160/84Y on a job of 155/80Y: read '168/84Y' with the height's last
+    digit at 39 % and '160/84Y' with it at 72 %, the rest at 100 %. The sure 6 and 4 differ from 155/80Y; the faint
+    digit beside them made the whole read a doubt."""
+    first = OcrLine("规格： 168/84Y", 0.94, (0, 0, 1, 1), (1.0,) * 4 + (1.0, 1.0, 0.39, 1.0, 1.0, girth_digit, 1.0))
+    again = OcrLine("规格： 160/84Y", 0.96, (0, 0, 1, 1), (1.0,) * 4 + (1.0, 1.0, 0.72, 1.0, 1.0, girth_digit, 1.0))
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=(first,), reread_lines=(again,))
+    if girth_digit < 1.0:  # the height's 6 as faint as the girth's 4
+        reading = replace(reading, ocr_lines=(replace(first, char_confidences=(1.0,) * 4 + (1.0, 0.8, 0.39, 1.0, 1.0, 0.8, 1.0)),),
+                          reread_lines=(replace(again, char_confidences=(1.0,) * 4 + (1.0, 0.8, 0.72, 1.0, 1.0, 0.8, 1.0)),))
+    assert judge(recipe('size = "155/80Y"'), one_tag(), [reading]).verdict is verdict
+    assert judge(recipe('size = "160/84Y"'), one_tag(), [reading]).verdict is not Verdict.NG
+
+
+@pytest.mark.parametrize(
     ("expected", "height_digit", "verdict"),
     [
         ("180/104B", 1.0, Verdict.NG),  # fifth 000036, another job: 175 read surely, the body type B read as 8
@@ -311,7 +333,8 @@ def test_another_hao_xing_whose_differing_digit_was_read_surely_is_a_difference(
 )
 def test_a_hao_xing_whose_body_type_was_lost_still_differs_by_its_height(expected: str, height_digit: float,
                                                                           verdict: Verdict) -> None:
-    chars = (1.0, 1.0, 0.63, 1.0, 1.0, height_digit) + (1.0,) * 5 + (0.93,)  # as read there, the space not scored
+    # as read there; the height's last digit (the 5, index 6 after 号型：and the space) is the one that differs from 170
+    chars = (1.0, 1.0, 0.63, 1.0, 1.0, 1.0, height_digit) + (1.0,) * 4 + (0.93,)
     line = OcrLine("号型： 175/1048", 0.93, (0, 0, 1, 1), chars)
     reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=(line,), reread_lines=(line,))
     assert judge(recipe(f'size = "{expected}"'), one_tag(), [reading]).verdict is verdict
@@ -776,6 +799,19 @@ def test_digits_under_unreadable_bars_in_small_print_are_doubt(text_px: float, v
         assert "in print too small to be sure (20 px lines, needs 21)" in result.reasons[0]
 
 
+@pytest.mark.parametrize("caption, verdict", [("6 970904 618691", Verdict.NG), ("6 945812 672769", Verdict.OK)])
+def test_another_article_s_ean_under_unreadable_bars_in_small_print_is_a_difference(caption: str, verdict: Verdict) -> None:
+    # eighth 000070 (folded_booklet, 21-px lines rounded down): a planted EAN 6970904618691 on a job of 6945812672769,
+    # its bars unreadable; the caption read at 97 % differs in ten digits, its check digit valid: no misread does that
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines_from_text(f"尺码：M\n{caption}", 0.97),
+                         text_px=20.6)
+    rules = parse_recipe('[barcode]\nexpected = "6945812672769"\nrequired = true\n')
+    result = judge(rules, one_tag(), [reading])
+    assert result.verdict is verdict
+    if verdict is Verdict.NG:
+        assert "barcode caption 6970904618691 ≠ expected 6945812672769" in result.reasons[0]
+
+
 def test_the_tag_summary_does_not_vouch_for_a_code_from_bars_too_fine() -> None:
     from inference.reading.summary import summarize
 
@@ -843,3 +879,34 @@ def test_what_is_left_of_another_price_read_surely_bears_the_difference_out(agai
     reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines_from_text(first, 0.41),
                          reread_lines=lines_from_text(again, confidence))
     assert judge(recipe('price = "¥888.00"'), one_tag(), [reading]).verdict is verdict
+
+
+@pytest.mark.parametrize(
+    ("read", "verdict"),
+    [
+        ("规格：xXL", Verdict.REVIEW),  # thirteenth_b 000006 under a trial rule: a speck read as a lowercase x
+        ("规格：XXL", Verdict.OK),
+        ("规格：xxl", Verdict.OK),  # printed in lower case: one case throughout
+    ],
+)
+def test_a_letter_size_read_in_two_cases_does_not_verify_the_size_it_folds_into(read: str, verdict: Verdict) -> None:
+    """An XL tag on a job of XXL: a re-read's lowercase x before XL folds into XXL. A tag prints a size in one case;
+    a letter of the other case is a glyph the recognizer was unsure of, no evidence of the expected size."""
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines_from_text(read, 0.99),
+                         reread_lines=lines_from_text(read, 0.99))
+    assert judge(recipe('size = "XXL"'), one_tag(), [reading]).verdict is verdict
+
+
+@pytest.mark.parametrize(("sure", "verdict"), [(1.0, Verdict.NG), (0.8, Verdict.REVIEW)])
+def test_a_price_whose_differing_digits_were_read_surely_is_another_price(sure: float, verdict: Verdict) -> None:
+    """s5150 000085 (shield_centred), a planted ¥329.00 on a job of ¥459.00, its cents printed small and raised: read
+    '￥3290' (the 3, 2, 9 at 100 %, a 0 of the cents at 73 %) and '￥329' (the 9 at 56 %). The 3 and 2 differ from the
+    expected 4 and 5 and were read surely; the faint digits beside them made both reads a doubt."""
+    first = OcrLine("￥3290", 0.93, (0, 0, 1, 1), (0.93, sure, sure, 1.0, 0.73))
+    again = OcrLine("￥329", 0.84, (0, 0, 1, 1), (0.79, sure, sure, 0.56))
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=(first,), reread_lines=(again,))
+    result = judge(recipe('price = "¥459.00"'), one_tag(), [reading])
+    assert result.verdict is verdict
+    if verdict is Verdict.NG:
+        assert result.reasons == ("price ¥329.00 ≠ expected ¥459.00",)  # the amount read surely, not its cents run on
+    assert judge(recipe('price = "¥329.00"'), one_tag(), [reading]).verdict is not Verdict.NG

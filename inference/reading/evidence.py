@@ -18,7 +18,7 @@ from inference.reading import hao_xing
 from inference.reading.fibre_table import matching_part
 from inference.reading.fields import extract_fields
 from inference.reading.labels import LABELS, line_parts, split_labeled
-from inference.reading.matching import SURE_SINGLE, Found, Glyphs, compare, fold, haystacks, search
+from inference.reading.matching import SURE_SINGLE, Found, Glyphs, compare, fold, haystacks, mixed_case, search
 from inference.reading.normalize import code_key, field_key, foreign_amount, halfwidth, normalize_ean, normalize_field, parse_price, squash
 from inference.reading.recipe import FieldRule, Recipe
 from inference.reading.repairs import FIBRES, GRADES
@@ -235,6 +235,8 @@ def _sure_of_difference(name: str, expected: str, cand: _Candidate) -> bool:
     at SURE_DIFFERENCE, or for a code the characters that differ (the rest may be faint)."""
     if name == "style_number" and _surely_other_code(code_key(expected), code_key(cand.value), cand.chars):
         return True
+    if name == "size" and _surely_other_hao_xing(field_key(name, expected), "".join(cand.value.split()), cand.chars):
+        return True  # a girth read surely other than the expected one, though the height beside it is faint
     if _another_word(name, field_key(name, expected), field_key(name, cand.value)):
         return True  # read at OTHER_WORD_CONFIDENCE once, the same word read less surely elsewhere bears it out
     if name == "composition" and _surely_other_composition(expected, cand):
@@ -307,6 +309,8 @@ def _compare_value(name: str, expected: str, cand: _Candidate, min_conf: float) 
             return Found.DIFFERENT if cand.confidence >= min_conf else Found.NEAR
     if name == "size":
         want, got = field_key(name, expected), field_key(name, cand.value)
+        if want == got and _SIZE_LETTER.match(want) and _read_in_two_cases(got, cand.raw):
+            return Found.NEAR  # 'xXL' on the line: the lowercase x is no X printed (matching.mixed_case)
         if want != got and _SIZE_LETTER.match(want) and _SIZE_LETTER.match(got):
             # two letter sizes, each a value of the field: a merged or lost X is a slip only until every read (the
             # unsqueezed re-read too, which keeps repeated letters apart) shows the other size surely
@@ -338,6 +342,12 @@ def _compare_value(name: str, expected: str, cand: _Candidate, min_conf: float) 
 
 # A component of a fibre content: the fibre, then its share.
 _COMPONENT = re.compile(r"([\u4e00-\u9fff]+)\s*(\d+(?:\.\d+)?)\s*%")
+
+
+def _read_in_two_cases(size: str, raw: str) -> bool:
+    """Whether the line a letter size was taken from shows it only with letters of both cases ('规箱：xXL' for XXL)."""
+    tokens = [m.group(0) for m in re.finditer(r"[A-Za-z0-9]+", halfwidth(raw)) if m.group(0).upper() == size]
+    return bool(tokens) and all(mixed_case(token) for token in tokens)
 
 
 def _another_colour(want: str, got: str) -> bool:
@@ -528,8 +538,10 @@ _STRAY_POINTS = ".,·、"
 
 
 def _surely_other_hao_xing(expected: str, read: str, chars: Sequence[float]) -> bool:
-    """Two 号型 sizes of one length ('160/84Y' read for 165/84Y) whose differing characters were each read surely
-    (the rest may be faint, as for a code): another size printed, not a slip."""
+    """Two 号型 sizes of one length ('160/84Y' read for 165/84Y) where a character that differs was read surely: another
+    size printed, not a slip. Other characters may be faint, differing or not: '168/84Y' at [1, 1, 0.39, 1, 1, 1, 1]
+    for 155/80Y shows a girth of 84 at 100 % however its height's last digit reads (a faint slip beside a sure
+    difference does not make the difference a slip; every other read must still bear it out, `_expected`)."""
     if len(chars) != len(read):
         return False
     kept = [(ch, c) for ch, c in zip(read.upper(), chars) if ch not in _STRAY_POINTS]  # '160/8.4Y': a stray point
@@ -537,12 +549,12 @@ def _surely_other_hao_xing(expected: str, read: str, chars: Sequence[float]) -> 
     if read == expected or hao_xing.parse(expected) is None:
         return False
     if len(read) == len(expected) and hao_xing.parse(read) is not None:
-        return all(c >= SURE_DIFFERENCE for a, b, c in zip(expected, read, chars) if a != b)
+        return any(c >= SURE_DIFFERENCE for a, b, c in zip(expected, read, chars) if a != b)
     # the body type lost or read as a digit ('175/1048' for 180/104B): height and girth alone, where they differ surely
     want, got = _HEIGHT_GIRTH.match(expected), _HEIGHT_GIRTH.match(read)
     if want is None or got is None or len(want.group(0)) != len(got.group(0)) or want.group(0) == got.group(0):
         return False
-    return all(c >= SURE_DIFFERENCE for a, b, c in zip(want.group(0), got.group(0), chars) if a != b)
+    return any(c >= SURE_DIFFERENCE for a, b, c in zip(want.group(0), got.group(0), chars) if a != b)
 
 
 _HEIGHT_GIRTH = re.compile(r"^\d{2,3}/\d{2,3}")
@@ -691,9 +703,13 @@ def _size_tokens(lines: Sequence[OcrLine]) -> list[_Candidate]:
     for line in lines:
         text = halfwidth(line.text).upper()
         aligned = len(text) == len(line.text)
+        scored = aligned and len(line.char_confidences) == len(line.text)
         for match in hao_xing.IN_TEXT.finditer(text):
             weakest = _weakest(line, match.start(), match.end()) if aligned else _weakest(line, 0, 0)
-            out.append(_Candidate(match.group(0), weakest, "a 号型 token", line.text, float(line.confidence)))
+            # each character's confidence, as for a labelled value: a girth read surely beside a faint height digit
+            chars = tuple(c for ch, c in zip(match.group(0), line.char_confidences[match.start():match.end()])
+                          if not ch.isspace()) if scored else ()
+            out.append(_Candidate(match.group(0), weakest, "a 号型 token", line.text, float(line.confidence), chars))
         bare = squash(text)
         if _SIZE_LETTER.match(bare):
             out.append(_Candidate(bare, _weakest(line, 0, len(line.text)), "a size on its own line", line.text, float(line.confidence)))
@@ -753,6 +769,8 @@ class _Amount:
     confidence: float
     context: bool
     line: OcrLine
+    # each of `digits`' confidences where the line gives them, else ()
+    digit_confidences: tuple[float, ...] = ()
 
 
 def _amounts(line: OcrLine) -> list[_Amount]:
@@ -802,7 +820,11 @@ def _line_amounts(line: OcrLine) -> list[_Amount]:
             context = bool(_PRICE_CONTEXT.search(text[part.label_start : part.end]))
         else:  # in another field's value: a price only with its currency beside it
             context = bool(_CURRENCY_BESIDE.search(text[max(part.label_start, match.start() - 4) : match.end() + 1]))
-        out.append(_Amount(amount, whole, _weakest(line, match.start(), match.end()), context or decimals, line))
+        scored = len(line.char_confidences) == len(cleaned)
+        digit_confidences = tuple(c for ch, c in zip(cleaned[match.start(1):match.end(1)], line.char_confidences[match.start(1):])
+                                  if ch.isdigit()) if scored else ()
+        out.append(_Amount(amount, whole, _weakest(line, match.start(), match.end()), context or decimals, line,
+                           digit_confidences if len(digit_confidences) == len(whole) else ()))
     return out
 
 
@@ -832,6 +854,23 @@ def _sign_read_as_digit(amount: _Amount, shown: set[Decimal]) -> bool:
     line shows no currency sign), not a doubt about the expected price (thirteenth set 000016)."""
     return len(amount.digits) > 1 and not _CURRENCY_AROUND.search(amount.line.text) \
         and any(amount.digits[1:] == str(int(other)) for other in shown)
+
+
+def _surely_other_amount(want_digits: str, read: _Amount) -> bool:
+    """An amount of as many yuan digits as the expected one where a digit that differs was read surely ('￥329' with
+    its 3 and 2 at 100 % for ¥459, the 9 at 56 %): another price printed, whatever the faint digits are."""
+    chars = read.digit_confidences
+    return len(read.digits) == len(want_digits) == len(chars) and read.digits != want_digits and any(
+        c >= SURE_DIFFERENCE for want, got, c in zip(want_digits, read.digits, chars) if want != got)
+
+
+def _cents_run_on(amount: _Amount, other: Decimal) -> bool:
+    """'￥3290' where another read shows ¥329 surely: the cents printed small after the yuan ('¥329⁰⁰') read into
+    them, one or two digits of them; what is left is the other amount, no misread of the expected one."""
+    yuan = str(int(other))
+    cents = f"{other:.2f}".split(".")[1]
+    tail = amount.digits[len(yuan):]
+    return amount.digits.startswith(yuan) and 0 < len(tail) <= 2 and cents.startswith(tail)
 
 
 def _slipped(expected: str, read: str) -> bool:
@@ -901,8 +940,9 @@ def _price(rule: FieldRule, reads: Sequence[Sequence[OcrLine]], labelled: Sequen
                 best_match = top
             continue
         priced = [a for a in amounts if a.context]
-        like = [a for a in priced if _could_be_expected(expected, want_digits, a, rule.min_confidence)]
-        sure = [a for a in priced if a.confidence >= rule.min_confidence]
+        like = [a for a in priced if _could_be_expected(expected, want_digits, a, rule.min_confidence)
+                and not _surely_other_amount(want_digits, a)]
+        sure = [a for a in priced if a.confidence >= rule.min_confidence or _surely_other_amount(want_digits, a)]
         if like:
             per_read.append((Found.NEAR, max(like, key=lambda a: a.confidence)))
         elif sure:
@@ -916,7 +956,8 @@ def _price(rule: FieldRule, reads: Sequence[Sequence[OcrLine]], labelled: Sequen
         return FieldEvidence("price", found, rule.expected or "", best_match.confidence, "ocr", "printed as expected", best_match.line.text)
     seen = [(f, a) for f, a in per_read if a is not None]
     # as for words: a read showing the same other amount less surely (a digit at 62 %) bears out a read sure of it
-    shown = {a.amount for f, a in seen if f is Found.DIFFERENT and a.confidence >= SURE_DIFFERENCE}
+    shown = {a.amount for f, a in seen
+             if f is Found.DIFFERENT and (a.confidence >= SURE_DIFFERENCE or _surely_other_amount(want_digits, a))}
 
     def bears(found: Found, amount: _Amount | None) -> bool:
         if found is Found.DIFFERENT:
@@ -927,11 +968,12 @@ def _price(rule: FieldRule, reads: Sequence[Sequence[OcrLine]], labelled: Sequen
             return True
         # what is left of the other amount ('RMB7' where another read shows RMB79 surely), no misread of the expected
         return not _could_be_expected(expected, want_digits, amount, rule.min_confidence) and any(
-            _slipped(str(int(other)), amount.digits) for other in shown)
+            _slipped(str(int(other)), amount.digits) or _cents_run_on(amount, other) for other in shown)
 
     confirmed = sum(1 for f, a in per_read[:line_reads] if bears(f, a))
     if seen and all(bears(f, a) for f, a in seen) and confirmed >= line_reads:
-        _f, amount = max(seen, key=lambda fa: fa[1].confidence)
+        # the amount a read was sure of ('￥329'), before what other reads left of it ('￥3290', its cents run on)
+        _f, amount = max(seen, key=lambda fa: (fa[1].amount in shown, fa[1].confidence))
         return FieldEvidence("price", Found.DIFFERENT, f"¥{amount.amount:.2f}", amount.confidence, "ocr", "a price on the tag", amount.line.text)
     small = _small_print_price(expected, small_print, [a for _f, a in seen], rule.min_confidence)
     if small is not None:

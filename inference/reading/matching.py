@@ -97,12 +97,14 @@ class Glyphs:
     breaks: frozenset[int] = frozenset()  # positions a space stood before: word boundaries
     # each kept character as read, unfolded (`literal`): '5' and 'S' fold alike, a lone one is not the other
     literal: str = ""
+    # each kept character as read, its case kept: a letter size printed in one case is not read in two ('xXL')
+    cased: str = ""
 
     @classmethod
     def of(cls, line: OcrLine) -> Glyphs:
         confs = line.char_confidences if len(line.char_confidences) == len(line.text) else (line.confidence,) * len(line.text)
         alts = line.char_alternatives if len(line.char_alternatives) == len(line.text) else ("",) * len(line.text)
-        chars, kept_conf, kept_alts, breaks, kept = [], [], [], set(), []
+        chars, kept_conf, kept_alts, breaks, kept, cased = [], [], [], set(), [], []
         for ch, conf, alt in zip(line.text, confs, alts):
             folded = fold_char(ch)
             if folded:
@@ -110,16 +112,17 @@ class Glyphs:
                 kept_conf.append(float(conf))
                 kept_alts.append(fold(alt))
                 kept.append(literal(ch))
+                cased.append(ch)
             else:
                 breaks.add(len(chars))
-        return cls("".join(chars), tuple(kept_conf), tuple(kept_alts), line, frozenset(breaks), "".join(kept))
+        return cls("".join(chars), tuple(kept_conf), tuple(kept_alts), line, frozenset(breaks), "".join(kept), "".join(cased))
 
     def joined(self, other: Glyphs) -> Glyphs:
         """This line and the next as one text: a value wrapped over two lines."""
         shift = len(self.chars)
         breaks = self.breaks | {shift} | {shift + b for b in other.breaks}
         return Glyphs(self.chars + other.chars, self.confidences + other.confidences, self.alternatives + other.alternatives,
-                      self.source, frozenset(breaks), self.literal + other.literal)
+                      self.source, frozenset(breaks), self.literal + other.literal, self.cased + other.cased)
 
     def weakest(self, start: int, end: int) -> float:
         weighed = [c for ch, c in zip(self.chars[start:end], self.confidences[start:end]) if ch not in _UNWEIGHED]
@@ -269,6 +272,18 @@ def _not_only_look_alikes(as_printed: str, glyphs: Glyphs, start: int, end: int)
     return any(a == b for a, b in zip(as_printed, read))
 
 
+def mixed_case(text: str) -> bool:
+    """Whether a short code's letters were read in both cases ('xXL', 'Xl'): a tag prints a size in one case, so a
+    letter of the other case is a glyph the recognizer was unsure of (a lowercase x from a speck before XL), no
+    evidence of the code it folds into."""
+    letters = [ch for ch in text if ch.isascii() and ch.isalpha()]
+    return any(ch.isupper() for ch in letters) and any(ch.islower() for ch in letters)
+
+
+def _one_case(glyphs: Glyphs, start: int, end: int) -> bool:
+    return len(glyphs.cased) != len(glyphs.chars) or not mixed_case(glyphs.cased[start:end])
+
+
 def haystacks(lines: Sequence[OcrLine]) -> list[Glyphs]:
     """Every line, and every line joined with the next (a value wrapped or split by the detector)."""
     glyphs = [Glyphs.of(line) for line in lines]
@@ -293,7 +308,8 @@ def search(expected: str, texts: Iterable[Glyphs], floor: float = MATCH_FLOOR) -
         at = chars.find(pattern)
         while at >= 0:
             end = at + len(pattern)
-            if not short or (_bounded(glyphs, at, end) and _not_only_look_alikes(as_printed, glyphs, at, end)):
+            if not short or (_bounded(glyphs, at, end) and _not_only_look_alikes(as_printed, glyphs, at, end)
+                             and _one_case(glyphs, at, end)):
                 exact.append(Hit(Found.MATCH, 0.0, glyphs.typical(at, end), glyphs.source, chars[at:end]))
                 break
             at = chars.find(pattern, at + 1)
