@@ -20,6 +20,7 @@ from inference.reading.fields import extract_fields
 from inference.reading.labels import LABELS, line_parts, split_labeled
 from inference.reading.matching import SURE_SINGLE, Found, Glyphs, compare, fold, haystacks, mixed_case, search
 from inference.reading.normalize import code_key, field_key, foreign_amount, halfwidth, normalize_ean, normalize_field, parse_price, squash
+from inference.reading.options import PrintedOptions, marked_option
 from inference.reading.recipe import FieldRule, Recipe
 from inference.reading.repairs import FIBRES, GRADES
 from inference.reading.types import FieldReading, OcrLine, TagReading
@@ -109,6 +110,10 @@ def field_evidence(rule: FieldRule, tag: TagReading, texts: Sequence[Glyphs], re
         run = size_run([line for read in reads for line in read])
         if run:  # the expected size is found among them whether or not it is the one marked
             return _marked_in_run(rule, tag) or FieldEvidence(name, Found.NEAR, " ".join(run), 0.0, "ocr", SIZE_RUN, " ".join(run))
+    if name in ("grade", "safety_category") and rule.expected is not None:
+        options = marked_option(name, reads[:line_reads] if line_reads is not None else reads)
+        if options:  # the expected option is printed whether or not it is the one marked
+            return _marked_option(rule, options, marked_option(name, (tag.small_print_lines, tag.confirm_only_lines)))
     coded = _from_barcodes(rule, tag)
     if rule.expected is not None:
         printed = _expected(rule, texts, reads, labelled, len(reads) if line_reads is None else line_reads,
@@ -136,6 +141,36 @@ def field_evidence(rule: FieldRule, tag: TagReading, texts: Sequence[Glyphs], re
     else:
         found = Found.MATCH if best.confidence >= rule.min_confidence else Found.NEAR
     return FieldEvidence(name, found, best.value, best.confidence, "ocr", best.how, best.raw)
+
+
+OPTIONS_LISTED = "every option printed, the marked one not read"
+MARKED_OPTION = "the option marked"
+
+
+def _marked_option(rule: FieldRule, options: Sequence[PrintedOptions], confirming: Sequence[PrintedOptions] = ()
+                   ) -> FieldEvidence:
+    """The option the tag marks against the expected one. A different option is evidence only where every read
+    that lists the options shows the same one marked; the expected one, where one read shows it and none another.
+    The small-print recognizer's reads (`confirming`) can show the expected option marked, never another."""
+    name = rule.name
+    want = _safety_class(rule.expected or "") if name == "safety_category" else field_key(name, rule.expected or "")
+    marks = {found.marked for found in options}
+    shown = marks - {None}
+    confirmed = [found for found in confirming if found.marked == want and found.confidence >= rule.min_confidence]
+    if confirmed and shown <= {want}:
+        best = max(confirmed, key=lambda found: found.confidence)
+        return FieldEvidence(name, Found.MATCH, rule.expected or "", best.confidence, "ocr", MARKED_OPTION, best.raw)
+    listed = " ".join(dict.fromkeys(value for found in options for value in found.listed))
+    if len(shown) != 1:
+        return FieldEvidence(name, Found.NEAR, listed, 0.0, "ocr", OPTIONS_LISTED, options[0].raw)
+    marked = next(iter(shown))
+    best = max((found for found in options if found.marked == marked), key=lambda found: found.confidence)
+    sure = best.confidence >= rule.min_confidence
+    if marked == want:
+        return FieldEvidence(name, Found.MATCH if sure else Found.NEAR, rule.expected or "", best.confidence, "ocr",
+                             MARKED_OPTION, best.raw)
+    found = Found.DIFFERENT if sure and None not in marks else Found.NEAR
+    return FieldEvidence(name, found, marked, best.confidence, "ocr", MARKED_OPTION, best.raw)
 
 
 def _spotted(rule: FieldRule, tag: TagReading) -> FieldEvidence | None:

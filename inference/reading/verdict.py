@@ -12,7 +12,7 @@ from enum import Enum
 
 from inference.detections import Detections, centre_inside, within
 from inference.reading import barcodes as bc
-from inference.reading.evidence import MARKED_IN_RUN, SIZE_RUN, FieldEvidence, gather
+from inference.reading.evidence import MARKED_IN_RUN, MARKED_OPTION, OPTIONS_LISTED, SIZE_RUN, FieldEvidence, gather
 from inference.reading.fields import extract_fields
 from inference.reading.matching import Found, compare
 from inference.reading.normalize import code_key, ean13_check_ok, field_key, format_price, normalize_ean, parse_price
@@ -354,6 +354,8 @@ def _field_check(rule: FieldRule, evidence: FieldEvidence, tag: TagReading, reci
     if evidence.found is Found.DIFFERENT:
         if evidence.how == MARKED_IN_RUN:
             reason = f"{prefix}{label} marked in the printed run is {read}, expected {expected}"
+        elif evidence.how == MARKED_OPTION:
+            reason = f"{prefix}{label} marked on the tag is {read}, expected {expected}"
         elif rule.expected is not None:
             reason = f"{prefix}{label} {read} ≠ expected {expected}"
         else:  # a pattern is the recipe's own rule: the print or the pattern can be the one at fault
@@ -361,6 +363,10 @@ def _field_check(rule: FieldRule, evidence: FieldEvidence, tag: TagReading, reci
         return Check(name, idx, expected, read, conf, evidence.source, Verdict.NG, reason)
     if not rule.required and rule.expected is None and rule.pattern is None:
         return Check(name, idx, expected, read, conf, evidence.source, Verdict.OK)
+    if evidence.how == OPTIONS_LISTED:
+        return Check(name, idx, expected, read, conf, evidence.source, Verdict.REVIEW,
+                     f"{prefix}{label} uncertain: the tag prints every option ({read}), and which one is marked is not"
+                     f" read; expected {expected}")
     if evidence.how == SIZE_RUN:
         return Check(name, idx, expected, read, conf, evidence.source, Verdict.REVIEW,
                      f"{prefix}{label} uncertain: the tag prints a run of sizes ({read}), and which one is marked is not"
