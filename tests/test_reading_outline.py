@@ -69,6 +69,20 @@ def test_no_outline_where_a_side_shows_no_edge() -> None:
     assert np.abs(outline.corners - np.array([[220, 120], [420, 120], [420, 380], [220, 380]])).max() <= 3
 
 
+def test_a_rule_printed_on_the_paper_is_not_its_edge() -> None:
+    """A two-column tag (the fourteenth set's split_columns) boxed round its right column: the divider ruled between
+    the columns is an edge along the box's left side, but the paper runs on past it. No outline, so the reader may
+    grow the box to the paper's real edge (9415 000019 read its right column only)."""
+    frame = np.full((480, 640, 3), 70, np.uint8)
+    cv2.rectangle(frame, (60, 120), (420, 380), (240, 240, 240), -1)  # the card
+    cv2.line(frame, (230, 140), (230, 360), (60, 60, 60), 2)  # the divider between its columns
+    assert find_outline(frame, (222, 120, 420, 380), 0.0) is None  # the box round the right column
+    whole = find_outline(frame, (60, 120, 420, 380), 0.0)
+    assert whole is not None  # round the whole card the divider is print inside it
+    # within two pixels of the search's scale (240 px for the 446-px region: 1.9 frame pixels each)
+    assert np.abs(whole.corners - np.array([[60, 120], [420, 120], [420, 380], [60, 380]])).max() <= 4.5
+
+
 def test_lines_off_the_paper_are_not_the_tags() -> None:
     paper = np.array([[100, 50], [300, 60], [290, 400], [90, 390]], np.float64)
     on = (120, 100, 260, 120)  # a field line

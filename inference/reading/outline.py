@@ -47,6 +47,10 @@ MIN_EDGE = 12.0
 EDGE_SHARE = 0.3
 # Of the edges along a side at least this share as strong as its strongest, the outermost is the paper's.
 OUTER_SHARE = 0.7
+# A side with the same colour this far (work pixels) inside and outside it, within this L1 distance in 8-bit Lab, is
+# a line printed on the paper (a column's divider, a panel's rule), not its edge: the paper runs on past it.
+BESIDE_PX = 5.0
+SAME_PAPER = 24.0
 
 
 @dataclass(frozen=True)
@@ -107,7 +111,7 @@ def find_outline(image_bgr: np.ndarray, box: Box, turn_deg: float) -> Outline | 
     if min(s.run for s in sides.values()) < MIN_RUN:
         return None
     corners = _corners(sides, centre)
-    if corners is None:
+    if corners is None or _paper_beyond(roi, corners):
         return None
     frame_corners = corners / scale + np.array([rx1, ry1])
     low, high = frame_corners.min(axis=0), frame_corners.max(axis=0)
@@ -116,6 +120,38 @@ def find_outline(image_bgr: np.ndarray, box: Box, turn_deg: float) -> Outline | 
         return None
     turn = (sides["top"].turn + sides["bottom"].turn) / 2
     return Outline(frame_corners, turn, tuple(sides[k].run for k in ("left", "right", "top", "bottom")))
+
+
+def _paper_beyond(roi: np.ndarray, corners: np.ndarray) -> bool:
+    """Whether the paper runs on past one of the outline's sides: the same colour just inside and just outside the
+    middle of it, so the edge found there is a line printed on the tag (a two-column tag's divider taken for its
+    left edge, the box drawn round one column)."""
+    lab = cv2.cvtColor(roi, cv2.COLOR_BGR2LAB).astype(np.float32) if roi.ndim == 3 else roi.astype(np.float32)[..., None]
+    h, w = lab.shape[:2]
+    centroid = corners.mean(axis=0)
+    along = np.linspace(0.5 - SIDE_MIDDLE / 2, 0.5 + SIDE_MIDDLE / 2, 24)[:, None]
+    for k in range(4):
+        p, q = corners[k], corners[(k + 1) % 4]
+        length = float(np.linalg.norm(q - p))
+        if length < 1.0:
+            continue
+        normal = np.array([(q - p)[1], -(q - p)[0]]) / length
+        if np.dot(normal, (p + q) / 2 - centroid) < 0:
+            normal = -normal  # outwards
+        points = p + along * (q - p)
+
+        def colour(shift: float) -> np.ndarray:
+            at = points + shift * normal
+            xs = np.clip(np.rint(at[:, 0]).astype(np.intp), 0, w - 1)
+            ys = np.clip(np.rint(at[:, 1]).astype(np.intp), 0, h - 1)
+            return np.median(lab[ys, xs], axis=0)
+
+        outside = points + BESIDE_PX * normal
+        if not ((0 <= outside[:, 0]) & (outside[:, 0] < w) & (0 <= outside[:, 1]) & (outside[:, 1] < h)).all():
+            continue  # the side lies at the search's edge: nothing beyond it to compare
+        if float(np.abs(colour(-BESIDE_PX) - colour(BESIDE_PX)).sum()) < SAME_PAPER:
+            return True
+    return False
 
 
 def _gradient(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
