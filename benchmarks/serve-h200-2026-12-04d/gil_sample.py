@@ -44,14 +44,16 @@ def thread_names(spy: str | None, pid: int) -> dict[int, str]:
 def python_ranges(pid: int) -> list[tuple[int, int]]:
     """The address ranges mapped from the python binary or libpython (their static data holds the GIL)."""
     ranges = []
-    with open(f"/proc/{pid}/maps") as f:
-        for line in f:
-            parts = line.split()
-            path = parts[5] if len(parts) > 5 else ""
-            name = os.path.basename(path)
-            if name.startswith("python") or name.startswith("libpython"):
-                low, high = (int(x, 16) for x in parts[0].split("-"))
-                ranges.append((low, high))
+    try:
+        lines = open(f"/proc/{pid}/maps").read().splitlines()
+    except OSError:  # exited
+        return ranges
+    for line in lines:
+        parts = line.split()
+        name = os.path.basename(parts[5]) if len(parts) > 5 else ""
+        if name.startswith("python") or name.startswith("libpython"):
+            low, high = (int(x, 16) for x in parts[0].split("-"))
+            ranges.append((low, high))
     return ranges
 
 
@@ -89,6 +91,7 @@ def where(pid: int, tid: int) -> tuple[str, int | None, int | None]:
 
 
 def sample(pids: list[int], seconds: float, hz: float) -> dict:
+    pids = [pid for pid in pids if os.path.isdir(f"/proc/{pid}/task")]  # one that has exited is left out
     tids = {pid: sorted(int(t) for t in os.listdir(f"/proc/{pid}/task")) for pid in pids}
     start_ticks = {(p, t): cpu_ticks(p, t) for p, ts in tids.items() for t in ts}
     start_queue = {(p, t): runqueue_ns(p, t) for p, ts in tids.items() for t in ts}
@@ -159,6 +162,8 @@ def main() -> None:
     args = parser.parse_args()
     names = {pid: thread_names(args.spy, pid) for pid in args.pid}
     result = sample(args.pid, args.seconds, args.hz)
+    if not result["processes"]:
+        print(f"none of the processes {args.pid} is running")
     for proc in result["processes"]:
         for t in proc["threads"]:
             t["name"] = names[proc["pid"]].get(t["tid"], "")

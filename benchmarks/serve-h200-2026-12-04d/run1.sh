@@ -9,6 +9,7 @@ D=benchmarks/serve-h200-2026-12-04d
 if [ -n "${DRY:-}" ]; then source $D/dry_env.sh; else source $D/env.sh
   GPU_ARGS="--jpeg-decode gpu --cuda-graph --frontends 8"; SERVER_CPUS=0-11; CLIENT_CPUS=12-15; SPY_CPU=15
   CLIENTS=4; OFFER=3000; SAT_S=18; STEP_S=3; fi
+[ -n "${DRY:-}" ] && SAT_S=14  # long enough to sample inside the saturated step here too
 O=${OUT:-/tmp/out}; mkdir -p $O; L=$O/${TAG:-run1}.log.txt; RR=/tmp/ab_${TAG:-run1}; mkdir -p $RR
 show() { grep -v "plugin EP" | grep -v "GPU memory pressure" | tee -a $L | cut -c1-600; }
 date -u | show; uname -r | show; nproc | show
