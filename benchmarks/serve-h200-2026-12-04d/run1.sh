@@ -10,7 +10,7 @@ if [ -n "${DRY:-}" ]; then source $D/dry_env.sh; else source $D/env.sh
   GPU_ARGS="--jpeg-decode gpu --cuda-graph --frontends 8"; SERVER_CPUS=0-11; CLIENT_CPUS=12-15; SPY_CPU=15
   CLIENTS=4; OFFER=3000; SAT_S=18; STEP_S=3; fi
 [ -n "${DRY:-}" ] && SAT_S=14  # long enough to sample inside the saturated step here too
-O=${OUT:-/tmp/out}; mkdir -p $O; L=$O/${TAG:-run1}.log.txt; RR=/tmp/ab_${TAG:-run1}; mkdir -p $RR
+O=${OUT:-/tmp/out}; mkdir -p $O; L=$O/${TAG:-run1}.log.txt; RR=/tmp/ab_${TAG:-run1}; rm -rf $RR; mkdir -p $RR  # a stale log would be read as this run's
 show() { grep -v "plugin EP" | grep -v "GPU memory pressure" | tee -a $L | cut -c1-600; }
 date -u | show; uname -r | show; nproc | show
 [ -z "${DRY:-}" ] && nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | show

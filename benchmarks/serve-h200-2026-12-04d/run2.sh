@@ -8,7 +8,7 @@ D=benchmarks/serve-h200-2026-12-04d
 if [ -n "${DRY:-}" ]; then source $D/dry_env.sh; else source $D/env.sh
   GPU_ARGS="--jpeg-decode gpu --cuda-graph --frontends 8"; SERVER_CPUS=0-11; CLIENT_CPUS=12-15
   CLIENTS=4; OFFER=3000; SAT_S=5; STEP_S=3; fi
-O=${OUT:-/tmp/out}; mkdir -p $O; L=$O/${TAG:-run2}.log.txt; RR=/tmp/ab_${TAG:-run2}; mkdir -p $RR
+O=${OUT:-/tmp/out}; mkdir -p $O; L=$O/${TAG:-run2}.log.txt; RR=/tmp/ab_${TAG:-run2}; rm -rf $RR; mkdir -p $RR
 show() { grep -v "plugin EP" | grep -v "GPU memory pressure" | tee -a $L | cut -c1-600; }
 date -u | show
 [ -z "${DRY:-}" ] && { nvidia-smi dmon -s uc -d 1 > $O/${TAG:-run2}_dmon.txt 2>&1 & DMON=$!; }
