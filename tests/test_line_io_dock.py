@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 
 import pytest
@@ -29,10 +30,10 @@ def test_the_dock_follows_a_trigger_through_to_its_ack(qtbot):
         assert "#f9ab00" in dock.lamps["busy"].styleSheet()
         station.pulse(Trigger)  # while busy: missed, shown in red
         qtbot.waitUntil(lambda: dock.fields["missed"].text() == "1", timeout=5000)
-        assert "d93025" in dock.fields["missed"].styleSheet()
+        assert "#c5221f" in dock.fields["missed"].styleSheet()  # the light theme's NG text red
         release.set()
         qtbot.waitUntil(lambda: dock.fields["result"].text() == "1 NG", timeout=5000)
-        assert "#d93025" in dock.lamps["ng"].styleSheet() and "#dadce0" in dock.lamps["ok"].styleSheet()
+        assert "#d93025" in dock.lamps["ng"].styleSheet() and "#dadce0" in dock.lamps["ok"].styleSheet()  # a lamp's fill
         station.pulse(Ack)
         qtbot.waitUntil(lambda: dock.fields["result"].text() == "—", timeout=5000)
         assert dock.fields["job"].text() == "3 polo"
@@ -72,3 +73,46 @@ def test_a_long_job_name_or_lot_is_elided_and_never_widens_the_dock(qtbot):
         assert dock.minimumSizeHint().width() <= 440
         assert label.elided() != label.text() and label.elided().endswith("…")
         assert label.toolTip() == label.text() == f"1 {name}".strip()  # the whole name, on hover
+
+
+def contrast(a, b) -> float:
+    def luminance(color) -> float:
+        channels = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+                    for c in (color.redF(), color.greenF(), color.blueF())]
+        return 0.2126 * channels[0] + 0.7152 * channels[1] + 0.0722 * channels[2]
+
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@pytest.mark.parametrize("dark, colour, ratio", [
+    (True, "#f28b82", 5.8),  # the banner's #d93025 as text was 2.9:1 on the dark window #2b2d31
+    (False, "#c5221f", 5.0),
+])
+def test_the_missed_triggers_alarm_is_readable_on_each_theme_and_after_a_change(qtbot, dark, colour, ratio):
+    from PySide6.QtGui import QColor, QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from app.theme import apply_theme
+
+    app = QApplication.instance()
+    before = app.palette()
+    release = threading.Event()
+    try:
+        with LineStation(lambda start: (release.wait(5), Outcome(Verdict.OK))[1]).start(job=(1, "polo")) as station:
+            apply_theme(app, not dark)  # the alarm is raised on the other theme, then the operator switches
+            dock = IoDock(station, refresh_hz=50)
+            qtbot.addWidget(dock)
+            station.pulse(Trigger)
+            qtbot.waitUntil(lambda: dock.fields["state"].text() == "SingleExecution", timeout=5000)
+            station.pulse(Trigger)
+            qtbot.waitUntil(lambda: dock.fields["missed"].text() == "1", timeout=5000)
+            apply_theme(app, dark)
+            shown = re.search(r"color:\s*(#[0-9a-fA-F]{6})", dock.fields["missed"].styleSheet()).group(1)
+            window = app.palette().color(QPalette.ColorRole.Window)
+            assert shown.lower() == colour
+            assert contrast(QColor(shown), window) >= ratio - 0.05, window.name()
+            release.set()
+    finally:
+        release.set()
+        app.setPalette(before)

@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFont, QTextCursor
 from PySide6.QtWidgets import QFormLayout, QGridLayout, QHBoxLayout, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
-from app.theme import PLAIN_TEXT
+from app.theme import PLAIN_TEXT, alarm_style
 from app.widgets.elided_label import ElidedLabel
 from inference.line.handshake import Signals
 from inference.line.station import LineStation
@@ -99,7 +99,7 @@ class IoDock(QWidget):
         }
         for key, value in values.items():
             self.fields[key].setText(value)
-        alarm = "color:#d93025; font-weight:bold;"
+        alarm = alarm_style()  # the banner's #d93025 as text was 2.9:1 on the dark window
         self.fields["missed"].setStyleSheet(alarm if sig.missed_triggers else PLAIN_TEXT)
         self.fields["late"].setStyleSheet(alarm if sig.late_acks else PLAIN_TEXT)
 
