@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+from html import escape
+
 import numpy as np
 import pytest
 
 from inference.records.html_report import render_html
-from inference.records.report import downsample, latency_stats, local_time, pareto, primary_reason, summarize
+from inference.records.report import FlaggedFrame, downsample, latency_stats, local_time, pareto, primary_reason, summarize
 from inference.records.svg import line_chart_svg, nice_ticks, pareto_svg
 from inference.records.types import FrameRecord, SessionInfo
 
@@ -151,3 +154,19 @@ def test_an_errors_expected_found_and_hint_stay_on_lines_of_their_own(flavor):
     html = render_html(summarize(make_session(), [make_frame(0, "", error=ERROR_TEXT)]), flavor=flavor)
     assert ("bad.jpg could not be decoded<br>expected: a complete JPEG<br>found: truncated or corrupt image<br>"
             "hint: re-capture the image") in " ".join(html.split())
+
+
+@pytest.mark.parametrize("check, expected", [
+    ({"subject": "count:qr_code", "expected": "1", "read": "none found"}, "qr code count: expected 1, none found"),
+    ({"subject": "count:qr_code", "expected": "1", "read": "1 found, none readable"},
+     "qr code count: expected 1, 1 found, none readable"),
+    ({"subject": "count:hangtag", "expected": "1", "read": "0"}, "hangtag count: expected 1, none found"),
+    ({"subject": "count:hangtag", "expected": "1", "read": "2"}, "hangtag count: expected 1, 2 found"),
+    ({"subject": "price", "expected": "¥199", "read": "¥189"}, "price 价格: expected ¥199, read ¥189"),
+    ({"subject": "price", "expected": "¥199", "read": None}, "price 价格: expected ¥199, read nothing"),
+])
+def test_a_pdf_row_says_what_a_count_found_without_read_before_it(check, expected):
+    """The PDF row read "qr code count: expected 1, read none found"."""
+    frame = make_frame(0, "NG", checks=[{**check, "verdict": "NG"}])
+    report = dataclasses.replace(summarize(make_session(), [frame]), flagged=(FlaggedFrame(frame),))
+    assert escape(expected) in render_html(report, flavor="qt", chart_svgs={})

@@ -109,8 +109,8 @@ def _flagged_rows(frames: tuple[FlaggedFrame, ...]) -> str:
         size = f' width="{w}" height="{h}"' if w and h else ""
         img = f'<img src="{e(_rel(f.thumb))}"{size}>' if f.thumb else f'<span class="muted">no image: {e(f.note)}</span>'
         failed = [c for c in r.checks if c.get("verdict") in ("NG", "REVIEW")]
-        lines = [f"{subject_label(str(c.get('subject', '')))}: expected {c.get('expected') or '—'}, "
-                 f"read {c.get('read') or 'nothing'}" for c in failed[:QT_ROW_CHECKS]]
+        lines = [f"{subject_label(str(c.get('subject', '')))}: expected {c.get('expected') or '—'}, {read_phrase(c)}"
+                 for c in failed[:QT_ROW_CHECKS]]
         if not failed:
             lines = list(r.reasons[:QT_ROW_CHECKS]) or ["(no reason recorded)"]
         more = len(failed) - QT_ROW_CHECKS
@@ -123,6 +123,17 @@ def _flagged_rows(frames: tuple[FlaggedFrame, ...]) -> str:
                     f'<td>{"<br>".join(e(line) for line in lines)}</td></tr>')
     return ('<table class="grid" width="100%"><thead><tr><th>image</th><th>frame</th><th>verdict</th>'
             f'<th>failed checks: expected / read</th></tr></thead>{"".join(rows)}</table>')
+
+
+def read_phrase(check: dict) -> str:
+    """What a check read, as it follows 'expected …,': a count says what was found ('none found', '1 found, none
+    readable'), so 'read' before it made "expected 1, read none found"."""
+    read = str(check.get("read") or "").strip()
+    if not str(check.get("subject", "")).startswith("count:"):
+        return f"read {read or 'nothing'}"
+    if read in ("", "0"):
+        return "none found"
+    return f"{read} found" if read.isdigit() else read
 
 
 def _css(flavor: str) -> str:
