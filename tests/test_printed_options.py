@@ -31,6 +31,7 @@ def verdict_of(fields: str, first: str, again: str | None = None, confidence: fl
         ("等级：口优等品 一等品 口合格品", ("优等品", "一等品", "合格品"), "一等品"),  # 9415 000024
         ("等级：☑优等品 □一等品 □合格品", ("优等品", "一等品", "合格品"), "优等品"),  # a tick read as its own glyph
         ("等级：口优等品 口一等品 口合格品", ("优等品", "一等品", "合格品"), None),  # a filled box read as an empty one
+        ("等级：囗优等品 一等品 □合格品", ("优等品", "一等品", "合格品"), "一等品"),  # any of the box glyphs is a box
         ("等级：优等品 一等品 合格品", ("优等品", "一等品", "合格品"), None),  # ringed by hand, no boxes: not read
         ("GB 18401-2010 口A类 B类 口C类", ("A类", "B类", "C类"), "B类"),
         ("等级：一等品", None, None),  # one value printed: no options
@@ -103,3 +104,13 @@ def test_the_small_print_read_can_show_the_expected_option_marked_never_another(
     assert judge(rules, one_tag(), [confirmed]).verdict is Verdict.OK
     other = parse_recipe('[fields]\nsafety_category = "GB 18401-2010 A类"\n')
     assert judge(other, one_tag(), [confirmed]).verdict is not Verdict.OK
+
+
+def test_a_tick_drawn_over_the_marked_word_dims_a_character_not_the_mark() -> None:
+    """9414 000063: the printed tick over 合格品's 品 read it at 55 %; here one box read at 55 % too: the marked option
+    is judged on its word's characters together, not on its dimmest one nor on how sure the boxes were."""
+    line = OcrLine("等级：□优等品 □一等品 合格品", 0.9, (0, 0, 1, 1),
+                   (1.0, 1.0, 1.0, 0.83, 1.0, 1.0, 1.0, 0.9, 0.55, 0.93, 1.0, 1.0, 0.9, 1.0, 1.0, 0.55))
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=(line,), reread_lines=(line,))
+    assert judge(parse_recipe('[fields]\ngrade = "合格品"\n'), one_tag(), [reading]).verdict is Verdict.OK
+    assert judge(parse_recipe('[fields]\ngrade = "一等品"\n'), one_tag(), [reading]).verdict is Verdict.NG

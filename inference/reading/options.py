@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from inference.reading.repairs import GRADES
 from inference.reading.types import OcrLine
 
-EMPTY_BOXES = frozenset("口□☐▢")
+EMPTY_BOXES = frozenset("口□☐▢囗")
 MARKS = frozenset("☑✓✔√■●☒✗")
 # The fields printed as a closed set of options, and how one option is written.
 _OPTION = {
@@ -28,7 +28,7 @@ _OPTION = {
 @dataclass(frozen=True)
 class Option:
     """One option printed on a line: its value ('一等品', 'B类'), whether a box or a mark stands before it, and how
-    surely the option and that glyph were read."""
+    surely the option's own characters were read (their mean: a tick drawn over a word dims a character of it)."""
 
     value: str
     boxed: bool
@@ -81,10 +81,11 @@ def _option(line: OcrLine, match: re.Match, name: str) -> Option:
     while before >= 0 and line.text[before].isspace():
         before -= 1
     glyph = line.text[before] if before >= 0 else ""
+    # The option's own characters, not its box: the recognizer is seldom sure which of its box glyphs (口 □ 囗) a box
+    # is, but any of them is a box. An option word is a closed set's member read whole, which no slip makes of another.
     scored = len(line.char_confidences) == len(line.text)
-    span = range(before if glyph in EMPTY_BOXES | MARKS else match.start(), match.end())  # the box read with it
-    confidence = min((line.char_confidences[i] for i in span if not line.text[i].isspace()), default=line.confidence) \
-        if scored else line.confidence
+    word = [line.char_confidences[i] for i in range(match.start(), match.end()) if not line.text[i].isspace()] if scored else []
+    confidence = sum(word) / len(word) if word else line.confidence
     return Option(value, glyph in EMPTY_BOXES, glyph in MARKS, float(confidence))
 
 
