@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from html import escape
 
 import numpy as np
 import pytest
 
 from inference.records.html_report import render_html
-from inference.records.report import FlaggedFrame, downsample, latency_stats, local_time, pareto, primary_reason, summarize
+from inference.records.report import (FlaggedFrame, Series, downsample, latency_stats, local_time, pareto, primary_reason,
+                                      sampling_gaps, summarize)
 from inference.records.svg import line_chart_svg, nice_ticks, pareto_svg
 from inference.records.types import FrameRecord, SessionInfo
 
@@ -170,3 +172,43 @@ def test_a_pdf_row_says_what_a_count_found_without_read_before_it(check, expecte
     frame = make_frame(0, "NG", checks=[{**check, "verdict": "NG"}])
     report = dataclasses.replace(summarize(make_session(), [frame]), flagged=(FlaggedFrame(frame),))
     assert escape(expected) in render_html(report, flavor="qt", chart_svgs={})
+
+
+STEP_THEN_START = [0.0] + [6.4 + 0.05 * i for i in range(40)]  # minutes: a Step, six idle minutes, then Start
+
+
+@pytest.mark.parametrize("xs, expected", [
+    (STEP_THEN_START, [(0.0, 6.4)]),
+    ([0.05 * i for i in range(40)], []),  # steady sampling: no gap
+    ([0.0, 6.4], []),  # two samples say nothing of a typical interval
+    ([0.1 * i for i in range(20)] + [30 + 0.1 * i for i in range(20)], [(pytest.approx(1.9), 30.0)]),
+])
+def test_a_pause_far_longer_than_the_typical_sample_interval_is_a_gap(xs, expected):
+    assert sampling_gaps(xs) == expected
+
+
+def polylines(svg: str) -> list[list[float]]:
+    """Each polyline's x coordinates."""
+    return [[float(p.split(",")[0]) for p in pts.split()] for pts in re.findall(r'<polyline points="([^"]*)"', svg)]
+
+
+def test_a_curve_is_not_drawn_across_an_idle_gap_and_the_gap_is_marked():
+    """Issue from the GUI walk: a Step at 0 min, Start at 6.4 min drew one straight rise over six idle minutes."""
+    series = Series("total", tuple(STEP_THEN_START), tuple([200.0] + [3000.0 + i for i in range(40)]))
+    svg = line_chart_svg([series], title="Latency over time", x_label="time since start (min)", y_label="ms",
+                         x_unit="min", gap_label="no frames")
+    band = re.search(r'<rect x="([\d.]+)" y="[\d.]+" width="([\d.]+)" height="[\d.]+" fill="#f1f3f5">', svg)
+    assert band is not None and "no frames for 6.4 min" in svg
+    lo, hi = float(band.group(1)), float(band.group(1)) + float(band.group(2))
+    lines = polylines(svg)
+    assert lines and all(not (a <= lo + 0.5 and b >= hi - 0.5) for xs in lines for a, b in zip(xs, xs[1:]))
+    assert '<circle cx="60.0"' in svg  # the lone Step sample is still shown, as a dot
+
+
+def test_a_long_sessions_buckets_do_not_put_a_point_inside_an_idle_gap():
+    frames = [make_frame(i, total=10.0 + i % 7) for i in range(401)]
+    frames += [dataclasses.replace(make_frame(401 + i, total=10.0), timestamp=1_790_000_000 + 4000 + i)
+               for i in range(400)]
+    report = summarize(make_session(), frames)
+    (lo, hi), = sampling_gaps([x for s in report.latency_series for x in s.x])
+    assert all(not (lo < x < hi) for s in report.latency_series for x in s.x)

@@ -37,14 +37,14 @@ def charts(report: ReportData) -> dict[str, str]:
     out = {
         "pareto": pareto_svg(report.pareto, width=CHART_WIDTH),
         "latency": line_chart_svg(report.latency_series, title="Latency over time", x_label=f"time since start ({unit})",
-                                  y_label="ms", width=CHART_WIDTH),
+                                  y_label="ms", width=CHART_WIDTH, x_unit=unit, gap_label="no frames"),
         "rss": line_chart_svg([report.rss_series], title="Host memory (RSS)", x_label=f"time since start ({unit})",
-                              y_label="MiB", width=CHART_WIDTH, y_floor_zero=False),
+                              y_label="MiB", width=CHART_WIDTH, y_floor_zero=False, x_unit=unit, gap_label="no frames"),
     }
     if report.vram_series is not None:
         out["vram"] = line_chart_svg([report.vram_series], title="GPU memory (VRAM, this process)",
                                      x_label=f"time since start ({unit})", y_label="MiB", width=CHART_WIDTH,
-                                     y_floor_zero=False)
+                                     y_floor_zero=False, x_unit=unit, gap_label="no frames")
     return out
 
 

@@ -8,6 +8,7 @@ and its frames are only counted.
 
 from __future__ import annotations
 
+import statistics
 import time
 from collections import Counter
 from datetime import datetime, timezone
@@ -24,6 +25,8 @@ from inference.telemetry import STAGES
 MAX_PLOT_POINTS = 1200
 PARETO_BARS = 12
 LATENCY_BUCKETS = 300
+GAP_FACTOR = 10  # a pause this many typical sample intervals long is a pause, not a slope
+GAP_MIN_SHARE = 0.02  # ... and at least this share of the axis: narrower ones mislead nobody
 
 
 @dataclass(frozen=True)
@@ -261,10 +264,23 @@ def _latency_series(frames: Sequence[FrameRecord], x: np.ndarray) -> tuple[Serie
 
 
 def _bucketed(x: np.ndarray, y: np.ndarray, q: float) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """Per bucket of frames; no bucket spans a pause, which would put a point where no frame was."""
     edges = np.linspace(0, x.size, min(LATENCY_BUCKETS, x.size) + 1).astype(int)
+    edges = np.unique(np.concatenate([edges, np.searchsorted(x, [hi for _, hi in sampling_gaps(x.tolist())])]))
     xs = [float(x[lo:hi].mean()) for lo, hi in zip(edges[:-1], edges[1:]) if hi > lo]
     ys = [float(np.percentile(y[lo:hi], q)) for lo, hi in zip(edges[:-1], edges[1:]) if hi > lo]
     return tuple(xs), tuple(ys)
+
+
+def sampling_gaps(xs: Sequence[float], factor: float = GAP_FACTOR) -> list[tuple[float, float]]:
+    """Stretches with no sample, far longer than the typical interval: a line drawn across one showed a rise
+    nobody measured (a Step at 0 min, Start at 6.4 min)."""
+    points = sorted(set(xs))
+    if len(points) < 3:
+        return []
+    steps = [b - a for a, b in zip(points, points[1:])]
+    limit = max(factor * statistics.median(steps), GAP_MIN_SHARE * (points[-1] - points[0]))
+    return [(a, b) for a, b in zip(points, points[1:]) if b - a > limit]
 
 
 def _time_scale(span_s: float) -> tuple[float, str]:

@@ -5,15 +5,17 @@ renderer draw the same picture. Every piece of text goes through `html.escape`.
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Sequence
 from html import escape
 
-from inference.records.report import ParetoBar, Series
+from inference.records.report import ParetoBar, Series, sampling_gaps
 
 FONT = "Noto Sans SC, Noto Sans CJK SC, Microsoft YaHei, PingFang SC, sans-serif"
 INK, GRID, MUTED = "#1f2933", "#d9dee3", "#616e7c"
 PALETTE = ("#1f6feb", "#e8590c", "#2f9e44", "#9c36b5", "#c92a2a")
 PARETO_BAR, PARETO_LINE = "#c92a2a", "#1f2933"
+GAP_FILL = "#f1f3f5"
 
 
 def nice_ticks(lo: float, hi: float, count: int = 5, whole: bool = False) -> list[float]:
@@ -30,6 +32,12 @@ def nice_ticks(lo: float, hi: float, count: int = 5, whole: bool = False) -> lis
     while ticks[-1] < hi - step * 1e-9:  # the last tick reaches the data: no curve runs past the axis
         ticks.append(round(ticks[-1] + step, 10))
     return ticks
+
+
+def text_width(text: str, size: float) -> float:
+    """A generous estimate of a label's width in px (no font at hand here: the PDF draws with Qt, a browser with
+    its own): Chinese is 1 em, Latin and digits at most 0.58 em in Noto Sans."""
+    return size * sum(1.0 if unicodedata.east_asian_width(ch) in "WF" else 0.58 for ch in text)
 
 
 def _fmt(value: float) -> str:
@@ -104,8 +112,20 @@ def pareto_svg(bars: Sequence[ParetoBar], *, title: str = "NG/REVIEW frames by t
     return "\n".join(parts + ["</svg>"])
 
 
+def split_at_gaps(x: Sequence[float], y: Sequence[float],
+                  gaps: Sequence[tuple[float, float]]) -> list[list[tuple[float, float]]]:
+    """The runs of a curve between gaps, in order."""
+    runs: list[list[tuple[float, float]]] = []
+    for a, b in zip(x, y):
+        if not runs or any(min(runs[-1][-1][0], a) <= lo and hi <= max(runs[-1][-1][0], a) for lo, hi in gaps):
+            runs.append([])
+        runs[-1].append((a, b))
+    return runs
+
+
 def line_chart_svg(series: Sequence[Series], *, title: str, x_label: str, y_label: str,
-                   width: int = 760, height: int = 250, y_floor_zero: bool = True) -> str:
+                   width: int = 760, height: int = 250, y_floor_zero: bool = True, x_unit: str = "",
+                   gap_label: str = "no samples") -> str:
     drawn = [s for s in series if s.x]
     if not drawn:
         return empty_chart(title, "Not measured in this session.", width)
@@ -120,6 +140,10 @@ def line_chart_svg(series: Sequence[Series], *, title: str, x_label: str, y_labe
     sy = lambda v: top + plot_h * (1 - (v - y0) / ((y1 - y0) or 1))  # noqa: E731
     parts = _open(width, height, title)
     parts.append(_text(left, 20, title, size=14, weight="bold"))
+    gaps = sampling_gaps(xs)
+    for lo, hi in gaps:
+        parts += _gap_band(sx(lo), sx(hi), top, plot_h, f"{gap_label} for {_fmt(hi - lo)} {x_unit}".strip(),
+                           f"{gap_label} from {_fmt(lo)} to {_fmt(hi)} {x_unit}".strip())
     for t in y_ticks:
         parts.append(f'<line x1="{left}" y1="{sy(t):.1f}" x2="{left + plot_w}" y2="{sy(t):.1f}" stroke="{GRID}"/>')
         parts.append(_text(left - 6, sy(t) + 4, _fmt(t), anchor="end", fill=MUTED))
@@ -129,12 +153,28 @@ def line_chart_svg(series: Sequence[Series], *, title: str, x_label: str, y_labe
     parts.append(f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" stroke="{INK}"/>')
     for i, s in enumerate(drawn):
         color = s.color or PALETTE[i % len(PALETTE)]
-        points = " ".join(f"{sx(a):.1f},{sy(b):.1f}" for a, b in zip(s.x, s.y))
-        parts.append(f'<polyline points="{points}" fill="none" stroke="{color}" stroke-width="1.3" '
-                     f'stroke-linejoin="round"/>')
+        for run in split_at_gaps(s.x, s.y, gaps):
+            if len(run) == 1:  # a lone sample between pauses: a dot, not an invisible one-point line
+                parts.append(f'<circle cx="{sx(run[0][0]):.1f}" cy="{sy(run[0][1]):.1f}" r="2" fill="{color}"/>')
+                continue
+            points = " ".join(f"{sx(a):.1f},{sy(b):.1f}" for a, b in run)
+            parts.append(f'<polyline points="{points}" fill="none" stroke="{color}" stroke-width="1.3" '
+                         f'stroke-linejoin="round"/>')
         lx = left + plot_w - 130 * (len(drawn) - i)
         parts.append(f'<rect x="{lx:.1f}" y="12" width="14" height="4" fill="{color}"/>')
         parts.append(_text(lx + 18, 18, s.name, size=11))
     parts.append(_text(left + plot_w / 2, height - 8, x_label, anchor="middle", fill=MUTED))
     parts.append(_text(14, top + plot_h / 2, y_label, anchor="middle", fill=MUTED, rotate=-90))
     return "\n".join(parts + ["</svg>"])
+
+
+def _gap_band(x0: float, x1: float, top: float, plot_h: float, note: str, tooltip: str) -> list[str]:
+    """A pause in sampling: a light band with dashed edges, its length written in it where it fits."""
+    parts = [f'<rect x="{x0:.1f}" y="{top}" width="{x1 - x0:.1f}" height="{plot_h}" fill="{GAP_FILL}">'
+             f"<title>{escape(tooltip)}</title></rect>"]
+    for x in (x0, x1):
+        parts.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{top + plot_h}" stroke="{MUTED}" '
+                     'stroke-width="0.8" stroke-dasharray="3 3"/>')
+    if text_width(note, 11) + 8 <= x1 - x0:
+        parts.append(_text((x0 + x1) / 2, top + 14, note, anchor="middle", size=11, fill=MUTED))
+    return parts
