@@ -12,7 +12,7 @@ import pytest
 from inference.records.html_report import render_html
 from inference.records.report import (FlaggedFrame, Series, downsample, latency_stats, local_time, pareto, primary_reason,
                                       sampling_gaps, summarize)
-from inference.records.svg import line_chart_svg, nice_ticks, pareto_svg
+from inference.records.svg import line_chart_svg, middle_ellipsis, nice_ticks, pareto_svg
 from inference.records.types import FrameRecord, SessionInfo
 
 
@@ -212,3 +212,22 @@ def test_a_long_sessions_buckets_do_not_put_a_point_inside_an_idle_gap():
     report = summarize(make_session(), frames)
     (lo, hi), = sampling_gaps([x for s in report.latency_series for x in s.x])
     assert all(not (lo < x < hi) for s in report.latency_series for x in s.x)
+
+
+def test_a_reason_too_long_for_its_slant_is_shortened_in_the_middle_and_whole_in_its_tooltip():
+    long = "composition 成分 of a label the recipe names at great length · REVIEW"
+    frames = [make_frame(i, "REVIEW", checks=[failed(long, "REVIEW")]) for i in range(3)]
+    bars = pareto(frames)
+    svg = pareto_svg(bars)
+    shown = re.search(r'<g><title>([^<]*)</title><text [^>]*>([^<]*)</text></g>', svg)
+    assert shown is not None and shown.group(1) == escape(bars[0].label)
+    assert "…" in shown.group(2) and shown.group(2).startswith("composition") and shown.group(2).endswith("· REVIEW")
+
+
+@pytest.mark.parametrize("text, room, expected", [
+    ("tag not readable (REVIEW)", 500, "tag not readable (REVIEW)"),
+    ("tag not readable (REVIEW)", 100, "tag not…REVIEW)"),
+    ("货号 style number", 60, "货号…ber"),
+])
+def test_middle_ellipsis_keeps_both_ends(text, room, expected):
+    assert middle_ellipsis(text, room, 11) == expected

@@ -5,11 +5,13 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from html import escape
 from pathlib import Path
 
 import numpy as np
 import pytest
 from PySide6.QtCore import QSizeF
+from PySide6.QtGui import QImage
 
 from app.report_pdf import export_session_with_pdf, render_page_images
 from inference.records.journal import Journal
@@ -160,3 +162,27 @@ def test_a_heading_keeps_the_whole_first_row_of_its_table_on_its_page(qapp, tmp_
         if len(set(pages)) > 1:
             parted.append((page_height, pages))
     assert not parted, f"heading and first row on different pages (page height, pages): {parted}"
+
+
+GUI_WALK_REASONS = [("tag not readable (REVIEW)", 9), ("product name 品名 · NG", 7), ("style number 货号 · NG", 6),
+                    ("tag not readable (NG)", 4), ("barcode · NG", 3), ("hangtag count · NG", 1), ("color 颜色 · NG", 1)]
+
+
+def test_the_reasons_charts_labels_are_drawn_whole_inside_the_chart(qapp, tmp_path):
+    """The GUI walk's PDF (s5150): the first label was cut at the chart's left edge, 'ot readable (REVIEW)'."""
+    from app.report_pdf import _rasterize_svg
+    from inference.records.report import ParetoBar
+    from inference.records.svg import pareto_svg
+
+    total, running, bars = sum(n for _, n in GUI_WALK_REASONS), 0, []
+    for label, n in GUI_WALK_REASONS:
+        running += n
+        bars.append(ParetoBar(label, n, n / total, running / total))
+    svg = pareto_svg(bars, width=760)
+    assert all(f">{escape(label)}</text>" in svg for label, _ in GUI_WALK_REASONS)  # room enough: none shortened
+    (tmp_path / "pareto.svg").write_text(svg, encoding="utf-8")
+    image = _rasterize_svg(tmp_path / "pareto.svg", 1.0).convertToFormat(QImage.Format.Format_Grayscale8)
+    gray = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), image.bytesPerLine())[:, :image.width()]
+    labels = gray[340 - 110:, :]  # under the plot: the slanted labels
+    assert ink_share(labels) > 0.01
+    assert (labels[:, :3] < 200).sum() == 0, "a label runs off the chart's left edge"

@@ -16,6 +16,7 @@ INK, GRID, MUTED = "#1f2933", "#d9dee3", "#616e7c"
 PALETTE = ("#1f6feb", "#e8590c", "#2f9e44", "#9c36b5", "#c92a2a")
 PARETO_BAR, PARETO_LINE = "#c92a2a", "#1f2933"
 GAP_FILL = "#f1f3f5"
+LABEL_SIZE, LABEL_SLANT, LABEL_PAD = 11, 35, 4  # a bar's label: px, degrees up from the baseline, px kept clear
 
 
 def nice_ticks(lo: float, hi: float, count: int = 5, whole: bool = False) -> list[float]:
@@ -77,6 +78,7 @@ def pareto_svg(bars: Sequence[ParetoBar], *, title: str = "NG/REVIEW frames by t
     if not bars:
         return empty_chart(title, "No NG or REVIEW frames in this session.", width)
     left, right, top, bottom = 52, 52, 34, 120
+    labels, left = _slanted_labels([b.label for b in bars], left, width - right, bottom - 20)
     plot_w, plot_h = width - left - right, height - top - bottom
     peak = max(b.count for b in bars)
     ticks = nice_ticks(0, peak, 4, whole=True)
@@ -99,8 +101,8 @@ def pareto_svg(bars: Sequence[ParetoBar], *, title: str = "NG/REVIEW frames by t
                      f'height="{top + plot_h - y(bar.count):.1f}" fill="{PARETO_BAR}">'
                      f"<title>{escape(bar.label)}: {bar.count} ({bar.share:.0%})</title></rect>")
         parts.append(_text(cx, y(bar.count) - 4, str(bar.count), anchor="middle", size=11))
-        label = bar.label if len(bar.label) <= 26 else bar.label[:25] + "…"
-        parts.append(_text(cx + 4, top + plot_h + 14, label, anchor="end", size=11, rotate=-35))
+        label = _text(cx + 4, top + plot_h + 14, labels[i], anchor="end", size=LABEL_SIZE, rotate=-LABEL_SLANT)
+        parts.append(label if labels[i] == bar.label else f"<g><title>{escape(bar.label)}</title>{label}</g>")
         line_points.append(f"{cx:.1f},{top + plot_h * (1 - bar.cumulative):.1f}")
     parts.append(f'<polyline points="{" ".join(line_points)}" fill="none" stroke="{PARETO_LINE}" stroke-width="2"/>')
     for point, bar in zip(line_points, bars):
@@ -121,6 +123,33 @@ def split_at_gaps(x: Sequence[float], y: Sequence[float],
             runs.append([])
         runs[-1].append((a, b))
     return runs
+
+
+def middle_ellipsis(text: str, max_px: float, size: float = LABEL_SIZE) -> str:
+    """`text` if it fits in `max_px`, else its start and end around '…': a reason's end says its verdict."""
+    if text_width(text, size) <= max_px:
+        return text
+    for keep in range(len(text) - 1, 0, -1):
+        head, tail = text[:(keep + 1) // 2].rstrip(), text[len(text) - keep // 2:].lstrip()
+        if text_width(f"{head}…{tail}", size) <= max_px:
+            return f"{head}…{tail}"
+    return "…"
+
+
+def _slanted_labels(labels: Sequence[str], left: float, right_edge: float, drop_px: float) -> tuple[list[str], float]:
+    """Bar labels slanted under their bars, each whole inside the chart: the plot moves right as far as a third of
+    the chart for the first labels' run to the left (the first was cut to 'ot readable (REVIEW)'); a label
+    longer than its room is shortened in the middle. Returns the labels and the plot's left edge."""
+    cos, sin = math.cos(math.radians(LABEL_SLANT)), math.sin(math.radians(LABEL_SLANT))
+    shown = [middle_ellipsis(label, drop_px / sin) for label in labels]
+    widths = [text_width(label, LABEL_SIZE) * cos for label in shown]
+    for _ in range(8):  # the slots narrow as the plot moves right
+        slot = (right_edge - left) / len(labels)
+        need = max(w - slot * (i + 0.5) for i, w in enumerate(widths)) + LABEL_PAD + 1
+        left = min(max(left, need), right_edge / 3)
+    slot = (right_edge - left) / len(labels)
+    return [middle_ellipsis(label, (left + slot * (i + 0.5) - LABEL_PAD) / cos)
+            for i, label in enumerate(shown)], round(left, 1)
 
 
 def line_chart_svg(series: Sequence[Series], *, title: str, x_label: str, y_label: str,
