@@ -24,7 +24,7 @@ from inference.service.decoding import decode_body
 from inference.service.errors import InferenceFailed, UndecodableImage
 from inference.service.handoff import SLOT_BYTES
 from inference.service.worker import DETECT, Job
-from inference.service.worker_process import ProcessWorker
+from inference.service.worker_process import ProcessWorker, open_process_workers
 from tests.test_service_cli import start_serve, wait_ready
 from tests.test_service_frontends import noise_jpeg, stopped
 from tests.test_service_http import blob_config
@@ -102,6 +102,29 @@ def test_a_worker_process_that_cannot_open_says_why_and_leaves_nothing_running(t
     with pytest.raises(InferenceFailed) as failed:
         open_process(blob_config(tmp_path, model=broken))
     assert failed.value.message == "the worker process could not open its worker" and failed.value.found
+    assert {p.pid for p in mp.active_children()} <= before
+
+
+def test_worker_processes_open_side_by_side_and_each_serves(tmp_path):
+    workers = open_process_workers(blob_config(tmp_path, max_batch=4, workers=2), factory=CPU_JPEG)
+    try:
+        body = jpeg_of_square(100, 50)
+        answers = [w([deferred(body, f"w{i}")])[0] for i, w in enumerate(workers)]
+        assert len({w.pid for w in workers}) == 2 and os.getpid() not in {w.pid for w in workers}
+        assert boxes(answers[0]) == boxes(answers[1]) and boxes(answers[0])
+    finally:
+        for w in workers:
+            w.close()
+    assert not any(w.process.is_alive() for w in workers)
+
+
+def test_worker_processes_that_cannot_open_leave_none_running(tmp_path):
+    broken = tmp_path / "broken.onnx"
+    broken.write_bytes(b"not an onnx model")
+    before = {p.pid for p in mp.active_children()}
+    with pytest.raises(InferenceFailed) as failed:
+        open_process_workers(blob_config(tmp_path, model=broken, workers=3), factory=CPU_JPEG)
+    assert failed.value.message == "the worker process could not open its worker"
     assert {p.pid for p in mp.active_children()} <= before
 
 

@@ -30,15 +30,6 @@ def open_worker(config: ServiceConfig, journal: JournalSink | None) -> Any:
                                 cuda_graph=config.cuda_graph)
 
 
-def open_worker_for(config: ServiceConfig) -> WorkerFactory:
-    """The factory `config` asks for: a worker thread in this process, or a worker process of its own."""
-    if config.worker_processes:
-        from inference.service.worker_process import open_process_worker
-
-        return open_process_worker
-    return open_worker
-
-
 def default_thresholds(config: ServiceConfig) -> Thresholds:
     return Thresholds(confidence=config.conf, iou=config.iou, max_detections=config.max_det)
 
@@ -63,7 +54,7 @@ class Service:
     def __init__(self, config: ServiceConfig, *, worker_factory: WorkerFactory | None = None,
                  log: JsonLog | None = None) -> None:
         self.config = config
-        self.worker_factory = worker_factory or open_worker_for(config)
+        self.worker_factory = worker_factory or open_worker
         self.log = log or JsonLog()
         self.metrics = ServiceMetrics()
         self.thresholds = default_thresholds(config)
@@ -131,8 +122,13 @@ class Service:
                                            backend=c.backend or "", precision=self.precision,
                                            recipe_name=getattr(default, "name", "") if default else "",
                                            recipe_path=str(c.recipe or ""))
-            for _ in range(c.workers):
-                self.workers.append(self.worker_factory(c, self.journal))
+            if c.worker_processes and self.worker_factory is open_worker:  # each in its own process, side by side
+                from inference.service.worker_process import open_process_workers
+
+                self.workers.extend(open_process_workers(c, self.journal))
+            else:
+                for _ in range(c.workers):
+                    self.workers.append(self.worker_factory(c, self.journal))
         except BaseException:
             self._close_blocking()
             raise

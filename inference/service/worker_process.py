@@ -7,8 +7,9 @@ Here the owner keeps the batcher and one thread per worker that only hands batch
 process decodes and infers. A batch's jobs go over a pipe, each JPEG body through a slot of a shared-memory segment
 the proxy owns (handoff.BodySlots), and the results come back pickled (a FrameResult holds boxes, not pixels).
 Pixels decoded in the owner (`--jpeg-decode cpu`, PNGs, /inspect) travel pickled through the pipe, ~6 MB a 1080p
-frame: on this project's 2-core VM the CPU path served a third of what worker threads did. It is meant for the GPU
-path, where the worker processes decode the JPEGs themselves.
+frame: on this project's 2-core VM the CPU path served a third to a half of what worker threads did, the owner's
+threads holding the GIL while they pickled. It is meant for the GPU path, where the worker processes decode the
+JPEGs themselves. The processes open side by side, each in its own CUDA context.
 
 A worker process that dies fails the batch it held and every later one with InferenceFailed; the service goes on
 answering. It ignores SIGINT (the owner decides when it stops) and exits when its pipe closes."""
@@ -59,30 +60,7 @@ class ProcessWorker:
     def open(cls, config: ServiceConfig, journal: Any = None, *, factory: str = DEFAULT_FACTORY,
              timeout_s: float = OPEN_TIMEOUT_S) -> ProcessWorker:
         """Start the process and wait until its worker is open, warmed and prepared on the thread that serves."""
-        ctx = mp.get_context("spawn")  # never fork a process that may hold a CUDA context
-        mine, theirs = ctx.Pipe(duplex=True)
-        slots = BodySlots(config.max_batch, SLOT_BYTES, create=True)
-        process = ctx.Process(target=worker_main, name="hangtag-worker",
-                              args=(config, factory, theirs, slots.name, config.max_batch, SLOT_BYTES), daemon=True)
-        try:
-            process.start()
-            theirs.close()
-            if not mine.poll(timeout_s):
-                raise InferenceFailed("the worker process did not open in time",
-                                      expected=f"open within {timeout_s:.0f} s", found="no word from it",
-                                      hint="see the process's own output above")
-            what, detail = mine.recv()
-            if what != "up":
-                raise InferenceFailed("the worker process could not open its worker", expected="an open worker",
-                                      found=str(detail), hint="the same options without --worker-processes say more")
-        except BaseException as exc:
-            if isinstance(exc, EOFError):
-                exc = InferenceFailed("the worker process exited while opening", expected="an open worker",
-                                      found=f"exit code {process.exitcode}", hint="see the process's own output above")
-            _end(process, mine)
-            slots.close()
-            raise exc from None
-        return cls(process, mine, slots, detail, journal)
+        return _Opening(config, factory).wait(journal, timeout_s)
 
     def __call__(self, jobs: list) -> list:
         if self._gone is not None:
@@ -127,6 +105,69 @@ class ProcessWorker:
         self.slots.close()
 
 
+class _Opening:
+    """A worker process started and not yet heard from; several open side by side (open_process_workers)."""
+
+    def __init__(self, config: ServiceConfig, factory: str) -> None:
+        ctx = mp.get_context("spawn")  # never fork a process that may hold a CUDA context
+        self.conn, theirs = ctx.Pipe(duplex=True)
+        self.slots = BodySlots(config.max_batch, SLOT_BYTES, create=True)
+        self.process = ctx.Process(target=worker_main, name="hangtag-worker", daemon=True,
+                                   args=(config, factory, theirs, self.slots.name, config.max_batch, SLOT_BYTES))
+        try:
+            self.process.start()
+        except BaseException:
+            self.abandon()
+            raise
+        finally:
+            theirs.close()
+
+    def wait(self, journal: Any, timeout_s: float) -> ProcessWorker:
+        try:
+            if not self.conn.poll(timeout_s):
+                raise InferenceFailed("the worker process did not open in time",
+                                      expected=f"open within {timeout_s:.0f} s", found="no word from it",
+                                      hint="see the process's own output above")
+            what, detail = self.conn.recv()
+            if what != "up":
+                raise InferenceFailed("the worker process could not open its worker", expected="an open worker",
+                                      found=str(detail), hint="the same options without --worker-processes say more")
+        except EOFError:
+            self.abandon()
+            raise InferenceFailed("the worker process exited while opening", expected="an open worker",
+                                  found=f"exit code {self.process.exitcode}",
+                                  hint="see the process's own output above") from None
+        except BaseException:
+            self.abandon()
+            raise
+        return ProcessWorker(self.process, self.conn, self.slots, detail, journal)
+
+    def abandon(self) -> None:
+        _end(self.process, self.conn)
+        self.slots.close()
+
+
+def open_process_workers(config: ServiceConfig, journal: Any = None, *, factory: str = DEFAULT_FACTORY,
+                         timeout_s: float = OPEN_TIMEOUT_S) -> list[ProcessWorker]:
+    """`config.workers` worker processes opened side by side (each loads, warms and captures in its own process and
+    CUDA context, so one need not wait for another); if one fails, the others are stopped and its error raised."""
+    opening: list[_Opening] = []
+    workers: list[ProcessWorker] = []
+    try:
+        for _ in range(config.workers):
+            opening.append(_Opening(config, factory))
+        while opening:
+            workers.append(opening[0].wait(journal, timeout_s))
+            opening.pop(0)
+    except BaseException:
+        for pending in opening[1:]:  # the first has cleaned up after itself
+            pending.abandon()
+        for worker in workers:
+            worker.close()
+        raise
+    return workers
+
+
 def _end(process: Any, conn: Any) -> None:
     if process.pid is not None:  # started
         process.join(STOP_TIMEOUT_S)
@@ -134,11 +175,6 @@ def _end(process: Any, conn: Any) -> None:
         process.kill()
         process.join(5.0)
     conn.close()
-
-
-def open_process_worker(config: ServiceConfig, journal: Any = None) -> ProcessWorker:
-    """A WorkerFactory (runtime.py) for `--worker-processes`."""
-    return ProcessWorker.open(config, journal)
 
 
 def load_factory(name: str) -> Any:
