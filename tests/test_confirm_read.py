@@ -139,6 +139,23 @@ def test_a_second_read_one_character_from_the_first_and_far_from_the_expected_be
     assert unconfirmed_fields(letters, differing_print(letters, first), read("尺码：XL", 0.5)) == ("size",)
 
 
+def test_a_second_read_of_the_price_with_its_raised_cents_run_on_bears_the_difference_out() -> None:
+    """s5150 000085 (a planted ¥329.00 on a job of ¥459.00, its cents printed small and raised): the first reads show
+    ¥329 surely; the moved box read '￥32900', the cents read into the yuan. The same price, not the expected one. A
+    second read of another amount stays doubt."""
+
+    def read(text: str, conf: float = 0.99) -> TagReading:
+        return TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=(OcrLine(text, conf, (0, 0, 1, 1), (conf,) * len(text)),))
+
+    price = parse_recipe('[counts]\nhangtag = 1\n[fields]\nprice = "¥459.00"\n')
+    first = read("零售价：¥329.00")
+    assert differing_print(price, first) == {"price": "¥329.00"}
+    assert unconfirmed_fields(price, differing_print(price, first), read("零售价：￥32900", 0.77)) == ()
+    assert unconfirmed_fields(price, differing_print(price, first), read("零售价：￥3290", 0.77)) == ()
+    assert unconfirmed_fields(price, differing_print(price, first), read("零售价：￥32911", 0.77)) == ("price",)  # not its cents
+    assert unconfirmed_fields(price, differing_print(price, first), read("零售价：￥45900", 0.77)) == ("price",)
+
+
 def test_a_box_over_part_of_a_read_tag_that_reads_nothing_of_the_job_is_that_tag() -> None:
     """A wide tag boxed twice (its label column apart, read sideways as garble: set 6001, 000010) is one tag; a
     second tag overlapping it that reads its own values, another job's values or a code is a second tag."""

@@ -908,6 +908,15 @@ def _cents_run_on(amount: _Amount, other: Decimal) -> bool:
     return amount.digits.startswith(yuan) and 0 < len(tail) <= 2 and cents.startswith(tail)
 
 
+def cents_run_on(value: str, other: str) -> bool:
+    """Whether the price `value` is the price `other` with one or two digits of its cents read into the yuan
+    ('¥32900.00' for ¥329.00, the cents printed small and raised): the same amount read twice."""
+    read, shown = parse_price(value), parse_price(other)
+    if read is None or shown is None or read != read.to_integral_value():
+        return False
+    return _cents_run_on(_Amount(read, str(int(read)), 0.0, True, OcrLine(value, 0.0, (0.0, 0.0, 0.0, 0.0))), shown)
+
+
 def _slipped(expected: str, read: str) -> bool:
     """Digits the recognizer lost, not a different price: '1299' read as '129' or '12' (what was
     read is the expected digits with some left out)."""

@@ -21,7 +21,7 @@ import numpy as np
 
 from inference.detections import Detections, centre_inside, intersection
 from inference.reading.barcodes import DecodedCode, module_width
-from inference.reading.evidence import gather
+from inference.reading.evidence import cents_run_on, gather
 from inference.reading.expected import vocabulary
 from inference.reading.fields import extract_fields
 from inference.reading.levelling import level_tag
@@ -85,6 +85,8 @@ def _bears_out(name: str, read: str, again: Check, expected: str | None) -> bool
         return True
     if again.verdict is Verdict.OK or not again.read or expected is None:
         return False
+    if name == "price" and cents_run_on(again.read, read):
+        return True  # '¥32900.00' after '¥329.00': the same price, its small raised cents read into the yuan
     first, second, wanted = (field_key(name, value) for value in (read, again.read, expected))
     return edit_distance(second, first) <= 1 and edit_distance(second, wanted) >= max(2, edit_distance(first, wanted))
 
