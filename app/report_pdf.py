@@ -21,7 +21,7 @@ from pathlib import Path
 from PySide6.QtCore import QByteArray, QMarginsF, QRectF, QSizeF, Qt, QUrl
 from PySide6.QtGui import (QAbstractTextDocumentLayout, QColor, QFont, QFontDatabase, QGuiApplication, QImage,
                            QPageLayout, QPageSize, QPainter, QPaintDevice, QPdfWriter, QTextBlock, QTextBlockFormat,
-                           QTextCursor, QTextDocument, QTextFormat)
+                           QTextCursor, QTextDocument, QTextFormat, QTextTable)
 from PySide6.QtSvg import QSvgRenderer
 
 from inference.errors import HangtagError
@@ -110,29 +110,96 @@ def kept_with_heading(layout: QAbstractTextDocumentLayout, heading: QTextBlock) 
                for column in range(table.columns())) - 1
 
 
-def keep_headings_with_content(doc: QTextDocument, passes: int = 100) -> int:
-    """Start a new page at any heading whose content starts on the following page: QTextDocument breaks
-    pages line by line and knows no keep-with-next, so a heading could end a page and its chart or
-    table begin the next. Returns how many headings were moved."""
+def row_extent(layout: QAbstractTextDocumentLayout, table: QTextTable, row: int) -> tuple[float, float]:
+    """Top and bottom of a table row's content, in document coordinates."""
+    cells = [table.cellAt(row, column) for column in range(table.columns())]
+    top = min(layout.blockBoundingRect(cell.firstCursorPosition().block()).top() for cell in cells)
+    bottom = max(layout.blockBoundingRect(cell.lastCursorPosition().block()).bottom() for cell in cells)
+    return top, bottom
+
+
+def keep_together(doc: QTextDocument, passes: int = 300) -> int:
+    """QTextDocument breaks pages line by line and knows neither keep-with-next nor a row kept whole: a heading
+    could end a page with its chart or table on the next, and a flagged frame's row could start at a page's
+    foot and end on the next (row 10's name on page 2, its thumbnail and checks on page 3). This moves the
+    first such heading or row in the document to the next page, lays out again, and repeats: each move
+    changes only what follows it. Returns how many were moved."""
     height = doc.pageSize().height()
     layout = doc.documentLayout()
+    doc.pageCount()  # the whole document laid out: laid out in part, the page count stayed one short of the content
     moved = 0
-    for _ in range(passes):  # each move re-lays out the rest of the document
-        block = doc.begin()
-        while block.isValid():
-            fmt = block.blockFormat()
-            kept = kept_with_heading(layout, block) if fmt.headingLevel() else None
-            if (kept is not None and fmt.pageBreakPolicy() == QTextFormat.PageBreakFlag.PageBreak_Auto
-                    and int(kept // height) > int(layout.blockBoundingRect(block).top() // height)):
-                brk = QTextBlockFormat()
-                brk.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
-                QTextCursor(block).mergeBlockFormat(brk)
-                moved += 1
-                break
-            block = block.next()
-        else:
-            return moved
+    while moved < passes and _move_first_parted(doc, layout, height):
+        moved += 1
+    if moved:
+        doc.markContentsDirty(0, doc.characterCount())
     return moved
+
+
+def _move_first_parted(doc: QTextDocument, layout: QAbstractTextDocumentLayout, height: float) -> bool:
+    block = doc.begin()
+    while block.isValid():
+        table = QTextCursor(block).currentTable()
+        if table is not None:
+            if _move_first_cut_row(doc, layout, table, height):
+                return True
+            after = doc.findBlock(table.lastPosition() + 1)
+            block = after if after.isValid() and after.position() > block.position() else block.next()
+            continue
+        fmt = block.blockFormat()
+        kept = kept_with_heading(layout, block) if fmt.headingLevel() else None
+        if (kept is not None and fmt.pageBreakPolicy() == QTextFormat.PageBreakFlag.PageBreak_Auto
+                and int(kept // height) > int(layout.blockBoundingRect(block).top() // height)):
+            brk = QTextBlockFormat()
+            brk.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
+            QTextCursor(block).mergeBlockFormat(brk)
+            return True
+        block = block.next()
+    return False
+
+
+def _move_first_cut_row(doc: QTextDocument, layout: QAbstractTextDocumentLayout, table: QTextTable,
+                        height: float) -> bool:
+    """Qt moves a row to the next page when none of its cells' first lines fits above the page's foot, so the
+    row above is lengthened by an empty block at the end of its last cell, just enough for that and not so much
+    that the block itself goes over (then it opened the next page with an empty row). Neither a page break
+    before the row's cells (Qt honoured it again on the page it moved the row to, and left a page of column
+    names only) nor a bottom margin on a cell's last block (Qt ignores it) would do. The first row under the
+    column names moves with its heading (kept_with_heading); a row taller than most of a page is left to break."""
+    first = table.format().headerRowCount() + 1
+    for row in range(first, table.rows()):
+        top, bottom = row_extent(layout, table, row)
+        if (int(top // height) == int((bottom - 1) // height) or bottom - top > 0.8 * height
+                or _spacer(table, row) or _spacer(table, row - 1)):
+            continue
+        page = int(top // height)
+        cursor = table.cellAt(row - 1, table.columns() - 1).lastCursorPosition()
+        fmt = QTextBlockFormat()
+        fmt.setLineHeight(0, QTextBlockFormat.LineHeightTypes.FixedHeight.value)
+        fmt.setProperty(_ENDS_PAGE, True)
+        cursor.insertBlock(fmt)
+        spacer = cursor.block()
+        low, high = 0.0, (page + 1) * height - row_extent(layout, table, row - 1)[0]  # its cell may be the shortest
+        for _ in range(16):  # the margin between too little (the row stays cut) and too much (the block goes over)
+            fmt.setTopMargin((low + high) / 2)
+            QTextCursor(spacer).setBlockFormat(fmt)
+            if int(row_extent(layout, table, row)[0] // height) == page:
+                low = fmt.topMargin()
+            elif int(layout.blockBoundingRect(spacer).top() // height) > page:
+                high = fmt.topMargin()
+            else:
+                return True
+        fmt.setTopMargin(0)  # no margin between: the row is left to break
+        QTextCursor(spacer).setBlockFormat(fmt)
+        return True
+    return False
+
+
+def _spacer(table: QTextTable, row: int) -> QTextBlock | None:
+    block = table.cellAt(row, table.columns() - 1).lastCursorPosition().block()
+    return block if block.blockFormat().hasProperty(_ENDS_PAGE) else None
+
+
+_ENDS_PAGE = int(QTextFormat.Property.UserProperty) + 1  # a row lengthened to its page's foot: not cut, ended
 
 
 def paint_pages(doc: QTextDocument, device: QPaintDevice, page_px: QSizeF, footer: str,
@@ -142,7 +209,7 @@ def paint_pages(doc: QTextDocument, device: QPaintDevice, page_px: QSizeF, foote
     footer_px = FOOTER_PT * dpi / 72.0
     body = QSizeF(page_px.width(), page_px.height() - footer_px)
     doc.setPageSize(body)
-    keep_headings_with_content(doc)
+    keep_together(doc)
     pages = doc.pageCount()
     last = pages - 1 if last_page is None else min(last_page, pages - 1)
     painter = QPainter(device)

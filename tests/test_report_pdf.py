@@ -186,3 +186,38 @@ def test_the_reasons_charts_labels_are_drawn_whole_inside_the_chart(qapp, tmp_pa
     labels = gray[340 - 110:, :]  # under the plot: the slanted labels
     assert ink_share(labels) > 0.01
     assert (labels[:, :3] < 200).sum() == 0, "a label runs off the chart's left edge"
+
+
+def test_a_flagged_frames_row_is_never_cut_in_two_by_a_page_break(qapp, tmp_path):
+    """The GUI walk's PDF: row 10's name ended page 2, its thumbnail and checks began page 3. Page heights are
+    swept so that rows meet the page's foot at many depths."""
+    from PySide6.QtGui import QTextCursor
+
+    from app.report_pdf import build_document, paint_pages
+
+    journal_path, session = make_session(tmp_path, frames=60, flagged_rate=0.4)
+    result, report = export_with_report(journal_path, session, tmp_path / "out")
+    page = QImage(800, 1130, QImage.Format.Format_RGB32)
+    page.setDotsPerMeterX(round(96 / 0.0254))
+    page.setDotsPerMeterY(round(96 / 0.0254))
+    cut, breaks = [], 0
+    for page_height in range(880, 1080, 25):
+        doc = build_document(report, result.path, page)
+        pages = paint_pages(doc, page, QSizeF(700, page_height), "test", first_page=0, last_page=0)
+        height, layout = doc.pageSize().height(), doc.documentLayout()
+        table = QTextCursor(doc.find("failed checks: expected / read")).currentTable()
+        assert table is not None and table.rows() == len(report.flagged) + 1
+        previous = 0.0
+        for row in range(1, table.rows()):
+            # the row's content: the thumbnail, the frame's name and time, the verdict, the checks
+            rects = [layout.blockBoundingRect(table.cellAt(row, column).firstCursorPosition().block())
+                     for column in range(table.columns())]
+            top, bottom = min(r.top() for r in rects), max(r.bottom() for r in rects)
+            if int(top // height) != int((bottom - 1) // height):
+                cut.append((page_height, row))
+            breaks += row > 1 and int(top // height) > int(previous // height)
+            previous = top
+        assert pages == doc.pageCount() and doc.find("About this report").block().isValid()
+        assert int(layout.blockBoundingRect(doc.find("About this report").block()).top() // height) < pages
+    assert not cut, f"rows cut by a page break (page height, row): {cut}"
+    assert breaks >= 8  # the table did run over pages
