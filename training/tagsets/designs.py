@@ -1,6 +1,6 @@
-"""Forty-six hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs, fifth_designs,
+"""Forty-nine hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs, fifth_designs,
 sixth_designs, seventh_designs, eighth_designs, ninth_designs, tenth_designs, eleventh_designs, twelfth_designs,
-thirteenth_designs and fourteenth_designs),
+thirteenth_designs, fourteenth_designs and fifteenth_designs),
 each from a common
 Chinese retail convention; none shares layout with training.synth.
 
@@ -18,6 +18,7 @@ import numpy as np
 from training.tagsets.canvas import Card, Color, TagArt
 from training.tagsets.eighth_designs import folded_booklet, qr_first, round_diecut
 from training.tagsets.eleventh_designs import bar_lines, boxed_cells, sale_reprice
+from training.tagsets.fifteenth_designs import down_fill, size_chart, slash_pairs
 from training.tagsets.fifth_designs import sideways_block, size_run, thermal_label
 from training.tagsets.fonts import font_names
 from training.tagsets.fourteenth_designs import hologram_seal, split_columns, tick_form
@@ -319,6 +320,10 @@ DESIGNS: dict[str, Design] = {
     "tick_form": tick_form,
     "split_columns": split_columns,
     "hologram_seal": hologram_seal,
+    # added on 2026-12-04 (twenty-third session), after the reader had been developed against all forty-six: a fresh yardstick
+    "down_fill": down_fill,
+    "slash_pairs": slash_pairs,
+    "size_chart": size_chart,
 }
 # The symbology each design carries, so a recipe and a defect know what the barcode encodes.
 BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_price_block": "EAN-13",
@@ -335,5 +340,6 @@ BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_p
               "boxed_cells": "EAN-13", "bar_lines": "EAN-13", "sale_reprice": "EAN-13",
               "spread_labels": "EAN-13", "tracked_caps": "EAN-13", "stripe_badge": "EAN-13",
               "batch_codes": "EAN-13", "zebra_table": "EAN-13", "pale_serif": "EAN-13",
-              "tick_form": "EAN-13", "split_columns": "EAN-13", "hologram_seal": "EAN-13"}
+              "tick_form": "EAN-13", "split_columns": "EAN-13", "hologram_seal": "EAN-13",
+              "down_fill": "EAN-13", "slash_pairs": "EAN-13", "size_chart": "EAN-13"}
 HAS_QR = {"kraft_stamped", "stacked_labels", "logo_face", "dense_tag", "qr_first", "hologram_seal"}
