@@ -910,3 +910,14 @@ def test_a_price_whose_differing_digits_were_read_surely_is_another_price(sure: 
     if verdict is Verdict.NG:
         assert result.reasons == ("price ¥329.00 ≠ expected ¥459.00",)  # the amount read surely, not its cents run on
     assert judge(recipe('price = "¥329.00"'), one_tag(), [reading]).verdict is not Verdict.NG
+
+
+def test_a_speck_read_as_the_value_neither_bears_nor_blocks_a_difference() -> None:
+    """fourth 000006, another job's 180/104B on a 185/104B tag: both line reads show 185/104B surely, the reader's
+    own fields said '*' for the size (a speck after 尺码). A value with no letter, digit or character in it is no read
+    of any size: it left the difference REVIEW."""
+    lines = lines_from_text("尺码：185/104B", 0.97)
+    speck = {"size": FieldReading("size", "*", 0.35, "ocr", "尺码：*")}
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), fields=speck, ocr_lines=lines, reread_lines=lines)
+    assert judge(recipe('size = "180/104B"'), one_tag(), [reading]).verdict is Verdict.NG
+    assert judge(recipe('size = "185/104B"'), one_tag(), [reading]).verdict is Verdict.OK

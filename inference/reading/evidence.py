@@ -237,6 +237,8 @@ def _expected(rule: FieldRule, texts: Sequence[Glyphs], reads: Sequence[Sequence
     for index, (read, fields) in enumerate(zip(reads, labelled)):
         found_here: list[tuple[Found, _Candidate]] = []
         for cand in _candidates(name, read, fields, expected):
+            if not any(ch.isalnum() for ch in cand.value):
+                continue  # '*' after 尺码: a speck, no read of any value, neither for the expected one nor against it
             found_here.append((_compare(name, expected, cand, rule.min_confidence), cand))
         if found_here:
             rank = {Found.MATCH: 0, Found.NEAR: 1, Found.DIFFERENT: 2, Found.ABSENT: 3}
