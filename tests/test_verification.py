@@ -921,3 +921,35 @@ def test_a_speck_read_as_the_value_neither_bears_nor_blocks_a_difference() -> No
     reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), fields=speck, ocr_lines=lines, reread_lines=lines)
     assert judge(recipe('size = "180/104B"'), one_tag(), [reading]).verdict is Verdict.NG
     assert judge(recipe('size = "185/104B"'), one_tag(), [reading]).verdict is Verdict.OK
+
+
+def test_posteriors_that_barely_allow_the_expected_code_do_not_pass_it_where_the_small_print_read_shows_another() -> None:
+    """9515 000074 (down_fill, 17-px print), another job's MT83329C on an MT83326C tag: the stock reads 数号：MT8302NC
+    allowed the expected code at 12 % by their posteriors (a pass, before); the small-print recognizer read
+    款号：MT83326C at 87 % on the whole. That read is no evidence against the expected code, but it leaves doubt."""
+    from inference.reading.types import SpottedField
+
+    stock = (OcrLine("数号：MT8302NC", 0.73, (0, 0, 1, 1)),)
+    spotted = (SpottedField("style_number", "MT83329C", 0.116, 1.63, "数号：MT8302NC"),)
+    chars = (0.99, 0.99, 0.99, 0.57, 0.86, 0.9, 0.997, 0.89, 0.95, 0.57, 0.99)
+    small = (OcrLine("款号：MT83326C", 0.87, (0, 0, 1, 1), chars),)
+    rules = recipe('style_number = "MT83329C"')
+    alone = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=stock, reread_lines=stock, spotted=spotted)
+    assert judge(rules, one_tag(), [alone]).verdict is Verdict.OK  # the posteriors alone: as before
+    shown = replace(alone, small_print_lines=small)
+    assert judge(rules, one_tag(), [shown]).verdict is Verdict.REVIEW
+    agrees = replace(alone, small_print_lines=(OcrLine("款号：MT83329C", 0.87, (0, 0, 1, 1), chars),))
+    assert judge(rules, one_tag(), [agrees]).verdict is Verdict.OK
+
+
+def test_a_chart_s_marked_column_read_in_the_other_size_system_is_no_difference() -> None:
+    """9516 000099 (size_chart): the marked column prints XXL over 180/100A; the mark was read in the 号型 row. The
+    recipe's XXL and the read 180/100A are one size in two systems: not a difference (it was NG on a good tag)."""
+    from inference.reading.types import MarkedSize
+
+    lines = lines_from_text("尺码 M L XL XXL 3XL\n号型 165/88A 170/92A 175/96A 180/100A 185/104A", 0.97)
+    marked = MarkedSize("180/100A", 0.97, 0.98, 3.0, 2.0, 5, "180/100A")
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines, reread_lines=lines, marked_size=marked)
+    assert judge(recipe('size = "XXL"'), one_tag(), [reading]).verdict is Verdict.REVIEW
+    assert judge(recipe('size = "180/100A"'), one_tag(), [reading]).verdict is Verdict.OK
+    assert judge(recipe('size = "175/96A"'), one_tag(), [reading]).verdict is Verdict.NG

@@ -119,7 +119,10 @@ def field_evidence(rule: FieldRule, tag: TagReading, texts: Sequence[Glyphs], re
         printed = _expected(rule, texts, reads, labelled, len(reads) if line_reads is None else line_reads,
                             tag.small_print_lines, tag.confirm_only_lines)
         if printed.found in (Found.NEAR, Found.ABSENT):
-            printed = _spotted(rule, tag) or _rival_spotted(rule, tag) or printed
+            spotted = _spotted(rule, tag)
+            if spotted is not None and spotted.confidence < rule.min_confidence and _small_print_shows_another(rule, tag):
+                spotted = None  # the stock reads' doubts barely allow the expected value; the small-print read shows another
+            printed = spotted or _rival_spotted(rule, tag) or printed
         if coded is not None and coded.found is Found.MATCH and printed.found is not Found.DIFFERENT:
             return coded  # the bars carry the expected value and the print does not contradict them
         if coded is not None and printed.found is Found.ABSENT:
@@ -180,6 +183,21 @@ def _spotted(rule: FieldRule, tag: TagReading) -> FieldEvidence | None:
         return None
     return FieldEvidence(rule.name, Found.MATCH, rule.expected or "", hit.confidence, "ocr",
                          "printed as expected (the recognizer's doubts allow it)", hit.line)
+
+
+def _small_print_shows_another(rule: FieldRule, tag: TagReading) -> bool:
+    """Whether the small-print recognizer read the field after its label whole, as sure as the recipe asks on the
+    whole, and not as the expected value (9515 000074: 款号：MT83326C at 84 % for MT83329C). That read is never
+    evidence against the expected value; it keeps posteriors that barely allow it (the stock reads' 数号：MT8302NC, the
+    expected code at 12 %) from passing it: doubt, not a pass."""
+    lines = tuple(tag.small_print_lines)
+    if not lines or rule.expected is None:
+        return False
+    expected = rule.expected
+    return any(cand.mean >= rule.min_confidence and fits_grammar(rule.name, cand.value)
+               and len(field_key(rule.name, cand.value)) == len(field_key(rule.name, expected))
+               and _compare(rule.name, expected, cand, rule.min_confidence) is not Found.MATCH
+               for cand in _candidates(rule.name, lines, extract_fields(lines), expected) if cand.how == "after its label")
 
 
 def _rival_spotted(rule: FieldRule, tag: TagReading) -> FieldEvidence | None:
@@ -692,6 +710,9 @@ def _marked_in_run(rule: FieldRule, tag: TagReading) -> FieldEvidence | None:
     marked = tag.marked_size
     if marked is None or rule.expected is None:
         return None
+    if _letter_size(field_key("size", rule.expected)) != _letter_size(field_key("size", marked.value)):
+        # a chart's column marked: its letter (XXL) and its 号型 (180/100A) one size in two systems, read in the other
+        return None
     found = compare(field_key("size", rule.expected), field_key("size", marked.value), marked.confidence, rule.min_confidence,
                     marked.typical)
     if found is Found.ABSENT:
@@ -704,6 +725,10 @@ def _marked_in_run(rule: FieldRule, tag: TagReading) -> FieldEvidence | None:
 
 # A size printed as its letter and its 号型 together: 'S(160/84A)', '170/88B(L)', 'M 165/88A'.
 _LETTER_WITH_HAO_XING = re.compile(r"^([^()\s]+)\s*(?:\(([^()\s]+)\)|\s([^()\s]+))$")
+
+
+def _letter_size(key: str) -> bool:
+    return bool(_SIZE_LETTER.match(key))
 
 
 def size_part(expected: str, value: str) -> str:
