@@ -22,7 +22,7 @@ from inference.reading.matching import SURE_SINGLE, Found, Glyphs, compare, fold
 from inference.reading.normalize import code_key, field_key, foreign_amount, halfwidth, normalize_ean, normalize_field, parse_price, squash
 from inference.reading.options import PrintedOptions, marked_option
 from inference.reading.recipe import FieldRule, Recipe
-from inference.reading.repairs import FIBRES, GRADES
+from inference.reading.repairs import FIBRES, GRADES, PARTS
 from inference.reading.types import FieldReading, OcrLine, TagReading
 
 BARCODE_CONFIDENCE = 0.995
@@ -176,9 +176,34 @@ def _marked_option(rule: FieldRule, options: Sequence[PrintedOptions], confirmin
     return FieldEvidence(name, found, marked, best.confidence, "ocr", MARKED_OPTION, best.raw)
 
 
+ANOTHER_PART = "printed as another part's fibre content (里料, 填充物 …), not the shell's"
+# A part's label: one of PARTS, or a lining's 里料/里布 with its second character misread ('里朴：'). The shell (面料,
+# 面布) is the garment's own content; the others' are not.
+_PART_LABEL = re.compile("|".join(sorted(PARTS, key=len, reverse=True)) + r"|里[\u4e00-\u9fff](?=[:：])")
+
+
+def other_part(line: str, expected: str) -> str:
+    """The part (里料, 填充物 …) a line labels where it prints the recipe's composition, or '' where that is the
+    shell's, no part is named before it, or the recipe itself names its parts (then a table part is matched by
+    name: fibre_table.matching_part)."""
+    if any(part in expected for part in PARTS):
+        return ""
+    text, want = (squash(halfwidth(t)).replace("％", "%") for t in (line, expected))
+    at = text.find(want)
+    if at < 0:  # read with a slip: where its first fibre stands, else the line's end (its one part named)
+        fibre = min((f for f in FIBRES if f in want), key=lambda f: (want.find(f), -len(f)), default="")
+        at = text.find(fibre) if fibre else -1
+        at = len(text) if at < 0 else at
+    before = text[:at]
+    named = max(((m.start(), m.group(0)) for m in _PART_LABEL.finditer(before)), default=(-1, ""))
+    return named[1] if named[1] and named[1] not in ("面料", "面布") else ""
+
+
 def _spotted(rule: FieldRule, tag: TagReading) -> FieldEvidence | None:
     """The expected value, supported by a line's own posteriors where its best string differed."""
-    hit = next((s for s in tag.spotted if s.name == rule.name and s.expected == rule.expected), None)
+    # a lining's line that allows the recipe's fibre content is no evidence of the garment's own
+    hit = next((s for s in tag.spotted if s.name == rule.name and s.expected == rule.expected
+                and not (rule.name == "composition" and other_part(s.line, rule.expected or ""))), None)
     if hit is None:
         return None
     return FieldEvidence(rule.name, Found.MATCH, rule.expected or "", hit.confidence, "ocr",
@@ -241,6 +266,9 @@ def _expected(rule: FieldRule, texts: Sequence[Glyphs], reads: Sequence[Sequence
     if name == "price":
         return _price(rule, reads, labelled, line_reads, small_print, confirming)
     hit = search(_searchable(name, expected), texts, rule.min_confidence)
+    if hit.found is Found.MATCH and name == "composition" and hit.line is not None and other_part(hit.line.text, expected):
+        # the lining's (or the filling's) content printed as the recipe's: the garment's own content is the shell's
+        return FieldEvidence(name, Found.NEAR, expected, hit.confidence, "ocr", ANOTHER_PART, hit.line.text)
     if hit.found is Found.MATCH:
         against = _labelled_otherwise(rule, hit, reads, labelled) if len(fold(expected)) <= SHORT_VALUE_CHARS else None
         if against is not None:

@@ -12,7 +12,9 @@ from enum import Enum
 
 from inference.detections import Detections, centre_inside, within
 from inference.reading import barcodes as bc
-from inference.reading.evidence import MARKED_IN_RUN, MARKED_OPTION, OPTIONS_LISTED, SIZE_RUN, FieldEvidence, gather
+from inference.reading.evidence import (
+    ANOTHER_PART, MARKED_IN_RUN, MARKED_OPTION, OPTIONS_LISTED, SIZE_RUN, FieldEvidence, gather, other_part,
+)
 from inference.reading.fields import extract_fields
 from inference.reading.matching import Found, compare
 from inference.reading.normalize import code_key, ean13_check_ok, field_key, format_price, normalize_ean, parse_price
@@ -363,6 +365,11 @@ def _field_check(rule: FieldRule, evidence: FieldEvidence, tag: TagReading, reci
         return Check(name, idx, expected, read, conf, evidence.source, Verdict.NG, reason)
     if not rule.required and rule.expected is None and rule.pattern is None:
         return Check(name, idx, expected, read, conf, evidence.source, Verdict.OK)
+    if evidence.how == ANOTHER_PART:
+        part = other_part(evidence.raw, rule.expected or "") or "another part"
+        return Check(name, idx, expected, read, conf, evidence.source, Verdict.REVIEW,
+                     f"{prefix}{label} uncertain: {expected} is printed on the {part} line, not as the shell's (面料)"
+                     " content, which was not read as it")
     if evidence.how == OPTIONS_LISTED:
         return Check(name, idx, expected, read, conf, evidence.source, Verdict.REVIEW,
                      f"{prefix}{label} uncertain: the tag prints every option ({read}), and which one is marked is not"
