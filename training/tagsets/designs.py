@@ -320,7 +320,7 @@ DESIGNS: dict[str, Design] = {
     "tick_form": tick_form,
     "split_columns": split_columns,
     "hologram_seal": hologram_seal,
-    # added on 2026-12-04 (twenty-third session), after the reader had been developed against all forty-six: a fresh yardstick
+    # added on 2026-12-04 (twenty-second session), after the reader had been developed against all forty-six: a fresh yardstick
     "down_fill": down_fill,
     "slash_pairs": slash_pairs,
     "size_chart": size_chart,

@@ -1,4 +1,4 @@
-"""Three designs added on 2026-12-04 (twenty-third session), after the reader had been developed while looking at the
+"""Three designs added on 2026-12-04 (twenty-second session), after the reader had been developed while looking at the
 forty-six in `designs` and the batches after it: a fresh yardstick nobody tuned for.
 
 Each is a common sight on Chinese garment tags that the forty-six do not show:
