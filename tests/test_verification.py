@@ -953,3 +953,12 @@ def test_a_chart_s_marked_column_read_in_the_other_size_system_is_no_difference(
     assert judge(recipe('size = "XXL"'), one_tag(), [reading]).verdict is Verdict.REVIEW
     assert judge(recipe('size = "180/100A"'), one_tag(), [reading]).verdict is Verdict.OK
     assert judge(recipe('size = "175/96A"'), one_tag(), [reading]).verdict is Verdict.NG
+
+
+def test_one_sure_slip_beside_a_faint_one_in_a_hao_xing_is_doubt_not_a_difference() -> None:
+    """9516 000080 (down_fill, 13-px print), a good 160/104A tag read '考型：100/1014' twice: the height's 0 at 99 %, the
+    girth's 1 at 74 %. One sure slip beside a faint one is a slip; NG needs every differing character sure, or two."""
+    chars = (1.0, 1.0, 1.0, 1.0, 0.99, 0.87, 1.0, 0.88, 0.97, 0.74, 0.64)
+    line = OcrLine("考型：100/1014", 0.87, (0, 0, 1, 1), chars)
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=(line,), reread_lines=(line,))
+    assert judge(recipe('size = "160/104A"'), one_tag(), [reading]).verdict is Verdict.REVIEW

@@ -121,7 +121,9 @@ def field_evidence(rule: FieldRule, tag: TagReading, texts: Sequence[Glyphs], re
         if printed.found in (Found.NEAR, Found.ABSENT):
             spotted = _spotted(rule, tag)
             if spotted is not None and spotted.confidence < rule.min_confidence and _small_print_shows_another(rule, tag):
-                spotted = None  # the stock reads' doubts barely allow the expected value; the small-print read shows another
+                # the stock reads' doubts barely allow the expected value, the small-print read shows another: doubt
+                # (neither a pass nor, while the posteriors allow the expected value, a rival's difference)
+                return printed
             printed = spotted or _rival_spotted(rule, tag) or printed
         if coded is not None and coded.found is Found.MATCH and printed.found is not Found.DIFFERENT:
             return coded  # the bars carry the expected value and the print does not contradict them
@@ -621,10 +623,10 @@ _STRAY_POINTS = ".,·、"
 
 
 def _surely_other_hao_xing(expected: str, read: str, chars: Sequence[float]) -> bool:
-    """Two 号型 sizes of one length ('160/84Y' read for 165/84Y) where a character that differs was read surely: another
-    size printed, not a slip. Other characters may be faint, differing or not: '168/84Y' at [1, 1, 0.39, 1, 1, 1, 1]
-    for 155/80Y shows a girth of 84 at 100 % however its height's last digit reads (a faint slip beside a sure
-    difference does not make the difference a slip; every other read must still bear it out, `_expected`)."""
+    """Two 号型 sizes of one length ('160/84Y' read for 165/84Y) whose differing characters were read surely, all of
+    them or two (`_surely_differs`): another size printed, not a slip. '168/84Y' at [1, 1, 0.39, 1, 1, 1, 1] for
+    155/80Y shows a 6 and a girth of 84 at 100 % however its height's last digit reads; every other read must still
+    bear the difference out (`_expected`)."""
     if len(chars) != len(read):
         return False
     kept = [(ch, c) for ch, c in zip(read.upper(), chars) if ch not in _STRAY_POINTS]  # '160/8.4Y': a stray point
@@ -632,12 +634,21 @@ def _surely_other_hao_xing(expected: str, read: str, chars: Sequence[float]) -> 
     if read == expected or hao_xing.parse(expected) is None:
         return False
     if len(read) == len(expected) and hao_xing.parse(read) is not None:
-        return any(c >= SURE_DIFFERENCE for a, b, c in zip(expected, read, chars) if a != b)
+        return _surely_differs(expected, read, chars)
     # the body type lost or read as a digit ('175/1048' for 180/104B): height and girth alone, where they differ surely
     want, got = _HEIGHT_GIRTH.match(expected), _HEIGHT_GIRTH.match(read)
     if want is None or got is None or len(want.group(0)) != len(got.group(0)) or want.group(0) == got.group(0):
         return False
-    return any(c >= SURE_DIFFERENCE for a, b, c in zip(want.group(0), got.group(0), chars) if a != b)
+    return _surely_differs(want.group(0), got.group(0), chars)
+
+
+def _surely_differs(expected: str, read: str, chars: Sequence[float]) -> bool:
+    """Whether a read of the expected value's length shows another value: every character that differs read surely,
+    or two of them, whatever the others are. One sure slip beside a faint one is a slip still (9516 000080, a good
+    160/104A tag in 13-px print: '100/101', its 0 at 99 % and its 1 at 74 %); two sure slips are not ('168/84Y', its
+    6 and 4 at 100 %, for 155/80Y)."""
+    differing = [c for a, b, c in zip(expected, read, chars) if a != b]
+    return bool(differing) and (min(differing) >= SURE_DIFFERENCE or sum(c >= SURE_DIFFERENCE for c in differing) >= 2)
 
 
 _HEIGHT_GIRTH = re.compile(r"^\d{2,3}/\d{2,3}")
@@ -947,11 +958,10 @@ def _sign_read_as_digit(amount: _Amount, shown: set[Decimal]) -> bool:
 
 
 def _surely_other_amount(want_digits: str, read: _Amount) -> bool:
-    """An amount of as many yuan digits as the expected one where a digit that differs was read surely ('￥329' with
-    its 3 and 2 at 100 % for ¥459, the 9 at 56 %): another price printed, whatever the faint digits are."""
+    """An amount of as many yuan digits as the expected one whose differing digits were read surely, all of them or
+    two ('￥329' with its 3 and 2 at 100 % for ¥459, the 9 at 56 %): another price printed (`_surely_differs`)."""
     chars = read.digit_confidences
-    return len(read.digits) == len(want_digits) == len(chars) and read.digits != want_digits and any(
-        c >= SURE_DIFFERENCE for want, got, c in zip(want_digits, read.digits, chars) if want != got)
+    return len(read.digits) == len(want_digits) == len(chars) and _surely_differs(want_digits, read.digits, chars)
 
 
 def _cents_run_on(amount: _Amount, other: Decimal) -> bool:
