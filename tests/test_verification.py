@@ -940,6 +940,9 @@ def test_posteriors_that_barely_allow_the_expected_code_do_not_pass_it_where_the
     assert judge(rules, one_tag(), [shown]).verdict is Verdict.REVIEW
     agrees = replace(alone, small_print_lines=(OcrLine("款号：MT83329C", 0.87, (0, 0, 1, 1), chars),))
     assert judge(rules, one_tag(), [agrees]).verdict is Verdict.OK
+    # s5150 000061: the small-print line's own posteriors allow the expected value ('颜色 樱色' for 橙色): no doubt added
+    own = replace(shown, spotted=(SpottedField("style_number", "MT83329C", 0.3, 0.7, "款号：MT83326C"),))
+    assert judge(rules, one_tag(), [own]).verdict is Verdict.OK
 
 
 def test_a_chart_s_marked_column_read_in_the_other_size_system_is_no_difference() -> None:

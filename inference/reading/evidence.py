@@ -120,7 +120,8 @@ def field_evidence(rule: FieldRule, tag: TagReading, texts: Sequence[Glyphs], re
                             tag.small_print_lines, tag.confirm_only_lines)
         if printed.found in (Found.NEAR, Found.ABSENT):
             spotted = _spotted(rule, tag)
-            if spotted is not None and spotted.confidence < rule.min_confidence and _small_print_shows_another(rule, tag):
+            if spotted is not None and spotted.confidence < rule.min_confidence \
+                    and _small_print_shows_another(rule, tag, spotted.raw):
                 # the stock reads' doubts barely allow the expected value, the small-print read shows another: doubt
                 # (neither a pass nor, while the posteriors allow the expected value, a rival's difference)
                 return printed
@@ -212,12 +213,13 @@ def _spotted(rule: FieldRule, tag: TagReading) -> FieldEvidence | None:
                          "printed as expected (the recognizer's doubts allow it)", hit.line)
 
 
-def _small_print_shows_another(rule: FieldRule, tag: TagReading) -> bool:
+def _small_print_shows_another(rule: FieldRule, tag: TagReading, spotted_on: str = "") -> bool:
     """Whether the small-print recognizer read the field after its label whole, as sure as the recipe asks on the
     whole, and not as the expected value (9515 000074: 款号：MT83326C at 84 % for MT83329C). That read is never
     evidence against the expected value; it keeps posteriors that barely allow it (the stock reads' 数号：MT8302NC, the
-    expected code at 12 %) from passing it: doubt, not a pass."""
-    lines = tuple(tag.small_print_lines)
+    expected code at 12 %) from passing it: doubt, not a pass. Where the posteriors that allow it are that small-print
+    line's own (`spotted_on`: '颜色 樱色' allowing 橙色, s5150 000061), the line itself allows it: no doubt added."""
+    lines = tuple(line for line in tag.small_print_lines if line.text != spotted_on)
     if not lines or rule.expected is None:
         return False
     expected = rule.expected
