@@ -13,6 +13,7 @@ from PySide6.QtCore import QRectF, QSettings  # noqa: E402
 from app.main_window import MainWindow  # noqa: E402
 from app.settings import StationSettings  # noqa: E402
 from app.theme import VERDICT_COLORS  # noqa: E402
+from tests.colours import contrast  # noqa: E402
 
 
 def make_settings(tmp_path: Path) -> StationSettings:
@@ -659,16 +660,6 @@ def test_picking_camera_clears_a_folder_path_and_says_what_to_type(qtbot):
     assert bar.path.text() == "/tmp/sets/s5150/images"
     bar.set_spec("0@1280x720")  # from the command line or the last session: shown as it is
     assert bar.kind.currentText() == "Camera" and bar.path.text() == "0"
-
-
-def contrast(a, b) -> float:
-    def luminance(color) -> float:
-        channels = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
-                    for c in (color.redF(), color.greenF(), color.blueF())]
-        return 0.2126 * channels[0] + 0.7152 * channels[1] + 0.0722 * channels[2]
-
-    high, low = sorted((luminance(a), luminance(b)), reverse=True)
-    return (high + 0.05) / (low + 0.05)
 
 
 @pytest.mark.parametrize("verdict", ["OK", "NG", "REVIEW", "ERROR", "no recipe"])

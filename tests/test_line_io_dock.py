@@ -12,6 +12,7 @@ pytest.importorskip("PySide6")
 from app.widgets.io_dock import IoDock  # noqa: E402
 from inference.line.handshake import Ack, Trigger, Verdict  # noqa: E402
 from inference.line.station import LineStation, Outcome  # noqa: E402
+from tests.colours import contrast
 
 
 def test_the_dock_follows_a_trigger_through_to_its_ack(qtbot):
@@ -73,16 +74,6 @@ def test_a_long_job_name_or_lot_is_elided_and_never_widens_the_dock(qtbot):
         assert dock.minimumSizeHint().width() <= 440
         assert label.elided() != label.text() and label.elided().endswith("…")
         assert label.toolTip() == label.text() == f"1 {name}".strip()  # the whole name, on hover
-
-
-def contrast(a, b) -> float:
-    def luminance(color) -> float:
-        channels = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
-                    for c in (color.redF(), color.greenF(), color.blueF())]
-        return 0.2126 * channels[0] + 0.7152 * channels[1] + 0.0722 * channels[2]
-
-    high, low = sorted((luminance(a), luminance(b)), reverse=True)
-    return (high + 0.05) / (low + 0.05)
 
 
 @pytest.mark.parametrize("dark, colour, ratio", [
