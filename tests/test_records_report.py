@@ -72,6 +72,26 @@ def test_axis_ticks_are_round_and_cover_the_data(lo, hi, count, expected):
     assert nice_ticks(lo, hi, count) == pytest.approx(expected)
 
 
+@pytest.mark.parametrize("y, expected_mid", [((650.3,), "650"), ((650.3, 650.4), None), ((405.2, 414.9), None),
+                                             ((0.0,), None), ((12.0, 12.0), "12.0")])
+def test_each_axis_label_is_its_own_value(y, expected_mid):
+    """A session of one frame: the RSS axis read '650 650 651 651' (ticks 0.25 apart written as whole MiB), and
+    a 2.5 step's 407.5 read '408'. Every tick's label differs from its neighbours and, read back, is the tick."""
+    import re
+
+    from inference.records.report import Series
+
+    svg = line_chart_svg([Series("host RSS", tuple(range(len(y))), y)], title="Host memory (RSS)", x_label="min",
+                         y_label="MiB", y_floor_zero=False)
+    labels = re.findall(r'text-anchor="end" font-size="12" fill="#616e7c"[^>]*>([^<]+)</text>', svg)
+    ticks = nice_ticks(min(y), max(y), 4)
+    assert len(labels) == len(ticks) == len(set(labels)) >= 3
+    assert [float(label) for label in labels] == pytest.approx(ticks)
+    if len(set(y)) == 1 and y[0]:  # a flat series mid-axis, not on its edge
+        assert ticks[0] < y[0] < ticks[-1]
+    assert expected_mid is None or labels[len(labels) // 2] == expected_mid
+
+
 def test_charts_escape_their_labels_and_say_when_there_is_nothing_to_draw():
     frames = [make_frame(0, "NG", checks=[failed("<script>alert(1)</script>")])]
     svg = pareto_svg(pareto(frames))

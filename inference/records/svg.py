@@ -23,8 +23,9 @@ def nice_ticks(lo: float, hi: float, count: int = 5, whole: bool = False) -> lis
     """Round ticks covering [lo, hi]; `whole`: counts, ticked in whole numbers only (no '2.5 frames')."""
     if not math.isfinite(lo) or not math.isfinite(hi):
         return [0.0]
-    if hi <= lo:
-        hi = lo + 1.0
+    if hi <= lo:  # one value (a session of one frame): a band around it, the value mid-axis
+        half = abs(lo) * 0.01
+        lo, hi = (lo - half, hi + half) if half else (lo, lo + 1.0)
     raw = (hi - lo) / max(1, count)
     mag = 10 ** math.floor(math.log10(raw))
     step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw and not (whole and m * mag % 1))
@@ -33,6 +34,14 @@ def nice_ticks(lo: float, hi: float, count: int = 5, whole: bool = False) -> lis
     while ticks[-1] < hi - step * 1e-9:  # the last tick reaches the data: no curve runs past the axis
         ticks.append(round(ticks[-1] + step, 10))
     return ticks
+
+
+def tick_labels(ticks: Sequence[float]) -> list[str]:
+    """Every tick written with the decimals its step needs: a flat RSS axis ticked 650.25 apart was labelled
+    '650 650 651 651', and 407.5 on a 2.5 step read '408'."""
+    step = min((abs(b - a) for a, b in zip(ticks, ticks[1:]) if b != a), default=1.0)
+    decimals = next((d for d in range(7) if abs(round(step, d) - step) <= step * 1e-6), 6)
+    return [f"{t:.{decimals}f}" for t in ticks]
 
 
 def text_width(text: str, size: float) -> float:
@@ -86,9 +95,9 @@ def pareto_svg(bars: Sequence[ParetoBar], *, title: str = "NG/REVIEW frames by t
     y = lambda v: top + plot_h * (1 - v / y_max)  # noqa: E731
     parts = _open(width, height, title)
     parts.append(_text(left, 20, title, size=14, weight="bold"))
-    for t in ticks:
+    for t, label in zip(ticks, tick_labels(ticks)):
         parts.append(f'<line x1="{left}" y1="{y(t):.1f}" x2="{left + plot_w}" y2="{y(t):.1f}" stroke="{GRID}"/>')
-        parts.append(_text(left - 6, y(t) + 4, _fmt(t), anchor="end", fill=MUTED))
+        parts.append(_text(left - 6, y(t) + 4, label, anchor="end", fill=MUTED))
     for pct in (0, 25, 50, 75, 100):
         yy = top + plot_h * (1 - pct / 100)
         parts.append(_text(left + plot_w + 6, yy + 4, f"{pct}%", fill=MUTED))
@@ -173,12 +182,12 @@ def line_chart_svg(series: Sequence[Series], *, title: str, x_label: str, y_labe
     for lo, hi in gaps:
         parts += _gap_band(sx(lo), sx(hi), top, plot_h, f"{gap_label} for {_fmt(hi - lo)} {x_unit}".strip(),
                            f"{gap_label} from {_fmt(lo)} to {_fmt(hi)} {x_unit}".strip())
-    for t in y_ticks:
+    for t, label in zip(y_ticks, tick_labels(y_ticks)):
         parts.append(f'<line x1="{left}" y1="{sy(t):.1f}" x2="{left + plot_w}" y2="{sy(t):.1f}" stroke="{GRID}"/>')
-        parts.append(_text(left - 6, sy(t) + 4, _fmt(t), anchor="end", fill=MUTED))
-    for t in x_ticks:
+        parts.append(_text(left - 6, sy(t) + 4, label, anchor="end", fill=MUTED))
+    for t, label in zip(x_ticks, tick_labels(x_ticks)):
         parts.append(f'<line x1="{sx(t):.1f}" y1="{top + plot_h}" x2="{sx(t):.1f}" y2="{top + plot_h + 4}" stroke="{INK}"/>')
-        parts.append(_text(sx(t), top + plot_h + 17, _fmt(t), anchor="middle", fill=MUTED))
+        parts.append(_text(sx(t), top + plot_h + 17, label, anchor="middle", fill=MUTED))
     parts.append(f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" stroke="{INK}"/>')
     for i, s in enumerate(drawn):
         color = s.color or PALETTE[i % len(PALETTE)]
