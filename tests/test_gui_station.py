@@ -541,6 +541,41 @@ def test_after_an_export_the_window_offers_to_open_the_report(qtbot, tmp_path, m
     assert opened == [str(window.report_opener.last_report)]
 
 
+@pytest.mark.parametrize("height", [400, 900])
+def test_after_one_step_the_plots_show_the_frame_and_label_each_memory_tick_once(qtbot, height):
+    """One Step: the latency and memory curves of one frame were lines of one point, drawn as nothing, and the
+    memory axis wrote 346 348 350 352 in a 50-px plot, each label on the next."""
+    from app.widgets.plots_panel import STAGES, PlotsPanel
+
+    panel = PlotsPanel()
+    qtbot.addWidget(panel)
+    panel.resize(440, height)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.frames = 1
+    panel.latency.push([5.0] * len(STAGES) + [1])
+    panel.memory.push([346.3, np.nan, 1])
+    panel.share.push([0.2, 1])
+    panel._draw()
+    qtbot.wait(50)
+    shown = [panel.stage_curves[s] for s in panel.shown_stages] + [panel.rss_curve, panel.share_curve]
+    assert all(curve.opts["symbol"] == "o" for curve in shown)  # a dot where the one frame is
+    assert panel.share_plot.getViewBox().viewRange()[0][1] >= 0.5  # and the dot is inside the plot, not on its edge
+    ticks = panel.mem_plot.getAxis("left")._tickLevels[0]
+    labels = [label for _, label in ticks]
+    low, high = panel.mem_plot.getViewBox().viewRange()[1]
+    assert 1 <= len(labels) == len(set(labels)) and all(low <= value <= high for value, _ in ticks)
+    box_height = panel.mem_plot.getViewBox().height()
+    assert len(labels) <= max(1, box_height // 28), (labels, box_height)
+    assert all(float(label) == pytest.approx(value) for value, label in ticks)
+    panel.frames = 2  # a second frame: a line again, no dots on it
+    panel.latency.push([5.0] * len(STAGES) + [2])
+    panel.memory.push([346.4, np.nan, 2])
+    panel.share.push([0.2, 2])
+    panel._draw()
+    assert all(curve.opts["symbol"] is None for curve in shown)
+
+
 def test_memory_growth_during_warm_up_is_not_called_drift(qtbot):
     from app.widgets.plots_panel import PlotsPanel
 

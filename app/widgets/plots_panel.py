@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QDoubleSpinBox, QGridLayout, QLabel, QSpinBox, QVB
 
 from app.theme import PLAIN_TEXT, alarm_style
 from inference.pipeline import FrameResult
+from inference.records.svg import nice_ticks, tick_labels
 from inference.telemetry import RollingStats, drift_per_1000
 
 # In the order a frame passes them, so the stack reads bottom-up as the frame's journey. On the triton
@@ -23,6 +24,8 @@ STAGE_COLORS = {"decode": "#7f8c8d", "preprocess": "#2e86de", "h2d": "#16a085", 
                 "server_queue": "#e84393", "infer": "#8e44ad", "retry_wait": "#d35400", "d2h": "#27ae60",
                 "postprocess": "#f39c12", "read": "#c0392b"}
 HOST_SHARE_LINE = 0.30
+LONE_FRAME_SYMBOL = 7  # px: a curve of one frame (after one Step) is a dot, not an invisible line
+LABEL_ROOM_PX = 28  # the memory axis's labels at least this far apart (pyqtgraph's own set them 13 px apart)
 SHARE_LINE_KEY = "30 % line"
 GPU_ONLY_STAGES = ("h2d", "d2h")  # host-to-device and back: only a GPU backend has them
 REMOTE_ONLY_STAGES = ("network", "server_queue", "retry_wait")  # only the triton backend has them
@@ -129,6 +132,13 @@ class PlotsPanel(QWidget):
         self.vram_curve = self.mem_plot.plot(pen=pg.mkPen("#8e44ad", width=2), name="VRAM (this process)")
         self.share_curve = self.share_plot.plot(pen=pg.mkPen("#f39c12", width=2), name="host-side share")
         self.share_plot.setYRange(0, 1, padding=0)
+        self._mem_ticks_key: tuple = ()
+        self.mem_plot.getViewBox().sigResized.connect(lambda _box: self.memory.count and self._tick_memory_axis())
+        self._lone_curves: dict = {}
+        for curve in (*self.stage_curves.values(), self.rss_curve, self.vram_curve, self.share_curve):
+            curve.setSymbolSize(LONE_FRAME_SYMBOL)
+            curve.setSymbolPen(None)
+            curve.setSymbolBrush(curve.opts["pen"].color())
         # one tick, at the line: in a 720-px window this plot is ~40 px tall and automatic ticks wrote 0.6 over
         # 0.4 (pyqtgraph leaves out labels at the plot's very ends, so 0 and 1 would show nothing)
         self.share_plot.getAxis("left").setTicks([[(HOST_SHARE_LINE, f"{HOST_SHARE_LINE:g}")], []])
@@ -252,6 +262,24 @@ class PlotsPanel(QWidget):
         vram = rows[:, 1]
         return rss, (drift_per_1000(vram) if np.all(np.isfinite(vram)) else None)
 
+    def _show_lone(self, curve, points: int) -> None:
+        lone = points == 1
+        if self._lone_curves.get(curve) != lone:
+            self._lone_curves[curve] = lone
+            curve.setSymbol("o" if lone else None)
+
+    def _tick_memory_axis(self) -> None:
+        """Round MiB ticks, as many as the plot's height has room for, each written with the decimals its step
+        needs: pyqtgraph's own put four labels in a 50-px plot, one on top of the next."""
+        low, high = self._y_top["mem"]
+        room = max(1, int(self.mem_plot.getViewBox().height() // LABEL_ROOM_PX))
+        key = (low, high, room)
+        if key == self._mem_ticks_key:
+            return
+        self._mem_ticks_key = key
+        ticks = [t for t in nice_ticks(low, high, room) if low <= t <= high]
+        self.mem_plot.getAxis("left").setTicks([list(zip(ticks, tick_labels(ticks))), []])
+
     def refresh(self) -> None:
         # A dock tabbed behind another (Tag text is in front by default) is still "visible" to Qt, with nothing
         # of it on screen: redrawing it there was most of the GUI thread's own work on a running line.
@@ -264,22 +292,25 @@ class PlotsPanel(QWidget):
         span = next((n for n in (50, 100, 200) if self.frames <= n), self.capacity)
         if span != self._x_span:  # widen the window in steps, not every frame, so the axis stays put
             self._x_span = span
-            self.share_plot.setXRange(-span + 1, 0, padding=0)
+            self.share_plot.setXRange(-span + 1, 1, padding=0)  # room right of 'now' for the newest frame's dot
         rows = self.latency.ordered()
         if rows.size:
             x = rows[:, -1] - self.frames
             stacked = np.nancumsum(np.nan_to_num(rows[:, : len(STAGES)]), axis=1)
             for i, stage in enumerate(STAGES):
                 self.stage_curves[stage].setData(x, stacked[:, i], skipFiniteCheck=True)
+                self._show_lone(self.stage_curves[stage], len(x))
             self._y_top["lat"] = _settle(self.lat_plot, self._y_top["lat"], 0.0,
                                          max(float(stacked[:, -1].max()), self.takt.value() * 1.05))
         mem = self.memory.ordered()
         if mem.size:
             x = mem[:, 2] - self.frames
             self.rss_curve.setData(x, mem[:, 0], skipFiniteCheck=True)
+            self._show_lone(self.rss_curve, len(x))
             values = mem[:, 0]
             if np.any(np.isfinite(mem[:, 1])):
                 self.vram_curve.setData(x, np.nan_to_num(mem[:, 1]), skipFiniteCheck=True)
+                self._show_lone(self.vram_curve, len(x))
                 values = np.concatenate([values, np.nan_to_num(mem[:, 1])])
             low, high = self._y_top["mem"]
             lo, hi = float(values.min()), float(values.max())
@@ -287,9 +318,11 @@ class PlotsPanel(QWidget):
                 pad = max(hi - lo, 10.0) * 0.5
                 self._y_top["mem"] = (max(0.0, lo - pad), hi + pad)
                 self.mem_plot.setYRange(*self._y_top["mem"], padding=0)
+            self._tick_memory_axis()
         share = self.share.ordered()
         if share.size:
             self.share_curve.setData(share[:, 1] - self.frames, share[:, 0], skipFiniteCheck=True)
+            self._show_lone(self.share_curve, len(share))
         total = self.stats.percentiles("total")
         host = self.stats.percentiles("host")
         infer = self.stats.percentiles("infer")
