@@ -164,12 +164,13 @@ def _move_first_cut_row(doc: QTextDocument, layout: QAbstractTextDocumentLayout,
     that the block itself goes over (then it opened the next page with an empty row). Neither a page break
     before the row's cells (Qt honoured it again on the page it moved the row to, and left a page of column
     names only) nor a bottom margin on a cell's last block (Qt ignores it) would do. The first row under the
-    column names moves with its heading (kept_with_heading); a row taller than most of a page is left to break."""
+    column names moves with its heading (kept_with_heading). A row is left to break only where, moved, it still
+    does not fit its new page: a cut row's height is no measure of that (the lines Qt pushed over carry the
+    page's foot with them), and the rule that skipped rows over 80 % of a page split rows that would fit."""
     first = table.format().headerRowCount() + 1
     for row in range(first, table.rows()):
         top, bottom = row_extent(layout, table, row)
-        if (int(top // height) == int((bottom - 1) // height) or bottom - top > 0.8 * height
-                or _spacer(table, row) or _spacer(table, row - 1)):
+        if int(top // height) == int((bottom - 1) // height) or _spacer(table, row) or _spacer(table, row - 1):
             continue
         page = int(top // height)
         cursor = table.cellAt(row - 1, table.columns() - 1).lastCursorPosition()
@@ -187,7 +188,10 @@ def _move_first_cut_row(doc: QTextDocument, layout: QAbstractTextDocumentLayout,
             elif int(layout.blockBoundingRect(spacer).top() // height) > page:
                 high = fmt.topMargin()
             else:
-                return True
+                moved_top, moved_bottom = row_extent(layout, table, row)
+                if int(moved_top // height) == int((moved_bottom - 1) // height):
+                    return True
+                break  # taller than a page: moved, it would only leave the page above with an empty foot
         fmt.setTopMargin(0)  # no margin between: the row is left to break
         QTextCursor(spacer).setBlockFormat(fmt)
         return True

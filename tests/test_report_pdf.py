@@ -221,3 +221,56 @@ def test_a_flagged_frames_row_is_never_cut_in_two_by_a_page_break(qapp, tmp_path
         assert int(layout.blockBoundingRect(doc.find("About this report").block()).top() // height) < pages
     assert not cut, f"rows cut by a page break (page height, row): {cut}"
     assert breaks >= 8  # the table did run over pages
+
+
+def test_a_row_taller_than_most_of_a_page_is_kept_whole_where_it_fits_one(qapp, tmp_path):
+    """Rows over 80 % of a page were left to break: a frame whose failed checks wrap over many lines (a long
+    composition read) began at one page's foot and ended on the next, though it fits a page. Page heights are
+    swept so that the row is 80–90 % of one; a row taller than a page still breaks, with nothing lost."""
+    from PySide6.QtGui import QTextCursor
+
+    from app.report_pdf import _ENDS_PAGE, build_document, paint_pages
+    from inference.records.html_report import charts
+    from inference.records.report import FlaggedFrame, summarize
+    from tests.test_records_report import make_frame, make_session
+
+    composition = "纯棉 cotton " * 12
+    check = {"subject": "composition", "verdict": "NG", "reason": "composition differs", "expected": composition,
+             "read": composition}
+    frames = [make_frame(i, "OK") for i in range(10)] + [
+        make_frame(10 + i, "NG", checks=[check] * (4 if i == 5 else 1)) for i in range(12)]
+    report = summarize(make_session(), frames,
+                       flagged=[FlaggedFrame(f, note="not archived") for f in frames if f.verdict == "NG"])
+    (tmp_path / "charts").mkdir()
+    for name, svg in charts(report).items():
+        (tmp_path / "charts" / f"{name}.svg").write_text(svg, encoding="utf-8")
+    page = QImage(800, 1130, QImage.Format.Format_RGB32)
+    page.setDotsPerMeterX(round(96 / 0.0254))
+    page.setDotsPerMeterY(round(96 / 0.0254))
+
+    def tall_row(page_height: int) -> tuple[float, float, float, int]:
+        doc = build_document(report, tmp_path, page)
+        pages = paint_pages(doc, page, QSizeF(700, page_height), "test", first_page=0, last_page=0)
+        layout = doc.documentLayout()
+        table = QTextCursor(doc.find("failed checks: expected / read")).currentTable()
+        tops, bottoms = [], []
+        for column in range(table.columns()):
+            cell = table.cellAt(6, column)
+            last = cell.lastCursorPosition().block()
+            last = last.previous() if last.blockFormat().hasProperty(_ENDS_PAGE) else last  # its own content
+            tops.append(layout.blockBoundingRect(cell.firstCursorPosition().block()).top())
+            bottoms.append(layout.blockBoundingRect(last).bottom())
+        assert doc.find("About this report").block().isValid() and pages == doc.pageCount()
+        return min(tops), max(bottoms), doc.pageSize().height(), pages
+
+    top, bottom, _, _ = tall_row(3000)
+    natural = bottom - top
+    cut = []
+    for body in range(int(natural / 0.9) + 1, int(natural / 0.8), 8):
+        top, bottom, height, _ = tall_row(body + 21)  # the page less its footer is the body
+        assert 0.8 <= natural / height <= 0.9
+        if int(top // height) != int((bottom - 1) // height):
+            cut.append(body)
+    assert not cut, f"a row of {natural:.0f} px cut on pages of (px): {cut}"
+    top, bottom, height, pages = tall_row(int(natural * 0.7))  # taller than a page: it breaks, and the rest follows
+    assert int(top // height) != int((bottom - 1) // height) and pages > 6
