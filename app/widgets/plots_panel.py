@@ -164,6 +164,9 @@ class PlotsPanel(QWidget):
         self.summary.setMinimumHeight(2 * self.summary.fontMetrics().lineSpacing())
         self.alarm = QLabel("")
         self.alarm.setWordWrap(True)
+        # the same for the drift line: "memory drift: warming up (frame 16 of 100), then measured over 50 frames"
+        # wraps there too, and its second line hid half the time axis's title
+        self.alarm.setMinimumHeight(2 * self.alarm.fontMetrics().lineSpacing())
         controls = QGridLayout()  # two rows: the panel fits a right-hand column on a 1280-px screen
         for i, (text, widget) in enumerate((("Takt", self.takt), ("Drift window", self.drift_window),
                                             ("Alarm above", self.drift_limit))):
