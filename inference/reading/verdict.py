@@ -138,13 +138,20 @@ def _doubted_on_an_illegible_tag(checks: list[Check], evidence: dict[str, FieldE
     return out
 
 
+def small_px(text_px: float) -> str:
+    """A line height below SMALL_TEXT_PX as the reasons write it: whole px, except where rounding would reach the
+    threshold it falls short of ('21 px lines, needs 21' for 20.6 px read as a contradiction); then cut to 0.1 px."""
+    shown = f"{text_px:.0f}"
+    return f"{int(text_px * 10) / 10:.1f}" if text_px < SMALL_TEXT_PX <= float(shown) else shown
+
+
 def _small_print_check(tag: TagReading, field_checks: Sequence[Check], prefix: str) -> Check | None:
     """Why fields were left in doubt when the camera is the cause: the tag's text stands too low to be
     read surely. Only beside a field in doubt, so it never turns a frame from OK or NG."""
     if tag.text_px is None or tag.text_px >= SMALL_TEXT_PX or not any(c.verdict is Verdict.REVIEW for c in field_checks):
         return None
-    return Check("print size", tag.tag_index, f">= {SMALL_TEXT_PX:.0f} px lines", f"{tag.text_px:.0f} px", None, "ocr",
-                 Verdict.REVIEW, f"{prefix}print too small to read surely ({tag.text_px:.0f} px lines, needs {SMALL_TEXT_PX:.0f}):"
+    return Check("print size", tag.tag_index, f">= {SMALL_TEXT_PX:.0f} px lines", f"{small_px(tag.text_px)} px", None, "ocr",
+                 Verdict.REVIEW, f"{prefix}print too small to read surely ({small_px(tag.text_px)} px lines, needs {SMALL_TEXT_PX:.0f}):"
                  " bring the camera closer or zoom in")
 
 
@@ -347,12 +354,12 @@ def _field_check(rule: FieldRule, evidence: FieldEvidence, tag: TagReading, reci
             and tag.text_px is not None and tag.text_px < SMALL_TEXT_PX:
         return Check(name, idx, expected, read, conf, evidence.source, Verdict.REVIEW,
                      f"{prefix}{label} uncertain: read as {read}, expected {expected}: free text in print too small to tell a"
-                     f" misprint from a misread ({tag.text_px:.0f} px lines, needs {SMALL_TEXT_PX:.0f})")
+                     f" misprint from a misread ({small_px(tag.text_px)} px lines, needs {SMALL_TEXT_PX:.0f})")
     if evidence.found is Found.DIFFERENT and evidence.source == "ocr" and rule.expected is not None \
             and tag.text_px is not None and tag.text_px < SMALL_TEXT_PX and _lookalike_in_small_print(name, rule.expected, evidence.value):
         return Check(name, idx, expected, read, conf, evidence.source, Verdict.REVIEW,
                      f"{prefix}{label} uncertain: read as {read}, expected {expected}: one character apart in print too"
-                     f" small to tell them apart ({tag.text_px:.0f} px lines, needs {SMALL_TEXT_PX:.0f})")
+                     f" small to tell them apart ({small_px(tag.text_px)} px lines, needs {SMALL_TEXT_PX:.0f})")
     if evidence.found is Found.DIFFERENT:
         if evidence.how == MARKED_IN_RUN:
             reason = f"{prefix}{label} marked in the printed run is {read}, expected {expected}"
@@ -570,7 +577,7 @@ def _printed_digits_check(recipe: Recipe, tag: TagReading, prefix: str) -> Check
         # passes the check digit one time in ten (a good tag of set 9606 was NG on 6900839751712 for 6990939751712)
         return Check("barcode", tag.tag_index, rule.expected, value, confidence, seen, Verdict.REVIEW,
                      f"{prefix}barcode caption read as {value}, expected {rule.expected} (bars unreadable), in print too small"
-                     f" to be sure ({tag.text_px:.0f} px lines, needs {SMALL_TEXT_PX:.0f})")
+                     f" to be sure ({small_px(tag.text_px)} px lines, needs {SMALL_TEXT_PX:.0f})")
     verdict = Verdict.NG if confidence >= _min_confidence(recipe, "ean13") else Verdict.REVIEW
     return Check("barcode", tag.tag_index, rule.expected, value, confidence, seen, verdict,
                  f"{prefix}barcode caption {value} ≠ expected {rule.expected} (bars unreadable)")
