@@ -105,9 +105,17 @@ def kept_with_heading(layout: QAbstractTextDocumentLayout, heading: QTextBlock) 
         return None
     table = QTextCursor(following).currentTable()
     if table is None or table.rows() < 2:
-        return layout.blockBoundingRect(following).top()
+        return first_line_top(layout, following)
     return max(layout.blockBoundingRect(table.cellAt(1, column).lastCursorPosition().block()).bottom()
                for column in range(table.columns())) - 1
+
+
+def first_line_top(layout: QAbstractTextDocumentLayout, block: QTextBlock) -> float:
+    """Where a block's first line is drawn: a line Qt moved to the next page leaves its block's top (and its margin)
+    on the page before, so "About this report" was kept with a paragraph whose line began the next page."""
+    top = layout.blockBoundingRect(block).top()
+    lines = block.layout()
+    return top + lines.lineAt(0).y() if lines is not None and lines.lineCount() else top
 
 
 def row_extent(layout: QAbstractTextDocumentLayout, table: QTextTable, row: int) -> tuple[float, float]:

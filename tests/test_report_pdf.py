@@ -274,3 +274,38 @@ def test_a_row_taller_than_most_of_a_page_is_kept_whole_where_it_fits_one(qapp, 
     assert not cut, f"a row of {natural:.0f} px cut on pages of (px): {cut}"
     top, bottom, height, pages = tall_row(int(natural * 0.7))  # taller than a page: it breaks, and the rest follows
     assert int(top // height) != int((bottom - 1) // height) and pages > 6
+
+
+def test_a_heading_is_never_drawn_at_a_pages_foot_with_its_text_on_the_next(qapp, tmp_path):
+    """s5150, session 3: "About this report" ended page 3, its text began page 4. Qt had moved the paragraph's
+    first line to page 4 but left the paragraph's top (its margin) on page 3, and the heading was kept with that.
+    Page heights are swept so that headings meet the page's foot at many depths."""
+    from PySide6.QtGui import QTextCursor
+
+    from app.report_pdf import build_document, paint_pages
+
+    journal_path, session = make_session(tmp_path, frames=30, flagged_rate=0.3)
+    result, report = export_with_report(journal_path, session, tmp_path / "out")
+    page = QImage(800, 1130, QImage.Format.Format_RGB32)
+    page.setDotsPerMeterX(round(96 / 0.0254))
+    page.setDotsPerMeterY(round(96 / 0.0254))
+
+    def drawn_at(layout, block) -> float:  # where the block's first line is painted
+        return layout.blockBoundingRect(block).top() + block.layout().lineAt(0).y()
+
+    alone, checked = [], 0
+    for page_height in range(600, 1100, 9):
+        doc = build_document(report, result.path, page)
+        paint_pages(doc, page, QSizeF(700, page_height), "test", first_page=0, last_page=0)
+        height, layout = doc.pageSize().height(), doc.documentLayout()
+        block = doc.begin()
+        while block.isValid():
+            following = block.next()
+            if (block.blockFormat().headingLevel() and following.isValid() and following.text()
+                    and QTextCursor(following).currentTable() is None):
+                checked += 1
+                if int(drawn_at(layout, block) // height) != int(drawn_at(layout, following) // height):
+                    alone.append((page_height, block.text()))
+            block = following
+    assert checked > 100
+    assert not alone, f"a heading at a page's foot, its text on the next page (page height, heading): {alone}"
