@@ -100,12 +100,22 @@ class ImageFilesSource(FrameSource):
             yield Frame(index, path.name, str(path), image, (time.perf_counter_ns() - start) / 1e6)
 
 
+def folder_contents(folder: Path, named: int = 4) -> str:
+    """What a folder without images holds, by name: '0 other entries' said nothing of an empty folder, and a set's
+    own folder (images/, recipes/, truth.jsonl) shows the operator which one to pick."""
+    entries = sorted(folder.iterdir())
+    if not entries:
+        return "an empty folder"
+    names = [entry.name + ("/" if entry.is_dir() else "") for entry in entries[:named]]
+    more = f" and {len(entries) - named} more" if len(entries) > named else ""
+    return f"{len(entries)} other {'entry' if len(entries) == 1 else 'entries'}: {', '.join(names)}{more}"
+
+
 def folder_source(folder: Path) -> ImageFilesSource:
     paths, skipped = scan_images(folder)
     if not paths and not skipped:
         raise SourceError(f"no images in {folder}", expected=f"files ending in {', '.join(sorted(IMAGE_SUFFIXES))}",
-                          found=f"{sum(1 for _ in folder.iterdir())} other entries",
-                          hint="pick the folder that holds the captured tag images")
+                          found=folder_contents(folder), hint="pick the folder that holds the captured tag images")
     return ImageFilesSource(paths, f"folder {folder}", skipped)
 
 

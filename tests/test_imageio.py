@@ -81,3 +81,20 @@ def test_a_source_spec_names_its_kind_by_its_text(spec, kind, camera):
 def test_a_camera_size_that_is_not_width_x_height_is_refused():
     with pytest.raises(SourceError, match="resolution not understood"):
         open_source("0@wide")
+
+
+@pytest.mark.parametrize("entries, found", [
+    ((), "an empty folder"),
+    (("notes.txt",), "1 other entry: notes.txt"),
+    (("images/", "manifest.json", "recipes/", "truth.jsonl"), "4 other entries: images/, manifest.json, recipes/, "
+                                                               "truth.jsonl"),
+    (("a.txt", "b.txt", "c.txt", "d.txt", "e.txt", "f.txt"), "6 other entries: a.txt, b.txt, c.txt, d.txt and 2 more"),
+])
+def test_a_folder_without_images_says_what_it_holds(tmp_path, entries, found):
+    """An empty folder said 'found: 0 other entries'; a set's own folder now names its images/ folder."""
+    for name in entries:
+        (tmp_path / name.rstrip("/")).mkdir() if name.endswith("/") else (tmp_path / name).write_text("x")
+    with pytest.raises(SourceError) as caught:
+        open_source(str(tmp_path))
+    said = {line.split(":", 1)[0].strip(): line.split(":", 1)[1].strip() for line in str(caught.value).splitlines()[1:]}
+    assert said["found"] == found
