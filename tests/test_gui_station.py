@@ -330,7 +330,8 @@ def test_in_a_1280_px_windows_dock_the_plots_are_not_crowded_out_by_their_legend
     qtbot.waitExposed(panel)
     qtbot.wait(50)
     for plot in (panel.lat_plot, panel.mem_plot, panel.share_plot):
-        assert plot.getViewBox().sceneBoundingRect().width() >= 0.4 * panel.graphs.width()
+        # 0.35: the left axes keep room for 5-digit ms from the start (with data in, they took it anyway)
+        assert plot.getViewBox().sceneBoundingRect().width() >= 0.35 * panel.graphs.width()
     assert "CPU-side work" in panel.graphs.toolTip()  # what the 30 % line means is still said
 
 
@@ -577,6 +578,31 @@ def test_after_one_step_the_plots_show_the_frame_and_label_each_memory_tick_once
     panel.share.push([0.2, 2])
     panel._draw()
     assert all(curve.opts["symbol"] is None for curve in shown)
+
+
+def test_before_the_first_frame_the_plots_write_no_fractions_of_a_ms_or_a_mib(qtbot):
+    """No engine or no source yet: the plots wrote pyqtgraph's 0.2 0.4 0.6 0.8 as ms and MiB, the memory plot's
+    four labels on top of each other, and each left axis sized itself to its labels, so the three plots' left
+    edges stood apart over their one time axis."""
+    from app.widgets.plots_panel import STAGES, PlotsPanel
+
+    panel = PlotsPanel()
+    qtbot.addWidget(panel)
+    panel.resize(440, 400)
+    panel.show()
+    qtbot.waitExposed(panel)
+    assert panel.mem_plot.getAxis("left")._tickLevels == [[], []]
+    low, high = panel.lat_plot.getViewBox().viewRange()[1]
+    assert low == 0 and high >= panel.takt.value()  # the takt line in view, ticks in whole ms
+    plots = (panel.lat_plot, panel.mem_plot, panel.share_plot)
+    assert len({round(p.getViewBox().sceneBoundingRect().left()) for p in plots}) == 1  # one time axis under all
+    panel.frames = 1
+    panel.latency.push([4000.0] * len(STAGES) + [1])
+    panel.memory.push([346.3, np.nan, 1])
+    panel.share.push([0.2, 1])
+    panel._draw()
+    qtbot.wait(50)
+    assert len({round(p.getViewBox().sceneBoundingRect().left()) for p in plots}) == 1  # 5-digit ms labels too
 
 
 def test_memory_growth_during_warm_up_is_not_called_drift(qtbot):

@@ -9,6 +9,7 @@ import time
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QTimer
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QDoubleSpinBox, QGridLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
 from app.theme import PLAIN_TEXT, alarm_style
@@ -93,6 +94,13 @@ class PlotsPanel(QWidget):
         self.lat_plot.setLabel("left", "ms")
         self.mem_plot.setLabel("left", "MiB")
         self.share_plot.setLabel("left", "share")
+        # one left axis width for the three, room for "10000" ms: each sized itself to its labels, so the plots'
+        # left edges (and their shared time axis) stood apart, most when the memory plot had no labels yet
+        digits = QFontMetrics(self.lat_plot.getAxis("left").font()).horizontalAdvance("10000")
+        for plot in (self.lat_plot, self.mem_plot, self.share_plot):
+            axis = plot.getAxis("left")
+            axis.setWidth(round(digits + axis.style["tickTextOffset"][0] + max(0, axis.style["tickLength"])
+                                + axis.label.boundingRect().height() * 0.8) + 1)
         # X is "frames ago" over a fixed window and Y ranges move only with hysteresis, so the axes
         # are not re-laid out on every refresh (axis painting dominated the cost).
         for plot in (self.lat_plot, self.mem_plot, self.share_plot):
@@ -132,6 +140,10 @@ class PlotsPanel(QWidget):
         self.vram_curve = self.mem_plot.plot(pen=pg.mkPen("#8e44ad", width=2), name="VRAM (this process)")
         self.share_curve = self.share_plot.plot(pen=pg.mkPen("#f39c12", width=2), name="host-side share")
         self.share_plot.setYRange(0, 1, padding=0)
+        # before the first frame: ms up to the takt line, and no MiB at all (pyqtgraph's 0..1 wrote 0.2 0.4 0.6 0.8
+        # ms and MiB, four labels on top of each other in a short plot)
+        self._y_top["lat"] = _settle(self.lat_plot, 0.0, 0.0, self.takt.value())
+        self.mem_plot.getAxis("left").setTicks([[], []])
         self._mem_ticks_key: tuple = ()
         self.mem_plot.getViewBox().sigResized.connect(lambda _box: self.memory.count and self._tick_memory_axis())
         self._lone_curves: dict = {}
