@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
@@ -15,7 +16,7 @@ import numpy as np
 
 from inference.errors import ConfigError
 from training.tagsets.codes import modules
-from training.tagsets.designs import BARCODE_OF, DESIGNS, HAS_QR
+from training.tagsets.designs import BARCODE_OF, DESIGNS, HAS_QR, HUNG_UPSIDE_DOWN
 from training.tagsets.recipe_toml import recipe_text
 from training.tagsets.scene import HEIGHT, KINDS, WIDTH, Placement, Shot, map_box, photograph, place
 from training.tagsets.values import DEFECT_FIELD, DEFECT_KINDS, TagValues, random_values, wrong_value
@@ -73,12 +74,16 @@ def _placements(rng: np.random.Generator, design: str, style_seed: int, values: 
     slots = [(0, 0, WIDTH, HEIGHT)] if n_tags == 1 else [(0, 0, WIDTH / 2, HEIGHT), (WIDTH / 2, 0, WIDTH, HEIGHT)]
     low, high = HEIGHT_RANGE[bucket]
     rotation = shot.rotation_deg
+    half_turn = 0.0
+    if design in HUNG_UPSIDE_DOWN:  # 150-210 degrees in all
+        rotation, half_turn = rotation * 30.0 / 35.0, 180.0
     for attempt in range(40):
         target = float(rng.uniform(low, high))
         art = _render(design, style_seed, values, target)
-        placed = [place(rng, art, rotation if i == 0 else -rotation, shot.perspective, slot) for i, slot in enumerate(slots)]
+        placed = [place(rng, art, half_turn + (rotation if i == 0 else -rotation), shot.perspective, slot)
+                  for i, slot in enumerate(slots)]
         if all(p is not None and low - 10 <= p.tag_height_px <= high + 10 for p in placed):
-            return [(art, p) for p in placed], rotation
+            return [(art, p) for p in placed], half_turn + rotation
         high = max(low, high * 0.93)
         if attempt > 20:
             rotation *= 0.8
@@ -119,12 +124,14 @@ def _tag_truth(art, placement: Placement, box, values: TagValues) -> dict:
 
 def _recipe_form(name: str, printed: str, values: TagValues) -> str:
     """The price as the recipe writes it; a size printed with more than the recipe's ('L (170/92A)') as the
-    recipe's; every other field as printed."""
+    recipe's; a value printed full-width ('ＧＢ／Ｔ　２６６４－２０１７') as its NFKC form where that is the recipe's;
+    every other field as printed."""
     if name == "price":
         return f"¥{values.price}"
     if name == "size":
         return values.size
-    return printed
+    folded = unicodedata.normalize("NFKC", printed)
+    return folded if folded != printed and folded == getattr(values, name, None) else printed
 
 
 def generate(out: Path, count: int, seed: int, defect_share: float = 0.2, designs: list[str] | None = None) -> dict:
