@@ -33,7 +33,7 @@ from app.widgets.error_panel import ErrorPanel
 from app.widgets.station_header import StationHeader, short_source
 from app.widgets.table_note import TableNote
 from app.widgets.image_view import ImageView, tag_papers
-from app.widgets.plots_panel import PlotsPanel
+from app.widgets.plots_panel import PlotsPanel, rate_text
 from app.widgets.results_table import ResultsModel
 from app.widgets.source_bar import SourceBar
 from app.widgets.text_panel import TextPanel
@@ -702,7 +702,7 @@ class MainWindow(QMainWindow):
         labels["precision"].setText(f"Precision: {self.precision.upper()}")
         labels["device"].setText(f"Device: {p.engine.device_name if p else '—'}")
         labels["frames"].setText(f"Frames: {self.results.total}" + (f" (dropped {self.drops})" if self.drops else ""))
-        labels["fps"].setText(f"{self.plots.fps:.1f} fps")
+        labels["fps"].setText(rate_text(self.plots.fps))
 
     def set_dark(self, dark: bool) -> None:
         apply_theme(QApplication.instance(), dark)

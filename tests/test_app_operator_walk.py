@@ -920,7 +920,16 @@ def test_the_frame_rate_is_the_runs_not_since_a_step_minutes_before(qtbot, tmp_p
     for _ in range(4):
         window.plots.add_result(frame)
     window._update_status()
-    assert window.status_labels["fps"].text() == "0.2 fps"
+    assert window.status_labels["fps"].text() == "4.0 s/frame"  # '0.2 fps' for one every 4 s, rounded down
+
+
+@pytest.mark.parametrize("fps, expected", [(0.0, "— fps"), (0.0435, "23.0 s/frame"), (0.25, "4.0 s/frame"),
+                                           (0.99, "1.0 s/frame"), (1.0, "1.0 fps"), (12.34, "12.3 fps")])
+def test_a_slow_frame_rate_reads_as_seconds_between_frames(fps, expected):
+    """A watched folder with a frame every 23 s: the status bar and the plots said '0.0 fps', a stopped station."""
+    from app.widgets.plots_panel import rate_text
+
+    assert rate_text(fps) == expected
 
 
 def test_tags_finished_after_leaving_one_verdict_per_tag_stay_off_the_banner(qtbot, tmp_path):

@@ -32,6 +32,14 @@ GPU_ONLY_STAGES = ("h2d", "d2h")  # host-to-device and back: only a GPU backend 
 REMOTE_ONLY_STAGES = ("network", "server_queue", "retry_wait")  # only the triton backend has them
 
 
+def rate_text(fps: float) -> str:
+    """The frame rate as a person reads it: below one frame a second, the seconds between frames ('0.0 fps' for a
+    watched folder's frame every 23 s read as a stopped station); before two frames, no rate."""
+    if fps <= 0:
+        return "— fps"
+    return f"{fps:.1f} fps" if fps >= 1 else f"{1 / fps:.1f} s/frame"
+
+
 class Ring:
     """Fixed-size ring buffer of float rows; `ordered()` returns the last `n` rows oldest first."""
 
@@ -345,7 +353,7 @@ class PlotsPanel(QWidget):
         share_p50 = host.p50 / detect_p50 if detect_p50 > 0 else 0.0
         self.summary.setText(
             f"total p50 {total.p50:.1f} · p95 {total.p95:.1f} · p99 {total.p99:.1f} ms   |   "
-            f"{self.fps:.1f} fps   |   takt violations {self.takt_violations} of {self.frames}   |   "
+            f"{rate_text(self.fps)}   |   takt violations {self.takt_violations} of {self.frames}   |   "
             f"host-side share (p50) {share_p50:.0%}")
         rss_drift, vram_drift = self.memory_drift()
         limit = self.drift_limit.value()
