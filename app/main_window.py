@@ -75,6 +75,8 @@ def source_words(spec: str) -> str:
     from inference.cameras.specs import is_camera_spec
     from inference.sources import spec_kind
 
+    if spec.startswith("watch:"):  # "watch:/tmp/line is open" showed the station's own prefix
+        return f"the watched folder {spec[len('watch:'):]}"
     return short_source(spec) if is_camera_spec(spec) or spec_kind(spec) in ("camera", "replay") else spec
 
 
@@ -99,7 +101,8 @@ def view_note(state: StationState) -> str:
     if state.run == RUNNING:  # the first frame takes seconds on a CPU
         return first_frame_note(state)
     if state.source_status == OPEN:
-        return f"{state.source} is open — press Start (Space)."
+        words = source_words(state.source)
+        return f"{words[:1].upper()}{words[1:]} is open — press Start (Space)."
     return "No frame yet — open a source and press Start (Space)."
 
 

@@ -1014,3 +1014,18 @@ def test_the_headers_alarm_words_are_readable_on_each_theme_and_after_a_change(q
             assert contrast(QColor(colour), back) >= 4.5, (dark, colour, back.name())
     finally:
         app.setPalette(before)
+
+
+@pytest.mark.parametrize("spec, expected", [
+    ("watch:/srv/line-3", "The watched folder /srv/line-3 is open — press Start (Space)."),
+    ("/srv/line-3", "/srv/line-3 is open — press Start (Space)."),
+])
+def test_a_watched_folder_is_named_in_words_not_by_the_stations_prefix(spec, expected):
+    """The view said 'watch:/tmp/s23/watch is open — press Start (Space).'"""
+    import dataclasses
+
+    from app.main_window import view_note
+    from app.station_state import OPEN, STOPPED, StationState
+
+    state = dataclasses.replace(StationState(), source=spec, source_status=OPEN, run=STOPPED)
+    assert view_note(state) == expected
