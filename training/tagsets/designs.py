@@ -1,6 +1,6 @@
-"""Fifty-two hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs, fifth_designs,
+"""Fifty-five hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs, fifth_designs,
 sixth_designs, seventh_designs, eighth_designs, ninth_designs, tenth_designs, eleventh_designs, twelfth_designs,
-thirteenth_designs, fourteenth_designs, fifteenth_designs and sixteenth_designs),
+thirteenth_designs, fourteenth_designs, fifteenth_designs, sixteenth_designs and seventeenth_designs),
 each from a common
 Chinese retail convention; none shares layout with training.synth.
 
@@ -31,6 +31,7 @@ from training.tagsets.layout import pick as _pick
 from training.tagsets.layout import row as _row
 from training.tagsets.ninth_designs import clear_pvc, currency_list, vertical_columns
 from training.tagsets.seventh_designs import glossy_hotspot, overprint_offset, string_occluded
+from training.tagsets.seventeenth_designs import cij_inkjet, spec_line, woven_label
 from training.tagsets.sixteenth_designs import correction_sticker, fullwidth_print, hung_upside_down
 from training.tagsets.sixth_designs import curled_tag, dense_tag, handwritten_price
 from training.tagsets.tenth_designs import label_over_value, stamped_price, two_row_table
@@ -329,6 +330,11 @@ DESIGNS: dict[str, Design] = {
     "fullwidth_print": fullwidth_print,
     "correction_sticker": correction_sticker,
     "hung_upside_down": hung_upside_down,
+    # added on 2026-12-05 (twenty-third session) beside the three above, after the reader had been developed against all
+    # forty-nine: a fresh yardstick
+    "woven_label": woven_label,
+    "cij_inkjet": cij_inkjet,
+    "spec_line": spec_line,
 }
 # The symbology each design carries, so a recipe and a defect know what the barcode encodes.
 BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_price_block": "EAN-13",
@@ -347,7 +353,8 @@ BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_p
               "batch_codes": "EAN-13", "zebra_table": "EAN-13", "pale_serif": "EAN-13",
               "tick_form": "EAN-13", "split_columns": "EAN-13", "hologram_seal": "EAN-13",
               "down_fill": "EAN-13", "slash_pairs": "EAN-13", "size_chart": "EAN-13",
-              "fullwidth_print": "EAN-13", "correction_sticker": "EAN-13", "hung_upside_down": "EAN-13"}
+              "fullwidth_print": "EAN-13", "correction_sticker": "EAN-13", "hung_upside_down": "EAN-13",
+              "woven_label": "EAN-13", "cij_inkjet": "EAN-13", "spec_line": "EAN-13"}
 # Cards the photograph shows turned a half turn (the tag hung by its hole upside down), besides the scene's tilt.
 HUNG_UPSIDE_DOWN = {"hung_upside_down"}
 HAS_QR = {"kraft_stamped", "stacked_labels", "logo_face", "dense_tag", "qr_first", "hologram_seal"}
