@@ -847,6 +847,19 @@ def test_a_style_number_s_letters_read_as_digits_are_the_recognizer_s_doubt_not_
     assert judge(recipe('style_number = "ZS010409B"'), one_tag(), [reading]).verdict is verdict
 
 
+@pytest.mark.parametrize("line, verdict", [
+    ("货号：U38181147", Verdict.REVIEW),  # set 9717 cij_inkjet 000028: a 5×7 dot-matrix V read as U, at 100 %
+    ("货号：V38181147", Verdict.OK),
+    ("货号：V38181148", Verdict.NG),  # another style's number: a digit differs
+    ("货号：U38181148", Verdict.NG),  # a digit differs as well as the look-alike letter
+    ("货号：W38181147", Verdict.NG),  # letters for letters, not look-alikes: another prefix
+])
+def test_a_style_number_read_with_a_look_alike_letter_is_the_recognizer_s_doubt_not_another_code(line: str, verdict: Verdict) -> None:
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines_from_text(line, 1.0),
+                         reread_lines=lines_from_text(line, 1.0), text_px=30.0)
+    assert judge(recipe('style_number = "V38181147"'), one_tag(), [reading]).verdict is verdict
+
+
 def _lines(*lines: tuple[str, float]) -> tuple:
     return tuple(line for text, confidence in lines for line in lines_from_text(text, confidence))
 

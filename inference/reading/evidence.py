@@ -385,7 +385,7 @@ def _compare_value(name: str, expected: str, cand: _Candidate, min_conf: float) 
         found = compare(want, got, cand.confidence, min_conf, cand.mean)
         if found is Found.NEAR and _surely_other_code(want, got, cand.chars):
             found = Found.DIFFERENT
-        if found is Found.DIFFERENT and _letters_and_digits_swapped(want, got):
+        if found is Found.DIFFERENT and (_letters_and_digits_swapped(want, got) or _look_alike_letters_swapped(want, got)):
             return Found.NEAR  # the recognizer's confusion, not another code
         return found
     if name == "safety_category":
@@ -674,6 +674,21 @@ def _letters_and_digits_swapped(expected: str, read: str) -> bool:
     if len(expected) != len(read) or expected == read:
         return False
     return all(a.isdigit() != b.isdigit() and a.isalnum() and b.isalnum() for a, b in zip(expected, read) if a != b)
+
+
+# Capital letters whose glyphs differ only in a small part that dot-matrix, woven or worn print does not keep
+# apart: a 5×7 matrix draws U and V alike but for the bottom two rows (a V's point is a U's bowl), and the
+# recognizer reads either surely.
+_LOOK_ALIKE_LETTERS = frozenset({frozenset("UV")})
+
+
+def _look_alike_letters_swapped(expected: str, read: str) -> bool:
+    """A code read with a look-alike letter where the expected has its twin, and no other difference: `U38181147`
+    for `V38181147` on a CIJ coder's 5×7 print. Neither is evidence for a tag printed with another style's number,
+    whose digits differ."""
+    if len(expected) != len(read) or expected == read:
+        return False
+    return all(frozenset((a, b)) in _LOOK_ALIKE_LETTERS for a, b in zip(expected, read) if a != b)
 
 
 def _weakest(line: OcrLine, start: int, end: int) -> float:
