@@ -309,3 +309,52 @@ def test_a_heading_is_never_drawn_at_a_pages_foot_with_its_text_on_the_next(qapp
             block = following
     assert checked > 100
     assert not alone, f"a heading at a page's foot, its text on the next page (page height, heading): {alone}"
+
+
+def test_a_line_sessions_pdf_lists_its_ng_and_review_tags(qapp, tmp_path):
+    """A moving line's session (frames only tracked): page 1 counted 2 REVIEW tags, page 2 said "NG and REVIEW
+    frames (0) · None: every judged tag passed", and the reasons chart counted 'frames'."""
+    from inference.reading.verdict import Verdict
+    from inference.records.archive import Archive
+    from inference.records.html_report import render_html
+    from inference.records.recorder import Recorder
+    from inference.records.synthetic import synthetic_result
+    from inference.tracking.records import UNREAD
+    from tests.test_records_tags import KEY, make_verdict
+
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        recorder = Recorder(journal, Archive(tmp_path / "archive"))
+        recorder.use(KEY)
+        rng = np.random.default_rng(0)
+        for index in range(5):
+            frame = synthetic_result(index, rng, flagged=False, judged=False, image_hw=(72, 128),
+                                     source_name=f"replay#{index}", source_path=None, timestamp=1_790_000_000.0 + index)
+            recorder.record(frame, np.zeros((72, 128, 3), np.uint8))
+        recorder.record_tag(make_verdict(1, Verdict.OK))
+        recorder.record_tag(make_verdict(2, Verdict.NG, reasons=("size L ≠ expected M", "price ¥99 ≠ expected ¥89")))
+        recorder.record_tag(make_verdict(3, Verdict.REVIEW, reads=0, crop=False, reasons=(UNREAD,)))
+        session = recorder.session_id
+    result, report = export_with_report(tmp_path / "j.sqlite3", session, tmp_path / "out")
+    qt = render_html(report, flavor="qt")
+    browser = (result.path / "report.html").read_text(encoding="utf-8")
+    for html in (qt, browser):
+        assert "NG and REVIEW tags (2)</h2>" in html and "NG and REVIEW frames" not in html
+        assert "<b>#2</b>" in html and "size L ≠ expected M<br>price ¥99 ≠ expected ¥89" in html
+        assert "<b>#3</b>" in html and "passed unread" in html and "<b>#1</b>" not in html  # the OK tag is not listed
+    pareto = (result.path / "charts" / "pareto.svg").read_text(encoding="utf-8")
+    assert "NG/REVIEW tags by their first failed check" in pareto and ">frames<" not in pareto
+    pdfium = pytest.importorskip("pypdfium2", reason="pypdfium2 (dev dependency) reads the PDF's text")
+    document = pdfium.PdfDocument(str(result.path / "report.pdf"))
+    text = "".join(document[i].get_textpage().get_text_range() for i in range(len(document)))
+    document.close()
+    assert "NG and REVIEW tags (" in text and "size L ≠ expected M" in text
+
+
+def test_an_empty_ng_list_takes_no_page_of_its_own(qapp, tmp_path):
+    """A line session whose tags all passed: page 2 held only "NG and REVIEW frames (0)" and a line of text."""
+    from inference.records.html_report import render_html
+    from inference.records.report import summarize
+    from tests.test_records_report import make_frame, make_session
+
+    html = render_html(summarize(make_session(), [make_frame(i, "OK") for i in range(3)]), flavor="qt")
+    assert '<h2>NG and REVIEW frames (0)</h2>' in html

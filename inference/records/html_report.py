@@ -35,7 +35,7 @@ def charts(report: ReportData) -> dict[str, str]:
     """Chart name → SVG text; the exporter also writes each to charts/<name>.svg."""
     unit = report.time_unit
     out = {
-        "pareto": pareto_svg(report.pareto, width=CHART_WIDTH),
+        "pareto": pareto_svg(report.pareto, width=CHART_WIDTH, unit=report.unit),
         "latency": line_chart_svg(report.latency_series, title="Latency over time", x_label=f"time since start ({unit})",
                                   y_label="ms", width=CHART_WIDTH, x_unit=unit, gap_label="no frames"),
         "rss": line_chart_svg([report.rss_series], title="Host memory (RSS)", x_label=f"time since start ({unit})",
@@ -68,8 +68,7 @@ def render_html(report: ReportData, *, flavor: str = "browser", chart_svgs: dict
         "<h2>Latency</h2>", _latency_table(report), chart("latency"),
         "<h2>Memory</h2>", chart("rss"),
         chart("vram") if "vram" in svgs else '<p class="muted">VRAM: not measured in this session (no NVIDIA GPU / NVML).</p>',
-        f"<h2>NG and REVIEW tags ({len(report.flagged)})</h2>",
-        _flagged(report.flagged) if report.flagged else '<p class="muted">None: every judged tag passed.</p>',
+        *_flagged_section(report, "", _flagged),
         _errors(report) if report.errors else "",
         _footer(report), "</body>", "</html>",
     ]
@@ -88,8 +87,7 @@ def _qt_document(report: ReportData, title: str, svgs: dict[str, str], chart) ->
         f"<style>{_css('qt')}</style>", "</head>", "<body>",
         f"<h1>{e(title)}</h1>", _header_table(report, pairs_per_row=2), _summary(report, "qt"),
         "<h2>NG and REVIEW reasons</h2>", chart("pareto"),
-        f"<h2{PAGE_BREAK}>NG and REVIEW frames ({len(report.flagged)})</h2>",
-        _flagged_rows(report.flagged) if report.flagged else '<p class="muted">None: every judged tag passed.</p>',
+        *_flagged_section(report, PAGE_BREAK, _flagged_rows),
         f"<h2{PAGE_BREAK}>Appendix A · Reasons, latency</h2>", _pareto_table(report),
         "<h3>Latency</h3>", _latency_table(report), chart("latency"),
         "<h2>Appendix B · Memory</h2>", chart("rss"), vram,
@@ -97,6 +95,37 @@ def _qt_document(report: ReportData, title: str, svgs: dict[str, str], chart) ->
         "</body>", "</html>",
     ]
     return "\n".join(p for p in parts if p) + "\n"
+
+
+def _flagged_section(report: ReportData, page_break: str, frame_rows) -> tuple[str, str]:
+    """The NG/REVIEW list's heading and body, in the session's own unit. On a moving line the frames are only
+    tracked: the list said "NG and REVIEW frames (0) · None: every judged tag passed" under 2 REVIEW tags, and
+    a line manager had no way to see which tags failed, or why. A page of its own only when it lists something."""
+    if report.unit == "tags":
+        flagged = [t for t in report.tags if t.flagged]
+        body = _flagged_tag_rows(flagged) if flagged else '<p class="muted">None: every tag passed.</p>'
+    else:
+        flagged = list(report.flagged)
+        body = frame_rows(report.flagged) if flagged else '<p class="muted">None: every judged tag passed.</p>'
+    return f"<h2{page_break if flagged else ''}>NG and REVIEW {report.unit} ({len(flagged)})</h2>", body
+
+
+def _flagged_tag_rows(tags) -> str:
+    """One row per NG/REVIEW tag of a moving line: its number, when it left, the frames it was seen in, and its
+    reasons (the first QT_ROW_CHECKS; every one is in tags.csv)."""
+    rows = []
+    for t in tags:
+        seen = (f"frames {t.first_frame}–{t.last_frame}" if t.first_frame is not None else "")
+        read = "passed unread" if t.missed else (f"read at frame {t.read_frame}" if t.read_frame is not None else "")
+        trigger = f"<br>trigger {e(t.trigger_id)}" if t.trigger_id else ""
+        lines = list(t.reasons[:QT_ROW_CHECKS]) or ["(no reason recorded)"]
+        if len(t.reasons) > QT_ROW_CHECKS:
+            lines.append(f"and {len(t.reasons) - QT_ROW_CHECKS} more (see tags.csv)")
+        rows.append(f'<tr><td><b>#{t.tag_id}</b>{trigger}<br><span class="muted">{e(local_time(t.timestamp))}</span>'
+                    f'</td><td>{e(seen)}<br>{e(read)}</td><td><span class="{e(t.verdict)}"><b>{e(t.verdict)}</b></span>'
+                    f'</td><td>{"<br>".join(e(line) for line in lines)}</td></tr>')
+    return ('<table class="grid" width="100%"><thead><tr><th>tag</th><th>seen</th><th>verdict</th>'
+            f'<th>reasons</th></tr></thead>{"".join(rows)}</table>')
 
 
 def _flagged_rows(frames: tuple[FlaggedFrame, ...]) -> str:

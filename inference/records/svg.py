@@ -82,10 +82,12 @@ def empty_chart(title: str, message: str, width: int = 760, height: int = 90) ->
     return "\n".join(parts + ["</svg>"])
 
 
-def pareto_svg(bars: Sequence[ParetoBar], *, title: str = "NG/REVIEW frames by their first failed check (Pareto)",
-               width: int = 760, height: int = 340) -> str:
+def pareto_svg(bars: Sequence[ParetoBar], *, title: str = "", width: int = 760, height: int = 340,
+               unit: str = "frames") -> str:
+    """`unit`: what the bars count, "frames" or on a moving line "tags" (whose chart said frames)."""
+    title = title or f"NG/REVIEW {unit} by their first failed check (Pareto)"
     if not bars:
-        return empty_chart(title, "No NG or REVIEW frames in this session.", width)
+        return empty_chart(title, f"No NG or REVIEW {unit} in this session.", width)
     left, right, top, bottom = 52, 52, 34, 120
     labels, left = _slanted_labels([b.label for b in bars], left, width - right, bottom - 20)
     plot_w, plot_h = width - left - right, height - top - bottom
@@ -118,7 +120,7 @@ def pareto_svg(bars: Sequence[ParetoBar], *, title: str = "NG/REVIEW frames by t
         px, py = point.split(",")
         parts.append(f'<circle cx="{px}" cy="{py}" r="3" fill="{PARETO_LINE}"/>')
     parts.append(f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" stroke="{INK}"/>')
-    parts.append(_text(14, top + plot_h / 2, "frames", anchor="middle", fill=MUTED, rotate=-90))
+    parts.append(_text(14, top + plot_h / 2, unit, anchor="middle", fill=MUTED, rotate=-90))
     parts.append(_text(width - 10, top + plot_h / 2, "cumulative", anchor="middle", fill=MUTED, rotate=90))
     return "\n".join(parts + ["</svg>"])
 
