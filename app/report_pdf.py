@@ -62,6 +62,9 @@ def build_document(report: ReportData, folder: Path, device: QPaintDevice) -> QT
     doc.setBaseUrl(QUrl.fromLocalFile(str(folder) + os.sep))
     font = QFont(family)
     font.setPointSizeF(9.0)
+    # unshaped: the PDF's text layer kept no way back from shaped figures and the 'fi' ligature to their characters,
+    # so a viewer's search for a style number found 'H' of H7471595 (Latin and CJK need no shaping to draw)
+    font.setStyleStrategy(QFont.StyleStrategy.PreferNoShaping)
     doc.setDefaultFont(font)
     doc.setDefaultStyleSheet(f"body {{ font-family: '{family}'; }}")
     scale = max(1.0, device.logicalDpiX() / 96.0)

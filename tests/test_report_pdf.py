@@ -358,3 +358,24 @@ def test_an_empty_ng_list_takes_no_page_of_its_own(qapp, tmp_path):
 
     html = render_html(summarize(make_session(), [make_frame(i, "OK") for i in range(3)]), flavor="qt")
     assert '<h2>NG and REVIEW frames (0)</h2>' in html
+
+
+def test_the_pdfs_numbers_and_ligatures_are_text_a_reader_can_search_and_copy(qapp, tmp_path):
+    """s5150's PDF drew every number but its text layer lost them: a viewer's search for the style number H7471595
+    found 'H', 'session 3' read 'session', a time read '- - : : UTC', and 'Recipe file' read 'Recipe le' (the
+    shaped 'fi' and figures had no way back to their characters)."""
+    pdfium = pytest.importorskip("pypdfium2", reason="pypdfium2 (dev dependency) reads the PDF's text")
+    journal_path, session = make_session(tmp_path, frames=12, flagged_rate=0.5)
+    result, report = export_with_report(journal_path, session, tmp_path / "out")
+    document = pdfium.PdfDocument(str(result.path / "report.pdf"))
+    text = "".join(document[i].get_textpage().get_text_range() for i in range(len(document)))
+    document.close()
+    assert f"report — session {session}" in text and "Recipe file" in text
+    assert local_time_of(report.generated_at) in text
+    assert all(record.record.source_name in text for record in report.flagged)
+
+
+def local_time_of(timestamp: float) -> str:
+    from inference.records.report import local_time
+
+    return local_time(timestamp)
