@@ -142,3 +142,21 @@ def test_the_report_command_says_how_many_tags_a_line_session_judged(tmp_path, c
         recorder.end()
     assert cli_main(["report", "--last", "--journal", str(tmp_path / "j.sqlite3"), "--out", str(tmp_path / "out")]) == 0
     assert "3 tags, 2 NG/REVIEW (1 passed unread)" in capsys.readouterr().out
+
+
+def test_a_line_sessions_reasons_chart_counts_one_cause_once_whatever_its_measurements(tmp_path):
+    """Two REVIEW tags of a line, both in small print: the Pareto had 'print too small to read surely (12 px
+    lines, needs 21): brin… · REVIEW' and the same with 13 px, two bars of one cause."""
+    from inference.records.report import summarize
+
+    small = "print too small to read surely ({} px lines, needs 21): bring the camera closer or zoom in"
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        recorder = Recorder(journal)
+        recorder.use(KEY)
+        recorder.record_tag(make_verdict(1, Verdict.REVIEW, reasons=(small.format(12), "color uncertain")))
+        recorder.record_tag(make_verdict(2, Verdict.REVIEW, reasons=(small.format(13),)))
+        recorder.record_tag(make_verdict(3, Verdict.NG, reasons=("size L ≠ expected M",)))
+        session = journal.session(recorder.session_id)
+        report = summarize(session, journal.frames(session.id), tags=journal.tags(session.id))
+    assert [(b.label, b.count) for b in report.pareto] == [("print too small to read surely · REVIEW", 2),
+                                                            ("size L ≠ expected M · NG", 1)]

@@ -8,6 +8,7 @@ and its frames are only counted.
 
 from __future__ import annotations
 
+import re
 import statistics
 import time
 from collections import Counter
@@ -185,12 +186,17 @@ def _ranked(counter: Counter, bars: int) -> tuple[ParetoBar, ...]:
 
 
 def tag_reason(tag: TagRecord) -> str | None:
-    """The category an NG/REVIEW tag counts under: its first reason (one bar per tag, as for frames)."""
+    """The category an NG/REVIEW tag counts under: its first reason's head, before the details that follow a '(' or
+    a ':' (one bar per tag, as for frames). The whole reason split one cause into a bar per measurement: 'print too
+    small to read surely (12 px lines…' and '(13 px lines…' were two bars."""
     if tag.verdict not in ("NG", "REVIEW"):
         return None
     if tag.missed:
         return "passed unread (REVIEW)"
-    return f"{tag.reasons[0][:60]} · {tag.verdict}" if tag.reasons else f"{tag.verdict} (no reason given)"
+    if not tag.reasons:
+        return f"{tag.verdict} (no reason given)"
+    head = re.split(r"\s*[(:]", tag.reasons[0], maxsplit=1)[0].strip() or tag.reasons[0]
+    return f"{head[:60]} · {tag.verdict}"
 
 
 def tag_pareto(tags: Sequence[TagRecord], bars: int = PARETO_BARS) -> tuple[ParetoBar, ...]:
