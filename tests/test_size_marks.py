@@ -210,3 +210,64 @@ def test_a_box_printed_tight_round_its_size_marks_it():
     found = marked_size(image, rows, TextRecognizer.open(find_ocr_models("fp32", "gb2312").rec, "onnxruntime-cpu", 1, squeeze=0.7))
     assert found is not None and found.value == "170/104A"
     assert found.entries == 7
+
+
+def draw_chart(mark: str, marked: int, cells: bool = False):
+    """A size chart on a white card: a ruled grid, a row of letter sizes, a row of 号型 and a row of chest measures,
+    the garment's column `marked` reversed out of ink ('invert') or tinted ('tint'). Returns the image and the boxes
+    a text detector gives: the letters' row whole, the 号型 row in two boxes (the last two cells in one, half of it
+    the marked cell), the measures whole."""
+    letters, hao = ["S", "M", "L", "XL", "XXL"], ["160/84A", "165/88A", "170/92A", "175/96A", "180/100A"]
+    chest = ["92", "96", "100", "104", "108"]
+    left, top, col, row_h = 20, 30, 130, 44
+    image = np.full((top + 3 * row_h + 30, left + 5 * col + 20, 3), 255, np.uint8)
+    x0 = left + marked * col
+    if mark == "invert":
+        cv2.rectangle(image, (x0, top), (x0 + col, top + 3 * row_h), (0, 0, 0), -1)
+    else:
+        cv2.rectangle(image, (x0, top), (x0 + col, top + 3 * row_h), (200, 200, 200), -1)
+    for r in range(4):
+        cv2.line(image, (left, top + r * row_h), (left + 5 * col, top + r * row_h), (0, 0, 0), 1)
+    for c in range(6):
+        cv2.line(image, (left + c * col, top), (left + c * col, top + 3 * row_h), (0, 0, 0), 1)
+    (_, cap), _ = cv2.getTextSize("X", FONT, SCALE, THICK)
+    spans = []
+    for r, cells in enumerate((letters, hao, chest)):
+        base = top + r * row_h + (row_h + cap) // 2
+        row = []
+        for c, text in enumerate(cells):
+            (w, _), _ = cv2.getTextSize(text, FONT, SCALE, THICK)
+            x = left + c * col + (col - w) // 2
+            ink = (255, 255, 255) if mark == "invert" and c == marked else (0, 0, 0)
+            cv2.putText(image, text, (x, base), FONT, SCALE, ink, THICK, cv2.LINE_AA)
+            row.append((float(x), float(x + w)))
+        pad = cap // 4 + 1
+        spans.append([(a, float(base - cap - pad), b, float(base + pad)) for a, b in row])
+    def box(cells):
+        return (min(c[0] for c in cells) - 4, cells[0][1], max(c[2] for c in cells) + 4, cells[0][3])
+    boxes = [box(spans[0]), box(spans[1][:3]), box(spans[1][3:]), box(spans[2])]
+    if cells:  # the detector boxed each letter and each measure on its own, a cell's print wide
+        boxes = [box([cell]) for cell in spans[0]] + boxes[1:3] + [box([cell]) for cell in spans[2]]
+    return cv2.GaussianBlur(image, (3, 3), 0.6), boxes
+
+
+@pytest.mark.parametrize(("mark", "cells"), [("invert", False), ("tint", False), ("invert", True), ("tint", True)])
+def test_a_size_charts_marked_column_is_read_in_the_recipes_system(recognizer, mark, cells):
+    """A chart marks the garment's column in every row: the marked letter, its 号型 and its measure stand out
+    stacked in one column, which is one mark (before: three marked entries, no lead, no answer), and the size is
+    read in the system the recipe names. A box holding the marked 号型 and its neighbour, half of it reversed out,
+    is not light print on a dark tag (before, a row more than half dark was turned over, and the unmarked cell
+    became the filled one). Cells boxed one by one are entries too (before, a box under three print heights wide
+    was no row), and the chart's ruling is no mark (before, a grid line under a cell read as a line under it)."""
+    image, boxes = draw_chart(mark, 4, cells)
+    letter = marked_size(image, boxes, recognizer, letter=True)
+    hao = marked_size(image, boxes, recognizer, letter=False)
+    assert letter is not None and letter.value == "XXL"
+    assert hao is not None and hao.value == "180/100A"
+
+
+def test_a_chart_with_no_marked_column_names_no_size(recognizer):
+    image, boxes = draw_chart("tint", 4)
+    plain = np.where(image < 230, image, 255).astype(np.uint8)  # the tint lifted: every column alike
+    plain[(image > 150) & (image < 230)] = 255
+    assert marked_size(cv2.GaussianBlur(plain, (3, 3), 0.6), boxes, recognizer, letter=True) is None

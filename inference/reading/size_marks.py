@@ -13,7 +13,7 @@ the marked size; no mark that stands out, or an entry that reads as no size or a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -42,6 +42,7 @@ MIN_LEAD = 2.0
 SOLID_FLOOR = 0.06
 FILLED_FLOOR = 0.05
 MARGIN_FLOOR = 0.05
+GROUND_FLOOR = 0.04
 BOX_FLOOR = 0.06
 # A ring round an entry is at least this many times as tall as the print's glyphs and covers less than this share of
 # its bounding box; a line under an entry is at least this wide (share of the glyphs' height) and 3 times as wide as
@@ -68,6 +69,12 @@ ENTRY_PAD = 0.3
 REVERSED = 0.6
 # A run has at least this many entries.
 MIN_ENTRIES = 3
+# A horizontal rule of a table runs at least this many print heights (and along most of the row's band).
+RULE_SPAN = 4.0
+# A level line at least this many print heights long that runs out of the band's side is a rule too.
+MIN_SIDE_RULE = 2.0
+# A rule is at most this share of the print's height thick (a filled box is thicker).
+MAX_RULE_THICKNESS = 0.3
 
 @dataclass(frozen=True)
 class _Entry:
@@ -78,6 +85,7 @@ class _Entry:
     filled: float  # share of its print's band that is a filled box (a filled check box ~0.3, reverse print ~0.8)
     box: float  # how full the check box before it is (NaN where it has none)
     margins: float  # share of its columns a ring or a line marks above and below the print (ring ~0.8, line under ~0.5)
+    ground: float  # how dark the paper between its strokes is (plain paper ~0; a tinted cell of a chart ~0.2-0.3)
 
 
 @dataclass(frozen=True)
@@ -93,42 +101,88 @@ class _Band:
     h: float
     left: int
     top: int
+    paper: float  # the grey of its paper and of its print (the run's, once all rows are measured)
+    printed: float
 
 
-def marked_size(image: np.ndarray, rows: Sequence[Box], recognizer: TextRecognizer) -> MarkedSize | None:
-    """The marked size among the run printed on `rows` (boxes of the run's lines in `image`, the upright crop)."""
+def marked_size(image: np.ndarray, rows: Sequence[Box], recognizer: TextRecognizer,
+                letter: bool | None = None) -> MarkedSize | None:
+    """The marked size among the run printed on `rows` (boxes of the run's lines in `image`, the upright crop).
+
+    A size chart marks a whole column (its letter, its 号型, its measures, each in its own row): the entries that
+    stand out stacked in one column are one mark, and the one read in the system the recipe names (`letter`: a
+    letter size, or a 号型; None: either) is the marked size."""
     gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    turned = _light_on_dark(gray, rows)
     entries: list[_Entry] = []
     bands: dict[int, tuple[_Band, np.ndarray]] = {}
-    for k, row in enumerate(rows):
-        band = _band(gray, row)
-        if band is not None:
-            found, marks = _entries(band, k)
-            entries.extend(found)
-            bands[k] = (band, marks)
+    measured = {k: band for k, row in enumerate(rows) if (band := _band(gray, row, turned)) is not None}
+    for k, band in zip(measured, _on_the_tags_paper(list(measured.values()))):
+        found, marks = _entries(band, k)
+        entries.extend(dict.fromkeys(found))  # an entry marked whole is also a run of print: once
+        bands[k] = (band, marks)
     if len(entries) < MIN_ENTRIES:
         return None
-    standout, lead, best = _standout(entries)
+    spans = [(bands[e.row][0].left + e.x1, bands[e.row][0].left + e.x2) for e in entries]
+    scores = _scores(entries)
+    best = int(np.argmax(scores))
+    column = [i for i in range(len(entries)) if i == best or _stacked(spans[i], spans[best])]
+    others = [float(scores[i]) for i in range(len(entries)) if i not in column]
+    standout = float(scores[best])
+    lead = standout / max(max(others, default=0.0), 1e-6)
     if standout < MIN_STANDOUT or lead < MIN_LEAD:
         return None
-    entry = entries[best]
-    read = _read_entry(*bands[entry.row], entry, recognizer)
-    if read is None:
-        return None
-    text, chars = read
-    text = _digits_mended(text)
-    tokens = size_tokens(text)
-    if len(tokens) != 1:
-        return None
-    weakest, typical = _token_confidence(text, chars, tokens[0])
-    return MarkedSize(tokens[0], weakest, typical, standout, lead, len(entries), text)
+    rows_marked: dict[int, int] = {}  # the column's most outstanding entry in each row (a row's print and its
+    for i in column:                   # part outside a filled box overlap: one place, read once)
+        if scores[i] >= MIN_STANDOUT and (entries[i].row not in rows_marked or scores[i] > scores[rows_marked[entries[i].row]]):
+            rows_marked[entries[i].row] = i
+    marked = [rows_marked[r] for r in sorted(rows_marked)]
+    reads = []
+    for i in marked:
+        read = _read_entry(*bands[entries[i].row], entries[i], recognizer)
+        if read is None:
+            continue
+        text = _digits_mended(read[0])
+        tokens = size_tokens(text)
+        if len(tokens) == 1:
+            reads.append((tokens[0], text, read[1]))
+    wanted = [r for r in reads if letter is None or (hao_xing.parse(r[0]) is None) == letter]
+    if len(reads) != 1 and (not wanted or len({r[0] for r in wanted}) != 1):
+        return None  # no size read in the column, or two of one system: no answer
+    token, text, chars = (wanted or reads)[0]
+    weakest, typical = _token_confidence(text, chars, token)
+    return MarkedSize(token, weakest, typical, standout, lead, len(entries), text)
 
 
-def _band(gray: np.ndarray, row: Box) -> _Band | None:
+def _light_on_dark(gray: np.ndarray, rows: Sequence[Box]) -> bool:
+    """Whether the run is light print on a dark tag, from all its rows together: one row of a chart whose marked
+    column is reversed out (half of it dark) is not a dark tag."""
+    cores = []
+    for row in rows:
+        x1, y1, x2, y2 = (int(round(v)) for v in row)
+        h = y2 - y1
+        inset = int(CORE_INSET * h)
+        core = gray[max(0, y1 + inset) : max(0, y2 - inset), max(0, x1) : max(0, x2)]
+        if core.size:
+            cores.append(core.reshape(-1))
+    if not cores:
+        return False
+    pixels = np.concatenate(cores).astype(np.uint8).reshape(1, -1)
+    threshold, _ = cv2.threshold(pixels, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return bool((pixels < threshold).mean() > 0.5)
+
+
+def _stacked(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Whether two entries of different rows stand in one column: they overlap over most of the narrower."""
+    overlap = min(a[1], b[1]) - max(a[0], b[0])
+    return overlap >= 0.5 * min(a[1] - a[0], b[1] - b[0])
+
+
+def _band(gray: np.ndarray, row: Box, turned: bool) -> _Band | None:
     h_img, w_img = gray.shape
     x1, y1, x2, y2 = (int(round(v)) for v in row)
     h = y2 - y1
-    if h < 4 or x2 - x1 < 3 * h:
+    if h < 4 or x2 - x1 < MIN_ENTRY_WIDTH * h:  # a row may be one cell of a chart, one entry wide
         return None
     pad = int(round(MARGIN_BAND * h))
     top, bottom = max(0, y1 - pad), min(h_img, y2 + pad)
@@ -136,13 +190,29 @@ def _band(gray: np.ndarray, row: Box) -> _Band | None:
     band = gray[top:bottom, left:right].astype(np.float32)
     core = (y1 - top + int(CORE_INSET * h), y2 - top - int(CORE_INSET * h))
     threshold, _ = cv2.threshold(band[core[0] : core[1]].astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    if (band[core[0] : core[1]] < threshold).mean() > 0.5:  # light print on a dark tag
+    if turned:  # light print on a dark tag
         band = 255.0 - band
         threshold = 255.0 - threshold
     ink, solid = _ink(band, band < threshold, core, h)
-    paper, printed = np.percentile(band[core[0] : core[1]][~ink[core[0] : core[1]]], 90), np.percentile(band[ink], 50) if ink.any() else 0.0
-    dark = np.clip((paper - band) / max(float(paper - printed), 1.0), 0.0, 1.0)
-    return _Band(band, ink, solid, dark, core, float(h), left, top)
+    ruled = _rules(ink, h)
+    ink, solid = ink & ~ruled, solid & ~ruled
+    plain = band[core[0] : core[1]][~ink[core[0] : core[1]]]
+    paper = float(np.percentile(plain, 90)) if plain.size else float(band.max())
+    printed = float(np.percentile(band[ink], 50)) if ink.any() else 0.0
+    return _Band(band, ink, solid, _darkness(band, paper, printed), core, float(h), left, top, paper, printed)
+
+
+def _darkness(band: np.ndarray, paper: float, printed: float) -> np.ndarray:
+    return np.clip((paper - band) / max(paper - printed, 1.0), 0.0, 1.0)
+
+
+def _on_the_tags_paper(bands: Sequence[_Band]) -> list[_Band]:
+    """Each row's darkness measured from the paper and the print of all the run's rows together: a row that is one
+    tinted cell of a chart has the tint for its own paper, and would show no tint at all."""
+    if len(bands) < 2:
+        return list(bands)
+    paper, printed = float(np.median([b.paper for b in bands])), float(np.median([b.printed for b in bands]))
+    return [replace(b, dark=_darkness(b.gray, paper, printed), paper=paper, printed=printed) for b in bands]
 
 
 def _ink(band: np.ndarray, first: np.ndarray, core: tuple[int, int], h: float) -> tuple[np.ndarray, np.ndarray]:
@@ -159,6 +229,34 @@ def _ink(band: np.ndarray, first: np.ndarray, core: tuple[int, int], h: float) -
         return first, solid
     threshold, _ = cv2.threshold(rest.astype(np.uint8).reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     return solid | ((band < threshold) & ~moat), solid
+
+
+def _rules(ink: np.ndarray, h: float) -> np.ndarray:
+    """A table's ruling in a row's band (a size chart's grid): a thin straight stroke across the whole band's height,
+    or a thin level one at least RULE_SPAN print heights long, or one that runs out of the band's side (a grid's
+    line goes on past the text box; a line under an entry stops at the entry's ends, inside its row's box). Rules
+    part cells, they mark none (a ring's sides bow; a filled box is thick)."""
+    tall, wide = ink.shape
+    thick = max(3, int(round(MAX_RULE_THICKNESS * h)))
+    rules = np.zeros(ink.shape, bool)
+    if tall >= 3:
+        rules |= _thin(_opened(ink, (tall, 1)), (1, thick))
+    level = _thin(_opened(ink, (1, max(3, int(MIN_SIDE_RULE * h)))), (thick, 1))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(level.astype(np.uint8), connectivity=8)
+    for c in range(1, count):
+        x, w = int(stats[c][0]), int(stats[c][2])
+        if w >= RULE_SPAN * h or x == 0 or x + w >= wide:
+            rules |= labels == c
+    return rules
+
+
+def _opened(mask: np.ndarray, kernel: tuple[int, int]) -> np.ndarray:
+    return cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones(kernel, np.uint8)).astype(bool)
+
+
+def _thin(mask: np.ndarray, across: tuple[int, int]) -> np.ndarray:
+    """The parts of `mask` thinner than `across` (what an opening with it takes away)."""
+    return mask & ~_opened(mask, across)
 
 
 @dataclass
@@ -189,9 +287,11 @@ def _entries(band: _Band, k: int) -> tuple[list[_Entry], np.ndarray]:
     for a, b in sorted(spans):
         if b - a + 1 < MIN_ENTRY_WIDTH * h:
             continue
+        paper = ~band.ink[core[0] : core[1], a : b + 1]
+        ground = float(dark[:, a : b + 1][paper].mean()) if paper.any() else 0.0
         out.append(_Entry(k, a, b + 1, float(dark[:, a : b + 1].mean()), float(filled[:, a : b + 1].mean()),
                           _box_fill(band.ink, parts.boxes, a, parts.text_h),
-                          float(above[a : b + 1].mean() + below[a : b + 1].mean()) / 2))
+                          float(above[a : b + 1].mean() + below[a : b + 1].mean()) / 2, ground))
     return out, parts.mark_mask
 
 
@@ -312,21 +412,19 @@ def _entry_gap(gaps: np.ndarray, h: float) -> float:
     return threshold if apart else plain
 
 
-def _standout(entries: Sequence[_Entry]) -> tuple[float, float, int]:
-    """The most outstanding entry: its robust z in the measure it stands out most in, its lead over the next.
-    Check boxes count only where most entries have one (a run printed with a box before every size)."""
+def _scores(entries: Sequence[_Entry]) -> np.ndarray:
+    """How far each entry stands out: its robust z in the measure it stands out most in. Check boxes count only
+    where most entries have one (a run printed with a box before every size)."""
     scores = np.zeros(len(entries))
     boxed = np.array([e.box for e in entries])
     measures = [(np.array([e.solid for e in entries]), SOLID_FLOOR), (np.array([e.filled for e in entries]), FILLED_FLOOR),
-                (np.array([e.margins for e in entries]), MARGIN_FLOOR)]
+                (np.array([e.margins for e in entries]), MARGIN_FLOOR), (np.array([e.ground for e in entries]), GROUND_FLOOR)]
     if np.isfinite(boxed).sum() >= max(MIN_ENTRIES, 0.6 * len(entries)) and np.nanmedian(boxed) <= EMPTY_BOX:
         measures.append((np.where(np.isfinite(boxed), boxed, np.nanmedian(boxed)), BOX_FLOOR))
     for v, floor in measures:
         spread = max(1.4826 * float(np.median(np.abs(v - np.median(v)))), floor)
         scores = np.maximum(scores, (v - np.median(v)) / spread)
-    order = np.argsort(scores)[::-1]
-    best, second = float(scores[order[0]]), max(float(scores[order[1]]), 1e-6)
-    return best, best / second, int(order[0])
+    return scores
 
 
 def _read_entry(band: _Band, marks: np.ndarray, entry: _Entry, recognizer: TextRecognizer) -> tuple[str, tuple[float, ...]] | None:

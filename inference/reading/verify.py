@@ -17,6 +17,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from inference.reading import hao_xing
 from inference.reading.beside_labels import label_alone, read_beside_labels
 from inference.reading.evidence import FieldEvidence, gather, run_like, size_run, size_tokens
 from inference.reading.expected import spot_fields, spot_printed_ean
@@ -168,7 +169,9 @@ def _with_marked_size(tag: TagReading, recipe: Recipe, crops: LineCrops, upright
     named = [k for k, line in first.items() if size_tokens(line.text)]
     more = {k for k, line in first.items() if k not in named and _RUN_TEXT.match(line.text) and _continues_run(spans, named, k)}
     run = sorted(set(named) | more)
-    found = marked_size(upright.image, [spans[k] for k in run], recognizer)
+    expected = size_tokens(rule.expected)
+    letter = None if len(expected) != 1 else hao_xing.parse(expected[0]) is None  # the system the recipe names
+    found = marked_size(upright.image, [spans[k] for k in run], recognizer, letter)
     if found is None:
         return tag
     note = f"size run: the marked entry of {found.entries} reads {found.read} ({found.confidence:.0%})"
