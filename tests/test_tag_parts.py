@@ -131,3 +131,37 @@ def test_a_line_parsed_as_a_field_it_is_not_does_not_make_a_second_tag():
     assert one_tag_in_parts(RECIPE, [left, right])[1] == 1
     left = part(0, LEFT, {"product_name": "羊毛针织衫", "style_number": "AB2301-05", "grade": "合格品"})
     assert one_tag_in_parts(RECIPE, [left, right])[1] == 0  # a grade on each: two tags
+
+
+WHOLE = (0.0, 0.0, 600.0, 600.0)
+CHART = (300.0, 350.0, 640.0, 660.0)  # a second box over the whole tag's lower right (a size chart's grid)
+
+
+def test_a_box_over_the_tag_reading_nothing_of_its_own_is_held_for_review_not_ng():
+    """fifteenth_b 000131 (and 000110, three boxes): the detector boxed the tag whole and boxed its size chart
+    again. The second box reads the price and the chart's size row — print the box under it reads too — and decodes
+    the tag's code at the same place: not a second tag for certain, so REVIEW with the boxes named, not NG
+    "2 hangtags"; the second box's own field checks are not listed (its print is the first box's)."""
+    whole = part(0, WHOLE, {"product_name": "羊毛针织衫", "style_number": "AB2301-05", "color": "藏青",
+                            "price": "¥259.00", "grade": "一等品"}, barcodes=(EAN,))
+    chart = part(1, CHART, {"price": "¥259.00", "size": "170/88Y"}, barcodes=(EAN,))
+    verdict = judge(RECIPE, boxes(WHOLE, CHART), [whole, chart])
+    assert verdict.verdict is Verdict.REVIEW, verdict.reasons
+    assert len(verdict.reasons) == 1 and "box 2 over box 1 reads nothing of its own" in verdict.reasons[0]
+    assert not any(reason.startswith("tag 2:") for reason in verdict.reasons)
+
+
+def test_a_box_over_the_tag_with_a_code_or_a_field_of_its_own_is_still_a_second_tag():
+    """A second tag lying over the first decodes its own code at its own place, or reads a checked field the first
+    does not: two tags, NG."""
+    whole = part(0, WHOLE, {"product_name": "羊毛针织衫", "style_number": "AB2301-05", "price": "¥259.00"}, barcodes=(EAN,))
+    own = BarcodeReading("EAN-13", "6901234567892", True, (420, 560, 620, 640))  # the same job's code, elsewhere
+    second = part(1, CHART, {"price": "¥259.00"}, barcodes=(own,))
+    verdict = judge(RECIPE, boxes(WHOLE, CHART, barcodes=2), [whole, second])
+    assert verdict.verdict is Verdict.NG and "2 hangtags, expected 1" in verdict.reasons
+    second = part(1, CHART, {"price": "¥259.00", "grade": "一等品"})  # the first box reads no grade
+    verdict = judge(RECIPE, boxes(WHOLE, CHART), [whole, second])
+    assert verdict.verdict is Verdict.NG and "2 hangtags, expected 1" in verdict.reasons
+    apart = part(1, (700.0, 0.0, 1000.0, 600.0), {"price": "¥259.00"})  # nothing of its own, but not over the first
+    verdict = judge(RECIPE, boxes(WHOLE, apart.xyxy), [whole, apart])
+    assert verdict.verdict is Verdict.NG and "2 hangtags, expected 1" in verdict.reasons

@@ -55,6 +55,37 @@ def touching(a: Box, b: Box) -> bool:
     return side > 0 and gap <= TOUCH_SHARE * side and not nested
 
 
+def boxes_without_their_own(recipe: Recipe, tags: Sequence[TagReading]) -> list[tuple[int, int]]:
+    """Tag boxes that lie over another tag's box (touching it, overlapping it or inside it) and carry nothing a tag
+    carries on its own: no code the other box does not decode at the same place, and no checked field read after
+    its label (as a value of its kind) that the other box does not read too — the print where the boxes overlap is
+    read in both. As (box, the box it lies over), by tag index; one box of each such pair is kept.
+
+    Such a box is the detector's second look at a tag it also boxed whole (a size chart's grid, a panel boxed apart
+    and not joined), or a second tag under the first, hidden: not a second tag for certain. A second tag of the job
+    beside the first prints its code at its own place, and one apart from it does not touch it."""
+    found: list[tuple[int, int]] = []
+    for tag in tags:
+        dropped = {box for box, _ in found}
+        over = next((other for other in tags if other is not tag and other.tag_index not in dropped
+                     and _over(tag.xyxy, other.xyxy) and _codes_within(tag, other)
+                     and _labelled(recipe, tag) <= set(other.fields)), None)
+        if over is not None:
+            found.append((tag.tag_index, over.tag_index))
+    return found
+
+
+def _over(a: Box, b: Box) -> bool:
+    gap = max(a[0] - b[2], b[0] - a[2], a[1] - b[3], b[1] - a[3])
+    side = min(a[2] - a[0], a[3] - a[1], b[2] - b[0], b[3] - b[1])
+    return side > 0 and gap <= TOUCH_SHARE * side
+
+
+def _codes_within(part: TagReading, whole: TagReading) -> bool:
+    """Whether every code decoded in `part` is decoded in `whole` at the same place (none is its own)."""
+    return all(any(_same_symbol(code, seen) for seen in whole.barcodes) for code in part.barcodes)
+
+
 def join(a: TagReading, b: TagReading) -> TagReading:
     """One reading of both parts: their lines, fields, codes and doubts together, in the first part's place."""
     first, second = (a, b) if a.tag_index <= b.tag_index else (b, a)

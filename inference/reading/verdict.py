@@ -19,7 +19,7 @@ from inference.reading.fields import extract_fields
 from inference.reading.matching import Found, compare
 from inference.reading.normalize import code_key, ean13_check_ok, field_key, format_price, normalize_ean, parse_price
 from inference.reading.recipe import BarcodeRule, CountRule, FieldRule, Recipe
-from inference.reading.tag_parts import one_tag_in_parts
+from inference.reading.tag_parts import boxes_without_their_own, one_tag_in_parts
 from inference.reading.types import FIELD_LABELS_ZH, BarcodeReading, FieldReading, OcrLine, TagReading
 
 STYLE_CODE_FORMATS = ("Code128", "Code93", "Code39", "Code39Std", "Code39Ext")
@@ -37,6 +37,8 @@ _PLURALS = {"hangtag": "hangtags", "barcode": "barcodes", "qr_code": "QR codes"}
 PATTERN_HINT = "set the tag aside; if the print is right, correct the recipe's pattern for {label}"
 
 
+# A tag count's reading where boxes over another tag's carried nothing of their own (held for review, not NG).
+NOTHING_OF_ITS_OWN = "with nothing of its own"
 # The source of a barcode check made on the digits read under bars nothing decoded: OCR, like a field's.
 PRINTED_UNDER_BARS = "printed under the bars"
 
@@ -77,7 +79,12 @@ class FrameVerdict:
 def judge(recipe: Recipe, detections: Detections, readings: Sequence[TagReading]) -> FrameVerdict:
     read = [tag for tag in readings if tag.is_tag]
     tags, joined = one_tag_in_parts(recipe, read)
-    checks: list[Check] = [_count_check(rule, detections, readings, recipe, joined) for rule in recipe.counts]
+    ownless = boxes_without_their_own(recipe, tags) if len(tags) > 1 else []
+    checks: list[Check] = [_count_check(rule, detections, readings, recipe, joined, ownless) for rule in recipe.counts]
+    if any(check.subject == "count:hangtag" and NOTHING_OF_ITS_OWN in check.read for check in checks):
+        # the boxes with nothing of their own are held for review as boxes; their print is the tag's they lie over
+        dropped = {box for box, _over in ownless}
+        tags = [tag for tag in tags if tag.tag_index not in dropped]
     many = len(tags) > 1
     for tag in tags:
         prefix = f"tag {tag.tag_index + 1}: " if many else ""
@@ -268,8 +275,9 @@ def _one_tag_in_view(recipe: Recipe, detections: Detections, whole: TagReading) 
 
 
 def _count_check(rule: CountRule, detections: Detections, readings: Sequence[TagReading], recipe: Recipe,
-                 joined: int = 0) -> Check:
-    """`joined`: detector boxes that were parts of a tag outlined in two (tag_parts.py), not tags of their own."""
+                 joined: int = 0, ownless: Sequence[tuple[int, int]] = ()) -> Check:
+    """`joined`: detector boxes that were parts of a tag outlined in two (tag_parts.py), not tags of their own;
+    `ownless`: boxes over another tag's that carry nothing of their own (tag_parts.boxes_without_their_own)."""
     n, source = _observed_count(rule.class_name, detections, readings, recipe.min_detection_confidence)
     if rule.class_name == "hangtag" and joined:
         n = max(0, n - joined)
@@ -314,6 +322,12 @@ def _count_check(rule: CountRule, detections: Detections, readings: Sequence[Tag
         seen = f"{boxes} seen, {n} readable" if boxes else "none found"
         return Check(subject, None, expected, _symbols_found(n, boxes), None, source, verdict,
                      f"{_plural(rule.class_name, 2)}: {seen}, expected {expected}")
+    if rule.class_name == "hangtag" and n > rule.max and ownless and rule.min <= n - len(ownless) <= rule.max:
+        # a box over another tag's with nothing of its own: the same tag boxed twice, or one hidden under it
+        pairs = ", ".join(f"box {box + 1} over box {over + 1}" for box, over in ownless)
+        return Check(subject, None, expected, f"{n} ({len(ownless)} {NOTHING_OF_ITS_OWN})", None, source, Verdict.REVIEW,
+                     f"{n} hangtags boxed, expected {expected}, but {pairs} {'reads' if len(ownless) == 1 else 'read'} nothing of its own (no code, "
+                     "no field the box under it does not read): the same tag boxed twice, or a second tag hidden under it? Check it by hand")
     found = f"no {_plural(rule.class_name, 1)}" if n == 0 else f"{n} {_plural(rule.class_name, n)}"
     return Check(subject, None, expected, str(n), None, source, Verdict.NG, f"{found}, expected {expected}")
 
