@@ -437,7 +437,8 @@ class TagReader:
         )
         if recipe is not None:
             t = time.perf_counter_ns()
-            tag = verify(tag, recipe, crops, upright, self.detector, self.recognizer, vocab, rereader=self.rereader)
+            tag = verify(tag, recipe, crops, upright, self.detector, self.recognizer, vocab, rereader=self.rereader,
+                         stood=read.stood)
             timings["verify"] = _ms(t)
         timings["total"] = _ms(start)
         return replace(tag, timings_ms=timings)

@@ -101,6 +101,7 @@ def join(a: TagReading, b: TagReading) -> TagReading:
         notes=first.notes + second.notes + (f"{JOINED_NOTE} (boxes {first.tag_index + 1} and {second.tag_index + 1})",),
         symbol_boxes=first.symbol_boxes + second.symbol_boxes, spotted=first.spotted + second.spotted,
         unconfirmed=tuple(dict.fromkeys(first.unconfirmed + second.unconfirmed)),
+        turned_sizes=tuple(dict.fromkeys(first.turned_sizes + second.turned_sizes)),
         text_px=min(heights) if heights else None, focus=first.focus if first.barcodes or second.focus is None else second.focus,
         bars=first.bars or second.bars, marked_size=first.marked_size or second.marked_size, paper=())
 

@@ -166,6 +166,9 @@ class TagReading:
     # detector boxed alone with the value read beside it (beside_labels.py), a price whose cents were measured to be
     # printed small and raised (raised_cents.py)
     confirm_only_lines: tuple[OcrLine, ...] = ()
+    # letter sizes read from a size's glyphs turned back a quarter, on a tag read turned (its lines stood on end): a
+    # size set across a vertical column (纵中横) lies on its side in the turned line and reads as another there
+    turned_sizes: tuple[str, ...] = ()
     # the bars of the symbol box whose decode differs from the recipe's code, measured (reader.py) for both codes to
     # be verified against them: a decoder's misread is told from a wrong code (verdict.py); None elsewhere
     decoded_bars: BarMeasure | None = None
@@ -183,6 +186,7 @@ class TagReading:
         object.__setattr__(self, "notes", tuple(self.notes))
         object.__setattr__(self, "spotted", tuple(self.spotted))
         object.__setattr__(self, "unconfirmed", tuple(self.unconfirmed))
+        object.__setattr__(self, "turned_sizes", tuple(self.turned_sizes))
         object.__setattr__(self, "paper", tuple((float(x), float(y)) for x, y in self.paper))
 
     @property
@@ -218,6 +222,7 @@ class TagReading:
             "focus": None if self.focus is None else round(self.focus, 1),
             "text_px": self.text_px,
             "unconfirmed": list(self.unconfirmed),
+            "turned_sizes": list(self.turned_sizes),
             "summary": self.summary,
             "timings_ms": {k: round(v, 3) for k, v in self.timings_ms.items()},
             "notes": list(self.notes),

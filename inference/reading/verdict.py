@@ -358,6 +358,9 @@ def _field_check(rule: FieldRule, evidence: FieldEvidence, tag: TagReading, reci
         return Check(name, idx, expected, "", None, "", verdict, f"{prefix}{label} not found ({FIELD_LABELS_ZH[name]})")
     read = _shown(name, evidence.value)
     conf = evidence.confidence
+    turned = _turned_size_check(rule, evidence, tag, expected, prefix)
+    if turned is not None:
+        return turned
     if evidence.found is Found.MATCH:
         return Check(name, idx, expected, read, conf, evidence.source, Verdict.OK)
     if evidence.found is Found.DIFFERENT and name in tag.unconfirmed:
@@ -405,6 +408,26 @@ def _field_check(rule: FieldRule, evidence: FieldEvidence, tag: TagReading, reci
     doubt = f"read as {read} at {conf:.0%}" if read else "unclear"
     target = f", expected {expected}" if rule.expected is not None or rule.pattern is not None else f", minimum {rule.min_confidence:.0%}"
     return Check(name, idx, expected, read, conf, evidence.source, Verdict.REVIEW, f"{prefix}{label} uncertain: {doubt}{target}")
+
+
+def _turned_size_check(rule: FieldRule, evidence: FieldEvidence, tag: TagReading, expected: str, prefix: str) -> Check | None:
+    """A size read again from its glyphs turned back a quarter (a tag set in vertical columns, the size across its
+    column: `TagReading.turned_sizes`) says what the turned line could not: the expected size read so, and nothing
+    else, verifies it; another size read so, where the line's read matches, is doubt ('XS' read 'S' on its side
+    passed a recipe of S). None where the turned read says nothing the line's read does not."""
+    if rule.name != "size" or rule.expected is None or not tag.turned_sizes:
+        return None
+    wanted = field_key("size", rule.expected)
+    turned = {field_key("size", size) for size in tag.turned_sizes}
+    read = _shown(rule.name, evidence.value) if evidence.found is not Found.ABSENT else ""
+    if turned == {wanted}:
+        return Check(rule.name, tag.tag_index, expected, rule.expected, None, "ocr (turned)", Verdict.OK)
+    if wanted in turned or evidence.found is Found.MATCH:
+        sizes = " and ".join(sorted(tag.turned_sizes))
+        return Check(rule.name, tag.tag_index, expected, read, evidence.confidence, evidence.source, Verdict.REVIEW,
+                     f"{prefix}size uncertain: read as {read or 'nothing'}, but as {sizes} from its glyphs turned a quarter"
+                     f" (a size set across a vertical column); expected {expected}")
+    return None
 
 
 # Characters the recognizer takes for one another, surely, in print under SMALL_TEXT_PX (round digits and letters

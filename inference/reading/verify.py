@@ -25,7 +25,7 @@ from inference.reading.labels import split_labeled
 from inference.reading.lines import group_rows, union
 from inference.reading.reading_order import labels_over_values
 from inference.reading.matching import Found
-from inference.reading.normalize import parse_price
+from inference.reading.normalize import halfwidth, parse_price
 from inference.reading.ocr.detector import TextDetector
 from inference.reading.ocr.recognizer import TextRecognizer
 from inference.reading.raised_cents import has_raised_cents
@@ -48,20 +48,29 @@ _RUN_TEXT = re.compile(r"^[\sXSMLxsml0-9/ABYaby()□■☑☐✓√口]+$")
 RAISED_CENTS_MIN_CONFIDENCE = 0.5
 # A matched field's value this long, read inside a line, places the field on that line.
 MIN_VALUE_CHARS = 4
+# A Latin glyph is about this share of a line's height wide (a CJK glyph the whole of it).
+NARROW_GLYPH = 0.55
+# A letter size read from glyphs turned back a quarter counts at this confidence or more.
+TURNED_SIZE_CONFIDENCE = 0.8
 # A line may hold this many characters besides a matched field's label and value and still be that field's alone.
 GLUE_SLACK_CHARS = 4
 
 
 def verify(tag: TagReading, recipe: Recipe, crops: LineCrops, upright: Upright, detector: TextDetector,
-           recognizer: TextRecognizer, vocab: str = "", rereader: TextRecognizer | None = None) -> TagReading:
+           recognizer: TextRecognizer, vocab: str = "", rereader: TextRecognizer | None = None,
+           stood: bool = False) -> TagReading:
     """Fields in doubt after the first read are looked for in the lines' own posteriors
     (spotting.py); those still in doubt get a second read of the lines another way (no
     squeeze: a narrowed '399' loses a 9), spotted again; the tag then shows what the evidence
     says. A line a matched field was found on, and no field in doubt, is not read again. The
     posteriors are dropped when done: they serve verification only. Fields still in doubt after that are read once
     more by `rereader` where given (the recognizer fine-tuned for small print): evidence that a field is printed as
-    expected, never that it differs, so the fine-tune can settle a doubt but neither make nor hide a difference."""
+    expected, never that it differs, so the fine-tune can settle a doubt but neither make nor hide a difference.
+    On a tag read turned a quarter (`stood`: its lines stood on end), a letter size is also read from its glyphs
+    turned back (`_with_turned_sizes`)."""
     tag = _with_marked_size(tag, recipe, crops, upright, recognizer)
+    if stood:
+        tag = _with_turned_sizes(tag, recipe, crops, upright, recognizer)
     evidence = gather(recipe, tag)
     doubtful = [rule for rule in recipe.fields if evidence[rule.name].found is not Found.MATCH]
     if not any(b.format == "EAN-13" for b in tag.barcodes):
@@ -176,6 +185,58 @@ def _with_marked_size(tag: TagReading, recipe: Recipe, crops: LineCrops, upright
         return tag
     note = f"size run: the marked entry of {found.entries} reads {found.read} ({found.confidence:.0%})"
     return replace(tag, marked_size=found, notes=tag.notes + (note,))
+
+
+def _with_turned_sizes(tag: TagReading, recipe: Recipe, crops: LineCrops, upright: Upright,
+                       recognizer: TextRecognizer) -> TagReading:
+    """A tag set in vertical columns (竖排) is read turned a quarter, its characters on their sides, which the
+    recognizer reads; but a size of one or two letters is set across the column (纵中横: 'XS' upright among the
+    column's characters), so in the turned line it alone lies on its side, and reads as another ('XS' read 'S',
+    surely). Where the recipe expects a letter size, the part of each line from its letter size on is read again
+    turned back a quarter, each way: what reads as one letter size there, surely and nothing else, is kept for the
+    verdict (`TagReading.turned_sizes`)."""
+    rule = next((r for r in recipe.fields if r.name == "size"), None)
+    if rule is None or rule.expected is None or not _letter_sizes(rule.expected):
+        return tag
+    rows = group_rows(crops.boxes, walls=crops.walls)
+    found: list[str] = []
+    for k, line in _first_reads(rows, crops, tag.ocr_lines, upright).items():
+        if len(rows[k]) == 1:
+            found += turned_size_reads(crops.crops[rows[k][0]], line.text, recognizer)
+    if not found:
+        return tag
+    sizes = tuple(dict.fromkeys(found))
+    note = f"size read from its glyphs turned a quarter (set across a vertical column): {', '.join(sizes)}"
+    return replace(tag, turned_sizes=sizes, notes=tag.notes + (note,))
+
+
+def turned_size_reads(crop: np.ndarray, text: str, recognizer: TextRecognizer) -> list[str]:
+    """The letter sizes read, surely and alone, from the part of a line's `crop` where its one letter size starts
+    (`text`: the line's read; a CJK glyph is as wide as the line is high, a Latin one about NARROW_GLYPH of it)
+    turned back a quarter, each way."""
+    tokens = _letter_sizes(text)
+    if len(tokens) != 1:
+        return []
+    h = crop.shape[0]
+    before = halfwidth(text).upper().find(tokens[0])
+    start = int(sum(h if _wide(ch) else NARROW_GLYPH * h for ch in text[:before]) - 0.1 * h)
+    tail = crop[:, max(0, start):]
+    if tail.shape[1] < 0.3 * h:
+        return []
+    pad = max(2, h // 4)
+    turned = [cv2.copyMakeBorder(cv2.rotate(tail, turn), pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+              for turn in (cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_90_COUNTERCLOCKWISE)]
+    return [rec.text.strip().upper() for rec in recognizer.recognize(turned, squeeze=REREAD_SQUEEZE)
+            if rec.confidence >= TURNED_SIZE_CONFIDENCE and _letter_sizes(rec.text) == [rec.text.strip().upper()]]
+
+
+def _letter_sizes(text: str) -> list[str]:
+    return [token for token in size_tokens(text) if hao_xing.parse(token) is None]
+
+
+def _wide(ch: str) -> bool:
+    """A character set a whole em wide: CJK and full-width forms."""
+    return ord(ch) >= 0x2E80
 
 
 def _continues_run(spans: Mapping[int, tuple[float, float, float, float]], named: Sequence[int], k: int) -> bool:
