@@ -260,7 +260,20 @@ def _bounded(glyphs: Glyphs, start: int, end: int) -> bool:
         return False
     if _is_word_char(chars[end - 1]) and end < len(chars) and end not in glyphs.breaks and _is_word_char(chars[end]):
         return False
-    return True
+    return not (_is_word_char(chars[start]) and _letter_spaced(glyphs, start - 1, -1)) \
+        and not (_is_word_char(chars[end - 1]) and _letter_spaced(glyphs, end, 1))
+
+
+def _letter_spaced(glyphs: Glyphs, at: int, step: int) -> bool:
+    """Whether a letter or digit read surely stands alone one space from a short code (its side `step`, at `at`):
+    the code is then one letter of a word printed letter-spaced or full-width ('Ｘ Ｓ' read 'X S' is XS, no S)."""
+    chars, breaks = glyphs.chars, glyphs.breaks
+    if not 0 <= at < len(chars) or (at + 1 if step < 0 else at) not in breaks:
+        return False
+    if not _is_word_char(chars[at]) or glyphs.confidences[at] < MATCH_FLOOR:
+        return False
+    beyond = at + step
+    return not (0 <= beyond < len(chars)) or (at if step < 0 else beyond) in breaks or not _is_word_char(chars[beyond])
 
 
 def _not_only_look_alikes(as_printed: str, glyphs: Glyphs, start: int, end: int) -> bool:

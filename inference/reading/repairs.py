@@ -102,6 +102,9 @@ def drop_label_remnant(name: str, value: str) -> str:
         return codes[-1] if codes else value
     if name == "size":
         while len(tokens) > 1 and tokens[0].isascii() and tokens[0].replace(".", "").isalpha() and not _SIZE_TOKEN.match(tokens[0]):
+            spaced = next((k for k, t in enumerate(tokens) if len(t) != 1), len(tokens))
+            if spaced > 1 and _SIZE_TOKEN.match("".join(tokens[:spaced])):  # a size printed letter-spaced or full-width
+                return " ".join(["".join(tokens[:spaced]), *tokens[spaced:]])  # ('Ｘ Ｌ'): no remnant before 'L'
             tokens.pop(0)
         return " ".join(tokens)
     if name in ("color", "product_name", "grade", "composition"):
