@@ -318,3 +318,33 @@ def test_the_adapt_window_fits_the_screen_it_opens_on(qtbot):
     free = QGuiApplication.primaryScreen().availableGeometry()
     width, height = _fitted(1200, 780)
     assert width <= min(1200, free.width()) and height <= free.height() - 40
+
+
+def test_a_video_frame_on_screen_is_kept_from_its_pixels(qtbot, tmp_path, monkeypatch):
+    """A line recording on screen: 'Keep frame on screen' copied line.avi as the frame and said 'this file is not an
+    image the station can read … pick image files'. The frame is kept from its pixels, and so are the Results
+    table's rows of the video."""
+    import cv2
+
+    from inference.imageio import read_image
+
+    monkeypatch.setenv("HANGTAG_DATA_DIR", str(tmp_path / "data"))
+    tag = cv2.resize(read_image(samples_dir() / "090000022.jpg"), (320, 240))
+    video = tmp_path / "line.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (320, 240))
+    for _ in range(3):
+        writer.write(tag)
+    writer.release()
+    window = open_window(qtbot, tmp_path, video)
+    window.step()
+    qtbot.waitUntil(lambda: window.current_image is not None and window.results.total >= 1, timeout=60000)
+    window.results.flush()
+    window.adapt_detector()
+    collect = window.adapt_window.collect
+    collect.keep_screen.click()
+    assert "not an image" not in collect.status.text() and collect.status.text().startswith("Kept line.avi#")
+    frames = window.adapt_window.state.folder.frames()
+    assert len(frames) == 1 and frames[0].origin.startswith("live view: line.avi#")
+    assert Path(frames[0].file_name).suffix.lower() in (".jpg", ".png")
+    image, _ = window.adapt_window.state.link.frame_at(0)
+    assert image is not None and image.shape[:2] == (240, 320)

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QFileDialog, QHBoxLayout, QHea
 
 from app.widgets.table_note import TableNote
 from inference.adapt.errors import AdaptError
+from app.adapt.station_link import frame_file
 from inference.adapt.suggest import unsure_reason
 
 
@@ -98,7 +99,7 @@ class CollectPage(QWidget):
         kept = 0
         for row in rows:
             image, result = self.state.link.frame_at(row)
-            if image is not None or (result.ok and result.source_path):
+            if image is not None or (result.ok and frame_file(result)):
                 kept += self._keep(image, result, "results table", unsure_reason(result) or "engineer", announce=False)
         self.state.announce_frames()
         self._say(f"Kept {kept} of {len(rows)} selected frames.")
@@ -122,7 +123,7 @@ class CollectPage(QWidget):
             reason = unsure_reason(link.result_at(row))
             if reason:
                 result = link.result_at(row)
-                if _file_of(result) in kept:  # kept twice, one copy could train and the other judge the model
+                if frame_file(result) in kept:  # kept twice, one copy could train and the other judge the model
                     already += 1
                     continue
                 item = QListWidgetItem(f"{result.source_name} — {reason}")
@@ -169,7 +170,7 @@ class CollectPage(QWidget):
     def _keep(self, image, result, origin: str, reason: str, announce: bool = True) -> int:
         folder = self.state.folder
         try:
-            path = _file_of(result)
+            path = frame_file(result)
             if path and path in self._kept_files():
                 if announce:
                     self._say(f"{Path(path).name} is kept already.")
@@ -227,8 +228,3 @@ class CollectPage(QWidget):
                     item.setData(Qt.ItemDataRole.UserRole, f.id)
                 self.table.setItem(r, c, item)
 
-
-def _file_of(result) -> str | None:
-    """The image file a result was inspected from, if it still exists."""
-    path = getattr(result, "source_path", None)
-    return str(path) if path and Path(path).is_file() else None

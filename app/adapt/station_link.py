@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
+from inference.adapt.folder import IMAGE_SUFFIXES
 from inference.imageio import read_image
 
 
@@ -53,11 +54,20 @@ class StationLink:
         results = self.window.results
         result = results.results[row]
         image = self.window.images.get(results.dropped + row)
-        if image is None and result.ok and result.source_path and Path(result.source_path).is_file():
-            image = read_image(result.source_path)
+        path = frame_file(result)
+        if image is None and result.ok and path:
+            image = read_image(path)
         return image, result
 
     def use_model(self, path: Path) -> None:
         """The running engine keeps inspecting until the new one is ready (the main window's swap)."""
         self.window.model_path = Path(path)
         self.window.request_engine(self.backend, getattr(self.window, "precision", "fp32"))
+
+
+def frame_file(result) -> str | None:
+    """The image file that is this result's frame, if it still exists. A video's frames name the video as their
+    source path: 'Keep frame on screen' copied line.avi and said 'not an image the station can read … pick image
+    files' over a frame on screen; such a frame is kept from its pixels."""
+    path = getattr(result, "source_path", None)
+    return str(path) if path and Path(path).suffix.lower() in IMAGE_SUFFIXES and Path(path).is_file() else None
