@@ -251,3 +251,23 @@ def test_a_reason_too_long_for_its_slant_is_shortened_in_the_middle_and_whole_in
 ])
 def test_middle_ellipsis_keeps_both_ends(text, room, expected):
     assert middle_ellipsis(text, room, 11) == expected
+
+
+@pytest.mark.parametrize("flavor", ["qt", "browser"])
+def test_the_reports_verdict_words_are_readable_on_white(flavor):
+    """The PDF wrote REVIEW in #e67700 (3.0:1 on white) and OK in #2f9e44 (3.5:1), 9-pt words and the counts."""
+    import re
+    from types import SimpleNamespace
+
+    from inference.records.html_report import _css
+    from tests.colours import contrast
+
+    def rgb(hex_colour: str):
+        r, g, b = (int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+        return SimpleNamespace(redF=lambda: r, greenF=lambda: g, blueF=lambda: b)
+
+    css = _css(flavor)
+    for verdict in ("OK", "NG", "REVIEW"):
+        colour = re.search(rf"\.{verdict} \{{ color: (#[0-9a-f]{{6}}); \}}", css).group(1)
+        assert contrast(rgb(colour), rgb("#ffffff")) >= 4.5, (verdict, colour)
+        assert contrast(rgb(colour), rgb("#fff0f0")) >= 4.5  # a failed check's cell
