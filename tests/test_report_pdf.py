@@ -341,6 +341,8 @@ def test_a_line_sessions_pdf_lists_its_ng_and_review_tags(qapp, tmp_path):
         assert "NG and REVIEW tags (2)</h2>" in html and "NG and REVIEW frames" not in html
         assert "<b>#2</b>" in html and "size L ≠ expected M<br>price ¥99 ≠ expected ¥89" in html
         assert "<b>#3</b>" in html and "passed unread" in html and "<b>#1</b>" not in html  # the OK tag is not listed
+        assert html.count('<img src="thumbs/t') == 1 and "no crop archived" in html  # tag 2's crop; 3 had none
+    assert len(list((result.path / "thumbs").glob("t*_tag2.jpg"))) == 1
     pareto = (result.path / "charts" / "pareto.svg").read_text(encoding="utf-8")
     assert "NG/REVIEW tags by their first failed check" in pareto and ">frames<" not in pareto
     pdfium = pytest.importorskip("pypdfium2", reason="pypdfium2 (dev dependency) reads the PDF's text")

@@ -87,6 +87,7 @@ def export_session(journal: Journal, session_id: int, out_dir: Path | str, *, im
         flagged = [FlaggedFrame(f, **vars(made.get(f.id, _Images(note="images not exported")))) for f in frames
                    if f.flagged]
         report = summarize(session, frames, flagged=flagged, tags=tags)
+        report = replace(report, tag_thumbs=_tag_thumbs(staged, [t for t in tags if t.flagged]))
         report_progress("tables", 0, 1)
         staged.write_text("frames.csv", frames_csv(session, frames))
         staged.write_text("frames.json", frames_json(session, frames))
@@ -193,6 +194,22 @@ def _frame_images(staged: StagedFolder, frame) -> tuple[int, _Images]:
     thumb = _thumbnail(annotated, THUMB_WIDTH)
     _write_jpeg(staged, thumb_rel, thumb, 82)
     return frame.id, _Images(image=image_rel, thumb=thumb_rel, thumb_wh=(thumb.shape[1], thumb.shape[0]))
+
+
+def _tag_thumbs(staged: StagedFolder, tags: list) -> dict[int, tuple[str, tuple[int, int]]]:
+    """The archived crop of each NG/REVIEW tag of a moving line as a thumbnail: its row in the report showed text
+    only, and a line manager could not see the tag that failed. A crop not archived (never read) has none."""
+    out = {}
+    for tag in tags:
+        crop = tag.archive_annotated or tag.archive_crop
+        image = cv2.imdecode(np.fromfile(crop, np.uint8), cv2.IMREAD_COLOR) if crop and os.path.isfile(crop) else None
+        if image is None:
+            continue
+        thumb = _thumbnail(image, THUMB_WIDTH)
+        relative = f"thumbs/t{tag.id:07d}_tag{tag.tag_id}.jpg"
+        _write_jpeg(staged, relative, thumb, 82)
+        out[tag.id] = (relative, (thumb.shape[1], thumb.shape[0]))
+    return out
 
 
 def _original_for(frame) -> tuple[str | None, str]:

@@ -104,28 +104,35 @@ def _flagged_section(report: ReportData, page_break: str, frame_rows) -> tuple[s
     a line manager had no way to see which tags failed, or why. A page of its own only when it lists something."""
     if report.unit == "tags":
         flagged = [t for t in report.tags if t.flagged]
-        body = _flagged_tag_rows(flagged) if flagged else '<p class="muted">None: every tag passed.</p>'
+        body = (_flagged_tag_rows(flagged, report.tag_thumbs) if flagged
+                else '<p class="muted">None: every tag passed.</p>')
     else:
         flagged = list(report.flagged)
         body = frame_rows(report.flagged) if flagged else '<p class="muted">None: every judged tag passed.</p>'
     return f"<h2{page_break if flagged else ''}>NG and REVIEW {report.unit} ({len(flagged)})</h2>", body
 
 
-def _flagged_tag_rows(tags) -> str:
-    """One row per NG/REVIEW tag of a moving line: its number, when it left, the frames it was seen in, and its
-    reasons (the first QT_ROW_CHECKS; every one is in tags.csv)."""
+def _flagged_tag_rows(tags, thumbs) -> str:
+    """One row per NG/REVIEW tag of a moving line: its crop, its number, when it left, the frames it was seen in,
+    and its reasons (the first QT_ROW_CHECKS; every one is in tags.csv)."""
     rows = []
     for t in tags:
+        thumb, (w, h) = thumbs.get(t.id, ("", (0, 0)))
+        if w > QT_ROW_THUMB_WIDTH:
+            w, h = QT_ROW_THUMB_WIDTH, round(h * QT_ROW_THUMB_WIDTH / w)
+        img = (f'<img src="{e(_rel(thumb))}" width="{w}" height="{h}">' if thumb
+               else '<span class="muted">no crop archived</span>')
         seen = (f"frames {t.first_frame}–{t.last_frame}" if t.first_frame is not None else "")
         read = "passed unread" if t.missed else (f"read at frame {t.read_frame}" if t.read_frame is not None else "")
         trigger = f"<br>trigger {e(t.trigger_id)}" if t.trigger_id else ""
         lines = list(t.reasons[:QT_ROW_CHECKS]) or ["(no reason recorded)"]
         if len(t.reasons) > QT_ROW_CHECKS:
             lines.append(f"and {len(t.reasons) - QT_ROW_CHECKS} more (see tags.csv)")
-        rows.append(f'<tr><td><b>#{t.tag_id}</b>{trigger}<br><span class="muted">{e(local_time(t.timestamp))}</span>'
-                    f'</td><td>{e(seen)}<br>{e(read)}</td><td><span class="{e(t.verdict)}"><b>{e(t.verdict)}</b></span>'
-                    f'</td><td>{"<br>".join(e(line) for line in lines)}</td></tr>')
-    return ('<table class="grid" width="100%"><thead><tr><th>tag</th><th>seen</th><th>verdict</th>'
+        rows.append(f'<tr><td width="{QT_ROW_THUMB_WIDTH + 6}">{img}</td><td><b>#{t.tag_id}</b>{trigger}<br>'
+                    f'<span class="muted">{e(local_time(t.timestamp))}</span></td><td>{e(seen)}<br>{e(read)}</td>'
+                    f'<td><span class="{e(t.verdict)}"><b>{e(t.verdict)}</b></span></td>'
+                    f'<td>{"<br>".join(e(line) for line in lines)}</td></tr>')
+    return ('<table class="grid" width="100%"><thead><tr><th>image</th><th>tag</th><th>seen</th><th>verdict</th>'
             f'<th>reasons</th></tr></thead>{"".join(rows)}</table>')
 
 

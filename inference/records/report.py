@@ -88,6 +88,7 @@ class ReportData:
     unit: str = "frames"  # what counts, yield and Pareto count: "frames", or "tags" on a moving line
     tags: tuple[TagRecord, ...] = ()
     untimed: int = 0  # frames that could not be inspected: no timing, left out of latency plots and percentiles
+    tag_thumbs: Mapping[int, tuple[str, tuple[int, int]]] = field(default_factory=dict)  # tag row id → thumb, w×h
 
     @property
     def judged(self) -> int:
