@@ -23,7 +23,7 @@ ARCHIVE_CAP_BYTES = 20 * 2**30
 
 class ExportJob(QObject):
     progress = Signal(str, int, int)
-    done = Signal(str, int, int)  # folder, session id, flagged frames
+    done = Signal(str, int, int, str)  # folder, session id, NG/REVIEW count, its unit ("frames", or a line's "tags")
     failed = Signal(str)
 
     def __init__(self, journal_path: Path) -> None:
@@ -46,7 +46,7 @@ class ExportJob(QObject):
 
                     result = export_session(reader, session_id, out_dir, progress=self.progress.emit,
                                             cancel=self.cancelled.is_set, mark_exported=False)
-            self.done.emit(str(result.path), result.session_id, result.flagged)
+            self.done.emit(str(result.path), result.session_id, result.flagged, result.unit)
         except Exception as exc:
             self.failed.emit(str(exc))
 
@@ -114,14 +114,14 @@ class RecordsLink(QObject):
             self.dialog.setLabelText(f"Exporting: {stage}")
             self.dialog.setValue(int(100 * done / total) if total else 0)
 
-    def _on_done(self, folder: str, session_id: int, flagged: int) -> None:
+    def _on_done(self, folder: str, session_id: int, flagged: int, unit: str = "frames") -> None:
         self._close_dialog()
         self.journal.mark_exported(session_id, folder)
         self.last_export = folder
         # the folder's name only: its whole path ran under the permanent labels at 1280 px (the path is in the
         # "Report exported" message and the Open report button's tooltip)
         bar = self.window.statusBar()
-        bar.showMessage(written_text(folder, flagged, bar.fontMetrics(), message_room(self.window)), 15000)
+        bar.showMessage(written_text(folder, flagged, bar.fontMetrics(), message_room(self.window), unit), 15000)
 
     def _on_failed(self, message: str) -> None:
         self._close_dialog()
@@ -191,11 +191,11 @@ def message_room(window) -> int:
     return bar.width() - sum(w.sizeHint().width() + 8 for w in widgets) - 24
 
 
-def written_text(folder: str | Path, flagged: int, metrics, room: int) -> str:
+def written_text(folder: str | Path, flagged: int, metrics, room: int, unit: str = "frames") -> str:
     """The report folder's name, cut in its middle to the room there is: its recipe part made it run under the
     permanent labels at 1280 px, the session's number and date cut off (the whole path is in the dialog and the
     Open report button's tooltip)."""
-    head, tail = "Report written: ", f" ({flagged} NG/REVIEW frames)"
+    head, tail = "Report written: ", f" ({flagged} NG/REVIEW {unit})"
     name = metrics.elidedText(Path(folder).name, Qt.TextElideMode.ElideMiddle,
                               max(room - metrics.horizontalAdvance(head + tail), metrics.horizontalAdvance("report_…")))
     return head + name + tail

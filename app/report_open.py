@@ -30,14 +30,14 @@ class ReportOpener(QObject):
         window.statusBar().insertPermanentWidget(0, self.button)
         window.records.job.done.connect(self._on_exported)  # queued from the export thread
 
-    def _on_exported(self, folder: str, session_id: int, flagged: int) -> None:
+    def _on_exported(self, folder: str, session_id: int, flagged: int, unit: str = "frames") -> None:
         self.last_report = report_file(folder)
         self.button.setToolTip(str(self.last_report))
         self.button.setVisible(True)
         if self.window.testing or not self.window.isVisible():
             return
         box = QMessageBox(QMessageBox.Icon.Information, "Report exported",
-                          f"The report of session {session_id} ({flagged} NG/REVIEW frames) is in\n{folder}",
+                          f"The report of session {session_id} ({flagged} NG/REVIEW {unit}) is in\n{folder}",
                           parent=self.window)
         open_button = box.addButton("Open report", QMessageBox.ButtonRole.AcceptRole)
         box.addButton("Close", QMessageBox.ButtonRole.RejectRole)

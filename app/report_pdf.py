@@ -321,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
     except HangtagError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    print(f"report: {result.path}  ({result.frames} frames, {result.flagged} NG/REVIEW, "
+    print(f"report: {result.path}  ({result.frames} frames, {result.flagged} NG/REVIEW {result.unit}, "
           f"{result.seconds:.1f} s)")
     return 0
 

@@ -343,6 +343,7 @@ def test_a_line_sessions_pdf_lists_its_ng_and_review_tags(qapp, tmp_path):
         assert "<b>#3</b>" in html and "passed unread" in html and "<b>#1</b>" not in html  # the OK tag is not listed
         assert html.count('<img src="thumbs/t') == 1 and "no crop archived" in html  # tag 2's crop; 3 had none
     assert len(list((result.path / "thumbs").glob("t*_tag2.jpg"))) == 1
+    assert (result.flagged, result.unit) == (2, "tags")  # the station's "Report written … (0 NG/REVIEW frames)"
     pareto = (result.path / "charts" / "pareto.svg").read_text(encoding="utf-8")
     assert "NG/REVIEW tags by their first failed check" in pareto and ">frames<" not in pareto
     pdfium = pytest.importorskip("pypdfium2", reason="pypdfium2 (dev dependency) reads the PDF's text")

@@ -14,7 +14,7 @@ from app.thread_priority import start_below_gui
 
 
 class HistoryExport(QObject):
-    done = Signal(str, int, int)  # folder, session id, flagged rows
+    done = Signal(str, int, int, str)  # folder, session id, NG/REVIEW count, its unit
     failed = Signal(str)
     _run = Signal(int, str, bool)
 

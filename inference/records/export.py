@@ -51,6 +51,7 @@ class ExportResult:
     seconds: float
     marked_exported: bool
     files: tuple[str, ...]
+    unit: str = "frames"  # what `frames`' sibling `flagged` counts: NG/REVIEW frames, or a moving line's tags
 
 
 @dataclass(frozen=True)
@@ -128,8 +129,10 @@ def export_session(journal: Journal, session_id: int, out_dir: Path | str, *, im
         marked = True
     report_progress("done", 1, 1)
     missing = sum(1 for m in made.values() if not m.image)
-    return ExportResult(final, session_id, len(frames), len(flagged), len(made) - missing, missing,
-                        time.perf_counter() - started, marked, tuple(sorted(_files(final))))
+    flagged_count = sum(t.flagged for t in tags) if tags else len(flagged)  # a line's frames are only tracked
+    return ExportResult(final, session_id, len(frames), flagged_count, len(made) - missing, missing,
+                        time.perf_counter() - started, marked, tuple(sorted(_files(final))),
+                        "tags" if tags else "frames")
 
 
 def _check(cancelled: Callable[[], bool]) -> None:
