@@ -341,7 +341,8 @@ class HistoryWindow(QWidget):
 
     def _on_exported(self, folder: str, session_id: int, flagged: int, unit: str = "frames") -> None:
         self.last_export = folder
-        self.updated.setText(f"report of session {session_id} written: {Path(folder).name} ({flagged} NG/REVIEW {unit})")
+        self.updated.setText(f"report of session {session_id} written: {Path(folder).name} "
+                             f"({flagged} NG/REVIEW {unit})")
         # the station marks it exported after this signal; a window closed meanwhile starts no reading thread. Only
         # the listing is read again: reading the rows from the start took the operator's chosen frame away
         QTimer.singleShot(500, self, lambda: self.isVisible() and self.refresh(auto=True))
