@@ -240,5 +240,14 @@ def _rival_on_its_label(rule: FieldRule, others: Sequence[str], lines: Sequence[
     (recipe S) voted S likeliest of the sizes, at 7 %, on the fibre content's line, while its 号型 line read 3XL
     (set 5153, 000108)."""
     shown = {keyword(other).upper() for other in others}
-    return any(keyword(line.text[part.value_start : part.end]).strip(":：").upper() in shown
+    return any(_units_read(rule, line.text[part.value_start : part.end]) & shown
                for line in lines for part in line_parts(line.text) if part.labelled and part.field == rule.name)
+
+
+def _units_read(rule: FieldRule, value: str) -> set[str]:
+    """A labelled value as the units `forms` makes of an expected one: whole, and its parts where the field has parts
+    ('GB18401:2010C类' also as 'C类'). A safety class voted likeliest on the fibre content's line, at 0.5 %, passed
+    B类 while the class's own line read GB 18401-2010 C类 at 98 % (sixteenth_b 000106): the rival was read whole."""
+    whole = keyword(value).strip(":：").upper()
+    parts = forms(FieldRule(rule.name, expected=value.strip(":："))) if whole else []
+    return ({whole} | {keyword(unit).upper() for alternative in parts for unit in alternative}) - {""}
