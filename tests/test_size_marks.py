@@ -260,8 +260,8 @@ def test_a_size_charts_marked_column_is_read_in_the_recipes_system(recognizer, m
     became the filled one). Cells boxed one by one are entries too (before, a box under three print heights wide
     was no row), and the chart's ruling is no mark (before, a grid line under a cell read as a line under it)."""
     image, boxes = draw_chart(mark, 4, cells)
-    letter = marked_size(image, boxes, recognizer, letter=True)
-    hao = marked_size(image, boxes, recognizer, letter=False)
+    letter = marked_size(image, boxes, recognizer, letter=True, ruled=True)
+    hao = marked_size(image, boxes, recognizer, letter=False, ruled=True)
     assert letter is not None and letter.value == "XXL"
     assert hao is not None and hao.value == "180/100A"
 
@@ -270,4 +270,4 @@ def test_a_chart_with_no_marked_column_names_no_size(recognizer):
     image, boxes = draw_chart("tint", 4)
     plain = np.where(image < 230, image, 255).astype(np.uint8)  # the tint lifted: every column alike
     plain[(image > 150) & (image < 230)] = 255
-    assert marked_size(cv2.GaussianBlur(plain, (3, 3), 0.6), boxes, recognizer, letter=True) is None
+    assert marked_size(cv2.GaussianBlur(plain, (3, 3), 0.6), boxes, recognizer, letter=True, ruled=True) is None

@@ -73,6 +73,8 @@ MIN_ENTRIES = 3
 RULE_SPAN = 4.0
 # A level line at least this many print heights long that runs out of the band's side is a rule too.
 MIN_SIDE_RULE = 2.0
+# A rule's breaks (a hairline thresholded) up to this share of the print's height are bridged.
+RULE_GAP = 0.15
 # A rule is at most this share of the print's height thick (a filled box is thicker).
 MAX_RULE_THICKNESS = 0.3
 
@@ -106,17 +108,20 @@ class _Band:
 
 
 def marked_size(image: np.ndarray, rows: Sequence[Box], recognizer: TextRecognizer,
-                letter: bool | None = None) -> MarkedSize | None:
+                letter: bool | None = None, ruled: bool = False) -> MarkedSize | None:
     """The marked size among the run printed on `rows` (boxes of the run's lines in `image`, the upright crop).
 
     A size chart marks a whole column (its letter, its 号型, its measures, each in its own row): the entries that
     stand out stacked in one column are one mark, and the one read in the system the recipe names (`letter`: a
-    letter size, or a 号型; None: either) is the marked size."""
+    letter size, or a 号型; None: either) is the marked size. In a table (`ruled`: vertical rules part the tag's
+    print; or a rule crosses a row) the rules are taken out of each row before its marks are measured."""
     gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     turned = _light_on_dark(gray, rows)
     entries: list[_Entry] = []
     bands: dict[int, tuple[_Band, np.ndarray]] = {}
     measured = {k: band for k, row in enumerate(rows) if (band := _band(gray, row, turned)) is not None}
+    if ruled or any(_crossed(band) for band in measured.values()):
+        measured = {k: _unruled(band) for k, band in measured.items()}
     for k, band in zip(measured, _on_the_tags_paper(list(measured.values()))):
         found, marks = _entries(band, k)
         entries.extend(dict.fromkeys(found))  # an entry marked whole is also a run of print: once
@@ -126,20 +131,21 @@ def marked_size(image: np.ndarray, rows: Sequence[Box], recognizer: TextRecogniz
     spans = [(bands[e.row][0].left + e.x1, bands[e.row][0].left + e.x2) for e in entries]
     scores = _scores(entries)
     best = int(np.argmax(scores))
-    column = [i for i in range(len(entries)) if i == best or _stacked(spans[i], spans[best])]
+    column = _column(spans, scores, best)
     others = [float(scores[i]) for i in range(len(entries)) if i not in column]
     standout = float(scores[best])
     lead = standout / max(max(others, default=0.0), 1e-6)
     if standout < MIN_STANDOUT or lead < MIN_LEAD:
         return None
-    rows_marked: dict[int, int] = {}  # the column's most outstanding entry in each row (a row's print and its
-    for i in column:                   # part outside a filled box overlap: one place, read once)
-        if scores[i] >= MIN_STANDOUT and (entries[i].row not in rows_marked or scores[i] > scores[rows_marked[entries[i].row]]):
-            rows_marked[entries[i].row] = i
-    marked = [rows_marked[r] for r in sorted(rows_marked)]
+    in_rows: dict[int, list[_Entry]] = {}  # the column's outstanding entries in each row: a filled box and the
+    for i in column:                        # slivers its edges cut off, or a row's print overlapping it, are one place
+        if scores[i] >= MIN_STANDOUT:
+            in_rows.setdefault(entries[i].row, []).append(entries[i])
+    marked = [replace(parts[0], x1=min(e.x1 for e in parts), x2=max(e.x2 for e in parts), solid=max(e.solid for e in parts))
+              for _row, parts in sorted(in_rows.items())]
     reads = []
-    for i in marked:
-        read = _read_entry(*bands[entries[i].row], entries[i], recognizer)
+    for entry in marked:
+        read = _read_entry(*bands[entry.row], entry, recognizer)
         if read is None:
             continue
         text = _digits_mended(read[0])
@@ -172,6 +178,24 @@ def _light_on_dark(gray: np.ndarray, rows: Sequence[Box]) -> bool:
     return bool((pixels < threshold).mean() > 0.5)
 
 
+def _column(spans: Sequence[tuple[int, int]], scores: np.ndarray, best: int) -> set[int]:
+    """The entries in the most outstanding entry's column: those over most of its span, and outstanding ones
+    beside or over it, which widen it (a filled box and the slivers its edges were cut into)."""
+    members, (lo, hi) = {best}, spans[best]
+    grown = True
+    while grown:
+        grown = False
+        for i, (a, b) in enumerate(spans):
+            if i in members:
+                continue
+            if scores[i] >= MIN_STANDOUT and min(b, hi) - max(a, lo) >= -2:
+                members.add(i)
+                lo, hi, grown = min(lo, a), max(hi, b), True
+            elif _stacked((a, b), (lo, hi)):
+                members.add(i)
+    return members
+
+
 def _stacked(a: tuple[int, int], b: tuple[int, int]) -> bool:
     """Whether two entries of different rows stand in one column: they overlap over most of the narrower."""
     overlap = min(a[1], b[1]) - max(a[0], b[0])
@@ -194,8 +218,6 @@ def _band(gray: np.ndarray, row: Box, turned: bool) -> _Band | None:
         band = 255.0 - band
         threshold = 255.0 - threshold
     ink, solid = _ink(band, band < threshold, core, h)
-    ruled = _rules(ink, h)
-    ink, solid = ink & ~ruled, solid & ~ruled
     plain = band[core[0] : core[1]][~ink[core[0] : core[1]]]
     paper = float(np.percentile(plain, 90)) if plain.size else float(band.max())
     printed = float(np.percentile(band[ink], 50)) if ink.any() else 0.0
@@ -231,23 +253,46 @@ def _ink(band: np.ndarray, first: np.ndarray, core: tuple[int, int], h: float) -
     return solid | ((band < threshold) & ~moat), solid
 
 
-def _rules(ink: np.ndarray, h: float) -> np.ndarray:
-    """A table's ruling in a row's band (a size chart's grid): a thin straight stroke across the whole band's height,
-    or a thin level one at least RULE_SPAN print heights long, or one that runs out of the band's side (a grid's
-    line goes on past the text box; a line under an entry stops at the entry's ends, inside its row's box). Rules
-    part cells, they mark none (a ring's sides bow; a filled box is thick)."""
-    tall, wide = ink.shape
+def _unruled(band: _Band) -> _Band:
+    """The row without its table's ruling (a size chart's grid): a thin straight stroke across the band's whole
+    height, or a thin level one at least RULE_SPAN print heights long, or one that runs out of the band's side (a
+    grid's line goes on past the text box; a line under an entry stops at the entry's ends, inside its row's box).
+    Rules part cells, they mark none (a ring's sides bow; a filled box is thick)."""
+    wide = band.ink.shape[1]
+    rules = _vertical_rules(band)
+    for x, w, line in _level_lines(band):
+        if w >= RULE_SPAN * band.h or x == 0 or x + w >= wide:
+            rules |= line
+    return replace(band, ink=band.ink & ~rules, solid=band.solid & ~rules)
+
+
+def _crossed(band: _Band) -> bool:
+    """Whether a table's rule crosses the row: a thin stroke across its whole height, or a level one across its
+    whole width (a cell's own row, boxed inside the cell)."""
+    wide = band.ink.shape[1]
+    return bool(_vertical_rules(band).any()) or any(x == 0 and x + w >= wide for x, w, _line in _level_lines(band))
+
+
+def _level_lines(band: _Band) -> list[tuple[int, int, np.ndarray]]:
+    """Thin level strokes at least MIN_SIDE_RULE print heights long (or the band's width), as (left, width, ink).
+    A hairline breaks up under the threshold and steps a pixel where the row is not quite level: bridged first."""
+    ink, h = band.ink, band.h
+    wide = ink.shape[1]
     thick = max(3, int(round(MAX_RULE_THICKNESS * h)))
-    rules = np.zeros(ink.shape, bool)
-    if tall >= 3:
-        rules |= _thin(_opened(ink, (tall, 1)), (1, thick))
-    level = _thin(_opened(ink, (1, max(3, int(MIN_SIDE_RULE * h)))), (thick, 1))
+    gap = max(3, int(round(RULE_GAP * h)))
+    bridged = cv2.morphologyEx(cv2.dilate(ink.astype(np.uint8), np.ones((3, 1), np.uint8)), cv2.MORPH_CLOSE, np.ones((1, gap), np.uint8))
+    level = _thin(_opened(bridged, (1, max(3, min(int(MIN_SIDE_RULE * h), wide)))), (thick, 1))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(level.astype(np.uint8), connectivity=8)
-    for c in range(1, count):
-        x, w = int(stats[c][0]), int(stats[c][2])
-        if w >= RULE_SPAN * h or x == 0 or x + w >= wide:
-            rules |= labels == c
-    return rules
+    return [(int(stats[c][0]), int(stats[c][2]), (labels == c) & ink) for c in range(1, count)]
+
+
+def _vertical_rules(band: _Band) -> np.ndarray:
+    """Thin strokes across the band's whole height: a table's vertical rules."""
+    tall = band.ink.shape[0]
+    if tall < 3:
+        return np.zeros(band.ink.shape, bool)
+    thick = max(3, int(round(MAX_RULE_THICKNESS * band.h)))
+    return _thin(_opened(band.ink, (tall, 1)), (1, thick))
 
 
 def _opened(mask: np.ndarray, kernel: tuple[int, int]) -> np.ndarray:
