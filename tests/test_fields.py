@@ -130,6 +130,22 @@ def test_a_value_cut_short_by_a_line_break_takes_the_line_it_wrapped_onto() -> N
     assert unfinished["safety_category"].value == "GB 18401-2010"
 
 
+@pytest.mark.parametrize(
+    ("ocr_text", "expected"),
+    [
+        ("批号：P20251023 03", {}),  # set 9717 cij_inkjet 000027: a batch number's own label, one character off 款号
+        ("生产批号：20261015-03", {}),
+        ("箱号：0012", {}),
+        ("快递单号：SF1234567890", {}),
+        ("序号：17", {}),
+        ("款号：V38181147\n批号：P20251023", {"style_number": "V38181147"}),
+        ("贷号：KX-2031", {"style_number": "KX-2031"}),  # 货 read 贷: still the style number's label
+    ],
+)
+def test_another_numbers_label_one_character_off_the_style_numbers_is_not_read_as_it(ocr_text: str, expected: dict) -> None:
+    assert {k: v for k, v in fields_of(ocr_text).items() if k == "style_number"} == expected
+
+
 def test_two_fields_on_one_line() -> None:
     fields = fields_of("颜色：藏青  尺码：L")
     assert (fields["color"], fields["size"]) == ("藏青", "L")

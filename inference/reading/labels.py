@@ -128,6 +128,10 @@ for _k, (_label, _n) in enumerate(_CJK_LABELS):
     _CJK_BY_SECOND[_label[1]] = _CJK_BY_SECOND.get(_label[1], frozenset()) | {_k}
 _NONE: frozenset[int] = frozenset()
 _COLONS = (":", "：", *_CLOSERS, *_LEADERS)
+# Labels of numbers no recipe checks, each one character off a field's label (批号 off 货号, 款号 and 型号): a tag
+# prints a batch, carton, waybill or serial number under its own label beside the style number's, so such a label
+# read whole is that number's, not a misread of the style number's.
+OTHER_NUMBER_LABELS = frozenset({"批号", "箱号", "单号", "序号"})
 
 
 def _label_at(text: str, start: int, require_colon: bool, upper: str | None = None) -> tuple[str, int, bool] | None:
@@ -206,7 +210,7 @@ def _fuzzy_label_at(text: str, start: int) -> tuple[str, int, bool] | None:
             break  # longest first: nothing shorter replaces the best
         end = start + n
         candidate = text[start:end]
-        if len(candidate) != n:
+        if len(candidate) != n or candidate in OTHER_NUMBER_LABELS:
             continue
         mismatches = 0
         for a, b in zip(candidate, label):
