@@ -549,8 +549,10 @@ class MainWindow(QMainWindow):
             first = lines[0]
             # what to do goes on the image too: operator mode has no Tag text dock to show the whole error
             hint = next((" ".join(line.split()) for line in lines if line.strip().startswith("hint:")), "")
-            self.view.show_message(f"{result.source_name}: could not be inspected\n{first}"
-                                   + (f"\n{hint}" if hint else ""), error=True)
+            # "000002.jpg: could not be inspected" over "000002.jpg could not be decoded" named the file twice
+            said = first if first.startswith(result.source_name) else \
+                f"{result.source_name}: could not be inspected\n{first}"
+            self.view.show_message(said + (f"\n{hint}" if hint else ""), error=True)
             self.crops.show_crops(None, None, note=f"no image: {result.source_name} could not be inspected")
             reasons = [first]
         else:

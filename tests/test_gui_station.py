@@ -454,6 +454,9 @@ def test_an_error_frame_is_a_red_error_at_a_readable_size_and_the_crop_strip_say
     assert "no hangtag" not in window.crops.labels[0].text()
     # what to do is on the image itself: operator mode has no Tag text dock to hold the error's hint
     assert "hint: re-export or re-capture the image" in window.view.placeholder.text()
+    name = window.results.results[1].source_name  # named once: it said "x.jpg: could not be inspected" over
+    assert window.view.placeholder.text().count(name) == 1  # "x.jpg could not be decoded"
+    assert not any(e.startswith(f"{name}: {name}") for e in window.errors)  # nor "x.jpg: x.jpg could not…"
 
 
 # -- issue 15 item 4: bounded memory ------------------------------------------------------------------------
