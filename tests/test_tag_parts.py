@@ -152,8 +152,8 @@ def test_a_box_over_the_tag_reading_nothing_of_its_own_is_held_for_review_not_ng
 
 
 def test_a_box_over_the_tag_with_a_code_or_a_field_of_its_own_is_still_a_second_tag():
-    """A second tag lying over the first decodes its own code at its own place, or reads a checked field the first
-    does not: two tags, NG."""
+    """A second tag lying over the first decodes its own code at its own place, reads a checked field the first does
+    not, or reads half a tag's fields: two tags, NG."""
     whole = part(0, WHOLE, {"product_name": "羊毛针织衫", "style_number": "AB2301-05", "price": "¥259.00"}, barcodes=(EAN,))
     own = BarcodeReading("EAN-13", "6901234567892", True, (420, 560, 620, 640))  # the same job's code, elsewhere
     second = part(1, CHART, {"price": "¥259.00"}, barcodes=(own,))
@@ -161,6 +161,11 @@ def test_a_box_over_the_tag_with_a_code_or_a_field_of_its_own_is_still_a_second_
     assert verdict.verdict is Verdict.NG and "2 hangtags, expected 1" in verdict.reasons
     second = part(1, CHART, {"price": "¥259.00", "grade": "一等品"})  # the first box reads no grade
     verdict = judge(RECIPE, boxes(WHOLE, CHART), [whole, second])
+    assert verdict.verdict is Verdict.NG and "2 hangtags, expected 1" in verdict.reasons
+    # eleventh 000084, fourth 000056 (two tags of the job, their boxes meeting, neither code decoded): each reads
+    # the job's fields, the same names and values; a box that reads half a tag's fields carries a tag's print
+    twin = part(1, CHART, {"product_name": "羊毛针织衫", "style_number": "AB2301-05", "price": "¥259.00"})
+    verdict = judge(RECIPE, boxes(WHOLE, CHART), [whole, twin])
     assert verdict.verdict is Verdict.NG and "2 hangtags, expected 1" in verdict.reasons
     apart = part(1, (700.0, 0.0, 1000.0, 600.0), {"price": "¥259.00"})  # nothing of its own, but not over the first
     verdict = judge(RECIPE, boxes(WHOLE, apart.xyxy), [whole, apart])

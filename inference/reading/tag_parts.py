@@ -56,29 +56,28 @@ def touching(a: Box, b: Box) -> bool:
 
 
 def boxes_without_their_own(recipe: Recipe, tags: Sequence[TagReading]) -> list[tuple[int, int]]:
-    """Tag boxes that lie over another tag's box (touching it, overlapping it or inside it) and carry nothing a tag
-    carries on its own: no code the other box does not decode at the same place, and no checked field read after
-    its label (as a value of its kind) that the other box does not read too — the print where the boxes overlap is
-    read in both. As (box, the box it lies over), by tag index; one box of each such pair is kept.
+    """Tag boxes that overlap another tag's box and carry nothing a tag carries on its own: no code the other box
+    does not decode at the same place, fewer than half the recipe's checked fields read after their labels (as
+    values of their kind), and none of those that the other box does not read too — the print where the boxes
+    overlap is read in both. As (box, the box it lies over), by tag index; one box of each such pair is kept.
 
     Such a box is the detector's second look at a tag it also boxed whole (a size chart's grid, a panel boxed apart
     and not joined), or a second tag under the first, hidden: not a second tag for certain. A second tag of the job
-    beside the first prints its code at its own place, and one apart from it does not touch it."""
+    reads a tag's fields of its own, or decodes its code at its own place, and one apart from the first does not
+    overlap it."""
+    checked = sum(1 for rule in recipe.fields if rule.expected is not None or rule.pattern is not None)
     found: list[tuple[int, int]] = []
     for tag in tags:
+        labelled = _labelled(recipe, tag)
+        if 2 * len(labelled) >= checked:
+            continue
         dropped = {box for box, _ in found}
         over = next((other for other in tags if other is not tag and other.tag_index not in dropped
-                     and _over(tag.xyxy, other.xyxy) and _codes_within(tag, other)
-                     and _labelled(recipe, tag) <= set(other.fields)), None)
+                     and intersection(tag.xyxy, other.xyxy) > 0 and _codes_within(tag, other)
+                     and labelled <= set(other.fields)), None)
         if over is not None:
             found.append((tag.tag_index, over.tag_index))
     return found
-
-
-def _over(a: Box, b: Box) -> bool:
-    gap = max(a[0] - b[2], b[0] - a[2], a[1] - b[3], b[1] - a[3])
-    side = min(a[2] - a[0], a[3] - a[1], b[2] - b[0], b[3] - b[1])
-    return side > 0 and gap <= TOUCH_SHARE * side
 
 
 def _codes_within(part: TagReading, whole: TagReading) -> bool:

@@ -327,8 +327,9 @@ def _count_check(rule: CountRule, detections: Detections, readings: Sequence[Tag
         pairs = ", ".join(f"box {box + 1} over box {over + 1}" for box, over in ownless)
         nothing = "reads nothing of its" if len(ownless) == 1 else "read nothing of their"
         return Check(subject, None, expected, f"{n} ({len(ownless)} {NOTHING_OF_ITS_OWN})", None, source, Verdict.REVIEW,
-                     f"{n} hangtags boxed, expected {expected}, but {pairs} {nothing} own (no code, "
-                     "no field the box under it does not read): the same tag boxed twice, or a second tag hidden under it? Check it by hand")
+                     f"{n} hangtags boxed, expected {expected}, but {pairs} {nothing} own (no code, few of a "
+                     "tag's fields, none the box under it does not read): the same tag boxed twice, or a second tag hidden under it?"
+                     " Check it by hand")
     found = f"no {_plural(rule.class_name, 1)}" if n == 0 else f"{n} {_plural(rule.class_name, n)}"
     return Check(subject, None, expected, str(n), None, source, Verdict.NG, f"{found}, expected {expected}")
 
