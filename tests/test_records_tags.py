@@ -141,7 +141,9 @@ def test_the_report_command_says_how_many_tags_a_line_session_judged(tmp_path, c
         recorder.record_tag(make_verdict(3, Verdict.REVIEW, reads=0, crop=False, reasons=(UNREAD,)))
         recorder.end()
     assert cli_main(["report", "--last", "--journal", str(tmp_path / "j.sqlite3"), "--out", str(tmp_path / "out")]) == 0
-    assert "3 tags, 2 NG/REVIEW (1 passed unread)" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "3 tags, 2 NG/REVIEW (1 passed unread)" in out
+    assert out.count("NG/REVIEW") == 1  # the frames' line said '0 NG/REVIEW' (frames), then '2 NG/REVIEW tags'
 
 
 def test_a_line_sessions_reasons_chart_counts_one_cause_once_whatever_its_measurements(tmp_path):

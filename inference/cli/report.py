@@ -57,7 +57,8 @@ def report(args: argparse.Namespace) -> int:
     if tags:  # a moving line: one verdict per physical tag
         flagged = sum(t.flagged for t in tags)
         print(f"  {len(tags)} tags, {flagged} NG/REVIEW ({sum(t.missed for t in tags)} passed unread)")
-    print(f"  {result.frames} frames, {result.flagged} NG/REVIEW {result.unit}, {result.images_written} images"
+    flagged = "" if tags else f"{result.flagged} NG/REVIEW, "  # a line's were said with its tags, above
+    print(f"  {result.frames} frames, {flagged}{result.images_written} images"
           f"{f', {result.images_missing} images unavailable' if result.images_missing else ''}; {result.seconds:.1f} s")
     return 0
 
