@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from inference.detections import intersection
 from inference.reading.evidence import another_fields_value, fits_grammar, gather
+from inference.reading.fields import extract_fields
 from inference.reading.lines import Box
 from inference.reading.matching import Found
 from inference.reading.recipe import Recipe
@@ -72,7 +73,7 @@ def boxes_without_their_own(recipe: Recipe, tags: Sequence[TagReading]) -> list[
         if 2 * len(labelled) >= checked:
             continue
         dropped = {box for box, _ in found}
-        over = next((other for other in tags if other is not tag and other.tag_index not in dropped
+        over = next((other for other in tags if other.tag_index not in dropped | {tag.tag_index}
                      and intersection(tag.xyxy, other.xyxy) > 0 and _codes_within(tag, other)
                      and labelled <= set(other.fields)), None)
         if over is not None:
@@ -115,7 +116,8 @@ def _labelled(recipe: Recipe, tag: TagReading) -> set[str]:
     of their kind: what a tag of the job prints once. A brand or heading taken for an unchecked field, or a colour
     line parsed as a grade ('醋色浅灰'), tells nothing."""
     checked = {rule.name for rule in recipe.fields if rule.expected is not None or rule.pattern is not None}
-    return {name for name, reading in tag.fields.items()
+    fields = tag.fields or extract_fields(tag.ocr_lines)  # a reading made from its lines alone parses them here
+    return {name for name, reading in fields.items()
             if reading.source == "ocr" and name in checked and _of_its_kind(name, reading.value)}
 
 
