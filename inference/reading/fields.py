@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from inference.reading.labels import LABELS, line_parts
+from inference.reading.labels import LABELS, LinePart, line_parts
 
 from inference.reading.normalize import (
     ean13_check_ok,
@@ -22,6 +22,7 @@ from inference.reading.normalize import (
     normalize_field,
     parse_price,
 )
+from inference.reading.slash_pairs import only_slash, parted
 from inference.reading.repairs import GRADES, drop_label_remnant, fix_composition, fix_grade, looks_empty, mend_with_alternatives
 from inference.reading.types import FieldReading, OcrLine
 
@@ -79,11 +80,35 @@ def _segments(lines: Sequence[OcrLine]) -> list[_Segment]:
         if not parts[0].labelled and len(parts) == 1:
             segments.append(_Segment("?", text.strip(), float(line.confidence), text, True, index))
             continue
-        for part in parts:
+        k = 0
+        while k < len(parts):
+            joined = _slash_joined(text, parts, k)
+            if joined:  # '颜色/号型：咖啡色/155/84A': each label's value is its part of the one value
+                segments.extend(_Segment(part.field, text[a:b].strip(), _span_confidence(line, a, b), text, part.exact, index)
+                                for part, (a, b) in joined)
+                k += len(joined)
+                continue
+            part = parts[k]
             value = text[part.value_start : part.end].strip()
             conf = _span_confidence(line, part.value_start, part.end)
             segments.append(_Segment(part.field if part.labelled else "?", value, conf, text, part.exact, index))
+            k += 1
     return segments
+
+
+def _slash_joined(text: str, parts: Sequence[LinePart], k: int) -> list[tuple[LinePart, tuple[int, int]]]:
+    """From part `k` on, labels joined by slashes and their one value parted among them (slash_pairs.py), each
+    label with its value's span in `text`; [] where the labels there are not joined so or the value does not part."""
+    run = [parts[k]]
+    while run[-1].labelled and run[-1].field and only_slash(text[run[-1].value_start : run[-1].end]) and k + len(run) < len(parts):
+        run.append(parts[k + len(run)])
+    if len(run) < 2 or not all(p.labelled and p.field for p in run):
+        return []
+    last = run[-1]
+    spans = parted([p.field for p in run], text[last.value_start : last.end])
+    if spans is None:
+        return []
+    return [(p, (last.value_start + a, last.value_start + b)) for p, (a, b) in zip(run, spans)]
 
 
 def _table_row(lines: Sequence[OcrLine], index: int) -> list[_Segment]:
