@@ -5,56 +5,33 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.test_tagsets import deterministic_rows, price_amount, rows_with_planted_defects
+from tests.tagset_groups import (check_defects_planted_where_the_truth_says, check_deterministic_with_one_ean,
+                                 check_one_seed_one_card, printed_cards)
+from tests.test_tagsets import price_amount
 
-from training.tagsets import DESIGNS  # noqa: E402  (test_tagsets skips the module where the fonts are missing)
-from training.tagsets.canvas import MIN_PRINT_MM  # noqa: E402
-from training.tagsets.designs import HAS_QR  # noqa: E402
-from training.tagsets.values import random_values  # noqa: E402
+from training.tagsets.values import random_values  # noqa: E402  (test_tagsets skips the module where the fonts are missing)
 
 FIFTEENTH = ("down_fill", "slash_pairs", "size_chart")
 JUDGED = ("product_name", "style_number", "color", "size", "composition", "grade", "standard", "safety_category")
 
 
 def test_fifteenth_designs_are_deterministic_and_their_recipes_describe_the_printed_fields(tmp_path):
-    for row in deterministic_rows(tmp_path, FIFTEENTH, 151):
-        (tag,) = row["tags"]
-        assert [c["format"] for c in tag["barcodes"]] == ["EAN-13"]
-        assert tag["barcodes"][0]["text"] == tag["fields"]["ean13"]
-        assert tag["qr"] == []
-        if row["bucket"] == "nominal":
-            assert row["condition"]["smallest_print_px"] >= 5.0, (row["image"], row["design"])
+    check_deterministic_with_one_ean(tmp_path, FIFTEENTH, 151)
 
 
-def test_fifteenth_designs_plant_every_defect_kind_where_the_truth_says(tmp_path):
-    for row in rows_with_planted_defects(tmp_path, FIFTEENTH, 152):
-        defect = row["defect"]
-        if defect and defect["field"] == "ean13":
-            (tag,) = row["tags"]
-            assert {c["text"] for c in tag["barcodes"]} == {defect["printed"]}
-
-
-def test_no_fifteenth_design_counts_a_qr_code():
-    assert not set(FIFTEENTH) & HAS_QR
+def test_fifteenth_designs_plant_every_defect_kind_where_the_truth_says_and_count_no_qr_code(tmp_path):
+    check_defects_planted_where_the_truth_says(tmp_path, FIFTEENTH, 152)
 
 
 @pytest.mark.parametrize("seed", range(1, 31))
 def test_fifteenth_designs_print_the_recipes_values_and_never_below_the_smallest_legal_print(seed):
-    values = random_values(np.random.default_rng(seed))
-    for design in FIFTEENTH:
-        art = DESIGNS[design](seed, values, 10.0)
-        assert art.smallest_print_px >= MIN_PRINT_MM * 10.0, (design, seed)
-        for name in JUDGED:
-            assert art.fields[name] == getattr(values, name), (design, seed, name)
+    for design, art, values in printed_cards(FIFTEENTH, seed, JUDGED):
         assert price_amount(art.fields["price"]) == price_amount(values.price)
 
 
 @pytest.mark.parametrize("design", FIFTEENTH)
 def test_one_seed_draws_one_card_and_another_seed_another(design):
-    values = random_values(np.random.default_rng(7))
-    first, again, other = (DESIGNS[design](s, values, 6.0).rgba for s in (7, 7, 8))
-    assert np.array_equal(first, again)
-    assert not np.array_equal(first, other)
+    check_one_seed_one_card(design)
 
 
 @pytest.mark.parametrize(("size", "column"), [

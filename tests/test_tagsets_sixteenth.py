@@ -7,11 +7,12 @@ import unicodedata
 import numpy as np
 import pytest
 
-from tests.test_tagsets import deterministic_rows, price_amount, rows_with_planted_defects
+from tests.tagset_groups import check_defects_planted_where_the_truth_says, check_one_seed_one_card
+from tests.test_tagsets import deterministic_rows, price_amount
 
 from training.tagsets import DESIGNS  # noqa: E402  (test_tagsets skips the module where the fonts are missing)
 from training.tagsets.canvas import MIN_PRINT_MM  # noqa: E402
-from training.tagsets.designs import HAS_QR, HUNG_UPSIDE_DOWN  # noqa: E402
+from training.tagsets.designs import HUNG_UPSIDE_DOWN  # noqa: E402
 from training.tagsets.values import random_values  # noqa: E402
 
 SIXTEENTH = ("fullwidth_print", "correction_sticker", "hung_upside_down")
@@ -51,16 +52,8 @@ def test_the_upside_down_tag_is_photographed_turned_150_to_210_degrees_and_the_o
     assert any(r["design"] in HUNG_UPSIDE_DOWN for r in rows)
 
 
-def test_sixteenth_designs_plant_every_defect_kind_where_the_truth_says(tmp_path):
-    for row in rows_with_planted_defects(tmp_path, SIXTEENTH, 163):
-        defect = row["defect"]
-        if defect and defect["field"] == "ean13":
-            (tag,) = row["tags"]
-            assert {c["text"] for c in tag["barcodes"]} == {defect["printed"]}
-
-
-def test_no_sixteenth_design_counts_a_qr_code():
-    assert not set(SIXTEENTH) & HAS_QR
+def test_sixteenth_designs_plant_every_defect_kind_where_the_truth_says_and_count_no_qr_code(tmp_path):
+    check_defects_planted_where_the_truth_says(tmp_path, SIXTEENTH, 163)
 
 
 @pytest.mark.parametrize("seed", range(1, 31))
@@ -117,10 +110,7 @@ def test_the_correction_sticker_covers_the_old_value_but_a_sliver_and_reprints_a
 
 @pytest.mark.parametrize("design", SIXTEENTH)
 def test_one_seed_draws_one_card_and_another_seed_another(design):
-    values = random_values(np.random.default_rng(7))
-    first, again, other = (DESIGNS[design](s, values, 6.0).rgba for s in (7, 7, 8))
-    assert np.array_equal(first, again)
-    assert not np.array_equal(first, other)
+    check_one_seed_one_card(design)
 
 
 def test_every_character_the_sixteenth_designs_print_exists_in_every_font():
