@@ -14,7 +14,7 @@ from inference.reading.ocr.recognizer import TextRecognizer
 from inference.reading.recipe import parse_recipe
 from inference.reading.types import FieldReading, TagReading
 from inference.reading.verdict import Verdict, judge
-from inference.reading.verify import turned_size_reads
+from inference.reading.verify import other_sizes_turned, turned_size_reads
 
 CROP = Path(__file__).parent / "data" / "turned_size" / "xs_across_column.png"
 
@@ -31,6 +31,11 @@ def test_a_size_across_a_column_reads_as_printed_when_turned_back(recognizer):
     assert recognizer.recognize([crop], squeeze=1.0)[0].text.endswith("S")
     assert turned_size_reads(crop, "尺码S", recognizer) == ["XS"]
     assert turned_size_reads(crop, "尺码", recognizer) == []  # no size read: nothing to turn
+    assert other_sizes_turned(crop, "尺码S", recognizer) == ["XS"]
+    # fourth 000038: a logo's initial M, a letter alone, read M turned too: only a size after its label counts, and
+    # only a size its line's read does not show
+    assert other_sizes_turned(crop, "S", recognizer) == []
+    assert other_sizes_turned(crop, "尺码XS", recognizer) == []
 
 
 RECIPE = """\

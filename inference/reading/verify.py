@@ -193,8 +193,9 @@ def _with_turned_sizes(tag: TagReading, recipe: Recipe, crops: LineCrops, uprigh
     recognizer reads; but a size of one or two letters is set across the column (纵中横: 'XS' upright among the
     column's characters), so in the turned line it alone lies on its side, and reads as another ('XS' read 'S',
     surely). Where the recipe expects a letter size, the part of each line from its letter size on is read again
-    turned back a quarter, each way: what reads as one letter size there, surely and nothing else, is kept for the
-    verdict (`TagReading.turned_sizes`)."""
+    turned back a quarter, each way: what reads as another letter size there, surely and nothing else, is kept for
+    the verdict (`TagReading.turned_sizes`). Only the size's own line counts, after its label (fourth 000038: a
+    logo's initial M, a letter alone, read M turned too, and made a tag of XL doubt)."""
     rule = next((r for r in recipe.fields if r.name == "size"), None)
     if rule is None or rule.expected is None or not _letter_sizes(rule.expected):
         return tag
@@ -202,12 +203,20 @@ def _with_turned_sizes(tag: TagReading, recipe: Recipe, crops: LineCrops, uprigh
     found: list[str] = []
     for k, line in _first_reads(rows, crops, tag.ocr_lines, upright).items():
         if len(rows[k]) == 1:
-            found += turned_size_reads(crops.crops[rows[k][0]], line.text, recognizer)
+            found += other_sizes_turned(crops.crops[rows[k][0]], line.text, recognizer)
     if not found:
         return tag
     sizes = tuple(dict.fromkeys(found))
     note = f"size read from its glyphs turned a quarter (set across a vertical column): {', '.join(sizes)}"
     return replace(tag, turned_sizes=sizes, notes=tag.notes + (note,))
+
+
+def other_sizes_turned(crop: np.ndarray, text: str, recognizer: TextRecognizer) -> list[str]:
+    """The letter sizes a size's own line (after its label: a logo's initial or a run's entry is not it) reads
+    turned back a quarter that its read (`text`) does not show."""
+    if not any(name == "size" for name, *_ in split_labeled(text)):
+        return []
+    return [size for size in turned_size_reads(crop, text, recognizer) if size not in _letter_sizes(text)]
 
 
 def turned_size_reads(crop: np.ndarray, text: str, recognizer: TextRecognizer) -> list[str]:
