@@ -13,7 +13,8 @@ import pytest
 from inference.detections import Detections
 from inference.imageio import read_image
 from inference.reading import Verdict, judge, parse_recipe
-from inference.reading.evidence import MARKED_IN_RUN, SIZE_RUN, gather, run_like, size_run, size_tokens
+from inference.reading.evidence import MARKED_IN_RUN, SIZE_RUN, gather, run_like, size_run
+from inference.reading.letter_sizes import is_letter_size, letter_sizes, size_tokens
 from inference.reading.fields import lines_from_text
 from inference.reading.matching import Found
 from inference.reading.ocr.models import find_ocr_models
@@ -104,6 +105,13 @@ def test_size_tokens_name_letter_sizes_and_hao_xing():
     assert size_tokens("170/92A 175/96A") == ["170/92A", "175/96A"]
     assert size_tokens("(175/84A)") == ["175/84A"]
     assert size_tokens("颜色") == []
+
+
+def test_letter_sizes_are_the_size_tokens_that_are_no_hao_xing():
+    assert letter_sizes("尺码：L  号型：170/92A") == ["L"]
+    assert letter_sizes("尺码 XXL 3XL") == ["XXL", "3XL"]
+    assert letter_sizes("货号 SML2024") == []  # a code holding letters of sizes names none
+    assert [is_letter_size(v) for v in ("XL", "FREE", "均码", "XLL", "170/92A")] == [True, True, True, False, False]
 
 
 RECIPE = '[fields]\nsize = "XL"\n'

@@ -18,6 +18,8 @@ from inference.reading import hao_xing
 from inference.reading.fibre_table import matching_part
 from inference.reading.fields import extract_fields
 from inference.reading.labels import LABELS, line_parts, split_labeled
+from inference.reading.letter_sizes import IN_TEXT as LETTER_SIZE_IN_TEXT
+from inference.reading.letter_sizes import is_letter_size, size_tokens
 from inference.reading.matching import SURE_SINGLE, Found, Glyphs, compare, fold, haystacks, mixed_case, search
 from inference.reading.normalize import code_key, field_key, foreign_amount, halfwidth, normalize_ean, normalize_field, parse_price, squash
 from inference.reading.options import PrintedOptions, marked_option
@@ -362,7 +364,7 @@ def another_fields_value(name: str, value: str) -> bool:
 _GRAMMARS = {
     "standard": re.compile(r"[A-Z]{2}\s*(?:/\s*[A-Z])?\s*\d{3,6}", re.IGNORECASE),
     "safety_category": re.compile(r"[ABC]\s*类|18401", re.IGNORECASE),
-    "size": re.compile(r"\d{2,3}\s*/\s*\d{2,3}"),  # a 号型; a letter size alone is _SIZE_LETTER
+    "size": re.compile(r"\d{2,3}\s*/\s*\d{2,3}"),  # a 号型; a letter size alone is letter_sizes.is_letter_size
     # a fibre content gives each fibre its share (GB/T 29862): fibre names alone are a table's first row ('面布 锦纶',
     # its shares set apart at the tag's edge), not another content
     "composition": re.compile(r"\d\s*[%％]"),
@@ -374,7 +376,7 @@ def fits_grammar(name: str, value: str) -> bool:
     """Whether `value` looks like a value of field `name` (fields without a grammar: always)."""
     grammar = _GRAMMARS.get(name)
     text = halfwidth(value)
-    if name == "size" and _SIZE_LETTER.match(text.strip().upper()):
+    if name == "size" and is_letter_size(text.strip().upper()):
         return True
     return grammar is None or bool(grammar.search(text))
 
@@ -396,9 +398,9 @@ def _compare_value(name: str, expected: str, cand: _Candidate, min_conf: float) 
             return Found.DIFFERENT if cand.confidence >= min_conf else Found.NEAR
     if name == "size":
         want, got = field_key(name, expected), field_key(name, cand.value)
-        if want == got and _SIZE_LETTER.match(want) and _read_in_two_cases(got, cand.raw):
+        if want == got and is_letter_size(want) and _read_in_two_cases(got, cand.raw):
             return Found.NEAR  # 'xXL' on the line: the lowercase x is no X printed (matching.mixed_case)
-        if want != got and _SIZE_LETTER.match(want) and _SIZE_LETTER.match(got):
+        if want != got and is_letter_size(want) and is_letter_size(got):
             # two letter sizes, each a value of the field: a merged or lost X is a slip only until every read (the
             # unsqueezed re-read too, which keeps repeated letters apart) shows the other size surely
             return Found.DIFFERENT if cand.confidence >= SURE_DIFFERENCE else Found.NEAR
@@ -531,7 +533,6 @@ def _safety_class(text: str) -> str:
 
 
 # -- where a field's value sits when it is not the expected one -------------------------------------
-_SIZE_LETTER = re.compile(r"^(?:X{0,4}[SML]|[2-6]XL|XXS|F|FREE|均码)$")
 _COLOUR_WORD = re.compile(r"^[\u4e00-\u9fff]{1,3}色$|^(?:藏青|卡其|米白|酒红|墨绿|杏|驼|咖啡|军绿|宝蓝|浅灰|深灰|花灰|黑|白|红|蓝|灰|绿|黄|紫|粉|棕)$")
 
 
@@ -708,7 +709,6 @@ SIZE_RUN = "a run of sizes, the marked one not read"
 MIN_RUN_SIZES = 3
 MARKED_IN_RUN = "the entry a run of sizes marks"
 RIVAL_SHOWN = "another size of the series, shown surely where the expected one is not"
-_LETTER_SIZE_TOKEN = re.compile(r"(?<![A-Z0-9])(?:[2-6]XL|XXS|X{0,4}[SML])(?![A-Z0-9])")
 
 
 def size_run(lines: Sequence[OcrLine]) -> tuple[str, ...]:
@@ -718,7 +718,7 @@ def size_run(lines: Sequence[OcrLine]) -> tuple[str, ...]:
     numeric: dict[str, None] = {}
     for line in lines:
         text = halfwidth(line.text).upper()
-        letters.update((token, None) for token in _LETTER_SIZE_TOKEN.findall(text))
+        letters.update((token, None) for token in LETTER_SIZE_IN_TEXT.findall(text))
         numeric.update((m.group(1), None) for m in hao_xing.IN_TEXT.finditer(squash(text)))
     numeric = dict.fromkeys(_apart(tuple(numeric)))
     for found in (letters, numeric):
@@ -784,7 +784,7 @@ _LETTER_WITH_HAO_XING = re.compile(r"^([^()\s]+)\s*(?:\(([^()\s]+)\)|\s([^()\s]+
 
 
 def _letter_size(key: str) -> bool:
-    return bool(_SIZE_LETTER.match(key))
+    return is_letter_size(key)
 
 
 def size_part(expected: str, value: str) -> str:
@@ -795,25 +795,16 @@ def size_part(expected: str, value: str) -> str:
     if found is None:
         return value
     first, second = found.group(1), found.group(2) or found.group(3)
-    if _SIZE_LETTER.match(first) and hao_xing.parse(second) is not None:
+    if is_letter_size(first) and hao_xing.parse(second) is not None:
         letter, body = first, second
-    elif _SIZE_LETTER.match(second) and hao_xing.parse(first) is not None:
+    elif is_letter_size(second) and hao_xing.parse(first) is not None:
         letter, body = second, first
     else:
         return value
     wanted = squash(halfwidth(expected)).upper()
-    if _SIZE_LETTER.match(wanted):
+    if is_letter_size(wanted):
         return letter
     return body if hao_xing.parse(wanted) is not None else value
-
-
-def size_tokens(text: str) -> list[str]:
-    """The sizes a piece of text names (letter sizes and 号型), in order: '□XS □S ■M' names XS, S and M."""
-    upper = halfwidth(text).upper()
-    found = [(m.start(), m.group(1)) for m in hao_xing.IN_TEXT.finditer(upper)]
-    taken = [(m.start(), m.end()) for m in hao_xing.IN_TEXT.finditer(upper)]
-    found += [(m.start(), m.group(0)) for m in _LETTER_SIZE_TOKEN.finditer(upper) if not any(a <= m.start() < b for a, b in taken)]
-    return [token for _, token in sorted(found)]
 
 
 def _size_tokens(lines: Sequence[OcrLine]) -> list[_Candidate]:
@@ -829,7 +820,7 @@ def _size_tokens(lines: Sequence[OcrLine]) -> list[_Candidate]:
                           if not ch.isspace()) if scored else ()
             out.append(_Candidate(match.group(0), weakest, "a 号型 token", line.text, float(line.confidence), chars))
         bare = squash(text)
-        if _SIZE_LETTER.match(bare):
+        if is_letter_size(bare):
             out.append(_Candidate(bare, _weakest(line, 0, len(line.text)), "a size on its own line", line.text, float(line.confidence)))
     return out
 

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from inference.reading import hao_xing
-from inference.reading.evidence import size_tokens
+from inference.reading.letter_sizes import size_tokens
 from inference.reading.normalize import halfwidth
 from inference.reading.ocr.recognizer import TextRecognizer
 from inference.reading.types import Box, MarkedSize

@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from itertools import combinations
 
 from inference.reading import hao_xing
+from inference.reading.letter_sizes import is_letter_size
 from inference.reading.normalize import halfwidth
 
 _SLASHES = "/／"
-_LETTER_SIZE = re.compile(r"^(?:X{0,4}[SML]|[2-6]XL|XXS|F|FREE|均码)$")
 _CODE = re.compile(r"^[A-Z0-9][A-Z0-9-]{2,}$")
 _WORDS = re.compile(r"^[\u4e00-\u9fff]+$")
 _STANDARD = re.compile(r"^(?:GB|FZ|QB|SN)(?:/T)?\d{3,5}(?:\.\d+)?-\d{4}$")
@@ -26,7 +26,7 @@ _KINDS = {
     "product_name": lambda v: bool(_WORDS.match(v)),
     "color": lambda v: bool(_WORDS.match(v)),
     "style_number": lambda v: bool(_CODE.match(v)) and any(ch.isdigit() for ch in v),
-    "size": lambda v: bool(_LETTER_SIZE.match(v)) or hao_xing.parse(v) is not None,
+    "size": lambda v: is_letter_size(v) or hao_xing.parse(v) is not None,
     "grade": lambda v: v in ("优等品", "一等品", "合格品"),
     "standard": lambda v: bool(_STANDARD.match(v)),
     "safety_category": lambda v: bool(re.search(r"[ABC]类$", v)),

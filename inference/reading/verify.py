@@ -19,9 +19,10 @@ import numpy as np
 
 from inference.reading import hao_xing
 from inference.reading.beside_labels import label_alone, read_beside_labels
-from inference.reading.evidence import FieldEvidence, gather, run_like, size_run, size_tokens
+from inference.reading.evidence import FieldEvidence, gather, run_like, size_run
 from inference.reading.expected import spot_fields, spot_printed_ean
 from inference.reading.labels import split_labeled
+from inference.reading.letter_sizes import letter_sizes, size_tokens
 from inference.reading.lines import group_rows, union
 from inference.reading.reading_order import labels_over_values
 from inference.reading.matching import Found
@@ -197,7 +198,7 @@ def _with_turned_sizes(tag: TagReading, recipe: Recipe, crops: LineCrops, uprigh
     the verdict (`TagReading.turned_sizes`). Only the size's own line counts, after its label (fourth 000038: a
     logo's initial M, a letter alone, read M turned too, and made a tag of XL doubt)."""
     rule = next((r for r in recipe.fields if r.name == "size"), None)
-    if rule is None or rule.expected is None or not _letter_sizes(rule.expected):
+    if rule is None or rule.expected is None or not letter_sizes(rule.expected):
         return tag
     rows = group_rows(crops.boxes, walls=crops.walls)
     found: list[str] = []
@@ -216,14 +217,14 @@ def other_sizes_turned(crop: np.ndarray, text: str, recognizer: TextRecognizer) 
     turned back a quarter that its read (`text`) does not show."""
     if not any(name == "size" for name, *_ in split_labeled(text)):
         return []
-    return [size for size in turned_size_reads(crop, text, recognizer) if size not in _letter_sizes(text)]
+    return [size for size in turned_size_reads(crop, text, recognizer) if size not in letter_sizes(text)]
 
 
 def turned_size_reads(crop: np.ndarray, text: str, recognizer: TextRecognizer) -> list[str]:
     """The letter sizes read, surely and alone, from the part of a line's `crop` where its one letter size starts
     (`text`: the line's read; a CJK glyph is as wide as the line is high, a Latin one about NARROW_GLYPH of it)
     turned back a quarter, each way."""
-    tokens = _letter_sizes(text)
+    tokens = letter_sizes(text)
     if len(tokens) != 1:
         return []
     h = crop.shape[0]
@@ -236,11 +237,7 @@ def turned_size_reads(crop: np.ndarray, text: str, recognizer: TextRecognizer) -
     turned = [cv2.copyMakeBorder(cv2.rotate(tail, turn), pad, pad, pad, pad, cv2.BORDER_REPLICATE)
               for turn in (cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_90_COUNTERCLOCKWISE)]
     return [rec.text.strip().upper() for rec in recognizer.recognize(turned, squeeze=REREAD_SQUEEZE)
-            if rec.confidence >= TURNED_SIZE_CONFIDENCE and _letter_sizes(rec.text) == [rec.text.strip().upper()]]
-
-
-def _letter_sizes(text: str) -> list[str]:
-    return [token for token in size_tokens(text) if hao_xing.parse(token) is None]
+            if rec.confidence >= TURNED_SIZE_CONFIDENCE and letter_sizes(rec.text) == [rec.text.strip().upper()]]
 
 
 def _wide(ch: str) -> bool:
