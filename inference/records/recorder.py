@@ -2,7 +2,9 @@
 new session whenever what defines one changes (source, recipe, model, backend, precision).
 
 Called on the inspection thread right after a frame is inspected, so the verdict is committed
-before the window shows it.
+before the window shows it. A session runs from its first frame's time to the last thing journaled in it: it is
+journaled seconds later (reading) and ended when the next session's first frame arrives, and neither moment is
+when the line ran.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ class Recorder:
         self.session_id: int | None = None
         self._key: SessionKey | None = None
         self._model_hashes: dict[str, str] = {}
+        self._last_at: float | None = None  # the time of the last frame or tag journaled in the session
 
     def use(self, key: SessionKey) -> None:
         """Declare the session the next frames belong to; a change ends the current session."""
@@ -53,7 +56,7 @@ class Recorder:
             self._key = key
 
     def record(self, result: FrameResult, image: np.ndarray | None) -> int:
-        self._ensure_session()
+        self._ensure_session(result.timestamp)
         verdict, _, checks = verdict_parts(result.verdict)
         archived, not_archived = None, None
         if self.archive is not None and result.ok and verdict in FLAGGED:
@@ -84,14 +87,15 @@ class Recorder:
     def record_tag(self, verdict: Any) -> int:
         """Journal one tag's verdict (a moving line's `inference.tracking.TagVerdict`), its best crop archived
         first; returns the tag row's id. A crop that cannot be archived still leaves the row, then raises."""
-        session_id = self._ensure_session()
+        judged_at = time.time()
+        session_id = self._ensure_session(judged_at)
         crop, annotated, not_archived = "", "", None
         if self.archive is not None:
             try:
                 crop, annotated = archive_tag_crop(self.archive, session_id, verdict)
             except (ArchiveError, OSError) as exc:
                 not_archived = exc
-        row = self.journal.record_tag(tag_values(verdict, timestamp=time.time(), session_id=session_id,
+        row = self.journal.record_tag(tag_values(verdict, timestamp=judged_at, session_id=session_id,
                                                  archive_crop=crop, archive_annotated=annotated,
                                                  job=self._key.job, lot=self._key.lot))
         if not_archived is not None:
@@ -101,7 +105,8 @@ class Recorder:
                                hint="free disk space or check the drive; the tag's row has no image")
         return row
 
-    def _ensure_session(self) -> int:
+    def _ensure_session(self, at: float) -> int:
+        """The session `at` (a frame's or tag's time) belongs to, started at `at` if it is the first."""
         if self._key is None:
             raise RuntimeError("Recorder.use(SessionKey) must be called before recording")
         if self.session_id is None:
@@ -109,7 +114,8 @@ class Recorder:
             self.session_id = self.journal.start_session(
                 job=key.job, lot=key.lot, recipe_name=key.recipe_name, recipe_path=key.recipe_path,
                 source=key.source, model_hash=self._model_hash(key.model_path), backend=key.backend,
-                precision=key.precision)
+                precision=key.precision, started_at=at)
+        self._last_at = at if self._last_at is None else max(self._last_at, at)
         return self.session_id
 
     def note_event(self, kind: str, subject: str, detail: str, *, at: float | None = None) -> None:
@@ -118,12 +124,14 @@ class Recorder:
         self.journal.record_event(kind, subject, detail, session_id=self.session_id, at=at)
 
     def end(self) -> None:
-        """Never raises: a journal that can no longer take the session's end (full disk, unplugged drive)
+        """The session ends at the last frame or tag journaled in it, not when the next one's first frame comes.
+        Never raises: a journal that can no longer take the session's end (full disk, unplugged drive)
         leaves the session open, and the next start closes it as interrupted."""
         session_id, self.session_id = self.session_id, None
+        ended_at, self._last_at = self._last_at, None
         if session_id is not None:
             try:
-                self.journal.end_session(session_id)
+                self.journal.end_session(session_id, ended_at=ended_at)
             except JournalError as exc:
                 logging.getLogger(__name__).warning("%s", exc)
 
