@@ -40,7 +40,7 @@ def test_a_v5_journal_migrates_and_its_rows_take_their_sessions_job_and_lot(tmp_
     old = tmp_path / "old.sqlite3"
     make_v5_journal(old)
     with Journal.open(old) as journal:
-        assert journal.schema_version == SCHEMA_VERSION == 6
+        assert journal.schema_version == SCHEMA_VERSION == 7
         frames, tags = journal.frames(1), journal.tags(1)
         session = journal.sessions()[0]
     assert [(f.source_name, f.job, f.lot) for f in frames] == [("old.jpg", "2 · shirt", "L-77")]

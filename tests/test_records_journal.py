@@ -51,7 +51,7 @@ def schema_of(path: Path) -> list[tuple]:
 
 def test_a_new_journal_is_at_the_current_schema_in_wal_mode(tmp_path):
     with Journal.open(tmp_path / "j.sqlite3") as journal:
-        assert journal.schema_version == SCHEMA_VERSION == len(MIGRATIONS) == 6
+        assert journal.schema_version == SCHEMA_VERSION == len(MIGRATIONS) == 7
     conn = sqlite3.connect(tmp_path / "j.sqlite3")
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
@@ -60,7 +60,7 @@ def test_a_v1_journal_opens_migrated_with_its_rows_and_a_backup(tmp_path):
     old = tmp_path / "old.sqlite3"
     make_v1_journal(old)
     with Journal.open(old) as journal:
-        assert journal.schema_version == 6
+        assert journal.schema_version == 7
         session = journal.sessions()[0]
         frames = journal.frames(session.id)
     assert session.recipe_name == "summer_tee" and session.job == "J-old" and not session.exported

@@ -43,7 +43,7 @@ def test_an_old_journal_gains_the_tag_table_and_keeps_its_frames(tmp_path):
     old = tmp_path / "old.sqlite3"
     make_v4_journal(old)
     with Journal.open(old) as journal:
-        assert journal.schema_version == SCHEMA_VERSION == 6
+        assert journal.schema_version == SCHEMA_VERSION == 7
         assert [f.verdict for f in journal.frames(1)] == ["NG"]
         assert journal.tags(1) == [] and journal.tag_count(1) == 0
     assert sqlite3.connect(tmp_path / "old.sqlite3.v4.bak").execute("PRAGMA user_version").fetchone()[0] == 4

@@ -46,7 +46,7 @@ class HistoryRow:
     @property
     def fields(self) -> tuple[FieldRead, ...]:
         if isinstance(self.record, TagRecord):
-            return frame_fields((), (self.record.fields,) if self.record.fields else ())
+            return frame_fields(self.record.checks, (self.record.fields,) if self.record.fields else ())
         return frame_fields(self.record.checks, self.record.tags)
 
     def image(self) -> tuple[str, str]:

@@ -133,6 +133,12 @@ UPDATE tags   SET job = (SELECT s.job FROM sessions s WHERE s.id = tags.session_
                   lot = (SELECT s.lot FROM sessions s WHERE s.id = tags.session_id)
 """
 
+# v7: a tag row keeps the checks of the read its verdict rests on (what the recipe expected, what was read, per
+# field), as a frame row does; History showed a tag's fields with no expected value.
+_V7 = """
+ALTER TABLE tags ADD COLUMN checks TEXT NOT NULL DEFAULT '[]'
+"""
+
 Migration = tuple[str, Callable[[sqlite3.Connection], None] | None]
 
 # MIGRATIONS[i] takes a journal from version i to version i + 1.
@@ -143,6 +149,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     (_V4, None),
     (_V5, None),
     (_V6, None),
+    (_V7, None),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -19,8 +19,8 @@ from inference.records.types import FLAGGED, iso_time
 
 TAG_COLUMNS = ("session_id", "tag_id", "trigger_id", "timestamp", "verdict", "reasons", "frames_seen", "first_frame",
                "last_frame", "best_frame", "read_frame", "reads", "missed", "timed_out", "latency_ms", "box",
-               "fields", "archive_crop", "archive_annotated", "job", "lot")
-JSON_COLUMNS = frozenset({"reasons", "box", "fields"})
+               "fields", "archive_crop", "archive_annotated", "job", "lot", "checks")
+JSON_COLUMNS = frozenset({"reasons", "box", "fields", "checks"})
 INSERT_TAG = f"INSERT INTO tags ({', '.join(TAG_COLUMNS)}) VALUES ({', '.join('?' * len(TAG_COLUMNS))})"
 SELECT_TAGS = f"SELECT id, {', '.join(TAG_COLUMNS)} FROM tags"
 
@@ -41,6 +41,7 @@ def tag_values(verdict: Any, *, timestamp: float, session_id: int, archive_crop:
         "box": [round(float(v), 1) for v in box],
         "fields": plain(reading.to_record()) if reading is not None and hasattr(reading, "to_record") else {},
         "archive_crop": str(archive_crop), "archive_annotated": str(archive_annotated), "job": job, "lot": lot,
+        "checks": [plain(check) for check in getattr(verdict, "checks", ())],
     }
 
 
@@ -75,14 +76,15 @@ class TagRecord:
     archive_annotated: str
     job: str = ""
     lot: str = ""
+    checks: tuple[dict, ...] = ()  # the checks of the read the verdict rests on, as a frame row's
 
     @classmethod
     def from_row(cls, row: tuple) -> TagRecord:
         (rid, sid, tag_id, trigger_id, ts, verdict, reasons, frames_seen, first, last, best, read, reads, missed,
-         timed_out, latency, box, fields, crop, annotated, job, lot) = row
+         timed_out, latency, box, fields, crop, annotated, job, lot, checks) = row
         return cls(rid, sid, tag_id, trigger_id, ts, verdict, tuple(json.loads(reasons)), frames_seen, first, last,
                    best, read, reads, bool(missed), bool(timed_out), latency, tuple(json.loads(box)),
-                   json.loads(fields), crop, annotated, job, lot)
+                   json.loads(fields), crop, annotated, job, lot, tuple(json.loads(checks)))
 
     @property
     def flagged(self) -> bool:
@@ -96,7 +98,8 @@ class TagRecord:
                 "read_frame": self.read_frame, "reads": self.reads, "missed": self.missed,
                 "timed_out": self.timed_out, "latency_ms": self.latency_ms, "box": list(self.box),
                 "fields": self.fields, "archive_crop": self.archive_crop,
-                "archive_annotated": self.archive_annotated, "job": self.job, "lot": self.lot}
+                "archive_annotated": self.archive_annotated, "job": self.job, "lot": self.lot,
+                "checks": list(self.checks)}
 
 
 def archive_tag_crop(archive: Any, session_id: int, verdict: Any) -> tuple[str, str]:

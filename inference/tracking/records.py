@@ -73,6 +73,7 @@ class TagVerdict:
     crop: np.ndarray | None = field(default=None, repr=False, compare=False)  # the best read's tag crop, to archive
     read_frame: int | None = None  # the frame of the read the verdict rests on (what the verdict is about)
     read_box: Box | None = None
+    checks: tuple[Any, ...] = ()  # that read's checks (expected vs read per field): what History shows of the tag
 
     @property
     def unread(self) -> bool:
@@ -117,4 +118,5 @@ def verdict_of(track: TagTrack, *, latency_s: float, trigger_id: Any = None, tim
         reasons = reasons + ("still in view when its time ran out",)
     return TagVerdict(track.track_id, verdict, reasons, track.frames_seen, track.first_frame, track.last_frame,
                       track.last_box, track.best_frame, track.best_focus, len(track.reads), latency_s, trigger_id,
-                      reading, timed_out, crop, best.frame if best else None, best.box if best else None)
+                      reading, timed_out, crop, best.frame if best else None, best.box if best else None,
+                      tuple(best.verdict.checks) if best else ())

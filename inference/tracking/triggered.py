@@ -67,7 +67,7 @@ def trigger_verdict(trigger_id: Any, tag_id: int, image: np.ndarray | None, dete
     crop = image[max(0, y1):max(0, y2), max(0, x1):max(0, x2)].copy() if seen else None
     return TagVerdict(tag_id, verdict.verdict, tuple(verdict.reasons), 1, tag_id, tag_id, box,
                       tag_id if seen else None, focus, len(readings), latency_s, trigger_id, read, crop=crop,
-                      read_frame=tag_id if seen else None, read_box=box if seen else None)
+                      read_frame=tag_id if seen else None, read_box=box if seen else None, checks=tuple(verdict.checks))
 
 
 def verdict_of_frame(result: Any, image: np.ndarray | None, trigger_id: Any) -> TagVerdict:

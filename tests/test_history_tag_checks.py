@@ -1,0 +1,57 @@
+"""A moving line's tag, looked at in History, shows what the recipe expected beside what was read: the tag row keeps the
+checks of the read its verdict rests on (schema v7). The Expected column was empty for every field of every tag."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from app.history.rows import tag_row
+from inference.reading.types import FieldReading, TagReading
+from inference.reading.verdict import Check, FrameVerdict, Verdict
+from inference.records.journal import Journal
+from inference.records.recorder import Recorder, SessionKey
+from inference.records.schema import migrate
+from inference.tracking.records import Read, TagTrack, verdict_of
+
+KEY = SessionKey(source="camera:line.avi", recipe_name="tee", recipe_path="", model_path="", backend="onnxruntime-cpu",
+                 precision="fp32")
+
+
+def check(subject: str, expected: str, read: str, verdict: Verdict) -> Check:
+    return Check(subject, 0, expected, read, 0.97, "ocr", verdict, "" if verdict is Verdict.OK else f"{read} ≠ {expected}")
+
+
+def read_tag() -> TagTrack:
+    """A tag read once: size read L where the recipe wants M, price as expected, and a composition no check asked for."""
+    reading = TagReading(0, (400.0, 50.0, 700.0, 600.0), fields={
+        "size": FieldReading("size", "L", 0.97, "ocr"), "price": FieldReading("price", "¥299.00", 0.99, "ocr"),
+        "composition": FieldReading("composition", "棉 100%", 0.95, "ocr")})
+    judged = FrameVerdict(Verdict.NG, ("size L ≠ M",), (check("size", "M", "L", Verdict.NG),
+                                                        check("price", "¥299.00", "¥299.00", Verdict.OK)))
+    read = Read(frame=12, focus=4000.0, reading=reading, verdict=judged, box=(400.0, 50.0, 700.0, 600.0))
+    return TagTrack(7, 9, 8, 16, (1100.0, 50.0, 1280.0, 600.0), 12, 4000.0, True, (read,))
+
+
+def test_a_tags_detail_shows_the_recipes_expected_value_beside_each_read(tmp_path):
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        recorder = Recorder(journal)
+        recorder.use(KEY)
+        recorder.record_tag(verdict_of(read_tag(), latency_s=0.2))
+        (tag,) = journal.tag_page(recorder.session_id)
+    fields = {f.label.split()[0]: (f.read, f.expected, f.verdict) for f in tag_row(tag).fields}
+    assert fields == {"size": ("L", "M", "NG"), "price": ("¥299.00", "¥299.00", "OK"),
+                      "composition": ("棉 100%", "", "")}  # read, asked for by no check: shown once, nothing expected
+
+
+def test_tag_rows_of_an_older_journal_open_with_no_checks(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    conn = sqlite3.connect(path, isolation_level=None)
+    migrate(conn, target=6)
+    conn.execute("INSERT INTO sessions (started_at, station_id, source) VALUES (1790000000, 'st-1', 'cam0')")
+    conn.execute("INSERT INTO tags (session_id, tag_id, timestamp, verdict, fields) VALUES (1, 4, 1790000001, 'OK', "
+                 "'{\"tag_index\": 0, \"fields\": {\"size\": {\"value\": \"M\", \"confidence\": 0.9}}}')")
+    conn.close()
+    with Journal.open(path) as journal:
+        (tag,) = journal.tags(1)
+    assert tag.checks == ()
+    assert [(f.read, f.expected) for f in tag_row(tag).fields] == [("M", "")]
