@@ -3,7 +3,6 @@ tuning and plots docks, status bar. Views wrap the worker's results; nothing her
 
 from __future__ import annotations
 
-import collections
 import time
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from PySide6.QtWidgets import (QApplication, QDockWidget, QHeaderView, QMainWind
 from app import recipe_picker
 from app.camera_link import CameraSettingsLink
 from app.modes import ENGINEER, ModeController
+from app.frame_memory import FrameMemory
 from app.line_link import LineLink, line_banner_note
 from app.plc_link import PlcLink
 from app.records_link import RecordsLink
@@ -34,7 +34,7 @@ from app.widgets.station_header import StationHeader, short_source
 from app.widgets.table_note import TableNote
 from app.widgets.image_view import ImageView, tag_papers
 from app.widgets.plots_panel import PlotsPanel, rate_text
-from app.widgets.results_table import ResultsModel
+from app.widgets.results_table import ResultsModel, readable_name
 from app.widgets.source_bar import SourceBar
 from app.widgets.text_panel import TextPanel
 from app.widgets.tuning_panel import TuningPanel
@@ -51,7 +51,6 @@ from inference.postprocess import Thresholds
 from inference.resources import default_model_path, user_data_dir
 
 PAINT_INTERVAL_MS = 16  # repaint the live view at most ~60 times a second
-IMAGE_MEMORY = 200  # frames of live sources kept for re-display (files are re-read from disk)
 ENGINE_NAMES = {"onnxruntime-cpu": "CPU", "onnxruntime-cuda": "CUDA", "tensorrt": "TensorRT",
                 "triton": "Triton"}  # header words (RemoteLink adds the server that answers)
 
@@ -146,7 +145,7 @@ class MainWindow(QMainWindow):
         self.state = StationModel(StationState(job=job, lot=lot))  # the one truth every view renders
         self.job_lot = (job, lot)
         self.results = ResultsModel(self)
-        self.images: collections.OrderedDict[int, np.ndarray] = collections.OrderedDict()  # by frame number
+        self.images = FrameMemory()  # live frames kept for re-display, by frame number
         self.current: FrameResult | None = None
         self.current_image: np.ndarray | None = None
         self.follow_live = True
@@ -506,9 +505,7 @@ class MainWindow(QMainWindow):
         self.results.append(result)
         self.plots.add_result(result)
         if image is not None and not _rereadable(result):
-            self.images[self.results.total - 1] = detach(image)  # a camera's lent frame goes back
-            while len(self.images) > IMAGE_MEMORY:
-                self.images.popitem(last=False)
+            self.images.keep(self.results.total - 1, detach(image))  # a camera's lent frame goes back
         if self.follow_live:
             # Paint at most at the display timer's rate; a fast engine must not flood the UI thread.
             self._pending = (image, result)
@@ -580,6 +577,10 @@ class MainWindow(QMainWindow):
             except Exception as exc:
                 self._on_error(f"Cannot show {result.source_name} again: {exc}")
         self._display(image, result, cached=self.results.has_candidates(row))
+        if image is None and result.ok and not _rereadable(result):  # boxes drawn over another frame: say why
+            self.view.show_message(f"{readable_name(result)}: its image is no longer held by the window (it keeps the "
+                                   f"newest {self.images.budget_bytes >> 20} MiB of live frames).\nNG and REVIEW "
+                                   "frames are archived: File → History… (Ctrl+H)")
 
     # -- tuning ----------------------------------------------------------------------------------------
     def set_thresholds(self, thresholds: Thresholds) -> None:
