@@ -112,7 +112,9 @@ def export_session(journal: Journal, session_id: int, out_dir: Path | str, *, im
         listed = ("report.html", *(("report.pdf",) if pdf else ()), *(("tags.csv", "tags.json") if tags else ()),
                   "frames.csv", "frames.json", "detections.csv",
                   "fields.csv", *(("events.json",) if events else ()), "coco.json", "coco_results.json",
-                  "manifest.json", "charts/", "images/", "thumbs/")
+                  "manifest.json", "charts/",
+                  *(("images/",) if any(m.image for m in made.values()) else ()),
+                  *(("thumbs/",) if report.tag_thumbs or any(m.thumb for m in made.values()) else ()))
         report = replace(report, files=listed)
         report_progress("html", 0, 1)
         staged.write_text("report.html", render_html(report, chart_svgs=svgs))

@@ -146,16 +146,25 @@ def primary_reason(frame: FrameRecord) -> str | None:
     "tag not readable" rather than its first missing field."""
     if frame.error:
         return "inspection error"
-    failed = [c for c in frame.checks if c.get("verdict") in ("NG", "REVIEW")]
-    missing = [c for c in failed if "not found" in str(c.get("reason", "")) or c.get("read") in (None, "")]
-    if len(missing) >= UNREADABLE_FIELDS:
-        return f"tag not readable ({frame.verdict})"
-    for verdict in ("NG", "REVIEW"):
-        first = next((c for c in failed if c.get("verdict") == verdict), None)
-        if first is not None:
-            return f"{subject_label(str(first.get('subject', '?')))} · {verdict}"
+    by_check = check_category(frame.checks, frame.verdict)
+    if by_check is not None:
+        return by_check
     if frame.verdict in ("NG", "REVIEW"):
         return frame.reasons[0][:60] if frame.reasons else f"{frame.verdict} (no reason given)"
+    return None
+
+
+def check_category(checks: Sequence[dict], verdict: str) -> str | None:
+    """The failed check a flagged frame or tag counts under, by its subject (never its values); None when no check
+    failed."""
+    failed = [c for c in checks if c.get("verdict") in ("NG", "REVIEW")]
+    missing = [c for c in failed if "not found" in str(c.get("reason", "")) or c.get("read") in (None, "")]
+    if len(missing) >= UNREADABLE_FIELDS:
+        return f"tag not readable ({verdict})"
+    for kind in ("NG", "REVIEW"):
+        first = next((c for c in failed if c.get("verdict") == kind), None)
+        if first is not None:
+            return f"{subject_label(str(first.get('subject', '?')))} · {kind}"
     return None
 
 
@@ -187,13 +196,17 @@ def _ranked(counter: Counter, bars: int) -> tuple[ParetoBar, ...]:
 
 
 def tag_reason(tag: TagRecord) -> str | None:
-    """The category an NG/REVIEW tag counts under: its first reason's head, before the details that follow a '(' or
-    a ':' (one bar per tag, as for frames). The whole reason split one cause into a bar per measurement: 'print too
-    small to read surely (12 px lines…' and '(13 px lines…' were two bars."""
+    """The category an NG/REVIEW tag counts under: its first failed check's subject, as for frames; without checks
+    (older journals, a box not read as a tag) its first reason's head, before the details that follow a '(' or a
+    ':'. The whole reason split one cause into a bar per measurement or per value read: 'print too small to read
+    surely (12 px lines…' and '(13 px lines…' were two bars."""
     if tag.verdict not in ("NG", "REVIEW"):
         return None
     if tag.missed:
         return "passed unread (REVIEW)"
+    by_check = check_category(tag.checks, tag.verdict)
+    if by_check is not None:  # as a frame counts: 'style number MT78030C ≠ expected …' was a bar per value read
+        return by_check
     if not tag.reasons:
         return f"{tag.verdict} (no reason given)"
     head = re.split(r"\s*[(:]", tag.reasons[0], maxsplit=1)[0].strip() or tag.reasons[0]

@@ -1,0 +1,52 @@
+"""A moving line's exported report, as its reader meets it: the Pareto counts tags by the check that failed (not by the
+value read, which split one fault into a bar per wrong value), and "Files in this export" names only what is in the
+folder (it listed images/ and thumbs/ for a line session that wrote neither)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from inference.reading.verdict import Check, Verdict
+from inference.records import export_session
+from inference.records.archive import Archive
+from inference.records.journal import Journal
+from inference.records.recorder import Recorder
+from inference.records.report import tag_pareto
+from inference.tracking.records import UNREAD
+from tests.test_records_tags import KEY, make_verdict
+
+
+def wrong_style(track_id: int, read: str):
+    check = Check("style_number", 0, "MT78230C", read, 0.99, "ocr", Verdict.NG, f"style number {read} ≠ expected MT78230C")
+    verdict = make_verdict(track_id, Verdict.NG, reasons=(check.reason,))
+    return verdict.__class__(**{**verdict.__dict__, "checks": (check,)})
+
+
+def test_tags_that_fail_one_check_with_different_values_are_one_bar(tmp_path):
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        recorder = Recorder(journal)
+        recorder.use(KEY)
+        for track_id, read in ((1, "MT78030C"), (2, "MT7823OC"), (3, "NT78230C")):
+            recorder.record_tag(wrong_style(track_id, read))
+        recorder.record_tag(make_verdict(4, Verdict.REVIEW, reads=0, crop=False, reasons=(UNREAD,)))
+        bars = tag_pareto(journal.tags(recorder.session_id))
+    assert [(b.label, b.count) for b in bars] == [("style number 货号 · NG", 3), ("passed unread (REVIEW)", 1)]
+
+
+def listed_files(html: str) -> list[str]:
+    return re.findall(r"<li><code>([^<]+)</code></li>", html)
+
+
+@pytest.mark.parametrize("crops, thumbs_listed", [(False, False), (True, True)])
+def test_the_files_listed_are_the_files_written(tmp_path, crops, thumbs_listed):
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        recorder = Recorder(journal, Archive(tmp_path / "archive"))
+        recorder.use(KEY)
+        recorder.record_tag(make_verdict(1, Verdict.NG, crop=crops, reasons=("size L ≠ expected M",)))
+        recorder.record_tag(make_verdict(2, Verdict.REVIEW, reads=0, crop=False, reasons=(UNREAD,)))
+        result = export_session(journal, recorder.session_id, tmp_path / "out")
+    listed = listed_files((result.path / "report.html").read_text(encoding="utf-8"))
+    assert "report.html" in listed and ("thumbs/" in listed) == thumbs_listed and "images/" not in listed
+    assert [name for name in listed if not (result.path / name).exists()] == []
