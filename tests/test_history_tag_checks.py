@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from app.history.rows import tag_row
+from app.history.rows import frame_fields, tag_row
 from inference.reading.types import FieldReading, TagReading
 from inference.reading.verdict import Check, FrameVerdict, Verdict
 from inference.records.journal import Journal
@@ -55,3 +55,16 @@ def test_tag_rows_of_an_older_journal_open_with_no_checks(tmp_path):
         (tag,) = journal.tags(1)
     assert tag.checks == ()
     assert [(f.read, f.expected) for f in tag_row(tag).fields] == [("M", "")]
+
+
+def test_the_number_a_barcode_check_read_is_one_row_not_two():
+    """The recipe's barcode check and the tag's EAN-13 field read the same number: History listed it twice, the check
+    without a confidence and the field without an expected value."""
+    checks = ({"subject": "barcode", "tag_index": 0, "expected": "6959687940670", "read": "6959687940670",
+               "confidence": None, "source": "barcode", "verdict": "OK"},)
+    fields = {"tag_index": 0, "fields": {"ean13": {"value": "6959687940670", "confidence": 1.0},
+                                         "size": {"value": "M", "confidence": 0.9}}}
+    rows = [(f.label, f.read, f.expected, f.confidence) for f in frame_fields(checks, (fields,))]
+    assert rows == [("barcode", "6959687940670", "6959687940670", 1.0), ("size 尺码", "M", "", 0.9)]
+    printed_otherwise = {"tag_index": 0, "fields": {"ean13": {"value": "6959687940671", "confidence": 0.8}}}
+    assert len(frame_fields(checks, (printed_otherwise,))) == 2  # digits printed unlike the bars: both are shown

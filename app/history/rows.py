@@ -5,7 +5,7 @@ exist, and only for the row being looked at."""
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -77,6 +77,11 @@ def frame_fields(checks: tuple[dict, ...], tags: tuple[dict, ...]) -> tuple[Fiel
     """Every check (what the recipe expected, what was read, its verdict), then the fields read that no check was
     about (a frame inspected without a recipe has only these)."""
     out, checked = [], set()
+    # the number a barcode check read is the tag's EAN-13 field too: one row, not "barcode" and "ean13 条码" twice
+    barcodes: dict[tuple, int] = {}
+    for row, check in enumerate(checks):
+        if check.get("source") == "barcode" and check.get("read"):
+            barcodes.setdefault((check.get("tag_index"), _text(check.get("read"))), row)
     for check in checks:
         subject = str(check.get("subject", "?"))
         checked.add((subject, check.get("tag_index")))
@@ -88,6 +93,11 @@ def frame_fields(checks: tuple[dict, ...], tags: tuple[dict, ...]) -> tuple[Fiel
             if (name, tag_index) in checked:
                 continue
             field = field if isinstance(field, dict) else {"value": field}
+            row = barcodes.get((tag_index, _text(field.get("value"))))
+            if row is not None:  # the barcode check's row shows it, with the field's confidence where it had none
+                if out[row].confidence is None:
+                    out[row] = replace(out[row], confidence=_confidence(field.get("confidence")))
+                continue
             prefix = f"tag {tag_index + 1}: " if len(tags) > 1 and isinstance(tag_index, int) else ""
             out.append(FieldRead(prefix + subject_label(name), _text(field.get("value")),
                                  _confidence(field.get("confidence"))))
