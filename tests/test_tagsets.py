@@ -175,7 +175,8 @@ def test_the_designs_differ(tmp_path):
     shapes = {name: art.rgba.shape[:2] for name, art in arts.items()}
     assert any(h > w for h, w in shapes.values()) and any(w > h for h, w in shapes.values())
     luminance = {name: art.rgba[..., :3][art.rgba[..., 3] > 0].mean() for name, art in arts.items()}
-    dark_by_job = ("dark_bilingual", "woven_label")  # a woven label's satin ground is black, navy or wine on some jobs
+    # a woven label's satin ground is black, navy or wine on some jobs; foil is stamped on dark card
+    dark_by_job = ("dark_bilingual", "woven_label", "foil_stamped")
     assert luminance["dark_bilingual"] < 90 < min(v for k, v in luminance.items() if k not in dark_by_job)
     assert "size" in arts["big_size_corner"].fields and any(art.qr for art in arts.values())
     symbologies = {code.format for art in arts.values() for code in art.barcodes}

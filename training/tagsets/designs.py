@@ -1,6 +1,6 @@
-"""Fifty-five hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs, fifth_designs,
+"""Fifty-eight hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs, fifth_designs,
 sixth_designs, seventh_designs, eighth_designs, ninth_designs, tenth_designs, eleventh_designs, twelfth_designs,
-thirteenth_designs, fourteenth_designs, fifteenth_designs, sixteenth_designs and seventeenth_designs),
+thirteenth_designs, fourteenth_designs, fifteenth_designs, sixteenth_designs, seventeenth_designs and eighteenth_designs),
 each from a common
 Chinese retail convention; none shares layout with training.synth.
 
@@ -16,6 +16,7 @@ from typing import Callable
 import numpy as np
 
 from training.tagsets.canvas import Card, Color, TagArt
+from training.tagsets.eighteenth_designs import foil_stamped, held_fingers, polybag_sealed
 from training.tagsets.eighth_designs import folded_booklet, qr_first, round_diecut
 from training.tagsets.eleventh_designs import bar_lines, boxed_cells, sale_reprice
 from training.tagsets.fifteenth_designs import down_fill, size_chart, slash_pairs
@@ -335,6 +336,11 @@ DESIGNS: dict[str, Design] = {
     "woven_label": woven_label,
     "cij_inkjet": cij_inkjet,
     "spec_line": spec_line,
+    # added on 2026-12-05 (twenty-fourth session), after the reader had been developed against all fifty-five: how a tag
+    # is presented to the camera on a line (in its polybag, held by an operator, foil on dark card)
+    "polybag_sealed": polybag_sealed,
+    "held_fingers": held_fingers,
+    "foil_stamped": foil_stamped,
 }
 # The symbology each design carries, so a recipe and a defect know what the barcode encodes.
 BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_price_block": "EAN-13",
@@ -354,7 +360,8 @@ BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_p
               "tick_form": "EAN-13", "split_columns": "EAN-13", "hologram_seal": "EAN-13",
               "down_fill": "EAN-13", "slash_pairs": "EAN-13", "size_chart": "EAN-13",
               "fullwidth_print": "EAN-13", "correction_sticker": "EAN-13", "hung_upside_down": "EAN-13",
-              "woven_label": "EAN-13", "cij_inkjet": "EAN-13", "spec_line": "EAN-13"}
+              "woven_label": "EAN-13", "cij_inkjet": "EAN-13", "spec_line": "EAN-13",
+              "polybag_sealed": "EAN-13", "held_fingers": "EAN-13", "foil_stamped": "EAN-13"}
 # Cards the photograph shows turned a half turn (the tag hung by its hole upside down), besides the scene's tilt.
 HUNG_UPSIDE_DOWN = {"hung_upside_down"}
 HAS_QR = {"kraft_stamped", "stacked_labels", "logo_face", "dense_tag", "qr_first", "hologram_seal"}
