@@ -31,11 +31,11 @@ for arm in ${ARMS:-serial ahead procs}; do
     taskset -c $SPY_CPU python3 $TREE/$D/gil_sample.py $PIDS --seconds 4 --hz 1000 --spy $SPY --out $d/gil_sample.json \
       > $d/gil_sample.txt 2>&1
     taskset -c $SPY_CPU $SPY record -p $OWNER -d 4 -r 200 --gil --threads --nonblocking --format raw -o $d/gil_owner.txt > /dev/null 2>&1
-  ) &
+  ) & SAMPLER=$!
   in_tree new timeout 170 python3 benchmarks/gpu_serve.py $S --logs $d --out $d/steps.json \
     --serve-args "$GPU_ARGS ${EXTRA[$arm]}" 2>&1 | sed "s/^/spy $arm: /" | show
   touch $d/.done
-  wait
+  wait $SAMPLER  # not a bare wait: nvidia-smi dmon runs in the background until the end
   cat $d/gil_sample.txt | sed "s/^/spy $arm: /" | show
   [ -f $d/gil_owner.txt ] && in_tree new python3 $D/spy_summary.py $d/gil_owner.txt 2>&1 | sed "s/^/spy $arm gil: /" | show
 done
