@@ -225,6 +225,9 @@ class LineLink(QObject):
         else:
             w.view.show_message(f"Tag {tag.label}: " + ("no image: it passed unread" if tag.reads == 0 else
                                                         "its image is in the journal's archive (older tags)"))
+        # the strip spoke of the live frame left behind ("no hangtag found on this frame") under the tag shown
+        w.crops.show_crops(None, None, note=f"Tag {tag.label} as it was read, above" if tag.crop is not None else
+                           f"Tag {tag.label}: no crop")
         w.banner.show_tag(tag.label, tag.verdict, list(tag.reasons))
 
     @property
