@@ -279,3 +279,20 @@ def test_a_chart_with_no_marked_column_names_no_size(recognizer):
     plain = np.where(image < 230, image, 255).astype(np.uint8)  # the tint lifted: every column alike
     plain[(image > 150) & (image < 230)] = 255
     assert marked_size(cv2.GaussianBlur(plain, (3, 3), 0.6), boxes, recognizer, letter=True, ruled=True) is None
+
+
+CHART_READS = ["160/84A 165/88A 170/92A", "175/96A 180/100A", "92", "96", "100", "104", "108"]
+
+
+@pytest.mark.parametrize(("letters", "answer"), [
+    (["S", "M", "L", "XL", "XXL"], "XXL"),  # every cell read as printed: the marked column's size
+    (["S", "M", "L", "XL", "XL"], None),    # its own cell read another size: the same print read two ways
+    (["S", "M", "L", "XXL", "XXL"], None),  # the marked size read in two cells: a run prints it once
+])
+def test_a_marked_entry_the_rows_own_reads_contradict_names_no_size(recognizer, letters, answer):
+    """fifteenth_b 000132: a bold serif XXL on a chart's tinted column, its Xs run together, read XL on its own and in
+    its cell's first read, while the run's cells read L, XL, XL, 3XL; a job of XL passed a tag marking XXL. A marked
+    entry whose cell reads another size, or whose size the run's rows read twice, is no answer (REVIEW)."""
+    image, boxes = draw_chart("tint", 4, cells=True)
+    found = marked_size(image, boxes, recognizer, letter=True, ruled=True, reads=letters + CHART_READS)
+    assert (found.value if found else None) == answer

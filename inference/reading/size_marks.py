@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from inference.reading import hao_xing
+from inference.reading.labels import split_labeled
 from inference.reading.letter_sizes import size_tokens
 from inference.reading.normalize import halfwidth
 from inference.reading.ocr.recognizer import TextRecognizer
@@ -108,13 +109,16 @@ class _Band:
 
 
 def marked_size(image: np.ndarray, rows: Sequence[Box], recognizer: TextRecognizer,
-                letter: bool | None = None, ruled: bool = False) -> MarkedSize | None:
+                letter: bool | None = None, ruled: bool = False, reads: Sequence[str] = ()) -> MarkedSize | None:
     """The marked size among the run printed on `rows` (boxes of the run's lines in `image`, the upright crop).
 
     A size chart marks a whole column (its letter, its 号型, its measures, each in its own row): the entries that
     stand out stacked in one column are one mark, and the one read in the system the recipe names (`letter`: a
     letter size, or a 号型; None: either) is the marked size. In a table (`ruled`: vertical rules part the tag's
-    print; or a rule crosses a row) the rules are taken out of each row before its marks are measured."""
+    print; or a rule crosses a row) the rules are taken out of each row before its marks are measured. `reads`:
+    each row's own read, where known: a marked entry read on its own as another size than its cell's own read (a
+    cell boxed alone, one size) is no answer — the same print read two ways; so is a size the rows read twice (a run
+    prints each size once: one of the two is misread, and it may be the marked one)."""
     gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     turned = _light_on_dark(gray, rows)
     entries: list[_Entry] = []
@@ -143,7 +147,7 @@ def marked_size(image: np.ndarray, rows: Sequence[Box], recognizer: TextRecogniz
             in_rows.setdefault(entries[i].row, []).append(entries[i])
     marked = [replace(parts[0], x1=min(e.x1 for e in parts), x2=max(e.x2 for e in parts), solid=max(e.solid for e in parts))
               for _row, parts in sorted(in_rows.items())]
-    reads = []
+    found: list[tuple[str, str, tuple[float, ...]]] = []
     for entry in marked:
         read = _read_entry(*bands[entry.row], entry, recognizer)
         if read is None:
@@ -151,13 +155,32 @@ def marked_size(image: np.ndarray, rows: Sequence[Box], recognizer: TextRecogniz
         text = _digits_mended(read[0])
         tokens = size_tokens(text)
         if len(tokens) == 1:
-            reads.append((tokens[0], text, read[1]))
-    wanted = [r for r in reads if letter is None or (hao_xing.parse(r[0]) is None) == letter]
-    if len(reads) != 1 and (not wanted or len({r[0] for r in wanted}) != 1):
+            if _cell_reads_other(reads, entry.row, tokens[0]) or _read_twice(reads, tokens[0]):
+                return None
+            found.append((tokens[0], text, read[1]))
+    wanted = [r for r in found if letter is None or (hao_xing.parse(r[0]) is None) == letter]
+    if len(found) != 1 and (not wanted or len({r[0] for r in wanted}) != 1):
         return None  # no size read in the column, or two of one system: no answer
-    token, text, chars = (wanted or reads)[0]
+    token, text, chars = (wanted or found)[0]
     weakest, typical = _token_confidence(text, chars, token)
     return MarkedSize(token, weakest, typical, standout, lead, len(entries), text)
+
+
+def _cell_reads_other(reads: Sequence[str], row: int, token: str) -> bool:
+    """Whether row `row`, read as a line, is one cell naming one size of `token`'s system, another than `token`
+    (fifteenth_b 000132: a bold serif XXL on a chart's tinted column, its Xs run together, read XL on its own while
+    its cell read XXL)."""
+    if row >= len(reads):
+        return False
+    named = size_tokens(reads[row])
+    return len(named) == 1 and named[0] != token and (hao_xing.parse(named[0]) is None) == (hao_xing.parse(token) is None)
+
+
+def _read_twice(reads: Sequence[str], token: str) -> bool:
+    """Whether the run's rows (a size's labelled line left out: it names the garment's size, not the run's) read
+    `token` twice (fifteenth_b 000132: its cells read L, XL, XL, 3XL; the bold XXL, its Xs run together, read XL)."""
+    unlabelled = [text for text in reads if not any(name == "size" for name, *_ in split_labeled(text))]
+    return sum(size_tokens(text).count(token) for text in unlabelled) >= 2
 
 
 def _light_on_dark(gray: np.ndarray, rows: Sequence[Box]) -> bool:

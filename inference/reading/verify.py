@@ -181,7 +181,8 @@ def _with_marked_size(tag: TagReading, recipe: Recipe, crops: LineCrops, upright
     run = sorted(set(named) | more)
     expected = size_tokens(rule.expected)
     letter = None if len(expected) != 1 else hao_xing.parse(expected[0]) is None  # the system the recipe names
-    found = marked_size(upright.image, [spans[k] for k in run], recognizer, letter, ruled=bool(crops.walls))
+    found = marked_size(upright.image, [spans[k] for k in run], recognizer, letter, ruled=bool(crops.walls),
+                        reads=[first[k].text if k in first else "" for k in run])
     if found is None:
         return tag
     note = f"size run: the marked entry of {found.entries} reads {found.read} ({found.confidence:.0%})"
