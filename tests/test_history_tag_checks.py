@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from app.history.rows import frame_fields, tag_row
+from app.history.rows import frame_fields, frame_row, nothing_read, tag_row
 from inference.reading.types import FieldReading, TagReading
 from inference.reading.verdict import Check, FrameVerdict, Verdict
 from inference.records.journal import Journal
@@ -68,3 +68,19 @@ def test_the_number_a_barcode_check_read_is_one_row_not_two():
     assert rows == [("barcode", "6959687940670", "6959687940670", 1.0), ("size 尺码", "M", "", 0.9)]
     printed_otherwise = {"tag_index": 0, "fields": {"ean13": {"value": "6959687940671", "confidence": 0.8}}}
     assert len(frame_fields(checks, (printed_otherwise,))) == 2  # digits printed unlike the bars: both are shown
+
+
+def test_a_row_with_no_field_says_why_in_the_operators_words(tmp_path):
+    from inference.pipeline import error_result
+    from inference.postprocess import Thresholds
+    from inference.tracking.records import UNREAD
+    from tests.test_records_tags import make_verdict
+
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        recorder = Recorder(journal)
+        recorder.use(KEY)
+        recorder.record(error_result(0, "000002.jpg", None, "000002.jpg could not be decoded", Thresholds()), None)
+        recorder.record_tag(make_verdict(1, Verdict.REVIEW, reads=0, crop=False, reasons=(UNREAD,)))
+        (frame,), (tag,) = journal.frame_page(recorder.session_id), journal.tag_page(recorder.session_id)
+    assert nothing_read(tag_row(tag)) == "nothing read: the tag passed unread"
+    assert nothing_read(frame_row(frame)) == "nothing read: the frame could not be inspected"

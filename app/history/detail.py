@@ -10,7 +10,7 @@ from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QPlainTextEdit, QSplitter, QStackedWidget,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
-from app.history.rows import HistoryRow
+from app.history.rows import HistoryRow, nothing_read
 from app.theme import PLAIN_TEXT, verdict_text_color
 from app.widgets.image_view import ImageView
 from inference.imageio import read_image
@@ -100,6 +100,7 @@ class DetailPanel(QWidget):
 
     def _show_fields(self, row: HistoryRow) -> None:
         fields = row.fields
+        self.fields.clearSpans()
         self.fields.setRowCount(len(fields))
         for r, field in enumerate(fields):
             confidence = "" if field.confidence is None else f"{field.confidence:.0%}"
@@ -114,7 +115,8 @@ class DetailPanel(QWidget):
                 self.fields.setItem(r, c, item)
         if not fields:
             self.fields.setRowCount(1)
-            self.fields.setItem(0, 0, QTableWidgetItem("no fields read were journaled for this row"))
+            self.fields.setItem(0, 0, QTableWidgetItem(nothing_read(row)))
+            self.fields.setSpan(0, 0, 1, self.fields.columnCount())  # whole, not cut to the Field column's width
 
     def _show_image(self, path: str, note: str) -> None:
         self.image_path = ""

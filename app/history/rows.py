@@ -54,6 +54,17 @@ class HistoryRow:
         return tag_image(self.record) if isinstance(self.record, TagRecord) else frame_image(self.record)
 
 
+def nothing_read(row: HistoryRow) -> str:
+    """What the fields table says of a row with no field: why nothing was read, in the operator's words ("no fields
+    read were journaled for this row" said it in the engineer's, for a tag that passed unread)."""
+    record = row.record
+    if isinstance(record, TagRecord) and not record.reads:
+        return "nothing read: the tag passed unread"
+    if isinstance(record, FrameRecord) and record.error:
+        return "nothing read: the frame could not be inspected"
+    return "no field was read"
+
+
 def frame_row(frame: FrameRecord) -> HistoryRow:
     verdict = "ERROR" if frame.error else (frame.verdict or NOT_JUDGED)
     reasons = (frame.error,) if frame.error else frame.reasons
