@@ -1,6 +1,7 @@
-"""Fifty-eight hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs, fifth_designs,
+"""Sixty-one hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs, fifth_designs,
 sixth_designs, seventh_designs, eighth_designs, ninth_designs, tenth_designs, eleventh_designs, twelfth_designs,
-thirteenth_designs, fourteenth_designs, fifteenth_designs, sixteenth_designs, seventeenth_designs and eighteenth_designs),
+thirteenth_designs, fourteenth_designs, fifteenth_designs, sixteenth_designs, seventeenth_designs, eighteenth_designs and
+nineteenth_designs),
 each from a common
 Chinese retail convention; none shares layout with training.synth.
 
@@ -30,6 +31,8 @@ from training.tagsets.layout import ean_block as _ean_block
 from training.tagsets.layout import money as _money
 from training.tagsets.layout import pick as _pick
 from training.tagsets.layout import row as _row
+from training.tagsets.nineteenth_designs import (bra_cup, bra_values, jeans_values, jeans_waist, kids_height,
+                                                 kids_values)
 from training.tagsets.ninth_designs import clear_pvc, currency_list, vertical_columns
 from training.tagsets.seventh_designs import glossy_hotspot, overprint_offset, string_occluded
 from training.tagsets.seventeenth_designs import cij_inkjet, spec_line, woven_label
@@ -341,6 +344,11 @@ DESIGNS: dict[str, Design] = {
     "polybag_sealed": polybag_sealed,
     "held_fingers": held_fingers,
     "foil_stamped": foil_stamped,
+    # added on 2026-12-05 (twenty-fourth session), after the reader had been developed against all fifty-five: sizes in
+    # the systems of children's wear, jeans and bras
+    "kids_height": kids_height,
+    "jeans_waist": jeans_waist,
+    "bra_cup": bra_cup,
 }
 # The symbology each design carries, so a recipe and a defect know what the barcode encodes.
 BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_price_block": "EAN-13",
@@ -361,7 +369,12 @@ BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_p
               "down_fill": "EAN-13", "slash_pairs": "EAN-13", "size_chart": "EAN-13",
               "fullwidth_print": "EAN-13", "correction_sticker": "EAN-13", "hung_upside_down": "EAN-13",
               "woven_label": "EAN-13", "cij_inkjet": "EAN-13", "spec_line": "EAN-13",
-              "polybag_sealed": "EAN-13", "held_fingers": "EAN-13", "foil_stamped": "EAN-13"}
+              "polybag_sealed": "EAN-13", "held_fingers": "EAN-13", "foil_stamped": "EAN-13",
+              "kids_height": "EAN-13", "jeans_waist": "EAN-13", "bra_cup": "EAN-13"}
 # Cards the photograph shows turned a half turn (the tag hung by its hole upside down), besides the scene's tilt.
 HUNG_UPSIDE_DOWN = {"hung_upside_down"}
+# Designs whose jobs draw values of their own from the job's generator (a size system and the product names,
+# fibres and standards that go with it), after its style seed.
+JOB_VALUES: dict[str, Callable[[np.random.Generator, TagValues], TagValues]] = {
+    "kids_height": kids_values, "jeans_waist": jeans_values, "bra_cup": bra_values}
 HAS_QR = {"kraft_stamped", "stacked_labels", "logo_face", "dense_tag", "qr_first", "hologram_seal"}

@@ -7,6 +7,7 @@ letter-prefixed style numbers, prices with repeated digits, colour names of seve
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -124,9 +125,21 @@ def neighbour_size(rng: np.random.Generator, size: str) -> str:
     if size in LETTER_SIZES:
         options = tuple(s for s in LETTER_SIZES if s != size)
         return _pick(rng, options)
-    height, rest = size.split("/")
-    girth, body = int(rest[:-1]), rest[-1]
     step = int(rng.choice((-1, 1)))
+    if size.isdigit():  # a jeans waist in inches ('29') or a child's height ('110')
+        return str(int(size) + (step if int(size) < 50 else 10 * step))
+    waist_leg = re.match(r"^W(\d+) L(\d+)$", size)
+    if waist_leg:
+        return f"W{int(waist_leg.group(1)) + step} L{waist_leg.group(2)}"
+    cup = re.match(r"^(\d{2})([A-G])$|^([A-G])(\d{2})$", size)
+    if cup:  # a bra's band and cup: the next band, same cup ('75B' → '80B', 'B75' → 'B70')
+        if cup.group(1):
+            return f"{int(cup.group(1)) + 5 * step}{cup.group(2)}"
+        return f"{cup.group(3)}{int(cup.group(4)) + 5 * step}"
+    height, rest = size.split("/")
+    if rest.isdigit():  # a child's 号型 has no body type and steps 10 cm in height with 4 cm in chest
+        return f"{int(height) + 10 * step}/{int(rest) + 4 * step}"
+    girth, body = int(rest[:-1]), rest[-1]
     return f"{int(height) + 5 * step}/{girth + 4 * step}{body}"
 
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from inference.errors import ConfigError
 from training.tagsets.codes import modules
-from training.tagsets.designs import BARCODE_OF, DESIGNS, HAS_QR, HUNG_UPSIDE_DOWN
+from training.tagsets.designs import BARCODE_OF, DESIGNS, HAS_QR, HUNG_UPSIDE_DOWN, JOB_VALUES
 from training.tagsets.recipe_toml import recipe_text
 from training.tagsets.scene import HEIGHT, KINDS, WIDTH, Placement, Shot, map_box, photograph, place
 from training.tagsets.values import DEFECT_FIELD, DEFECT_KINDS, TagValues, random_values, wrong_value
@@ -50,7 +50,13 @@ def applicable_defects(design: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=64)
 def _height_mm(design: str) -> float:
-    return DESIGNS[design](0, random_values(np.random.default_rng(0)), 10.0).rgba.shape[0] / 10.0
+    return DESIGNS[design](0, _job_values(design, np.random.default_rng(0)), 10.0).rgba.shape[0] / 10.0
+
+
+def _job_values(design: str, rng: np.random.Generator) -> TagValues:
+    """A job's values; a design with a size system of its own draws them in that system."""
+    values = random_values(rng)
+    return JOB_VALUES[design](rng, values) if design in JOB_VALUES else values
 
 
 def _render(design: str, style_seed: int, values: TagValues, height_px: float):
@@ -153,6 +159,8 @@ def generate(out: Path, count: int, seed: int, defect_share: float = 0.2, design
         design = rounds[j]
         job_rng = np.random.default_rng([seed, 1_000_000 + j])
         values, style_seed = random_values(job_rng), int(job_rng.integers(2**31))
+        if design in JOB_VALUES:  # drawn after the style seed, so every other design's jobs stay as they were
+            values = JOB_VALUES[design](job_rng, values)
         name = f"job{j:03d}"
         art = DESIGNS[design](style_seed, values, 4.0)
         (out / "recipes" / f"{name}.toml").write_text(
