@@ -10,7 +10,7 @@ from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from app.widgets.image_view import bgr_to_qimage
-from inference.detections import Detections
+from inference.detections import Detections, within
 
 MAX_CROPS = 4
 
@@ -40,8 +40,9 @@ class CropsStrip(QWidget):
         as a second and third tag)."""
         tags = detections.of_class("hangtag") if detections is not None else None
         if tags is not None and len(not_tags) and len(tags):
-            dropped = np.array(not_tags, np.float32).reshape(-1, 4)
-            keep = ~np.any(np.all(np.abs(tags.xyxy[:, None, :] - dropped[None]) < 0.5, axis=2), axis=1)
+            # the reader grows a box before it reads it: a dropped box is the detector's box within it, as the view
+            # greys it (an exact match kept the crop of a box the view called "not a tag")
+            keep = np.array([not any(within(tuple(box), outer) for outer in not_tags) for box in tags.xyxy], bool)
             tags = tags[keep]
         self.shown = 0
         if not note:
