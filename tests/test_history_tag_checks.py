@@ -84,3 +84,14 @@ def test_a_row_with_no_field_says_why_in_the_operators_words(tmp_path):
         (frame,), (tag,) = journal.frame_page(recorder.session_id), journal.tag_page(recorder.session_id)
     assert nothing_read(tag_row(tag)) == "nothing read: the tag passed unread"
     assert nothing_read(frame_row(frame)) == "nothing read: the frame could not be inspected"
+
+
+def test_a_frame_with_two_tags_judged_names_each_rows_tag():
+    """Two tags judged on one frame: History listed 'brand 品牌' twice, with nothing saying which tag read which."""
+    checks = tuple({"subject": subject, "tag_index": index, "expected": "ZEPHYRA", "read": read, "confidence": 0.9,
+                    "source": "ocr", "verdict": "NG"} for subject, index, read in
+                   (("count:hangtag", None, "2"), ("brand", 0, "素语"), ("brand", 1, "初棉")))
+    labels = [f.label for f in frame_fields(checks, ())]
+    assert labels == ["hangtag count", "tag 1: brand 品牌", "tag 2: brand 品牌"]
+    one = tuple(c for c in checks if c["tag_index"] != 1)
+    assert [f.label for f in frame_fields(one, ())] == ["hangtag count", "brand 品牌"]  # one tag: no prefix

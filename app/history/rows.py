@@ -93,11 +93,15 @@ def frame_fields(checks: tuple[dict, ...], tags: tuple[dict, ...]) -> tuple[Fiel
     for row, check in enumerate(checks):
         if check.get("source") == "barcode" and check.get("read"):
             barcodes.setdefault((check.get("tag_index"), _text(check.get("read"))), row)
+    # two tags judged: each row names its tag ("brand 品牌" twice said nothing of which tag read what)
+    many = len({c.get("tag_index") for c in checks if isinstance(c.get("tag_index"), int)}) > 1 or len(tags) > 1
     for check in checks:
-        subject = str(check.get("subject", "?"))
-        checked.add((subject, check.get("tag_index")))
-        out.append(FieldRead(subject_label(subject), _text(check.get("read")), _confidence(check.get("confidence")),
-                             _text(check.get("expected")), str(check.get("verdict") or "")))
+        subject, tag_index = str(check.get("subject", "?")), check.get("tag_index")
+        checked.add((subject, tag_index))
+        prefix = f"tag {tag_index + 1}: " if many and isinstance(tag_index, int) else ""
+        out.append(FieldRead(prefix + subject_label(subject), _text(check.get("read")),
+                             _confidence(check.get("confidence")), _text(check.get("expected")),
+                             str(check.get("verdict") or "")))
     for index, tag in enumerate(tags):
         tag_index = tag.get("tag_index", index)
         for name, field in (tag.get("fields") or {}).items():
@@ -109,7 +113,7 @@ def frame_fields(checks: tuple[dict, ...], tags: tuple[dict, ...]) -> tuple[Fiel
                 if out[row].confidence is None:
                     out[row] = replace(out[row], confidence=_confidence(field.get("confidence")))
                 continue
-            prefix = f"tag {tag_index + 1}: " if len(tags) > 1 and isinstance(tag_index, int) else ""
+            prefix = f"tag {tag_index + 1}: " if many and isinstance(tag_index, int) else ""
             out.append(FieldRead(prefix + subject_label(name), _text(field.get("value")),
                                  _confidence(field.get("confidence"))))
     return tuple(out)
