@@ -50,3 +50,18 @@ def test_the_files_listed_are_the_files_written(tmp_path, crops, thumbs_listed):
     listed = listed_files((result.path / "report.html").read_text(encoding="utf-8"))
     assert "report.html" in listed and ("thumbs/" in listed) == thumbs_listed and "images/" not in listed
     assert [name for name in listed if not (result.path / name).exists()] == []
+
+
+@pytest.mark.parametrize("errors, title", [
+    (0, "NG/REVIEW frames by their first failed check (Pareto)"),
+    (1, "NG/REVIEW frames and inspection errors by their first failed check (Pareto)"),
+])
+def test_the_pareto_title_names_every_kind_of_bar_it_draws(errors, title):
+    """A torn JPEG is a bar ('inspection error') in a chart titled NG/REVIEW only, over 5 NG/REVIEW frames."""
+    from inference.records.report import pareto
+    from inference.records.svg import pareto_svg
+    from tests.test_records_report import failed, make_frame
+
+    frames = [make_frame(i, "NG", checks=[failed("price")]) for i in range(3)]
+    frames += [make_frame(10 + i, "", error="could not be decoded") for i in range(errors)]
+    assert f">{title}</text>" in pareto_svg(pareto(frames))

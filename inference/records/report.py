@@ -136,6 +136,7 @@ def subject_label(subject: str) -> str:
     return subject.replace("_", " ").replace(".", " ")
 
 
+INSPECTION_ERROR = "inspection error"  # a frame that could not be inspected counts in the Pareto under this
 UNREADABLE_FIELDS = 3  # this many fields "not found" on one frame: the tag was not readable, not 3 faults
 
 
@@ -145,7 +146,7 @@ def primary_reason(frame: FrameRecord) -> str | None:
     frames). An NG check comes before a REVIEW one; a tag whose fields were mostly not found is
     "tag not readable" rather than its first missing field."""
     if frame.error:
-        return "inspection error"
+        return INSPECTION_ERROR
     by_check = check_category(frame.checks, frame.verdict)
     if by_check is not None:
         return by_check

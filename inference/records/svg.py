@@ -9,7 +9,7 @@ import unicodedata
 from collections.abc import Sequence
 from html import escape
 
-from inference.records.report import ParetoBar, Series, sampling_gaps
+from inference.records.report import INSPECTION_ERROR, ParetoBar, Series, sampling_gaps
 
 FONT = "Noto Sans SC, Noto Sans CJK SC, Microsoft YaHei, PingFang SC, sans-serif"
 INK, GRID, MUTED = "#1f2933", "#d9dee3", "#616e7c"
@@ -85,7 +85,9 @@ def empty_chart(title: str, message: str, width: int = 760, height: int = 90) ->
 def pareto_svg(bars: Sequence[ParetoBar], *, title: str = "", width: int = 760, height: int = 340,
                unit: str = "frames") -> str:
     """`unit`: what the bars count, "frames" or on a moving line "tags" (whose chart said frames)."""
-    title = title or f"NG/REVIEW {unit} by their first failed check (Pareto)"
+    # a frame that could not be inspected is a bar too: the title said NG/REVIEW only, over one bar more than those
+    errors = " and inspection errors" if any(b.label == INSPECTION_ERROR for b in bars) else ""
+    title = title or f"NG/REVIEW {unit}{errors} by their first failed check (Pareto)"
     if not bars:
         return empty_chart(title, f"No NG or REVIEW {unit} in this session.", width)
     left, right, top, bottom = 52, 52, 34, 120
