@@ -65,3 +65,19 @@ def test_the_pareto_title_names_every_kind_of_bar_it_draws(errors, title):
     frames = [make_frame(i, "NG", checks=[failed("price")]) for i in range(3)]
     frames += [make_frame(10 + i, "", error="could not be decoded") for i in range(errors)]
     assert f">{title}</text>" in pareto_svg(pareto(frames))
+
+
+def test_the_pdfs_rows_of_a_frame_with_two_tags_name_each_checks_tag():
+    """Sample 090000018 (two tags judged): the PDF's row read 'brand 品牌: expected ZEPHYRA, read 素语' and again for
+    the other tag; only the HTML's own table said which tag."""
+    import dataclasses
+
+    from inference.records.html_report import _flagged_rows
+    from inference.records.report import FlaggedFrame
+    from tests.test_records_report import make_frame
+
+    checks = [{"subject": "brand", "tag_index": index, "expected": "ZEPHYRA", "read": read, "verdict": "NG"}
+              for index, read in ((0, "素语"), (1, "初棉"))]
+    frame = dataclasses.replace(make_frame(0, "NG", checks=checks), tags=({"tag_index": 0}, {"tag_index": 1}))
+    html = _flagged_rows((FlaggedFrame(frame),))
+    assert "brand 品牌 (tag 1): expected ZEPHYRA" in html and "brand 品牌 (tag 2): expected ZEPHYRA" in html

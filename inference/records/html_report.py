@@ -146,7 +146,7 @@ def _flagged_rows(frames: tuple[FlaggedFrame, ...]) -> str:
         size = f' width="{w}" height="{h}"' if w and h else ""
         img = f'<img src="{e(_rel(f.thumb))}"{size}>' if f.thumb else f'<span class="muted">no image: {e(f.note)}</span>'
         failed = [c for c in r.checks if c.get("verdict") in ("NG", "REVIEW")]
-        lines = [f"{subject_label(str(c.get('subject', '')))}: expected {c.get('expected') or '—'}, {read_phrase(c)}"
+        lines = [f"{check_subject(c, r)}: expected {c.get('expected') or '—'}, {read_phrase(c)}"
                  for c in failed[:QT_ROW_CHECKS]]
         if not failed:
             lines = list(r.reasons[:QT_ROW_CHECKS]) or ["(no reason recorded)"]
@@ -160,6 +160,14 @@ def _flagged_rows(frames: tuple[FlaggedFrame, ...]) -> str:
                     f'<td>{"<br>".join(e(line) for line in lines)}</td></tr>')
     return ('<table class="grid" width="100%"><thead><tr><th>image</th><th>frame</th><th>verdict</th>'
             f'<th>failed checks: expected / read</th></tr></thead>{"".join(rows)}</table>')
+
+
+def check_subject(check: dict, record) -> str:
+    """A check's field, and its tag where the frame had more than one: the PDF's rows said 'brand 品牌' for each of two
+    tags, and only the HTML's table said which."""
+    tag = check.get("tag_index")
+    where = f" (tag {int(tag) + 1})" if isinstance(tag, int) and len(record.tags) > 1 else ""
+    return subject_label(str(check.get("subject", ""))) + where
 
 
 def read_phrase(check: dict) -> str:
@@ -271,9 +279,7 @@ def _checks_table(frame: FlaggedFrame) -> str:
         fail = verdict in ("NG", "REVIEW")
         cls = ' class="fail"' if fail else ""
         num = ' class="num fail"' if fail else ' class="num"'
-        tag = c.get("tag_index")
-        where = f" (tag {int(tag) + 1})" if isinstance(tag, int) and len(frame.record.tags) > 1 else ""
-        rows.append(f"<tr><td{cls}>{e(subject_label(str(c.get('subject', ''))) + where)}</td><td{cls}>{e(c.get('expected'))}</td>"
+        rows.append(f"<tr><td{cls}>{e(check_subject(c, frame.record))}</td><td{cls}>{e(c.get('expected'))}</td>"
                     f"<td{cls}>{e(c.get('read'))}</td><td{num}>{'' if conf is None else f'{float(conf):.0%}'}</td>"
                     f"<td{cls}>{e(c.get('source'))}</td><td{cls}><span class=\"{e(verdict)}\">{e(verdict)}</span></td></tr>")
     return ('<table class="grid checks"><tr><th>field / check</th><th>expected</th><th>read</th><th>conf.</th>'
