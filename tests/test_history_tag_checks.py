@@ -95,3 +95,25 @@ def test_a_frame_with_two_tags_judged_names_each_rows_tag():
     assert labels == ["hangtag count", "tag 1: brand 品牌", "tag 2: brand 品牌"]
     one = tuple(c for c in checks if c["tag_index"] != 1)
     assert [f.label for f in frame_fields(one, ())] == ["hangtag count", "brand 品牌"]  # one tag: no prefix
+
+
+def test_an_error_rows_unreadable_file_is_said_once_not_with_its_whole_error_again(qtbot, tmp_path):
+    """History on a torn JPEG: the picture area repeated the reasons' expected / found / hint under 'image could not be
+    read: /whole/path'. It now says which file in one line; the reasons above say the rest."""
+    from app.history.detail import DetailPanel
+    from inference.pipeline import error_result
+    from inference.postprocess import Thresholds
+
+    torn = tmp_path / "zz_torn.jpg"
+    torn.write_bytes(b"\xff\xd8\xff torn")
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        recorder = Recorder(journal)
+        recorder.use(KEY)
+        message = "zz_torn.jpg could not be decoded\n  expected: a complete JPEG\n  hint:     re-export it"
+        recorder.record(error_result(0, "zz_torn.jpg", str(torn), message, Thresholds()), None)
+        (frame,) = journal.frame_page(recorder.session_id)
+    panel = DetailPanel()
+    qtbot.addWidget(panel)
+    panel.show_row(frame_row(frame))
+    said = panel.image.placeholder.text()
+    assert "image could not be read: zz_torn.jpg" in said and "expected" not in said and str(tmp_path) not in said

@@ -4,6 +4,7 @@ expected) and the archived picture, or in plain words why there is none: never a
 from __future__ import annotations
 
 import html
+from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QPalette
@@ -12,6 +13,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QPlainTex
 
 from app.history.rows import HistoryRow, nothing_read
 from app.theme import PLAIN_TEXT, verdict_text_color
+from app.words import named
 from app.widgets.image_view import ImageView
 from inference.imageio import read_image
 
@@ -132,7 +134,8 @@ class DetailPanel(QWidget):
         try:
             image = read_image(path)
         except Exception as exc:  # a damaged or unreadable file is said, not raised into Qt
-            self.image.show_message(f"image could not be read: {path}\n{exc}")
+            # its first line only: the whole expected / found / hint is in the reasons above (an ERROR row said it twice)
+            self.image.show_message("image could not be read: " + named(Path(path).name, str(exc).splitlines()[0]))
             self.image_note.setText(f"image could not be read: {path}")
             self.image_note.hide()
             return
