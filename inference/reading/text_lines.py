@@ -53,6 +53,10 @@ STANDING_RATIO = 2.0
 FOUND_SKEW_DEG = 2.5
 FOUND_SKEW_GAIN = 1.1
 MIN_FOUND_LINES = 3
+# A tag whose text detector finds fewer lines than this may carry print too faint for it (foil turned from the
+# lamp on dark card, print under a polybag's haze): its lines are found again in the crop with its contrast levelled
+# tile by tile, and those are kept where they are at least this many (a tag's worth, never a stray line or two).
+FAINT_PRINT_LINES = 6
 
 
 def _ms(start_ns: int) -> float:
@@ -124,6 +128,7 @@ def read_lines(detector: TextDetector, recognizer: TextRecognizer, upright: Upri
         # a red seal pressed over the print: its ink lifted, the lines under it are found whole and read without it
         upright = replace(upright, image=without_seal_ink(upright.image))
         found = detector.detect(upright.image)
+    found = with_faint_print(detector, upright.image, found)
     boxes = trim_to_neighbours(merge_overlapping([box for box, _score in found]))
     if paper is not None:
         boxes = on_paper(boxes, upright.to_upright_points(paper.corners))
@@ -175,6 +180,19 @@ def read_lines(detector: TextDetector, recognizer: TextRecognizer, upright: Upri
     recognized = [done.get(i, UNREAD) for i in range(len(crops))]
     pieces = Pieces(tuple(boxes[i] for i in kept), tuple(crops[i] for i in kept), tuple(recognized[i] for i in kept))
     return LinesRead(pieces, upright, det_ms, _ms(t), stood)
+
+
+def with_faint_print(detector: TextDetector, image: np.ndarray, found: list[tuple[Box, float]]) -> list[tuple[Box, float]]:
+    """The lines found in a tag's crop, or, where they are few, those found again with the crop's contrast levelled
+    locally (CLAHE on its grey): print only a few levels off its stock, which the detector passes over, stands out
+    there as print does elsewhere. Recognition still reads the frame's own pixels; only where lines are changes.
+    The levelled lines are kept only where they are a tag's worth and more than were found."""
+    if len(found) >= FAINT_PRINT_LINES or image.size == 0:
+        return found
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    levelled = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(4, 4)).apply(gray)
+    again = detector.detect(cv2.cvtColor(levelled, cv2.COLOR_GRAY2BGR))
+    return again if len(again) >= FAINT_PRINT_LINES and len(again) > len(found) else found
 
 
 def standing(found: Sequence[tuple[Box, float]]) -> bool:
