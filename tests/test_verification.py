@@ -978,3 +978,28 @@ def test_one_sure_slip_beside_a_faint_one_in_a_hao_xing_is_doubt_not_a_differenc
     line = OcrLine("考型：100/1014", 0.87, (0, 0, 1, 1), chars)
     reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=(line,), reread_lines=(line,))
     assert judge(recipe('size = "160/104A"'), one_tag(), [reading]).verdict is Verdict.REVIEW
+
+
+@pytest.mark.parametrize(
+    ("expected", "line", "verdict"),
+    [
+        # nineteenth 000008 (jeans_waist): a planted 34 on a job of 33, read at 100 %, was 'uncertain': no letter size
+        # and no 号型, so no size at all to the grammar
+        ("33", "尺码：34", Verdict.NG),
+        ("W29 L32", "SIZE W30 L32", Verdict.NG),  # a waist and leg in inches
+        ("75B", "号型：80B", Verdict.NG),  # a bra's band and cup
+        ("B75", "规格：B80", Verdict.NG),
+        ("110", "尺码：120", Verdict.NG),  # a child's height
+        ("33", "尺码：33", Verdict.OK),
+        ("75B", "号型：75B", Verdict.OK),
+        ("33", "尺码：3A", Verdict.REVIEW),  # not of the recipe's shape: a misread, not a size
+        ("75B", "号型：75", Verdict.REVIEW),  # the cup lost: not of the recipe's shape
+        ("M", "尺码：N", Verdict.REVIEW),  # a letter size keeps its grammar: N is no size
+        ("2XL", "尺码：3XS", Verdict.REVIEW),  # nor is 3XS, though it has 2XL's shape
+    ],
+)
+def test_a_size_read_in_the_recipes_own_shape_is_a_size_of_its_system(expected: str, line: str, verdict: Verdict) -> None:
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines_from_text(line, 1.0),
+                         reread_lines=lines_from_text(line, 1.0))
+    assert judge(recipe(f'size = "{expected}"'), one_tag(), [reading]).verdict is verdict
+

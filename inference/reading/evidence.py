@@ -341,9 +341,19 @@ def _searchable(name: str, expected: str) -> str:
 
 def _compare(name: str, expected: str, cand: _Candidate, min_conf: float) -> Found:
     found = _compare_value(name, expected, cand, min_conf)
-    if found is Found.DIFFERENT and (not fits_grammar(name, cand.value) or another_fields_value(name, cand.value)):
+    fits = fits_grammar(name, cand.value) or (name == "size" and size_of_expected_shape(expected, cand.value))
+    if found is Found.DIFFERENT and (not fits or another_fields_value(name, cand.value)):
         return Found.NEAR  # not a value of the field at all (a label's remnant, a glued neighbour): a misread, not a misprint
     return found
+
+
+def size_of_expected_shape(expected: str, value: str) -> bool:
+    """Whether a size read is written as the recipe's size is, digit for digit and letter for letter ('30' for a
+    jeans waist of 29, '80C' for a bra's 75B, 'W30 L32' for W29 L32, '120' for a child's height of 110). The size
+    grammar knows letter sizes and 号型; the recipe names the system its tag prints, so a read of the recipe's own
+    shape is a size of that system, whichever it is. A letter size keeps its own grammar ('N' or '3XS' is no size)."""
+    want, got = field_key("size", expected), field_key("size", value)
+    return any(ch.isdigit() for ch in want) and not is_letter_size(want) and _shape(want) == _shape(got)
 
 
 # Fields of free words (a colour, a product name) whose value can never be written in another field's grammar.
