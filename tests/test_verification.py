@@ -1003,3 +1003,34 @@ def test_a_size_read_in_the_recipes_own_shape_is_a_size_of_its_system(expected: 
                          reread_lines=lines_from_text(line, 1.0))
     assert judge(recipe(f'size = "{expected}"'), one_tag(), [reading]).verdict is verdict
 
+
+@pytest.mark.parametrize(
+    ("expected", "text", "verdict"),
+    [
+        # nineteenth 000001 (bra_cup), a recipe for a child's garment: GB 31701-2015 B类 asked, GB 18401-2010 B类
+        # printed, was OK on the class alone
+        ("GB 31701-2015 B类", "安全类别：GB 18401-2010 B类", Verdict.NG),
+        ("GB 18401-2010 A类", "安全技术类别：GB 31701-2015 A类\n婴幼儿用品", Verdict.NG),
+        ("GB 18401-2010 B类", "安全类别：GB 18401-2010 B类", Verdict.OK),
+        ("GB 31701-2015 B类", "安全类别：B类", Verdict.OK),  # no standard on the class's line: the class decides
+        ("B类", "安全类别：GB 18401-2010 B类", Verdict.OK),  # a recipe naming the class alone
+        # the class's line citing both standards: the recipe's is there
+        ("GB 31701-2015 B类", "安全类别：GB 31701-2015 GB 18401-2010 B类", Verdict.OK),
+        ("GB 31701-2015 B类", "安全类别：GB18401-2010B类", Verdict.NG),  # glued: the class found as a candidate, not a word
+        ("GB 31701-2015 A类", "安全技术类别：GB 18.401-2010 A类", Verdict.NG),  # nineteenth 000015: a speck in the number
+    ],
+)
+def test_a_safety_class_under_another_safety_standard_is_another_products(expected: str, text: str,
+                                                                           verdict: Verdict) -> None:
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines_from_text(text, 0.99),
+                         reread_lines=lines_from_text(text, 0.99))
+    assert judge(recipe(f'safety_category = "{expected}"'), one_tag(), [reading]).verdict is verdict
+
+
+def test_a_safety_standard_one_read_lost_a_digit_of_is_named_by_the_other_read() -> None:
+    """nineteenth 000051 (jeans_waist), a children's recipe: one read 'GB T8401-2010 B类' (1 read as T), which names no
+    standard, the other 'GB18401-2010B类': the class's line names GB 18401."""
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines_from_text("安全类别：GB T8401-2010 B类", 0.99),
+                         reread_lines=lines_from_text("安全类影：GB18401-2010B类", 0.99))
+    assert judge(recipe('safety_category = "GB 31701-2015 B类"'), one_tag(), [reading]).verdict is Verdict.NG
+    assert judge(recipe('safety_category = "GB 18401-2010 B类"'), one_tag(), [reading]).verdict is Verdict.OK

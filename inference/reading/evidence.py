@@ -403,6 +403,8 @@ def _compare_value(name: str, expected: str, cand: _Candidate, min_conf: float) 
     if name == "safety_category":
         want, got = _safety_class(expected), _safety_class(cand.value)
         if want and got:
+            if want == got and _another_safety_standard(expected, [cand.raw]):
+                return Found.DIFFERENT if cand.confidence >= min_conf else Found.NEAR
             if want == got:
                 return Found.MATCH if cand.mean >= min_conf else Found.NEAR
             return Found.DIFFERENT if cand.confidence >= min_conf else Found.NEAR
@@ -526,8 +528,30 @@ def _by_parts(rule: FieldRule, texts: Sequence[Glyphs]) -> FieldEvidence | None:
         if letter:
             hit = search(letter, texts, rule.min_confidence)
             if hit.found is Found.MATCH:
-                return FieldEvidence(name, Found.MATCH, expected, hit.confidence, "ocr", "its class printed", hit.line.text if hit.line else "")
+                line = hit.line.text if hit.line else ""
+                # every read of the class's line: one may have lost a digit of the standard's number ('GB T8401')
+                reads = [g.source.text for g in texts if _safety_class(g.source.text) == letter]
+                other = _another_safety_standard(expected, reads)
+                if other:  # the class is the recipe's, under the other safety standard: another product's tag
+                    return FieldEvidence(name, Found.DIFFERENT, f"{other} {letter}", hit.confidence, "ocr",
+                                         "its class under another safety standard", line)
+                return FieldEvidence(name, Found.MATCH, expected, hit.confidence, "ocr", "its class printed", line)
     return None
+
+
+# The mandatory safety standards a tag's class is given under: GB 18401 (textiles) and GB 31701 (infants' and
+# children's textiles). Four of five digits differ, so no misread turns one into the other.
+SAFETY_STANDARDS = ("18401", "31701")
+
+
+def _another_safety_standard(expected: str, lines: Sequence[str]) -> str:
+    """The other safety standard ('GB 18401') where the reads of the line the class was read on name it, and none
+    names the one the recipe names (a children's GB 31701 B类 asked, GB 18401-2010 B类 printed); '' otherwise: lines
+    without a standard's number, or a recipe naming none, match by the class."""
+    digits = [re.sub(r"\D", "", halfwidth(line)) for line in lines]  # a speck read inside the number: 'GB 18.401'
+    wanted = next((number for number in SAFETY_STANDARDS if number in re.sub(r"\D", "", halfwidth(expected))), "")
+    named = [number for number in SAFETY_STANDARDS if any(number in line for line in digits)]
+    return f"GB {named[0]}" if wanted and named and wanted not in named else ""
 
 
 # GB 18401's class: a letter before 类 (read as a look-alike or not), or the letter printed right after the
