@@ -227,6 +227,20 @@ def test_a_size_taken_for_the_colour_under_its_label_is_no_colour():
     assert result.verdict is Verdict.REVIEW and result.reasons == ("color uncertain: read as 175/88A at 95%, expected 酒红",)
 
 
+@pytest.mark.parametrize(("read", "verdict"), [("面 5%氨纶 15%", Verdict.REVIEW), ("棉95%", Verdict.REVIEW),
+                                               ("酒红", Verdict.NG)])
+def test_a_fibre_contents_tail_taken_for_the_colour_is_no_colour(read, verdict):
+    """A thumb over the colour's value (焦糖色) left the next row's tail ('面 5%氨纶 15%') beside 色号：: no colour
+    carries a fibre's share, so it is another field's text read in the colour's place (REVIEW), while another colour
+    word read surely is still a misprint (NG)."""
+    recipe = parse_recipe('[fields]\ncolor = "焦糖色"\n')
+    box = (0.0, 0.0, 100.0, 20.0)
+    lines = (OcrLine("色号：", 0.99, box), OcrLine(read, 0.97, box))
+    fields = {"color": FieldReading("color", read, 0.97, "ocr", f"色号： / {read}")}
+    result = judge(recipe, detections(1, 0), [TagReading(0, (0, 0, 300, 600), fields, (), lines)])
+    assert result.verdict is verdict, result.reasons
+
+
 @pytest.mark.parametrize("text_px, verdict", [(9.0, Verdict.REVIEW), (30.0, Verdict.NG)])
 def test_a_product_name_read_otherwise_in_small_print_is_a_doubt(text_px, verdict):
     """No grammar and no vocabulary tell 工共障 from a misprint of 工装裤 in 9-px print; at 30 px it is evidence."""

@@ -361,12 +361,15 @@ _WORDS_ONLY = ("color", "product_name")
 
 
 def another_fields_value(name: str, value: str) -> bool:
-    """Whether `value`, read where a colour or product name should be, is written as a size (号型), a standard or
-    an EAN-13: the next line's value under a label whose own value was not read (色号 over 175/88A)."""
+    """Whether `value`, read where a colour or product name should be, is written as a size (号型), a standard, an
+    EAN-13 or a fibre content (a share in %): the next line's value under a label whose own value was not read
+    (色号 over 175/88A), or a neighbouring row's tail where the colour's own value is hidden (a thumb over 焦糖色
+    leaves '面 5%氨纶 15%' beside 色号：)."""
     if name not in _WORDS_ONLY:
         return False
     text = halfwidth(value).strip().upper()
-    return hao_xing.parse(text) is not None or bool(_GRAMMARS["standard"].match(text)) or bool(_GRAMMARS["ean13"].match(text))
+    return (hao_xing.parse(text) is not None or bool(_GRAMMARS["standard"].match(text))
+            or bool(_GRAMMARS["ean13"].match(text)) or bool(_GRAMMARS["composition"].search(text)))
 
 
 # What a value of a field with a grammar looks like, loosely: enough to tell a misprinted value from a read of
