@@ -117,3 +117,37 @@ def test_an_error_rows_unreadable_file_is_said_once_not_with_its_whole_error_aga
     panel.show_row(frame_row(frame))
     said = panel.image.placeholder.text()
     assert "image could not be read: zz_torn.jpg" in said and "expected" not in said and str(tmp_path) not in said
+
+
+def test_a_field_named_without_a_value_or_checked_by_a_pattern_is_expected_in_the_operators_words(tmp_path):
+    """A GUI walk: History's Expected column showed 'present' for a field the recipe names without a value, and the raw
+    '/GB 18401-2010 [AB]类/' for one checked by a pattern; an operator read both as the job's values. The report's
+    tables (HTML, and the PDF drawn from it) showed the same text."""
+    from inference.reading.recipe import parse_recipe
+    from inference.reading.verdict import judge_tag
+    from inference.records.html_report import render_html
+    from inference.records.report import FlaggedFrame, summarize
+    from tests.test_records_report import make_frame, make_session
+
+    recipe = parse_recipe('[fields]\ngrade = { required = true }\nsafety_category = { pattern = "GB 18401-2010 [AB]类" }\n'
+                          'price = "¥299.00"\n')
+    box = (400.0, 50.0, 700.0, 600.0)
+    reading = TagReading(0, box, fields={
+        "grade": FieldReading("grade", "合格品", 0.97, "ocr"), "price": FieldReading("price", "¥299.00", 0.99, "ocr"),
+        "safety_category": FieldReading("safety_category", "GB 18401-2010 C类", 0.96, "ocr")})
+    read = Read(frame=12, focus=4000.0, reading=reading, verdict=judge_tag(recipe, reading), box=box)
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        recorder = Recorder(journal)
+        recorder.use(KEY)
+        recorder.record_tag(verdict_of(TagTrack(7, 9, 8, 16, box, 12, 4000.0, True, (read,)), latency_s=0.2))
+        (tag,) = journal.tag_page(recorder.session_id)
+    expected = {f.label: f.expected for f in tag_row(tag).fields}
+    assert expected == {"grade 等级": "any value 任意值",
+                        "safety category 安全技术类别": "pattern 格式: GB 18401-2010 [AB]类",
+                        "price 价格": "¥299.00"}  # a value the recipe asks for is shown as written
+    frame = make_frame(0, "NG", checks=tag.checks)
+    report = summarize(make_session(), [frame], flagged=[FlaggedFrame(frame)])
+    for flavor in ("browser", "qt"):
+        html = render_html(report, flavor=flavor)
+        assert "pattern 格式: GB 18401-2010 [AB]类" in html and "/GB 18401-2010 [AB]类/" not in html
+    assert "any value 任意值" in render_html(report) and ">present<" not in render_html(report)

@@ -10,7 +10,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from app.widgets.results_table import readable_name
-from inference.records.report import subject_label
+from inference.records.report import expected_label, subject_label
 from inference.records.tag_rows import TagRecord
 from inference.records.types import FLAGGED, FrameRecord
 
@@ -100,7 +100,7 @@ def frame_fields(checks: tuple[dict, ...], tags: tuple[dict, ...]) -> tuple[Fiel
         checked.add((subject, tag_index))
         prefix = f"tag {tag_index + 1}: " if many and isinstance(tag_index, int) else ""
         out.append(FieldRead(prefix + subject_label(subject), _text(check.get("read")),
-                             _confidence(check.get("confidence")), _text(check.get("expected")),
+                             _confidence(check.get("confidence")), expected_label(subject, _text(check.get("expected"))),
                              str(check.get("verdict") or "")))
     for index, tag in enumerate(tags):
         tag_index = tag.get("tag_index", index)

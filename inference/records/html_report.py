@@ -12,7 +12,7 @@ from __future__ import annotations
 from html import escape
 from pathlib import PurePosixPath
 
-from inference.records.report import FlaggedFrame, ReportData, local_time, subject_label
+from inference.records.report import FlaggedFrame, ReportData, expected_label, local_time, subject_label
 from inference.records.svg import FONT, line_chart_svg, pareto_svg
 
 CSP = ("default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; font-src 'self'; "
@@ -146,7 +146,7 @@ def _flagged_rows(frames: tuple[FlaggedFrame, ...]) -> str:
         size = f' width="{w}" height="{h}"' if w and h else ""
         img = f'<img src="{e(_rel(f.thumb))}"{size}>' if f.thumb else f'<span class="muted">no image: {e(f.note)}</span>'
         failed = [c for c in r.checks if c.get("verdict") in ("NG", "REVIEW")]
-        lines = [f"{check_subject(c, r)}: expected {c.get('expected') or '—'}, {read_phrase(c)}"
+        lines = [f"{check_subject(c, r)}: expected {check_expected(c) or '—'}, {read_phrase(c)}"
                  for c in failed[:QT_ROW_CHECKS]]
         if not failed:
             lines = list(r.reasons[:QT_ROW_CHECKS]) or ["(no reason recorded)"]
@@ -168,6 +168,10 @@ def check_subject(check: dict, record) -> str:
     tag = check.get("tag_index")
     where = f" (tag {int(tag) + 1})" if isinstance(tag, int) and len(record.tags) > 1 else ""
     return subject_label(str(check.get("subject", ""))) + where
+
+
+def check_expected(check: dict) -> str:
+    return expected_label(str(check.get("subject", "")), str(check.get("expected") or ""))
 
 
 def read_phrase(check: dict) -> str:
@@ -279,7 +283,7 @@ def _checks_table(frame: FlaggedFrame) -> str:
         fail = verdict in ("NG", "REVIEW")
         cls = ' class="fail"' if fail else ""
         num = ' class="num fail"' if fail else ' class="num"'
-        rows.append(f"<tr><td{cls}>{e(check_subject(c, frame.record))}</td><td{cls}>{e(c.get('expected'))}</td>"
+        rows.append(f"<tr><td{cls}>{e(check_subject(c, frame.record))}</td><td{cls}>{e(check_expected(c))}</td>"
                     f"<td{cls}>{e(c.get('read'))}</td><td{num}>{'' if conf is None else f'{float(conf):.0%}'}</td>"
                     f"<td{cls}>{e(c.get('source'))}</td><td{cls}><span class=\"{e(verdict)}\">{e(verdict)}</span></td></tr>")
     return ('<table class="grid checks"><tr><th>field / check</th><th>expected</th><th>read</th><th>conf.</th>'

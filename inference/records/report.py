@@ -136,6 +136,23 @@ def subject_label(subject: str) -> str:
     return subject.replace("_", " ").replace(".", " ")
 
 
+ANY_VALUE = "any value 任意值"
+PATTERN = "pattern 格式: "
+
+
+def expected_label(subject: str, expected: str) -> str:
+    """A check's expected value in the operator's words. The judge writes a field the recipe names without a value as
+    'present' and a field checked by a pattern as '/regex/': an operator read both as the job's own values. 'Any
+    value' does not add 'must be printed': a field with `required = false` is written 'present' too."""
+    if subject not in FIELD_LABELS_ZH:
+        return expected
+    if expected == "present":
+        return ANY_VALUE
+    if len(expected) > 2 and expected.startswith("/") and expected.endswith("/"):
+        return PATTERN + expected[1:-1]
+    return expected
+
+
 INSPECTION_ERROR = "inspection error"  # a frame that could not be inspected counts in the Pareto under this
 UNREADABLE_FIELDS = 3  # this many fields "not found" on one frame: the tag was not readable, not 3 faults
 
