@@ -232,12 +232,16 @@ def draw_chart(mark: str, marked: int, cells: bool = False):
     x0 = left + marked * col
     if mark == "invert":
         cv2.rectangle(image, (x0, top), (x0 + col, top + 3 * row_h), (0, 0, 0), -1)
-    else:
+    elif mark == "tint":
         cv2.rectangle(image, (x0, top), (x0 + col, top + 3 * row_h), (200, 200, 200), -1)
     for r in range(4):
         cv2.line(image, (left, top + r * row_h), (left + 5 * col, top + r * row_h), (0, 0, 0), 1)
     for c in range(6):
         cv2.line(image, (left + c * col, top), (left + c * col, top + 3 * row_h), (0, 0, 0), 1)
+    if mark == "frame":  # heavier rules round the column
+        cv2.rectangle(image, (x0 - 1, top - 1), (x0 + col + 1, top + 3 * row_h + 1), (0, 0, 0), 4)
+    if mark == "border":  # a heavy outer border, no column marked
+        cv2.rectangle(image, (left - 1, top - 1), (left + 5 * col + 1, top + 3 * row_h + 1), (0, 0, 0), 4)
     (_, cap), _ = cv2.getTextSize("X", FONT, SCALE, THICK)
     spans = []
     for r, cells in enumerate((letters, hao, chest)):
@@ -259,14 +263,17 @@ def draw_chart(mark: str, marked: int, cells: bool = False):
     return cv2.GaussianBlur(image, (3, 3), 0.6), boxes
 
 
-@pytest.mark.parametrize(("mark", "cells"), [("invert", False), ("tint", False), ("invert", True), ("tint", True)])
+@pytest.mark.parametrize(("mark", "cells"), [("invert", False), ("tint", False), ("invert", True), ("tint", True),
+                                           ("frame", False), ("frame", True)])
 def test_a_size_charts_marked_column_is_read_in_the_recipes_system(recognizer, mark, cells):
     """A chart marks the garment's column in every row: the marked letter, its 号型 and its measure stand out
     stacked in one column, which is one mark (before: three marked entries, no lead, no answer), and the size is
     read in the system the recipe names. A box holding the marked 号型 and its neighbour, half of it reversed out,
     is not light print on a dark tag (before, a row more than half dark was turned over, and the unmarked cell
     became the filled one). Cells boxed one by one are entries too (before, a box under three print heights wide
-    was no row), and the chart's ruling is no mark (before, a grid line under a cell read as a line under it)."""
+    was no row), and the chart's ruling is no mark (before, a grid line under a cell read as a line under it). A
+    column framed by heavier rules than the grid's is marked (before: no entry stood out, no answer; fifteenth
+    000061, fifteenth_b 000020, 000022, 000042)."""
     image, boxes = draw_chart(mark, 4, cells)
     letter = marked_size(image, boxes, recognizer, letter=True, ruled=True)
     hao = marked_size(image, boxes, recognizer, letter=False, ruled=True)
@@ -296,3 +303,8 @@ def test_a_marked_entry_the_rows_own_reads_contradict_names_no_size(recognizer, 
     image, boxes = draw_chart("tint", 4, cells=True)
     found = marked_size(image, boxes, recognizer, letter=True, ruled=True, reads=letters + CHART_READS)
     assert (found.value if found else None) == answer
+
+
+def test_a_charts_heavy_outer_border_marks_no_column(recognizer):
+    image, boxes = draw_chart("border", 4)
+    assert marked_size(image, boxes, recognizer, letter=True, ruled=True) is None

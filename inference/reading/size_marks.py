@@ -70,6 +70,17 @@ ENTRY_PAD = 0.3
 REVERSED = 0.6
 # A run has at least this many entries.
 MIN_ENTRIES = 3
+# A chart may mark its column with a frame: the two rules either side of it drawn heavier than the grid's. Down the
+# chart's rows, a rule is where the columns' darkness (above the chart's paper) reaches FRAME_PEAK, taken out to
+# where it falls under FRAME_EDGE, at most MAX_FRAME_RULE print heights wide; its weight is the ink it holds (its
+# columns' darkness summed: a blurred hairline as much as a sharp one). A rule FRAME_HEAVIER times the grid's weight
+# (the lower quartile of the rules': a chart's outer border and the frame itself may be heavy too) is heavy; the one column between two neighbouring heavy rules that holds the run's print is framed. A chart
+# has at least MIN_RULES rules (two columns of sizes and their walls).
+FRAME_PEAK = 0.35
+FRAME_EDGE = 0.1
+MAX_FRAME_RULE = 0.5
+FRAME_HEAVIER = 1.6
+MIN_RULES = 4
 # A horizontal rule of a table runs at least this many print heights (and along most of the row's band).
 RULE_SPAN = 4.0
 # A level line at least this many print heights long that runs out of the band's side is a rule too.
@@ -113,7 +124,7 @@ def marked_size(image: np.ndarray, rows: Sequence[Box], recognizer: TextRecogniz
     """The marked size among the run printed on `rows` (boxes of the run's lines in `image`, the upright crop).
 
     A size chart marks a whole column (its letter, its 号型, its measures, each in its own row): the entries that
-    stand out stacked in one column are one mark, and the one read in the system the recipe names (`letter`: a
+    stand out stacked in one column are one mark (or, where none stands out, the column heavier rules frame), and the one read in the system the recipe names (`letter`: a
     letter size, or a 号型; None: either) is the marked size. In a table (`ruled`: vertical rules part the tag's
     print; or a rule crosses a row) the rules are taken out of each row before its marks are measured. `reads`:
     each row's own read, where known: a marked entry read on its own as another size than its cell's own read (a
@@ -139,12 +150,22 @@ def marked_size(image: np.ndarray, rows: Sequence[Box], recognizer: TextRecogniz
     others = [float(scores[i]) for i in range(len(entries)) if i not in column]
     standout = float(scores[best])
     lead = standout / max(max(others, default=0.0), 1e-6)
-    if standout < MIN_STANDOUT or lead < MIN_LEAD:
+    in_rows: dict[int, list[_Entry]] = {}  # the column's entries in each row (its outstanding ones: a filled box and
+    framed = None                          # the slivers its edges cut off, or a row's print overlapping it, are one)
+    if ruled or any(_crossed(band) for band, _marks in bands.values()):  # a column framed by heavier rules: its foot
+        framed = _framed_column(gray, [band for band, _marks in bands.values()], turned, spans)  # is no line under
+    if framed is not None:                                                                        # its last entry
+        left, right, standout = framed[0], framed[1], float(framed[2])
+        for e, (a, b) in zip(entries, spans):
+            if left < (a + b) / 2 < right:
+                in_rows.setdefault(e.row, []).append(e)
+        lead = 0.0
+    elif standout >= MIN_STANDOUT and lead >= MIN_LEAD:
+        for i in column:
+            if scores[i] >= MIN_STANDOUT:
+                in_rows.setdefault(entries[i].row, []).append(entries[i])
+    else:
         return None
-    in_rows: dict[int, list[_Entry]] = {}  # the column's outstanding entries in each row: a filled box and the
-    for i in column:                        # slivers its edges cut off, or a row's print overlapping it, are one place
-        if scores[i] >= MIN_STANDOUT:
-            in_rows.setdefault(entries[i].row, []).append(entries[i])
     marked = [replace(parts[0], x1=min(e.x1 for e in parts), x2=max(e.x2 for e in parts), solid=max(e.solid for e in parts))
               for _row, parts in sorted(in_rows.items())]
     found: list[tuple[str, str, tuple[float, ...]]] = []
@@ -164,6 +185,52 @@ def marked_size(image: np.ndarray, rows: Sequence[Box], recognizer: TextRecogniz
     token, text, chars = (wanted or found)[0]
     weakest, typical = _token_confidence(text, chars, token)
     return MarkedSize(token, weakest, typical, standout, lead, len(entries), text)
+
+
+def _framed_column(gray: np.ndarray, bands: Sequence[_Band], turned: bool,
+                   spans: Sequence[tuple[int, int]]) -> tuple[int, int, float] | None:
+    """The one column of a ruled chart that heavier rules than the grid's frame: its image columns between the two
+    rules and how much heavier the lighter of them is than the grid; None where the chart shows no such pair, or more
+    than one holding entries of the run (`spans`, image columns)."""
+    h = float(np.median([b.h for b in bands]))
+    reach = int(round(2 * h))
+    x0 = max(0, min(b.left for b in bands) - reach)
+    x1 = min(gray.shape[1], max(b.left + b.gray.shape[1] for b in bands) + reach)
+    y0, y1 = min(b.top + b.core[0] for b in bands), max(b.top + b.core[1] for b in bands)
+    strip = gray[y0:y1, x0:x1].astype(np.float32)
+    if turned:
+        strip = 255.0 - strip
+    profile = _darkness(strip, bands[0].paper, bands[0].printed).mean(axis=0)
+    profile = profile - np.median(profile)
+    rules = _rules_across(profile, h)
+    if len(rules) < MIN_RULES:
+        return None
+    weight = np.array([w for _a, _b, w in rules])
+    heavy = weight >= FRAME_HEAVIER * float(np.percentile(weight, 25))
+    at = [(x0 + a, x0 + b) for a, b, _w in rules]
+    grid = float(np.percentile(weight, 25))
+    held = [(at[i][1], at[i + 1][0], min(weight[i], weight[i + 1]) / grid) for i in range(len(rules) - 1)
+            if heavy[i] and heavy[i + 1] and any(at[i][1] < (a + b) / 2 < at[i + 1][0] for a, b in spans)]
+    return held[0] if len(held) == 1 else None
+
+
+def _rules_across(profile: np.ndarray, h: float) -> list[tuple[int, int, float]]:
+    """The rules in a darkness profile across a chart: (first column, last column, ink), left to right."""
+    out: list[tuple[int, int, float]] = []
+    x = 0
+    while x < len(profile):
+        if profile[x] < FRAME_PEAK:
+            x += 1
+            continue
+        start = stop = x
+        while start > 0 and profile[start - 1] >= FRAME_EDGE:
+            start -= 1
+        while stop + 1 < len(profile) and profile[stop + 1] >= FRAME_EDGE:
+            stop += 1
+        if stop - start + 1 <= MAX_FRAME_RULE * h:
+            out.append((start, stop, float(profile[start : stop + 1].sum())))
+        x = stop + 1
+    return out
 
 
 def _cell_reads_other(reads: Sequence[str], row: int, token: str) -> bool:

@@ -97,7 +97,8 @@ class OcrLine:
 class MarkedSize:
     """The entry a printed size run marks (size_marks.py): the size read in it, the recognizer's weakest and mean
     character of that size, how far the entry stood out from its siblings (robust spreads) and ahead of the next
-    (times), how many entries the run had, and what was read there."""
+    (times) — for a chart's column framed by heavier rules, how much heavier they are than the grid's, and no lead
+    (0) —, how many entries the run had, and what was read there."""
 
     value: str
     confidence: float
