@@ -43,6 +43,18 @@ def make_window(qtbot, tmp_path: Path, folder: Path | None = None, **kwargs) -> 
     return window
 
 
+def line_video(tmp_path: Path, frames: int, *, fps: int, step: int) -> Path:
+    """A 160×120 MJPG recording of one square moving `step` px a frame: a line's camera, replayed."""
+    import cv2
+
+    video = tmp_path / "line.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), fps, (160, 120))
+    for i in range(frames):
+        writer.write(scene_with_squares(120, 160, [(10 + step * i, 30, 40)]))
+    writer.release()
+    return video
+
+
 def run_to_end(qtbot, window: MainWindow, expected: int) -> None:
     window.start()
     qtbot.waitUntil(lambda: len(window.results.results) >= expected and not window.source_bar.running, timeout=30000)
@@ -111,13 +123,7 @@ def test_corrupt_file_mid_folder_is_recorded_and_the_run_goes_on(qtbot, tmp_path
 
 
 def test_truncated_video_fails_mid_stream_and_the_station_recovers(qtbot, tmp_path):
-    import cv2
-
-    video = tmp_path / "line.avi"
-    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (160, 120))
-    for i in range(20):
-        writer.write(scene_with_squares(120, 160, [(10 + 4 * i, 30, 40)]))
-    writer.release()
+    video = line_video(tmp_path, 20, fps=10, step=4)
     data = video.read_bytes()
     video.write_bytes(data[: len(data) // 2])
     window = make_window(qtbot, tmp_path)
@@ -290,15 +296,9 @@ def test_a_camera_reads_into_lent_frames_and_the_window_keeps_copies(qtbot, tmp_
     """With an engine that offers frame memory (the GPU pipeline's page-locked frames; ordinary memory here),
     the camera reads into lent frames, every frame is inspected, and the window's history holds its own
     copies, so the lender does not run dry however many frames the window keeps."""
-    import cv2
-
     from inference.lending import is_lent
 
-    video = tmp_path / "line.avi"
-    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 30, (160, 120))
-    for i in range(24):
-        writer.write(scene_with_squares(120, 160, [(10 + 3 * i, 30, 40)]))
-    writer.release()
+    video = line_video(tmp_path, 24, fps=30, step=3)
     window = make_window(qtbot, tmp_path)
     window.pipeline.frame_memory = lambda shape: np.zeros(shape, np.uint8)
     window.open_source(f"camera:{video}")

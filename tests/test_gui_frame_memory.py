@@ -10,8 +10,7 @@ import pytest
 pytest.importorskip("PySide6")
 
 from app.frame_memory import FRAME_MEMORY_BYTES, FrameMemory  # noqa: E402
-from tests.factories import scene_with_squares  # noqa: E402
-from tests.test_gui import make_window  # noqa: E402
+from tests.test_gui import line_video, make_window  # noqa: E402
 
 
 @pytest.mark.parametrize("height, width, frames", [(720, 1280, 300), (1080, 1920, 300), (2048, 2448, 60),
@@ -26,13 +25,7 @@ def test_the_frames_kept_stay_within_the_budget_whatever_the_camera(height, widt
 
 
 def test_a_row_whose_frame_has_left_says_so_instead_of_drawing_over_another_frame(qtbot, tmp_path):
-    import cv2
-
-    video = tmp_path / "line.avi"
-    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 30, (160, 120))
-    for i in range(12):
-        writer.write(scene_with_squares(120, 160, [(10 + 3 * i, 30, 40)]))
-    writer.release()
+    video = line_video(tmp_path, 12, fps=30, step=3)
     window = make_window(qtbot, tmp_path)
     window.images = FrameMemory(budget_bytes=3 * 120 * 160 * 3)  # three frames of this camera
     window.open_source(f"camera:{video}")
