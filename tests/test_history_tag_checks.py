@@ -3,18 +3,13 @@ checks of the read its verdict rests on (schema v7). The Expected column was emp
 
 from __future__ import annotations
 
-import sqlite3
-
 from app.history.rows import frame_fields, frame_row, nothing_read, tag_row
 from inference.reading.types import FieldReading, TagReading
 from inference.reading.verdict import Check, FrameVerdict, Verdict
 from inference.records.journal import Journal
-from inference.records.recorder import Recorder, SessionKey
-from inference.records.schema import migrate
+from inference.records.recorder import Recorder
 from inference.tracking.records import Read, TagTrack, verdict_of
-
-KEY = SessionKey(source="camera:line.avi", recipe_name="tee", recipe_path="", model_path="", backend="onnxruntime-cpu",
-                 precision="fp32")
+from tests.test_records_tags import KEY, make_old_journal, make_verdict
 
 
 def check(subject: str, expected: str, read: str, verdict: Verdict) -> Check:
@@ -45,12 +40,8 @@ def test_a_tags_detail_shows_the_recipes_expected_value_beside_each_read(tmp_pat
 
 def test_tag_rows_of_an_older_journal_open_with_no_checks(tmp_path):
     path = tmp_path / "old.sqlite3"
-    conn = sqlite3.connect(path, isolation_level=None)
-    migrate(conn, target=6)
-    conn.execute("INSERT INTO sessions (started_at, station_id, source) VALUES (1790000000, 'st-1', 'cam0')")
-    conn.execute("INSERT INTO tags (session_id, tag_id, timestamp, verdict, fields) VALUES (1, 4, 1790000001, 'OK', "
-                 "'{\"tag_index\": 0, \"fields\": {\"size\": {\"value\": \"M\", \"confidence\": 0.9}}}')")
-    conn.close()
+    make_old_journal(path, 6, "INSERT INTO tags (session_id, tag_id, timestamp, verdict, fields) VALUES (1, 4, 1790000001, "
+                              "'OK', '{\"tag_index\": 0, \"fields\": {\"size\": {\"value\": \"M\", \"confidence\": 0.9}}}')")
     with Journal.open(path) as journal:
         (tag,) = journal.tags(1)
     assert tag.checks == ()
@@ -74,7 +65,6 @@ def test_a_row_with_no_field_says_why_in_the_operators_words(tmp_path):
     from inference.pipeline import error_result
     from inference.postprocess import Thresholds
     from inference.tracking.records import UNREAD
-    from tests.test_records_tags import make_verdict
 
     with Journal.open(tmp_path / "j.sqlite3") as journal:
         recorder = Recorder(journal)

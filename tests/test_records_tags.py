@@ -29,19 +29,20 @@ def make_verdict(track_id: int, verdict: Verdict, *, reads: int = 1, trigger_id=
                       read_box=(400.0, 50.0, 700.0, 600.0) if reads else None)
 
 
-def make_v4_journal(path) -> None:
-    """A journal as the station before tag rows left it: frames only."""
+def make_old_journal(path, version: int, *rows: str) -> None:
+    """A journal as the station at schema `version` left it: one session, then `rows` (SQL inserts of that time)."""
     conn = sqlite3.connect(path, isolation_level=None)
-    migrate(conn, target=4)
+    migrate(conn, target=version)
     conn.execute("INSERT INTO sessions (started_at, station_id, source) VALUES (1790000000, 'st-1', 'cam0')")
-    conn.execute("INSERT INTO frames (session_id, frame_index, timestamp, source_name, verdict) "
-                 "VALUES (1, 0, 1790000000, 'old.jpg', 'NG')")
+    for row in rows:
+        conn.execute(row)
     conn.close()
 
 
 def test_an_old_journal_gains_the_tag_table_and_keeps_its_frames(tmp_path):
     old = tmp_path / "old.sqlite3"
-    make_v4_journal(old)
+    make_old_journal(old, 4, "INSERT INTO frames (session_id, frame_index, timestamp, source_name, verdict) "
+                             "VALUES (1, 0, 1790000000, 'old.jpg', 'NG')")  # before tag rows: frames only
     with Journal.open(old) as journal:
         assert journal.schema_version == SCHEMA_VERSION == 7
         assert [f.verdict for f in journal.frames(1)] == ["NG"]
