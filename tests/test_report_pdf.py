@@ -37,6 +37,23 @@ def pdf_page_count(data: bytes) -> int:
     return max(counts, default=0)
 
 
+def screen_page() -> QImage:
+    """A 96 dpi page: the paint device the tests lay the document out for."""
+    page = QImage(800, 1130, QImage.Format.Format_RGB32)
+    page.setDotsPerMeterX(round(96 / 0.0254))
+    page.setDotsPerMeterY(round(96 / 0.0254))
+    return page
+
+
+def write_charts(report, folder: Path) -> None:
+    """The report's charts as SVG files in `folder`/charts, where the document built from it looks for them."""
+    from inference.records.html_report import charts
+
+    (folder / "charts").mkdir()
+    for name, svg in charts(report).items():
+        (folder / "charts" / f"{name}.svg").write_text(svg, encoding="utf-8")
+
+
 def test_pdf_has_non_blank_pages_with_the_chinese_font_embedded(qapp, tmp_path):
     journal_path, session = make_session(tmp_path, frames=40, tag_text=EVIL)
     with Journal.open(journal_path) as journal:
@@ -99,8 +116,6 @@ def test_hangtag_inspect_report_pdf_runs_the_qt_exporter(tmp_path):
 
 def test_the_pdf_is_a_summary_page_then_one_row_per_ng_then_appendices(qapp, tmp_path):
     """Issue 16: 29 pages for 24 frames, headings parted from their content at page breaks."""
-    from PySide6.QtGui import QImage
-
     from app.report_pdf import build_document, paint_pages
 
     journal_path, session = make_session(tmp_path, frames=60, flagged_rate=0.4)
@@ -109,9 +124,7 @@ def test_the_pdf_is_a_summary_page_then_one_row_per_ng_then_appendices(qapp, tmp
     assert flagged >= 15
     pages = pdf_page_count((result.path / "report.pdf").read_bytes())
     assert pages <= 3 + flagged // 8 + 1  # summary, ~8+ NG rows a page, two pages of appendices
-    page = QImage(800, 1130, QImage.Format.Format_RGB32)
-    page.setDotsPerMeterX(round(96 / 0.0254))
-    page.setDotsPerMeterY(round(96 / 0.0254))
+    page = screen_page()
     doc = build_document(report, result.path, page)
     paint_pages(doc, page, QSizeF(700, 1000), "test", first_page=0, last_page=0)
     height = doc.pageSize().height()
@@ -135,21 +148,14 @@ def test_a_heading_keeps_the_whole_first_row_of_its_table_on_its_page(qapp, tmp_
     """The heading "Frames that could not be inspected" and the table's column names ended a page, the rows
     began the next (or the first row was cut in two there). Page heights are swept so that some layout puts the
     heading near a page's foot."""
-    from PySide6.QtGui import QImage
-
     from app.report_pdf import build_document, paint_pages
-    from inference.records.html_report import charts
     from inference.records.report import summarize
     from tests.test_records_report import ERROR_TEXT, make_frame, make_session
 
     frames = [make_frame(i, "OK") for i in range(20)] + [make_frame(20 + i, "", error=ERROR_TEXT) for i in range(5)]
     report = summarize(make_session(), frames)
-    (tmp_path / "charts").mkdir()
-    for name, svg in charts(report).items():
-        (tmp_path / "charts" / f"{name}.svg").write_text(svg, encoding="utf-8")
-    page = QImage(800, 1130, QImage.Format.Format_RGB32)
-    page.setDotsPerMeterX(round(96 / 0.0254))
-    page.setDotsPerMeterY(round(96 / 0.0254))
+    write_charts(report, tmp_path)
+    page = screen_page()
     parted = []
     for page_height in range(780, 940, 4):
         doc = build_document(report, tmp_path, page)
@@ -197,9 +203,7 @@ def test_a_flagged_frames_row_is_never_cut_in_two_by_a_page_break(qapp, tmp_path
 
     journal_path, session = make_session(tmp_path, frames=60, flagged_rate=0.4)
     result, report = export_with_report(journal_path, session, tmp_path / "out")
-    page = QImage(800, 1130, QImage.Format.Format_RGB32)
-    page.setDotsPerMeterX(round(96 / 0.0254))
-    page.setDotsPerMeterY(round(96 / 0.0254))
+    page = screen_page()
     cut, breaks = [], 0
     for page_height in range(880, 1080, 25):
         doc = build_document(report, result.path, page)
@@ -230,7 +234,6 @@ def test_a_row_taller_than_most_of_a_page_is_kept_whole_where_it_fits_one(qapp, 
     from PySide6.QtGui import QTextCursor
 
     from app.report_pdf import _ENDS_PAGE, build_document, paint_pages
-    from inference.records.html_report import charts
     from inference.records.report import FlaggedFrame, summarize
     from tests.test_records_report import make_frame, make_session
 
@@ -241,12 +244,8 @@ def test_a_row_taller_than_most_of_a_page_is_kept_whole_where_it_fits_one(qapp, 
         make_frame(10 + i, "NG", checks=[check] * (4 if i == 5 else 1)) for i in range(12)]
     report = summarize(make_session(), frames,
                        flagged=[FlaggedFrame(f, note="not archived") for f in frames if f.verdict == "NG"])
-    (tmp_path / "charts").mkdir()
-    for name, svg in charts(report).items():
-        (tmp_path / "charts" / f"{name}.svg").write_text(svg, encoding="utf-8")
-    page = QImage(800, 1130, QImage.Format.Format_RGB32)
-    page.setDotsPerMeterX(round(96 / 0.0254))
-    page.setDotsPerMeterY(round(96 / 0.0254))
+    write_charts(report, tmp_path)
+    page = screen_page()
 
     def tall_row(page_height: int) -> tuple[float, float, float, int]:
         doc = build_document(report, tmp_path, page)
@@ -286,9 +285,7 @@ def test_a_heading_is_never_drawn_at_a_pages_foot_with_its_text_on_the_next(qapp
 
     journal_path, session = make_session(tmp_path, frames=30, flagged_rate=0.3)
     result, report = export_with_report(journal_path, session, tmp_path / "out")
-    page = QImage(800, 1130, QImage.Format.Format_RGB32)
-    page.setDotsPerMeterX(round(96 / 0.0254))
-    page.setDotsPerMeterY(round(96 / 0.0254))
+    page = screen_page()
 
     def drawn_at(layout, block) -> float:  # where the block's first line is painted
         return layout.blockBoundingRect(block).top() + block.layout().lineAt(0).y()
