@@ -102,6 +102,15 @@ def test_value_on_the_next_line() -> None:
     assert fields["size"] == "XL"
 
 
+@pytest.mark.parametrize("caption", ["6 906850 561811", "6906850561811"])
+def test_a_label_whose_value_is_hidden_does_not_take_the_codes_caption_under_it(caption: str) -> None:
+    """A thumb over a price's value leaves '吊牌价：' alone on its line, the EAN-13's digits under it: they are the
+    code's caption, not a price of ¥690685 (a good tag judged NG)."""
+    fields = fields_of(f"吊牌价：\n{caption}")
+    assert "price" not in fields
+    assert fields_of("零售价：\n¥99.00")["price"] == "¥99.00"
+
+
 def test_composition_continues_on_the_next_line() -> None:
     fields = fields_of("成分：面料：棉60%\n聚酯纤维40%\n执行标准：GB/T 2664-2017")
     assert same_value("composition", fields["composition"], "面料：棉 60% 聚酯纤维 40%")

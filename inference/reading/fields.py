@@ -31,6 +31,9 @@ __all__ = ["LABELS", "extract_fields", "fix_composition", "lines_from_text"]
 _CONTINUES_COMPOSITION = re.compile(r"^[\u4e00-\u9fffA-Za-z ]{1,12}\s*\d+(?:\.\d+)?\s*%")
 # A line of its own "label: value" (a label this reader does not know): not the value of the label above.
 _LABELLED = re.compile(r"^[\u4e00-\u9fffA-Za-z /()]{1,12}\s*:\s*\S")
+# An EAN-13's printed caption ('6 906850 561811'): under a label whose value is hidden or unread it is the code's
+# digits, never that label's value (a price of 690685, a size, a colour).
+_EAN_CAPTION = re.compile(r"^\s*\d\s?\d{6}\s?\d{6}\s*$")
 _PRICE_SIGN = re.compile(r"[¥￥]|RMB|CNY", re.IGNORECASE)
 _PLAIN_TAG_WORDS = ("合格证", "产品合格证", "CERTIFICATE", "QC PASSED", "检验合格")
 
@@ -154,11 +157,13 @@ def _merge_split_lines(segments: list[_Segment]) -> list[_Segment]:
         if i in consumed:
             continue
         if (seg.name not in ("?", None) and looks_empty(seg.name, seg.value) and i + 1 < len(segments)
-                and segments[i + 1].name == "?" and not _LABELLED.match(halfwidth(segments[i + 1].value))):
+                and segments[i + 1].name == "?" and not _LABELLED.match(halfwidth(segments[i + 1].value))
+                and (seg.name == "ean13" or not _EAN_CAPTION.match(halfwidth(segments[i + 1].value)))):
             nxt = segments[i + 1]
             consumed.add(i + 1)
             seg = _Segment(seg.name, nxt.value, nxt.confidence, f"{seg.raw} / {nxt.raw}", seg.label_exact, seg.line_index)
         elif (seg.name in _WRAPPING and i + 1 < len(segments) and segments[i + 1].name == "?"
+              and not _EAN_CAPTION.match(halfwidth(segments[i + 1].value))
               and not _valid(seg.name, _value_of(seg.name, seg.value))
               and _valid(seg.name, _value_of(seg.name, f"{seg.value} {segments[i + 1].value}"))):
             nxt = segments[i + 1]  # a value wrapped onto the next line: 'GB 18401-2010' / 'B类'
