@@ -344,7 +344,26 @@ def _compare(name: str, expected: str, cand: _Candidate, min_conf: float) -> Fou
     fits = fits_grammar(name, cand.value) or (name == "size" and size_of_expected_shape(expected, cand.value))
     if found is Found.DIFFERENT and (not fits or another_fields_value(name, cand.value)):
         return Found.NEAR  # not a value of the field at all (a label's remnant, a glued neighbour): a misread, not a misprint
+    if found is Found.DIFFERENT and name == "size" and _another_size_system(expected, cand.value):
+        return Found.NEAR  # the garment's size in another system: it names no size of the recipe's system
     return found
+
+
+def _another_size_system(expected: str, value: str) -> bool:
+    """Whether a size read is written in another system than the recipe's (a 号型 170/74A for a jeans waist of 29,
+    170/92A for a letter L, 160/84B for a bra's 75B): a tag printing the size in two systems whose recipe's row was not
+    read shows only the other, which is no evidence against the recipe's size. A value neither system names (a size
+    with its letter and 号型 together) is judged as before."""
+    systems = [_size_system(field_key("size", v)) for v in (expected, value)]
+    return None not in systems and systems[0] != systems[1]
+
+
+def _size_system(key: str) -> str | None:
+    if is_letter_size(key):
+        return "letter"
+    if hao_xing.parse(key) is not None:
+        return "号型"
+    return f"shape {_shape(key)}" if any(ch.isdigit() for ch in key) and "/" not in key else None
 
 
 def size_of_expected_shape(expected: str, value: str) -> bool:
