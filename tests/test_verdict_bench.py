@@ -197,3 +197,49 @@ def test_a_recognizer_that_is_not_there_is_refused_before_any_frame(tmp_path, ca
     assert main(["verdict-bench", "--data", str(data), flag, str(tmp_path / name)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error:") and f"{name} does not exist" in err and hint in err
+
+
+@pytest.mark.parametrize(
+    "field, value, wrong",
+    [
+        ("size", "XL", "L"),
+        ("size", "XS", "S"),  # nothing below XS: the other way
+        ("size", "175/96A", "170/96A"),
+        ("price", "¥399.00", "¥299.00"),
+        ("price", "¥1299.50", "¥2299.50"),  # no leading 0: the other way
+        ("style_number", "FS-36358", "FS-36355"),
+        ("grade", "一等品", "优等品"),
+        ("composition", "腈纶 70% 聚酯纤维 30%", "腈纶 70% 醋酯纤维 30%"),  # no direction: the same look-alike
+    ],
+)
+def test_a_wrong_recipe_stepped_down_expects_the_value_below(field, value, wrong):
+    from inference.cli.wrong_recipes import neighbour
+
+    assert neighbour(field, value, -1) == wrong
+
+
+def test_wrong_recipes_step_each_field_up_in_one_round_and_down_in_the_next():
+    """A bold XXL read XL passed a job of XL (fifteenth_b 000132): only a step down asks that of the reader."""
+    from inference.cli.wrong_recipes import FIELDS, wrong_recipe
+    from inference.reading import parse_recipe
+
+    recipe = parse_recipe('[counts]\nhangtag = 1\n[fields]\nsize = "XL"\n')
+    wrongs = [wrong_recipe(recipe, turn)[3] for turn in range(2 * len(FIELDS))]
+    assert wrongs == ["XXL"] * len(FIELDS) + ["L"] * len(FIELDS)
+
+
+@pytest.mark.parametrize(
+    "field, value, step, wrong",
+    [
+        ("safety_category", "GB 18401-2010 B类", 1, "GB 18401-2010 C类"),
+        ("safety_category", "GB 18401-2010 B类", -1, "GB 18401-2010 A类"),
+        ("safety_category", "GB 31701-2015 A类", -1, "GB 31701-2015 B类"),  # nothing below A: the other way
+        ("standard", "FZ/T 81004-2022", 1, "FZ/T 81007-2022"),
+        ("standard", "GB/T 22849-2014", -1, "GB/T 22846-2014"),
+        ("safety_category", "符合国家标准", 1, None),
+    ],
+)
+def test_a_wrong_recipe_names_the_next_safety_class_or_another_products_standard(field, value, step, wrong):
+    from inference.cli.wrong_recipes import neighbour
+
+    assert neighbour(field, value, step) == wrong
