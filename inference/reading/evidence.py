@@ -287,14 +287,20 @@ def _expected(rule: FieldRule, texts: Sequence[Glyphs], reads: Sequence[Sequence
     verdicts: list[tuple[Found, _Candidate]] = []
     read_of: list[int] = []  # the read each verdict came from
     for index, (read, fields) in enumerate(zip(reads, labelled)):
-        found_here: list[tuple[Found, _Candidate]] = []
+        found_here: list[tuple[Found, _Candidate, float]] = []
         for cand in _candidates(name, read, fields, expected):
             if not any(ch.isalnum() for ch in cand.value):
                 continue  # '*' after 尺码: a speck, no read of any value, neither for the expected one nor against it
-            found_here.append((_compare(name, expected, cand, rule.min_confidence), cand))
+            found = _compare(name, expected, cand, rule.min_confidence)
+            if found is Found.DIFFERENT and name == "size" and _another_size_system(expected, cand.value):
+                # the garment's size in another system names no size of the recipe's: doubt, and the weakest word
+                # of a read (a size of the recipe's own system read otherwise beside it still says NG)
+                found_here.append((Found.NEAR, cand, 2.5))
+            else:
+                found_here.append((found, cand, _RANK[found]))
         if found_here:
-            rank = {Found.MATCH: 0, Found.NEAR: 1, Found.DIFFERENT: 2, Found.ABSENT: 3}
-            verdicts.append(min(found_here, key=lambda fc: (rank[fc[0]], -fc[1].confidence)))
+            found, cand, _rank = min(found_here, key=lambda fcr: (fcr[2], -fcr[1].confidence))
+            verdicts.append((found, cand))
             read_of.append(index)
     if any(found is Found.MATCH for found, _ in verdicts):
         found, cand = next(fc for fc in verdicts if fc[0] is Found.MATCH)
@@ -344,9 +350,10 @@ def _compare(name: str, expected: str, cand: _Candidate, min_conf: float) -> Fou
     fits = fits_grammar(name, cand.value) or (name == "size" and size_of_expected_shape(expected, cand.value))
     if found is Found.DIFFERENT and (not fits or another_fields_value(name, cand.value)):
         return Found.NEAR  # not a value of the field at all (a label's remnant, a glued neighbour): a misread, not a misprint
-    if found is Found.DIFFERENT and name == "size" and _another_size_system(expected, cand.value):
-        return Found.NEAR  # the garment's size in another system: it names no size of the recipe's system
     return found
+
+
+_RANK = {Found.MATCH: 0, Found.NEAR: 1, Found.DIFFERENT: 2, Found.ABSENT: 3}
 
 
 def _another_size_system(expected: str, value: str) -> bool:
