@@ -40,9 +40,7 @@ def neighbour(field: str, value: str, step: int = 1) -> str | None:
             return f"{moved}{numeric.group(2)}"
         letter = value.strip().upper()
         if letter in LETTER_SIZES:
-            i = LETTER_SIZES.index(letter)
-            j = i + (1 if up else -1)
-            return LETTER_SIZES[j] if 0 <= j < len(LETTER_SIZES) else LETTER_SIZES[i - (1 if up else -1)]
+            return _stepped(LETTER_SIZES, LETTER_SIZES.index(letter), up)
         return None
     if field == "price":
         amount = parse_price(value)
@@ -68,9 +66,7 @@ def neighbour(field: str, value: str, step: int = 1) -> str | None:
         cls = re.search(r"([ABC])类", value)
         if not cls:
             return None
-        i = SAFETY_CLASSES.index(cls.group(1))
-        j = i + (1 if up else -1)
-        other = SAFETY_CLASSES[j] if 0 <= j < len(SAFETY_CLASSES) else SAFETY_CLASSES[i - (1 if up else -1)]
+        other = _stepped(SAFETY_CLASSES, SAFETY_CLASSES.index(cls.group(1)), up)
         return value[: cls.start(1)] + other + value[cls.end(1) :]
     if field == "standard":  # another product's standard: its number's last digit
         number = re.search(r"(\d{3,5})(?=(?:\.\d+)?-\d{4}$|$)", value.strip())
@@ -82,6 +78,12 @@ def neighbour(field: str, value: str, step: int = 1) -> str | None:
         grade = value.strip()
         return GRADES[(GRADES.index(grade) + (1 if up else -1)) % len(GRADES)] if grade in GRADES else None
     return None
+
+
+def _stepped(series: tuple[str, ...], i: int, up: bool) -> str:
+    """The entry of an ordered series one step from entry `i` (up or down), or the other way at its end."""
+    j = i + (1 if up else -1)
+    return series[j] if 0 <= j < len(series) else series[i - (1 if up else -1)]
 
 
 def _other_fibre(value: str) -> str | None:

@@ -295,7 +295,7 @@ def _expected(rule: FieldRule, texts: Sequence[Glyphs], reads: Sequence[Sequence
             if found is Found.DIFFERENT and name == "size" and _another_size_system(expected, cand.value):
                 # the garment's size in another system names no size of the recipe's: doubt, and the weakest word
                 # of a read (a size of the recipe's own system read otherwise beside it still says NG)
-                found_here.append((Found.NEAR, cand, 2.5))
+                found_here.append((Found.NEAR, cand, _OTHER_SYSTEM_RANK))
             else:
                 found_here.append((found, cand, _RANK[found]))
         if found_here:
@@ -353,7 +353,10 @@ def _compare(name: str, expected: str, cand: _Candidate, min_conf: float) -> Fou
     return found
 
 
+# Within one read, the candidate that speaks for the field: a match, else doubt, else a difference; a size in another
+# system than the recipe's is doubt that ranks after a difference of the recipe's own system.
 _RANK = {Found.MATCH: 0, Found.NEAR: 1, Found.DIFFERENT: 2, Found.ABSENT: 3}
+_OTHER_SYSTEM_RANK = 2.5
 
 
 def _another_size_system(expected: str, value: str) -> bool:
