@@ -295,13 +295,24 @@ class PlotsPanel(QWidget):
         """Round MiB ticks, as many as the plot's height has room for, each written with the decimals its step
         needs: pyqtgraph's own put four labels in a 50-px plot, one on top of the next."""
         low, high = self._y_top["mem"]
-        room = max(1, int(self.mem_plot.getViewBox().height() // LABEL_ROOM_PX))
-        key = (low, high, room)
+        axis = self.mem_plot.getAxis("left")
+        box = self.mem_plot.getViewBox().height()
+        room = max(1, int(box // LABEL_ROOM_PX))
+        key = (low, high, room, box)
         if key == self._mem_ticks_key:
             return
         self._mem_ticks_key = key
-        ticks = [t for t in nice_ticks(low, high, room) if low <= t <= high]
-        self.mem_plot.getAxis("left").setTicks([list(zip(ticks, tick_labels(ticks))), []])
+        # pyqtgraph draws no label that crosses the plot's top or bottom edge: in a 58-px plot of 900..2100 MiB the
+        # ticks 1000 and 2000 were both too near an edge, and the axis showed no number at all
+        label_px = QFontMetrics(axis.style.get("tickFont") or axis.font()).height()
+        half_label = (label_px / 2 + 1) * (high - low) / max(box, 1.0)
+        ticks: list[float] = []
+        for count in (room, 2 * room, 4 * room, 8 * room):
+            ticks = [t for t in nice_ticks(low, high, count) if low + half_label <= t <= high - half_label]
+            if ticks:
+                ticks = ticks[::-(-len(ticks) // room)]  # no more labels than the height has room for
+                break
+        axis.setTicks([list(zip(ticks, tick_labels(ticks))), []])
 
     def refresh(self) -> None:
         # A dock tabbed behind another (Tag text is in front by default) is still "visible" to Qt, with nothing
