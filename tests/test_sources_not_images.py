@@ -1,0 +1,33 @@
+"""A file that is neither an image nor a video, opened as the source, is refused when it is opened: a report.pdf or
+notes.txt was accepted ('is open — press Start'), then journaled as an ERROR row whose hint said to re-export or
+re-capture the image."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from inference.errors import SourceError
+from inference.sources import open_source
+from tests.factories import write_image
+
+
+@pytest.mark.parametrize(("name", "found"), [("report.pdf", "a .pdf file"), ("notes.txt", "a .txt file"),
+                                             ("capture", "a file with no extension")])
+def test_a_file_that_is_not_an_image_or_a_video_is_refused_at_open(tmp_path, name, found):
+    path = tmp_path / name
+    path.write_bytes(b"%PDF-1.4 not an image")
+    with pytest.raises(SourceError) as caught:
+        open_source(str(path))
+    said = {line.split(":", 1)[0].strip(): line.split(":", 1)[1].strip() for line in str(caught.value).splitlines()[1:]}
+    assert said["found"] == found and ".jpg" in said["expected"] and ".mp4" in said["expected"] and said["hint"]
+
+
+@pytest.mark.parametrize("name", ["tag.JPG", "tag.png", "torn.jpg"])
+def test_an_image_file_still_opens_even_when_it_will_not_decode(tmp_path, name):
+    path = tmp_path / name
+    if name.startswith("torn"):
+        path.write_bytes(b"\xff\xd8\xff torn")  # said per frame, as a folder's torn file is
+    else:
+        write_image(path, np.zeros((8, 8, 3), np.uint8))
+    assert len(list(open_source(str(path)).frames())) == 1
