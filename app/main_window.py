@@ -18,7 +18,7 @@ from app.modes import ENGINEER, ModeController
 from app.frame_memory import FrameMemory
 from app.line_link import LineLink, line_banner_note
 from app.plc_link import PlcLink
-from app.records_link import RecordsLink
+from app.records_link import RecordsLink, message_room
 from app.pressure_link import PressureLink
 from app.remote_link import RemoteLink
 from app.report_open import ReportOpener
@@ -694,7 +694,9 @@ class MainWindow(QMainWindow):
     def _on_error(self, message: str) -> None:
         self.errors.append(message)
         first = message.splitlines()[0]
-        self.statusBar().showMessage(f"⚠ {first}", 15000)
+        bar = self.statusBar()  # cut with "…" where the permanent labels begin: "…连衣裙" ran on into "Model:"
+        bar.showMessage(bar.fontMetrics().elidedText(f"⚠ {first}", Qt.TextElideMode.ElideRight,
+                                                     max(message_room(self), 240)), 15000)
         print(f"[station] {message}", flush=True)
         if first.startswith("The source failed"):  # a source that stopped mid-run: the panel keeps the details
             self.errors_panel.show_error("source", "The source stopped", message)

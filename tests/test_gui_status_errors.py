@@ -1,0 +1,27 @@
+"""An error's line in the status bar ends with '…' where the permanent labels begin: at 1280 px 'Recipe not loaded:
+PATH (the recipe in use stays: ZEPHYRA 女士连衣裙…' ran on under them and read '…女士连衣裙Model: hangtag_det.onnx'."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("PySide6")
+
+from app.records_link import message_room  # noqa: E402
+from tests.test_gui_station import make_window  # noqa: E402
+
+LONG = ("Recipe not loaded: /home/line/recipes/2026-12/typo_key.toml (the recipe in use stays: ZEPHYRA 女士连衣裙 "
+        "22HX-1489 白色 175/92A(XL))\nRecipe …, line 30, key barcode.expectd: unknown key")
+
+
+@pytest.mark.parametrize(("width", "elided"), [(1280, True), (1920, False)])
+def test_an_error_line_in_the_status_bar_stops_before_the_permanent_labels(qtbot, tmp_path, width, elided):
+    window = make_window(qtbot, tmp_path)
+    window.resize(width, 720)
+    qtbot.wait(50)
+    window._on_error(LONG)
+    bar = window.statusBar()
+    shown = bar.currentMessage()
+    assert bar.fontMetrics().horizontalAdvance(shown) <= max(message_room(window), 240)
+    assert shown.startswith("⚠ Recipe not loaded: /home/line/recipes/2026-12/typo_key.toml")
+    assert shown.endswith("…") == elided
