@@ -21,6 +21,8 @@ _SIZE = re.compile(r"(\d+)[xX](\d+)")  # a camera's WIDTHxHEIGHT
 STREAM_TIMEOUT_MS = 3000  # a stream URL that answers nothing for this long is "no frames", not a 30 s hang
 RECONNECT_BACKOFF_S = (0.5, 1.0, 2.0, 4.0, 8.0)  # then every 8 s, as long as the station runs
 VIDEO_SUFFIXES = frozenset({".mp4", ".avi", ".mov", ".mkv", ".m4v", ".webm", ".mpg", ".mpeg"})
+SOURCE_FORMS = ("a folder, image, video, camera index, URL, or one of genicam:SERIAL, aravis:SERIAL, "
+                  "watch:FOLDER, camera:VIDEO")
 
 
 @dataclass(frozen=True)
@@ -325,6 +327,11 @@ def open_source(spec: str | Path) -> FrameSource:
     if path.is_dir():
         return folder_source(path)
     if not path.exists():
+        prefix = re.match(r"([A-Za-z][\w-]+):", text)  # 'gige:cam1' was told to check a path's spelling
+        if prefix:
+            raise SourceError(f"source not found: {text}", expected=SOURCE_FORMS,
+                              found=f"'{prefix[1]}:', which names no kind of source, and no file or folder of that name",
+                              hint="industrial cameras are genicam:SERIAL (any GenTL producer) or aravis:SERIAL")
         raise SourceError(f"source not found: {path}", expected="a folder, image, video, camera index or URL",
                           found="nothing at that path", hint="check the spelling; quote paths with spaces")
     if path.suffix.lower() in VIDEO_SUFFIXES:

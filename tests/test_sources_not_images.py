@@ -31,3 +31,17 @@ def test_an_image_file_still_opens_even_when_it_will_not_decode(tmp_path, name):
     else:
         write_image(path, np.zeros((8, 8, 3), np.uint8))
     assert len(list(open_source(str(path)).frames())) == 1
+
+
+@pytest.mark.parametrize("spec", ["gige:nosuchcam", "basler:40012345", "usb:0"])
+def test_a_source_with_a_prefix_the_station_does_not_know_names_the_ones_it_does(spec):
+    """'gige:nosuchcam' said 'nothing at that path; check the spelling; quote paths with spaces'."""
+    with pytest.raises(SourceError) as caught:
+        open_source(spec)
+    text = str(caught.value)
+    assert "genicam:SERIAL" in text and "aravis:SERIAL" in text and f"'{spec.split(':')[0]}:'" in text
+
+
+def test_a_missing_path_is_still_a_missing_path(tmp_path):
+    with pytest.raises(SourceError, match="nothing at that path"):
+        open_source(str(tmp_path / "tags" / "run 2"))
