@@ -177,6 +177,12 @@ def check_category(checks: Sequence[dict], verdict: str) -> str | None:
     failed."""
     failed = [c for c in checks if c.get("verdict") in ("NG", "REVIEW")]
     missing = [c for c in failed if "not found" in str(c.get("reason", "")) or c.get("read") in (None, "")]
+    # Something read that contradicts the recipe ('2 hangtags', a style number ≠ the job's) is why the frame is NG,
+    # even when another tag in it was unreadable: 7 of 15 NG frames counted as 'tag not readable (NG)', 4 of them
+    # with a readable tag of another job beside the unreadable one.
+    contradiction = next((c for c in failed if c.get("verdict") == "NG" and c not in missing), None)
+    if contradiction is not None:
+        return f"{subject_label(str(contradiction.get('subject', '?')))} · NG"
     if len(missing) >= UNREADABLE_FIELDS:
         return f"tag not readable ({verdict})"
     for kind in ("NG", "REVIEW"):

@@ -1,0 +1,32 @@
+"""The report's Pareto counts an NG frame under what was read against the recipe, not under a second tag that could
+not be read: in the GUI walk 7 of 15 NG frames were 'tag not readable (NG)', among them frames the banner called NG
+for '2 hangtags, expected 1' or 'style number 21526674 ≠ expected 22HX-1489'."""
+
+from __future__ import annotations
+
+import pytest
+
+from inference.records.report import primary_reason
+from tests.test_records_report import make_frame
+
+
+def check(subject: str, verdict: str, read: str | None) -> dict:
+    reason = f"{subject} not found" if read is None else f"{subject} {read} ≠ expected"
+    return {"subject": subject, "verdict": verdict, "read": read, "reason": reason}
+
+
+UNREAD_TAG = [check(f, "NG", None) for f in ("product_name", "color", "size")]
+
+
+@pytest.mark.parametrize(("checks", "verdict", "expected"), [
+    ([check("count:hangtag", "NG", "2"), check("print size", "REVIEW", "7 px"), *UNREAD_TAG], "NG",
+     "hangtag count · NG"),
+    ([check("print size", "REVIEW", "11 px"), *UNREAD_TAG, check("style_number", "NG", "21526674")], "NG",
+     "style number 货号 · NG"),
+    (UNREAD_TAG, "NG", "tag not readable (NG)"),  # nothing read: the tag could not be read
+    ([check("print size", "REVIEW", "10 px"), *[check(f, "REVIEW", None) for f in ("color", "size", "grade")]],
+     "REVIEW", "tag not readable (REVIEW)"),
+    ([check("size", "REVIEW", "L"), check("price", "NG", "¥299.00")], "NG", "price 价格 · NG"),
+])
+def test_an_ng_frame_counts_under_what_was_read_against_the_recipe(checks, verdict, expected):
+    assert primary_reason(make_frame(0, verdict, checks=checks)) == expected
