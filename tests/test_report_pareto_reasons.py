@@ -30,3 +30,14 @@ UNREAD_TAG = [check(f, "NG", None) for f in ("product_name", "color", "size")]
 ])
 def test_an_ng_frame_counts_under_what_was_read_against_the_recipe(checks, verdict, expected):
     assert primary_reason(make_frame(0, verdict, checks=checks)) == expected
+
+
+def test_a_pdf_row_names_an_ng_frames_ng_checks_before_its_doubts():
+    """The PDF row of an NG frame led with 'print size: expected >= 21 px lines, read 14 px' and three more REVIEW
+    lines, and its wrong style number was in 'and 7 more check(s) failed'."""
+    from inference.records.html_report import _flagged_rows
+    from inference.records.report import FlaggedFrame
+
+    doubts = [check(f, "REVIEW", "?") for f in ("print size", "product_name", "color", "size")]
+    html = _flagged_rows((FlaggedFrame(make_frame(0, "NG", checks=[*doubts, check("style_number", "NG", "WU23F2722")])),))
+    assert html.index("style number 货号") < html.index("print size") and "and 1 more check(s) failed" in html

@@ -145,7 +145,8 @@ def _flagged_rows(frames: tuple[FlaggedFrame, ...]) -> str:
             w, h = QT_ROW_THUMB_WIDTH, round(h * QT_ROW_THUMB_WIDTH / w)
         size = f' width="{w}" height="{h}"' if w and h else ""
         img = f'<img src="{e(_rel(f.thumb))}"{size}>' if f.thumb else f'<span class="muted">no image: {e(f.note)}</span>'
-        failed = [c for c in r.checks if c.get("verdict") in ("NG", "REVIEW")]
+        # an NG row names its NG checks first: 'print size … read 14 px' (a REVIEW) led rows NG for a wrong style number
+        failed = sorted((c for c in r.checks if c.get("verdict") in ("NG", "REVIEW")), key=lambda c: c["verdict"] != "NG")
         lines = [f"{check_subject(c, r)}: expected {check_expected(c) or '—'}, {read_phrase(c)}"
                  for c in failed[:QT_ROW_CHECKS]]
         if not failed:
