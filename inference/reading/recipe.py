@@ -135,9 +135,16 @@ def parse_recipe(text: str, source: str = "<recipe>") -> Recipe:
             f"Recipe {source}{where} is not valid TOML",
             expected="TOML: key = value lines under [section] headers",
             found=str(exc),
-            hint="quote text values, e.g. size = \"L\"",
+            hint=_toml_hint(str(exc)),
         ) from exc
     return _Builder(text, source).build(data)
+
+
+def _toml_hint(message: str) -> str:
+    """What to do about TOML's complaint: a key set twice was told to quote its text values, which it did."""
+    if "overwrite" in message or "twice" in message:
+        return "a key or [section] is given twice: keep one of them (this line is the second)"
+    return "quote text values, e.g. size = \"L\""
 
 
 def _close_match_hint(name: str, keys: tuple[str, ...]) -> str:
