@@ -337,7 +337,7 @@ def open_source(spec: str | Path) -> FrameSource:
     if path.suffix.lower() in VIDEO_SUFFIXES:
         return VideoSource(str(path), live=False)
     if path.suffix.lower() not in IMAGE_SUFFIXES:  # a report or notes opened by mistake: said now, not as an ERROR row
-        raise SourceError(f"{path.name} is neither an image nor a video",
+        raise SourceError(f"{path} is neither an image nor a video",
                           expected=f"an image ({', '.join(sorted(IMAGE_SUFFIXES))}), a video "
                                    f"({', '.join(sorted(VIDEO_SUFFIXES))}), a folder of images or a camera",
                           found=f"a {path.suffix.lower()} file" if path.suffix else "a file with no extension",

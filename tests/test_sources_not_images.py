@@ -21,6 +21,8 @@ def test_a_file_that_is_not_an_image_or_a_video_is_refused_at_open(tmp_path, nam
         open_source(str(path))
     said = {line.split(":", 1)[0].strip(): line.split(":", 1)[1].strip() for line in str(caught.value).splitlines()[1:]}
     assert said["found"] == found and ".jpg" in said["expected"] and ".mp4" in said["expected"] and said["hint"]
+    # its whole path, as the window's NO SOURCE banner needs to name it once ('PATH: report.pdf is neither…' said it twice)
+    assert str(caught.value).splitlines()[0].startswith(str(path))
 
 
 @pytest.mark.parametrize("name", ["tag.JPG", "tag.png", "torn.jpg"])
