@@ -126,7 +126,7 @@ class RecordsLink(QObject):
     def _on_failed(self, message: str) -> None:
         self._close_dialog()
         self.last_export = None
-        self.window._on_error(f"Report not exported:\n{message}")
+        self.window._on_error(f"Report not exported: {message}")  # the status bar showed "Report not exported:" alone
         if self.window.isVisible() and not self.window.testing:
             QMessageBox.warning(self.window, "Export report", message)
 

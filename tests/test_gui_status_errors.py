@@ -25,3 +25,13 @@ def test_an_error_line_in_the_status_bar_stops_before_the_permanent_labels(qtbot
     assert bar.fontMetrics().horizontalAdvance(shown) <= max(message_room(window), 240)
     assert shown.startswith("⚠ Recipe not loaded: /home/line/recipes/2026-12/typo_key.toml")
     assert shown.endswith("…") == elided
+
+
+def test_a_report_that_could_not_be_written_says_why_in_the_status_bar(qtbot, tmp_path):
+    """It said '⚠ Report not exported:' and nothing after the colon (the why was on the next line)."""
+    window = make_window(qtbot, tmp_path)
+    window.resize(1280, 720)
+    window.records._on_failed("the export folder is read-only or not writable\n  expected: a writable folder: /mnt/ro\n"
+                              "  hint:     choose another folder; nothing partial was left")
+    assert "Report not exported: the export folder is read-only" in window.statusBar().currentMessage()
+    assert "choose another folder" in window.errors[-1]
