@@ -113,6 +113,9 @@ class TuningPanel(QWidget):
         self.iou.changed.connect(self._emit)
         self.max_det.valueChanged.connect(self._emit)
         self.apply_engine.clicked.connect(self._request_engine)
+        self._in_use: tuple = ()  # backend, precision, input size of the engine inspecting now
+        for combo in (self.backend, self.precision, self.input_size):
+            combo.currentIndexChanged.connect(self._note_pending)
 
     # -- classes & backends from the loaded model / this machine -----------------------------------
     def set_classes(self, names: tuple[str, ...], thresholds: Thresholds) -> None:
@@ -143,9 +146,24 @@ class TuningPanel(QWidget):
                 item.setText(f"{status.label} (unavailable)")
         index = self.backend.findData(current)
         self.backend.setCurrentIndex(max(0, index))
+        self._mark_in_use()
 
     def set_precision(self, precision: str) -> None:
         self.precision.setCurrentIndex(max(0, PRECISIONS.index(precision) if precision in PRECISIONS else 0))
+        self._mark_in_use()
+
+    def _selection(self) -> tuple:
+        return self.backend.currentData(), self.precision.currentIndex(), self.input_size.currentData()
+
+    def _mark_in_use(self) -> None:
+        self._in_use = self._selection()
+        self.engine_note.setText("")
+
+    def _note_pending(self, *_: object) -> None:
+        """Thresholds act at once; an engine choice only once applied, and INT8 picked in the list looked in use."""
+        pending = bool(self._in_use) and self._selection() != self._in_use
+        self.engine_note.setText("Not applied yet: press Apply engine settings. The engine in use keeps inspecting "
+                                 "until the new one is built." if pending else "")
 
     # -- values ----------------------------------------------------------------------------------
     def thresholds(self) -> Thresholds:
@@ -173,6 +191,7 @@ class TuningPanel(QWidget):
         self.thresholds_changed.emit(self.thresholds())
 
     def _request_engine(self) -> None:
+        self._mark_in_use()  # being built now: the progress and the header say the rest
         self.engine_requested.emit(self.backend.currentData() or "onnxruntime-cpu",
                                    PRECISIONS[self.precision.currentIndex()], int(self.input_size.currentData()))
 
