@@ -1,7 +1,7 @@
-"""Sixty-one hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs, fifth_designs,
+"""Sixty-four hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs, fifth_designs,
 sixth_designs, seventh_designs, eighth_designs, ninth_designs, tenth_designs, eleventh_designs, twelfth_designs,
-thirteenth_designs, fourteenth_designs, fifteenth_designs, sixteenth_designs, seventeenth_designs, eighteenth_designs and
-nineteenth_designs),
+thirteenth_designs, fourteenth_designs, fifteenth_designs, sixteenth_designs, seventeenth_designs, eighteenth_designs,
+nineteenth_designs and twentieth_designs),
 each from a common
 Chinese retail convention; none shares layout with training.synth.
 
@@ -42,6 +42,7 @@ from training.tagsets.tenth_designs import label_over_value, stamped_price, two_
 from training.tagsets.third_designs import hairline_rows, shield_centred, tear_slip
 from training.tagsets.thirteenth_designs import batch_codes, pale_serif, zebra_table
 from training.tagsets.twelfth_designs import spread_labels, stripe_badge, tracked_caps
+from training.tagsets.twentieth_designs import punched_size, run_on_text, vertical_name
 from training.tagsets.values import TagValues
 
 
@@ -349,6 +350,11 @@ DESIGNS: dict[str, Design] = {
     "kids_height": kids_height,
     "jeans_waist": jeans_waist,
     "bra_cup": bra_cup,
+    # added on 2026-12-05 (twenty-fifth session), after the reader had been developed against all sixty-one: layouts
+    # it never met (the product name top to bottom, a size punched in a grid of sizes, fields run on as a paragraph)
+    "vertical_name": vertical_name,
+    "punched_size": punched_size,
+    "run_on_text": run_on_text,
 }
 # The symbology each design carries, so a recipe and a defect know what the barcode encodes.
 BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_price_block": "EAN-13",
@@ -370,7 +376,8 @@ BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_p
               "fullwidth_print": "EAN-13", "correction_sticker": "EAN-13", "hung_upside_down": "EAN-13",
               "woven_label": "EAN-13", "cij_inkjet": "EAN-13", "spec_line": "EAN-13",
               "polybag_sealed": "EAN-13", "held_fingers": "EAN-13", "foil_stamped": "EAN-13",
-              "kids_height": "EAN-13", "jeans_waist": "EAN-13", "bra_cup": "EAN-13"}
+              "kids_height": "EAN-13", "jeans_waist": "EAN-13", "bra_cup": "EAN-13",
+              "vertical_name": "EAN-13", "punched_size": "EAN-13", "run_on_text": "EAN-13"}
 # Cards the photograph shows turned a half turn (the tag hung by its hole upside down), besides the scene's tilt.
 HUNG_UPSIDE_DOWN = {"hung_upside_down"}
 # Designs whose jobs draw values of their own from the job's generator (a size system and the product names,
