@@ -569,6 +569,7 @@ class MainWindow(QMainWindow):
         if not 0 <= row < len(self.results.results):
             return
         self.follow_live = row == len(self.results.results) - 1
+        self._pending = None  # a live frame queued for painting must not replace the row chosen
         result = self.results.results[row]
         image = self.images.get(self.results.dropped + row)
         if image is None and result.ok and _rereadable(result):
