@@ -320,7 +320,13 @@ def open_source(spec: str | Path) -> FrameSource:
     if kind == "watch":
         return WatchedFolderSource(Path(text[len("watch:"):]))
     if kind == "replay":  # replay a recorded video as if it were a live camera
-        return VideoSource(text[len("camera:"):], live=True, simulated=True)
+        video = text[len("camera:"):]
+        if not Path(video).is_file():  # 'camera:7' meant camera 7, and was told OpenCV could not open "camera replay 7"
+            raise SourceError(f"no video to replay as a camera: {video}", expected="camera:PATH of a recorded video",
+                              found="nothing at that path",
+                              hint=f"camera {video} is entered as {video} alone" if split_camera(video)[0].isdigit()
+                              else "check the video's path")
+        return VideoSource(video, live=True, simulated=True)
     if kind == "camera":
         return _camera(text)
     path = Path(text)

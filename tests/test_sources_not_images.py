@@ -47,3 +47,12 @@ def test_a_source_with_a_prefix_the_station_does_not_know_names_the_ones_it_does
 def test_a_missing_path_is_still_a_missing_path(tmp_path):
     with pytest.raises(SourceError, match="nothing at that path"):
         open_source(str(tmp_path / "tags" / "run 2"))
+
+
+@pytest.mark.parametrize(("spec", "hint"), [("camera:7", "camera 7 is entered as 7 alone"),
+                                            ("camera:/line/run.avi", "check the video's path")])
+def test_a_replay_of_a_video_that_is_not_there_says_what_camera_means(spec, hint):
+    """'camera:7' said 'cannot open camera replay 7 … OpenCV could not open it'."""
+    with pytest.raises(SourceError) as caught:
+        open_source(spec)
+    assert "no video to replay as a camera" in str(caught.value) and hint in str(caught.value)
