@@ -344,8 +344,8 @@ def open_source(spec: str | Path) -> FrameSource:
         return VideoSource(str(path), live=False)
     if path.suffix.lower() not in IMAGE_SUFFIXES:  # a report or notes opened by mistake: said now, not as an ERROR row
         raise SourceError(f"{path} is neither an image nor a video",
-                          expected=f"an image ({', '.join(sorted(IMAGE_SUFFIXES))}), a video "
-                                   f"({', '.join(sorted(VIDEO_SUFFIXES))}), a folder of images or a camera",
+                          # one line in the window's 4-line error panel: the suffix lists pushed the hint out of it
+                          expected="an image (.jpg, .png…), a video (.mp4, .avi…), a folder of images or a camera",
                           found=f"a {path.suffix.lower()} file" if path.suffix else "a file with no extension",
                           hint="open the tag images themselves, or the folder that holds them")
     return ImageFilesSource([path], f"image {path.name}")

@@ -23,6 +23,7 @@ def test_a_file_that_is_not_an_image_or_a_video_is_refused_at_open(tmp_path, nam
     assert said["found"] == found and ".jpg" in said["expected"] and ".mp4" in said["expected"] and said["hint"]
     # its whole path, as the window's NO SOURCE banner needs to name it once ('PATH: report.pdf is neither…' said it twice)
     assert str(caught.value).splitlines()[0].startswith(str(path))
+    assert len(str(caught.value).splitlines()[1]) <= 100  # one line in the window's error panel, so the hint shows
 
 
 @pytest.mark.parametrize("name", ["tag.JPG", "tag.png", "torn.jpg"])
