@@ -389,6 +389,9 @@ class MainWindow(QMainWindow):
             else "No engine loaded: nothing can be inspected"  # at start nothing was 'changed'
         self._on_error(f"{title}:\n{message}")
         self.errors_panel.show_error("engine", title, message)
+        if self.pipeline is not None:  # the lists go back to the engine in use: INT8 stayed picked over a FP32 engine
+            self.tuning.set_backends(list_backends(), self.backend_name or "")
+            self.tuning.set_precision(self.precision)
         if self.pipeline is None:
             self.view.show_message("No engine: " + message.splitlines()[0], error=True)
             # nothing can run: the header says so, not "loading…", even after a source fails and the run is STOPPED

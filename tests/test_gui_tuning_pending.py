@@ -42,3 +42,14 @@ def test_going_back_to_the_engine_in_use_clears_the_note(qtbot):
     assert panel.engine_note.text() == ""
     panel.confidence.slider.setValue(60)  # a threshold acts at once: nothing to apply
     assert panel.engine_note.text() == ""
+
+
+def test_after_a_failed_build_the_lists_show_the_engine_still_in_use(qtbot, tmp_path):
+    """Apply with INT8, the build fails: 'Engine not changed', but the Precision list went on saying INT8."""
+    from tests.test_gui_station import make_window
+
+    window = make_window(qtbot, tmp_path)
+    window.tuning.precision.setCurrentIndex(2)
+    window._on_engine_failed("INT8 calibration failed\n  expected: …\n  hint:     …")
+    assert window.tuning.precision.currentText() == "FP32" and window.precision == "fp32"
+    assert window.errors_panel.title.text().startswith("⚠ Engine not changed")
