@@ -47,3 +47,19 @@ def test_the_memory_axis_always_shows_a_number(qtbot, size, rss):
     labels = drawn_labels(panel.mem_plot.getAxis("left"))
     assert labels, panel.mem_plot.getAxis("left")._tickLevels
     assert len(labels) <= max(1, panel.mem_plot.getViewBox().height() // 28)
+
+
+def test_a_new_drift_limit_is_judged_at_once_while_stopped(qtbot):
+    """'Alarm above' lowered on a stopped station changed nothing on screen until the next frame came."""
+    panel = PlotsPanel()
+    qtbot.addWidget(panel)
+    panel.resize(456, 380)
+    panel.show()
+    qtbot.waitExposed(panel)
+    for frame in range(1, 200):  # RSS rising 2 MiB per 1000 frames after the warm-up
+        panel.frames = frame
+        panel.memory.push([500.0 + 0.002 * frame, np.nan, frame])
+    panel._dirty = True
+    qtbot.waitUntil(lambda: panel.alarm.text().startswith("memory steady"), timeout=2000)
+    panel.drift_limit.setValue(1.0)
+    qtbot.waitUntil(lambda: "DRIFT ALARM" in panel.alarm.text(), timeout=2000)

@@ -202,6 +202,9 @@ class PlotsPanel(QWidget):
         self.graphs.setMinimumHeight(240)
         layout.addWidget(self.graphs, 1)
         self.takt.valueChanged.connect(self._on_takt_changed)
+        # the alarm line is judged again at once: stopped, a new limit or window changed nothing until the next frame
+        self.drift_window.valueChanged.connect(self._redraw_soon)
+        self.drift_limit.valueChanged.connect(self._redraw_soon)
 
         self.timer = QTimer(self)
         self.timer.setInterval(50)  # 20 Hz
@@ -229,6 +232,9 @@ class PlotsPanel(QWidget):
         for stage, curve in self.stage_curves.items():
             curve.setVisible(stage in stages)
         self.shown_stages = stages
+
+    def _redraw_soon(self, *_: object) -> None:
+        self._dirty = True
 
     def legend_labels(self, key: str) -> list[str]:
         return [label.text for _, label in self.legends[key].items]
