@@ -137,3 +137,27 @@ def test_reading_over_its_budget_is_review_took_too_long(inspector_with_reading)
     assert result.verdict.verdict.value in ("REVIEW", "NG")
     assert any("took too long" in reason and "check this tag by hand" in reason for reason in result.verdict.reasons)
     assert result.verdict.verdict.value != "OK"
+
+
+def test_too_many_hangtags_is_doubt_when_reading_ran_out_of_time() -> None:
+    """fifteenth_b 000005 on a loaded machine: reading ran out of time before the box inside the tag's own was read
+    (the reader rejects it as part of that tag), so it counted as a second tag and a good tag was NG. More tags than
+    the recipe allows is no finding while boxes are left unread; an NG on what was read (a wrong price) stays NG, and
+    too few tags (nothing boxed: unread boxes count as tags already) stays NG."""
+    from inference.inspection import ReadBudget, too_long
+    from inference.reading.verdict import Check, FrameVerdict, Verdict
+
+    budget = ReadBudget(15.0, None)
+    two = Check("count:hangtag", None, "1", "2", None, "detector", Verdict.NG, "2 hangtags, expected 1")
+    doubted = too_long(FrameVerdict(Verdict.NG, (two.reason,), (two,)), budget)
+    assert doubted.verdict is Verdict.REVIEW
+    assert "boxes were left unread" in doubted.reasons[0] and "took too long" in doubted.reasons[-1]
+
+    price = Check("price", 0, "¥199.00", "¥299.00", 0.99, "ocr", Verdict.NG, "price ¥299.00 ≠ expected ¥199.00")
+    kept = too_long(FrameVerdict(Verdict.NG, (two.reason, price.reason), (two, price)), budget)
+    assert kept.verdict is Verdict.NG and kept.reasons[0] == price.reason
+
+    none = Check("count:hangtag", None, "1–2", "0", None, "detector", Verdict.NG, "no hangtag, expected 1–2")
+    assert too_long(FrameVerdict(Verdict.NG, (none.reason,), (none,)), budget).verdict is Verdict.NG
+    three = Check("count:hangtag", None, "1–2", "3", None, "detector", Verdict.NG, "3 hangtags, expected 1–2")
+    assert too_long(FrameVerdict(Verdict.NG, (three.reason,), (three,)), budget).verdict is Verdict.REVIEW
