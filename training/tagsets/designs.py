@@ -1,7 +1,7 @@
-"""Sixty-four hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs, fifth_designs,
+"""Sixty-seven hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs, fifth_designs,
 sixth_designs, seventh_designs, eighth_designs, ninth_designs, tenth_designs, eleventh_designs, twelfth_designs,
 thirteenth_designs, fourteenth_designs, fifteenth_designs, sixteenth_designs, seventeenth_designs, eighteenth_designs,
-nineteenth_designs and twentieth_designs),
+nineteenth_designs, twentieth_designs and twentyfirst_designs),
 each from a common
 Chinese retail convention; none shares layout with training.synth.
 
@@ -43,6 +43,8 @@ from training.tagsets.third_designs import hairline_rows, shield_centred, tear_s
 from training.tagsets.thirteenth_designs import batch_codes, pale_serif, zebra_table
 from training.tagsets.twelfth_designs import spread_labels, stripe_badge, tracked_caps
 from training.tagsets.twentieth_designs import punched_size, run_on_text, vertical_name
+from training.tagsets.twentyfirst_designs import (blend_lining, blend_values, colour_code, grouped_style,
+                                                  grouped_style_values)
 from training.tagsets.values import TagValues
 
 
@@ -350,6 +352,11 @@ DESIGNS: dict[str, Design] = {
     "kids_height": kids_height,
     "jeans_waist": jeans_waist,
     "bra_cup": bra_cup,
+    # added on 2026-12-05 (twenty-fifth session), after the reader had been developed against all sixty-one: value
+    # grammars of colour codes, grouped style numbers and three-fibre blends with their lining
+    "colour_code": colour_code,
+    "grouped_style": grouped_style,
+    "blend_lining": blend_lining,
     # added on 2026-12-05 (twenty-fifth session), after the reader had been developed against all sixty-one: layouts
     # it never met (the product name top to bottom, a size punched in a grid of sizes, fields run on as a paragraph)
     "vertical_name": vertical_name,
@@ -377,11 +384,13 @@ BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_p
               "woven_label": "EAN-13", "cij_inkjet": "EAN-13", "spec_line": "EAN-13",
               "polybag_sealed": "EAN-13", "held_fingers": "EAN-13", "foil_stamped": "EAN-13",
               "kids_height": "EAN-13", "jeans_waist": "EAN-13", "bra_cup": "EAN-13",
+              "colour_code": "EAN-13", "grouped_style": "EAN-13", "blend_lining": "EAN-13",
               "vertical_name": "EAN-13", "punched_size": "EAN-13", "run_on_text": "EAN-13"}
 # Cards the photograph shows turned a half turn (the tag hung by its hole upside down), besides the scene's tilt.
 HUNG_UPSIDE_DOWN = {"hung_upside_down"}
 # Designs whose jobs draw values of their own from the job's generator (a size system and the product names,
 # fibres and standards that go with it), after its style seed.
 JOB_VALUES: dict[str, Callable[[np.random.Generator, TagValues], TagValues]] = {
-    "kids_height": kids_values, "jeans_waist": jeans_values, "bra_cup": bra_values}
+    "kids_height": kids_values, "jeans_waist": jeans_values, "bra_cup": bra_values,
+    "grouped_style": grouped_style_values, "blend_lining": blend_values}
 HAS_QR = {"kraft_stamped", "stacked_labels", "logo_face", "dense_tag", "qr_first", "hologram_seal"}

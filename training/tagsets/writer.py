@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import unicodedata
 from functools import lru_cache
 from pathlib import Path
@@ -136,8 +137,22 @@ def _recipe_form(name: str, printed: str, values: TagValues) -> str:
         return f"¥{values.price}"
     if name == "size":
         return values.size
+    recipes = getattr(values, name, None)
+    if name == "color" and recipes and recipes in printed:  # the maker's colour code beside the name: 'C09 藏青'
+        return recipes
+    if name == "style_number" and printed.replace(" ", "") == recipes:  # grouped by spaces: '1035 02 18'
+        return recipes
+    if name == "composition" and recipes and _fibre_shares(printed) == _fibre_shares(recipes) != []:  # '65%棉 …'
+        return recipes
     folded = unicodedata.normalize("NFKC", printed)
     return folded if folded != printed and folded == getattr(values, name, None) else printed
+
+
+def _fibre_shares(text: str) -> list[tuple[str, str]]:
+    """(fibre, share) pairs of a fibre content in any print order: '棉 65%', '棉65%', '65%棉', '棉65%/氨纶5%'."""
+    pairs = re.findall(r"(\d+(?:\.\d+)?)%\s*([^\d\s%/、，,]+)|([^\d\s%/、，,]+)\s*(\d+(?:\.\d+)?)%", text)
+    first = text.strip()[:1].isdigit()
+    return [(a[1], a[0]) if first else (a[2], a[3]) for a in pairs]
 
 
 def generate(out: Path, count: int, seed: int, defect_share: float = 0.2, designs: list[str] | None = None) -> dict:
