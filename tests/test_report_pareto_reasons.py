@@ -41,3 +41,21 @@ def test_a_pdf_row_names_an_ng_frames_ng_checks_before_its_doubts():
     doubts = [check(f, "REVIEW", "?") for f in ("print size", "product_name", "color", "size")]
     html = _flagged_rows((FlaggedFrame(make_frame(0, "NG", checks=[*doubts, check("style_number", "NG", "WU23F2722")])),))
     assert html.index("style number 货号") < html.index("print size") and "and 1 more check(s) failed" in html
+
+
+@pytest.mark.parametrize(("verdicts", "said", "not_said"), [
+    (["", ""], "None, and none passed either: 2 not judged (inspected without a recipe).", "every judged"),
+    (["OK", "OK"], "None: every judged frame passed.", "not judged"),
+    (["OK", "", "ERROR"], "None: every judged frame passed: 1 not judged (inspected without a recipe); 1 could not be "
+                          "inspected.", "none passed"),
+])
+def test_no_flagged_frames_never_reads_as_a_pass_when_nothing_was_judged(verdicts, said, not_said):
+    """A session inspected without a recipe: 'NG and REVIEW frames (0) · None: every judged tag passed'."""
+    from inference.records.html_report import render_html
+    from inference.records.report import summarize
+    from tests.test_records_report import make_session
+
+    frames = [make_frame(i, "" if v == "ERROR" else v, error="bad file" if v == "ERROR" else "")
+              for i, v in enumerate(verdicts)]
+    html = render_html(summarize(make_session(), frames), flavor="qt")
+    assert said in html and not_said not in html.split("NG and REVIEW frames")[1].split("</p>")[0]

@@ -108,8 +108,17 @@ def _flagged_section(report: ReportData, page_break: str, frame_rows) -> tuple[s
                 else '<p class="muted">None: every tag passed.</p>')
     else:
         flagged = list(report.flagged)
-        body = frame_rows(report.flagged) if flagged else '<p class="muted">None: every judged tag passed.</p>'
+        body = frame_rows(report.flagged) if flagged else f'<p class="muted">{e(_none_flagged(report.counts))}</p>'
     return f"<h2{page_break if flagged else ''}>NG and REVIEW {report.unit} ({len(flagged)})</h2>", body
+
+
+def _none_flagged(counts: dict) -> str:
+    """No NG/REVIEW frame, said so that it cannot read as a pass when nothing was judged: a session inspected without a
+    recipe said 'None: every judged tag passed'."""
+    text = "None: every judged frame passed" if counts.get("OK") else "None, and none passed either"
+    rest = [f"{n} {what}" for n, what in ((counts.get("NOT JUDGED", 0), "not judged (inspected without a recipe)"),
+                                          (counts.get("ERROR", 0), "could not be inspected")) if n]
+    return text + (f": {'; '.join(rest)}." if rest else ".")
 
 
 def _flagged_tag_rows(tags, thumbs) -> str:
