@@ -21,7 +21,7 @@ from inference.reading.ocr.models import find_ocr_models
 from inference.reading.ocr.recognizer import TextRecognizer
 from inference.reading.reader import TagReader
 from inference.reading.recipe import load_recipe
-from inference.reading.size_marks import _digits_mended, marked_size
+from inference.reading.size_marks import _digits_mended, _thin, marked_size
 from inference.reading.types import MarkedSize, OcrLine, TagReading
 from tests.tagset_photos import generated_photos
 
@@ -308,3 +308,37 @@ def test_a_marked_entry_the_rows_own_reads_contradict_names_no_size(recognizer, 
 def test_a_charts_heavy_outer_border_marks_no_column(recognizer):
     image, boxes = draw_chart("border", 4)
     assert marked_size(image, boxes, recognizer, letter=True, ruled=True) is None
+
+
+def test_a_charts_marked_letter_no_line_boxed_is_read_from_its_cell(recognizer):
+    """fifteenth_b 000005: a chart's tinted column, its 号型 and measure stand out, but the text detector boxed no line
+    over the column's letter (a bold S on the tint). The marked column's cell in the letters' line is read on its
+    own, between its neighbours (before: the column read only in 号型, no answer for a job of letters: REVIEW)."""
+    image, boxes = draw_chart("tint", 2, cells=True)
+    letters = ["S", "M", "L", "XL", "XXL"]
+    without = boxes[:2] + boxes[3:]  # the marked letter's box missing
+    reads = letters[:2] + letters[3:] + CHART_READS
+    found = marked_size(image, without, recognizer, letter=True, ruled=True, reads=reads)
+    assert found is not None and found.value == "L"
+    hao = marked_size(image, without, recognizer, letter=False, ruled=True, reads=reads)
+    assert hao is not None and hao.value == "170/92A"
+
+
+def test_a_charts_cell_read_out_of_its_lines_order_names_no_size(recognizer):
+    """The cell read on its own must fall in its line's series (S < M < L): the same line read out of order (a
+    misread among its neighbours) leaves no answer rather than a size guessed from its place."""
+    image, boxes = draw_chart("tint", 2, cells=True)
+    without = boxes[:2] + boxes[3:]
+    reads = ["M", "S", "XL", "XXL"] + CHART_READS
+    assert marked_size(image, without, recognizer, letter=True, ruled=True, reads=reads) is None
+
+
+def test_a_rule_along_a_bands_edge_is_as_thin_as_it_shows():
+    """A grid's hairline cut by a row's band at its edge is thin: an opening takes what lies past the edge for ink,
+    and kept it as a thick stroke, so the rule stayed in the row and read as a line under an entry (fifteenth_b
+    000005: the L cell of a chart's letters outstood its column)."""
+    mask = np.zeros((40, 35), bool)
+    mask[37:40] = True  # a rule three pixels thick along the bottom edge
+    mask[12:28, 14:22] = True  # a glyph's block, 16 px tall
+    thin = _thin(mask, (7, 1))
+    assert thin[37:40].all() and not thin[12:28].any()

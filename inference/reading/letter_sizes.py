@@ -5,7 +5,8 @@ questions of a size, each here once:
 
 - `is_letter_size`: is a whole value one letter size ('XL', 'FREE', '均码')?
 - `size_tokens`: the sizes a piece of text names, letter sizes and 号型, in order ('□XS □S ■M' names XS, S, M);
-- `letter_sizes`: of those, the letter sizes alone.
+- `letter_sizes`: of those, the letter sizes alone;
+- `size_rank`: where a size stands in its series (XS < S < M; 165/88A < 170/92A).
 """
 
 from __future__ import annotations
@@ -38,3 +39,18 @@ def size_tokens(text: str) -> list[str]:
 def letter_sizes(text: str) -> list[str]:
     """The letter sizes `text` names, in order (its 号型 left out)."""
     return [token for token in size_tokens(text) if hao_xing.parse(token) is None]
+
+
+# letter sizes smallest first; two spellings of one size share a place
+_SERIES = ("XXS", "XS", "S", "M", "L", "XL", ("XXL", "2XL"), ("XXXL", "3XL"), ("XXXXL", "4XL"), "5XL", "6XL")
+_RANK = {name: k for k, step in enumerate(_SERIES) for name in ((step,) if isinstance(step, str) else step)}
+
+
+def size_rank(token: str) -> tuple[int, int] | None:
+    """Where a size stands in its series, comparable within one system: a letter size by its place (XS < S < … <
+    3XL), a 号型 by its height, then its girth. None for anything else (F, 均码, a word)."""
+    parts = hao_xing.parse(token)
+    if parts is not None:
+        return parts[0], parts[1]
+    rank = _RANK.get(halfwidth(token).upper())
+    return None if rank is None else (rank, 0)

@@ -20,7 +20,7 @@ import numpy as np
 
 from inference.reading import hao_xing
 from inference.reading.labels import split_labeled
-from inference.reading.letter_sizes import size_tokens
+from inference.reading.letter_sizes import size_rank, size_tokens
 from inference.reading.normalize import halfwidth
 from inference.reading.ocr.recognizer import TextRecognizer
 from inference.reading.types import Box, MarkedSize
@@ -125,7 +125,8 @@ def marked_size(image: np.ndarray, rows: Sequence[Box], recognizer: TextRecogniz
 
     A size chart marks a whole column (its letter, its 号型, its measures, each in its own row): the entries that
     stand out stacked in one column are one mark (or, where none stands out, the column heavier rules frame), and the one read in the system the recipe names (`letter`: a
-    letter size, or a 号型; None: either) is the marked size. In a table (`ruled`: vertical rules part the tag's
+    letter size, or a 号型; None: either) is the marked size; where the mark shows only in the column's lines of the
+    other system, the column's cell in the recipe's system is read on its own (`_column_cell`). In a table (`ruled`: vertical rules part the tag's
     print; or a rule crosses a row) the rules are taken out of each row before its marks are measured. `reads`:
     each row's own read, where known: a marked entry read on its own as another size than its cell's own read (a
     cell boxed alone, one size) is no answer — the same print read two ways; so is a size the rows read twice (a run
@@ -176,13 +177,19 @@ def marked_size(image: np.ndarray, rows: Sequence[Box], recognizer: TextRecogniz
         text = _digits_mended(read[0])
         tokens = size_tokens(text)
         if len(tokens) == 1:
+            if letter is not None and (hao_xing.parse(tokens[0]) is None) != letter:
+                continue  # the column's size in the other system (its 号型 under a letter): not the recipe's answer
             if _cell_reads_other(reads, entry.row, tokens[0]) or _read_twice(reads, tokens[0]):
                 return None
             found.append((tokens[0], text, read[1]))
-    wanted = [r for r in found if letter is None or (hao_xing.parse(r[0]) is None) == letter]
-    if len(found) != 1 and (not wanted or len({r[0] for r in wanted}) != 1):
+    if not found and letter is not None and marked:  # the column's mark shows only in its other system's lines
+        lo = min(bands[e.row][0].left + e.x1 for e in marked)
+        hi = max(bands[e.row][0].left + e.x2 for e in marked)
+        cell = _column_cell(gray, rows, reads, turned, (lo, hi), set(in_rows), letter, recognizer)
+        found = [cell] if cell is not None else []
+    if len({r[0] for r in found}) != 1:
         return None  # no size read in the column, or two of one system: no answer
-    token, text, chars = (wanted or found)[0]
+    token, text, chars = found[0]
     weakest, typical = _token_confidence(text, chars, token)
     return MarkedSize(token, weakest, typical, standout, lead, len(entries), text)
 
@@ -231,6 +238,70 @@ def _rules_across(profile: np.ndarray, h: float) -> list[tuple[int, int, float]]
             out.append((start, stop, float(profile[start : stop + 1].sum())))
         x = stop + 1
     return out
+
+
+def _column_cell(gray: np.ndarray, rows: Sequence[Box], reads: Sequence[str], turned: bool, span: tuple[int, int],
+                 marked_rows: set[int], letter: bool, recognizer: TextRecognizer) -> tuple[str, str, tuple[float, ...]] | None:
+    """The marked column's cell in the recipe's size system, where only the column's other lines show the mark: a
+    chart's line of cells naming one size each (XS S M L XL) under a column whose 号型 and measures are tinted. The
+    cell under the column is read on its own — where the text detector boxed no line there (fifteenth_b 000005: the
+    tinted column's bold S), the gap between its neighbours' print; where it did, but its tint did not stand out in
+    that line (fifteenth_b 000073), its box. What it reads counts only as one size of that system that falls in the
+    line's order (XS < S < M), named nowhere else in the line: a misread that breaks the series is no answer."""
+    lo, hi = span
+    cells = [k for k in range(min(len(rows), len(reads))) if k not in marked_rows
+             and len(named := size_tokens(reads[k])) == 1 and (hao_xing.parse(named[0]) is None) == letter]
+    for line in _lines_of(cells, rows):
+        under = [k for k in line if min(rows[k][2], hi) > max(rows[k][0], lo)]
+        if len(line) < 2 or len(under) > 1:
+            continue  # a line of one cell is no series; two cells under the column are not one column's
+        h = float(np.median([rows[k][3] - rows[k][1] for k in line]))
+        if under:
+            x1, y1, x2, y2 = rows[under[0]]
+        else:
+            pad = ENTRY_PAD * h
+            x1 = max([lo - pad] + [rows[k][2] for k in line if rows[k][2] <= lo])
+            x2 = min([hi + pad] + [rows[k][0] for k in line if rows[k][0] >= hi])
+            y1, y2 = float(np.median([rows[k][1] for k in line])), float(np.median([rows[k][3] for k in line]))
+        crop = gray[max(0, int(y1)) : int(np.ceil(y2)), max(0, int(x1)) : int(np.ceil(x2))]
+        if crop.size == 0:
+            return None
+        if turned:
+            crop = 255 - crop
+        recognized = recognizer.recognize([cv2.cvtColor(np.ascontiguousarray(crop), cv2.COLOR_GRAY2BGR)], squeeze=1.0)
+        if not recognized or not recognized[0].text:
+            return None
+        text = _digits_mended(recognized[0].text)
+        named = size_tokens(text)
+        if len(named) != 1 or (hao_xing.parse(named[0]) is None) != letter:
+            return None
+        token = named[0]
+        series = sorted([((rows[k][0] + rows[k][2]) / 2, size_rank(size_tokens(reads[k])[0])) for k in line if k not in under]
+                        + [((x1 + x2) / 2, size_rank(token))], key=lambda placed: placed[0])
+        ranks = [rank for _x, rank in series]
+        if None in ranks or not (_rising(ranks) or _rising(ranks[::-1])):
+            return None  # named by the line already, or out of its order: a misread
+        found = recognized[0]
+        chars = found.char_confidences if len(found.char_confidences) == len(found.text) else (found.confidence,) * len(found.text)
+        return token, text, tuple(chars)
+    return None
+
+
+def _lines_of(cells: Sequence[int], rows: Sequence[Box]) -> list[list[int]]:
+    """`cells` (indices of `rows`) grouped into the chart's lines: boxes whose middles lie within each other's height."""
+    lines: list[list[int]] = []
+    for k in sorted(cells, key=lambda i: rows[i][1] + rows[i][3]):
+        middle = (rows[k][1] + rows[k][3]) / 2
+        line = next((line for line in lines if rows[line[0]][1] < middle < rows[line[0]][3]), None)
+        if line is None:
+            lines.append([k])
+        else:
+            line.append(k)
+    return lines
+
+
+def _rising(ranks: Sequence[object]) -> bool:
+    return all(a < b for a, b in zip(ranks, ranks[1:]))
 
 
 def _cell_reads_other(reads: Sequence[str], row: int, token: str) -> bool:
@@ -369,11 +440,16 @@ def _level_lines(band: _Band) -> list[tuple[int, int, np.ndarray]]:
     ink, h = band.ink, band.h
     wide = ink.shape[1]
     thick = max(3, int(round(MAX_RULE_THICKNESS * h)))
-    gap = max(3, int(round(RULE_GAP * h)))
+    gap = _rule_gap(h)
     bridged = cv2.morphologyEx(cv2.dilate(ink.astype(np.uint8), np.ones((3, 1), np.uint8)), cv2.MORPH_CLOSE, np.ones((1, gap), np.uint8))
     level = _thin(_opened(bridged, (1, max(3, min(int(MIN_SIDE_RULE * h), wide)))), (thick, 1))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(level.astype(np.uint8), connectivity=8)
     return [(int(stats[c][0]), int(stats[c][2]), (labels == c) & ink) for c in range(1, count)]
+
+
+def _rule_gap(h: float) -> int:
+    """The longest break in a rule (px) that is bridged, for print `h` high."""
+    return max(3, int(round(RULE_GAP * h)))
 
 
 def _vertical_rules(band: _Band) -> np.ndarray:
@@ -390,8 +466,12 @@ def _opened(mask: np.ndarray, kernel: tuple[int, int]) -> np.ndarray:
 
 
 def _thin(mask: np.ndarray, across: tuple[int, int]) -> np.ndarray:
-    """The parts of `mask` thinner than `across` (what an opening with it takes away)."""
-    return mask & ~_opened(mask, across)
+    """The parts of `mask` thinner than `across` (what an opening with it takes away), as far as they show: a rule cut
+    by the band's edge is as thin as the part of it inside (an opening takes what lies past the edge for ink, and
+    would keep a hairline along the edge as a thick stroke)."""
+    dy, dx = across
+    padded = np.pad(mask, ((dy, dy), (dx, dx)))
+    return mask & ~_opened(padded, across)[dy : dy + mask.shape[0], dx : dx + mask.shape[1]]
 
 
 @dataclass
