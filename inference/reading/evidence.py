@@ -182,9 +182,11 @@ def _marked_option(rule: FieldRule, options: Sequence[PrintedOptions], confirmin
 
 
 ANOTHER_PART = "printed as another part's fibre content (里料, 填充物 …), not the shell's"
-# A part's label: one of PARTS, or a lining's 里料/里布 with its second character misread ('里朴：'). The shell (面料,
-# 面布) is the garment's own content; the others' are not.
-_PART_LABEL = re.compile("|".join(sorted(PARTS, key=len, reverse=True)) + r"|里[\u4e00-\u9fff](?=[:：])")
+# A part's label: one of PARTS, a lining's 里料/里布 with its second character misread ('里朴：'), or any '?料成分' (a
+# part's 成分 whose first character was misread: 里料成分 read '塑料成分'). The shell (面料, 面布, and 材料/原料 as
+# some tags name the whole content) is the garment's own content; the others' are not.
+_PART_LABEL = re.compile("|".join(sorted(PARTS, key=len, reverse=True)) + r"|里[\u4e00-\u9fff](?=[:：])|[\u4e00-\u9fff]料(?=成分)")
+_SHELL_LABELS = ("面料", "面布", "材料", "原料")
 
 
 def other_part(line: str, expected: str) -> str:
@@ -201,7 +203,7 @@ def other_part(line: str, expected: str) -> str:
         at = len(text) if at < 0 else at
     before = text[:at]
     named = max(((m.start(), m.group(0)) for m in _PART_LABEL.finditer(before)), default=(-1, ""))
-    return named[1] if named[1] and named[1] not in ("面料", "面布") else ""
+    return named[1] if named[1] and named[1] not in _SHELL_LABELS else ""
 
 
 def _spotted(rule: FieldRule, tag: TagReading) -> FieldEvidence | None:
@@ -465,7 +467,7 @@ def _compare_value(name: str, expected: str, cand: _Candidate, min_conf: float) 
     if name == "ean13":
         if normalize_ean(cand.value) == normalize_ean(expected):
             return Found.MATCH if cand.mean >= min_conf else Found.NEAR
-    if field_key(name, cand.value) == field_key(name, expected):
+    if field_key(name, cand.value) == field_key(name, expected) or (name == "composition" and _same_components(expected, cand.value)):
         return Found.MATCH if cand.mean >= min_conf else Found.NEAR
     if name == "composition" and _surely_other_composition(expected, cand):
         return Found.DIFFERENT
@@ -475,6 +477,9 @@ def _compare_value(name: str, expected: str, cand: _Candidate, min_conf: float) 
 
 # A component of a fibre content: the fibre, then its share.
 _COMPONENT = re.compile(r"([\u4e00-\u9fff]+)\s*(\d+(?:\.\d+)?)\s*%")
+_SHARE_FIRST = re.compile(r"(\d+(?:\.\d+)?)\s*%\s*([\u4e00-\u9fff]+)")
+_SHARE = re.compile(r"\d+(?:\.\d+)?\s*%")
+_LEADING_LABEL = re.compile(r"^\s*[\u4e00-\u9fff]{1,6}\s*[:：]\s*")
 
 
 def _read_in_two_cases(size: str, raw: str) -> bool:
@@ -499,7 +504,31 @@ def _another_word(name: str, want: str, got: str) -> bool:
 
 
 def _components(text: str) -> list[tuple[str, Decimal]]:
-    return [(m.group(1), Decimal(m.group(2))) for m in _COMPONENT.finditer(halfwidth(text))]
+    """(fibre, share) of each component, in the print's order: the fibre before its share ('棉65%') or the share
+    before its fibre ('65%棉 30%聚酯纤维'), as FZ/T 01053 allows both. Read fibre-first, '65%棉 30%聚酯纤维 5%氨纶'
+    pairs each share with the next fibre."""
+    text = halfwidth(text)
+    if _share_first(text):
+        return [(m.group(2), Decimal(m.group(1))) for m in _SHARE_FIRST.finditer(text)]
+    return [(m.group(1), Decimal(m.group(2))) for m in _COMPONENT.finditer(text)]
+
+
+def _share_first(text: str) -> bool:
+    """Whether the first share comes before any fibre (a label and its colon aside)."""
+    first = _SHARE.search(text)
+    return bool(first) and not re.search(r"[\u4e00-\u9fff]", _LEADING_LABEL.sub("", text[: first.start()]))
+
+
+def _same_components(expected: str, read: str) -> bool:
+    """Whether two fibre contents list the same fibres with the same shares in the same order, each wholly made of
+    components and separators, whichever order each prints fibre and share in and however they are parted."""
+    return _only_components(expected) and _only_components(read) and _components(expected) == _components(read)
+
+
+def _only_components(text: str) -> bool:
+    text = _LEADING_LABEL.sub("", halfwidth(text))
+    pattern = _SHARE_FIRST if _share_first(text) else _COMPONENT
+    return bool(pattern.search(text)) and not pattern.sub("", text).strip(" ,，、;；/")
 
 
 def _surely_other_composition(expected: str, cand: _Candidate) -> bool:
