@@ -467,6 +467,8 @@ def _compare_value(name: str, expected: str, cand: _Candidate, min_conf: float) 
     if name == "ean13":
         if normalize_ean(cand.value) == normalize_ean(expected):
             return Found.MATCH if cand.mean >= min_conf else Found.NEAR
+    if name == "color" and field_key(name, _colour_name(expected, cand.value)) == field_key(name, expected) != "":
+        return Found.MATCH if cand.mean >= min_conf else Found.NEAR
     if field_key(name, cand.value) == field_key(name, expected) or (name == "composition" and _same_components(expected, cand.value)):
         return Found.MATCH if cand.mean >= min_conf else Found.NEAR
     if name == "composition" and _surely_other_composition(expected, cand):
@@ -486,6 +488,20 @@ def _read_in_two_cases(size: str, raw: str) -> bool:
     """Whether the line a letter size was taken from shows it only with letters of both cases ('规箱：xXL' for XXL)."""
     tokens = [m.group(0) for m in re.finditer(r"[A-Za-z0-9]+", halfwidth(raw)) if m.group(0).upper() == size]
     return bool(tokens) and all(mixed_case(token) for token in tokens)
+
+
+# A maker's colour code beside the name: before it ('C09 藏青', '09#藏青', '12号 藏青') or after it ('藏青（C09）', '藏青 C09').
+_CODE_BEFORE = re.compile(r"^\s*[A-Z]{0,2}\d{1,4}\s*[#号]?\s*(?=[\u4e00-\u9fff])")
+_CODE_AFTER = re.compile(r"(?<=[\u4e00-\u9fff])\s*(?:[(（]\s*[A-Z]{0,2}\d{1,4}\s*[)）]|[A-Z]{0,2}\d{1,4})\s*$")
+
+
+def _colour_name(expected: str, read: str) -> str:
+    """`read` without a colour code printed beside the name, where the recipe names the colour alone (no digit in it):
+    the code is the maker's number for the same colour, not part of its name. A recipe holding the code keeps it."""
+    if re.search(r"\d", expected):
+        return read
+    text = halfwidth(read).upper()
+    return _CODE_AFTER.sub("", _CODE_BEFORE.sub("", text))
 
 
 def _another_colour(want: str, got: str) -> bool:
