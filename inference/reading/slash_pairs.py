@@ -5,6 +5,7 @@ first label's value is the slash alone and the second takes both values ('颜色
 the colour was never found and the size was a colour. The values are parted at the slash where each part reads as
 a value of its field; a 号型 holds a slash of its own (155/84A), so the cut is chosen by the fields' grammar, not
 by position. Where no cut gives every field a value of its kind, nothing is parted (the line reads as before).
+Two names of one field joined so ('色号/颜色：藏青（C09）', '货号/款号：…') are one label: the value is the field's whole.
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ def parted(names: Sequence[str], value: str) -> list[tuple[int, int]] | None:
     """Where `value` (after the last of the labels `names`) parts into one value per field, as (start, end) in it:
     the one cut at slashes that gives every field a value of its kind. None where there is no such cut, or more
     than one, or a field has no grammar here."""
+    if len(names) >= 2 and len(set(names)) == 1:  # two names of one field ('色号/颜色：藏青'): its value is the whole
+        return [(0, len(value))] * len(names)
     if len(names) < 2 or any(name not in _KINDS for name in names):
         return None
     slashes = [i for i, ch in enumerate(value) if ch in _SLASHES]
