@@ -17,8 +17,10 @@ from inference.records.journal import INTERRUPTED
 from inference.records.types import SessionInfo
 
 SESSION_COLUMNS = ("Session", "Started", "Ended", "Job", "Lot", "Recipe", "Frames", "Tags", "OK", "NG", "REVIEW",
-                   "Report")
-NUMBER_COLUMNS = frozenset({"Session", "Frames", "Tags", "OK", "NG", "REVIEW"})
+                   "Other", "Report")
+NUMBER_COLUMNS = frozenset({"Session", "Frames", "Tags", "OK", "NG", "REVIEW", "Other"})
+# a session of one undecodable file read 'Frames 1 · OK 0 · NG 0 · REVIEW 0', its frame in no column
+OTHER_TIP = "not judged (inspected without a recipe) or could not be inspected: the session's rows say which"
 ROW_COLUMNS = ("Time", "Source", "Verdict", "Reasons")
 
 
@@ -108,6 +110,8 @@ class SessionsModel(ColumnModel):
             if column == "Report" and not session.exported:
                 return verdict_text_color("")  # the hint grey
         if role == Qt.ItemDataRole.ToolTipRole:
+            if column == "Other":
+                return OTHER_TIP
             if column == "Ended" and session.ended_at is None:
                 return OPEN_TIPS[self.open_state(session)]
             return (f"session {session.id} on {session.station_id}\nsource: {session.source}\n"
@@ -125,8 +129,9 @@ class SessionsModel(ColumnModel):
             return ended_text(session, self.open_state(session))
         if column == "Report":
             return time.strftime("%m-%d %H:%M", time.localtime(session.exported_at)) if session.exported else "not yet"
-        if column in ("Frames", "Tags", "OK", "NG", "REVIEW"):
-            return f"{counts.get(column.lower() if column in ('Frames', 'Tags') else column, 0):,}".replace(",", " ")
+        if column in ("Frames", "Tags", "OK", "NG", "REVIEW", "Other"):
+            key = column.lower() if column in ("Frames", "Tags", "Other") else column
+            return f"{counts.get(key, 0):,}".replace(",", " ")
         return {"Job": session.job, "Lot": session.lot, "Recipe": session.recipe_name}[column] or "—"
 
 

@@ -97,7 +97,7 @@ class HistoryWindow(QWidget):
         header = self.sessions_view.horizontalHeader()
         metrics = self.sessions_view.fontMetrics()
         for column, widest in enumerate(("Session", "2026-12-04 10:42:13", "10:42:13 (interrupted)", "", "", "",
-                                         "100 000", "Tags", "100 000", "NG 000", "REVIEW", "12-04 10:42")):
+                                         "100 000", "Tags", "100 000", "NG 000", "REVIEW", "Other", "12-04 10:42")):
             header.resizeSection(column, metrics.horizontalAdvance(widest or "K2291 女士连衣裙") + 18)
         header.setSectionResizeMode(SESSION_COLUMNS.index("Recipe"), QHeaderView.ResizeMode.Stretch)
         self.sessions_view.selectionModel().currentRowChanged.connect(lambda current, _: self._choose_session(
