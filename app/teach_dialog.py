@@ -288,6 +288,13 @@ class TeachDialog(QDialog):
             self.name.setFocus()
             return None
         lesson = self.current_lesson()
+        # a ticked field with its value cleared was left out of the recipe without a word: checked on no tag
+        empty = [f for f in lesson.fields if f.use and not f.value]
+        if empty:
+            self.message.setText(f"Not saved: {empty[0].label} is ticked but has no expected value. Type what every tag "
+                                 "of the job must say there, or untick it.")
+            self.table.selectRow([f.name for f in lesson.fields].index(empty[0].name))
+            return None
         try:
             lesson.recipe()
         except HangtagError as exc:
