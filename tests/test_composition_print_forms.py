@@ -76,3 +76,17 @@ def test_the_linings_content_under_a_misread_label_does_not_pass_for_the_shells(
     assert verdict_of("聚酯纤维 65% 棉 35%", LINING_MISREAD).verdict is not Verdict.OK
     assert verdict_of("聚酯纤维 72% 粘纤 24% 氨纶 4%", LINING_MISREAD.replace("聚撒纤维72%/起杆24%/氨论4%",
                                                                       "聚酯纤维72%/粘纤24%/氨纶4%")).verdict is Verdict.OK
+
+
+def test_the_linings_content_after_its_label_is_no_match_where_the_line_search_finds_nothing():
+    """000037 in the pipeline: the line search missed the lining's line in every read, and the value after its label
+    ('塑料成分:' read for 里料成分) matched the recipe's as the garment's own content."""
+    from inference.reading.evidence import ANOTHER_PART, _expected
+    from inference.reading.fields import extract_fields
+    from inference.reading.matching import Found
+    from inference.reading.recipe import parse_recipe as parse
+
+    lines = lines_from_text("品名：毛呢大衣\n塑料成分:聚酯纤维65%/棉35%", 0.9)
+    (rule,) = parse('[fields]\ncomposition = "聚酯纤维 65% 棉 35%"\n').fields
+    evidence = _expected(rule, (), [lines], [extract_fields(lines)], 1)
+    assert (evidence.found, evidence.how) == (Found.NEAR, ANOTHER_PART)

@@ -306,6 +306,8 @@ def _expected(rule: FieldRule, texts: Sequence[Glyphs], reads: Sequence[Sequence
             read_of.append(index)
     if any(found is Found.MATCH for found, _ in verdicts):
         found, cand = next(fc for fc in verdicts if fc[0] is Found.MATCH)
+        if name == "composition" and other_part(cand.raw, expected):  # after a lining's label: not the shell's
+            return FieldEvidence(name, Found.NEAR, expected, cand.mean, "ocr", ANOTHER_PART, cand.raw)
         return FieldEvidence(name, Found.MATCH, expected, cand.mean, "ocr", cand.how, cand.raw)
     different = [fc for fc in verdicts if fc[0] is Found.DIFFERENT]
     # A read that shows the same different value less surely (one character of 160/88A at 68 %, read at 100 %
