@@ -33,6 +33,9 @@ _SECTION_KEYS: dict[str, tuple[str, ...]] = {
 _FIELD_RULE_KEYS = ("expected", "pattern", "required", "min_confidence", "region")
 
 
+CODE_DIGITS = {"EAN-13": 13, "EAN-8": 8}  # how many digits an expected code of each format has
+
+
 class RecipeError(ConfigError):
     """A recipe file is missing, unreadable TOML, or says something the station cannot check."""
 
@@ -331,6 +334,10 @@ class _Builder:
         fmt = value.get("format")
         if fmt is not None:
             self.string(keys + ("format",), fmt)
+            digits = CODE_DIGITS.get(fmt.strip().upper().replace("_", "-"))
+            # 'expected = "12345"' with format EAN-13 was taken, and no tag could ever match it
+            if digits and expected is not None and not (expected.isdigit() and len(expected) == digits):
+                raise self.fail(keys + ("expected",), f"cannot be an {fmt.strip()}", f"{digits} digits", raw)
         return BarcodeRule(
             expected=expected,
             format=fmt,
