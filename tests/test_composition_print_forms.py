@@ -62,14 +62,21 @@ def test_another_content_than_the_share_first_print_is_not_ok(recipe):
 LINING_MISREAD = "品名：毛呢大衣\n面料成分：聚撒纤维72%/起杆24%/氨论4%\n塑料成分：聚酯纤维65%/棉35%\n等级：合格品"
 
 
-@pytest.mark.parametrize(("line", "part"), [
-    ("塑料成分：聚酯纤维65%/棉35%", "塑料"),  # 里料成分 misread
-    ("面料成分：聚酯纤维65%/棉35%", ""),
-    ("材料成分：聚酯纤维65%/棉35%", ""),  # the whole content, as some tags name it
-    ("成分：聚酯纤维65%/棉35%", ""),
+@pytest.mark.parametrize(("line", "shell_elsewhere", "part"), [
+    ("塑料成分：聚酯纤维65%/棉35%", True, "塑料"),  # 里料成分 misread, 面料 read on another line
+    ("图料成分：聚酯纤维65%/棉35%", False, ""),  # the shell's 面料成分 misread (fifteenth_b 000011): no other shell
+    ("面料成分：聚酯纤维65%/棉35%", True, ""),
+    ("材料成分：聚酯纤维65%/棉35%", True, ""),  # the whole content, as some tags name it
+    ("成分：聚酯纤维65%/棉35%", True, ""),
 ])
-def test_a_part_label_read_with_its_first_character_wrong_is_still_a_part(line, part):
-    assert other_part(line, "聚酯纤维 65% 棉 35%") == part
+def test_a_part_label_read_with_its_first_character_wrong_is_a_part_where_the_shell_is_read_elsewhere(
+        line, shell_elsewhere, part):
+    assert other_part(line, "聚酯纤维 65% 棉 35%", shell_elsewhere) == part
+
+
+def test_the_shells_content_under_its_own_misread_label_stays_ok():
+    text = "品名：毛呢大衣\n图料成分：棉 90% 桑蚕丝 7% 粘纤 3%\n等级：合格品"
+    assert verdict_of("棉 90% 桑蚕丝 7% 粘纤 3%", text).verdict is Verdict.OK
 
 
 def test_the_linings_content_under_a_misread_label_does_not_pass_for_the_shells():
@@ -86,7 +93,7 @@ def test_the_linings_content_after_its_label_is_no_match_where_the_line_search_f
     from inference.reading.matching import Found
     from inference.reading.recipe import parse_recipe as parse
 
-    lines = lines_from_text("品名：毛呢大衣\n塑料成分:聚酯纤维65%/棉35%", 0.9)
+    lines = lines_from_text("品名：毛呢大衣\n面料：\n塑料成分:聚酯纤维65%/棉35%", 0.9)
     (rule,) = parse('[fields]\ncomposition = "聚酯纤维 65% 棉 35%"\n').fields
     evidence = _expected(rule, (), [lines], [extract_fields(lines)], 1)
     assert (evidence.found, evidence.how) == (Found.NEAR, ANOTHER_PART)

@@ -182,17 +182,20 @@ def _marked_option(rule: FieldRule, options: Sequence[PrintedOptions], confirmin
 
 
 ANOTHER_PART = "printed as another part's fibre content (里料, 填充物 …), not the shell's"
-# A part's label: one of PARTS, a lining's 里料/里布 with its second character misread ('里朴：'), or any '?料成分' (a
-# part's 成分 whose first character was misread: 里料成分 read '塑料成分'). The shell (面料, 面布, and 材料/原料 as
-# some tags name the whole content) is the garment's own content; the others' are not.
-_PART_LABEL = re.compile("|".join(sorted(PARTS, key=len, reverse=True)) + r"|里[\u4e00-\u9fff](?=[:：])|[\u4e00-\u9fff]料(?=成分)")
+# A part's label: one of PARTS, or a lining's 里料/里布 with its second character misread ('里朴：'). The shell (面料,
+# 面布, and 材料/原料 as some tags name the whole content) is the garment's own content; the others' are not.
+_PART_LABEL = re.compile("|".join(sorted(PARTS, key=len, reverse=True)) + r"|里[\u4e00-\u9fff](?=[:：])")
 _SHELL_LABELS = ("面料", "面布", "材料", "原料")
+# A part's 成分 label with its first character misread (里料成分 read '塑料成分'): another part's only where the tag
+# reads the shell's label on another line, since the shell's own 面料成分 is misread so too ('图料成分').
+_MISREAD_PART_LABEL = re.compile(r"[\u4e00-\u9fff]料(?=成分)")
+_SHELL_LINE = re.compile(r"^\s*(?:面料|面布)")
 
 
-def other_part(line: str, expected: str) -> str:
+def other_part(line: str, expected: str, shell_elsewhere: bool = False) -> str:
     """The part (里料, 填充物 …) a line labels where it prints the recipe's composition, or '' where that is the
     shell's, no part is named before it, or the recipe itself names its parts (then a table part is matched by
-    name: fibre_table.matching_part)."""
+    name: fibre_table.matching_part). `shell_elsewhere`: the tag reads the shell's label on another line."""
     if any(part in expected for part in PARTS):
         return ""
     text, want = (squash(halfwidth(t)).replace("％", "%") for t in (line, expected))
@@ -203,14 +206,21 @@ def other_part(line: str, expected: str) -> str:
         at = len(text) if at < 0 else at
     before = text[:at]
     named = max(((m.start(), m.group(0)) for m in _PART_LABEL.finditer(before)), default=(-1, ""))
+    if not named[1] and shell_elsewhere:
+        named = max(((m.start(), m.group(0)) for m in _MISREAD_PART_LABEL.finditer(before)), default=(-1, ""))
     return named[1] if named[1] and named[1] not in _SHELL_LABELS else ""
+
+
+def _shell_elsewhere(reads: Sequence[Sequence[OcrLine]]) -> bool:
+    return any(_SHELL_LINE.match(halfwidth(line.text)) for read in reads for line in read)
 
 
 def _spotted(rule: FieldRule, tag: TagReading) -> FieldEvidence | None:
     """The expected value, supported by a line's own posteriors where its best string differed."""
     # a lining's line that allows the recipe's fibre content is no evidence of the garment's own
     hit = next((s for s in tag.spotted if s.name == rule.name and s.expected == rule.expected
-                and not (rule.name == "composition" and other_part(s.line, rule.expected or ""))), None)
+                and not (rule.name == "composition"
+                         and other_part(s.line, rule.expected or "", _shell_elsewhere([tag.ocr_lines, tag.reread_lines])))), None)
     if hit is None:
         return None
     return FieldEvidence(rule.name, Found.MATCH, rule.expected or "", hit.confidence, "ocr",
@@ -274,7 +284,8 @@ def _expected(rule: FieldRule, texts: Sequence[Glyphs], reads: Sequence[Sequence
     if name == "price":
         return _price(rule, reads, labelled, line_reads, small_print, confirming)
     hit = search(_searchable(name, expected), texts, rule.min_confidence)
-    if hit.found is Found.MATCH and name == "composition" and hit.line is not None and other_part(hit.line.text, expected):
+    if hit.found is Found.MATCH and name == "composition" and hit.line is not None \
+            and other_part(hit.line.text, expected, _shell_elsewhere(reads)):
         # the lining's (or the filling's) content printed as the recipe's: the garment's own content is the shell's
         return FieldEvidence(name, Found.NEAR, expected, hit.confidence, "ocr", ANOTHER_PART, hit.line.text)
     if hit.found is Found.MATCH:
@@ -306,7 +317,7 @@ def _expected(rule: FieldRule, texts: Sequence[Glyphs], reads: Sequence[Sequence
             read_of.append(index)
     if any(found is Found.MATCH for found, _ in verdicts):
         found, cand = next(fc for fc in verdicts if fc[0] is Found.MATCH)
-        if name == "composition" and other_part(cand.raw, expected):  # after a lining's label: not the shell's
+        if name == "composition" and other_part(cand.raw, expected, _shell_elsewhere(reads)):  # a lining's line
             return FieldEvidence(name, Found.NEAR, expected, cand.mean, "ocr", ANOTHER_PART, cand.raw)
         return FieldEvidence(name, Found.MATCH, expected, cand.mean, "ocr", cand.how, cand.raw)
     different = [fc for fc in verdicts if fc[0] is Found.DIFFERENT]
