@@ -17,6 +17,8 @@ import cv2
 import numpy as np
 
 from inference.detections import centre_inside, intersection
+from inference.reading.columns import is_column, lying_crop, stacked_columns
+from inference.reading.fields import label_only
 from inference.reading.lines import Box, SymbolZone, Wall, group_rows, merge_overlapping, split_print_sizes, split_tall, trim_to_neighbours, union
 from inference.reading.normalize import code_key
 from inference.reading.ocr.detector import TextDetector
@@ -133,14 +135,14 @@ def read_lines(detector: TextDetector, recognizer: TextRecognizer, upright: Upri
     if paper is not None:
         boxes = on_paper(boxes, upright.to_upright_points(paper.corners))
     gray = cv2.cvtColor(upright.image, cv2.COLOR_BGR2GRAY)
-    pieces = split_print_sizes(split_tall(boxes, gray), gray)
+    pieces = stacked_columns(split_print_sizes(split_tall(boxes, gray), gray))
     det_ms = _ms(t)
 
     t = time.perf_counter_ns()
     image = upright.image
-    boxes = [_widened(line, image.shape[1]) for line, _crop in pieces]
-    crop_boxes = [_widened(crop, image.shape[1]) for _line, crop in pieces]
-    crops = [upright.line_crop(b, SMALL_PRINT_PX) for b in crop_boxes]
+    boxes = [_widened(line, image.shape[1], image.shape[0]) for line, _crop in pieces]
+    crop_boxes = [_widened(crop, image.shape[1], image.shape[0]) for _line, crop in pieces]
+    crops = [_column_crop(upright, b) if is_column(b) else upright.line_crop(b, SMALL_PRINT_PX) for b in crop_boxes]
     if seals:  # small print is resampled from the frame, where the seal still is
         crops = [without_seal_ink(c) if any(intersection(b, seal) > 0 for seal in seals) else c for c, b in zip(crops, crop_boxes)]
     keep = [i for i, c in enumerate(crops) if c.shape[0] >= 4 and c.shape[1] >= 4]
@@ -308,10 +310,19 @@ def carried(text: str, zone: SymbolZone) -> bool:
 
 
 
-def _widened(box: Box, width: int) -> Box:
+def _column_crop(upright: Upright, box: Box) -> np.ndarray:
+    """A column's crop (`columns`), lying, its glyphs as wide as a small line is high at least."""
+    return lying_crop(upright.line_crop(box, int(np.ceil(SMALL_PRINT_PX * (box[3] - box[1]) / (box[2] - box[0])))))
+
+
+def _widened(box: Box, width: int, height: int) -> Box:
     """A line box with room at both ends: DB's box can stop at the last stroke, and the
-    recognizer drops a character that touches the crop's edge ('160/84Y' read '160/84')."""
+    recognizer drops a character that touches the crop's edge ('160/84Y' read '160/84'). A column's ends are its
+    top and bottom (its first glyph was dropped: vertical_name 000072's 男式休闲裤 read 式休闲裤)."""
     x1, y1, x2, y2 = box
+    if is_column(box):
+        pad = LINE_END_PAD * (x2 - x1)
+        return (x1, max(0.0, y1 - pad), x2, min(float(height), y2 + pad))
     pad = LINE_END_PAD * (y2 - y1)
     return (max(0.0, x1 - pad), y1, min(float(width), x2 + pad), y2)
 
@@ -328,9 +339,15 @@ def enlarged(crop: np.ndarray) -> np.ndarray:
 def join_rows(boxes: Sequence[Box], recognized: Sequence[Recognized], walls: Sequence[Wall] = ()) -> list[OcrLine]:
     """Boxes on one row become one line (the detector splits at wide gaps), unless a printed rule
     stands between them (`walls`); upright-crop pixels. A label alone is followed by the line printed
-    under it (`reading_order`)."""
-    lines = (join_row(boxes, recognized, row) for row in group_rows(boxes, walls=walls))
-    return labels_over_values([line for line in lines if line is not None])
+    under it (`reading_order`). A column (`columns`) is a line of its own, before the rows: standing beside
+    them, it would part a row it overlaps (its middle falls between a label's and its value's) and take a
+    label's place as the line after it; a column that reads as a label alone says nothing of its own."""
+    lying = [i for i, box in enumerate(boxes) if not is_column(box)]
+    rows = [[lying[k] for k in row] for row in group_rows([boxes[i] for i in lying], walls=walls)]
+    columns = [join_row(boxes, recognized, [i]) for i, box in enumerate(boxes) if is_column(box)]
+    lines = (join_row(boxes, recognized, row) for row in rows)
+    return ([line for line in columns if line is not None and label_only(line.text) is None]
+            + labels_over_values([line for line in lines if line is not None]))
 
 
 def join_row(boxes: Sequence[Box], recognized: Sequence[Recognized], row: Sequence[int]) -> OcrLine | None:
