@@ -36,6 +36,9 @@ _LABELLED = re.compile(r"^[\u4e00-\u9fffA-Za-z /()]{1,12}\s*:\s*\S")
 _EAN_CAPTION = re.compile(r"^\s*\d\s?\d{6}\s?\d{6}\s*$")
 _PRICE_SIGN = re.compile(r"[¥￥]|RMB|CNY", re.IGNORECASE)
 _PLAIN_TAG_WORDS = ("合格证", "产品合格证", "CERTIFICATE", "QC PASSED", "检验合格")
+# Labels, as a value would read: a row of column heads over an unlabelled line of values ('颜色 SIZE 货号' over
+# '咖啡色 2XL(180/100A) V2506812') reads as a label whose value is the next head; no value is ever a label's word.
+_LABEL_WORDS = frozenset(label.replace(" ", "").upper() for label in LABELS)
 
 # A found field's confidence is scaled by these when the evidence is weaker than a clean label.
 FUZZY_LABEL_FACTOR = 0.9
@@ -223,7 +226,7 @@ def _reading(seg: _Segment, source: str = "ocr", factor: float = 1.0) -> FieldRe
         value = fix_grade(value)
     elif seg.name == "composition":
         value = fix_composition(value)
-    if not value:
+    if not value or (seg.name != "brand" and value.replace(" ", "").upper() in _LABEL_WORDS):
         return None
     confidence = seg.confidence * factor
     if not seg.label_exact:
