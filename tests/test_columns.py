@@ -112,8 +112,8 @@ def test_the_read_stage_joins_a_cut_column_and_hands_the_recognizer_its_crop_lyi
 
 
 def test_a_column_is_a_line_of_its_own_and_never_parts_the_row_beside_it():
-    """punched_size 000017 (a desk's printed sheet at the crop's edge): a column whose middle fell between a label's
-    and its value's parted them, and the standard's label lost its value."""
+    """A column whose middle falls between a label's and its value's (group_rows takes boxes by their middles) would
+    part them, and the label would lose its value."""
     from inference.reading.ocr.recognizer import Recognized
     from inference.reading.text_lines import join_rows
 
