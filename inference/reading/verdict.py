@@ -392,7 +392,8 @@ def _field_check(rule: FieldRule, evidence: FieldEvidence, tag: TagReading, reci
     if not rule.required and rule.expected is None and rule.pattern is None:
         return Check(name, idx, expected, read, conf, evidence.source, Verdict.OK)
     if evidence.how == ANOTHER_PART:
-        part = other_part(evidence.raw, rule.expected or "") or "another part"
+        # the evidence already found the line another part's: name it, a misread 里料成分 ('塑料成分') too
+        part = other_part(evidence.raw, rule.expected or "", shell_elsewhere=True) or "another part"
         return Check(name, idx, expected, read, conf, evidence.source, Verdict.REVIEW,
                      f"{prefix}{label} uncertain: {expected} is printed on the {part} line, not as the shell's (面料)"
                      " content, which was not read as it")
