@@ -111,7 +111,7 @@ def test_bundle_is_trimmed_and_carries_its_resources(bundle):
     from inference.reading.ocr.models import shipped_models
 
     ocr = shipped_models(internal / "resources" / "ocr")  # the prepared default pair, not rapidocr's originals
-    assert ocr is not None and (ocr.det_precision, ocr.rec_precision, ocr.charset) == ("int8", "fp32", "gb2312")
+    assert ocr is not None and (ocr.det_precision, ocr.rec_precision, ocr.charset) == ("fp32", "fp32", "gb2312")
     from inference.reading.ocr.models import TUNED_REC, tuned_rec
 
     if tuned_rec() is not None:  # the second read's small-print recognizer goes in once, beside the pair

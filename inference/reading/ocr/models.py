@@ -213,9 +213,12 @@ def station_models(charset: str = "gb2312", folder: Path | None = None) -> OcrMo
 
 
 def find_ocr_models(precision: str = "auto", charset: str = "gb2312", folder: Path | None = None) -> OcrModels:
-    """`int8` runs both models quantized, `int8-det` only the detector (INT8 det is 3x faster at
-    the same accuracy; INT8 rec only 1.3x and loses ~0.7 points of field accuracy, see
-    BENCHMARKS.md); `auto` is `int8-det` when that copy exists, else FP32."""
+    """`auto` is what the station's verdicts are measured with: the FP32 pair from source, or the pair a bundle
+    ships. `int8-det` runs the text detector quantized, `int8` both, only on request: the INT8 detector takes a
+    third off the text detector's time (about 3 % of a frame's CPU) but read worse where verdicts were compared
+    (good tags OK 142 → 137 of 211 on s6001, sixteenth_b, nineteenth_b; BENCHMARKS.md, twenty-fifth session), and
+    INT8 rec loses ~0.7 points of field accuracy. Before, `auto` took the INT8 detector wherever a copy had been
+    built, so a station read otherwise than every table said."""
     if precision not in PRECISIONS:
         raise ModelError("unknown OCR precision", expected=" | ".join(PRECISIONS), found=precision)
     shipped = shipped_models() if folder is None else None
@@ -227,7 +230,7 @@ def find_ocr_models(precision: str = "auto", charset: str = "gb2312", folder: Pa
                          found=f"precision {precision}, charset {charset}",
                          hint="other OCR precisions need the Python install (pip install hangtag-station)")
     base = station_models(charset, folder)
-    if precision == "fp32":
+    if precision in ("fp32", "auto"):
         return base
     det8 = valid_int8(base.det, folder)
     rec8 = valid_int8(base.rec, folder) if precision == "int8" else None
