@@ -172,6 +172,22 @@ def _bare_label_at(text: str, start: int, upper: str, current: str | None, value
     return hit
 
 
+# Values of a closed grammar, whole: where one ends, a label glued to it ('等级一等品产品标准GB/T 14272-2021', its bar
+# lost) starts the next field. A grade, a safety class, a standard's number and year, a size.
+_WHOLE_VALUES = {
+    "grade": re.compile(r"^(?:优等品|一等品|合格品)$"),
+    "safety_category": re.compile(r"^(?:GB\s*(?:18401|31701)\S*\s*)?[ABC]\s*类$"),
+    "standard": re.compile(r"^(?:GB|FZ)\s*/?\s*T?\s*\d{3,5}(?:\.\d+)?\s*-\s*(?:19|20)\d\d$"),
+    "size": re.compile(r"^(?:\d{2,3}/\d{2,3}[A-Z]{0,2}|X{0,4}[SML]|[2-6]XL)(?:\s*[(（][^()（）]*[)）])?$"),
+}
+
+
+def _whole_value(field: str | None, value: str) -> bool:
+    """Whether `value` (the text after a label, up to here) is already a whole value of `field`'s closed grammar."""
+    grammar = _WHOLE_VALUES.get(field or "")
+    return grammar is not None and bool(grammar.match(value.strip(" \t:：|｜").upper()))
+
+
 def _starts_with_label(part: str, upper: str, at: int) -> bool:
     """Whether `part` (the text from `at` on, spaces aside) opens with a label: another header of a row of labels."""
     if not part:
@@ -348,7 +364,8 @@ def split_labeled(text: str) -> list[tuple[str | None, int, int, bool]]:
     while index < len(text):
         if index > 0 and (text[index - 1] in " \t" + _OPENERS or (found and index > found[-1][1])):
             hit = _label_at(text, index, require_colon=True, upper=upper)
-            if hit is None and found and index > found[-1][1] and text[index - 1] in " \t|｜":
+            if hit is None and found and index > found[-1][1] and (
+                    text[index - 1] in " \t|｜" or _whole_value(found[-1][0], text[found[-1][1] : index])):
                 hit = _bare_label_at(text, index, upper, found[-1][0], found[-1][1])
             if hit is not None and (not found or index > found[-1][1]):
                 found.append((LABELS[hit[0]], hit[1], index - 1 if text[index - 1] in _OPENERS else index, hit[2]))
