@@ -325,9 +325,9 @@ def _expected(rule: FieldRule, texts: Sequence[Glyphs], reads: Sequence[Sequence
     # from another scale) bears the difference out too where another read is sure of every character: it holds
     # no evidence for the expected value. Reads of one crop err alike, so a weak read overruled by a read only
     # fairly sure (女士…针织衫 read 文士…针识衫 at 63 % and at 89 % in 8 px print) still leaves doubt.
-    shown = {field_key(name, cand.value) for _, cand in different if _sure_of_difference(name, expected, cand)}
+    shown = {_difference_key(name, cand.value) for _, cand in different if _sure_of_difference(name, expected, cand)}
     bearing = [index for index, (found, cand) in zip(read_of, verdicts)
-               if found is Found.DIFFERENT or (found is Found.NEAR and field_key(name, cand.value) in shown)]
+               if found is Found.DIFFERENT or (found is Found.NEAR and _difference_key(name, cand.value) in shown)]
     confirmed = sum(1 for index in bearing if index < line_reads)  # line reads that show a different value
     if different and len(bearing) == len(verdicts) and confirmed >= line_reads:
         _found, cand = max(different, key=lambda fc: fc[1].confidence)
@@ -338,6 +338,13 @@ def _expected(rule: FieldRule, texts: Sequence[Glyphs], reads: Sequence[Sequence
     if hit.found is Found.NEAR:
         return FieldEvidence(name, Found.NEAR, hit.text, hit.confidence, "ocr", "close to the expected text", hit.line.text if hit.line else "")
     return FieldEvidence(name, Found.ABSENT)
+
+
+def _difference_key(name: str, value: str) -> str:
+    """What a read says of a field where it differs: for a safety class its class, whether the read took the class
+    alone ('B类', read surely) or the whole value ('GB 18401-2010 B类', one character of it faint) — the same B
+    (s6001 000105: B类 printed, C类 asked, one read's whole value at 76 % held the sure B类 beside it in doubt)."""
+    return (_safety_class(value) or field_key(name, value)) if name == "safety_category" else field_key(name, value)
 
 
 def _sure_of_difference(name: str, expected: str, cand: _Candidate) -> bool:
@@ -691,6 +698,8 @@ def _candidates(name: str, lines: Sequence[OcrLine], labelled: Mapping[str, Fiel
         out.extend(_grade_words(lines))
     elif name == "style_number" and expected and reading is None:  # no label led to it: printed bare, perhaps
         out.extend(_codes_shaped_like(expected, lines))
+    elif name == "standard" and expected and reading is None:  # no label read before it (boxed alone, reversed out)
+        out.extend(_standard_numbers_like(expected, lines))
     return out
 
 
@@ -716,6 +725,30 @@ def _codes_shaped_like(expected: str, lines: Sequence[OcrLine]) -> list[_Candida
             value = word.group(0)
             out.append(_Candidate(value, _weakest(line, word.start(), word.end()), "a code of the expected's shape", line.text,
                                   chars=_value_confidences(line, value)))
+    return out
+
+
+# A standard's code, number and year as a line prints it ('GB/T 22849-2014', 'FZ/T73020-2019', '68/T 22849-2014').
+_STANDARD_NUMBER = re.compile(r"(?<![A-Z0-9])[A-Z0-9]{2}\s*/?\s*T?\s*(\d{3,5}(?:\.\d+)?\s*-\s*(?:19|20)\d\d)(?!\d)")
+
+
+def _standard_numbers_like(expected: str, lines: Sequence[OcrLine]) -> list[_Candidate]:
+    """Standards printed where no label was read before them (s6001 000066: each label reversed out of a tiny black
+    box, unread) whose number and year are the expected one's but for one or two digits: the recipe's own standard
+    is the grammar that finds them. Another standard the tag prints (GB 18401-2010 beside a product standard, a
+    second product standard) differs in more, or in length, and is left alone."""
+    want = _STANDARD_NUMBER.search(halfwidth(normalize_field("standard", expected)).upper())
+    if want is None:
+        return []
+    number = re.sub(r"\s", "", want.group(1))
+    out = []
+    for line in lines:
+        for found in _STANDARD_NUMBER.finditer(halfwidth(line.text).upper()):
+            got = re.sub(r"\s", "", found.group(1))
+            if len(got) != len(number) or not 0 < sum(a != b for a, b in zip(got, number)) <= 2:
+                continue
+            value = line.text[found.start() : found.end()]
+            out.append(_Candidate(value, _weakest(line, found.start(), found.end()), "a standard's number", line.text))
     return out
 
 
