@@ -136,8 +136,10 @@ def assert_recipes_describe_the_correct_tags(tagset: Path) -> None:
             elif rule.name == "size":  # "L (170/92A)" on an export tag whose recipe says 170/92A
                 assert value in unicodedata.normalize("NFKC", printed)
             elif value != printed and rule.name in ("color", "style_number", "composition"):
-                # a colour code beside the name ('C09 藏青'), a number grouped by spaces, a blend printed '棉65%'
-                assert value in printed or value == printed.replace(" ", "") or fibre_shares(value) == fibre_shares(printed)
+                # a colour code beside the name ('C09 藏青'), a number grouped by spaces, a blend printed '棉65%', a
+                # full-width print ('粘纤　８５％'): each in its NFKC form
+                folded = unicodedata.normalize("NFKC", printed)
+                assert value in folded or value == folded.replace(" ", "") or fibre_shares(value) == fibre_shares(folded)
             else:  # a full-width print ('ＧＢ／Ｔ　２６６４－２０１７') is the recipe's value in its NFKC form
                 assert value in (printed, unicodedata.normalize("NFKC", printed))
         codes = [c["text"] for c in tag["barcodes"]]
