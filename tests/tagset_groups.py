@@ -1,10 +1,12 @@
 """Checks every group of test-set designs shares (each session's designs have a test module of their own that
 adds what is particular to them): deterministic with an EAN-13 and no QR code, defects planted where the truth says,
-the recipe's values printed and no print below the smallest legal size."""
+the recipe's values printed and no print below the smallest legal size, and every character a design module prints
+in every font."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import inspect
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -55,3 +57,21 @@ def check_one_seed_one_card(design: str) -> None:
     first, again, other = (DESIGNS[design](s, values, 6.0).rgba for s in (7, 7, 8))
     assert np.array_equal(first, again)
     assert not np.array_equal(first, other)
+
+
+def source_characters(module: object, skip: str = "—…→·×±¥") -> list[str]:
+    """The characters beyond ASCII a design module's source holds (its labels, words and values), less `skip`."""
+    return sorted({c for c in inspect.getsource(module) if ord(c) > 127 and c not in skip})
+
+
+def assert_every_font_prints(chars: Iterable[str]) -> None:
+    """Each font the generator draws with has a glyph for every one of `chars`: a missing glyph prints the font's box
+    (what it draws for a private-use code point) where the truth says a character is."""
+    from training.tagsets import fonts
+
+    wanted = sorted(set(chars))
+    for name in fonts.font_names():
+        face = fonts.font(name, 40)
+        box = np.asarray(face.getmask("\U000F0000")).tobytes()
+        missing = [c for c in wanted if np.asarray(face.getmask(c)).tobytes() == box]
+        assert not missing, (name, "".join(missing))

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from tests.tagset_groups import (check_defects_planted_where_the_truth_says, check_deterministic_with_one_ean,
-                                 check_one_seed_one_card, printed_cards)
+                                 check_one_seed_one_card, printed_cards, assert_every_font_prints,
+                                 source_characters)
 from tests.test_tagsets import price_amount
 
 from training.tagsets.values import random_values  # noqa: E402  (test_tagsets skips the module where the fonts are missing)
@@ -57,14 +58,8 @@ def test_the_padded_tag_prints_a_lining_other_than_the_face_fabric(seed):
 
 
 def test_every_character_the_fifteenth_designs_print_exists_in_every_font():
-    import inspect
+    from training.tagsets import fifteenth_designs
 
-    from training.tagsets import fifteenth_designs, fonts
-
-    chars = sorted({c for c in inspect.getsource(fifteenth_designs) if ord(c) > 127 and c not in "—…→·×±"})
+    chars = source_characters(fifteenth_designs, "—…→·×±")
     assert len(chars) > 40
-    for name in fonts.font_names():
-        face = fonts.font(name, 40)
-        box = np.asarray(face.getmask("\U000F0000")).tobytes()
-        missing = [c for c in chars if np.asarray(face.getmask(c)).tobytes() == box]
-        assert not missing, (name, "".join(missing))
+    assert_every_font_prints(chars)

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import inspect
-
 import numpy as np
 import pytest
 
+from tests.tagset_groups import assert_every_font_prints, source_characters
 from tests.test_tagsets import deterministic_rows, price_amount, rows_with_planted_defects
 
 from training.tagsets import DESIGNS  # noqa: E402  (test_tagsets skips the module where the fonts are missing)
@@ -115,12 +114,8 @@ def test_the_columns_rows_stand_at_different_pitches(seed):
 
 
 def test_every_character_the_fourteenth_designs_print_exists_in_every_font():
-    from training.tagsets import fonts, fourteenth_designs
+    from training.tagsets import fourteenth_designs
 
-    chars = sorted({c for c in inspect.getsource(fourteenth_designs) if ord(c) > 127 and c not in "—…→·×±"})
+    chars = source_characters(fourteenth_designs, "—…→·×±")
     assert len(chars) > 40
-    for name in fonts.font_names():
-        face = fonts.font(name, 40)
-        box = np.asarray(face.getmask("\U000F0000")).tobytes()
-        missing = [c for c in chars if np.asarray(face.getmask(c)).tobytes() == box]
-        assert not missing, (name, "".join(missing))
+    assert_every_font_prints(chars)

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from tests.tagset_groups import (check_defects_planted_where_the_truth_says, check_deterministic_with_one_ean,
-                                 check_one_seed_one_card)
+                                 check_one_seed_one_card, assert_every_font_prints,
+                                 source_characters)
 from tests.test_tagsets import price_amount, truth_rows
 from training.tagsets import DESIGNS
 from training.tagsets.canvas import MIN_PRINT_MM
@@ -98,17 +99,11 @@ def test_one_seed_draws_one_card_and_another_seed_another(design):
 
 
 def test_every_character_the_nineteenth_designs_print_exists_in_every_font():
-    import inspect
+    from training.tagsets import nineteenth_designs
 
-    from training.tagsets import fonts, nineteenth_designs
-
-    chars = sorted({c for c in inspect.getsource(nineteenth_designs) if ord(c) > 127 and c not in "—…→·×±¥"})
+    chars = source_characters(nineteenth_designs, "—…→·×±¥")
     assert len(chars) > 20
-    for name in fonts.font_names():
-        face = fonts.font(name, 40)
-        box = np.asarray(face.getmask("\U000F0000")).tobytes()
-        missing = [c for c in chars if np.asarray(face.getmask(c)).tobytes() == box]
-        assert not missing, (name, "".join(missing))
+    assert_every_font_prints(chars)
 
 
 @pytest.mark.parametrize("design", NINETEENTH)

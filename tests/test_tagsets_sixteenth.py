@@ -7,7 +7,8 @@ import unicodedata
 import numpy as np
 import pytest
 
-from tests.tagset_groups import check_defects_planted_where_the_truth_says, check_one_seed_one_card
+from tests.tagset_groups import (assert_every_font_prints, check_defects_planted_where_the_truth_says,
+                                 check_one_seed_one_card, source_characters)
 from tests.test_tagsets import deterministic_rows, price_amount
 
 from training.tagsets import DESIGNS  # noqa: E402  (test_tagsets skips the module where the fonts are missing)
@@ -114,16 +115,10 @@ def test_one_seed_draws_one_card_and_another_seed_another(design):
 
 
 def test_every_character_the_sixteenth_designs_print_exists_in_every_font():
-    import inspect
-
-    from training.tagsets import fonts, sixteenth_designs
+    from training.tagsets import sixteenth_designs
     from training.tagsets.sixteenth_designs import fullwidth
 
-    chars = sorted({c for c in inspect.getsource(sixteenth_designs) if ord(c) > 127 and c not in "—…→·×±"}
-                   | set(fullwidth("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/-.%¥:,")))
+    chars = source_characters(sixteenth_designs, "—…→·×±") + list(
+        fullwidth("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/-.%¥:,"))
     assert len(chars) > 60
-    for name in fonts.font_names():
-        face = fonts.font(name, 40)
-        box = np.asarray(face.getmask("\U000F0000")).tobytes()
-        missing = [c for c in chars if np.asarray(face.getmask(c)).tobytes() == box]
-        assert not missing, (name, "".join(missing))
+    assert_every_font_prints(chars)

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from tests.tagset_groups import (check_defects_planted_where_the_truth_says, check_deterministic_with_one_ean,
-                                 check_one_seed_one_card, printed_cards)
+                                 check_one_seed_one_card, printed_cards, assert_every_font_prints,
+                                 source_characters)
 from tests.test_tagsets import price_amount
 from training.tagsets import DESIGNS
 from training.tagsets.twentieth_designs import paragraph_lines, size_window
@@ -89,14 +90,8 @@ def test_some_run_on_tags_end_a_line_with_a_label_and_start_the_next_with_its_va
 
 
 def test_every_character_the_twentieth_designs_print_exists_in_every_font():
-    import inspect
+    from training.tagsets import twentieth_designs
 
-    from training.tagsets import fonts, twentieth_designs
-
-    chars = sorted({c for c in inspect.getsource(twentieth_designs) if ord(c) > 127 and c not in "—…→·×±¥（）"})
+    chars = source_characters(twentieth_designs, "—…→·×±¥（）")
     assert len(chars) > 20
-    for name in fonts.font_names():
-        face = fonts.font(name, 40)
-        box = np.asarray(face.getmask("\U000F0000")).tobytes()
-        missing = [c for c in chars if np.asarray(face.getmask(c)).tobytes() == box]
-        assert not missing, (name, "".join(missing))
+    assert_every_font_prints(chars)

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from tests.tagset_groups import (check_defects_planted_where_the_truth_says, check_deterministic_with_one_ean,
-                                 check_one_seed_one_card)
+                                 check_one_seed_one_card, assert_every_font_prints,
+                                 source_characters)
 from tests.test_tagsets import price_amount, truth_rows
 from training.tagsets import DESIGNS
 from training.tagsets.canvas import MIN_PRINT_MM
@@ -120,14 +121,8 @@ def test_one_seed_draws_one_card_and_another_seed_another(design):
 
 
 def test_every_character_the_twentyfirst_designs_print_exists_in_every_font():
-    import inspect
+    from training.tagsets import twentyfirst_designs
 
-    from training.tagsets import fonts, twentyfirst_designs
-
-    chars = sorted({c for c in inspect.getsource(twentyfirst_designs) if ord(c) > 127 and c not in "—…→·×±¥"})
+    chars = source_characters(twentyfirst_designs, "—…→·×±¥")
     assert len(chars) > 20
-    for name in fonts.font_names():
-        face = fonts.font(name, 40)
-        box = np.asarray(face.getmask("\U000F0000")).tobytes()
-        missing = [c for c in chars if np.asarray(face.getmask(c)).tobytes() == box]
-        assert not missing, (name, "".join(missing))
+    assert_every_font_prints(chars)
