@@ -228,6 +228,22 @@ def test_a_missed_tag_whose_text_is_in_view_is_review_and_an_empty_frame_is_ng()
     assert judge(rules, nothing, [empty]).verdict is Verdict.NG
 
 
+def test_a_missed_tag_read_whole_needs_only_the_values_the_recipe_names() -> None:
+    """s6001 000069: the detector missed a tag read whole and right, one barcode in view as the recipe counts; its
+    brand (a logo set sideways), which the recipe names no value for and does not require, was not read, and that
+    alone held the frame at REVIEW. A value the recipe names that is not verified still does."""
+    names = ("hangtag", "barcode", "qr_code")
+    bars = Detections(np.array([[300, 300, 420, 360]], np.float32), np.array([0.9], np.float32), np.array([1]), names)
+    rules = parse_recipe('[counts]\nhangtag = 1\nbarcode = 1\n[fields]\nsize = "170/92A"\ncolor = "黑色"\n'
+                         'brand = { required = false }\n')
+    whole = TagReading(0, (0.0, 0.0, 640.0, 480.0), ocr_lines=lines_from_text("颜色：黑色\n号型：170/92A"), whole_frame=True)
+    checks = {c.subject: c for c in judge(rules, bars, [whole]).checks}
+    assert checks["count:hangtag"].verdict is Verdict.OK and checks["count:hangtag"].read == "1 (read, no box)"
+    other = parse_recipe('[counts]\nhangtag = 1\nbarcode = 1\n[fields]\nsize = "170/92A"\ncolor = "黑色"\n'
+                         'brand = "LANXI"\n')
+    assert {c.subject: c for c in judge(other, bars, [whole]).checks}["count:hangtag"].verdict is Verdict.REVIEW
+
+
 def test_no_tag_box_but_a_barcode_box_in_view_is_review_not_a_missing_tag() -> None:
     """A blurred kraft tag the detector did not outline, nothing on it legible, but its barcode boxed:
     the tag is there (set 5150's only false NG of the blurred condition)."""

@@ -255,8 +255,11 @@ def _one_tag_in_view(recipe: Recipe, detections: Detections, whole: TagReading) 
     """Whether a frame read whole shows exactly one of the job's tags: every value the recipe
     names verified on it, no more symbols in view than the recipe's counts allow one tag, and the
     style number printed once. Without a symbol count to hold the frame to, two tags the detector
-    both missed could not be told from one: such a frame stays REVIEW."""
-    if any(e.found is not Found.MATCH for e in gather(recipe, whole).values()):
+    both missed could not be told from one: such a frame stays REVIEW. A field the recipe names no
+    value for (`brand = { required = false }`) is no value to verify (s6001 000069: its brand, a logo
+    set sideways, not read, held a tag read whole and right at REVIEW)."""
+    named = {rule.name for rule in recipe.fields if rule.expected is not None}
+    if any(e.found is not Found.MATCH for name, e in gather(recipe, whole).items() if name in named):
         return False
     symbols = [c for c in recipe.counts if c.class_name in ("barcode", "qr_code")]
     if not symbols:
