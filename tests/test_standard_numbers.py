@@ -36,3 +36,16 @@ def test_another_standard_the_tag_prints_is_no_difference_from_the_recipes() -> 
     """The safety standard and a second product standard differ from the recipe's in more than a digit or two:
     neither is read as the recipe's standard misprinted."""
     assert _judged("GB/T 22846-2014", "FZ/T 73020-2019", "GB 18401-2010 A类") is not Verdict.NG
+
+
+@pytest.mark.parametrize("printed", ["68/T22849-2014", "6B/T 22849-2014"])
+def test_a_standard_whose_code_was_read_with_a_slip_is_still_a_standard(printed: str) -> None:
+    """s6001 000066's first read and the twentieth designs' wrong recipes: GB read 68 or 6B (G as 6), FZ read F2. The
+    value was no standard by its grammar (two letters first), so a number one digit off the recipe's stayed REVIEW."""
+    assert _judged("GB/T 22846-2014", "真丝衬衫", printed, "GB 18401-2010 A类") is Verdict.NG
+    assert _judged("GB/T 22849-2014", "真丝衬衫", printed, "GB 18401-2010 A类") is Verdict.OK
+
+
+def test_a_product_standard_read_f2_for_fz_is_still_fz() -> None:
+    assert _judged("FZ/T 73008-2021", "执行标准：F2/T73005-2021") is Verdict.NG
+    assert _judged("FZ/T 73005-2021", "执行标准：F2/T73005-2021") is Verdict.OK

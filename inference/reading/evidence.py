@@ -21,7 +21,8 @@ from inference.reading.labels import LABELS, line_parts, split_labeled
 from inference.reading.letter_sizes import IN_TEXT as LETTER_SIZE_IN_TEXT
 from inference.reading.letter_sizes import is_letter_size, size_tokens
 from inference.reading.matching import SURE_SINGLE, Found, Glyphs, compare, fold, haystacks, mixed_case, search
-from inference.reading.normalize import code_key, field_key, foreign_amount, halfwidth, normalize_ean, normalize_field, parse_price, squash
+from inference.reading.normalize import (code_key, field_key, foreign_amount, halfwidth, normalize_ean, normalize_field,
+                                         normalize_standard, parse_price, squash)
 from inference.reading.options import PrintedOptions, marked_option
 from inference.reading.recipe import FieldRule, Recipe
 from inference.reading.repairs import FIBRES, GRADES, PARTS
@@ -439,7 +440,8 @@ _GRAMMARS = {
 def fits_grammar(name: str, value: str) -> bool:
     """Whether `value` looks like a value of field `name` (fields without a grammar: always)."""
     grammar = _GRAMMARS.get(name)
-    text = halfwidth(value)
+    # a standard's code read with a slip ('F2/T', '68/T') is still a standard's code
+    text = halfwidth(normalize_standard(value) if name == "standard" else value)
     if name == "size" and is_letter_size(text.strip().upper()):
         return True
     return grammar is None or bool(grammar.search(text))

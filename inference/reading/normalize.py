@@ -99,8 +99,8 @@ def normalize_price(text: str) -> str:
 def normalize_standard(text: str) -> str:
     """'ＧＢ／Ｔ２２８４９－２０１４' and 'GB/T22849—2014' both become 'GB/T 22849-2014'."""
     text = squash(text).translate(_DASHES).upper().replace("／", "/").lstrip("([{<（【-.,:;")
-    # standard prefixes are GB, GB/T, FZ/T: B read as 8 or R, G as C, and Z as 2 are recognizer slips
-    text = re.sub(r"^[GC][8BR](?=/T|18401|\d{4,5}-)", "GB", text)
+    # standard prefixes are GB, GB/T, FZ/T: B read as 8 or R, G as C or 6, and Z as 2 are recognizer slips
+    text = re.sub(r"^[GC6][8BR](?=/T|18401|\d{4,5}-)", "GB", text)
     text = re.sub(r"^F2(?=/T)", "FZ", text)
     # no standard's code has a digit after its slash (GB/T, FZ/T): a 1 or I there is the T, its bar lost
     text = re.sub(r"^([A-Z]{2})/[1IL|](?=\s?\d)", r"\1/T", text)
