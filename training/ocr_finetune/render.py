@@ -169,7 +169,7 @@ def render_line(rng: np.random.Generator, font_path: str, text: str | None = Non
     ends = rng.uniform(-0.05, 0.15, 2) * h  # the detector's box stops near the last stroke; _widened adds room
     detected = (max(0.0, x1 - ends[0]), max(0.0, y1 - top), min(frame.shape[1] - 1.0, x2 + ends[1]), min(frame.shape[0] - 1.0, y2 + bottom))
     upright = Upright(frame, np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]), 0.0, frame)
-    crop = upright.line_crop(_widened(detected, frame.shape[1]), SMALL_PRINT_PX)
+    crop = upright.line_crop(_widened(detected, frame.shape[1], frame.shape[0]), SMALL_PRINT_PX)
     roll = rng.random()
     if roll < 0.55:
         return Line(crop, text, glyph_px, FIRST_SQUEEZE, Path(font_path).name, False)
