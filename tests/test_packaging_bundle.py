@@ -120,6 +120,7 @@ def test_bundle_is_trimmed_and_carries_its_resources(bundle):
     aom = list((internal / "opencv_python_headless.libs").glob("libaom-*.so*"))
     assert all(p.stat().st_size < 100_000 for p in aom)  # the AV1 stub (AVIF only; the station never reads it)
     assert not (internal / "rapidocr").exists()
+    assert not (internal / "resources" / "calibration").exists()  # OCR INT8 calibration: the bundle quantizes no OCR
     blas = [p for p in (internal / "opencv_python_headless.libs").glob("libopenblas*")]
     assert blas and all(p.stat().st_size < 1_000_000 for p in blas)  # the shim forwarding to NumPy's OpenBLAS
     assert not list((internal / "opencv_python_headless.libs").glob("libgfortran*"))
