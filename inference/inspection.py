@@ -7,7 +7,6 @@ Without a recipe there is no verdict to give, and results say so rather than inv
 from __future__ import annotations
 
 import logging
-import re
 import time
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -43,11 +42,12 @@ class ReadBudget:
         return self.spent
 
 
-def too_long(verdict: Any, budget: ReadBudget) -> Any:
+def too_long(verdict: Any, budget: ReadBudget, recipe: Any) -> Any:
     """A frame whose reading ran out of time is never OK: tags left unread are doubt. An NG found on what was read
     stays NG; but more hangtags than the recipe allows is no finding when boxes were left unread — the reader is what
     tells a box that is part of a tag, or no tag at all, from a second tag (fifteenth_b 000005 under load: a box
-    inside the tag's own, unread, counted as a second tag: a good tag NG)."""
+    inside the tag's own, unread, counted as a second tag: a good tag NG). "More than allowed" is the recipe's own
+    count rule against the count read, not the check's wording."""
     from dataclasses import replace
 
     from inference.reading.verdict import Check, FrameVerdict, Verdict
@@ -57,7 +57,7 @@ def too_long(verdict: Any, budget: ReadBudget) -> Any:
                   Verdict.REVIEW, reason)
     checks, reasons = [], list(verdict.reasons)
     for c in verdict.checks:
-        if c.subject == "count:hangtag" and c.verdict is Verdict.NG and _more_than_allowed(c.read, c.expected):
+        if c.subject == "count:hangtag" and c.verdict is Verdict.NG and _more_than_allowed(c.read, recipe, "hangtag"):
             doubted = f"{c.reason}, but boxes were left unread: parts of one tag or no tags at all are not told apart"
             reasons = [doubted if r == c.reason else r for r in reasons]
             c = replace(c, verdict=Verdict.REVIEW, reason=doubted)
@@ -69,10 +69,10 @@ def too_long(verdict: Any, budget: ReadBudget) -> Any:
                         verdict.parts)
 
 
-def _more_than_allowed(read: str, expected: str) -> bool:
-    """Whether a count check's read count ('3') is above what it expected ('1', '1–2'; 'at least 1' has no top)."""
-    tops = re.findall(r"\d+", expected)
-    return read.isdigit() and bool(tops) and not expected.startswith("at least") and int(read) > int(tops[-1])
+def _more_than_allowed(read: str, recipe: Any, class_name: str) -> bool:
+    """Whether a count check's count ('3') is above its recipe rule's maximum."""
+    rule = next((r for r in getattr(recipe, "counts", ()) if r.class_name == class_name), None)
+    return rule is not None and read.isdigit() and int(read) > rule.max
 
 
 def _with_stage(result: FrameResult, stage: str, ms: float) -> FrameResult:
@@ -163,7 +163,7 @@ class Inspector:
         start = time.perf_counter_ns()
         verdict = self._judge(result.detections, readings)
         if verdict is not None and budget is not None and budget.spent:
-            verdict = too_long(verdict, budget)
+            verdict = too_long(verdict, budget, self.recipe)
         result = _with_stage(result, "judge", (time.perf_counter_ns() - start) / 1e6)
         return result.with_(readings=readings, verdict=verdict)
 

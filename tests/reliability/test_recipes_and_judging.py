@@ -145,19 +145,26 @@ def test_too_many_hangtags_is_doubt_when_reading_ran_out_of_time() -> None:
     the recipe allows is no finding while boxes are left unread; an NG on what was read (a wrong price) stays NG, and
     too few tags (nothing boxed: unread boxes count as tags already) stays NG."""
     from inference.inspection import ReadBudget, too_long
+    from inference.reading.recipe import CountRule, Recipe
     from inference.reading.verdict import Check, FrameVerdict, Verdict
 
     budget = ReadBudget(15.0, None)
+    one = Recipe("one tag", counts=(CountRule("hangtag", 1, 1),))
     two = Check("count:hangtag", None, "1", "2", None, "detector", Verdict.NG, "2 hangtags, expected 1")
-    doubted = too_long(FrameVerdict(Verdict.NG, (two.reason,), (two,)), budget)
+    doubted = too_long(FrameVerdict(Verdict.NG, (two.reason,), (two,)), budget, one)
     assert doubted.verdict is Verdict.REVIEW
     assert "boxes were left unread" in doubted.reasons[0] and "took too long" in doubted.reasons[-1]
 
     price = Check("price", 0, "¥199.00", "¥299.00", 0.99, "ocr", Verdict.NG, "price ¥299.00 ≠ expected ¥199.00")
-    kept = too_long(FrameVerdict(Verdict.NG, (two.reason, price.reason), (two, price)), budget)
+    kept = too_long(FrameVerdict(Verdict.NG, (two.reason, price.reason), (two, price)), budget, one)
     assert kept.verdict is Verdict.NG and kept.reasons[0] == price.reason
 
+    up_to_two = Recipe("one or two tags", counts=(CountRule("hangtag", 1, 2),))
     none = Check("count:hangtag", None, "1–2", "0", None, "detector", Verdict.NG, "no hangtag, expected 1–2")
-    assert too_long(FrameVerdict(Verdict.NG, (none.reason,), (none,)), budget).verdict is Verdict.NG
+    assert too_long(FrameVerdict(Verdict.NG, (none.reason,), (none,)), budget, up_to_two).verdict is Verdict.NG
     three = Check("count:hangtag", None, "1–2", "3", None, "detector", Verdict.NG, "3 hangtags, expected 1–2")
-    assert too_long(FrameVerdict(Verdict.NG, (three.reason,), (three,)), budget).verdict is Verdict.REVIEW
+    assert too_long(FrameVerdict(Verdict.NG, (three.reason,), (three,)), budget, up_to_two).verdict is Verdict.REVIEW
+    # the recipe's rule decides, not the check's wording: at least three tags and two boxed is too few
+    at_least_three = Recipe("a set of tags", counts=(CountRule("hangtag", 3, 1_000_000),))
+    few = Check("count:hangtag", None, "at least 3", "2", None, "detector", Verdict.NG, "2 hangtags, expected at least 3")
+    assert too_long(FrameVerdict(Verdict.NG, (few.reason,), (few,)), budget, at_least_three).verdict is Verdict.NG
