@@ -12,13 +12,13 @@ instead of tracked frames; the frames stay in the journal. Settings live under l
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal, Slot
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QMenu, QStackedWidget
 
 from app.widgets.belt_speed import BeltSpeedDialog, belt_speed_text
 from app.widgets.table_note import TableNote
 from app.widgets.tag_results import ENGINEER_COLUMNS, TagResultsModel, tag_table
-from app.widgets.tag_strip import NgHoldBar, TagStrip
+from app.widgets.tag_strip import ACKNOWLEDGE_KEY, NgHoldBar, TagStrip
 from inference.tracking import LineSettings, TrackerSettings
 from inference.tracking.recent import RecentTag, RecentTags
 from inference.tracking.station import PerTagInspector
@@ -99,7 +99,12 @@ class LineLink(QObject):
                                    triggered=self.set_hold_ng)
         self.alarm_action = QAction("Alarm on NG (flash and beep)", w, checkable=True, checked=self.hold.alarm,
                                     triggered=self.set_alarm)
-        self.ack_action = QAction("Acknowledge NG tags", w, triggered=lambda: self.model.acknowledge())
+        # a key, so a gloved operator need not reach for the mouse; a window action, so it works with the menu shut
+        self.ack_action = QAction("Acknowledge NG tags", w, shortcut=QKeySequence(ACKNOWLEDGE_KEY),
+                                  triggered=lambda: self.model.acknowledge())
+        w.addAction(self.ack_action)
+        self.model.on_change(self._enable_ack)
+        self._enable_ack()
         self.belt_action = QAction(w, triggered=self.ask_belt_speed)
         self._name_belt_action()
         for action in (self.per_tag_action, self.hold_action, self.alarm_action, self.ack_action, self.belt_action):
@@ -112,7 +117,11 @@ class LineLink(QObject):
         engineer = getattr(getattr(self.window, "modes", None), "mode", "engineer") == "engineer"
         for action in (self.per_tag_action, self.hold_action, self.alarm_action, self.belt_action):
             action.setVisible(engineer)
-        self.ack_action.setEnabled(bool(self.model.held))  # greyed while no NG tag waits: not a silent no-op
+
+    def _enable_ack(self) -> None:
+        """Greyed while no NG tag waits (not a silent no-op); kept in step with the model, not only when the menu
+        opens: a disabled action's key does nothing, and the key was dead after the menu had been opened once."""
+        self.ack_action.setEnabled(bool(self.model.held))
 
     # -- settings -------------------------------------------------------------------------------------
     def set_per_tag(self, on: bool) -> None:

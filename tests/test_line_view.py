@@ -159,7 +159,7 @@ def test_an_ng_tag_stays_on_screen_until_acknowledged_and_raises_the_alarm(qtbot
     model.add(tag(8, "OK"))
     assert bar.isVisible() and "#7" in bar.text.text() and "size L" in bar.text.text() and bar.alarms == 1
     model.add(tag(9, "NG", "price"))
-    assert bar.alarms == 2 and "+1 more" in bar.text.text() and bar.button.text() == "Acknowledge all 2"
+    assert bar.alarms == 2 and "+1 more" in bar.text.text() and bar.button.text() == "Acknowledge all 2 (A)"
     with qtbot.waitSignal(bar.acknowledged) as signal:
         bar.button.click()
     assert signal.args == [2] and not bar.isVisible() and model.held == ()

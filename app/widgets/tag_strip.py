@@ -17,6 +17,7 @@ from inference.tracking.recent import RecentTags
 
 CELL_W, CELL_H, GAP = 64, 40, 4
 MISSED_TEXT = "unread"
+ACKNOWLEDGE_KEY = "A"  # the Line menu's Acknowledge NG tags; the bar's button names it
 
 
 class TagStrip(QWidget):
@@ -119,7 +120,8 @@ class NgHoldBar(QWidget):
             first = held[0]
             more = f"  (+{len(held) - 1} more NG waiting)" if len(held) > 1 else ""
             self.text.setText(f"NG tag {first.label}: {first.reason or 'rejected'} — take it off the line{more}")
-            self.button.setText("Acknowledge" if len(held) == 1 else f"Acknowledge all {len(held)}")
+            self.button.setText(("Acknowledge" if len(held) == 1 else f"Acknowledge all {len(held)}")
+                                + f" ({ACKNOWLEDGE_KEY})")
         if len(held) > self._held_before and self.alarm:
             self.alarms += 1
             QApplication.beep()
