@@ -350,7 +350,8 @@ class InspectionWorker(QObject):
         if isinstance(item, Waiting):  # a live or watched source has nothing new yet (maybe with a reason)
             return True
         if item is None:
-            desc = self._source.description if self._source else "source"
+            # "is not None": a live source's length is 0, so "if self._source" said "Finished source" at a replay's end
+            desc = self._source.description if self._source is not None else "source"
             self._close_source()
             self._end_session()
             self.source_finished.emit(desc)
