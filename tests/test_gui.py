@@ -329,3 +329,22 @@ def test_the_source_bar_shows_a_spec_as_its_kind_and_gives_it_back_unchanged(qtb
     bar.set_spec(spec)
     assert KINDS[bar.kind.currentIndex()] == kind
     assert bar.spec() == spec
+
+
+@pytest.mark.parametrize("spec, picked, kind", [
+    ("{tmp}/report.pdf", "Single image", "Single image"),  # a file of no kind the bar offers: the pick stays
+    ("gige:22918301", "Camera", "Camera"),  # a scheme the station does not know
+    ("{tmp}/lot.2024", "Video file", "Image folder"),  # a folder with a dot in its name is still a folder
+    ("{tmp}/no-such-folder", "Single image", "Image folder"),  # typed as a folder: said as one
+])
+def test_the_source_bar_calls_a_refused_spec_no_image_folder(qtbot, tmp_path, spec, picked, kind):
+    from app.widgets.source_bar import KINDS, SourceBar
+
+    (tmp_path / "report.pdf").write_bytes(b"%PDF-1.4")
+    (tmp_path / "lot.2024").mkdir()
+    spec = spec.format(tmp=tmp_path)
+    bar = SourceBar()
+    qtbot.addWidget(bar)
+    bar.kind.setCurrentIndex(KINDS.index(picked))
+    bar.set_spec(spec)
+    assert KINDS[bar.kind.currentIndex()] == kind and bar.path.text() == spec

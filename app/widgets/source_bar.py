@@ -6,6 +6,9 @@ flag of its own."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog, QHBoxLayout, QLineEdit,
                                QPushButton, QSizePolicy, QVBoxLayout, QWidget)
@@ -16,6 +19,7 @@ from inference.sources import split_camera, spec_kind
 KINDS = ("Image folder", "Watch folder", "Single image", "Video file", "Camera", "GenICam camera")
 KIND_NAMES = {"replay": "Camera", "video": "Video file", "image": "Single image", "folder": "Image folder"}
 CAMERA_KINDS = frozenset({"Camera", "GenICam camera"})
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:")  # gige:…, not a Windows drive (C:)
 PLACEHOLDERS = {"Image folder": "folder of tag images", "Watch folder": "folder the camera software writes images to",
                 "Single image": "image file", "Video file": "video file",
                 "Camera": "camera index (0, 1…) or stream URL (rtsp://…)", "GenICam camera": "camera serial number"}
@@ -111,7 +115,8 @@ class SourceBar(QWidget):
         """Show a spec (from the command line or the last session) with the kind it names, so the bar reads
         "Camera" for `0@1280x720` or `camera:line.avi`, not whatever kind was picked last."""
         kind, text, resolution = kind_of(spec)
-        self.kind.setCurrentIndex(KINDS.index(kind))
+        if kind:  # a spec of no kind the bar offers keeps the kind picked: it was never an image folder
+            self.kind.setCurrentIndex(KINDS.index(kind))
         index = self.resolution.findText(resolution.replace("x", "×")) if resolution else 0
         if index < 0:  # a size the list does not offer stays in the text
             text, index = spec, 0
@@ -173,8 +178,12 @@ class SourceBar(QWidget):
 
 
 def kind_of(spec: str) -> tuple[str, str, str]:
-    """(kind, the text for the path field, the camera resolution or "") of a source spec."""
+    """(kind, the text for the path field, the camera resolution or "") of a source spec; the kind is "" for a spec
+    that names none of the bar's kinds. spec_kind calls anything it does not know a folder (open_source then refuses
+    it), and the bar said "Image folder" over a refused report.pdf or gige:22918301."""
     kind = spec_kind(spec)
+    if kind == "folder" and not Path(spec).is_dir() and (Path(spec).suffix or _SCHEME.match(spec)):
+        return "", spec, ""
     if kind == "watch":
         return "Watch folder", spec[len("watch:"):], ""
     if spec.startswith("genicam:"):
