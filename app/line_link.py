@@ -203,6 +203,10 @@ class LineLink(QObject):
             self._on_tag(RecentTag.of(verdict))
 
     def _on_tag(self, tag: RecentTag) -> None:
+        last = self.model.last
+        if (tag.trigger_id is None and last is not None and last.trigger_id is None
+                and tag.tag_id <= last.tag_id):  # ids restart with a new line (another recipe or source: a new
+            self.model.clear()  # session); the strip showed #8 #1 #2, two tags #1 and #2 side by side
         self.model.add(tag)
         follow = self.tag_table.currentIndex().row() in (-1, len(self.tag_rows.tags) - 1)
         self.tag_rows.append(tag)

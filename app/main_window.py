@@ -605,8 +605,10 @@ class MainWindow(QMainWindow):
         shown = rejudge(current, self.thresholds, self.recipe)
         self.view.show_detections(shown.detections, _not_tags(shown), tag_papers(shown))
         self.crops.show_crops(self.current_image, shown.detections, not_tags=_not_tags(shown))
-        self.banner.show_verdict(Inspector.verdict_text(shown), list(getattr(shown.verdict, "reasons", ()) or ()),
-                                 preview=preview)
+        if not self.line.shows_tags:  # a recipe swapped mid-line put the tracked frame's "no legible hangtag" REVIEW
+            # over the last finished tag
+            self.banner.show_verdict(Inspector.verdict_text(shown), list(getattr(shown.verdict, "reasons", ()) or ()),
+                                     preview=preview)
         self.text_panel.show_result(shown, self.reading_on)
 
     def _update_whatif(self) -> None:
