@@ -140,7 +140,8 @@ class VideoSource(FrameSource):
         if resolution:
             self._capture.set(cv2.CAP_PROP_FRAME_WIDTH, resolution[0])
             self._capture.set(cv2.CAP_PROP_FRAME_HEIGHT, resolution[1])
-        self._expected = int(self._capture.get(cv2.CAP_PROP_FRAME_COUNT) or 0) if not live else 0
+        # a replay knows its recording's length, so a file cut short says so: it ended as quietly as a whole one
+        self._expected = int(self._capture.get(cv2.CAP_PROP_FRAME_COUNT) or 0) if not live or simulated else 0
         fps = float(self._capture.get(cv2.CAP_PROP_FPS) or 0.0)
         self._period_s = 1.0 / fps if simulated and 1.0 <= fps <= 240.0 else 0.0
         self._memory: FrameMemory | None = None
@@ -167,7 +168,7 @@ class VideoSource(FrameSource):
         return ok, image
 
     def __len__(self) -> int:
-        return max(self._expected, 0)
+        return max(self._expected, 0) if not self.live else 0  # a replay is a camera: frames dropped, no count
 
     def frames(self) -> Iterator[FrameOrError]:
         index = 0
