@@ -298,7 +298,7 @@ class TeachDialog(QDialog):
         try:
             lesson.recipe()
         except HangtagError as exc:
-            self.message.setText(f"Not saved: {exc}")
+            self.message.setText(f"Not saved: {taught_problem(exc, lesson)}")
             return None
         if path is None:
             default = self.recipes_dir / f"{_file_name(lesson.name)}.toml"
@@ -314,6 +314,33 @@ class TeachDialog(QDialog):
         self.saved_path = path
         self.accept()
         return path
+
+
+_WHERE = re.compile(r"^Recipe .*?(?:, line \d+(?: column \d+)?)?, key ([\w.]+): (.*)$", re.DOTALL)
+
+
+def taught_problem(exc: HangtagError, lesson: Lesson) -> str:
+    """The recipe's complaint about a taught value, said by the box the engineer typed it in: "Recipe <taught>, line
+    13, key barcode.expected" named a line of a file this dialog never shows."""
+    message = getattr(exc, "message", str(exc))
+    match = _WHERE.match(message)
+    if match is None:
+        return str(exc)
+    key, what = match.groups()
+    section, _, rest = key.partition(".")
+    if section == "barcode":
+        where = "the Barcode"
+    elif section == "fields" and rest.split(".")[0] in {f.name for f in lesson.fields}:
+        where = f"the expected {lesson.field(rest.split('.')[0]).label}"
+    elif key == "recipe.name":
+        where = "the Recipe name"
+    else:
+        where = key
+    said = [f"{where} {what}" if what.startswith(("cannot", "has", "is", "must")) else f"{where}: {what}"]
+    said += [f"{label} {value}" for label, value in (("expected", getattr(exc, "expected", "")),
+                                                     ("found", getattr(exc, "found", ""))) if value]
+    hint = getattr(exc, "hint", "")
+    return "; ".join(said) + (f". {hint[:1].upper()}{hint[1:]}" if hint else "")
 
 
 def _row(*widgets: QWidget) -> QWidget:

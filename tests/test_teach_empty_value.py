@@ -42,3 +42,20 @@ def test_a_ticked_field_with_a_value_is_saved(qtbot, tmp_path):
     dialog = make_dialog(qtbot, tmp_path)
     saved = dialog.save(tmp_path / "job.toml")
     assert saved is not None and 'price = { expected = "¥199.00"' in saved.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("price, symbology, code, said", [
+    ("¥199.00", "EAN-13", "12345", "the Barcode cannot be an EAN-13; expected 13 digits; found '12345'"),
+    ("¥199.00", "EAN-13", "1234567890123", "the Barcode has a wrong check digit"),
+    ("一百九十九", "", "", "the expected 价格 price is not a valid price"),
+])
+def test_a_value_the_recipe_refuses_is_named_by_its_box_not_by_a_line_of_toml(qtbot, tmp_path, price, symbology,
+                                                                                 code, said):
+    """'Not saved: Recipe <taught>, line 13, key barcode.expected: …' named a line of a file this dialog never shows."""
+    dialog = make_dialog(qtbot, tmp_path)
+    dialog.table.item(row_of(dialog, "price"), 2).setText(price)
+    dialog.symbology.setCurrentText(symbology)
+    dialog.code.setText(code)
+    assert dialog.save(tmp_path / "job.toml") is None and not (tmp_path / "job.toml").exists()
+    message = dialog.message.text()
+    assert message.startswith(f"Not saved: {said}") and "line" not in message and "<taught>" not in message
