@@ -33,7 +33,7 @@ from app.widgets.error_panel import ErrorPanel
 from app.widgets.station_header import StationHeader, short_source
 from app.widgets.table_note import TableNote
 from app.widgets.image_view import ImageView, tag_papers
-from app.widgets.plots_panel import PlotsPanel, rate_text
+from app.widgets.plots_panel import DEFAULT_TAKT_MS, PlotsPanel, rate_text
 from app.widgets.results_table import ResultsModel, readable_name
 from app.widgets.source_bar import SourceBar
 from app.widgets.text_panel import TextPanel
@@ -201,7 +201,9 @@ class MainWindow(QMainWindow):
 
         self.text_panel = TextPanel()
         self.tuning = TuningPanel(self.thresholds)
-        self.plots = PlotsPanel()
+        self.plots = PlotsPanel(takt_ms=self._saved_takt())  # the line's takt survives a restart: violations
+        # were counted against the 250 ms default again after each one
+        self.plots.takt.valueChanged.connect(lambda ms: self.settings.set("plots/takt_ms", f"{ms:g}"))
         self.table = QTableView()
         self.table.setModel(self.results)
         self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
@@ -280,6 +282,12 @@ class MainWindow(QMainWindow):
             self.resize(*first_size(screen.availableGeometry().size() if screen else None))
         # A saved layout is kept at start; otherwise the mode lays the docks out for this screen.
         self._keep_restored_layout = isinstance(state, QByteArray) and self.restoreState(state)
+
+    def _saved_takt(self) -> float:
+        try:
+            return float(self.settings.get("plots/takt_ms", "") or DEFAULT_TAKT_MS)
+        except ValueError:  # a hand-edited settings file: the default, not a window that will not open
+            return DEFAULT_TAKT_MS
 
     def layout_for_mode(self, operator: bool) -> None:
         """Dock sizes for the mode and the window's size, so 1280×720 shows everything the mode needs at

@@ -67,8 +67,12 @@ def _settle(plot, current_top: float, bottom: float, needed: float) -> float:
     return current_top
 
 
+DEFAULT_TAKT_MS = 250.0
+
+
 class PlotsPanel(QWidget):
-    def __init__(self, capacity: int = 300, parent=None) -> None:
+    def __init__(self, capacity: int = 300, parent=None, *, takt_ms: float = DEFAULT_TAKT_MS) -> None:
+        """`takt_ms`: the line's takt as the engineer last set it (the window keeps it in its settings)."""
         super().__init__(parent)
         pg.setConfigOptions(antialias=False, useOpenGL=False)  # the bundle carries no QtOpenGL (packaging/stubs)
         self.stats = RollingStats(window=500)
@@ -77,12 +81,13 @@ class PlotsPanel(QWidget):
         self.share = Ring(capacity, 2)
         self.frames = 0
         self.takt_violations = 0
+        self.takt_judged = 0  # the frames the violations are counted over: the newest `capacity`
         self._dirty = False
         self._stamps: list[float] = []
 
         self.takt = QDoubleSpinBox()
         self.takt.setRange(10, 5000)
-        self.takt.setValue(250)
+        self.takt.setValue(takt_ms)
         self.takt.setSuffix(" ms")
         self.drift_window = QSpinBox()
         self.drift_window.setRange(20, 10000)
@@ -142,7 +147,7 @@ class PlotsPanel(QWidget):
             curve.setZValue(len(STAGES) - z)
             self.stage_curves[stage] = curve
         dash = pg.QtCore.Qt.PenStyle.DashLine
-        self.takt_line = pg.InfiniteLine(pos=250, angle=0, pen=pg.mkPen("#d93025", width=2, style=dash))
+        self.takt_line = pg.InfiniteLine(pos=self.takt.value(), angle=0, pen=pg.mkPen("#d93025", width=2, style=dash))
         self.lat_plot.addItem(self.takt_line)
         self.rss_curve = self.mem_plot.plot(pen=pg.mkPen("#2e86de", width=2), name="host RSS")
         self.vram_curve = self.mem_plot.plot(pen=pg.mkPen("#8e44ad", width=2), name="VRAM (this process)")
@@ -165,7 +170,7 @@ class PlotsPanel(QWidget):
         self.share_plot.addItem(pg.InfiniteLine(pos=HOST_SHARE_LINE, angle=0, pen=pg.mkPen("#d93025", style=dash)))
         # The lines' names go in the legends (a label on the line sat on the data).
         self._takt_key = pg.PlotDataItem(pen=pg.mkPen("#d93025", width=2, style=dash))
-        self.legends["lat"].addItem(self._takt_key, "takt 250 ms")
+        self.legends["lat"].addItem(self._takt_key, f"takt {self.takt.value():.0f} ms")
         self.legends["mem"].addItem(self.rss_curve, "host RSS")
         self.legends["mem"].addItem(self.vram_curve, "VRAM (this process)")
         self.legends["share"].addItem(self.share_curve, "host-side share")
@@ -244,10 +249,16 @@ class PlotsPanel(QWidget):
         legend = self.legends["lat"]
         legend.removeItem(self._takt_key)
         legend.addItem(self._takt_key, f"takt {value:.0f} ms")
+        self._count_violations()
+        self._dirty = True
+
+    def _count_violations(self) -> None:
+        """Over the frames the plot holds, against the takt now: counted as frames came, a takt changed later was
+        judged only over these while 'of N' went on counting every frame of the run."""
         rows = self.latency.ordered()
         totals = np.nansum(rows[:, : len(STAGES)], axis=1) if rows.size else np.zeros(0)
-        self.takt_violations = int(np.sum(totals > value))
-        self._dirty = True
+        self.takt_violations = int(np.sum(totals > self.takt.value()))
+        self.takt_judged = int(totals.size)
 
     def add_result(self, result: FrameResult) -> None:
         if not result.ok:
@@ -256,8 +267,6 @@ class PlotsPanel(QWidget):
         t = result.timings
         self.stats.add(t)
         self.latency.push([t.get(s) for s in STAGES] + [self.frames])
-        if t.total_ms > self.takt.value():
-            self.takt_violations += 1
         if result.memory is not None:
             vram = result.memory.vram_mb if result.memory.vram_mb is not None else np.nan
             self.memory.push([result.memory.rss_mb, vram, self.frames])
@@ -329,6 +338,7 @@ class PlotsPanel(QWidget):
         self._draw()
 
     def _draw(self) -> None:
+        self._count_violations()
         span = next((n for n in (50, 100, 200) if self.frames <= n), self.capacity)
         if span != self._x_span:  # widen the window in steps, not every frame, so the axis stays put
             self._x_span = span
@@ -370,7 +380,8 @@ class PlotsPanel(QWidget):
         share_p50 = host.p50 / detect_p50 if detect_p50 > 0 else 0.0
         self.summary.setText(
             f"total p50 {total.p50:.1f} · p95 {total.p95:.1f} · p99 {total.p99:.1f} ms   |   "
-            f"{rate_text(self.fps)}   |   takt violations {self.takt_violations} of {self.frames}   |   "
+            f"{rate_text(self.fps)}   |   takt violations {self.takt_violations} of "
+            f"{'the last ' if self.frames > self.takt_judged else ''}{self.takt_judged}   |   "
             f"host-side share (p50) {share_p50:.0%}")
         rss_drift, vram_drift = self.memory_drift()
         limit = self.drift_limit.value()
