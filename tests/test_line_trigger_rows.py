@@ -150,3 +150,18 @@ def test_a_plc_trigger_answered_by_a_free_running_source_is_a_tag_row(qtbot, tmp
     (row,) = journal_tags(tmp_path)
     assert (row.trigger_id, row.verdict, row.missed) == ("1", "OK", False)
     assert row.archive_crop
+
+
+def test_an_item_whose_frame_showed_no_hangtag_keeps_that_frame_as_its_image(tmp_path):
+    """Walked in triggered mode: every NG 'no hangtag' item said 'image not archived: archiving was off (or failed)'
+    in History, and the report showed no image, though the frame was what the quality manager needed to see."""
+    image = frame_with([], 0)
+    verdict = verdict_of_frame(inspected(image, []), image, 12)
+    assert verdict.verdict is not Verdict.OK and verdict.read_frame is None  # flagged, and nothing was read
+    assert verdict.crop is not None and verdict.crop.shape == image.shape
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        recorder = Recorder(journal, Archive(tmp_path / "archive"))
+        recorder.use(KEY)
+        recorder.record_tag(verdict)
+        (row,) = journal.tags(recorder.session_id)
+    assert row.archive_crop and Path(row.archive_crop).is_file()

@@ -64,7 +64,10 @@ def trigger_verdict(trigger_id: Any, tag_id: int, image: np.ndarray | None, dete
     focus = tag_focus(image, box, []) if seen else None
     read = next((r for r in readings if getattr(r, "is_tag", False)), None)
     x1, y1, x2, y2 = (int(v) for v in box)
-    crop = image[max(0, y1):max(0, y2), max(0, x1):max(0, x2)].copy() if seen else None
+    # no hangtag seen: the whole frame is the item's evidence (an NG "no hangtag" item had no image in History or
+    # the report, which then blamed the archive)
+    crop = image[max(0, y1):max(0, y2), max(0, x1):max(0, x2)].copy() if seen else \
+        (image.copy() if image is not None and image.size else None)
     return TagVerdict(tag_id, verdict.verdict, tuple(verdict.reasons), 1, tag_id, tag_id, box,
                       tag_id if seen else None, focus, len(readings), latency_s, trigger_id, read, crop=crop,
                       read_frame=tag_id if seen else None, read_box=box if seen else None, checks=tuple(verdict.checks))
