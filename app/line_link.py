@@ -24,6 +24,8 @@ from inference.tracking.recent import RecentTag, RecentTags
 from inference.tracking.station import PerTagInspector
 
 STRIP_SIZE = 12
+TAGS_NOTE = "No tag finished yet: a tag's verdict is listed here once it leaves the view"
+TRIGGERED_NOTE = "No item judged yet: each trigger's verdict is listed here as it is judged"
 
 
 class _Finisher(QObject):
@@ -40,11 +42,35 @@ class _Finisher(QObject):
             inspector.finish()
 
 
+def trigger_mode(spec: str) -> str:
+    """"software" or "hardware" for a camera that sends a frame per trigger, else "" (frames flow and are tracked)."""
+    from inference.cameras.specs import is_camera_spec, settings_of
+    from inference.errors import HangtagError
+
+    if not is_camera_spec(spec):
+        return ""
+    try:
+        mode = settings_of(spec).trigger.mode
+    except HangtagError:  # a spec that does not open triggers nothing
+        return ""
+    return mode if mode in ("software", "hardware") else ""
+
+
 def line_banner_note(state) -> str:
     """The banner before a moving line's first tag: 'waiting for the first tag to leave the view' stood over a
-    stopped station, as if tags were being tracked."""
+    stopped station, as if tags were being tracked. A triggered camera's items are judged as they come, not when
+    they leave: the banner said 'the first tag is judged when it leaves the view' over one."""
     from app.station_state import OPEN, RUNNING
 
+    trigger = trigger_mode(state.source)
+    if trigger == "software":
+        if state.run == RUNNING:
+            return "one verdict per trigger: waiting for a trigger (→, the trigger folder or the line)"
+        return "one verdict per trigger: → fires the camera once; Start (Space) answers each trigger as it comes"
+    if trigger == "hardware":
+        if state.run == RUNNING:
+            return "one verdict per trigger: waiting for the camera's trigger input"
+        return "one verdict per trigger: press Start (Space), then each trigger of the camera's input is judged"
     if state.run == RUNNING:
         return "one verdict per tag: waiting for the first tag to leave the view"
     start = "press Start (Space)" if state.source_status == OPEN else "open a source, then press Start (Space)"
@@ -73,7 +99,7 @@ class LineLink(QObject):
         self.tag_table = tag_table(self.tag_rows)
         self.tag_table.clicked.connect(lambda index: self.show_tag_at(index.row()))
         self.tag_note = TableNote(self.tag_table)  # the empty tag list said nothing
-        self.tag_note.say("No tag finished yet: a tag's verdict is listed here once it leaves the view")
+        self.tag_note.say(TAGS_NOTE)
         self.results_stack = QStackedWidget()
         self.results_stack.addWidget(window.table)
         self.results_stack.addWidget(self.tag_table)
@@ -220,6 +246,8 @@ class LineLink(QObject):
         self.results_stack.setCurrentWidget(self.tag_table if self.per_tag else self.window.table)
 
     def _render_mode(self, state, changed: frozenset = frozenset({"mode"})) -> None:
+        if "source" in changed:
+            self.tag_note.say(TRIGGERED_NOTE if trigger_mode(state.source) else TAGS_NOTE)
         if "mode" not in changed:
             return
         for column in ENGINEER_COLUMNS:
