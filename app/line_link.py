@@ -240,6 +240,8 @@ class LineLink(QObject):
             self.tag_table.scrollToBottom()
         if self.per_tag:  # the tags in view when the mode was left finish after it: the banner is the frame's again
             self.window.banner.show_tag(tag.label, tag.verdict, [tag.reason] if tag.reason else [])
+            if self.window.follow_live:  # not over a row the engineer clicked
+                self.window.text_panel.show_tag(tag)
 
     # -- the Results dock -----------------------------------------------------------------------------
     def _show_rows(self) -> None:
@@ -270,6 +272,7 @@ class LineLink(QObject):
         w.crops.show_crops(None, None, note=f"Tag {tag.label} as it was read, above" if tag.crop is not None else
                            f"Tag {tag.label}: no crop")
         w.banner.show_tag(tag.label, tag.verdict, list(tag.reasons))
+        w.text_panel.show_tag(tag)  # its fields as read, beside the crop (the Tag text spoke of the live frame)
 
     @property
     def shows_tags(self) -> bool:

@@ -49,6 +49,7 @@ from inference.lending import detach
 from inference.pipeline import FrameResult
 from inference.postprocess import Thresholds
 from inference.resources import default_model_path, user_data_dir
+from inference.tracking.station import TRACKED
 
 PAINT_INTERVAL_MS = 16  # repaint the live view at most ~60 times a second
 ENGINE_NAMES = {"onnxruntime-cpu": "CPU", "onnxruntime-cuda": "CUDA", "tensorrt": "TensorRT",
@@ -574,7 +575,8 @@ class MainWindow(QMainWindow):
                 reasons = [f"{len(result.detections)} detections; load a recipe to get OK / NG / REVIEW"]
         if not self.line.shows_tags:  # on a moving line the banner shows the last finished tag instead
             self.banner.show_verdict(Inspector.verdict_text(result), reasons, preview=preview)
-        self.text_panel.show_result(result, self.reading_on)
+        if not (self.line.shows_tags and self.line.tag_rows.tags and result.verdict == TRACKED):
+            self.text_panel.show_result(result, self.reading_on)  # else the Tag text keeps the last tag's read
 
     def show_result_at(self, row: int) -> None:
         if not 0 <= row < len(self.results.results):
@@ -614,10 +616,10 @@ class MainWindow(QMainWindow):
         self.view.show_detections(shown.detections, _not_tags(shown), tag_papers(shown))
         self.crops.show_crops(self.current_image, shown.detections, not_tags=_not_tags(shown))
         if not self.line.shows_tags:  # a recipe swapped mid-line put the tracked frame's "no legible hangtag" REVIEW
-            # over the last finished tag
+            # over the last finished tag (the banner and the Tag text show that tag)
             self.banner.show_verdict(Inspector.verdict_text(shown), list(getattr(shown.verdict, "reasons", ()) or ()),
                                      preview=preview)
-        self.text_panel.show_result(shown, self.reading_on)
+            self.text_panel.show_result(shown, self.reading_on)
 
     def _update_whatif(self) -> None:
         self.tuning.whatif.setText(whatif_text(self.results.results[-self.results.cache_last:], self.thresholds,

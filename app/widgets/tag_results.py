@@ -69,8 +69,8 @@ class TagResultsModel(ColumnModel):
         self.tags.append(tag)
         self.endInsertRows()
         old = len(self.tags) - 1 - self.crops_kept
-        if old >= 0 and self.tags[old].crop is not None:
-            self.tags[old] = replace(self.tags[old], crop=None)
+        if old >= 0 and (self.tags[old].crop is not None or self.tags[old].reading is not None):
+            self.tags[old] = replace(self.tags[old], crop=None, reading=None, checks=())
 
     def clear(self) -> None:
         self.beginResetModel()

@@ -28,19 +28,46 @@ class TextPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(self.view, 1)
         layout.addWidget(self.show_raw)
-        self.show_raw.toggled.connect(lambda _: self.show_result(self._result, self._reader_on))
+        self.show_raw.toggled.connect(lambda _: self._show_again())
         self._result: FrameResult | None = None
+        self._tag = None  # a moving line's finished tag shown (RecentTag), instead of a frame
         self._reader_on = True
         self.view.setHtml("<p>No tag read yet.</p>")
 
     def changeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         """Another theme: the reads are written again in its colours (the light theme's were unreadable on the dark)."""
         super().changeEvent(event)
-        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange) and self._result is not None:
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
+            self._show_again()
+
+    def _show_again(self) -> None:
+        if self._tag is not None:
+            self.show_tag(self._tag)
+        elif self._result is not None:
             self.show_result(self._result, self._reader_on)
+
+    def show_tag(self, tag) -> None:
+        """A moving line's finished tag (an inference.tracking.recent.RecentTag): its verdict, reasons and the read
+        the verdict rests on. The dock said only 'One verdict per tag' all run long, beside a tag row clicked."""
+        self._tag = tag
+        e = html.escape
+        color = verdict_text_color(tag.verdict).name()
+        verdict = "REVIEW (passed unread)" if tag.missed else tag.verdict
+        reasons = "".join(f"<li>{e(r)}</li>" for r in tag.reasons)
+        head = (f"<h3>Tag {e(tag.label)}: <span style='color:{color}'>{e(verdict)}</span></h3>"
+                + (f"<ul>{reasons}</ul>" if reasons else "<p>every check passed</p>"))
+        if tag.reading is not None:
+            frame = "" if tag.frame is None else f" at frame {tag.frame}"
+            body = self._tag_html(tag.reading, tag.checks, heading=f"As read{frame}")
+        elif tag.reads == 0:
+            body = "<p>Never read: the line had no shot of it to read.</p>"
+        else:
+            body = "<p>Its read is in the journal: File → History… (Ctrl+H).</p>"  # an old row, its read let go
+        self.view.setHtml(head + body)
 
     def show_result(self, result: FrameResult | None, reader_on: bool) -> None:
         unchanged_off = not reader_on and not self._reader_on and self._result is not None
+        self._tag = None
         self._result, self._reader_on = result, reader_on
         if unchanged_off:
             return
@@ -67,7 +94,7 @@ class TextPanel(QWidget):
         checks = getattr(result.verdict, "checks", ()) if result.verdict is not None else ()
         self.view.setHtml("".join(self._tag_html(r, checks) for r in as_judged(result)))
 
-    def _tag_html(self, reading, checks=()) -> str:
+    def _tag_html(self, reading, checks=(), heading: str = "") -> str:
         e = html.escape
         if not reading.is_tag:  # a box the detector drew round a coin or a lamp: shown, not judged
             grey = verdict_text_color("").name()
@@ -106,8 +133,8 @@ class TextPanel(QWidget):
                     f"{line.confidence:.2f}  {line.text}" for line in reading.confirm_only_lines)) + "</pre>"
         # no tag box: the frame was read whole, around its symbols or all of it; "Tag 1" over a bare frame
         # (set s5150's missing-tag frame) named a tag nobody could see
-        heading = ("No hangtag found: the frame was read whole" if getattr(reading, "whole_frame", False)
-                   else f"Tag {reading.tag_index + 1}")
+        heading = heading or ("No hangtag found: the frame was read whole" if getattr(reading, "whole_frame", False)
+                              else f"Tag {reading.tag_index + 1}")
         return (f"<h3>{heading}</h3><p>{e(reading.summary)}</p>"
                 f"<table cellspacing='0' cellpadding='3' border='1' style='border-collapse:collapse'>"
                 f"<tr><th>Field</th><th>Read</th><th>Conf.</th><th>From</th></tr>{''.join(rows)}</table>"

@@ -33,6 +33,9 @@ class RecentTag:
     reads: int = 0
     finished_at: float = field(default_factory=time.time)
     crop: np.ndarray | None = field(default=None, repr=False, compare=False)  # the tag as read (BGR)
+    # the read the verdict rests on (an inference.reading TagReading) and its checks: the Tag text shows them
+    reading: Any = field(default=None, repr=False, compare=False)
+    checks: tuple[Any, ...] = field(default=(), repr=False, compare=False)
 
     @property
     def label(self) -> str:
@@ -50,7 +53,7 @@ class RecentTag:
         return cls(int(verdict.track_id), str(value), verdict.reasons[0] if verdict.reasons else "",
                    verdict.trigger_id, missed, tuple(verdict.reasons), fields,
                    getattr(verdict, "read_frame", None), int(getattr(verdict, "reads", 0)),
-                   crop=getattr(verdict, "crop", None))
+                   crop=getattr(verdict, "crop", None), reading=reading, checks=tuple(getattr(verdict, "checks", ())))
 
 
 class RecentTags:
