@@ -226,7 +226,8 @@ def test_triggered_mode_gives_one_verdict_per_trigger_id():
     assert [(v.trigger_id, v.verdict) for v in verdicts] == [("T-1", Verdict.OK), ("T-2", Verdict.NG),
                                                               ("T-3", Verdict.NG)]
     assert "hangtag" in " ".join(verdicts[2].reasons)  # the recipe counts one tag: none is a missing tag
-    assert verdicts[0].crop.shape == (160, 120, 3) and verdicts[2].crop is None  # the item the journal archives
+    assert verdicts[0].crop.shape == (160, 120, 3)  # the item the journal archives: its tag,
+    assert verdicts[2].crop.shape == frame_with([], 0).shape  # or, no tag seen, the whole frame
 
 
 def test_a_slow_detector_reads_at_the_first_whole_sighting():
