@@ -11,6 +11,8 @@ instead of tracked frames; the frames stay in the journal. Settings live under l
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QMenu, QStackedWidget
@@ -203,7 +205,7 @@ class LineLink(QObject):
         belt = self.belt_px_per_frame
         tracker = TrackerSettings(belt_px_per_frame=(belt, 0.0) if belt else None)
         self.inspector = PerTagInspector(inspector, LineSettings(tracker=tracker))
-        self.inspector.listeners.append(self._journal_and_show)
+        self.inspector.listeners.append(lambda verdict, line=self.inspector: self._journal_and_show(verdict, line))
         if self.model.last is None:  # else the banner would go on showing the last per-frame verdict
             self.window.banner.show_verdict("—", [line_banner_note(self.window.state.state)])
         return self.inspector
@@ -215,9 +217,11 @@ class LineLink(QObject):
         else:
             window.banner.show_verdict("—", ["one verdict per frame: waiting for the next frame"])
 
-    def _journal_and_show(self, verdict) -> None:
+    def _journal_and_show(self, verdict, inspector: PerTagInspector | None = None) -> None:
         """On the worker's thread: journal the tag row (before it is shown), then hand it to the window."""
         tag = RecentTag.of(verdict)
+        if inspector is not None and tag.trigger_id is None:  # read here, on the thread that starts lines
+            tag = replace(tag, line=(id(inspector), inspector.lines_started))
         try:  # the worker recorded this run's frames first, so the session is declared
             self.window.records.recorder.record_tag(verdict)
         except Exception as exc:  # the operator must know this tag's verdict is not in the journal
@@ -230,9 +234,10 @@ class LineLink(QObject):
 
     def _on_tag(self, tag: RecentTag) -> None:
         last = self.model.last
-        if (tag.trigger_id is None and last is not None and last.trigger_id is None
-                and tag.tag_id <= last.tag_id):  # ids restart with a new line (another recipe or source: a new
-            self.model.clear()  # session); the strip showed #8 #1 #2, two tags #1 and #2 side by side
+        if None not in (tag.line, getattr(last, "line", None)) and tag.line != last.line:  # a new line (another
+            # recipe or source: a new session) numbers its tags from 1 again; the strip showed #8 #1 #2, two tags #1
+            # and #2 side by side. Its tags finish out of id order (#4 unread before #3 read), so ids cannot say it
+            self.model.clear()
         self.model.add(tag)
         follow = self.tag_table.currentIndex().row() in (-1, len(self.tag_rows.tags) - 1)
         self.tag_rows.append(tag)

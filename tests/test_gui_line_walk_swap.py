@@ -1,5 +1,5 @@
 """A line engineer swaps the recipe mid-run (walked on conveyor recordings, 1280×720): the banner keeps the last
-finished tag, and the strip starts again when the line's tag ids do (a new session), never showing two tags #1."""
+finished tag, and the strip starts again with the new line (a new session, its ids from 1), never showing two tags #1."""
 
 from __future__ import annotations
 
@@ -33,14 +33,31 @@ def test_a_recipe_loaded_mid_line_leaves_the_last_tag_on_the_banner(qtbot, tmp_p
     assert window.banner.verdict.text() == "NG #8" and "size L" in window.banner.reasons.text()
 
 
-def test_the_strip_starts_again_when_the_tag_ids_do(qtbot, tmp_path: Path):
+def test_the_strip_starts_again_with_a_new_line_not_when_ids_come_out_of_order(qtbot, tmp_path: Path):
     window = per_tag_window(qtbot, tmp_path)
     link = window.line
-    for tag_id, verdict in ((7, "OK"), (8, "NG"), (1, "OK"), (2, "OK")):  # a new recipe after #8: a new line
-        link._on_tag(RecentTag(tag_id, verdict, "price ≠" if verdict == "NG" else ""))
-    assert [t.label for t in link.model.tags] == ["#1", "#2"]
+    old_job, next_job = ("inspector", 1), ("inspector", 2)
+    for tag_id, verdict, line in ((7, "OK", old_job), (8, "NG", old_job), (1, "OK", next_job), (2, "OK", next_job),
+                                  (4, "REVIEW", next_job), (3, "OK", next_job)):  # #4 passed unread before #3 was read
+        link._on_tag(RecentTag(tag_id, verdict, "price ≠" if verdict == "NG" else "", line=line))
+    assert [t.label for t in link.model.tags] == ["#1", "#2", "#4", "#3"]
     assert [t.label for t in link.model.held] == ["#8"]  # an NG tag of the old job still waits for its look
-    assert [t.label for t in link.tag_rows.tags] == ["#7", "#8", "#1", "#2"]  # the Results dock keeps them all
+    assert [t.label for t in link.tag_rows.tags] == ["#7", "#8", "#1", "#2", "#4", "#3"]  # the Results dock keeps all
     link._on_tag(RecentTag(0, "NG", "no frame", trigger_id=41))  # triggered items carry the line's own ids
     link._on_tag(RecentTag(0, "OK", "", trigger_id=40))
-    assert [t.label for t in link.model.tags] == ["#1", "#2", "T41", "T40"]
+    assert [t.label for t in link.model.tags] == ["#1", "#2", "#4", "#3", "T41", "T40"]
+
+
+def test_each_new_line_of_the_per_tag_inspector_is_named_on_its_tags():
+    """The line a tag's id belongs to is read where lines start (the worker's thread): a recipe change finishes the
+    old line's tags under it, and the next frame starts a new line, numbered from 1 again."""
+    from inference.tracking.station import PerTagInspector
+    from tests.test_line_view import RECIPE, PlantedReader
+
+    class Inner:
+        reader, recipe = PlantedReader(), RECIPE
+
+    inspector = PerTagInspector(Inner())
+    assert inspector.lines_started == 0 and inspector._line_for() is not None and inspector.lines_started == 1
+    inspector.recipe = RECIPE  # a new job: the old line is finished
+    assert inspector._line is None and inspector._line_for() is not None and inspector.lines_started == 2

@@ -35,6 +35,7 @@ class RecentTag:
     crop: np.ndarray | None = field(default=None, repr=False, compare=False)  # the tag as read (BGR)
     # the read the verdict rests on (an inference.reading TagReading) and its checks: the Tag text shows them
     reading: Any = field(default=None, repr=False, compare=False)
+    line: Any = field(default=None, compare=False)  # the line (tracker) whose id it is: ids restart with each line
     checks: tuple[Any, ...] = field(default=(), repr=False, compare=False)
 
     @property

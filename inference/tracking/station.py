@@ -35,6 +35,7 @@ class PerTagInspector:
         self._lock = threading.Lock()  # finish() may come from another thread than inspect()
         self._draining: LineInspector | None = None  # the line whose finish() is waiting for its reads
         self.frames_followed = 0
+        self.lines_started = 0  # each line's tracker numbers its tags from 1: (this inspector, this) names the line
 
     # -- what the worker and the window use of an Inspector -------------------------------------------
     @property
@@ -116,6 +117,7 @@ class PerTagInspector:
     def _line_for(self) -> LineInspector | None:
         if self._line is None and self.inner.recipe is not None and self.inner.reader is not None:
             self._line = LineInspector(None, self.inner.reader, self.inner.recipe, self.settings)
+            self.lines_started += 1
         return self._line
 
     def _finish_locked(self, drain_s: float | None = None) -> list[TagVerdict]:
