@@ -27,7 +27,7 @@ from inference.tracking.station import PerTagInspector
 
 STRIP_SIZE = 12
 TAGS_NOTE = "No tag finished yet: a tag's verdict is listed here once it leaves the view"
-TRIGGERED_NOTE = "No item judged yet: each trigger's verdict is listed here as it is judged"
+TRIGGERED_NOTE = "No item judged yet: each item's verdict is listed here as it is judged"
 
 
 class _Finisher(QObject):
@@ -45,10 +45,13 @@ class _Finisher(QObject):
 
 
 def trigger_mode(spec: str) -> str:
-    """"software" or "hardware" for a camera that sends a frame per trigger, else "" (frames flow and are tracked)."""
+    """"software" or "hardware" for a camera that sends a frame per trigger, "folder" for a watched folder (an image
+    per item), else "" (frames flow and are tracked)."""
     from inference.cameras.specs import is_camera_spec, settings_of
     from inference.errors import HangtagError
 
+    if spec.startswith("watch:"):  # each image the camera software writes is one item
+        return "folder"
     if not is_camera_spec(spec):
         return ""
     try:
@@ -69,6 +72,11 @@ def line_banner_note(state) -> str:
         if state.run == RUNNING:
             return "one verdict per trigger: waiting for a trigger (→, the trigger folder or the line)"
         return "one verdict per trigger: → fires the camera once; Start (Space) answers each trigger as it comes"
+    if trigger == "folder":
+        folder = state.source[len("watch:"):]
+        if state.run == RUNNING:
+            return f"one verdict per image: waiting for the next image in {folder}"
+        return "one verdict per image: press Start (Space); each image written to the folder is judged as it comes"
     if trigger == "hardware":
         if state.run == RUNNING:
             return "one verdict per trigger: waiting for the camera's trigger input"

@@ -34,6 +34,18 @@ def describe_error(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
+def as_item(frame: Frame) -> Frame:
+    """A watched folder's image on a moving line is one item, judged whole as a trigger's frame is: tracked as a
+    line's frame, its tag never left the view (the folder never ends), and three garments got no verdict and no
+    journal row, even after Stop. Its id is the file's number (000123.jpg: 123), else its place in arrival order."""
+    from dataclasses import replace
+
+    from inference.cameras.folder_trigger import trigger_id_of
+
+    number = trigger_id_of(frame.name)
+    return replace(frame, trigger_id=number if number is not None else frame.index + 1)
+
+
 class InspectionWorker(QObject):
     """Lives in a QThread. Signals carry immutable results; images handed over are owned by the receiver."""
 
@@ -356,6 +368,9 @@ class InspectionWorker(QObject):
             self._end_session()
             self.source_finished.emit(desc)
             return False
+        if isinstance(item, Frame) and item.trigger_id is None and isinstance(self._inspector, PerTagInspector) \
+                and getattr(self._source, "one_item_per_frame", False):
+            item = as_item(item)
         if self._grabber is not None and isinstance(self._inspector, PerTagInspector):
             try:
                 if self._inspector.follow(item):  # a paced moving line: the belt carries this frame's tags

@@ -228,8 +228,11 @@ class WatchedFolderSource(FrameSource):
 
     A file is inspected once it is complete (inference.arrivals: size and time unchanged for a moment, a
     failed decode tried once more); empty files and entries that are not files get an error record.
-    Every file is inspected (nothing is dropped): the line waits for the station.
+    Every file is inspected (nothing is dropped): the line waits for the station. Each file is one item (one
+    garment the camera software shot), never a frame of a moving line: `one_item_per_frame`.
     """
+
+    one_item_per_frame = True
 
     def __init__(self, folder: Path, poll_s: float = 0.2, **arrival_options: float) -> None:
         if not folder.is_dir():
