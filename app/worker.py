@@ -126,6 +126,9 @@ class InspectionWorker(QObject):
     # -- source ---------------------------------------------------------------------------------------
     @Slot(str)
     def open_source(self, spec: str) -> None:
+        # another source: the tags of this one's line are judged first, under its session; they waited for the next
+        # source's frames, and were journaled under that source once they "left" its view
+        self._finish_line("when the source was changed")
         self._close_source()
         # Forget the previous spec first: a Start after a failed open must not re-inspect the previous
         # source, nor journal its frames under the spec that failed.
@@ -280,13 +283,18 @@ class InspectionWorker(QObject):
         """The source ran to its end: the tags still in view on a moving line are judged and journaled under it,
         then its session ends, so History gives it an end and a second pass starts a session of its own (the
         folder inspected again went into the same one)."""
-        try:
-            if isinstance(self._inspector, PerTagInspector):
-                self._inspector.finish()  # journaled by its listeners, under this session
-        except Exception as exc:  # said; the session ends all the same
-            self.errored.emit(f"The tags in view at the source's end: {describe_error(exc)}")
+        self._finish_line("at the source's end")
         if self._recorder is not None:
             self._recorder.end()
+
+    def _finish_line(self, when: str) -> None:
+        """The tags in view on a moving line are judged now and journaled by its listeners, under the session of
+        the source they were seen in."""
+        try:
+            if isinstance(self._inspector, PerTagInspector):
+                self._inspector.finish()
+        except Exception as exc:  # said; what follows goes on all the same
+            self.errored.emit(f"The tags in view {when}: {describe_error(exc)}")
 
     @Slot()
     def shutdown(self) -> None:
