@@ -16,8 +16,9 @@ from pathlib import Path
 from app.ui_bench import _bench_app, _lateness_probe, _percentiles, _report, _wait
 
 
-def open_line_window(prefix: str, source: str, recipe: Path, belt_px_per_frame: float):
-    """(app, its temporary folder, the window) reading a recording in per-tag mode at 1280x720, its engine loaded."""
+def open_line_window(prefix: str, source: str, recipe: Path, belt_px_per_frame: float,
+                     size: tuple[int, int] = (1280, 720)):
+    """(app, its temporary folder, the window) reading a recording in per-tag mode at `size`, its engine loaded."""
     from app.main_window import MainWindow
 
     app, tmp, settings = _bench_app(prefix)
@@ -25,11 +26,18 @@ def open_line_window(prefix: str, source: str, recipe: Path, belt_px_per_frame: 
     settings.set("line/belt_px_per_frame", f"{belt_px_per_frame:g}")
     window = MainWindow(source=source, backend="onnxruntime-cpu", recipe=recipe, settings=settings,
                         read=True, journal_path=tmp / "journal.sqlite3", testing=True)
-    window.resize(1280, 720)
+    window.resize(*size)
     window.show()
     if not _wait(app, lambda: window.pipeline is not None and window.line.shows_tags, 120):
         raise SystemExit("the engine did not load in 120 s")
     return app, tmp, window
+
+
+def window_size(text: str) -> tuple[int, int]:
+    width, _, height = text.lower().partition("x")
+    if not (width.isdigit() and height.isdigit()):
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT such as 1920x1080, found {text!r}")
+    return int(width), int(height)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -39,10 +47,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--recipe", type=Path, required=True)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--belt-px-per-frame", type=float, default=0.0, help="the Line menu's belt speed (0: learn)")
+    parser.add_argument("--size", type=window_size, default=(1280, 720), help="the window's WIDTHxHEIGHT (a 1920x1080 station paints "
+                        "each frame larger, on the same two cores)")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
 
-    app, tmp, window = open_line_window("hangtag-line-uibench-", args.source, args.recipe, args.belt_px_per_frame)
+    size = args.size
+    app, tmp, window = open_line_window("hangtag-line-uibench-", args.source, args.recipe, args.belt_px_per_frame, size)
     probe, lateness = _lateness_probe()
     started = time.perf_counter()
     window.start()
@@ -59,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
 
     _wait(app, settled, 60)
     result = {
-        "source": args.source, "belt_px_per_frame": args.belt_px_per_frame, "seconds": round(time.perf_counter() - started, 1),
+        "source": args.source, "window": f"{size[0]}x{size[1]}", "belt_px_per_frame": args.belt_px_per_frame, "seconds": round(time.perf_counter() - started, 1),
         "event_loop_lateness_ms": _percentiles(lateness), "frames_inspected": window.results.total,
         "frames_painted": window.frames_painted, "tags_finished": sum(window.line.model.counts.values()),
         "tag_counts": dict(window.line.model.counts), "load_average": round(os.getloadavg()[0], 2),
