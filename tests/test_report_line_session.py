@@ -81,3 +81,18 @@ def test_the_pdfs_rows_of_a_frame_with_two_tags_name_each_checks_tag():
     frame = dataclasses.replace(make_frame(0, "NG", checks=checks), tags=({"tag_index": 0}, {"tag_index": 1}))
     html = _flagged_rows((FlaggedFrame(frame),))
     assert "brand 品牌 (tag 1): expected ZEPHYRA" in html and "brand 品牌 (tag 2): expected ZEPHYRA" in html
+
+
+@pytest.mark.parametrize("trigger_id, shown, not_shown", [(None, "<b>#2</b>", "trigger"), ("3", "<b>T3</b><br>trigger 3", "#2")])
+def test_a_flagged_items_row_names_it_as_the_station_did(tmp_path, trigger_id, shown, not_shown):
+    """A watched folder's third image, NG, was 'T3' on the banner and the strip and 'trigger 3' in History; the report
+    headed its row '#2' (its frame's number)."""
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        recorder = Recorder(journal)
+        recorder.use(KEY)
+        recorder.record_tag(make_verdict(2, Verdict.NG, trigger_id=trigger_id, crop=False, reasons=("price ≠",)))
+        result = export_session(journal, recorder.session_id, tmp_path / "out")
+    html = (result.path / "report.html").read_text(encoding="utf-8")
+    row = html[html.index("<b>", html.index("NG and REVIEW tags")):]
+    row = row[:row.index("</tr>")]
+    assert shown in row and not_shown not in row

@@ -133,11 +133,14 @@ def _flagged_tag_rows(tags, thumbs) -> str:
                else '<span class="muted">no crop archived</span>')
         seen = (f"frames {t.first_frame}–{t.last_frame}" if t.first_frame is not None else "")
         read = "passed unread" if t.missed else (f"read at frame {t.read_frame}" if t.read_frame is not None else "")
+        # a triggered item by its trigger, as the station's strip and banner named it (T3): its tag id is its frame's
+        # number, and the report headed the item the operator saw as T3 "#2"
+        name = f"#{t.tag_id}" if not t.trigger_id else f"T{e(t.trigger_id)}"
         trigger = f"<br>trigger {e(t.trigger_id)}" if t.trigger_id else ""
         lines = list(t.reasons[:QT_ROW_CHECKS]) or ["(no reason recorded)"]
         if len(t.reasons) > QT_ROW_CHECKS:
             lines.append(f"and {len(t.reasons) - QT_ROW_CHECKS} more (see tags.csv)")
-        rows.append(f'<tr><td width="{QT_ROW_THUMB_WIDTH + 6}">{img}</td><td><b>#{t.tag_id}</b>{trigger}<br>'
+        rows.append(f'<tr><td width="{QT_ROW_THUMB_WIDTH + 6}">{img}</td><td><b>{name}</b>{trigger}<br>'
                     f'<span class="muted">{e(local_time(t.timestamp))}</span></td><td>{e(seen)}<br>{e(read)}</td>'
                     f'<td><span class="{e(t.verdict)}"><b>{e(t.verdict)}</b></span></td>'
                     f'<td>{"<br>".join(e(line) for line in lines)}</td></tr>')
