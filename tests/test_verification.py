@@ -1043,6 +1043,27 @@ def test_a_safety_class_under_another_safety_standard_is_another_products(expect
     assert judge(recipe(f'safety_category = "{expected}"'), one_tag(), [reading]).verdict is verdict
 
 
+@pytest.mark.parametrize(
+    ("expected", "text", "verdict"),
+    [
+        # twentythird 000001 (letterpress), a children's recipe: the class wrapped onto a line of its own under
+        # 'GB 18401-2010', its line naming no standard, was OK on the class alone
+        ("GB 31701-2015 B类", "安全技术类别：GB 18401-2010\nB类", Verdict.NG),
+        ("GB 18401-2010 A类", "安全类别：GB 31701-2015\nA类", Verdict.NG),
+        ("GB 18401-2010 B类", "安全技术类别：GB 18401-2010\nB类", Verdict.OK),
+        ("GB 31701-2015 B类", "安全技术类别：GB 31701-2015\nB类", Verdict.OK),
+        # the recipe's standard printed too, or no safety standard anywhere: the class decides
+        ("GB 31701-2015 B类", "标准：GB 31701-2015 GB 18401-2010\n安全类别：B类", Verdict.OK),
+        ("GB 31701-2015 B类", "执行标准：FZ/T 81007-2022\n安全类别：B类", Verdict.OK),
+    ],
+)
+def test_a_safety_class_printed_apart_from_its_standard_is_judged_under_the_standard_the_tag_prints(
+        expected: str, text: str, verdict: Verdict) -> None:
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines_from_text(text, 0.99),
+                         reread_lines=lines_from_text(text, 0.99))
+    assert judge(recipe(f'safety_category = "{expected}"'), one_tag(), [reading]).verdict is verdict
+
+
 def test_a_safety_standard_one_read_lost_a_digit_of_is_named_by_the_other_read() -> None:
     """nineteenth 000051 (jeans_waist), a children's recipe: one read 'GB T8401-2010 B类' (1 read as T), which names no
     standard, the other 'GB18401-2010B类': the class's line names GB 18401."""

@@ -129,6 +129,8 @@ def field_evidence(rule: FieldRule, tag: TagReading, texts: Sequence[Glyphs], re
                 # (neither a pass nor, while the posteriors allow the expected value, a rival's difference)
                 return printed
             printed = spotted or _rival_spotted(rule, tag) or printed
+        if name == "safety_category" and printed.found is Found.MATCH:
+            printed = _class_under_printed_standard(rule, printed, texts)
         if coded is not None and coded.found is Found.MATCH and printed.found is not Found.DIFFERENT:
             return coded  # the bars carry the expected value and the print does not contradict them
         if coded is not None and printed.found is Found.ABSENT:
@@ -651,6 +653,23 @@ def _another_safety_standard(expected: str, lines: Sequence[str]) -> str:
     wanted = next((number for number in SAFETY_STANDARDS if number in re.sub(r"\D", "", halfwidth(expected))), "")
     named = [number for number in SAFETY_STANDARDS if any(number in line for line in digits)]
     return f"GB {named[0]}" if wanted and named and wanted not in named else ""
+
+
+def _class_under_printed_standard(rule: FieldRule, printed: FieldEvidence, texts: Sequence[Glyphs]) -> FieldEvidence:
+    """A class matched on a line naming no safety standard (wrapped onto a line of its own under 'GB 18401-2010', or
+    printed apart from it) is given under the standard the tag's other lines name: the recipe's class under the other
+    safety standard, the recipe's named nowhere, is another product's tag (twentythird 000001, letterpress: a
+    children's GB 31701-2015 B类 asked, 'GB18401-2010' then 'B类' under it, was OK on the class alone). A class
+    whose own line names a standard was judged there; a tag naming no safety standard is judged by its class."""
+    if any(number in re.sub(r"\D", "", halfwidth(printed.raw)) for number in SAFETY_STANDARDS):
+        return printed
+    expected = rule.expected or ""
+    other = _another_safety_standard(expected, [g.source.text for g in texts])
+    if not other:
+        return printed
+    found = Found.DIFFERENT if printed.confidence >= rule.min_confidence else Found.NEAR
+    return FieldEvidence(rule.name, found, f"{other} {_safety_class(expected)}", printed.confidence, "ocr",
+                         "its class under another safety standard, printed apart", printed.raw)
 
 
 # GB 18401's class: a letter before 类 (read as a look-alike or not), or the letter printed right after the

@@ -1,7 +1,7 @@
-"""Seventy hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs, fifth_designs,
+"""Seventy-three hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs, fifth_designs,
 sixth_designs, seventh_designs, eighth_designs, ninth_designs, tenth_designs, eleventh_designs, twelfth_designs,
 thirteenth_designs, fourteenth_designs, fifteenth_designs, sixteenth_designs, seventeenth_designs, eighteenth_designs,
-nineteenth_designs, twentieth_designs, twentyfirst_designs and twentythird_designs),
+nineteenth_designs, twentieth_designs, twentyfirst_designs, twentysecond_designs and twentythird_designs),
 each from a common
 Chinese retail convention; none shares layout with training.synth.
 
@@ -45,6 +45,7 @@ from training.tagsets.twelfth_designs import spread_labels, stripe_badge, tracke
 from training.tagsets.twentieth_designs import punched_size, run_on_text, vertical_name
 from training.tagsets.twentyfirst_designs import (blend_lining, blend_values, colour_code, grouped_style,
                                                   grouped_style_values)
+from training.tagsets.twentysecond_designs import promo_price, standards_line, twin_codes
 from training.tagsets.twentythird_designs import halftone_photo, letterpress, reverse_cells
 from training.tagsets.values import TagValues
 
@@ -368,6 +369,11 @@ DESIGNS: dict[str, Design] = {
     "reverse_cells": reverse_cells,
     "halftone_photo": halftone_photo,
     "letterpress": letterpress,
+    # added on 2026-12-05 (twenty-sixth session), after the reader had been developed against all sixty-seven: two
+    # candidates for one field (a retail and an offer price, a product and a safety standard, two barcodes)
+    "promo_price": promo_price,
+    "standards_line": standards_line,
+    "twin_codes": twin_codes,
 }
 # The symbology each design carries, so a recipe and a defect know what the barcode encodes.
 BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_price_block": "EAN-13",
@@ -392,7 +398,8 @@ BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_p
               "kids_height": "EAN-13", "jeans_waist": "EAN-13", "bra_cup": "EAN-13",
               "colour_code": "EAN-13", "grouped_style": "EAN-13", "blend_lining": "EAN-13",
               "vertical_name": "EAN-13", "punched_size": "EAN-13", "run_on_text": "EAN-13",
-              "reverse_cells": "EAN-13", "halftone_photo": "EAN-13", "letterpress": "EAN-13"}
+              "reverse_cells": "EAN-13", "halftone_photo": "EAN-13", "letterpress": "EAN-13",
+              "promo_price": "EAN-13", "standards_line": "EAN-13", "twin_codes": "EAN-13"}
 # Cards the photograph shows turned a half turn (the tag hung by its hole upside down), besides the scene's tilt.
 HUNG_UPSIDE_DOWN = {"hung_upside_down"}
 # Designs whose jobs draw values of their own from the job's generator (a size system and the product names,
