@@ -5,9 +5,10 @@ seen at the frame's scale), not as a filter over the finished card:
 
 - `reverse_cells`: a two-colour offset 合格证 whose **labels are reversed out of solid cells** (反白: the paper shows
   through the form's ink) down a solid label column parted by white hairlines, each value in **dark ink in a ruled
-  white cell beside it**; the solid's ink spreads into the knocked-out letters (dot gain: thin white strokes
-  narrow by 0.06–0.14 mm, the solid is mottled), and the value plate is **off register** against the form
-  (0.15–0.6 mm across, −0.3…+0.4 mm down), so values sit off their cells' centre lines and may touch a rule;
+  white cell beside it**; the labels in a sans, as reversed small type is set, the solid's ink spreading into their
+  strokes (dot gain: a white stroke narrows by 0.04–0.1 mm; the solid faintly mottled), and the value plate **off
+  register** against the form (0.15–0.6 mm across, −0.3…+0.4 mm down), so values sit off their cells' centre lines
+  and may touch a rule;
 - `halftone_photo`: a brand tag printed **over a faint halftone photograph** (a lifestyle scene screened at 65–110
   lines per inch in one or two inks, round dots at 45° or 15°/75°, 25–50 % coverage at most), the fields in dark ink
   over the dots (the code on a clear white zone, as designers keep it); at the frame's scale the screen turns into a
@@ -37,6 +38,7 @@ from training.tagsets.values import TagValues
 
 WHITE: Color = (255, 255, 255)
 FINE_PX_PER_MM = 16.0  # plates and screens are drawn at 16 px/mm at least, then seen at the frame's scale
+SANS_FACES = ("wqy-microhei", "wqy-zenhei")
 
 
 def _layer(w: float, h: float, fine: float) -> Card:
@@ -111,7 +113,8 @@ def reverse_cells(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
     every label reversed out of it (and the brand out of a solid head band), the values' cells ruled; the value
     plate prints the values, the price and the EAN-13 in dark ink, off register against the form."""
     rng = np.random.default_rng(style_seed)
-    face, value_face = pick(rng, font_names()), pick(rng, font_names())
+    # reversed small type is set in a sans (a Ming face's hairlines fill in under the solid's ink); values in any face
+    face, value_face = pick(rng, SANS_FACES), pick(rng, font_names())
     form_ink = pick(rng, ((28, 44, 96), (24, 24, 28), (168, 30, 38), (22, 84, 58), (92, 52, 30)))
     stock = pick(rng, ((255, 255, 255), (250, 249, 244), (246, 246, 242)))
     w, h = 58.0, 106.0
@@ -153,10 +156,10 @@ def reverse_cells(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
     code_y = y + 2.5
     ean_block(values, v.ean13, 9.0 + dx, code_y + dy, w - 18.0, min(11.0, h - code_y - 5.0), WHITE, value_face)
     solid = _coverage(form)
-    solid = spread(solid, float(rng.uniform(0.03, 0.07)) * fine)
+    solid = spread(solid, float(rng.uniform(0.02, 0.05)) * fine)
     mottle = cv2.resize(rng.normal(0, 1, (int(h) + 1, int(w) + 1)).astype(np.float32), solid.shape[::-1],
                         interpolation=cv2.INTER_CUBIC)
-    solid = solid * (0.95 + 0.03 * mottle).clip(0.86, 1.0)
+    solid = solid * (0.97 + 0.015 * mottle).clip(0.92, 1.0)
     base = np.full(solid.shape + (3,), stock, np.float32)
     base = _printed(base, solid, form_ink)
     shifted = _coverage(values)
