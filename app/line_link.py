@@ -140,6 +140,7 @@ class LineLink(QObject):
                                   triggered=lambda: self.model.acknowledge())
         w.addAction(self.ack_action)
         self.model.on_change(self._enable_ack)
+        self.model.on_acknowledged(self._journal_acknowledged)
         self._enable_ack()
         self.belt_action = QAction(w, triggered=self.ask_belt_speed)
         self._name_belt_action()
@@ -153,6 +154,18 @@ class LineLink(QObject):
         engineer = getattr(getattr(self.window, "modes", None), "mode", "engineer") == "engineer"
         for action in (self.per_tag_action, self.hold_action, self.alarm_action, self.belt_action):
             action.setVisible(engineer)
+
+    def _journal_acknowledged(self, released: tuple[RecentTag, ...]) -> None:
+        """Each NG tag the operator released, into the journal under its tag's session (events.json of its report):
+        a held NG tag's acknowledgement left no trace, so nobody could say when a reject was seen."""
+        journal = self.window.records.journal
+        mode = getattr(getattr(self.window, "modes", None), "mode", "")
+        for tag in released:
+            try:
+                journal.record_event("acknowledged", f"tag {tag.label}", f"{tag.verdict}: {tag.reason or 'rejected'}; "
+                                     f"acknowledged in {mode or 'the station'} mode", session_id=tag.session_id)
+            except Exception as exc:  # said: the acknowledgement itself stands
+                self.window._on_error(f"JOURNAL: the acknowledgement of NG tag {tag.label} was NOT recorded: {exc}")
 
     def _enable_ack(self) -> None:
         """Greyed while no NG tag waits (not a silent no-op); kept in step with the model, not only when the menu
@@ -230,15 +243,16 @@ class LineLink(QObject):
         tag = RecentTag.of(verdict)
         if inspector is not None and tag.trigger_id is None:  # read here, on the thread that starts lines
             tag = replace(tag, line=(id(inspector), inspector.lines_started))
+        recorder = self.window.records.recorder
         try:  # the worker recorded this run's frames first, so the session is declared
-            self.window.records.recorder.record_tag(verdict)
+            recorder.record_tag(verdict)
         except Exception as exc:  # the operator must know this tag's verdict is not in the journal
             self.window.worker.errored.emit(f"JOURNAL: tag {tag.label} ({tag.verdict}) was NOT recorded: {exc}")
-        self.tag_finished.emit(tag)
+        self.tag_finished.emit(replace(tag, session_id=recorder.session_id))
 
     def _on_trigger(self, verdict) -> None:
         if self.shows_tags:  # per frame, the banner already shows the triggered frame's verdict
-            self._on_tag(RecentTag.of(verdict))
+            self._on_tag(replace(RecentTag.of(verdict), session_id=self.window.records.recorder.session_id))
 
     def _on_tag(self, tag: RecentTag) -> None:
         last = self.model.last

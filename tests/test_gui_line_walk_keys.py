@@ -39,3 +39,25 @@ def test_the_end_of_a_replayed_recording_names_the_recording(qtbot, tmp_path: Pa
         window.start()
     assert finished.args == [f"camera replay {video}"]
     qtbot.waitUntil(lambda: window.statusBar().currentMessage() == f"Finished camera replay {video}", timeout=3000)
+
+
+def test_an_acknowledgement_is_journaled_under_its_tags_session(qtbot, tmp_path: Path):
+    """A held NG tag released by the operator left no trace: nobody could say when a reject was seen."""
+    from dataclasses import replace
+
+    from inference.reading.verdict import Verdict
+    from tests.test_records_tags import KEY, make_verdict
+
+    window = make_window(qtbot, tmp_path)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=3000)
+    recorder = window.records.recorder
+    recorder.use(KEY)
+    verdict = make_verdict(8, Verdict.NG, crop=False, reasons=("price ¥1099.00 ≠ expected ¥79.00",))
+    recorder.record_tag(verdict)
+    session = recorder.session_id
+    recorder.end()  # the recording ended before the operator looked: the event still goes under the tag's session
+    window.line._on_tag(replace(RecentTag.of(verdict), session_id=session))
+    QTest.keyClick(window.view, Qt.Key.Key_A)
+    (event,) = [e for e in window.records.journal.events(session) if e.kind == "acknowledged"]
+    assert event.subject == "tag #8" and event.detail.startswith("NG: price ¥1099.00 ≠ expected ¥79.00")

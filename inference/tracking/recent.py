@@ -36,6 +36,7 @@ class RecentTag:
     # the read the verdict rests on (an inference.reading TagReading) and its checks: the Tag text shows them
     reading: Any = field(default=None, repr=False, compare=False)
     line: Any = field(default=None, compare=False)  # the line (tracker) whose id it is: ids restart with each line
+    session_id: int | None = field(default=None, compare=False)  # the journal session its row went into
     checks: tuple[Any, ...] = field(default=(), repr=False, compare=False)
 
     @property
@@ -69,9 +70,14 @@ class RecentTags:
         self._held: list[RecentTag] = []
         self.counts = {"OK": 0, "NG": 0, "REVIEW": 0}
         self._listeners: list[Callable[[], None]] = []
+        self._acknowledged: list[Callable[[tuple[RecentTag, ...]], None]] = []
 
     def on_change(self, listener: Callable[[], None]) -> None:
         self._listeners.append(listener)
+
+    def on_acknowledged(self, listener: Callable[[tuple[RecentTag, ...]], None]) -> None:
+        """`listener(released)`: the NG tags an acknowledgement released (the journal keeps who saw what, when)."""
+        self._acknowledged.append(listener)
 
     @property
     def tags(self) -> tuple[RecentTag, ...]:
@@ -96,12 +102,14 @@ class RecentTags:
 
     def acknowledge(self, tag_id: int | None = None) -> int:
         """The operator saw the NG tag (`tag_id`), or every held one (None); returns how many were released."""
-        before = len(self._held)
-        self._held = [] if tag_id is None else [t for t in self._held if t.tag_id != tag_id]
-        released = before - len(self._held)
+        released = tuple(t for t in self._held if tag_id is None or t.tag_id == tag_id)
+        kept = {id(t) for t in released}
+        self._held = [t for t in self._held if id(t) not in kept]
         if released:
             self._changed()
-        return released
+            for listener in self._acknowledged:
+                listener(released)
+        return len(released)
 
     def set_hold_ng(self, hold: bool) -> None:
         self.hold_ng = hold
