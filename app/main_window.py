@@ -483,6 +483,8 @@ class MainWindow(QMainWindow):
             self.banner.show_verdict("—", [banner_note(state)])  # the grey band said nothing but "—"
 
     def _on_source_finished(self, description: str) -> None:
+        if self.statusBar().currentMessage().startswith("⚠"):  # what went wrong last stays: "Finished camera replay
+            return  # …" hid "stopped at frame 198 of 600" at once (the header says STOPPED)
         self.statusBar().showMessage(f"Finished {description}", 8000)
 
     def _on_source_opened(self, description: str, count: int) -> None:

@@ -40,3 +40,6 @@ def test_the_window_says_a_replay_stopped_short_and_keeps_its_frames(qtbot, tmp_
     qtbot.waitUntil(lambda: any("stopped at frame" in e for e in window.errors), timeout=20000)
     qtbot.waitUntil(lambda: not window.source_bar.running, timeout=5000)
     assert sum(r.ok for r in window.results.results) > 0  # what was inspected before the cut stays
+    qtbot.wait(200)  # the end of the source is said after the last frame's warning
+    message = window.statusBar().currentMessage()  # "Finished …" hid the warning at once
+    assert message.startswith("⚠ camera-") and not message.startswith("Finished")
