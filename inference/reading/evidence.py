@@ -23,6 +23,7 @@ from inference.reading.letter_sizes import is_letter_size, size_tokens
 from inference.reading.matching import SURE_SINGLE, Found, Glyphs, compare, fold, haystacks, mixed_case, search
 from inference.reading.normalize import (code_key, field_key, foreign_amount, halfwidth, normalize_ean, normalize_field,
                                          normalize_standard, parse_price, squash)
+from inference.reading.offer_prices import offered
 from inference.reading.options import PrintedOptions, marked_option
 from inference.reading.recipe import FieldRule, Recipe
 from inference.reading.repairs import FIBRES, GRADES, PARTS
@@ -1058,6 +1059,8 @@ class _Amount:
     line: OcrLine
     # each of `digits`' confidences where the line gives them, else ()
     digit_confidences: tuple[float, ...] = ()
+    # where the amount starts in its line's text; -1 for an amount no line holds (a labelled field's value)
+    start: int = -1
 
 
 def _amounts(line: OcrLine) -> list[_Amount]:
@@ -1111,7 +1114,7 @@ def _line_amounts(line: OcrLine) -> list[_Amount]:
         digit_confidences = tuple(c for ch, c in zip(cleaned[match.start(1):match.end(1)], line.char_confidences[match.start(1):])
                                   if ch.isdigit()) if scored else ()
         out.append(_Amount(amount, whole, _weakest(line, match.start(), match.end()), context or decimals, line,
-                           digit_confidences if len(digit_confidences) == len(whole) else ()))
+                           digit_confidences if len(digit_confidences) == len(whole) else (), match.start()))
     return out
 
 
@@ -1119,6 +1122,9 @@ _CURRENCY_BESIDE = re.compile(r"[¥￥]\s*\d|RMB\s*\d|CNY\s*\d|\d\s*元", re.IGN
 _CURRENCY_AROUND = re.compile(r"RMB|CNY|[¥￥元]|^[YＹ]", re.IGNORECASE)
 # Letters joined to digits make a code; digits joined by a hyphen do not ('￥129-00': a price, its point read '-').
 _CODE_JOINT = re.compile(r"[A-Za-z]-?\d|\d-?[A-Za-z]")
+# One letter before an amount in yuan and cents ('V549.00', 'N328.00'): a bold ¥ read as a letter. A code carries no
+# decimal point and two cents.
+_SIGN_READ_AS_LETTER = re.compile(r"^[A-Za-z]\d{1,6}[.．]\d\d$")
 
 
 def _in_code(text: str, start: int, end: int) -> bool:
@@ -1129,7 +1135,8 @@ def _in_code(text: str, start: int, end: int) -> bool:
         start -= 1
     while end < len(text) and not _word_end(text[end]):
         end += 1
-    return bool(_CODE_JOINT.search(_CURRENCY_AROUND.sub("", text[start:end])))
+    word = _CURRENCY_AROUND.sub("", text[start:end])
+    return bool(_CODE_JOINT.search(word)) and not _SIGN_READ_AS_LETTER.match(word)
 
 
 def _word_end(ch: str) -> bool:
@@ -1180,7 +1187,7 @@ def _could_be_expected(expected: Decimal, want_digits: str, read: _Amount, min_c
     read into the yuan, or, read weakly, as many digits as the expected or one repeated ('12999'). A weak amount of
     other digits ('38.00' in a list of other currencies, 'RMB7' on a tag whose RMB79 another read shows) is some other
     number, not a doubt about this price."""
-    if _slipped(want_digits, read.digits) or _raised_cents(expected, read):
+    if _slipped(want_digits, read.digits) or _raised_cents(expected, read) or _sign_and_point_lost(expected, read):
         return True
     return read.confidence < min_confidence and (len(read.digits) == len(want_digits) or _slipped(read.digits, want_digits))
 
@@ -1191,6 +1198,14 @@ def _raised_cents(expected: Decimal, read: _Amount) -> bool:
     price a hundred times the expected could be printed too)."""
     cents = f"{expected:.2f}".split(".")[1]
     return read.amount == read.amount.to_integral_value() and read.digits == f"{int(expected)}{cents}"
+
+
+def _sign_and_point_lost(expected: Decimal, read: _Amount) -> bool:
+    """A ¥ read as a digit and the decimal point lost ('零售价 88800' for ¥ 88.00 in a thermal printer's dots): one digit,
+    then the expected yuan and its cents, on a line that shows no currency. Doubt, never a different price."""
+    cents = f"{expected:.2f}".split(".")[1]
+    return read.amount == read.amount.to_integral_value() and read.digits[1:] == f"{int(expected)}{cents}" \
+        and not _CURRENCY_AROUND.search(read.line.text)
 
 
 SMALL_PRINT_READ = "printed as expected (read by the small-print recognizer)"
@@ -1209,7 +1224,8 @@ def _small_print_price(expected: Decimal, small_print: Sequence[OcrLine], doubte
     if any(tail != cents for tail in run_on):
         return None
     found = [a for line in small_print for a in _amounts(line)
-             if a.context and a.amount == expected and a.confidence >= min_confidence]
+             if a.context and a.amount == expected and a.confidence >= min_confidence
+             and not offered(line, a.start, small_print)]
     return max(found, key=lambda a: a.confidence, default=None)
 
 
@@ -1222,10 +1238,12 @@ def _price(rule: FieldRule, reads: Sequence[Sequence[OcrLine]], labelled: Sequen
     per_read: list[tuple[Found, _Amount | None]] = []
     best_match: _Amount | None = None
     for read, fields in zip(reads, labelled):
-        amounts = [a for line in read for a in _amounts(line)]
+        # a member's or an event's price beside the retail one is neither the recipe's price nor evidence against it
+        everything = [a for line in read for a in _amounts(line)]
+        amounts = [a for a in everything if not offered(a.line, a.start, read)]
         reading = fields.get("price")
         amount = parse_price(reading.value) if reading is not None else None
-        if amount is not None and not any(a.amount == amount for a in amounts):
+        if amount is not None and not any(a.amount == amount for a in everything):
             line = OcrLine(reading.raw or reading.value, reading.confidence, (0.0, 0.0, 0.0, 0.0))
             amounts.append(_Amount(amount, str(int(amount)), reading.confidence, True, line))
         matches = [a for a in amounts if a.amount == expected and (a.context or len(a.digits) >= 2)]

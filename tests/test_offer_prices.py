@@ -1,0 +1,84 @@
+"""A member's or an event's price printed beside the retail one (training.tagsets promo_price, stripe_badge) is neither
+the recipe's price nor evidence that the retail price differs; a bold ¥ read as a letter ('V549.00') is a price."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from inference.detections import Detections
+from inference.reading.offer_prices import offered
+from inference.reading.recipe import parse_recipe
+from inference.reading.types import OcrLine, TagReading
+from inference.reading.verdict import Verdict, judge
+
+RECIPE = """\
+[counts]
+hangtag = 1
+
+[fields]
+price = "{price}"
+"""
+
+
+def _line(text: str, box=(0.0, 0.0, 100.0, 20.0), confidence: float = 0.98) -> OcrLine:
+    return OcrLine(text, confidence, box)
+
+
+def _price_check(price: str, lines: tuple[OcrLine, ...]):
+    detections = Detections(np.array([(0, 0, 300, 600)], np.float32), np.full(1, 0.9), np.array([0]), ("hangtag",))
+    result = judge(parse_recipe(RECIPE.format(price=price)), detections, [TagReading(0, (0, 0, 300, 600), {}, (), lines)])
+    return next(c for c in result.checks if c.subject == "price")
+
+
+@pytest.mark.parametrize(("text", "amount", "is_offer"), [
+    ("吊牌价 ¥399.00 会员价 ¥319.00", "319", True),
+    ("吊牌价 ¥399.00 会员价 ¥319.00", "399", False),
+    ("活动价 ¥319.00  零售价 ¥399.00", "319", True),
+    ("活动价 ¥319.00  零售价 ¥399.00", "399", False),
+    ("VIP价：¥299.00", "299", True),
+    ("零售价：¥399.00", "399", False),
+    ("折后价 ¥299.00", "299", False),  # a markdown's new price is the price charged, no offer
+    ("现价 ¥299.00", "299", False),
+])
+def test_an_amount_after_an_offers_label_on_its_line_is_offered(text, amount, is_offer):
+    line = _line(text)
+    assert offered(line, text.index(amount), (line,)) is is_offer
+
+
+@pytest.mark.parametrize(("header", "header_box", "is_offer"), [
+    ("会员价", (10.0, 0.0, 50.0, 18.0), True),  # over the amount
+    ("折后价 8折", (2.0, 0.0, 40.0, 18.0), True),  # a panel's heading at its left, the amount set flush right
+    ("吊牌价", (10.0, 0.0, 50.0, 18.0), False),
+    ("会员价", (10.0, -80.0, 50.0, -62.0), False),  # far above: another part of the tag
+    ("零售价 会员价", (0.0, 0.0, 100.0, 18.0), False),  # a table's heading row: the amount stands under 零售价
+])
+def test_a_bare_amount_takes_the_offers_label_on_the_line_just_above_it(header, header_box, is_offer):
+    amount = _line("¥319.00", (5.0, 20.0, 48.0, 42.0))
+    lines = (_line(header, header_box), amount)
+    assert offered(amount, 1, lines) is is_offer
+
+
+def test_a_recipe_naming_the_members_price_does_not_pass_on_it_and_the_retail_price_read_surely_fails_it():
+    lines = (_line("品名：风衣"), _line("吊牌价 ¥399.00 会员价 ¥319.00", (0.0, 30.0, 200.0, 50.0)))
+    check = _price_check("¥319.00", lines)
+    assert (check.verdict, check.read) == (Verdict.NG, "¥399.00")
+    assert _price_check("¥399.00", lines).verdict is Verdict.OK
+
+
+def test_the_members_price_read_surely_is_no_evidence_against_a_retail_price_read_badly():
+    lines = (_line("会员价 ¥319.00", (0.0, 30.0, 200.0, 50.0)), _line("吊牌价 ¥3", (0.0, 60.0, 200.0, 80.0), 0.4))
+    assert _price_check("¥399.00", lines).verdict is not Verdict.NG
+
+
+@pytest.mark.parametrize(("text", "verdict"), [("V549.00", Verdict.OK), ("N549.00", Verdict.OK), ("N328.00", Verdict.NG)])
+def test_a_bold_yen_read_as_a_letter_before_yuan_and_cents_is_a_price(text, verdict):
+    assert _price_check("¥549.00", (_line(text),)).verdict is verdict
+
+
+@pytest.mark.parametrize(("text", "verdict"), [("零售价 88800", Verdict.REVIEW), ("零售价 98800", Verdict.REVIEW),
+                                               ("零售价 89900", Verdict.NG),
+                                               ("零售价 ¥88800", Verdict.NG)])
+def test_a_yen_read_as_a_digit_with_the_point_lost_is_doubt_not_another_price(text, verdict):
+    # twentysecond_b 000065 (thermal_label): '零售价 ¥ 88.00' in a printer's dots read '零售价 88800'
+    assert _price_check("¥88.00", (_line(text, confidence=0.95),)).verdict is verdict
