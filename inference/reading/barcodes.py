@@ -87,6 +87,24 @@ def upside_down(codes: Sequence[DecodedCode]) -> bool | None:
     return abs(anchor.orientation) > 90
 
 
+def product_ean(codes: Sequence[BarcodeReading], expected: str | None = None) -> BarcodeReading | None:
+    """Of a tag's EAN-13s whose check digit verifies, the product's: the recipe's where it was decoded, else the first
+    that is no restricted-circulation number (GS1 prefixes 20-29: a shop's in-store code, printed beside the product's
+    code on some tags, never a product's), else the first. Where the recipe names a product's code, an in-store code
+    alone is none: it says nothing of the product's."""
+    eans = [c for c in codes if c.format == "EAN-13" and c.valid_checksum]
+    if expected is not None and any(c.text == expected for c in eans):
+        return next(c for c in eans if c.text == expected)
+    products = [c for c in eans if not _in_store(c.text)]
+    if products or (expected is not None and not _in_store(expected)):
+        return products[0] if products else None
+    return eans[0] if eans else None
+
+
+def _in_store(ean: str) -> bool:
+    return ean[:1] == "2"
+
+
 def format_name(fmt: object) -> str:
     """zxing's enum name with GS1's spelling for the retail codes: EAN-13, UPC-A, Code128, QRCode."""
     name = getattr(fmt, "name", None) or str(fmt).split(".")[-1].replace(" ", "")

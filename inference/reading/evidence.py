@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 
 from inference.reading import hao_xing
+from inference.reading.barcodes import product_ean
 from inference.reading.fibre_table import matching_part
 from inference.reading.fields import extract_fields
 from inference.reading.labels import LABELS, line_parts, split_labeled
@@ -1314,7 +1315,7 @@ def _from_barcodes(rule: FieldRule, tag: TagReading) -> FieldEvidence | None:
             return None
         return FieldEvidence("style_number", Found.NEAR, codes[0].text, 0.9, "barcode", f"carried by the {codes[0].format}", codes[0].text)
     if rule.name == "ean13":
-        ean = next((b for b in tag.barcodes if b.format == "EAN-13" and b.valid_checksum), None)
+        ean = product_ean(tag.barcodes, normalize_ean(rule.expected) if rule.expected is not None else None)
         if ean is None:
             return None
         if rule.expected is None or ean.text == normalize_ean(rule.expected):

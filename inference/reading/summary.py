@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from inference.reading.barcodes import FINE_BARS_PX, style_code_matches
+from inference.reading.barcodes import FINE_BARS_PX, product_ean, style_code_matches
 from inference.reading.types import BarcodeReading, FieldReading
 
 STYLE_CODE_FORMATS = ("Code128", "Code93", "Code39")
@@ -18,7 +18,7 @@ def merge_barcodes(fields: Mapping[str, FieldReading], codes: Sequence[BarcodeRe
     """EAN from the EAN-13 (its check digit beats OCR), 货号 confirmed by or taken from a Code128."""
     merged = dict(fields)
     notes: list[str] = []
-    ean = next((c for c in codes if c.format == "EAN-13" and c.valid_checksum), None)
+    ean = product_ean(codes)
     if ean is not None:
         printed = merged.get("ean13")
         raw = printed.raw if printed is not None else ""
