@@ -342,3 +342,63 @@ def test_a_rule_along_a_bands_edge_is_as_thin_as_it_shows():
     mask[12:28, 14:22] = True  # a glyph's block, 16 px tall
     thin = _thin(mask, (7, 1))
     assert thin[37:40].all() and not thin[12:28].any()
+
+
+def draw_options(sizes: list[str], marked: str | None, how: str, over: str = "ring", ruled: bool = False):
+    """A form's size run: a ring (or a letter, `over`) over every size, the marked one inked in ('inked') or punched
+    out over a blue-grey ground ('punched'); `ruled`: each size in a table's cell, the cells' walls close to the
+    print. Returns the image and the row's box as a text detector gives it."""
+    image = np.full((130, 640, 3), 255, np.uint8)
+    (_, cap), _ = cv2.getTextSize("X", FONT, SCALE, THICK)
+    base, x = 100, 20
+    for size in sizes:
+        (w, _), _ = cv2.getTextSize(size, FONT, SCALE, THICK)
+        if ruled:
+            cv2.line(image, (x - 1, 20), (x - 1, 125), (0, 0, 0), 1)
+        centre = (x + w // 2, base - cap - 22)
+        if over == "ring":
+            if size == marked:
+                cv2.circle(image, centre, 11, (160, 110, 70) if how == "punched" else (0, 0, 0), -1)
+            cv2.circle(image, centre, 11, (0, 0, 0), 1)
+        else:  # a letter over each size, the marked one another letter
+            letter = over[1] if size == marked else over[0]
+            cv2.putText(image, letter, (centre[0] - 8, centre[1] + 8), FONT, SCALE, (0, 0, 0), THICK, cv2.LINE_AA)
+        cv2.putText(image, size, (x, base), FONT, SCALE, (0, 0, 0), THICK, cv2.LINE_AA)
+        x += w + (2 if ruled else 34)
+    if ruled:
+        cv2.line(image, (x - 1, 20), (x - 1, 125), (0, 0, 0), 1)
+    pad = cap // 4 + 1
+    return cv2.GaussianBlur(image, (3, 3), 0.6), [(14.0, float(base - cap - pad), float(x - 20), float(base + pad))]
+
+
+@pytest.mark.parametrize(("sizes", "marked", "how"), [
+    (["XS", "S", "M", "L", "XL"], "L", "inked"),
+    (["XS", "S", "M", "L", "XL"], "S", "punched"),
+    (["160/84A", "165/88A", "170/92A", "175/96A"], "170/92A", "punched"),
+])
+def test_a_form_marks_its_size_by_the_option_over_it(recognizer, sizes, marked, how):
+    """Twentieth set punched_size 000007: a pre-printed 合格证 prints a ring over each size of the run and the
+    factory punches out the garment's, the ground showing through; the print itself is alike everywhere."""
+    image, row_boxes = draw_options(sizes, marked, how)
+    found = marked_size(image, row_boxes, recognizer)
+    assert found is not None and found.value == marked
+
+
+def test_sizes_close_in_a_ruled_row_are_parted_by_the_rules(recognizer):
+    """Twentieth set punched_size 000015: each size in its own narrow cell, the print a rule's width from the next
+    size once the rules are taken out, so no gap parted the entries and the run read as one entry."""
+    sizes = ["165/92B", "170/96B", "175/100B", "180/104B", "185/108B"]
+    image, row_boxes = draw_options(sizes, "180/104B", "inked", ruled=True)
+    found = marked_size(image, row_boxes, recognizer, ruled=True)
+    assert found is not None and (found.value, found.entries) == ("180/104B", 5)
+
+
+def test_options_left_empty_or_letters_over_the_sizes_mark_nothing(recognizer):
+    """No option filled is no answer; nor is a row of letters over the sizes, one of them another letter: an S
+    encloses nothing, and an O's strokes fill its inside as an empty option's ring does not."""
+    sizes = ["XS", "S", "M", "L", "XL"]
+    image, row_boxes = draw_options(sizes, None, "inked")
+    assert marked_size(image, row_boxes, recognizer) is None
+    for letters in ("SM", "O8"):
+        image, row_boxes = draw_options(sizes, "M", "inked", over=letters)
+        assert marked_size(image, row_boxes, recognizer) is None, letters

@@ -22,6 +22,7 @@ from inference.reading import hao_xing
 from inference.reading.labels import split_labeled
 from inference.reading.letter_sizes import size_rank, size_tokens
 from inference.reading.normalize import halfwidth
+from inference.reading.option_marks import enclosed, option_fills
 from inference.reading.ocr.recognizer import TextRecognizer
 from inference.reading.types import Box, MarkedSize
 
@@ -100,6 +101,7 @@ class _Entry:
     box: float  # how full the check box before it is (NaN where it has none)
     margins: float  # share of its columns a ring or a line marks above and below the print (ring ~0.8, line under ~0.5)
     ground: float  # how dark the paper between its strokes is (plain paper ~0; a tinted cell of a chart ~0.2-0.3)
+    option: float = float("nan")  # how full the form's option mark over or under it is (option_marks.py; NaN: none)
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,7 @@ class _Band:
     top: int
     paper: float  # the grey of its paper and of its print (the run's, once all rows are measured)
     printed: float
+    walls: tuple[tuple[int, int], ...] = ()  # columns (first, last) of the table's vertical rules taken out of it
 
 
 def marked_size(image: np.ndarray, rows: Sequence[Box], recognizer: TextRecognizer,
@@ -138,12 +141,14 @@ def marked_size(image: np.ndarray, rows: Sequence[Box], recognizer: TextRecogniz
     measured = {k: band for k, row in enumerate(rows) if (band := _band(gray, row, turned)) is not None}
     if ruled or any(_crossed(band) for band in measured.values()):
         measured = {k: _unruled(band) for k, band in measured.items()}
+    glyphs: dict[int, float] = {}
     for k, band in zip(measured, _on_the_tags_paper(list(measured.values()))):
-        found, marks = _entries(band, k)
+        found, parts = _entries(band, k)
         entries.extend(dict.fromkeys(found))  # an entry marked whole is also a run of print: once
-        bands[k] = (band, marks)
+        bands[k], glyphs[k] = (band, parts.mark_mask), parts.text_h
     if len(entries) < MIN_ENTRIES:
         return None
+    entries = _with_options(gray, entries, bands, glyphs, turned)
     spans = [(bands[e.row][0].left + e.x1, bands[e.row][0].left + e.x2) for e in entries]
     scores = _scores(entries)
     best = int(np.argmax(scores))
@@ -421,10 +426,17 @@ def _unruled(band: _Band) -> _Band:
     Rules part cells, they mark none (a ring's sides bow; a filled box is thick)."""
     wide = band.ink.shape[1]
     rules = _vertical_rules(band)
+    walls = _runs(rules.any(axis=0))
     for x, w, line in _level_lines(band):
         if w >= RULE_SPAN * band.h or x == 0 or x + w >= wide:
             rules |= line
-    return replace(band, ink=band.ink & ~rules, solid=band.solid & ~rules)
+    return replace(band, ink=band.ink & ~rules, solid=band.solid & ~rules, walls=walls)
+
+
+def _runs(columns: np.ndarray) -> tuple[tuple[int, int], ...]:
+    """The runs of True in a row of columns, as (first, last)."""
+    edges = np.flatnonzero(np.diff(np.r_[0, columns.astype(np.int8), 0]))
+    return tuple((int(a), int(b) - 1) for a, b in zip(edges[::2], edges[1::2]))
 
 
 def _crossed(band: _Band) -> bool:
@@ -487,9 +499,9 @@ class _Parts:
     text_h: float
 
 
-def _entries(band: _Band, k: int) -> tuple[list[_Entry], np.ndarray]:
-    """The row's entries (and the marks round them): runs of the print's columns apart by an entry gap, each with
-    what marks it."""
+def _entries(band: _Band, k: int) -> tuple[list[_Entry], _Parts]:
+    """The row's entries (and its ink sorted, the marks round them among it): runs of the print's columns apart by
+    an entry gap, each with what marks it."""
     parts = _parts(band)
     core, h = band.core, band.h
     slack = CORE_INSET * h
@@ -497,7 +509,7 @@ def _entries(band: _Band, k: int) -> tuple[list[_Entry], np.ndarray]:
     above = parts.mark_mask[: max(0, core[0] - int(slack))].any(axis=0)
     below = parts.mark_mask[min(band.ink.shape[0], core[1] + int(slack)) :].any(axis=0)
     spans = [piece for span in _print_spans(parts.print_mask[core[0] : core[1]], h)
-             for piece in _outside(span, parts.whole, MIN_ENTRY_WIDTH * h)] + parts.whole
+             for piece in _outside(span, list(parts.whole) + list(band.walls), MIN_ENTRY_WIDTH * h)] + parts.whole
     out = []
     for a, b in sorted(spans):
         if b - a + 1 < MIN_ENTRY_WIDTH * h:
@@ -507,7 +519,21 @@ def _entries(band: _Band, k: int) -> tuple[list[_Entry], np.ndarray]:
         out.append(_Entry(k, a, b + 1, float(dark[:, a : b + 1].mean()), float(filled[:, a : b + 1].mean()),
                           _box_fill(band.ink, parts.boxes, a, parts.text_h),
                           float(above[a : b + 1].mean() + below[a : b + 1].mean()) / 2, ground))
-    return out, parts.mark_mask
+    return out, parts
+
+
+def _with_options(gray: np.ndarray, entries: list[_Entry], bands: dict[int, tuple[_Band, np.ndarray]],
+                  glyphs: dict[int, float], turned: bool) -> list[_Entry]:
+    """Each entry with the fill of the form's option mark over or under it, where the run prints them."""
+    paper, printed = bands[entries[0].row][0].paper, bands[entries[0].row][0].printed
+    spans, rows = [], []
+    for e in entries:
+        band = bands[e.row][0]
+        spans.append((band.left + e.x1, band.left + e.x2))
+        inset = int(CORE_INSET * band.h)
+        rows.append((band.top + band.core[0] - inset, band.top + band.core[1] + inset))
+    fills = option_fills(255 - gray if turned else gray, spans, rows, [glyphs[e.row] for e in entries], paper, printed)
+    return [replace(e, option=float(f)) for e, f in zip(entries, fills)]
 
 
 def _parts(band: _Band) -> _Parts:
@@ -563,16 +589,13 @@ def _parts(band: _Band) -> _Parts:
 
 def _rectangular(shape: np.ndarray) -> bool:
     """Whether a shape, its holes filled (the letters reversed out of a box), covers its bounding box."""
-    outside = np.zeros((shape.shape[0] + 2, shape.shape[1] + 2), np.uint8)
-    outside[1:-1, 1:-1] = shape
-    mask = np.zeros((outside.shape[0] + 2, outside.shape[1] + 2), np.uint8)
-    cv2.floodFill(outside, mask, (0, 0), 2)
-    return float((outside[1:-1, 1:-1] != 2).mean()) >= FULL_BOX
+    return enclosed(shape) >= FULL_BOX
 
 
 def _outside(span: tuple[int, int], whole: Sequence[tuple[int, int]], narrow: float) -> list[tuple[int, int]]:
     """The parts of a run of print that lie outside the entries marked whole (print touching a ring or running up to
-    a filled box belongs to the marked entry or to the entry beside it), dropping slivers."""
+    a filled box belongs to the marked entry or to the entry beside it) and the walls of a table's cells (sizes
+    printed close in a ruled row are parted by the rules, not by gaps), dropping slivers."""
     pieces = [span]
     for r0, r1 in whole:
         pieces = [p for a, b in pieces for p in ((a, min(b, r0 - 1)), (max(a, r1 + 1), b)) if p[1] >= p[0]]
@@ -636,6 +659,9 @@ def _scores(entries: Sequence[_Entry]) -> np.ndarray:
                 (np.array([e.margins for e in entries]), MARGIN_FLOOR), (np.array([e.ground for e in entries]), GROUND_FLOOR)]
     if np.isfinite(boxed).sum() >= max(MIN_ENTRIES, 0.6 * len(entries)) and np.nanmedian(boxed) <= EMPTY_BOX:
         measures.append((np.where(np.isfinite(boxed), boxed, np.nanmedian(boxed)), BOX_FLOOR))
+    options = np.array([e.option for e in entries])
+    if np.isfinite(options).any():  # option_fills measured them only where the run prints options
+        measures.append((np.where(np.isfinite(options), options, np.nanmedian(options)), BOX_FLOOR))
     for v, floor in measures:
         spread = max(1.4826 * float(np.median(np.abs(v - np.median(v)))), floor)
         scores = np.maximum(scores, (v - np.median(v)) / spread)
@@ -645,10 +671,13 @@ def _scores(entries: Sequence[_Entry]) -> np.ndarray:
 def _read_entry(band: _Band, marks: np.ndarray, entry: _Entry, recognizer: TextRecognizer) -> tuple[str, tuple[float, ...]] | None:
     """The entry's print read on its own: the mark above and below it painted over with paper (a ring read whole
     with its letter is a circled letter to the recognizer: 'L' in a ring reads 'O'; its sides read as brackets),
-    reverse print turned dark on light."""
+    reverse print turned dark on light. In a table's row the entry is read within its cell's walls (the print beside
+    them is the next size's)."""
     pad, slack = int(ENTRY_PAD * band.h), int(CORE_INSET * band.h)
     rows = slice(max(0, band.core[0] - slack), min(band.gray.shape[0], band.core[1] + slack))
-    cols = slice(max(0, entry.x1 - pad), min(band.gray.shape[1], entry.x2 + pad))
+    left = max([0, entry.x1 - pad] + [b + 1 for a, b in band.walls if b < entry.x1])
+    right = min([band.gray.shape[1], entry.x2 + pad] + [a for a, b in band.walls if a >= entry.x2])
+    cols = slice(left, right)
     crop = band.gray[rows, cols].copy()
     erase = cv2.dilate(marks.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     erase[band.core[0] : band.core[1]] = False  # what crosses the print (a ring's sides, glyphs touching it) stays
