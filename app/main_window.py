@@ -561,10 +561,11 @@ class MainWindow(QMainWindow):
             # what to do goes on the image too: operator mode has no Tag text dock to show the whole error
             hint = next((" ".join(line.split()) for line in lines if line.strip().startswith("hint:")), "")
             # "000002.jpg: could not be inspected" over "000002.jpg could not be decoded" named the file twice
+            # a camera's frame by "camera line.avi #299", not "camera-/tmp/…/line.avi#299"
             said = first if first.startswith(result.source_name) else \
-                f"{result.source_name}: could not be inspected\n{first}"
+                f"{readable_name(result)}: could not be inspected\n{first}"
             self.view.show_message(said + (f"\n{hint}" if hint else ""), error=True)
-            self.crops.show_crops(None, None, note=f"no image: {result.source_name} could not be inspected")
+            self.crops.show_crops(None, None, note=f"no image: {readable_name(result)} could not be inspected")
             reasons = [first]
         else:
             preview = cached and result.thresholds != self.thresholds

@@ -414,6 +414,7 @@ def test_the_recipe_dialog_opens_in_the_recipes_folder(qtbot, tmp_path, monkeypa
 
 @pytest.mark.parametrize("name, index, expected", [
     ("camera-/tmp/xyz/line.avi", 57, "camera line.avi #57"), ("camera-0", 3, "camera 0 #3"), ("tag_01.png", 1, "tag_01.png"),
+    ("camera-/tmp/xyz/line.avi#57", 57, "camera line.avi #57"), ("camera-0#3", 3, "camera 0 #3"),  # as sources name them
 ])
 def test_result_rows_name_their_source_readably(name, index, expected):
     from app.widgets.results_table import readable_name

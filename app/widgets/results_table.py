@@ -130,5 +130,7 @@ def readable_name(result: FrameResult) -> str:
     if not name.startswith("camera-"):
         return name
     target = name[len("camera-"):]
+    if target.endswith(f"#{result.index}"):  # a live frame's own name ends in its number: "camera 0#3 #3"
+        target = target[: -len(f"#{result.index}")]
     label = f"camera {target}" if target.isdigit() else f"camera {target.rstrip('/').rsplit('/', 1)[-1]}"
     return f"{label} #{result.index}"
