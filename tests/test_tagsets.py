@@ -23,6 +23,7 @@ except fonts.FontsMissingError:
 
 from training.tagsets import DESIGNS, generate  # noqa: E402
 from training.tagsets.__main__ import main as tagsets_main  # noqa: E402
+from training.tagsets.designs import HUNG_UPSIDE_DOWN  # noqa: E402
 from training.tagsets.scene import HEIGHT, WIDTH  # noqa: E402
 from training.tagsets.values import DEFECT_KINDS, random_values  # noqa: E402
 from training.tagsets.writer import _fibre_shares as fibre_shares  # noqa: E402
@@ -69,7 +70,8 @@ def test_folder_layout_and_manifest(tagset):
         assert (tagset / row["recipe"]).is_file() and row["recipe"] == f"recipes/{row['job']}.toml"
         assert row["bucket"] in ("nominal", "blurred", "small") and row["design"] in DESIGNS
         assert set(row["condition"]) >= {"blur_px", "tag_height_px", "rotation_deg", "perspective", "background", "jpeg_quality"}
-        assert 70 <= row["condition"]["jpeg_quality"] <= 95 and abs(row["condition"]["rotation_deg"]) <= 35
+        turn = row["condition"]["rotation_deg"]  # a tag hung upside down is photographed a half turn round
+        assert 70 <= row["condition"]["jpeg_quality"] <= 95 and abs(turn - (180 if row["design"] in HUNG_UPSIDE_DOWN else 0)) <= 35
 
 
 def test_conditions_fall_inside_their_bucket(tagset):

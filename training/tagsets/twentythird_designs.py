@@ -245,6 +245,7 @@ def halftone_photo(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
     base = np.full(shape + (3,), card.stock, np.float32)
     angles = (45.0,) if len(inks) == 1 else (15.0, 75.0)
     for screen_ink, angle in zip(inks, angles):
+        # a second ink's separation is the photograph's tones weighted a little otherwise (±15 %), as a duotone's are
         shift = rng.uniform(-0.15, 0.15) if screen_ink is not inks[0] else 0.0
         cover = halftone(np.clip(tone + shift * tone, 0, 1), fine, lpi, angle, rng)
         base = _printed(base, cover, screen_ink)
