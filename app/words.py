@@ -10,3 +10,15 @@ def named(name: str, message: str) -> str:
 
 def counted(count: int, noun: str, plural: str | None = None) -> str:
     return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
+def frame_name(name: str, index: int | None) -> str:
+    """A frame as a person reads it: a camera's is "camera 0 #57" or "camera line.avi #57", not
+    "camera-/tmp/…/line.avi#57" (a live frame's own name ends in its number); files keep their own name."""
+    if not name.startswith("camera-"):
+        return name
+    target = name[len("camera-"):]
+    if index is not None and target.endswith(f"#{index}"):
+        target = target[: -len(f"#{index}")]
+    label = f"camera {target}" if target.isdigit() else f"camera {target.rstrip('/').rsplit('/', 1)[-1]}"
+    return f"{label} #{index}"

@@ -14,7 +14,7 @@ import traceback
 import numpy as np
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
-from app.words import named
+from app.words import frame_name, named
 from inference.errors import HangtagError
 from inference.inspection import FrameAborted, Inspector
 from inference.live import LatestFrameGrabber
@@ -403,5 +403,5 @@ class InspectionWorker(QObject):
             self._record_trigger(result, image, self._inspected_trigger)
         self.frame_done.emit(image, result)
         if isinstance(item, FrameError):
-            self.errored.emit(named(item.name, item.message.splitlines()[0]))
+            self.errored.emit(named(frame_name(item.name, item.index), item.message.splitlines()[0]))
         return True

@@ -45,4 +45,4 @@ def test_the_window_says_a_replay_stopped_short_and_keeps_its_frames(qtbot, tmp_
     assert "camera line.avi #" in said and "camera-" not in said  # not "camera-/tmp/…/line.avi#10"
     qtbot.wait(200)  # the end of the source is said after the last frame's warning
     message = window.statusBar().currentMessage()  # "Finished …" hid the warning at once
-    assert message.startswith("⚠ camera-") and not message.startswith("Finished")
+    assert message.startswith("⚠ camera line.avi #") and not message.startswith("Finished")

@@ -14,6 +14,7 @@ import numpy as np
 from PySide6.QtCore import QModelIndex, Qt
 
 from app.theme import verdict_text_color
+from app.words import frame_name
 from app.widgets.column_model import ColumnModel
 from inference.decode import Candidates
 from inference.inspection import Inspector
@@ -124,13 +125,5 @@ class ResultsModel(ColumnModel):
 
 
 def readable_name(result: FrameResult) -> str:
-    """A row's source as a person reads it: a camera frame is "camera 0 #57" or "replay line.avi #57", not
-    "camera-/tmp/…/line.avi"; files keep their own name."""
-    name = result.source_name
-    if not name.startswith("camera-"):
-        return name
-    target = name[len("camera-"):]
-    if target.endswith(f"#{result.index}"):  # a live frame's own name ends in its number: "camera 0#3 #3"
-        target = target[: -len(f"#{result.index}")]
-    label = f"camera {target}" if target.isdigit() else f"camera {target.rstrip('/').rsplit('/', 1)[-1]}"
-    return f"{label} #{result.index}"
+    """A row's source as a person reads it (app.words.frame_name)."""
+    return frame_name(result.source_name, result.index)
