@@ -197,8 +197,15 @@ class LineLink(QObject):
         """The menu says the speed in use, with its unit, so nobody opens the dialog to learn it."""
         self.belt_action.setText(f"Belt speed ({belt_speed_text(self.belt_px_per_frame)})…")
 
+    def learned_belt_px_per_frame(self) -> float | None:
+        """The x speed the running line learned, when the belt runs along x (the setting's axis) and moves at all."""
+        learned = self.inspector.learned_belt if self.inspector is not None else None
+        if learned is None or abs(learned[0]) < max(1.0, abs(learned[1])):
+            return None
+        return learned[0]
+
     def ask_belt_speed(self) -> None:
-        dialog = BeltSpeedDialog(self.belt_px_per_frame, self.window)
+        dialog = BeltSpeedDialog(self.belt_px_per_frame, self.window, learned=self.learned_belt_px_per_frame())
         if dialog.exec() == QDialog.DialogCode.Accepted:
             self.set_belt_speed(dialog.px_per_frame())
 

@@ -8,7 +8,7 @@ takes it per second of a recording (`--belt-px-per-s`), which is this times the 
 from __future__ import annotations
 
 from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QLabel,
-                               QVBoxLayout, QWidget)
+                               QPushButton, QVBoxLayout, QWidget)
 
 UNIT = "px/frame"
 LIMIT_PX_PER_FRAME = 2000.0  # wider than any 4K frame: a tag cannot cross more than the view between frames
@@ -23,7 +23,8 @@ def belt_speed_text(px_per_frame: float) -> str:
 
 
 class BeltSpeedDialog(QDialog):
-    def __init__(self, px_per_frame: float, parent: QWidget | None = None) -> None:
+    def __init__(self, px_per_frame: float, parent: QWidget | None = None, *, learned: float | None = None) -> None:
+        """`learned`: the speed the running line has learned from its tags (px/frame along x), offered to keep."""
         super().__init__(parent)
         self.setWindowTitle("Belt speed")
         explain = QLabel("How far a tag moves between two camera frames, in pixels of the image:\n"
@@ -48,6 +49,11 @@ class BeltSpeedDialog(QDialog):
         layout.addWidget(explain)
         layout.addWidget(self.learn)
         layout.addLayout(form)
+        self.use_learned = None
+        if learned:  # on a busy station a speed kept holds where one still being learned split tags into two ids
+            self.use_learned = QPushButton(f"Keep the speed learned so far: {belt_speed_text(round(learned, 2))}")
+            self.use_learned.clicked.connect(lambda: (self.learn.setChecked(False), self.speed.setValue(learned)))
+            layout.addWidget(self.use_learned)
         layout.addWidget(self.buttons)
 
     def _on_learn(self, learn: bool) -> None:

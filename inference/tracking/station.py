@@ -56,6 +56,12 @@ class PerTagInspector:
         self.finish()
         self.inner.recipe = recipe
 
+    @property
+    def learned_belt(self) -> tuple[float, float] | None:
+        """The belt speed the line's tracker has learned so far (TagTracker.learned_belt); read from any thread."""
+        tracker = getattr(self._line, "tracker", None)
+        return tracker.learned_belt if tracker is not None else None
+
     def __getattr__(self, name: str) -> Any:  # precision, reader_note, verdict_text, describe...
         return getattr(self.inner, name)
 

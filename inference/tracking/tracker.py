@@ -223,6 +223,15 @@ class TagTracker:
             shares.append(box[3] / span_h)
         return min(shares) if shares else None
 
+    @property
+    def learned_belt(self) -> tuple[float, float] | None:
+        """The belt's (x, y) speed in px per source frame as learned from the tags so far; None while nothing is
+        learned, or when the line gave the speed. The engineer can keep it: a speed given holds on a starved
+        worker, where one still being learned split tags into two ids (GUI walk, session 26)."""
+        if self.settings.belt_px_per_frame is not None or not any(self._belt_known):
+            return None
+        return float(self.belt_velocity[0]), float(self.belt_velocity[1])
+
     def _learn_belt(self, measured: list[np.ndarray]) -> None:
         """The belt's speed from this frame's moves, each side the edge did not cut (an entering tag's front,
         a leaving tag's back), so a detector that sees each tag only twice still learns it."""
