@@ -672,7 +672,7 @@ def _read_entry(band: _Band, marks: np.ndarray, entry: _Entry, recognizer: TextR
     """The entry's print read on its own: the mark above and below it painted over with paper (a ring read whole
     with its letter is a circled letter to the recognizer: 'L' in a ring reads 'O'; its sides read as brackets),
     reverse print turned dark on light. In a table's row the entry is read within its cell's walls (the print beside
-    them is the next size's)."""
+    them is the next size's), with paper for the margin the walls leave it short of."""
     pad, slack = int(ENTRY_PAD * band.h), int(CORE_INSET * band.h)
     rows = slice(max(0, band.core[0] - slack), min(band.gray.shape[0], band.core[1] + slack))
     left = max([0, entry.x1 - pad] + [b + 1 for a, b in band.walls if b < entry.x1])
@@ -682,7 +682,11 @@ def _read_entry(band: _Band, marks: np.ndarray, entry: _Entry, recognizer: TextR
     erase = cv2.dilate(marks.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     erase[band.core[0] : band.core[1]] = False  # what crosses the print (a ring's sides, glyphs touching it) stays
     erase = erase[rows, cols]
-    crop[erase] = np.percentile(band.gray, 90)
+    paper = np.percentile(band.gray, 90)
+    crop[erase] = paper
+    short = (max(0, min(pad, entry.x1) - (entry.x1 - left)), max(0, min(pad, band.gray.shape[1] - entry.x2) - (right - entry.x2)))
+    if any(short):
+        crop = cv2.copyMakeBorder(crop, 0, 0, short[0], short[1], cv2.BORDER_CONSTANT, value=float(paper))
     if entry.solid > REVERSED:
         crop = 255.0 - crop
     if crop.size == 0:
