@@ -21,6 +21,8 @@ from app.widgets.belt_speed import BeltSpeedDialog, belt_speed_text
 from app.widgets.table_note import TableNote
 from app.widgets.tag_results import ENGINEER_COLUMNS, TagResultsModel, tag_table
 from app.widgets.tag_strip import ACKNOWLEDGE_KEY, NgHoldBar, TagStrip
+from app.words import counted
+from app.worker import WHEN_STOPPED
 from inference.tracking import LineSettings, TrackerSettings
 from inference.tracking.recent import RecentTag, RecentTags
 from inference.tracking.station import PerTagInspector
@@ -28,6 +30,19 @@ from inference.tracking.station import PerTagInspector
 STRIP_SIZE = 12
 TAGS_NOTE = "No tag finished yet: a tag's verdict is listed here once it leaves the view"
 TRIGGERED_NOTE = "No item judged yet: each item's verdict is listed here as it is judged"
+
+
+def stopped_text(verdicts: list) -> str:
+    """The status bar after Stop on a moving line: what the stop judged, and that the belt is not watched now."""
+    if not verdicts:
+        judged = "no tag was in view"
+    else:
+        by_verdict = {}
+        for verdict in verdicts:
+            by_verdict[verdict.verdict.value] = by_verdict.get(verdict.verdict.value, 0) + 1
+        judged = (f"{counted(len(verdicts), 'tag')} in view judged now ("
+                  + ", ".join(f"{n} {v}" for v, n in by_verdict.items()) + ")")
+    return f"Stopped: {judged}; tags passing while stopped get no verdict"
 
 
 class _Finisher(QObject):
@@ -123,6 +138,7 @@ class LineLink(QObject):
         self._finish.connect(self._finisher.finish)
         window.worker.source_finished.connect(self._finish)
         window.worker.trigger_judged.connect(self._on_trigger)  # a triggered item: journaled by the worker
+        window.worker.line_finished.connect(self._on_line_finished)
         self._build_menu()
 
     def _build_menu(self) -> None:
@@ -256,6 +272,10 @@ class LineLink(QObject):
         except Exception as exc:  # the operator must know this tag's verdict is not in the journal
             self.window.worker.errored.emit(f"JOURNAL: tag {tag.label} ({tag.verdict}) was NOT recorded: {exc}")
         self.tag_finished.emit(replace(tag, session_id=recorder.session_id))
+
+    def _on_line_finished(self, verdicts: list, when: str) -> None:
+        if when == WHEN_STOPPED:  # a source's end or change says so itself, right after
+            self.window.statusBar().showMessage(stopped_text(verdicts), 30000)
 
     def _on_trigger(self, verdict) -> None:
         if self.shows_tags:  # per frame, the banner already shows the triggered frame's verdict

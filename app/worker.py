@@ -25,6 +25,8 @@ from inference.tracking.station import PerTagInspector
 
 TRIGGER_BUDGET_S = 3.0  # a Step's trigger → its frame, at most (exposure, transfer, a busy machine)
 CLOSE_DRAIN_S = 5.0  # closing: the tags in view wait this long in all for their reads, then are judged without
+STOPPED, CLOSED = "the line was stopped", "the station was closed"  # why a tag in view was judged unread
+WHEN_STOPPED = "when the line was stopped"
 NO_IMAGE = np.zeros((0, 0, 3), np.uint8)  # "this frame has no pixels" (a file that failed to decode)
 
 
@@ -59,6 +61,7 @@ class InspectionWorker(QObject):
     drops_changed = Signal(int)
     camera_read_back = Signal(str, object)  # an industrial camera's spec and its settings as the camera holds them
     trigger_judged = Signal(object)  # a triggered frame's item as a TagVerdict, journaled as its tag row first
+    line_finished = Signal(object, str)  # the TagVerdicts of the tags in view judged at once, and when ("… stopped")
 
     def __init__(self) -> None:
         super().__init__()
@@ -186,8 +189,15 @@ class InspectionWorker(QObject):
     def stop(self) -> None:
         self._stop.set()
         if self._running:
-            self._running = False
-            self.state_changed.emit("idle")
+            self._halt()
+
+    def _halt(self) -> None:
+        """Stop on a moving line: the tags in view are judged now, as if they had left, under this session. They
+        stayed open, finished on the next Start, where a replay saw them again and a camera's belt had carried
+        them off."""
+        self._running = False
+        self.state_changed.emit("idle")
+        self._finish_line(WHEN_STOPPED, cause=STOPPED)
 
     @Slot()
     def step(self) -> None:
@@ -287,14 +297,17 @@ class InspectionWorker(QObject):
         if self._recorder is not None:
             self._recorder.end()
 
-    def _finish_line(self, when: str) -> None:
+    def _finish_line(self, when: str, drain_s: float | None = None, cause: str | None = None) -> None:
         """The tags in view on a moving line are judged now and journaled by its listeners, under the session of
         the source they were seen in."""
+        if not isinstance(self._inspector, PerTagInspector):
+            return
         try:
-            if isinstance(self._inspector, PerTagInspector):
-                self._inspector.finish()
+            verdicts = self._inspector.finish(drain_s, cause)
         except Exception as exc:  # said; what follows goes on all the same
             self.errored.emit(f"The tags in view {when}: {describe_error(exc)}")
+            return
+        self.line_finished.emit(verdicts, when)
 
     @Slot()
     def shutdown(self) -> None:
@@ -302,9 +315,11 @@ class InspectionWorker(QObject):
         journaled (their reads still running waited for CLOSE_DRAIN_S at most, then judged without); a frame cut
         short is noted; the session ends. The thread then ends, whatever failed on the way."""
         try:
-            self.stop()
-            if isinstance(self._inspector, PerTagInspector):
-                self._inspector.finish(CLOSE_DRAIN_S)  # journaled by its listeners, under the running session
+            self._stop.set()
+            if self._running:  # not _halt: closing waits CLOSE_DRAIN_S for reads, not the line's own allowance
+                self._running = False
+                self.state_changed.emit("idle")
+            self._finish_line("when the station was closed", CLOSE_DRAIN_S, cause=CLOSED)
             self._close_source()
             if self._recorder is not None:
                 self._recorder.end()
@@ -325,8 +340,7 @@ class InspectionWorker(QObject):
         if not self._running:
             return
         if self._stop.is_set():
-            self._running = False
-            self.state_changed.emit("idle")
+            self._halt()
             return
         started = time.perf_counter()
         more = self._process_next()

@@ -25,7 +25,7 @@ from inference.detections import Detections, centre_inside
 from inference.errors import ConfigError
 from inference.reading.verdict import SHARP_FOCUS
 from inference.tracking.pace import DetectionPace
-from inference.tracking.records import Read, TagTrack, TagVerdict, verdict_of
+from inference.tracking.records import UNREAD, UNREAD_BUSY, Read, TagTrack, TagVerdict, unread_because, verdict_of
 from inference.tracking.tracker import TagTracker, TrackerSettings, touches_edge
 from inference.tracking.worker import ReadWorker, Shot, read_shot
 
@@ -205,17 +205,24 @@ class LineInspector:
             self._leave(track_id, now)
         return self._finalize(wait_s=0.0)
 
-    def finish(self, drain_s: float | None = None) -> list[TagVerdict]:
+    def finish(self, drain_s: float | None = None, cause: str | None = None) -> list[TagVerdict]:
         """The stream ended: every tag still in view leaves now. The reads still running are waited for, `drain_s`
         at most in all (the settings' by default); a tag whose read outlasts that still gets its verdict, from the
-        reads it has (REVIEW when none) and saying so: a tag is never dropped for want of time."""
+        reads it has (REVIEW when none) and saying so: a tag is never dropped for want of time. `cause` (the line was
+        stopped, the station closed): a tag in view that was never read says that, not "the frame's edge cut it"
+        or "the reader was busy", which were not why."""
         now = self.clock()
         if self.tracker is not None:
             self.tracker.end_all()
-        for track_id in list(self._live):
+        in_view = set(self._live)
+        for track_id in in_view:
             self._leave(track_id, now)
-        verdicts = self._finalize(wait_s=self.settings.drain_s if drain_s is None else drain_s)
-        return verdicts + self._cut_short()
+        verdicts = self._finalize(wait_s=self.settings.drain_s if drain_s is None else drain_s) + self._cut_short()
+        if cause is None:
+            return verdicts
+        return [replace(v, reasons=(unread_because(cause),) + v.reasons[1:])
+                if v.track_id in in_view and v.unread and v.reasons[:1] in ((UNREAD,), (UNREAD_BUSY,)) else v
+                for v in verdicts]
 
     def detection_due(self, frame: int) -> bool:
         """Is this live frame (its source index) worth detecting (`step`), or only following (`follow`)? Often

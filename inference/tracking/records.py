@@ -15,6 +15,11 @@ Box = tuple[float, float, float, float]
 
 UNREAD = "tag passed unread: never seen whole (the frame's edge cut it every time)"
 UNREAD_BUSY = "tag passed unread: seen whole, but the reader was still busy with the tags before it"
+
+
+def unread_because(cause: str) -> str:
+    """A tag still in view when the run ended (`cause`: "the line was stopped") and never read."""
+    return f"tag left unread: {cause} while it was in view"
 # First the evidence that settles a tag, then doubt: a confident NG read is a defect seen; an OK read
 # clears a tag whose other reads were unsure; REVIEW only when no read settled it.
 _RANK = {Verdict.NG: 0, Verdict.OK: 1, Verdict.REVIEW: 2}

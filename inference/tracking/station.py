@@ -99,12 +99,12 @@ class PerTagInspector:
         self._deliver(verdicts)
         return True
 
-    def finish(self, drain_s: float | None = None) -> list[TagVerdict]:
+    def finish(self, drain_s: float | None = None, cause: str | None = None) -> list[TagVerdict]:
         """The source ended or stopped: the tags in view leave now; their reads still running are awaited,
         `drain_s` at most (the line's settings by default), and a tag whose read outlasts it is judged on the
-        reads it has, saying so (LineInspector.finish)."""
+        reads it has, saying so; one never read names `cause` (LineInspector.finish)."""
         with self._lock:
-            verdicts = self._finish_locked(drain_s)
+            verdicts = self._finish_locked(drain_s, cause)
         self._deliver(verdicts)
         return verdicts
 
@@ -126,13 +126,13 @@ class PerTagInspector:
             self.lines_started += 1
         return self._line
 
-    def _finish_locked(self, drain_s: float | None = None) -> list[TagVerdict]:
+    def _finish_locked(self, drain_s: float | None = None, cause: str | None = None) -> list[TagVerdict]:
         line, self._line, self._last_index = self._line, None, None
         if line is None:
             return []
         self._draining = line
         try:
-            return line.finish(drain_s)
+            return line.finish(drain_s, cause)
         finally:
             self._draining = None
             line.close(timeout_s=30.0 if drain_s is None else 0.0)  # a read given up on is not waited for again
