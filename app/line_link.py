@@ -248,7 +248,9 @@ class LineLink(QObject):
             self.window._on_error("One verdict per tag needs reading: tick 'Read tags' on the source bar to judge each tag")
         belt = self.belt_px_per_frame
         tracker = TrackerSettings(belt_px_per_frame=(belt, 0.0) if belt else None)
-        self.inspector = PerTagInspector(inspector, LineSettings(tracker=tracker))
+        # another engine goes on numbering the tags where the last one stopped: one "#N" per tag in Results
+        first = self.inspector.next_tag_id if self.inspector is not None else 1
+        self.inspector = PerTagInspector(inspector, LineSettings(tracker=tracker), first_tag_id=first)
         self.inspector.listeners.append(lambda verdict, line=self.inspector: self._journal_and_show(verdict, line))
         if self.model.last is None:  # else the banner would go on showing the last per-frame verdict
             self.window.banner.show_verdict("—", [line_banner_note(self.window.state.state)])

@@ -137,7 +137,7 @@ class LineInspector:
 
     def __init__(self, detect: Callable[[np.ndarray], Detections] | None, reader: Any, recipe: Any,
                  settings: LineSettings = LineSettings(), *, threaded: bool = True,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, first_id: int = 1) -> None:
         if recipe is None:
             raise NoRecipeError("the line needs a job's recipe", expected="a recipe (--recipe JOB.toml)",
                                 found="none", hint="teach or load the job's recipe, then start the line")
@@ -147,6 +147,7 @@ class LineInspector:
         self.clock = clock
         self.worker = ReadWorker(reader, recipe, settings.queue) if threaded else _InlineWorker(reader, recipe)
         self.tracker: TagTracker | None = None
+        self.first_id = first_id
         self.frames = 0
         self._live: dict[int, _State] = {}
         self._leaving: dict[int, _State] = {}
@@ -173,7 +174,7 @@ class LineInspector:
         if detections is None:
             detections = self.detect(image)
         if self.tracker is None:
-            self.tracker = TagTracker((image.shape[1], image.shape[0]), self.settings.tracker)
+            self.tracker = TagTracker((image.shape[1], image.shape[0]), self.settings.tracker, self.first_id)
         self.frames += 1
         self._slow = self._previous_frame is not None and frame - self._previous_frame >= self.settings.look_frames
         self._previous_frame = frame
@@ -250,6 +251,11 @@ class LineInspector:
             return False
         limit = self.settings.max_reads
         return any(state.sent < limit and not self._settled(state) for state in self._live.values())
+
+    @property
+    def next_id(self) -> int:
+        """The id this line's next new tag would get: where a line after it goes on numbering."""
+        return self.tracker.next_id if self.tracker is not None else self.first_id
 
     def tracks(self) -> tuple[TagTrack, ...]:
         """The tags in view (and those waiting for a read before their verdict), as plain records."""

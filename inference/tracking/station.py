@@ -25,7 +25,7 @@ TRACKED = "tracked"
 
 
 class PerTagInspector:
-    def __init__(self, inspector: Any, settings: LineSettings = LineSettings()) -> None:
+    def __init__(self, inspector: Any, settings: LineSettings = LineSettings(), first_tag_id: int = 1) -> None:
         self.inner = inspector
         self.settings = settings
         self.listeners: list[TagListener] = []
@@ -35,7 +35,10 @@ class PerTagInspector:
         self._lock = threading.Lock()  # finish() may come from another thread than inspect()
         self._draining: LineInspector | None = None  # the line whose finish() is waiting for its reads
         self.frames_followed = 0
-        self.lines_started = 0  # each line's tracker numbers its tags from 1: (this inspector, this) names the line
+        self.lines_started = 0  # (this inspector, this) names the line whose tags the strip shows
+        # A line ends at every Stop, source and recipe: the next goes on numbering, so "#1" is one tag of this
+        # station run, not the first of each line (the Results dock listed two "#1" told apart only by time)
+        self.next_tag_id = first_tag_id
 
     # -- what the worker and the window use of an Inspector -------------------------------------------
     @property
@@ -122,7 +125,8 @@ class PerTagInspector:
     # -- inside -------------------------------------------------------------------------------------
     def _line_for(self) -> LineInspector | None:
         if self._line is None and self.inner.recipe is not None and self.inner.reader is not None:
-            self._line = LineInspector(None, self.inner.reader, self.inner.recipe, self.settings)
+            self._line = LineInspector(None, self.inner.reader, self.inner.recipe, self.settings,
+                                       first_id=self.next_tag_id)
             self.lines_started += 1
         return self._line
 
@@ -134,6 +138,7 @@ class PerTagInspector:
         try:
             return line.finish(drain_s, cause)
         finally:
+            self.next_tag_id = line.next_id
             self._draining = None
             line.close(timeout_s=30.0 if drain_s is None else 0.0)  # a read given up on is not waited for again
 

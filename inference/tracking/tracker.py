@@ -122,11 +122,12 @@ class TrackUpdate:
 class TagTracker:
     """Not thread-safe: one tracker per line, updated from the detection loop."""
 
-    def __init__(self, frame_wh: tuple[int, int], settings: TrackerSettings = TrackerSettings()) -> None:
+    def __init__(self, frame_wh: tuple[int, int], settings: TrackerSettings = TrackerSettings(),
+                 first_id: int = 1) -> None:
         self.frame_wh = frame_wh
         self.settings = settings
         self._tracks: dict[int, _Track] = {}
-        self._next_id = 1
+        self._next_id = first_id  # a station's later lines go on from its earlier ones: an id names one tag
         # A belt moves every tag alike: a new track starts at the speed the others were seen moving, so a
         # detector that sees a tag once every several frames still finds it where it went.
         belt = settings.belt_px_per_frame
@@ -135,6 +136,11 @@ class TagTracker:
         # How much of each of the last tags that left was in view when the detector last saw it: a track unseen
         # while predicted to show more than that is a detection gap (the tag comes back), not a tag gone.
         self._last_seen_shares: deque[float] = deque(maxlen=25)
+
+    @property
+    def next_id(self) -> int:
+        """The id the next new tag gets."""
+        return self._next_id
 
     @property
     def live_ids(self) -> tuple[int, ...]:
