@@ -38,7 +38,7 @@ def _price_check(price: str, lines: tuple[OcrLine, ...]):
     ("活动价 ¥319.00  零售价 ¥399.00", "399", False),
     ("VIP价：¥299.00", "299", True),
     ("零售价：¥399.00", "399", False),
-    ("折后价 ¥299.00", "299", False),  # a markdown's new price is the price charged, no offer
+    ("折后价 ¥299.00", "299", True),  # a discounted price, no price struck beside it (test_struck_prices: with one, charged)
     ("现价 ¥299.00", "299", False),
 ])
 def test_an_amount_after_an_offers_label_on_its_line_is_offered(text, amount, is_offer):

@@ -122,7 +122,7 @@ def field_evidence(rule: FieldRule, tag: TagReading, texts: Sequence[Glyphs], re
     coded = _from_barcodes(rule, tag)
     if rule.expected is not None:
         printed = _expected(rule, texts, reads, labelled, len(reads) if line_reads is None else line_reads,
-                            tag.small_print_lines, tag.confirm_only_lines)
+                            tag.small_print_lines, tag.confirm_only_lines, tag.struck_prices)
         if printed.found in (Found.NEAR, Found.ABSENT):
             spotted = _spotted(rule, tag)
             if spotted is not None and spotted.confidence < rule.min_confidence \
@@ -226,10 +226,23 @@ def _spotted(rule: FieldRule, tag: TagReading) -> FieldEvidence | None:
     hit = next((s for s in tag.spotted if s.name == rule.name and s.expected == rule.expected
                 and not (rule.name == "composition"
                          and other_part(s.line, rule.expected or "", _shell_elsewhere([tag.ocr_lines, tag.reread_lines])))), None)
-    if hit is None:
+    if hit is None or rule.name == "price" and _not_charged(hit.line, parse_price(rule.expected or ""), tag.struck_prices):
         return None
     return FieldEvidence(rule.name, Found.MATCH, rule.expected or "", hit.confidence, "ocr",
                          "printed as expected (the recognizer's doubts allow it)", hit.line)
+
+
+def _not_charged(text: str, amount: Decimal | None, struck: Sequence[Decimal]) -> bool:
+    """Whether `amount`, where the line `text` shows it, is no price charged: struck through on the tag, or, where the
+    tag strikes none, under an offer's label on its line (twentysecond_other 000035: the posteriors of '折后价￥149.00
+    吊牌价￥199.00' allowed ¥149.00, the offer, for a recipe naming it)."""
+    if amount is None:
+        return False
+    if amount in struck:
+        return True
+    line = OcrLine(text, 0.0, (0.0, 0.0, 0.0, 0.0))
+    shown = [a for a in _amounts(line) if a.amount == amount]
+    return bool(shown) and not struck and all(offered(line, a.start, (line,)) for a in shown)
 
 
 def _small_print_shows_another(rule: FieldRule, tag: TagReading, spotted_on: str = "") -> bool:
@@ -284,10 +297,11 @@ def _labelled_otherwise(rule: FieldRule, hit, reads: Sequence[Sequence[OcrLine]]
 
 def _expected(rule: FieldRule, texts: Sequence[Glyphs], reads: Sequence[Sequence[OcrLine]],
               labelled: Sequence[Mapping[str, FieldReading]], line_reads: int,
-              small_print: Sequence[OcrLine] = (), confirming: Sequence[OcrLine] = ()) -> FieldEvidence:
+              small_print: Sequence[OcrLine] = (), confirming: Sequence[OcrLine] = (),
+              struck: Sequence[Decimal] = ()) -> FieldEvidence:
     name, expected = rule.name, rule.expected or ""
     if name == "price":
-        return _price(rule, reads, labelled, line_reads, small_print, confirming)
+        return _price(rule, reads, labelled, line_reads, small_print, confirming, struck)
     hit = search(_searchable(name, expected), texts, rule.min_confidence)
     if hit.found is Found.MATCH and name == "composition" and hit.line is not None \
             and other_part(hit.line.text, expected, _shell_elsewhere(reads)):
@@ -1214,7 +1228,7 @@ RAISED_CENTS = "printed as expected, its cents small and raised"
 
 
 def _small_print_price(expected: Decimal, small_print: Sequence[OcrLine], doubted: Sequence[_Amount],
-                       min_confidence: float) -> _Amount | None:
+                       min_confidence: float, struck: Sequence[Decimal] = ()) -> _Amount | None:
     """The expected amount, as a price, in a line the small-print recognizer read (verify.py's last read), where
     the stock reads were in doubt: evidence one way only, as for the other fields. A read of the whole yuan
     ('¥1099') says nothing of cents printed small and raised: where a stock read ran the yuan and two more digits
@@ -1226,12 +1240,16 @@ def _small_print_price(expected: Decimal, small_print: Sequence[OcrLine], doubte
         return None
     found = [a for line in small_print for a in _amounts(line)
              if a.context and a.amount == expected and a.confidence >= min_confidence
-             and not offered(line, a.start, small_print)]
+             and not (a.amount in struck or not struck and offered(line, a.start, small_print))]
     return max(found, key=lambda a: a.confidence, default=None)
 
 
 def _price(rule: FieldRule, reads: Sequence[Sequence[OcrLine]], labelled: Sequence[Mapping[str, FieldReading]],
-           line_reads: int, small_print: Sequence[OcrLine] = (), confirming: Sequence[OcrLine] = ()) -> FieldEvidence:
+           line_reads: int, small_print: Sequence[OcrLine] = (), confirming: Sequence[OcrLine] = (),
+           struck: Sequence[Decimal] = ()) -> FieldEvidence:
+    """`struck`: amounts the tag prints struck through (a markdown's old price): neither the recipe's price nor
+    evidence against it; where the tag strikes one, every other amount is a current price whatever its label (a
+    markdown's 折后价 is the price charged), else an amount under an offer's label is no retail price (offer_prices)."""
     expected = parse_price(rule.expected or "")
     if expected is None:
         return FieldEvidence("price", Found.ABSENT)
@@ -1241,10 +1259,11 @@ def _price(rule: FieldRule, reads: Sequence[Sequence[OcrLine]], labelled: Sequen
     for read, fields in zip(reads, labelled):
         # a member's or an event's price beside the retail one is neither the recipe's price nor evidence against it
         everything = [a for line in read for a in _amounts(line)]
-        amounts = [a for a in everything if not offered(a.line, a.start, read)]
+        amounts = [a for a in everything if a.amount not in struck and (struck or not offered(a.line, a.start, read))]
         reading = fields.get("price")
         amount = parse_price(reading.value) if reading is not None else None
-        if amount is not None and not any(a.amount == amount for a in everything):
+        if amount is not None and not any(a.amount == amount for a in everything) \
+                and not _not_charged(reading.raw, amount, struck):
             line = OcrLine(reading.raw or reading.value, reading.confidence, (0.0, 0.0, 0.0, 0.0))
             amounts.append(_Amount(amount, str(int(amount)), reading.confidence, True, line))
         matches = [a for a in amounts if a.amount == expected and (a.context or len(a.digits) >= 2)]
@@ -1289,10 +1308,10 @@ def _price(rule: FieldRule, reads: Sequence[Sequence[OcrLine]], labelled: Sequen
         # the amount a read was sure of ('￥329'), before what other reads left of it ('￥3290', its cents run on)
         _f, amount = max(seen, key=lambda fa: (fa[1].amount in shown, fa[1].confidence))
         return FieldEvidence("price", Found.DIFFERENT, f"¥{amount.amount:.2f}", amount.confidence, "ocr", "a price on the tag", amount.line.text)
-    small = _small_print_price(expected, small_print, [a for _f, a in seen], rule.min_confidence)
+    small = _small_print_price(expected, small_print, [a for _f, a in seen], rule.min_confidence, struck)
     if small is not None:
         return FieldEvidence("price", Found.MATCH, rule.expected or "", small.confidence, "ocr", SMALL_PRINT_READ, small.line.text)
-    raised = _small_print_price(expected, confirming, [a for _f, a in seen], rule.min_confidence)
+    raised = _small_print_price(expected, confirming, [a for _f, a in seen], rule.min_confidence, struck)
     if raised is not None:
         return FieldEvidence("price", Found.MATCH, rule.expected or "", raised.confidence, "ocr", RAISED_CENTS, raised.line.text)
     if seen:

@@ -6,8 +6,9 @@ retail price, so an amount under an offer's label is neither the recipe's price 
 old tag's member price would pass) nor evidence that the retail price differs (a retail price read badly beside a
 member's price read well would fail a good tag). The offer's label stands before the amount on its line, or, where
 nothing but the amount is on its line (a price panel, a cell of a price table), on the line just above it, over the
-amount or beside it. A markdown's new price (现价, 特价, 折后价 over a struck 原价) is the price a shop charges, no
-offer: its words are not offer words.
+amount or beside it. A discounted price (折后价) beside a retail price neither struck is an offer too; but where the tag
+strikes a price through (a markdown's old price, struck_prices.py), the price left unstruck is the one charged whatever
+its label, and the evidence (evidence._price) leaves the offer's label aside.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Sequence
 from inference.reading.types import OcrLine
 
 # Member, event and promotion prices, and a discount written as tenths ('8折', '7.5折').
-OFFER_WORDS = re.compile(r"会员|VIP|活动|促销|特惠|专享|优惠|\d(?:\.\d)?\s*折", re.IGNORECASE)
+OFFER_WORDS = re.compile(r"会员|VIP|活动|促销|特惠|专享|优惠|折[后後]|\d(?:\.\d)?\s*折", re.IGNORECASE)
 _AMOUNT_AT = re.compile(r"\d[\d,，.．]*")
 # What may stand before an amount on its own line without labelling it: a currency, a sign, spaces.
 _BARE_PREFIX = re.compile(r"^\s*(?:RMB|CNY|[¥￥Y:：])?\s*$", re.IGNORECASE)

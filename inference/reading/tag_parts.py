@@ -102,6 +102,7 @@ def join(a: TagReading, b: TagReading) -> TagReading:
         symbol_boxes=first.symbol_boxes + second.symbol_boxes, spotted=first.spotted + second.spotted,
         unconfirmed=tuple(dict.fromkeys(first.unconfirmed + second.unconfirmed)),
         turned_sizes=tuple(dict.fromkeys(first.turned_sizes + second.turned_sizes)),
+        struck_prices=tuple(dict.fromkeys(first.struck_prices + second.struck_prices)),
         text_px=min(heights) if heights else None, focus=first.focus if first.barcodes or second.focus is None else second.focus,
         bars=first.bars or second.bars, marked_size=first.marked_size or second.marked_size, paper=())
 

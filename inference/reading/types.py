@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
@@ -173,6 +174,9 @@ class TagReading:
     # the bars of the symbol box whose decode differs from the recipe's code, measured (reader.py) for both codes to
     # be verified against them: a decoder's misread is told from a wrong code (verdict.py); None elsewhere
     decoded_bars: BarMeasure | None = None
+    # amounts printed struck through (a markdown's old price, struck_prices.py), measured while verifying a price:
+    # never the price the tag charges now
+    struck_prices: tuple[Decimal, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "xyxy", tuple(float(v) for v in self.xyxy))

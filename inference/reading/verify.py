@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from decimal import Decimal
 
 import cv2
 import numpy as np
@@ -33,6 +34,7 @@ from inference.reading.raised_cents import has_raised_cents
 from inference.reading.recipe import FieldRule, Recipe
 from inference.reading.rectify import Upright
 from inference.reading.size_marks import marked_size
+from inference.reading.struck_prices import strike, struck_amounts
 from inference.reading.summary import summarize
 from inference.reading.text_lines import LineCrops, enlarged, join_row, join_rows, without_posteriors
 from inference.reading.types import OcrLine, TagReading
@@ -70,6 +72,7 @@ def verify(tag: TagReading, recipe: Recipe, crops: LineCrops, upright: Upright, 
     On a tag read turned a quarter (`stood`: its lines stood on end), a letter size is also read from its glyphs
     turned back (`_with_turned_sizes`)."""
     tag = _with_marked_size(tag, recipe, crops, upright, recognizer)
+    tag = _with_struck_prices(tag, recipe, crops, upright)
     if stood:
         tag = _with_turned_sizes(tag, recipe, crops, upright, recognizer)
     evidence = gather(recipe, tag)
@@ -165,6 +168,38 @@ def _with_raised_cents(tag: TagReading, rule: FieldRule, crops: LineCrops, uprig
             note = f"price {line.text} read as ¥{yuan}.{cents}: its last two digits are printed small and raised (cents)"
             return replace(tag, confirm_only_lines=tag.confirm_only_lines + (price,), notes=tag.notes + (note,))
     return tag
+
+
+_PRICE_LIKE = re.compile(r"\d[.．]\d{2}(?!\d)|[¥￥]\s*\d|\d\s*元")
+
+
+def _with_struck_prices(tag: TagReading, recipe: Recipe, crops: LineCrops, upright: Upright) -> TagReading:
+    """Where the recipe expects a price and the tag prints two or more, the amounts struck through (struck_prices.py):
+    a markdown's old price, never the price charged now."""
+    rule = next((r for r in recipe.fields if r.name == "price"), None)
+    if rule is None or rule.expected is None or not crops.boxes:
+        return tag
+    if sum(len(_PRICE_LIKE.findall(line.text)) for line in tag.ocr_lines) < 2:
+        return tag
+    rows = group_rows(crops.boxes, walls=crops.walls)
+    first = _first_reads(rows, crops, tag.ocr_lines, upright)
+    gray = upright.image if upright.image.ndim == 2 else cv2.cvtColor(upright.image, cv2.COLOR_BGR2GRAY)
+    found: list[Decimal] = []
+    for k, line in first.items():
+        if not _PRICE_LIKE.search(line.text):
+            continue
+        box = union([crops.boxes[i] for i in rows[k]])
+        x0, y0 = max(0, int(box[0]) - 2), max(0, int(box[1]) - 2)
+        x1, y1 = min(gray.shape[1], int(np.ceil(box[2])) + 2), min(gray.shape[0], int(np.ceil(box[3])) + 2)
+        if x1 - x0 < 12 or y1 - y0 < 6:
+            continue
+        line_strike = strike(gray[y0:y1, x0:x1])
+        if line_strike is not None:
+            found += struck_amounts(line.text, box, [(x0 + line_strike.x0, x0 + line_strike.x1)])
+    if not found:
+        return tag
+    note = "struck through, not the price charged: " + ", ".join(f"¥{a:.2f}" for a in found)
+    return replace(tag, struck_prices=tuple(found), notes=tag.notes + (note,))
 
 
 def _with_marked_size(tag: TagReading, recipe: Recipe, crops: LineCrops, upright: Upright,

@@ -1,0 +1,183 @@
+"""Prices struck through: the old price of a markdown, printed with a straight line across its figures.
+
+A markdown prints the old price struck through beside the new one (原价 ¥599.00 with a line across it, 折后价 ¥399.00);
+the struck price is never the price a shop charges now. A strike is a straight line, level or slightly slanted, that
+crosses the figures through their middle band and bridges the gaps between them, over most of the amount's width.
+What is not a strike: an underline (under the figures, not through them), a table's rule passing above or below the
+line, and the figures' own strokes (an 8's waist, a ¥'s bars), which stop at the gaps between figures.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+
+import cv2
+import numpy as np
+
+from inference.reading.types import Box
+
+# A strike may slant this much (rise over run) in the upright crop: a pen's stroke or a printed line a little askew.
+MAX_SLOPE = 0.14
+SLOPES = 15
+# The strike's row lies within this share of the figures' height from their top to their bottom: through the middle.
+MIDDLE_BAND = (0.25, 0.78)
+# A run of the line may break for this many pixels (a light line's anti-aliasing) and go on.
+MAX_BREAK_PX = 1
+# The line must bridge at least this many columns where it is the only ink (the gaps between figures): a figure's
+# own stroke never does.
+MIN_BRIDGES = 3
+# A strike runs at least this many times the crop's height (two or three figures).
+MIN_LENGTH = 1.5
+# Rows this many pixels above and below the line are inked over at most this share of its run, on the whole (the
+# figures' strokes crossing them), where the line itself is inked over all of it.
+OFF_ROWS_PX = (-4, -3, 3, 4)
+MAX_OFF_ROW_INK = 0.6
+# Beyond each end of a strike, no ink of the figures within this share of their height: it crosses the amount whole.
+END_GAP = 0.25
+# The longest lines tried, a line's neighbouring rows and slopes counted once.
+MAX_TRIED = 8
+# An amount is struck where a strike covers this share of its width.
+MIN_COVER = 0.6
+
+
+@dataclass(frozen=True)
+class Strike:
+    """A line crossing printed figures: its span across the crop (pixels) and its row at the span's middle."""
+
+    x0: int
+    x1: int
+    y: float
+
+
+def strike(gray: np.ndarray) -> Strike | None:
+    """The longest straight line across the figures of `gray` (an upright crop of printed text, dark on light or light
+    on dark) through their middle band and bridging the gaps between them; None where there is none."""
+    if gray.ndim != 2:
+        raise ValueError(f"strike wants a grey crop: expected a 2-D array, found shape {gray.shape}; "
+                         "convert with cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)")
+    h, w = gray.shape
+    if h < 6 or w < 12:
+        return None
+    _t, ink = cv2.threshold(gray.astype(np.uint8), 0, 1, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    if ink.mean() > 0.5:  # light print on a dark panel
+        ink = 1 - ink
+    ink = ink.astype(bool)
+    near = ink.copy()  # ink within a row of each pixel: a line one or two pixels thick, stepping as it slants
+    near[1:] |= ink[:-1]
+    near[:-1] |= ink[1:]
+    xs = np.arange(w)
+    candidates: list[tuple[int, int, int, float, int]] = []  # length, x0, x1, slope, row at the crop's middle
+    for slope in np.linspace(-MAX_SLOPE, MAX_SLOPE, SLOPES):
+        dy = np.rint(slope * (xs - w / 2)).astype(int)
+        rows = np.arange(h)[:, None] + dy[None, :]
+        inside = (rows >= 0) & (rows < h)
+        hit = near[np.clip(rows, 0, h - 1), xs[None, :]] & inside
+        for r in np.flatnonzero(hit.sum(axis=1) >= MIN_LENGTH * h):
+            x0, x1 = _longest_run(hit[r])
+            if x1 - x0 >= MIN_LENGTH * h:
+                candidates.append((x1 - x0, x0, x1, float(slope), int(r)))
+    # the longest lines first: a table's rule or an underline, where the crop holds one, is longer than the strike
+    tried: list[int] = []
+    for _n, x0, x1, slope, row in sorted(candidates, reverse=True):
+        if any(abs(row - other) <= 2 for other in tried):
+            continue  # the same line, a row or a slope step away
+        line_y = row + slope * (np.arange(x0, x1) - w / 2)
+        if _through_middle(ink, x0, x1, line_y):
+            return Strike(x0, x1, float(line_y[len(line_y) // 2]))
+        tried.append(row)
+        if len(tried) >= MAX_TRIED:
+            break
+    return None
+
+
+def _longest_run(hit: np.ndarray) -> tuple[int, int]:
+    """The longest run of True in `hit`, breaks of up to MAX_BREAK_PX bridged: (start, end)."""
+    best, start, gap = (0, 0), None, 0
+    for x, on in enumerate(hit):
+        if on:
+            if start is None:
+                start = x
+            gap = 0
+            end = x + 1
+            if end - start > best[1] - best[0]:
+                best = (start, end)
+        elif start is not None:
+            gap += 1
+            if gap > MAX_BREAK_PX:
+                start, gap = None, 0
+    return best
+
+
+def _through_middle(ink: np.ndarray, x0: int, x1: int, line_y: np.ndarray) -> bool:
+    """Whether the line (row `line_y` at each column from x0) runs through the figures' middle band and bridges gaps
+    between them: the figures' ink without the line's sets the band; a column where the line is the only ink within
+    the band is a bridge."""
+    h = ink.shape[0]
+    rows = np.arange(h)[:, None]
+    band_of_line = np.abs(rows - line_y[None, :]) <= 2.0
+    part = ink[:, x0:x1]
+    figures = part & ~band_of_line
+    figures[figures.mean(axis=1) > 0.8] = False  # a rule across the whole span: no figure's ink
+    ys = np.flatnonzero(figures.any(axis=1))
+    if len(ys) < 4:
+        return False
+    weights = figures.sum(axis=1)[ys]
+    cumulative = np.cumsum(weights) / weights.sum()
+    top = ys[np.searchsorted(cumulative, 0.03)]
+    bottom = ys[min(np.searchsorted(cumulative, 0.97), len(ys) - 1)]
+    height = bottom - top
+    if height < 4:
+        return False
+    middle = float(np.median(line_y))
+    if not top + MIDDLE_BAND[0] * height <= middle <= top + MIDDLE_BAND[1] * height:
+        return False
+    # ink of the figures both above and below the line along it: it crosses them, it does not run beside them
+    above = (figures & (rows < line_y[None, :] - 2)).any(axis=0).mean()
+    below = (figures & (rows > line_y[None, :] + 2)).any(axis=0).mean()
+    if above < 0.3 or below < 0.3:
+        return False
+    # the line stands out of the figures: a few rows off it, only the figures' strokes are inked (bold figures run
+    # together by blur ink the rows round their middle as fully: twentysecond_other 000009, '¥1299元' read struck)
+    columns = np.arange(x0, x1)
+    off = [ink[np.clip(np.rint(line_y + d).astype(int), 0, h - 1), columns].mean() for d in OFF_ROWS_PX]
+    if float(np.mean(off)) > MAX_OFF_ROW_INK:
+        return False
+    # the line ends where the figures it crosses end: a run that stops inside a word (at a figure's hollow, at the
+    # decimal point of bold figures run together: eleventh 000031's '¥259.00' read struck to its first 0) is none
+    margin = max(2, int(round(END_GAP * height)))
+    for lo, hi in ((max(0, x0 - margin), x0), (x1, min(ink.shape[1], x1 + margin))):
+        if ink[top:bottom + 1, lo:hi].any():
+            return False
+    in_band = (rows >= top) & (rows <= bottom)
+    bridges = int((~(figures & in_band).any(axis=0)).sum())
+    return bridges >= MIN_BRIDGES
+
+
+_AMOUNT = re.compile(r"\d[\d,，]*(?:[.．]\d{1,2})?")
+
+
+def _width(ch: str) -> float:
+    """A character's advance as a share of the line's height: a Chinese character is square, a figure about half."""
+    return 1.0 if ord(ch) > 0x2E80 else 0.55
+
+
+def struck_amounts(text: str, box: Box, strikes: list[tuple[float, float]]) -> list[Decimal]:
+    """The amounts of a line read as `text` in `box` (upright pixels) that the strikes (x-spans, upright pixels) cover
+    over MIN_COVER of their width; each character placed by its advance (a Chinese character wider than a figure)."""
+    if not strikes or not text:
+        return []
+    advances = np.cumsum([0.0] + [_width(ch) for ch in text])
+    x0, x1 = box[0], box[2]
+    scale = (x1 - x0) / advances[-1]
+    struck = []
+    for m in _AMOUNT.finditer(text):
+        a0, a1 = x0 + advances[m.start()] * scale, x0 + advances[m.end()] * scale
+        covered = sum(max(0.0, min(a1, s1) - max(a0, s0)) for s0, s1 in strikes)
+        if covered >= MIN_COVER * (a1 - a0):
+            try:
+                struck.append(Decimal(m.group().replace(",", "").replace("，", "").replace("．", ".")))
+            except ArithmeticError:
+                continue
+    return struck

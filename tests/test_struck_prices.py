@@ -1,0 +1,171 @@
+"""A price struck through is the old price of a markdown (training.tagsets sale_reprice: 原價 ¥599.00 struck, 折後價
+¥399.00 under it), never the price charged: the struck amount is neither the recipe's price nor evidence against it,
+and where a tag strikes one, the price left unstruck is the one charged whatever its label. Where nothing is struck,
+a discounted price (折后价) beside a retail price is an offer (training.tagsets promo_price), as a member's price is."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from inference.detections import Detections
+from inference.reading.recipe import parse_recipe
+from inference.reading.struck_prices import strike, struck_amounts
+from inference.reading.types import OcrLine, SpottedField, TagReading
+from inference.reading.verdict import Verdict, judge
+
+
+def _amount(text: str = "599.00", height: int = 40) -> np.ndarray:
+    """An amount printed dark on white, as the upright crop of its line shows it: figures from x≈8 to x≈120."""
+    image = np.full((height, 180), 255, np.uint8)
+    cv2.putText(image, text, (8, 30), cv2.FONT_HERSHEY_SIMPLEX, 1.0, 0, 2, cv2.LINE_AA)
+    return image
+
+
+def _drawn(start: tuple[int, int], end: tuple[int, int], thickness: int = 2, text: str = "599.00") -> np.ndarray:
+    image = _amount(text)
+    cv2.line(image, start, end, 0, thickness, cv2.LINE_AA)
+    return image
+
+
+@pytest.mark.parametrize("text", ["599.00", "888.88", "4356"])
+def test_an_amount_printed_plainly_is_not_struck(text):
+    # an 8's waist and a 4's bar cross the middle too, but stop at the gaps between figures
+    assert strike(_amount(text)) is None
+
+
+@pytest.mark.parametrize(("start", "end"), [((4, 20), (125, 20)), ((4, 26), (125, 14)), ((4, 14), (125, 24))],
+                         ids=["level", "rising", "falling"])
+def test_a_line_through_the_figures_middle_is_a_strike(start, end):
+    found = strike(_drawn(start, end))
+    assert found is not None and found.x0 <= 10 and found.x1 >= 118
+
+
+def test_a_light_strike_on_a_dark_panel_is_a_strike():
+    assert strike(255 - _drawn((4, 20), (125, 20))) is not None
+
+
+@pytest.mark.parametrize(("start", "end", "thickness"), [
+    ((4, 35), (125, 35), 2),  # an underline: under the figures, not through them
+    ((0, 3), (179, 3), 1),  # a table's rule just above the line
+    ((0, 37), (179, 37), 1),  # and just below it
+    ((4, 20), (40, 20), 2),  # a dash across one figure: not across the amount
+])
+def test_a_line_beside_the_figures_or_across_one_of_them_is_no_strike(start, end, thickness):
+    assert strike(_drawn(start, end, thickness)) is None
+
+
+def test_a_grey_crop_is_asked_for():
+    with pytest.raises(ValueError, match="grey crop"):
+        strike(np.zeros((20, 80, 3), np.uint8))
+
+
+def test_the_struck_amount_of_a_line_is_the_one_under_the_strike():
+    # '原價 ¥599.00' over 190 px: the two Chinese characters take about 2 × 1.0 of 7.3 line-heights of advance
+    box = (0.0, 0.0, 190.0, 26.0)
+    assert struck_amounts("原價 ¥599.00", box, [(70.0, 190.0)]) == [Decimal("599.00")]
+    assert struck_amounts("原價 ¥599.00", box, [(0.0, 50.0)]) == []  # a line through the label only
+    assert struck_amounts("¥599.00 ¥399.00", (0.0, 0.0, 200.0, 26.0), [(0.0, 100.0)]) == [Decimal("599.00")]
+
+
+RECIPE = """\
+[counts]
+hangtag = 1
+
+[fields]
+price = "{price}"
+"""
+
+
+def _line(text: str, box=(0.0, 0.0, 200.0, 20.0), confidence: float = 0.98) -> OcrLine:
+    return OcrLine(text, confidence, box)
+
+
+def _price_check(price: str, lines: tuple[OcrLine, ...], struck: tuple[Decimal, ...] = (),
+                 spotted: tuple[SpottedField, ...] = ()):
+    detections = Detections(np.array([(0, 0, 300, 600)], np.float32), np.full(1, 0.9), np.array([0]), ("hangtag",))
+    tag = TagReading(0, (0, 0, 300, 600), {}, (), lines, struck_prices=struck, spotted=spotted)
+    return next(c for c in judge(parse_recipe(RECIPE.format(price=price)), detections, [tag]).checks
+                if c.subject == "price")
+
+
+MARKDOWN = (_line("原价 ¥599.00"), _line("折后价 ¥399.00", (0.0, 30.0, 200.0, 50.0)))
+
+
+def test_where_a_price_is_struck_the_other_is_the_price_charged_whatever_its_label():
+    struck = (Decimal("599.00"),)
+    assert _price_check("¥399.00", MARKDOWN, struck).verdict is Verdict.OK
+    # the old price struck through is not the recipe's: a recipe naming it fails on the price charged
+    check = _price_check("¥599.00", MARKDOWN, struck)
+    assert (check.verdict, check.read) == (Verdict.NG, "¥399.00")
+
+
+def test_where_no_price_is_struck_a_discounted_price_beside_the_retail_one_is_an_offer():
+    offer = (_line("折后价 ¥399.00"), _line("吊牌价 ¥599.00", (0.0, 30.0, 200.0, 50.0)))
+    check = _price_check("¥399.00", offer)
+    assert (check.verdict, check.read) == (Verdict.NG, "¥599.00")
+    assert _price_check("¥599.00", offer).verdict is Verdict.OK
+
+
+def test_the_posteriors_allowing_an_offer_or_a_struck_price_are_no_evidence_of_the_recipes_price():
+    # twentysecond_other 000035: '折后价￥14.0 价￥199.00' read, its posteriors allowing ¥149.00, the offer
+    lines = (_line("折后价￥14.0 价￥199.00", confidence=0.6),)
+    spotted = (SpottedField("price", "¥149.00", 0.96, 0.0, "折后价￥149.00 吊牌价￥199.00"),)
+    assert _price_check("¥149.00", lines, spotted=spotted).verdict is not Verdict.OK
+    struck = (SpottedField("price", "¥599.00", 0.96, 0.0, "原价 ¥599.00"),)
+    assert _price_check("¥599.00", (_line("原价 ¥5g9.00", confidence=0.6),), (Decimal("599"),), struck).verdict \
+        is not Verdict.OK
+    # where the posteriors allow the price charged, they are evidence of it as before
+    charged = (SpottedField("price", "¥199.00", 0.96, 0.0, "折后价￥149.00 吊牌价￥199.00"),)
+    assert _price_check("¥199.00", lines, spotted=charged).verdict is Verdict.OK
+
+
+FIXTURES = Path(__file__).parent / "data" / "struck_prices"
+
+
+def test_the_readers_own_crops_of_a_struck_and_of_a_bold_unstruck_price():
+    # the upright crops verify.py cut: eleventh 000028's 原價 ¥3799.00 struck in grey, and twentysecond 000009's
+    # '吊牌价 ¥1299元 活动价 ¥909元' in bold print a little blurred, its figures run together round their middle
+    struck = cv2.imread(str(FIXTURES / "old_price_struck_in_grey.png"), cv2.IMREAD_GRAYSCALE)
+    bold = cv2.imread(str(FIXTURES / "bold_run_together_not_struck.png"), cv2.IMREAD_GRAYSCALE)
+    assert strike(struck) is not None
+    assert strike(bold) is None
+
+
+def test_bold_figures_run_together_up_to_their_decimal_point_are_not_struck():
+    # eleventh 000031 (sale_reprice): 現價 ¥259.00 in heavy print, the ¥ and 259 joined round their middle as far as
+    # the point; a line ending inside the amount is no strike
+    bold = cv2.imread(str(FIXTURES / "bold_figures_to_their_point.png"), cv2.IMREAD_GRAYSCALE)
+    assert strike(bold) is None
+
+
+SETS = Path("/tmp/sets/eleventh")
+
+
+@pytest.mark.skipif(not (SETS / "truth.jsonl").exists(), reason="needs the eleventh tag set (python -m training.tagsets"
+                    " --out /tmp/sets/eleventh --count 90 --seed 9111 --designs boxed_cells,bar_lines,sale_reprice)")
+def test_the_old_price_struck_on_a_generated_markdown_tag_is_found_and_the_new_one_is_not():
+    # eleventh 000028 (sale_reprice, nominal, turned 21°, motion blur 1.2 px): 原價 ¥3799.00 struck in grey under the
+    # composition's table rule, 現價 ¥2999.00 in bold; the tag warped upright from its quad (248 × 467 px)
+    row = next(json.loads(r) for r in (SETS / "truth.jsonl").read_text(encoding="utf-8").splitlines()
+               if '"images/000028.jpg"' in r)
+    assert row["design"] == "sale_reprice" and row["tags"][0]["fields"]["price"] == "¥2999.00"
+    tag = _upright(cv2.imread(str(SETS / row["image"]), cv2.IMREAD_GRAYSCALE), row["tags"][0]["quad"])
+    assert strike(tag[294:316, 20:125]) is not None  # the old price's line
+    assert strike(tag[284:316, 20:125]) is not None  # with the table's rule above it in the crop
+    assert strike(tag[318:342, 20:155]) is None  # the new price
+    assert strike(tag[262:292, 20:225]) is None  # the composition's last row and the rule under it
+    assert strike(tag[185:203, 20:200]) is None  # 產品標準 FZ/T 81007-2022
+
+
+def _upright(image: np.ndarray, quad) -> np.ndarray:
+    corners = np.array(quad, np.float32)
+    w = int(np.linalg.norm(corners[1] - corners[0]))
+    h = int(np.linalg.norm(corners[3] - corners[0]))
+    matrix = cv2.getPerspectiveTransform(corners, np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32))
+    return cv2.warpPerspective(image, matrix, (w, h))
