@@ -45,6 +45,14 @@ def stopped_text(verdicts: list) -> str:
     return f"Stopped: {judged}; tags passing while stopped get no verdict"
 
 
+def paused_text(in_view: int) -> str:
+    """The status bar after Stop on a recording: its tags in view wait, and why that loses none."""
+    if not in_view:
+        return "Stopped: no tag was in view"
+    return (f"Stopped: {counted(in_view, 'tag')} in view {'is' if in_view == 1 else 'are'} judged as "
+            f"{'it leaves' if in_view == 1 else 'they leave'} after Start (the recording goes on where it stopped)")
+
+
 class _Finisher(QObject):
     """Lives on the worker's thread: a source that ended finishes the tags still in view there."""
 
@@ -139,6 +147,7 @@ class LineLink(QObject):
         window.worker.source_finished.connect(self._finish)
         window.worker.trigger_judged.connect(self._on_trigger)  # a triggered item: journaled by the worker
         window.worker.line_finished.connect(self._on_line_finished)
+        window.worker.line_paused.connect(lambda in_view: window.statusBar().showMessage(paused_text(in_view), 30000))
         self._build_menu()
 
     def _build_menu(self) -> None:

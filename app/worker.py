@@ -62,6 +62,7 @@ class InspectionWorker(QObject):
     camera_read_back = Signal(str, object)  # an industrial camera's spec and its settings as the camera holds them
     trigger_judged = Signal(object)  # a triggered frame's item as a TagVerdict, journaled as its tag row first
     line_finished = Signal(object, str)  # the TagVerdicts of the tags in view judged at once, and when ("… stopped")
+    line_paused = Signal(int)  # a recording stopped: its tags in view (how many) are judged as they leave after Start
 
     def __init__(self) -> None:
         super().__init__()
@@ -192,12 +193,16 @@ class InspectionWorker(QObject):
             self._halt()
 
     def _halt(self) -> None:
-        """Stop on a moving line: the tags in view are judged now, as if they had left, under this session. They
-        stayed open, finished on the next Start, where a replay saw them again and a camera's belt had carried
-        them off."""
+        """Stop on a live moving line: the tags in view are judged now, as if they had left, under this session;
+        the belt carries them off while stopped, and they stayed open until the next Start. A recording (a video,
+        a folder) goes on at the frame it stopped at, so its tags in view stay open: judged now, each would be seen
+        again after Start and judged twice."""
         self._running = False
         self.state_changed.emit("idle")
-        self._finish_line(WHEN_STOPPED, cause=STOPPED)
+        if self._source is not None and not self._source.live and isinstance(self._inspector, PerTagInspector):
+            self.line_paused.emit(self._inspector.tags_in_view)
+        else:
+            self._finish_line(WHEN_STOPPED, cause=STOPPED)
 
     @Slot()
     def step(self) -> None:

@@ -1,4 +1,4 @@
-"""Stop on a moving line judges the tags in view (issue 18: nothing already inspected is lost). They stayed open
+"""Stop on a live moving line judges the tags in view (issue 18: nothing already inspected is lost). They stayed open
 until the next Start: a replay then saw them again as new tags, a camera's belt had carried them off, and nothing on
 screen said so. Each is judged as when it leaves the view, on its best evidence; one never read says the stop was
 why, not "the frame's edge cut it"."""
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from app.line_link import stopped_text
+from app.line_link import paused_text, stopped_text
 from inference.reading.verdict import Verdict
 from inference.tracking import LineInspector, LineSettings
 from inference.tracking.records import UNREAD, unread_because
@@ -49,7 +49,8 @@ def test_a_tag_in_view_seen_whole_is_judged_on_its_best_shot_at_the_stop():
     assert [v.verdict for v in verdicts] == [Verdict.NG] and verdicts[0].reads == 1
 
 
-def planted_worker(tmp_path: Path):
+def planted_worker(tmp_path: Path, live: bool = True):
+    """`live`: the folder's frames stand in for a camera's, whose belt goes on moving while the line is stopped."""
     from app.worker import InspectionWorker
 
     worker = InspectionWorker()
@@ -57,6 +58,7 @@ def planted_worker(tmp_path: Path):
     inner.frame_memory = None
     worker._inspector = PerTagInspector(inner, LineSettings(look_frames=1))
     worker.open_source(str(line_folder(tmp_path / "line", range(6))))
+    worker._source.live = live
     return worker
 
 
@@ -82,6 +84,23 @@ def test_stop_judges_the_tags_in_view_and_says_how_many(qtbot, tmp_path: Path, s
     assert finished == [(1, WHEN_STOPPED)]
 
 
+def test_a_recording_stopped_keeps_its_tags_in_view_open_and_judges_each_once(qtbot, tmp_path: Path):
+    """A video or folder goes on at the frame it stopped at: its tags in view, judged at the stop, would be seen
+    again after Start and judged twice."""
+    worker = planted_worker(tmp_path, live=False)
+    given, paused = [], []
+    worker._inspector.listeners.append(given.append)
+    worker.line_paused.connect(paused.append)
+    for _ in range(3):
+        assert worker._process_next()
+    worker._running = True
+    worker.stop()
+    assert given == [] and paused == [1]
+    while worker._process_next():  # Start again: the recording goes on, and ends
+        pass
+    assert [(v.track_id, v.verdict, v.last_frame) for v in given] == [(1, Verdict.OK, 5)]
+
+
 def test_a_stop_while_idle_judges_nothing_twice(qtbot, tmp_path: Path):
     worker = planted_worker(tmp_path)
     finished = []
@@ -102,3 +121,12 @@ class _V:
 ])
 def test_the_status_bar_says_what_the_stop_judged(verdicts, expected):
     assert stopped_text(verdicts) == expected
+
+
+@pytest.mark.parametrize("in_view, expected", [
+    (0, "Stopped: no tag was in view"),
+    (1, "Stopped: 1 tag in view is judged as it leaves after Start (the recording goes on where it stopped)"),
+    (2, "Stopped: 2 tags in view are judged as they leave after Start (the recording goes on where it stopped)"),
+])
+def test_the_status_bar_says_a_recording_s_tags_wait(in_view, expected):
+    assert paused_text(in_view) == expected

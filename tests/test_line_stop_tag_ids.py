@@ -23,6 +23,7 @@ def planted_worker(folder: Path, first_tag_id: int = 1):
     inner.frame_memory = None  # ordinary memory: the planted detector lends no frames
     worker._inspector = PerTagInspector(inner, LineSettings(look_frames=1), first_tag_id=first_tag_id)
     worker.open_source(str(line_folder(folder, range(6))))
+    worker._source.live = True  # a camera's belt: Stop ends the line
     return worker
 
 
@@ -45,3 +46,11 @@ def test_a_line_that_saw_no_tag_leaves_the_numbering_as_it_was(qtbot, tmp_path: 
     worker._running = True
     worker.stop()  # stopped before any frame
     assert worker._inspector.next_tag_id == 4
+
+
+def test_another_engine_goes_on_numbering_where_the_last_one_stopped(qtbot, tmp_path: Path):
+    from tests.test_gui_line_walk_swap import per_tag_window
+
+    link = per_tag_window(qtbot, tmp_path).line
+    link.inspector.next_tag_id = 9  # tags #1-#8 judged by the engine in use
+    assert link.wrap(link.inspector.inner).next_tag_id == 9

@@ -65,6 +65,12 @@ class PerTagInspector:
         tracker = getattr(self._line, "tracker", None)
         return tracker.learned_belt if tracker is not None else None
 
+    @property
+    def tags_in_view(self) -> int:
+        """The tags the line follows and has not judged yet."""
+        with self._lock:
+            return len(self._line.tracks()) if self._line is not None else 0
+
     def __getattr__(self, name: str) -> Any:  # precision, reader_note, verdict_text, describe...
         return getattr(self.inner, name)
 
