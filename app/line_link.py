@@ -147,7 +147,7 @@ class LineLink(QObject):
         window.worker.source_finished.connect(self._finish)
         window.worker.trigger_judged.connect(self._on_trigger)  # a triggered item: journaled by the worker
         window.worker.line_finished.connect(self._on_line_finished)
-        window.worker.line_paused.connect(lambda in_view: window.statusBar().showMessage(paused_text(in_view), 30000))
+        window.worker.line_paused.connect(self._on_line_paused)  # a method: a lambda would run on the worker's thread
         self._build_menu()
 
     def _build_menu(self) -> None:
@@ -287,6 +287,9 @@ class LineLink(QObject):
     def _on_line_finished(self, verdicts: list, when: str) -> None:
         if when == WHEN_STOPPED:  # a source's end or change says so itself, right after
             self.window.statusBar().showMessage(stopped_text(verdicts), 30000)
+
+    def _on_line_paused(self, in_view: int) -> None:
+        self.window.statusBar().showMessage(paused_text(in_view), 30000)
 
     def _on_trigger(self, verdict) -> None:
         if self.shows_tags:  # per frame, the banner already shows the triggered frame's verdict

@@ -130,3 +130,22 @@ def test_the_status_bar_says_what_the_stop_judged(verdicts, expected):
 ])
 def test_the_status_bar_says_a_recording_s_tags_wait(in_view, expected):
     assert paused_text(in_view) == expected
+
+
+@pytest.mark.parametrize("emit, expected", [
+    (lambda worker: worker.line_paused.emit(2), paused_text(2)),
+    (lambda worker: worker.line_finished.emit([_V("NG")], "when the line was stopped"), stopped_text([_V("NG")])),
+])
+def test_the_status_bar_is_written_on_the_window_s_thread(qtbot, tmp_path: Path, emit, expected):
+    """The worker emits from its own thread: a slot run there (a lambda has no thread) wrote the status bar from it
+    ("Cannot create children for a parent that is in a different thread")."""
+    import threading
+
+    from tests.test_gui_line_walk_swap import per_tag_window
+
+    window = per_tag_window(qtbot, tmp_path)
+    on_worker = threading.Thread(target=emit, args=(window.worker,))
+    on_worker.start()
+    on_worker.join()
+    assert window.statusBar().currentMessage() != expected  # not written from the worker's thread
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage() == expected, timeout=3000)
