@@ -3,32 +3,16 @@ the recipe's price nor evidence that the retail price differs; a bold ¥ read as
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
-from inference.detections import Detections
 from inference.reading.offer_prices import offered
-from inference.reading.recipe import parse_recipe
-from inference.reading.types import OcrLine, TagReading
-from inference.reading.verdict import Verdict, judge
-
-RECIPE = """\
-[counts]
-hangtag = 1
-
-[fields]
-price = "{price}"
-"""
+from inference.reading.types import OcrLine
+from inference.reading.verdict import Verdict
+from tests.price_checks import price_check
 
 
 def _line(text: str, box=(0.0, 0.0, 100.0, 20.0), confidence: float = 0.98) -> OcrLine:
     return OcrLine(text, confidence, box)
-
-
-def _price_check(price: str, lines: tuple[OcrLine, ...]):
-    detections = Detections(np.array([(0, 0, 300, 600)], np.float32), np.full(1, 0.9), np.array([0]), ("hangtag",))
-    result = judge(parse_recipe(RECIPE.format(price=price)), detections, [TagReading(0, (0, 0, 300, 600), {}, (), lines)])
-    return next(c for c in result.checks if c.subject == "price")
 
 
 @pytest.mark.parametrize(("text", "amount", "is_offer"), [
@@ -61,19 +45,19 @@ def test_a_bare_amount_takes_the_offers_label_on_the_line_just_above_it(header, 
 
 def test_a_recipe_naming_the_members_price_does_not_pass_on_it_and_the_retail_price_read_surely_fails_it():
     lines = (_line("品名：风衣"), _line("吊牌价 ¥399.00 会员价 ¥319.00", (0.0, 30.0, 200.0, 50.0)))
-    check = _price_check("¥319.00", lines)
+    check = price_check("¥319.00", lines)
     assert (check.verdict, check.read) == (Verdict.NG, "¥399.00")
-    assert _price_check("¥399.00", lines).verdict is Verdict.OK
+    assert price_check("¥399.00", lines).verdict is Verdict.OK
 
 
 def test_the_members_price_read_surely_is_no_evidence_against_a_retail_price_read_badly():
     lines = (_line("会员价 ¥319.00", (0.0, 30.0, 200.0, 50.0)), _line("吊牌价 ¥3", (0.0, 60.0, 200.0, 80.0), 0.4))
-    assert _price_check("¥399.00", lines).verdict is not Verdict.NG
+    assert price_check("¥399.00", lines).verdict is not Verdict.NG
 
 
 @pytest.mark.parametrize(("text", "verdict"), [("V549.00", Verdict.OK), ("N549.00", Verdict.OK), ("N328.00", Verdict.NG)])
 def test_a_bold_yen_read_as_a_letter_before_yuan_and_cents_is_a_price(text, verdict):
-    assert _price_check("¥549.00", (_line(text),)).verdict is verdict
+    assert price_check("¥549.00", (_line(text),)).verdict is verdict
 
 
 @pytest.mark.parametrize(("text", "verdict"), [("零售价 88800", Verdict.REVIEW), ("零售价 98800", Verdict.REVIEW),
@@ -81,4 +65,4 @@ def test_a_bold_yen_read_as_a_letter_before_yuan_and_cents_is_a_price(text, verd
                                                ("零售价 ¥88800", Verdict.NG)])
 def test_a_yen_read_as_a_digit_with_the_point_lost_is_doubt_not_another_price(text, verdict):
     # twentysecond_b 000065 (thermal_label): '零售价 ¥ 88.00' in a printer's dots read '零售价 88800'
-    assert _price_check("¥88.00", (_line(text, confidence=0.95),)).verdict is verdict
+    assert price_check("¥88.00", (_line(text, confidence=0.95),)).verdict is verdict
