@@ -3,9 +3,9 @@
 Line → "One verdict per tag (moving line)" wraps each engine the window loads in a PerTagInspector: the worker
 then detects and tracks every frame it takes, the line's own thread reads each tag once at its best shot, and
 each finished tag is journaled (one tag row, its crop archived) on the worker's thread before the window shows
-it: the banner says the last finished tag with its id, the strip the last tags in their verdict colours, and an
-NG tag stays on screen until someone acknowledges it (Line → "Hold NG tags until acknowledged"), with an
-optional alarm. The Results dock then lists finished tags (verdict, fields read, the frame the verdict rests on)
+it: the banner says the last finished tag with its id, the strip the last tags in their verdict colours (kept
+across Stop and Start; emptied by a new job or Line → Clear the strip), and an NG tag (or NG and REVIEW, Line →
+"Hold on screen until acknowledged") stays on screen until someone acknowledges it, with an optional alarm. The Results dock then lists finished tags (verdict, fields read, the frame the verdict rests on)
 instead of tracked frames; the frames stay in the journal. Settings live under line/ in the station's settings.
 """
 
@@ -14,22 +14,30 @@ from __future__ import annotations
 from dataclasses import replace
 
 from PySide6.QtCore import QObject, Signal, Slot
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QDialog, QMenu, QStackedWidget
 
 from app.widgets.belt_speed import BeltSpeedDialog, belt_speed_text
 from app.widgets.table_note import TableNote
 from app.widgets.tag_results import ENGINEER_COLUMNS, TagResultsModel, tag_table
-from app.widgets.tag_strip import ACKNOWLEDGE_KEY, NgHoldBar, TagStrip
+from app.widgets.tag_strip import ACKNOWLEDGE_KEY, HoldBar, TagStrip
 from app.words import counted
 from app.worker import WHEN_STOPPED
 from inference.tracking import LineSettings, TrackerSettings
-from inference.tracking.recent import RecentTag, RecentTags
+from inference.tracking.recent import HOLD_CHOICES, RecentTag, RecentTags, hold_choice
 from inference.tracking.station import PerTagInspector
 
 STRIP_SIZE = 12
 TAGS_NOTE = "No tag finished yet: a tag's verdict is listed here once it leaves the view"
 TRIGGERED_NOTE = "No item judged yet: each item's verdict is listed here as it is judged"
+HOLD_NAMES = {"NG": "NG tags", "NG+REVIEW": "NG and REVIEW tags", "off": "Nothing (off)"}
+
+
+def job_of(recipe) -> tuple[str, str] | None:
+    """What names a job on the strip: its recipe's file and name (the same recipe loaded again is the same job)."""
+    if recipe is None:
+        return None
+    return (str(getattr(recipe, "path", "") or ""), str(getattr(recipe, "name", "") or ""))
 
 
 def stopped_text(verdicts: list) -> str:
@@ -119,9 +127,10 @@ class LineLink(QObject):
         self.window = window
         settings = window.settings
         self.per_tag = settings.get("line/per_tag", "0") == "1"
-        self.model = RecentTags(STRIP_SIZE, hold_ng=settings.get("line/hold_ng", "1") == "1")
+        self.hold_setting = hold_choice(settings.get("line/hold"), settings.get("line/hold_ng"))
+        self.model = RecentTags(STRIP_SIZE, hold=HOLD_CHOICES[self.hold_setting])
         self.strip = TagStrip(self.model)
-        self.hold = NgHoldBar(self.model, alarm=settings.get("line/alarm", "0") == "1")
+        self.hold = HoldBar(self.model, alarm=settings.get("line/alarm", "0") == "1")
         layout = window.centralWidget().layout()
         below_banner = layout.indexOf(window.banner) + 1
         layout.insertWidget(below_banner, self.hold)
@@ -156,33 +165,44 @@ class LineLink(QObject):
         w.menuBar().insertMenu(w.mode_menu.menuAction(), menu)
         self.per_tag_action = QAction("One verdict per tag (moving line)", w, checkable=True, checked=self.per_tag,
                                       triggered=self.set_per_tag)
-        self.hold_action = QAction("Hold NG tags until acknowledged", w, checkable=True, checked=self.model.hold_ng,
-                                   triggered=self.set_hold_ng)
+        self.hold_menu = QMenu("Hold on screen until acknowledged", w)
+        self.hold_group = QActionGroup(w)  # exclusive: one choice at a time
+        self.hold_actions = {}
+        for value, name in HOLD_NAMES.items():
+            action = QAction(name, w, checkable=True, checked=value == self.hold_setting,
+                             triggered=lambda _=False, value=value: self.set_hold(value))
+            self.hold_group.addAction(action)
+            self.hold_menu.addAction(action)
+            self.hold_actions[value] = action
+        self.hold_action = self.hold_menu.menuAction()
         self.alarm_action = QAction("Alarm on NG (flash and beep)", w, checkable=True, checked=self.hold.alarm,
                                     triggered=self.set_alarm)
         # a key, so a gloved operator need not reach for the mouse; a window action, so it works with the menu shut
-        self.ack_action = QAction("Acknowledge NG tags", w, shortcut=QKeySequence(ACKNOWLEDGE_KEY),
+        self.ack_action = QAction("Acknowledge held tags", w, shortcut=QKeySequence(ACKNOWLEDGE_KEY),
                                   triggered=lambda: self.model.acknowledge())
+        self.clear_action = QAction("Clear the strip of last tags", w, triggered=self.clear_strip)
         w.addAction(self.ack_action)
         self.model.on_change(self._enable_ack)
         self.model.on_acknowledged(self._journal_acknowledged)
         self._enable_ack()
         self.belt_action = QAction(w, triggered=self.ask_belt_speed)
         self._name_belt_action()
-        for action in (self.per_tag_action, self.hold_action, self.alarm_action, self.ack_action, self.belt_action):
+        for action in (self.per_tag_action, self.hold_action, self.alarm_action, self.ack_action, self.clear_action,
+                       self.belt_action):
             menu.addAction(action)
         self.menu = menu
         menu.aboutToShow.connect(self._menu_for_mode)
 
     def _menu_for_mode(self) -> None:
-        """An operator acknowledges NG tags; switching the mode, holding, the alarm and the belt are an engineer's."""
+        """An operator acknowledges held tags and clears the strip; switching the mode, what is held, the alarm and
+        the belt are an engineer's."""
         engineer = getattr(getattr(self.window, "modes", None), "mode", "engineer") == "engineer"
         for action in (self.per_tag_action, self.hold_action, self.alarm_action, self.belt_action):
             action.setVisible(engineer)
 
     def _journal_acknowledged(self, released: tuple[RecentTag, ...]) -> None:
-        """Each NG tag the operator released, into the journal under its tag's session (events.json of its report):
-        a held NG tag's acknowledgement left no trace, so nobody could say when a reject was seen."""
+        """Each held tag the operator released, into the journal under its tag's session (events.json of its
+        report): a held tag's acknowledgement left no trace, so nobody could say when a reject was seen."""
         journal = self.window.records.journal
         mode = getattr(getattr(self.window, "modes", None), "mode", "")
         for tag in released:
@@ -190,10 +210,11 @@ class LineLink(QObject):
                 journal.record_event("acknowledged", f"tag {tag.label}", f"{tag.verdict}: {tag.reason or 'rejected'}; "
                                      f"acknowledged in {mode or 'the station'} mode", session_id=tag.session_id)
             except Exception as exc:  # said: the acknowledgement itself stands
-                self.window._on_error(f"JOURNAL: the acknowledgement of NG tag {tag.label} was NOT recorded: {exc}")
+                self.window._on_error(f"JOURNAL: the acknowledgement of {tag.verdict} tag {tag.label} was NOT "
+                                      f"recorded: {exc}")
 
     def _enable_ack(self) -> None:
-        """Greyed while no NG tag waits (not a silent no-op); kept in step with the model, not only when the menu
+        """Greyed while no tag waits (not a silent no-op); kept in step with the model, not only when the menu
         opens: a disabled action's key does nothing, and the key was dead after the menu had been opened once."""
         self.ack_action.setEnabled(bool(self.model.held))
 
@@ -207,9 +228,18 @@ class LineLink(QObject):
         self._show_rows()
         self.window.request_engine(self.window.backend_name, self.window.precision)
 
-    def set_hold_ng(self, on: bool) -> None:
-        self.window.settings.set("line/hold_ng", "1" if on else "0")
-        self.model.set_hold_ng(bool(on))
+    def set_hold(self, value: str) -> None:
+        """`value` one of HOLD_CHOICES' keys: which verdicts stay on screen until acknowledged, kept in the settings."""
+        if value not in HOLD_CHOICES:
+            raise ValueError(f"hold: expected one of {', '.join(HOLD_CHOICES)}, found {value!r}")
+        self.hold_setting = value
+        self.window.settings.set("line/hold", value)
+        self.hold_actions[value].setChecked(True)
+        self.model.set_hold(HOLD_CHOICES[value])
+
+    def clear_strip(self) -> None:
+        """Line → Clear the strip: the operator starts the strip afresh (held tags stay, the journal keeps all)."""
+        self.model.clear()
 
     @property
     def belt_px_per_frame(self) -> float:
@@ -276,7 +306,8 @@ class LineLink(QObject):
         """On the worker's thread: journal the tag row (before it is shown), then hand it to the window."""
         tag = RecentTag.of(verdict)
         if inspector is not None and tag.trigger_id is None:  # read here, on the thread that starts lines
-            tag = replace(tag, line=(id(inspector), inspector.lines_started))
+            # a new recipe finishes the old job's tags before it takes over: inspector.recipe is still theirs
+            tag = replace(tag, line=(id(inspector), inspector.lines_started), job=job_of(inspector.recipe))
         recorder = self.window.records.recorder
         try:  # the worker recorded this run's frames first, so the session is declared
             recorder.record_tag(verdict)
@@ -293,13 +324,14 @@ class LineLink(QObject):
 
     def _on_trigger(self, verdict) -> None:
         if self.shows_tags:  # per frame, the banner already shows the triggered frame's verdict
-            self._on_tag(replace(RecentTag.of(verdict), session_id=self.window.records.recorder.session_id))
+            self._on_tag(replace(RecentTag.of(verdict), session_id=self.window.records.recorder.session_id,
+                                 job=job_of(self.window.recipe)))
 
     def _on_tag(self, tag: RecentTag) -> None:
         last = self.model.last
-        if None not in (tag.line, getattr(last, "line", None)) and tag.line != last.line:  # a new line (another
-            # recipe or source: a new session) numbers its tags from 1 again; the strip showed #8 #1 #2, two tags #1
-            # and #2 side by side. Its tags finish out of id order (#4 unread before #3 read), so ids cannot say it
+        if None not in (tag.job, getattr(last, "job", None)) and tag.job != last.job:  # a new job starts an empty
+            # strip. Not each new line: every Stop ends one, and the strip emptied at each Stop/Start lost the tags an
+            # operator had just seen (ids go on from line to line, so tags of two lines never share a "#N")
             self.model.clear()
         self.model.add(tag)
         follow = self.tag_table.currentIndex().row() in (-1, len(self.tag_rows.tags) - 1)

@@ -1,6 +1,6 @@
-"""The operator's view of a moving line: the last tags (model and strip), NG tags held until acknowledged with an
-optional alarm, the banner naming the last finished tag, the window's Line menu, and the worker's per-tag
-inspector that feeds them (one verdict per tag to its listeners, the tags in view finished when the source ends).
+"""The operator's view of a moving line: the last tags (model and strip), NG (and REVIEW) tags held until
+acknowledged with an optional alarm, the banner naming the last finished tag, the window's Line menu, and the
+worker's per-tag inspector that feeds them (one verdict per tag to its listeners, the tags in view finished when the source ends).
 """
 
 from __future__ import annotations
@@ -33,19 +33,41 @@ def test_the_strip_keeps_the_last_n_tags_and_counts_all():
 
 
 @pytest.mark.parametrize("hold, added, acknowledged, held_after", [
-    (True, ["NG", "OK", "NG"], None, []),          # acknowledge all
-    (True, ["NG", "OK", "NG"], 1, [3]),            # the first NG only: the other stays
-    (True, ["OK", "REVIEW"], None, []),            # nothing to hold
-    (False, ["NG", "NG"], None, []),               # holding switched off: NG tags pass like the others
+    (("NG",), ["NG", "OK", "NG"], None, []),                   # acknowledge all
+    (("NG",), ["NG", "OK", "NG"], 1, [3]),                     # the first NG only: the other stays
+    (("NG",), ["OK", "REVIEW"], None, []),                     # NG only: a REVIEW passes
+    (("NG", "REVIEW"), ["REVIEW", "OK", "NG"], 1, [3]),        # NG and REVIEW: the REVIEW waits too
+    ((), ["NG", "NG"], None, []),                              # holding switched off: NG tags pass like the others
 ])
-def test_ng_tags_are_held_until_acknowledged(hold, added, acknowledged, held_after):
-    model = RecentTags(10, hold_ng=hold)
+def test_held_verdicts_stay_until_acknowledged(hold, added, acknowledged, held_after):
+    model = RecentTags(10, hold=hold)
     for i, verdict in enumerate(added, 1):
         model.add(tag(i, verdict))
-    if hold:
-        assert [t.tag_id for t in model.held] == [i for i, v in enumerate(added, 1) if v == "NG"]
+    assert [t.tag_id for t in model.held] == [i for i, v in enumerate(added, 1) if v in hold]
     model.acknowledge(acknowledged)
     assert [t.tag_id for t in model.held] == held_after
+
+
+def test_holding_ng_only_again_releases_the_review_tags_and_keeps_the_ng():
+    model = RecentTags(10, hold=("NG", "REVIEW"))
+    for i, verdict in enumerate(["REVIEW", "NG", "REVIEW"], 1):
+        model.add(tag(i, verdict))
+    model.set_hold(("NG",))
+    assert [t.tag_id for t in model.held] == [2]
+
+
+@pytest.mark.parametrize("stored, legacy, expected", [
+    ("NG+REVIEW", "", "NG+REVIEW"),
+    ("off", "1", "off"),
+    ("", "", "NG"),          # never set: NG tags are held
+    ("", "0", "off"),        # the older NG on/off switch, off: the operator's choice stays
+    ("", "1", "NG"),
+    ("REVIEW", "", "NG"),    # not a choice: the default, never a silent "off"
+])
+def test_the_hold_setting_reads_old_and_new_values(stored, legacy, expected):
+    from inference.tracking.recent import hold_choice
+
+    assert hold_choice(stored, legacy) == expected
 
 
 def test_labels_name_the_tag_or_its_trigger():
@@ -144,13 +166,13 @@ def test_the_strip_draws_each_tag_in_its_verdicts_colour(qtbot):
 
 
 def test_an_ng_tag_stays_on_screen_until_acknowledged_and_raises_the_alarm(qtbot):
-    from app.widgets.tag_strip import NgHoldBar
+    from app.widgets.tag_strip import HoldBar
 
     from PySide6.QtWidgets import QVBoxLayout, QWidget
 
     model = RecentTags(12)
     screen = QWidget()
-    bar = NgHoldBar(model, alarm=True)
+    bar = HoldBar(model, alarm=True)
     QVBoxLayout(screen).addWidget(bar)
     qtbot.addWidget(screen)
     screen.show()
@@ -159,10 +181,35 @@ def test_an_ng_tag_stays_on_screen_until_acknowledged_and_raises_the_alarm(qtbot
     model.add(tag(8, "OK"))
     assert bar.isVisible() and "#7" in bar.text.text() and "size L" in bar.text.text() and bar.alarms == 1
     model.add(tag(9, "NG", "price"))
-    assert bar.alarms == 2 and "+1 more" in bar.text.text() and bar.button.text() == "Acknowledge all 2 (A)"
+    assert bar.alarms == 2 and "+1 more waiting" in bar.text.text() and bar.button.text() == "Acknowledge all 2 (A)"
     with qtbot.waitSignal(bar.acknowledged) as signal:
         bar.button.click()
     assert signal.args == [2] and not bar.isVisible() and model.held == ()
+
+
+@pytest.mark.parametrize("held, text, background", [
+    ([tag(4, "REVIEW", "tag left unread", missed=True)], "REVIEW tag #4: passed unread — check it by hand",
+     "#f29900"),
+    ([tag(5, "REVIEW", "size unreadable")], "REVIEW tag #5: size unreadable — check it by hand", "#f29900"),
+    ([tag(5, "REVIEW", "size unreadable"), tag(6, "NG", "price")],  # an NG waiting makes the bar red
+     "REVIEW tag #5: size unreadable — check it by hand  (+1 more waiting)", "#d93025"),
+])
+def test_a_held_review_tag_stays_on_screen_in_its_colour_and_says_what_to_do(qtbot, held, text, background):
+    from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+    from app.widgets.tag_strip import HoldBar
+
+    model = RecentTags(12, hold=("NG", "REVIEW"))
+    screen = QWidget()
+    bar = HoldBar(model)
+    QVBoxLayout(screen).addWidget(bar)
+    qtbot.addWidget(screen)
+    screen.show()
+    for t in held:
+        model.add(t)
+    assert bar.isVisible() and bar.text.text() == text
+    image = bar.grab().toImage()
+    assert image.pixelColor(bar.width() // 2, 2).name() == background
 
 
 def test_the_banner_names_the_last_finished_tag(qtbot):
@@ -264,7 +311,8 @@ def test_an_operator_sees_only_acknowledge_in_the_line_menu(qtbot, tmp_path: Pat
     link = window.line
     window.modes.set_mode("operator")
     link.menu.aboutToShow.emit()
-    assert [a.text() for a in link.menu.actions() if a.isVisible()] == ["Acknowledge NG tags"]
+    assert [a.text() for a in link.menu.actions() if a.isVisible()] == ["Acknowledge held tags",
+                                                                        "Clear the strip of last tags"]
     assert not link.ack_action.isEnabled()  # no NG tag held: nothing to acknowledge
     link.model.add(tag(1, "NG", "size L ≠ expected M"))
     link.menu.aboutToShow.emit()

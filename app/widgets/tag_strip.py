@@ -1,9 +1,10 @@
-"""The line's last tags and its held NG tags: views of `inference.tracking.recent.RecentTags`.
+"""The line's last tags and its held tags: views of `inference.tracking.recent.RecentTags`.
 
 TagStrip: one cell per finished tag, newest at the right, in its verdict's colour with its id, so the operator
-sees the run of the line at a glance. NgHoldBar: while an NG tag waits for an acknowledgement it stays on
-screen (red, its id and first reason, an Acknowledge button); with the alarm on it flashes and beeps when it
-appears. Both keep no copy of the model's state: they repaint from it when it changes.
+sees the run of the line at a glance. HoldBar: while a held tag (NG, or NG and REVIEW, as set) waits for an
+acknowledgement it stays on screen (its verdict's colour, its id, first reason and what to do, an Acknowledge
+button); with the alarm on it flashes and beeps when it appears. Both keep no copy of the model's state: they
+repaint from it when it changes.
 """
 
 from __future__ import annotations
@@ -17,7 +18,10 @@ from inference.tracking.recent import RecentTags
 
 CELL_W, CELL_H, GAP = 64, 40, 4
 MISSED_TEXT = "unread"
-ACKNOWLEDGE_KEY = "A"  # the Line menu's Acknowledge NG tags; the bar's button names it
+ACKNOWLEDGE_KEY = "A"  # the Line menu's Acknowledge held tags; the bar's button names it
+# the hold bar's background (bright, dim while flashing) and its text: white on amber read at 2.2:1, dark at 9:1
+HOLD_COLORS = {"NG": (VERDICT_COLORS["NG"], "#7a1a14"), "REVIEW": (VERDICT_COLORS["REVIEW"], "#8a5700")}
+HOLD_TEXT = {"NG": "white", "REVIEW": "#202124"}
 
 
 class TagStrip(QWidget):
@@ -74,10 +78,25 @@ class TagStrip(QWidget):
             painter.drawText(rect.adjusted(0, CELL_H / 2 - 2, 0, -2), Qt.AlignmentFlag.AlignCenter, text)
 
 
-class NgHoldBar(QWidget):
-    """Visible while NG tags wait for an acknowledgement. `alarm`: flash and beep when a new one arrives."""
+def held_text(held: tuple) -> str:
+    """What the bar says of the tags held: the oldest, what to do with it, and how many more wait."""
+    first = held[0]
+    if first.verdict == "NG":
+        said = f"NG tag {first.label}: {first.reason or 'rejected'} — take it off the line"
+    else:
+        why = "passed unread" if first.missed else (first.reason or "not judged")
+        said = f"{first.verdict} tag {first.label}: {why} — check it by hand"
+    more = len(held) - 1
+    if more:
+        said += f"  (+{more} more waiting)"
+    return said
 
-    acknowledged = Signal(int)  # how many NG tags the operator released
+
+class HoldBar(QWidget):
+    """Visible while held tags wait for an acknowledgement (NG, or also REVIEW, as the Line menu sets it).
+    `alarm`: flash and beep when a new one arrives. Red while an NG waits, amber while only REVIEW tags do."""
+
+    acknowledged = Signal(int)  # how many held tags the operator released
 
     def __init__(self, model: RecentTags, parent=None, *, alarm: bool = False) -> None:
         super().__init__(parent)
@@ -87,9 +106,8 @@ class NgHoldBar(QWidget):
         self.alarms = 0  # alarms raised (the number the tests and the journal of a shift can check)
         self.text = QLabel()
         self.text.setWordWrap(True)
-        self.text.setStyleSheet("color: white; font-size: 16px; font-weight: bold;")
         self.button = QPushButton("Acknowledge")
-        self.button.setToolTip("I have seen this NG tag and taken it off the line")
+        self.button.setToolTip("I have seen this tag and dealt with it (taken an NG off the line, checked a REVIEW)")
         self.button.clicked.connect(self._acknowledge)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(10, 4, 10, 4)
@@ -100,14 +118,16 @@ class NgHoldBar(QWidget):
         self._flash.timeout.connect(self._toggle)
         self._bright = True
         self._held_before = 0
+        self._verdict = "NG"
         self._style(True)
         model.on_change(self._on_model_changed)
         self._on_model_changed()
 
     def _style(self, bright: bool) -> None:
         self._bright = bright
-        color = VERDICT_COLORS["NG"] if bright else "#7a1a14"
+        color = HOLD_COLORS[self._verdict][0 if bright else 1]
         self.setStyleSheet(f"#ng_hold {{ background-color: {color}; border-radius: 6px; }}")
+        self.text.setStyleSheet(f"color: {HOLD_TEXT[self._verdict]}; font-size: 16px; font-weight: bold;")
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
 
     def _toggle(self) -> None:
@@ -117,9 +137,9 @@ class NgHoldBar(QWidget):
         held = self.model.held
         self.setVisible(bool(held))
         if held:
-            first = held[0]
-            more = f"  (+{len(held) - 1} more NG waiting)" if len(held) > 1 else ""
-            self.text.setText(f"NG tag {first.label}: {first.reason or 'rejected'} — take it off the line{more}")
+            self._verdict = "NG" if any(t.verdict == "NG" for t in held) else "REVIEW"
+            self._style(self._bright)
+            self.text.setText(held_text(held))
             self.button.setText(("Acknowledge" if len(held) == 1 else f"Acknowledge all {len(held)}")
                                 + f" ({ACKNOWLEDGE_KEY})")
         if len(held) > self._held_before and self.alarm:

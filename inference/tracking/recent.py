@@ -1,15 +1,16 @@
 """What the operator's view of the line shows, as plain state: the last finished tag, the last N tags, and the
-NG tags still waiting for someone to acknowledge them. Qt-free; the window's widgets render it.
+tags still waiting for someone to acknowledge them. Qt-free; the window's widgets render it.
 
-An NG tag that must be acknowledged stays "held" until `acknowledge` names it (or all): a reject the operator
-never saw is a defect shipped. Tags keep coming while one is held; the strip goes on filling.
+A tag whose verdict is held (NG by default; NG and REVIEW, or none, as the station is set) stays "held" until
+`acknowledge` names it (or all): a reject the operator never saw is a defect shipped, and a REVIEW tag nobody
+checked by hand is one shipped unchecked. Tags keep coming while one is held; the strip goes on filling.
 """
 
 from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +37,7 @@ class RecentTag:
     # the read the verdict rests on (an inference.reading TagReading) and its checks: the Tag text shows them
     reading: Any = field(default=None, repr=False, compare=False)
     line: Any = field(default=None, compare=False)  # the line (tracker) whose id it is: ids restart with each line
+    job: Any = field(default=None, compare=False)  # the job (recipe) it was judged under: a new one empties the strip
     session_id: int | None = field(default=None, compare=False)  # the journal session its row went into
     checks: tuple[Any, ...] = field(default=(), repr=False, compare=False)
 
@@ -58,14 +60,29 @@ class RecentTag:
                    crop=getattr(verdict, "crop", None), reading=reading, checks=tuple(getattr(verdict, "checks", ())))
 
 
+# What the station can hold on screen until acknowledged, by the setting's value (line/hold)
+HOLD_CHOICES: dict[str, tuple[str, ...]] = {"NG": ("NG",), "NG+REVIEW": ("NG", "REVIEW"), "off": ()}
+DEFAULT_HOLD = "NG"
+
+
+def hold_choice(value: str, legacy_hold_ng: str = "") -> str:
+    """The hold setting as stored: an unknown value is the default; before the setting existed the station kept
+    only an NG on/off switch (line/hold_ng "1"/"0"), which stays the operator's choice."""
+    if value in HOLD_CHOICES:
+        return value
+    if legacy_hold_ng == "0":
+        return "off"
+    return DEFAULT_HOLD
+
+
 class RecentTags:
     """Not thread-safe: fed and read on the window's thread. `changed` listeners are called after every change."""
 
-    def __init__(self, size: int = 12, *, hold_ng: bool = True) -> None:
+    def __init__(self, size: int = 12, *, hold: Iterable[str] = HOLD_CHOICES[DEFAULT_HOLD]) -> None:
         if size < 1:
             raise ValueError(f"the strip shows at least one tag, got {size}")
         self.size = size
-        self.hold_ng = hold_ng
+        self.hold = frozenset(hold)
         self._tags: deque[RecentTag] = deque(maxlen=size)
         self._held: list[RecentTag] = []
         self.counts = {"OK": 0, "NG": 0, "REVIEW": 0}
@@ -90,18 +107,18 @@ class RecentTags:
 
     @property
     def held(self) -> tuple[RecentTag, ...]:
-        """NG tags waiting for an acknowledgement, oldest first."""
+        """Tags waiting for an acknowledgement, oldest first."""
         return tuple(self._held)
 
     def add(self, tag: RecentTag) -> None:
         self._tags.append(tag)
         self.counts[tag.verdict] = self.counts.get(tag.verdict, 0) + 1
-        if tag.verdict == "NG" and self.hold_ng:
+        if tag.verdict in self.hold:
             self._held.append(tag)
         self._changed()
 
     def acknowledge(self, tag_id: int | None = None) -> int:
-        """The operator saw the NG tag (`tag_id`), or every held one (None); returns how many were released."""
+        """The operator saw the held tag (`tag_id`), or every held one (None); returns how many were released."""
         released = tuple(t for t in self._held if tag_id is None or t.tag_id == tag_id)
         kept = {id(t) for t in released}
         self._held = [t for t in self._held if id(t) not in kept]
@@ -111,14 +128,16 @@ class RecentTags:
                 listener(released)
         return len(released)
 
-    def set_hold_ng(self, hold: bool) -> None:
-        self.hold_ng = hold
-        if not hold and self._held:
-            self._held = []
+    def set_hold(self, hold: Iterable[str]) -> None:
+        """Tags of a verdict no longer held are released (not acknowledged: nobody saw them); the others stay."""
+        self.hold = frozenset(hold)
+        kept = [t for t in self._held if t.verdict in self.hold]
+        if len(kept) != len(self._held):
+            self._held = kept
             self._changed()
 
     def clear(self) -> None:
-        """A new run: the strip starts empty (held NG tags stay: they still need a look)."""
+        """A new job or an explicit Clear: the strip starts empty (held tags stay: they still need a look)."""
         self._tags.clear()
         self.counts = {"OK": 0, "NG": 0, "REVIEW": 0}
         self._changed()
