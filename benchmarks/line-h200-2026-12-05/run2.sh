@@ -5,19 +5,24 @@
 #     copies (ffmpeg 7.0.2 from the imageio-ffmpeg 0.6.0 wheel: -c:v libx264 -preset medium -crf 23 -pix_fmt yuv420p),
 #     with their truth.json and recipe.toml;
 #   .line24/ocr/: the OCR pair a bundle ships (packaging/build.py: PP-OCRv6 small det and the GB 2312 rec, FP16-stored
-#     weights read as FP32) and its manifest; the small-print recognizer is the tree's resources/models copy.
+#     weights read as FP32) and its manifest; the small-print recognizer is the tree's resources/models copy;
+#   .line24/tree.tgz: `git archive HEAD inference | gzip` with the commit in COMMIT, the code measured, since the call
+#     sends the shared checkout with other engineers' uncommitted edits in it (run from /tmp/tree24, resources/ linked).
 # The reader runs on PyTorch on the GPU (CUDA graphs per shape, warmed at open), the detector on ONNX Runtime's CPU
 # backend (the image's onnxruntime has no CUDA provider), frames preloaded as an industrial camera hands them over.
 #   bash benchmarks/line-h200-2026-12-05/run2.sh        (carry .whl24 .line24; OUT= where the JSON and log go)
 set -o pipefail
 O=${OUT:-/tmp/out}; mkdir -p $O; L=$O/line_gpu.log.txt
 python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site24 .whl24/*.whl || exit 1
-export PYTHONPATH=/tmp/site24:$PWD PYTHONUNBUFFERED=1
+R=$PWD; T=/tmp/tree24
 rm -rf resources/ocr && mkdir -p resources/ocr && cp .line24/ocr/* resources/ocr/ && cp resources/models/ocr_rec_small_print.onnx resources/ocr/
+rm -rf $T && mkdir -p $T && tar xzf .line24/tree.tgz -C $T && ln -s $R/resources $T/resources || exit 1
+export PYTHONPATH=/tmp/site24:$T PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee -a $L
-date -u | tee -a $L; nproc | tee -a $L; git log -1 --format='tree %h' 2>/dev/null | tee -a $L
+date -u | tee -a $L; nproc | tee -a $L; echo "inference/ of $(cat $T/COMMIT)" | tee -a $L
+cd $T
 python3 -c "import sys, torch, onnxruntime, cv2, numpy; print('python', sys.version.split()[0], 'torch', torch.__version__, 'ort', onnxruntime.__version__, 'cv2', cv2.__version__, 'numpy', numpy.__version__)" 2>&1 | tee -a $L
-S=""; for s in 1.25 0.6 0.45; do S="$S --source camera:.line24/rec/s$s/line.mp4"; done
+S=""; for s in 1.25 0.6 0.45; do S="$S --source camera:$R/.line24/rec/s$s/line.mp4"; done
 timeout ${LIMIT:-480} python3 -m inference.cli line-bench --belt-px-per-s 914.3 --preload --reader-backend torch-cuda \
   --backend onnxruntime-cpu $S --json $O/line_gpu.json 2>&1 | grep -v "plugin EP" | tee -a $L | cut -c1-400
 date -u | tee -a $L
