@@ -1,7 +1,8 @@
-"""Seventy-three hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs, fifth_designs,
+"""Seventy-six hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs, fifth_designs,
 sixth_designs, seventh_designs, eighth_designs, ninth_designs, tenth_designs, eleventh_designs, twelfth_designs,
 thirteenth_designs, fourteenth_designs, fifteenth_designs, sixteenth_designs, seventeenth_designs, eighteenth_designs,
-nineteenth_designs, twentieth_designs, twentyfirst_designs, twentysecond_designs and twentythird_designs),
+nineteenth_designs, twentieth_designs, twentyfirst_designs, twentysecond_designs, twentythird_designs and
+twentyfourth_designs),
 each from a common
 Chinese retail convention; none shares layout with training.synth.
 
@@ -47,6 +48,7 @@ from training.tagsets.twentyfirst_designs import (blend_lining, blend_values, co
                                                   grouped_style_values)
 from training.tagsets.twentysecond_designs import promo_price, standards_line, twin_codes
 from training.tagsets.twentythird_designs import halftone_photo, letterpress, reverse_cells
+from training.tagsets.twentyfourth_designs import east_asia_export, fold_across, size_conversion
 from training.tagsets.values import TagValues
 
 
@@ -374,6 +376,12 @@ DESIGNS: dict[str, Design] = {
     "promo_price": promo_price,
     "standards_line": standards_line,
     "twin_codes": twin_codes,
+    # added on 2026-12-05 (twenty-seventh session), after the reader had been developed against all seventy-three: a
+    # field among others no earlier design sets beside it (a size-conversion table, rows across a fold, the price
+    # beside a yen price under the same ¥ sign)
+    "size_conversion": size_conversion,
+    "fold_across": fold_across,
+    "east_asia_export": east_asia_export,
 }
 # The symbology each design carries, so a recipe and a defect know what the barcode encodes.
 BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_price_block": "EAN-13",
@@ -399,7 +407,8 @@ BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_p
               "colour_code": "EAN-13", "grouped_style": "EAN-13", "blend_lining": "EAN-13",
               "vertical_name": "EAN-13", "punched_size": "EAN-13", "run_on_text": "EAN-13",
               "reverse_cells": "EAN-13", "halftone_photo": "EAN-13", "letterpress": "EAN-13",
-              "promo_price": "EAN-13", "standards_line": "EAN-13", "twin_codes": "EAN-13"}
+              "promo_price": "EAN-13", "standards_line": "EAN-13", "twin_codes": "EAN-13",
+              "size_conversion": "EAN-13", "fold_across": "EAN-13", "east_asia_export": "EAN-13"}
 # Cards the photograph shows turned a half turn (the tag hung by its hole upside down), besides the scene's tilt.
 HUNG_UPSIDE_DOWN = {"hung_upside_down"}
 # Designs whose jobs draw values of their own from the job's generator (a size system and the product names,
