@@ -28,12 +28,20 @@ MAX_BREAK_PX = 1
 # The line must bridge at least this many columns where it is the only ink (the gaps between figures): a figure's
 # own stroke never does.
 MIN_BRIDGES = 3
-# A strike runs at least this many times the crop's height (two or three figures).
-MIN_LENGTH = 1.5
-# Rows this many pixels above and below the line are inked over at most this share of its run, on the whole (the
-# figures' strokes crossing them), where the line itself is inked over all of it.
-OFF_ROWS_PX = (-4, -3, 3, 4)
+# A line is tried where it runs at least this many times the crop's height, and is a strike where it runs at least
+# MIN_LENGTH times the figures' height (three figures or more): the crop's height holds margins and rules round them.
+CANDIDATE_LENGTH = 1.0
+MIN_LENGTH = 1.8
+# The line's thickness: this quantile of its runs of ink across its row (the gaps between figures, where it is alone).
+THICKNESS_QUANTILE = 0.2
+# A line at most this share of the height of the text it runs in: thicker, it is the figures' strokes run together.
+MAX_THICKNESS = 0.3
+# The rows beyond the line's own by at least (pixels, share of the figures' height) are inked over at most this share
+# of its run, on the whole (the figures' strokes crossing them), where the line itself is inked over all of it.
+OFF_ROWS = ((1.0, 0.10), (2.0, 0.16))
 MAX_OFF_ROW_INK = 0.6
+# The figures show ink above the line and below it in at least this share of the columns where they show any.
+MIN_ACROSS = 0.25
 # Beyond each end of a strike, no ink of the figures within this share of their height: it crosses the amount whole.
 END_GAP = 0.25
 # The longest lines tried, a line's neighbouring rows and slopes counted once.
@@ -74,9 +82,9 @@ def strike(gray: np.ndarray) -> Strike | None:
         rows = np.arange(h)[:, None] + dy[None, :]
         inside = (rows >= 0) & (rows < h)
         hit = near[np.clip(rows, 0, h - 1), xs[None, :]] & inside
-        for r in np.flatnonzero(hit.sum(axis=1) >= MIN_LENGTH * h):
+        for r in np.flatnonzero(hit.sum(axis=1) >= CANDIDATE_LENGTH * h):
             x0, x1 = _longest_run(hit[r])
-            if x1 - x0 >= MIN_LENGTH * h:
+            if x1 - x0 >= CANDIDATE_LENGTH * h:
                 candidates.append((x1 - x0, x0, x1, float(slope), int(r)))
     # the longest lines first: a table's rule or an underline, where the crop holds one, is longer than the strike
     tried: list[int] = []
@@ -112,36 +120,48 @@ def _longest_run(hit: np.ndarray) -> tuple[int, int]:
 
 def _through_middle(ink: np.ndarray, x0: int, x1: int, line_y: np.ndarray) -> bool:
     """Whether the line (row `line_y` at each column from x0) runs through the figures' middle band and bridges gaps
-    between them: the figures' ink without the line's sets the band; a column where the line is the only ink within
-    the band is a bridge."""
+    between them. Every measure is in the print's own units: the line's own thickness (its run of ink where it is
+    the only ink) sets what is the line's and what the figures', the figures' height (in the block of inked rows the
+    line runs in, up to the blank rows that part it from a rule or another line) sets how far is near."""
     h = ink.shape[0]
     rows = np.arange(h)[:, None]
-    band_of_line = np.abs(rows - line_y[None, :]) <= 2.0
+    columns = np.arange(x0, x1)
     part = ink[:, x0:x1]
+    block = _inked_rows(part, int(np.clip(np.rint(np.median(line_y)), 0, h - 1)))
+    if block is None:
+        return False
+    thickness = _thickness(ink, columns, line_y)
+    if thickness > MAX_THICKNESS * (block[1] - block[0] + 1):
+        return False  # as thick as the figures: their own strokes run together (bold print blurred), no line
+    half = thickness / 2
+    band_of_line = np.abs(rows - line_y[None, :]) <= half + 1.0
     figures = part & ~band_of_line
+    figures[: block[0]] = False
+    figures[block[1] + 1:] = False
     figures[figures.mean(axis=1) > 0.8] = False  # a rule across the whole span: no figure's ink
     ys = np.flatnonzero(figures.any(axis=1))
     if len(ys) < 4:
         return False
     weights = figures.sum(axis=1)[ys]
     cumulative = np.cumsum(weights) / weights.sum()
-    top = ys[np.searchsorted(cumulative, 0.03)]
-    bottom = ys[min(np.searchsorted(cumulative, 0.97), len(ys) - 1)]
+    top = int(ys[np.searchsorted(cumulative, 0.03)])
+    bottom = int(ys[min(np.searchsorted(cumulative, 0.97), len(ys) - 1)])
     height = bottom - top
-    if height < 4:
+    if height < 4 or x1 - x0 < MIN_LENGTH * height:
         return False
     middle = float(np.median(line_y))
     if not top + MIDDLE_BAND[0] * height <= middle <= top + MIDDLE_BAND[1] * height:
         return False
     # ink of the figures both above and below the line along it: it crosses them, it does not run beside them
-    above = (figures & (rows < line_y[None, :] - 2)).any(axis=0).mean()
-    below = (figures & (rows > line_y[None, :] + 2)).any(axis=0).mean()
-    if above < 0.3 or below < 0.3:
+    inked = (figures & (rows >= top) & (rows <= bottom)).any(axis=0)
+    above = (figures & (rows < line_y[None, :] - half - 1) & (rows >= top)).any(axis=0).sum()
+    below = (figures & (rows > line_y[None, :] + half + 1) & (rows <= bottom)).any(axis=0).sum()
+    if min(above, below) < MIN_ACROSS * max(1, int(inked.sum())):
         return False
-    # the line stands out of the figures: a few rows off it, only the figures' strokes are inked (bold figures run
+    # the line stands out of the figures: a little off it, only the figures' strokes are inked (bold figures run
     # together by blur ink the rows round their middle as fully: twentysecond_other 000009, '¥1299元' read struck)
-    columns = np.arange(x0, x1)
-    off = [ink[np.clip(np.rint(line_y + d).astype(int), 0, h - 1), columns].mean() for d in OFF_ROWS_PX]
+    offsets = [half + max(px, share * height) for px, share in OFF_ROWS]
+    off = [ink[np.clip(np.rint(line_y + sign * d).astype(int), 0, h - 1), columns].mean() for d in offsets for sign in (-1, 1)]
     if float(np.mean(off)) > MAX_OFF_ROW_INK:
         return False
     # the line ends where the figures it crosses end: a run that stops inside a word (at a figure's hollow, at the
@@ -153,6 +173,40 @@ def _through_middle(ink: np.ndarray, x0: int, x1: int, line_y: np.ndarray) -> bo
     in_band = (rows >= top) & (rows <= bottom)
     bridges = int((~(figures & in_band).any(axis=0)).sum())
     return bridges >= MIN_BRIDGES
+
+
+def _thickness(ink: np.ndarray, columns: np.ndarray, line_y: np.ndarray) -> float:
+    """The line's thickness in pixels: its run of ink across its row, in the columns where that run is shortest (the
+    gaps between figures, where the line is the only ink), a low quantile of the runs over its span."""
+    h = ink.shape[0]
+    runs = []
+    for x, y in zip(columns, np.rint(line_y).astype(int)):
+        y = int(np.clip(y, 0, h - 1))
+        if not ink[y, x]:
+            y = y - 1 if y > 0 and ink[y - 1, x] else y + 1 if y + 1 < h and ink[y + 1, x] else -1
+            if y < 0:
+                continue
+        lo = hi = y
+        while lo > 0 and ink[lo - 1, x]:
+            lo -= 1
+        while hi + 1 < h and ink[hi + 1, x]:
+            hi += 1
+        runs.append(hi - lo + 1)
+    return float(np.quantile(runs, THICKNESS_QUANTILE)) if runs else 1.0
+
+
+def _inked_rows(part: np.ndarray, row: int) -> tuple[int, int] | None:
+    """The rows of the text the line at `row` runs in: the inked rows round it, out to the first blank row each way
+    (past it lies another line of print, or a table's rule)."""
+    inked = part.any(axis=1)
+    if not inked[row]:
+        return None
+    lo = hi = row
+    while lo > 0 and inked[lo - 1]:
+        lo -= 1
+    while hi + 1 < len(inked) and inked[hi + 1]:
+        hi += 1
+    return lo, hi
 
 
 _AMOUNT = re.compile(r"\d[\d,，]*(?:[.．]\d{1,2})?")
@@ -175,9 +229,19 @@ def struck_amounts(text: str, box: Box, strikes: list[tuple[float, float]]) -> l
     for m in _AMOUNT.finditer(text):
         a0, a1 = x0 + advances[m.start()] * scale, x0 + advances[m.end()] * scale
         covered = sum(max(0.0, min(a1, s1) - max(a0, s0)) for s0, s1 in strikes)
-        if covered >= MIN_COVER * (a1 - a0):
-            try:
-                struck.append(Decimal(m.group().replace(",", "").replace("，", "").replace("．", ".")))
-            except ArithmeticError:
-                continue
+        amount = _amount(m.group())
+        if covered >= MIN_COVER * (a1 - a0) and amount is not None:
+            struck.append(amount)
     return struck
+
+
+def amounts_in(text: str) -> list[Decimal]:
+    """The amounts a line's text shows ('原价 ¥599.00' → 599.00)."""
+    return [a for a in map(_amount, (m.group() for m in _AMOUNT.finditer(text))) if a is not None]
+
+
+def _amount(digits: str) -> Decimal | None:
+    try:
+        return Decimal(digits.replace(",", "").replace("，", "").replace("．", "."))
+    except ArithmeticError:
+        return None
