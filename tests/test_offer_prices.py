@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from inference.reading.offer_prices import offered
+from inference.reading.offer_prices import in_tag_frame, offered
 from inference.reading.types import OcrLine
 from inference.reading.verdict import Verdict
 from tests.price_checks import price_check
@@ -66,3 +66,34 @@ def test_a_bold_yen_read_as_a_letter_before_yuan_and_cents_is_a_price(text, verd
 def test_a_yen_read_as_a_digit_with_the_point_lost_is_doubt_not_another_price(text, verdict):
     # twentysecond_b 000065 (thermal_label): '零售价 ¥ 88.00' in a printer's dots read '零售价 88800'
     assert price_check("¥88.00", (_line(text, confidence=0.95),)).verdict is verdict
+
+
+def _turned(box, turn_deg: float):
+    """The frame box (bounds) of a line whose box in the tag's own frame is `box`, on a tag the reader turns
+    `turn_deg` counter-clockwise to stand upright (cv2's convention, about the frame's origin)."""
+    import cv2
+    import numpy as np
+    inverse = cv2.invertAffineTransform(cv2.getRotationMatrix2D((0.0, 0.0), turn_deg, 1.0))
+    x0, y0, x1, y1 = box
+    corners = np.array([[x0, y0, 1], [x1, y0, 1], [x1, y1, 1], [x0, y1, 1]], np.float64) @ inverse.T
+    return (*corners.min(axis=0), *corners.max(axis=0))
+
+
+@pytest.mark.parametrize("turn", [40.0, -40.0, 24.0, 130.0])
+def test_cells_under_a_heading_row_take_their_labels_in_the_tags_own_frame(turn):
+    # twentysecond 000086 (promo_price, cells under one heading row, turned ~40°): in the frame each box is the bounds
+    # of a turned line, and the heading row's box lies over both cells whichever way it is turned
+    header = _line("折后价    吊牌价", _turned((0.0, 0.0, 200.0, 20.0), turn))
+    offer = _line("¥149.00", _turned((5.0, 26.0, 85.0, 46.0), turn))
+    retail = _line("¥199.00", _turned((115.0, 26.0, 195.0, 46.0), turn))
+    lines = (header, offer, retail)
+    assert offered(offer, 1, lines, turn_deg=turn) is True
+    assert offered(retail, 1, lines, turn_deg=turn) is False
+
+
+def test_lines_are_placed_in_the_tags_frame_as_they_were_printed():
+    box = (10.0, 30.0, 130.0, 52.0)
+    (placed,) = in_tag_frame([_line("¥199.00", _turned(box, 40.0))], 40.0)
+    assert placed.box == pytest.approx(box, abs=1e-6)
+    (level,) = in_tag_frame([_line("¥199.00", box)], 0.0)
+    assert level.box == box
