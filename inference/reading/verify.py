@@ -34,7 +34,7 @@ from inference.reading.raised_cents import has_raised_cents
 from inference.reading.recipe import FieldRule, Recipe
 from inference.reading.rectify import Upright
 from inference.reading.size_marks import marked_size
-from inference.reading.struck_prices import strike, struck_amounts
+from inference.reading.struck_prices import amounts_in, strike, struck_amounts
 from inference.reading.summary import summarize
 from inference.reading.text_lines import LineCrops, enlarged, join_row, join_rows, without_posteriors
 from inference.reading.types import OcrLine, TagReading
@@ -170,6 +170,8 @@ def _with_raised_cents(tag: TagReading, rule: FieldRule, crops: LineCrops, uprig
     return tag
 
 
+# A price line is measured for a strike with this share of its height beyond each end of its text box.
+STRIKE_SIDE_MARGIN = 0.5
 _PRICE_LIKE = re.compile(r"\d[.．]\d{2}(?!\d)|[¥￥]\s*\d|\d\s*元")
 
 
@@ -185,19 +187,28 @@ def _with_struck_prices(tag: TagReading, recipe: Recipe, crops: LineCrops, uprig
     first = _first_reads(rows, crops, tag.ocr_lines, upright)
     gray = upright.image if upright.image.ndim == 2 else cv2.cvtColor(upright.image, cv2.COLOR_BGR2GRAY)
     found: list[Decimal] = []
+    struck_lines, unstruck_lines = [], []
     for k, line in first.items():
         if not _PRICE_LIKE.search(line.text):
             continue
         box = union([crops.boxes[i] for i in rows[k]])
-        x0, y0 = max(0, int(box[0]) - 2), max(0, int(box[1]) - 2)
-        x1, y1 = min(gray.shape[1], int(np.ceil(box[2])) + 2), min(gray.shape[0], int(np.ceil(box[3])) + 2)
+        side = max(2, int(STRIKE_SIDE_MARGIN * (box[3] - box[1])))  # a text box may cut the struck amount's end off
+        x0, y0 = max(0, int(box[0]) - side), max(0, int(box[1]) - 2)
+        x1, y1 = min(gray.shape[1], int(np.ceil(box[2])) + side), min(gray.shape[0], int(np.ceil(box[3])) + 2)
         if x1 - x0 < 12 or y1 - y0 < 6:
             continue
         line_strike = strike(gray[y0:y1, x0:x1])
-        if line_strike is not None:
-            found += struck_amounts(line.text, box, [(x0 + line_strike.x0, x0 + line_strike.x1)])
+        amounts = [] if line_strike is None else struck_amounts(line.text, box, [(x0 + line_strike.x0, x0 + line_strike.x1)])
+        (struck_lines if amounts else unstruck_lines).append(line)
+        found += amounts
     if not found:
         return tag
+    # the struck line is struck whatever a read makes of it: where its own posteriors allow the recipe's price and no
+    # unstruck line shows that price, the recipe names the struck one ('原价4999.00' read for 原价 ¥999.00, struck)
+    expected = parse_price(rule.expected)
+    if expected not in found and not any(expected in amounts_in(line.text) for line in unstruck_lines) \
+            and any(s.expected == rule.expected for s in spot_fields([rule], struck_lines)):
+        found.append(expected)
     note = "struck through, not the price charged: " + ", ".join(f"¥{a:.2f}" for a in found)
     return replace(tag, struck_prices=tuple(found), notes=tag.notes + (note,))
 
