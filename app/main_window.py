@@ -22,6 +22,7 @@ from app.records_link import RecordsLink, message_room
 from app.pressure_link import PressureLink
 from app.remote_link import RemoteLink
 from app.report_open import ReportOpener
+from app.widgets.status_room import StatusRoom
 from app.settings import StationSettings
 from app.space_key import SpaceStops
 from app.station_state import ERROR, FAILED, NONE, OPEN, RUNNING, STOPPED, StationModel, StationState
@@ -52,6 +53,8 @@ from inference.resources import default_model_path, user_data_dir
 from inference.tracking.station import TRACKED
 
 PAINT_INTERVAL_MS = 16  # repaint the live view at most ~60 times a second
+YIELDING_LABELS = ("model", "backend", "precision", "device")  # the status bar's engine details
+STAYING_LABELS = ("frames", "fps")  # the counts an operator watches
 ENGINE_NAMES = {"onnxruntime-cpu": "CPU", "onnxruntime-cuda": "CUDA", "tensorrt": "TensorRT",
                 "triton": "Triton"}  # header words (RemoteLink adds the server that answers)
 
@@ -163,6 +166,9 @@ class MainWindow(QMainWindow):
         self.remote = RemoteLink(self)  # the Servers dock, and server events in the journal and banner
         self.pressure = PressureLink(self)  # GPU memory pressure: the detector's variant in the journal and banner
         self.report_opener = ReportOpener(self)
+        # the engine's details make room for a message the bar would clip (the header names the engine too)
+        self.status_room = StatusRoom(self.statusBar(), [self.status_labels[k] for k in YIELDING_LABELS],
+                                      [self.report_opener.button] + [self.status_labels[k] for k in STAYING_LABELS])
         self._add_history_action()
         self._set_recorder.emit(self.records.recorder)
         self._set_job.emit(job, lot)
@@ -239,7 +245,7 @@ class MainWindow(QMainWindow):
         self.tuning.set_precision(self.precision)
 
         self.status_labels = {}
-        for key in ("model", "backend", "precision", "device", "frames", "fps"):
+        for key in YIELDING_LABELS + STAYING_LABELS:
             from PySide6.QtWidgets import QLabel
 
             label = QLabel("")

@@ -183,8 +183,12 @@ def with_hint(message: str, hint: str) -> str:
 
 
 def message_room(window) -> int:
-    """Pixels the status bar leaves its message beside the permanent labels and the Open report button (shown with
-    this message, so counted even while still hidden)."""
+    """Pixels the status bar leaves its message beside the labels that stay with it and the Open report button
+    (shown with this message, so counted even while still hidden); the engine's details step aside for it
+    (app/widgets/status_room.py)."""
+    room = getattr(window, "status_room", None)
+    if room is not None:
+        return room.room(with_yielding=False, with_hidden=True)
     bar = window.statusBar()
     opener = getattr(window, "report_opener", None)
     widgets = [*window.status_labels.values(), *([opener.button] if opener is not None else [])]

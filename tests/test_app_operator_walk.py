@@ -164,9 +164,13 @@ def test_report_written_fits_beside_the_status_labels_at_1280x720(qtbot, tmp_pat
     text = written_text(folder, 23, bar.fontMetrics(), room)
     assert text.startswith("Report written: report_s00001_") and text.endswith("-1540 (23 NG/REVIEW frames)")
     assert bar.fontMetrics().horizontalAdvance(text) <= room
-    window.report_opener.button.show()  # as after an export
+    window.report_opener.button.show()  # as after an export, with its message
+    bar.showMessage(text, 15000)  # the engine's details step aside for it (app/widgets/status_room.py)
     qtbot.wait(50)
-    assert room <= window.report_opener.button.x()  # the message ends before the button starts
+    bar.layout().activate()
+    message_end = bar.fontMetrics().horizontalAdvance(text) + 12
+    assert message_end <= window.report_opener.button.x()  # the message ends before the button starts
+    assert window.status_labels["frames"].isVisible()  # the counts stay beside it
     short = written_text(tmp_path / "report_s00002_tee", 0, bar.fontMetrics(), room)
     assert short == "Report written: report_s00002_tee (0 NG/REVIEW frames)"  # a name that fits is whole
 
