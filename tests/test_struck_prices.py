@@ -12,8 +12,13 @@ import cv2
 import numpy as np
 import pytest
 
+from inference.reading.recipe import parse_recipe
+from inference.reading.rectify import Upright
+from inference.reading.spotting import Posteriors, PosteriorTable
 from inference.reading.struck_prices import strike, struck_amounts
-from inference.reading.types import OcrLine, SpottedField
+from inference.reading.text_lines import LineCrops
+from inference.reading.types import OcrLine, SpottedField, TagReading
+from inference.reading.verify import _with_struck_prices
 from inference.reading.verdict import Verdict
 from tests.price_checks import price_check
 
@@ -158,3 +163,45 @@ def test_the_old_price_struck_on_a_generated_markdown_tag_is_found_and_the_new_o
     assert strike(tag[318:342, 20:155]) is None  # the new price
     assert strike(tag[262:292, 20:225]) is None  # the composition's last row and the rule under it
     assert strike(tag[185:203, 20:200]) is None  # 產品標準 FZ/T 81007-2022
+
+
+_CHARSET = ("", *"0123456789.¥元原價現价", " ")
+
+
+def _read_as(text: str, doubts: dict[int, dict[str, float]] | None = None) -> Posteriors:
+    """The recognizer's posteriors of a line read as `text`, each character sure but those in `doubts` (its index →
+    the characters the recognizer weighed there), a sure blank between characters."""
+    frames: list[dict[str, float]] = []
+    for k, ch in enumerate(text):
+        frames += [(doubts or {}).get(k, {ch: 0.98}), {"": 0.98}]
+    probs = np.zeros((len(frames), len(_CHARSET)), np.float32)
+    for t, frame in enumerate(frames):
+        for ch, p in frame.items():
+            probs[t, _CHARSET.index(ch)] = p
+        probs[t, 0] += max(0.0, 1.0 - probs[t].sum())
+    return PosteriorTable(_CHARSET, "0123456789.¥元").take(probs, probs.argmax(axis=1))
+
+
+def _markdown_read(old_text: str, old_doubts: dict[int, dict[str, float]] | None = None):
+    """eleventh 000028's upright tag (old price 原價 ¥3799.00 struck, new 現價 ¥2999.00) with its two price lines boxed
+    and read: the old one as `old_text`, the new one surely."""
+    tag_image = cv2.imread(str(FIXTURES / "markdown_tag_upright.png"), cv2.IMREAD_GRAYSCALE)
+    upright = Upright(tag_image, np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]), 0.0)
+    boxes = ((20.0, 296.0, 123.0, 314.0), (20.0, 320.0, 153.0, 340.0))
+    crops = LineCrops(boxes, tuple(tag_image[int(b[1]):int(b[3]), int(b[0]):int(b[2])] for b in boxes))
+    lines = (OcrLine(old_text, 0.9, boxes[0], posteriors=_read_as(old_text, old_doubts)),
+             OcrLine("現價¥2999.00", 0.98, boxes[1], posteriors=_read_as("現價¥2999.00")))
+    return TagReading(0, (0.0, 0.0, 248.0, 467.0), ocr_lines=lines), crops, upright
+
+
+def test_the_struck_line_is_struck_whatever_a_read_makes_of_it():
+    # eleventh_old 000059: the struck 原价 ¥999.00 read '原价4999.00' (its ¥ as 4), so the struck amount was ¥4999.00
+    # and a re-read '原价¥999.00' passed a recipe naming the old price; the line's posteriors weighed ¥ at the 4
+    tag, crops, upright = _markdown_read("原價43799.00", {2: {"4": 0.6, "¥": 0.35}})
+    struck = _with_struck_prices(tag, parse_recipe('[counts]\nhangtag = 1\n[fields]\nprice = "¥3799.00"\n'), crops, upright)
+    assert set(struck.struck_prices) == {Decimal("43799.00"), Decimal("3799.00")}
+    reread = (*tag.ocr_lines, _line("原價¥3799.00", (20.0, 296.0, 123.0, 314.0)))
+    assert price_check("¥3799.00", reread, struck.struck_prices).verdict is not Verdict.OK
+    # the recipe's price, the new one, shown on the unstruck line, is never made the struck one
+    charged = _with_struck_prices(tag, parse_recipe('[counts]\nhangtag = 1\n[fields]\nprice = "¥2999.00"\n'), crops, upright)
+    assert charged.struck_prices == (Decimal("43799.00"),)
