@@ -3,6 +3,8 @@ the recipe's price nor evidence that the retail price differs; a bold ¥ read as
 
 from __future__ import annotations
 
+import cv2
+import numpy as np
 import pytest
 
 from inference.reading.offer_prices import in_tag_frame, offered
@@ -71,8 +73,6 @@ def test_a_yen_read_as_a_digit_with_the_point_lost_is_doubt_not_another_price(te
 def _turned(box, turn_deg: float):
     """The frame box (bounds) of a line whose box in the tag's own frame is `box`, on a tag the reader turns
     `turn_deg` counter-clockwise to stand upright (cv2's convention, about the frame's origin)."""
-    import cv2
-    import numpy as np
     inverse = cv2.invertAffineTransform(cv2.getRotationMatrix2D((0.0, 0.0), turn_deg, 1.0))
     x0, y0, x1, y1 = box
     corners = np.array([[x0, y0, 1], [x1, y0, 1], [x1, y1, 1], [x0, y1, 1]], np.float64) @ inverse.T
