@@ -462,6 +462,19 @@ def _lookalike_in_small_print(name: str, expected: str, read: str) -> bool:
     return any(x in group and y in group for group in SMALL_PRINT_LOOKALIKES for x, y in differing)
 
 
+def _unread_code_checks(recipe: Recipe, tag: TagReading, prefix: str, expected: str, reason: str) -> list[Check]:
+    """The recipe's code where no symbol of its kind decoded: what its bars or printed digits still verify, else
+    unreadable, which is not wrong: NG only where the recipe says a missing field is NG."""
+    verified = _bars_verified_checks(recipe, tag, prefix)
+    if verified:
+        return verified
+    printed = _printed_digits_check(recipe, tag, prefix)
+    if printed is not None:
+        return [printed]
+    verdict = Verdict.NG if recipe.missing_field == "ng" else Verdict.REVIEW
+    return [Check("barcode", tag.tag_index, expected, "", None, "barcode", verdict, reason)]
+
+
 def _barcode_checks(recipe: Recipe, tag: TagReading, prefix: str) -> list[Check]:
     rule = recipe.barcode
     idx = tag.tag_index
@@ -469,29 +482,15 @@ def _barcode_checks(recipe: Recipe, tag: TagReading, prefix: str) -> list[Check]
     if not codes:
         if not rule.required:
             return [Check("barcode", idx, rule.expected or "a barcode", "", None, "barcode", Verdict.OK)]
-        verified = _bars_verified_checks(recipe, tag, prefix)
-        if verified:
-            return verified
-        printed = _printed_digits_check(recipe, tag, prefix)
-        if printed is not None:
-            return [printed]
-        # unreadable is not wrong: NG only where the recipe says a missing field is NG
-        verdict = Verdict.NG if recipe.missing_field == "ng" else Verdict.REVIEW
-        return [Check("barcode", idx, rule.expected or "a barcode", "", None, "barcode", verdict, f"{prefix}barcode unreadable{_bars_note(tag, rule)}")]
+        return _unread_code_checks(recipe, tag, prefix, rule.expected or "a barcode",
+                                   f"{prefix}barcode unreadable{_bars_note(tag, rule)}")
     checks: list[Check] = []
     wanted = [b for b in codes if _same_format(b.format, rule.format)] if rule.format else codes
     if rule.format and not wanted and len(tag.symbol_boxes) > len(codes):
         # another symbol decoded (a style number's Code128) and a box of bars nothing read: the recipe's code
         # is there unread, not absent or of the wrong kind
-        verified = _bars_verified_checks(recipe, tag, prefix)
-        if verified:
-            return verified
-        printed = _printed_digits_check(recipe, tag, prefix)
-        if printed is not None:
-            return [printed]
-        verdict = Verdict.NG if recipe.missing_field == "ng" else Verdict.REVIEW
-        return [Check("barcode", idx, rule.expected or rule.format, "", None, "barcode", verdict,
-                      f"{prefix}{rule.format} unreadable (a {codes[0].format} beside it decoded){_bars_note(tag, rule)}")]
+        return _unread_code_checks(recipe, tag, prefix, rule.expected or rule.format,
+                                   f"{prefix}{rule.format} unreadable (a {codes[0].format} beside it decoded){_bars_note(tag, rule)}")
     main = compared_code(rule, codes)
     if rule.format and not _same_format(main.format, rule.format):
         checks.append(Check("barcode.format", idx, rule.format, main.format, None, "barcode", Verdict.NG, f"{prefix}barcode is {main.format}, expected {rule.format}"))
