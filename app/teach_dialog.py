@@ -340,6 +340,8 @@ def taught_problem(exc: HangtagError, lesson: Lesson) -> str:
     said += [f"{label} {value}" for label, value in (("expected", getattr(exc, "expected", "")),
                                                      ("found", getattr(exc, "found", ""))) if value]
     hint = getattr(exc, "hint", "")
+    if section == "barcode":  # the hint speaks of the file's keys; here they are the Barcode row's two boxes
+        hint = re.sub(r'set format = "([^"]+)"', r"pick \1 beside the code", hint).replace(" in expected", " there")
     return "; ".join(said) + (f". {hint[:1].upper()}{hint[1:]}" if hint else "")
 
 

@@ -337,7 +337,8 @@ class _Builder:
             digits = CODE_DIGITS.get(fmt.strip().upper().replace("_", "-"))
             # 'expected = "12345"' with format EAN-13 was taken, and no tag could ever match it
             if digits and expected is not None and not (expected.isdigit() and len(expected) == digits):
-                raise self.fail(keys + ("expected",), f"cannot be an {fmt.strip()}", f"{digits} digits", raw)
+                message, wanted, hint = code_of_another_length(fmt.strip(), digits, expected)
+                raise self.fail(keys + ("expected",), message, wanted, raw, hint)
         return BarcodeRule(
             expected=expected,
             format=fmt,
@@ -345,6 +346,28 @@ class _Builder:
             match_style_number=self.boolean(keys + ("match_style_number",), value.get("match_style_number", False)),
             required=self.boolean(keys + ("required",), value.get("required", True)),
         )
+
+
+# what a code of digits only is by its length, as printed under its bars
+LENGTH_FORMATS = {13: "EAN-13", 12: "UPC-A", 8: "EAN-8"}
+
+
+def code_of_another_length(fmt: str, digits: int, expected: str) -> tuple[str, str, str]:
+    """(message, expected, hint) for an expected code that cannot be of the recipe's format: 'cannot be an EAN-8,
+    expected 8 digits, found 6901234567892' left the engineer to count the digits and guess which to change. The
+    code's own length names the format it probably is, and the hint names both ways out."""
+    if not expected.isdigit():
+        return (f"cannot be an {fmt}", f"{digits} digits",
+                f"type the {digits} digits printed under the tag's bars, or set format to the code's own symbology "
+                f"(a Code128 or Code39 may hold letters)")
+    other = LENGTH_FORMATS.get(len(expected))
+    if other:
+        article = "a" if other.startswith("U") else "an"  # a UPC-A, an EAN-13
+        return (f"cannot be an {fmt}: its {len(expected)} digits are {article} {other}", f"{digits} digits (an {fmt})",
+                f'if the job\'s tags carry this {len(expected)}-digit code, set format = "{other}"; if they carry an '
+                f"{fmt}, type its {digits} digits in expected")
+    return (f"cannot be an {fmt}", f"{digits} digits",
+            f"type all {digits} digits printed under the tag's bars, check digit included (this has {len(expected)})")
 
 
 _EXAMPLES = {
