@@ -179,20 +179,25 @@ def _thickness(ink: np.ndarray, columns: np.ndarray, line_y: np.ndarray) -> floa
     """The line's thickness in pixels: its run of ink across its row, in the columns where that run is shortest (the
     gaps between figures, where the line is the only ink), a low quantile of the runs over its span."""
     h = ink.shape[0]
-    runs = []
-    for x, y in zip(columns, np.rint(line_y).astype(int)):
-        y = int(np.clip(y, 0, h - 1))
-        if not ink[y, x]:
-            y = y - 1 if y > 0 and ink[y - 1, x] else y + 1 if y + 1 < h and ink[y + 1, x] else -1
-            if y < 0:
-                continue
-        lo = hi = y
-        while lo > 0 and ink[lo - 1, x]:
-            lo -= 1
-        while hi + 1 < h and ink[hi + 1, x]:
-            hi += 1
-        runs.append(hi - lo + 1)
-    return float(np.quantile(runs, THICKNESS_QUANTILE)) if runs else 1.0
+    runs = _vertical_runs(ink)
+    y = np.clip(np.rint(line_y).astype(int), 0, h - 1)
+    on, above, below = runs[y, columns], runs[np.maximum(y - 1, 0), columns], runs[np.minimum(y + 1, h - 1), columns]
+    through = np.where(on > 0, on, np.where(above > 0, above, below))  # a row off where the line steps as it slants
+    through = through[through > 0]
+    return float(np.quantile(through, THICKNESS_QUANTILE)) if len(through) else 1.0
+
+
+def _vertical_runs(ink: np.ndarray) -> np.ndarray:
+    """At each inked pixel, the length of the vertical run of ink it lies in; 0 elsewhere."""
+    up = np.zeros(ink.shape, np.int32)
+    down = np.zeros(ink.shape, np.int32)
+    up[0] = ink[0]
+    for r in range(1, ink.shape[0]):
+        up[r] = (up[r - 1] + 1) * ink[r]
+    down[-1] = ink[-1]
+    for r in range(ink.shape[0] - 2, -1, -1):
+        down[r] = (down[r + 1] + 1) * ink[r]
+    return np.where(ink, up + down - 1, 0)
 
 
 def _inked_rows(part: np.ndarray, row: int) -> tuple[int, int] | None:
