@@ -22,10 +22,11 @@ price = "{price}"
 
 
 def price_check(price: str, lines: tuple[OcrLine, ...], struck: tuple[Decimal, ...] = (),
-                spotted: tuple[SpottedField, ...] = ()) -> Check:
+                spotted: tuple[SpottedField, ...] = (), rotation: float = 0.0) -> Check:
     """The price check of one tag boxed whole, read as `lines` (with the amounts found struck and the spotted
-    fields given), against a recipe expecting `price`."""
+    fields given; the tag turned `rotation` degrees counter-clockwise by the reader to stand it upright), against a
+    recipe expecting `price`."""
     detections = Detections(np.array([(0, 0, 300, 600)], np.float32), np.full(1, 0.9), np.array([0]), ("hangtag",))
-    tag = TagReading(0, (0, 0, 300, 600), {}, (), lines, struck_prices=struck, spotted=spotted)
+    tag = TagReading(0, (0, 0, 300, 600), {}, (), lines, struck_prices=struck, spotted=spotted, rotation=rotation)
     return next(c for c in judge(parse_recipe(RECIPE.format(price=price)), detections, [tag]).checks
                 if c.subject == "price")
