@@ -36,7 +36,8 @@ def test_tags_that_fail_one_check_with_different_values_are_one_bar(tmp_path):
 
 
 def listed_files(html: str) -> list[str]:
-    return re.findall(r"<li><code>([^<]+)</code></li>", html)
+    about = html[html.index("Files in this export"):]
+    return re.findall(r"<code>([^<]+)</code>", about[:about.index("</p>")])
 
 
 @pytest.mark.parametrize("crops, thumbs_listed", [(False, False), (True, True)])

@@ -88,7 +88,8 @@ def export_session(journal: Journal, session_id: int, out_dir: Path | str, *, im
         flagged = [FlaggedFrame(f, **vars(made.get(f.id, _Images(note="images not exported")))) for f in frames
                    if f.flagged]
         report = summarize(session, frames, flagged=flagged, tags=tags)
-        report = replace(report, tag_thumbs=_tag_thumbs(staged, [t for t in tags if t.flagged]))
+        report = replace(report, tag_thumbs=_tag_thumbs(staged, [t for t in tags if t.flagged]),
+                         acknowledged=acknowledged_tags(events))
         report_progress("tables", 0, 1)
         staged.write_text("frames.csv", frames_csv(session, frames))
         staged.write_text("frames.json", frames_json(session, frames))
@@ -199,6 +200,12 @@ def _frame_images(staged: StagedFolder, frame) -> tuple[int, _Images]:
     thumb = _thumbnail(annotated, THUMB_WIDTH)
     _write_jpeg(staged, thumb_rel, thumb, 82)
     return frame.id, _Images(image=image_rel, thumb=thumb_rel, thumb_wh=(thumb.shape[1], thumb.shape[0]))
+
+
+def acknowledged_tags(events) -> dict[str, float]:
+    """Tag label → when an operator acknowledged it (the station journals "acknowledged", subject "tag #7")."""
+    return {ev.subject.removeprefix("tag "): ev.at for ev in events
+            if ev.kind == "acknowledged" and ev.subject.startswith("tag ")}
 
 
 def _tag_thumbs(staged: StagedFolder, tags: list) -> dict[int, tuple[str, tuple[int, int]]]:

@@ -13,6 +13,7 @@ from html import escape
 from pathlib import PurePosixPath
 
 from inference.records.report import FlaggedFrame, ReportData, expected_label, local_time, subject_label
+from inference.records.sign_off import sign_off
 from inference.records.svg import FONT, line_chart_svg, pareto_svg
 
 CSP = ("default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; font-src 'self'; "
@@ -71,7 +72,7 @@ def render_html(report: ReportData, *, flavor: str = "browser", chart_svgs: dict
         chart("vram") if "vram" in svgs else '<p class="muted">VRAM: not measured in this session (no NVIDIA GPU / NVML).</p>',
         *_flagged_section(report, "", _flagged),
         _errors(report) if report.errors else "",
-        _footer(report), "</body>", "</html>",
+        _footer(report), sign_off(report), "</body>", "</html>",
     ]
     text = "\n".join(p for p in parts if p) + "\n"
     return text.replace('<table class="grid', _QT_GRID) if flavor == "qt" else text
@@ -92,7 +93,7 @@ def _qt_document(report: ReportData, title: str, svgs: dict[str, str], chart) ->
         f"<h2{PAGE_BREAK}>Appendix A · Reasons, latency</h2>", _pareto_table(report),
         "<h3>Latency</h3>", _latency_table(report), chart("latency"),
         "<h2>Appendix B · Memory</h2>", chart("rss"), vram,
-        _errors(report) if report.errors else "", _footer(report),
+        _errors(report) if report.errors else "", _footer(report), sign_off(report),
         "</body>", "</html>",
     ]
     return "\n".join(p for p in parts if p) + "\n"
@@ -340,11 +341,13 @@ def error_lines(error: str) -> str:
 
 
 def _footer(report: ReportData) -> str:
-    thresholds = "".join(f"<li>{e(t)}</li>" for t in report.thresholds_used)
-    files = "".join(f"<li><code>{e(f)}</code></li>" for f in report.files)
+    """Thresholds and files in a few lines, not a list a line each: the file list alone filled the PDF's last page.
+    The sign-off follows it, so the report ends with what the shift signs."""
+    thresholds = "; ".join(e(t) for t in report.thresholds_used) or "—"
+    files = ", ".join(f"<code>{e(f)}</code>" for f in report.files)
     return ("<h2>About this report</h2>"
-            f"<p>Detection thresholds used:</p><ul>{thresholds or '<li>—</li>'}</ul>"
-            + (f"<p>Files in this export (hashes in manifest.json):</p><ul>{files}</ul>" if files else "")
+            f"<p>Detection thresholds used: {thresholds}.</p>"
+            + (f"<p>Files in this export (hashes in manifest.json): {files}.</p>" if files else "")
             + '<p class="muted">Text read from tags is shown as read and escaped; this page runs no scripts. '
               "Font: Noto Sans SC (SIL Open Font License, see fonts/OFL.txt).</p>")
 

@@ -89,6 +89,7 @@ class ReportData:
     tags: tuple[TagRecord, ...] = ()
     untimed: int = 0  # frames that could not be inspected: no timing, left out of latency plots and percentiles
     tag_thumbs: Mapping[int, tuple[str, tuple[int, int]]] = field(default_factory=dict)  # tag row id → thumb, w×h
+    acknowledged: Mapping[str, float] = field(default_factory=dict)  # tag label ("#7", "T41") → when it was acknowledged
 
     @property
     def judged(self) -> int:
