@@ -5,7 +5,9 @@ when the boxes touch or overlap, neither repeats what the other holds (no checke
 both as a value of its kind, no code decoded on each at its own place), and read together they verify more of the recipe than either does alone. Judged
 as two, each part lacked the other's fields and the frame was NG for "2 hangtags, expected 1" with one tag in
 view (an open two-panel tag: 4 of 14 good frames of the eighth test set). Judged as one, the count is one and
-every field is looked for on both parts; what either part reads wrongly still counts against the tag.
+every field is looked for on both parts; what either part reads wrongly still counts against the tag. A tag folded
+between its labels and their values, boxed as a label column and a value column, is one tag too
+(label_columns.py).
 
 A second tag of any job prints its own labels and its own code: it is never joined to the first, so a frame
 with two tags stays NG.
@@ -19,6 +21,7 @@ from dataclasses import replace
 from inference.detections import intersection
 from inference.reading.evidence import another_fields_value, fits_grammar, gather
 from inference.reading.fields import extract_fields
+from inference.reading.label_columns import label_and_value_columns
 from inference.reading.lines import Box
 from inference.reading.matching import Found
 from inference.reading.recipe import Recipe
@@ -40,7 +43,14 @@ def one_tag_in_parts(recipe: Recipe, tags: Sequence[TagReading]) -> tuple[list[T
     if len(tags) != 2 or not _fewer_expected(recipe):
         return tags, 0
     a, b = tags
-    if not touching(a.xyxy, b.xyxy) or _codes_apart(a, b) or _labelled(recipe, a) & _labelled(recipe, b):
+    if not touching(a.xyxy, b.xyxy) or _codes_apart(a, b):
+        return tags, 0
+    columns = label_and_value_columns(recipe, a, b)
+    if columns is not None:  # a label column and its values, folded apart: the values are the value column's
+        values = columns[1]
+        joined = join(a, b)
+        return [replace(joined, fields=dict(values.fields), summary=summarize(values.fields, joined.barcodes))], 1
+    if _labelled(recipe, a) & _labelled(recipe, b):
         return tags, 0
     joined = join(a, b)
     if _verified(recipe, joined) <= max(_verified(recipe, a), _verified(recipe, b)):
