@@ -16,6 +16,7 @@ from tests.test_tagsets import price_amount
 from training.tagsets import DESIGNS
 from training.tagsets.twentyfourth_designs import (HANGUL_FACES, conversion_rows, fold_map, letter_of, won_price,
                                                    yen_price)
+from training.tagsets.values import neighbour_size
 from training.tagsets.values import random_values
 
 TWENTYFOURTH = ("size_conversion", "fold_across", "east_asia_export")
@@ -48,12 +49,15 @@ def test_one_seed_draws_one_card_and_another_seed_another(design):
     ("2XL", True, ("2XL", "180/100A", "44", "54", "44")),
     ("170/92B", False, ("L", "170/92B", "8", "40", "12")),
     ("155/80Y", True, ("XS", "155/80Y", "34", "44", "34")),
+    ("190/108A", False, ("4XL", "190/108A", "16", "48", "20")),  # a mix-up's neighbour past the run's end
 ])
 def test_the_conversion_tables_marked_row_holds_the_garments_size_in_every_system(size, menswear, marked_row):
     for seed in range(6):
         rows, marked = conversion_rows(size, menswear, np.random.default_rng(seed))
         assert len(rows) == 5 and rows[marked] == marked_row
         assert len({row[0] for row in rows}) == 5  # five sizes of one run, no size twice
+        assert ("XXS" in {row[0] for row in rows}) == (size == "XXS") and ("4XL" in {row[0] for row in rows}) == (
+            size.startswith("190/"))  # a run's extra ends only where the garment's size is one
 
 
 def test_a_fold_keeps_the_crease_in_place_and_foreshortens_the_panel_turned_further():
@@ -84,6 +88,14 @@ def test_the_folded_card_is_darker_on_one_panel_and_its_code_stays_on_the_card()
 def test_the_yen_and_won_prices_are_another_amount_than_the_yuan_price(price, yen, won):
     assert yen_price(price) == yen and won_price(price) == won
     assert yen != round(float(price)) and won != round(float(price))
+
+
+@pytest.mark.parametrize("size", ["155/80A", "185/104B", "XS", "3XL", "2XL"])
+def test_every_neighbour_a_mix_up_gives_is_printed_too(size):
+    for seed in range(8):
+        wrong = neighbour_size(np.random.default_rng(seed), size)
+        rows, marked = conversion_rows(wrong, seed % 2 == 0, np.random.default_rng(seed))
+        assert wrong in rows[marked] and letter_of(wrong) in rows[marked]
 
 
 def test_the_export_tag_prints_the_yen_price_with_the_same_sign_but_only_the_yuan_price_in_the_truth():

@@ -28,11 +28,10 @@ import numpy as np
 
 from training.tagsets.canvas import Card, Color, SymbolArt, TagArt
 from training.tagsets.eighth_designs import width_mm
-from training.tagsets.fifteenth_designs import LETTER_RUN, chart_columns
 from training.tagsets.fonts import font_names
 from training.tagsets.layout import BLACK, ean_block, money, pick
 from training.tagsets.seventeenth_designs import unit_lines
-from training.tagsets.values import HEIGHTS, TagValues
+from training.tagsets.values import TagValues
 
 HANGUL_FACES = ("wqy-zenhei", "wqy-microhei")  # the AR PL faces hold no Hangul
 
@@ -66,22 +65,43 @@ def colon_rows(card: Card, x: float, y: float, right: float, rows, size: float, 
 
 # -- a size-conversion table, the garment's row marked -------------------------------------------------------------
 
-# US, EU and UK sizes of the letter run XS … 3XL (LETTER_RUN), as conversion tables on Chinese export tags print them
-WOMENS = {"US": ("2", "4", "6", "8", "10", "12", "14"), "EU": ("34", "36", "38", "40", "42", "44", "46"),
-          "UK": ("6", "8", "10", "12", "14", "16", "18")}
-MENS = {"US": ("34", "36", "38", "40", "42", "44", "46"), "EU": ("44", "46", "48", "50", "52", "54", "56"),
-        "UK": ("34", "36", "38", "40", "42", "44", "46")}
+# The letter run by height (GB/T 1335's 5 cm steps, chest 4 cm a step on the A body: XS 155/80A … 3XL 185/104A), one
+# size past each end for a neighbouring size a mix-up gives; and the US, EU and UK sizes of each, as conversion
+# tables on Chinese export tags print them.
+RUN_HEIGHTS = (150, 155, 160, 165, 170, 175, 180, 185, 190)
+RUN_LETTERS = ("XXS", "XS", "S", "M", "L", "XL", "XXL", "3XL", "4XL")
+WOMENS = {"US": ("0", "2", "4", "6", "8", "10", "12", "14", "16"),
+          "EU": ("32", "34", "36", "38", "40", "42", "44", "46", "48"),
+          "UK": ("4", "6", "8", "10", "12", "14", "16", "18", "20")}
+MENS = {"US": ("32", "34", "36", "38", "40", "42", "44", "46", "48"),
+        "EU": ("42", "44", "46", "48", "50", "52", "54", "56", "58"),
+        "UK": ("32", "34", "36", "38", "40", "42", "44", "46", "48")}
+
+
+def run_index(size: str) -> int:
+    """Where `size` stands in the run: a letter by itself (2XL is XXL), a 号型 by its height."""
+    if "/" in size:
+        return RUN_HEIGHTS.index(int(size.split("/")[0]))
+    return RUN_LETTERS.index("XXL" if size == "2XL" else size)
 
 
 def conversion_rows(size: str, menswear: bool, rng: np.random.Generator) -> tuple[list[tuple[str, ...]], int]:
-    """Five rows (letter, 号型, US, EU, UK) of the run around `size` and the index of its row."""
-    columns, marked = chart_columns(size, rng)
+    """Five rows (letter, 号型, US, EU, UK) of the run around `size` and the index of its row: a letter size runs
+    against the A body's 号型, a 号型 runs its own body by 5 cm of height and 4 cm of girth. The garment's own
+    spelling (2XL) in its row."""
+    k = run_index(size)
+    if "/" in size:
+        height, rest = size.split("/")
+        girth, body = int(rest[:-1]), rest[-1]
+        hao = [f"{h}/{girth + 4 * (i - k)}{body}" for i, h in enumerate(RUN_HEIGHTS)]
+    else:
+        hao = [f"{h}/{76 + 4 * i}A" for i, h in enumerate(RUN_HEIGHTS)]
+    letters = [size if i == k and "/" not in size else letter for i, letter in enumerate(RUN_LETTERS)]
+    lo, hi = min(1, k), max(7, k)  # XXS and 4XL only where the garment's size is one
+    start = int(np.clip(k - int(rng.integers(0, 5)), lo, hi - 4))
     table = MENS if menswear else WOMENS
-    rows = []
-    for letter, hao, _height in columns:
-        k = LETTER_RUN.index("XXL" if letter == "2XL" else letter)
-        rows.append((letter, hao, table["US"][k], table["EU"][k], table["UK"][k]))
-    return rows, marked
+    rows = [(letters[i], hao[i], table["US"][i], table["EU"][i], table["UK"][i]) for i in range(start, start + 5)]
+    return rows, k - start
 
 
 def size_conversion(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
@@ -270,7 +290,7 @@ JAPANESE_FIBRES = {"棉": "綿", "聚酯纤维": "ポリエステル", "氨纶":
 KOREAN_FIBRES = {"棉": "면", "聚酯纤维": "폴리에스터", "氨纶": "폴리우레탄", "粘纤": "레이온", "锦纶": "나일론",
                  "羊毛": "울", "腈纶": "아크릴", "桑蚕丝": "실크", "亚麻": "린넨", "莫代尔": "모달",
                  "再生纤维素纤维": "재생 셀룰로스"}
-KOREAN_CHEST = ("85", "90", "95", "100", "105", "110", "115")  # KS sizes by chest, XS … 3XL
+KOREAN_CHEST = ("80", "85", "90", "95", "100", "105", "110", "115", "120")  # KS sizes by chest, XXS … 4XL
 
 
 def translated(composition: str, words: dict[str, str]) -> str:
@@ -281,9 +301,7 @@ def translated(composition: str, words: dict[str, str]) -> str:
 
 def letter_of(size: str) -> str:
     """The letter a shop abroad sells `size` as: a letter as it is, a 号型 by its height."""
-    if "/" not in size:
-        return size
-    return LETTER_RUN[HEIGHTS.index(int(size.split("/")[0]))]
+    return size if "/" not in size else RUN_LETTERS[run_index(size)]
 
 
 def yen_price(price: str) -> int:
@@ -319,8 +337,7 @@ def east_asia_export(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
     jp_rows = [("品番", v.style_number), ("サイズ", letter_of(v.size)),
                (pick(rng, ("素材", "組成")), translated(v.composition, JAPANESE_FIBRES)),
                (pick(rng, ("価格", "販売価格", "税込価格")), jp_price)]
-    kr_size = KOREAN_CHEST[LETTER_RUN.index("XXL" if letter_of(v.size) == "2XL" else letter_of(v.size))] \
-        if letter_of(v.size) in LETTER_RUN + ("2XL",) else letter_of(v.size)
+    kr_size = KOREAN_CHEST[run_index(v.size)] if v.size in RUN_LETTERS + ("2XL",) or "/" in v.size else v.size
     kr_rows = [("품번", v.style_number), ("사이즈", kr_size),
                (pick(rng, ("소재", "혼용률")), translated(v.composition, KOREAN_FIBRES)),
                (pick(rng, ("가격", "판매가")), pick(rng, (f"{won_price(v.price):,}원", f"KRW {won_price(v.price):,}")))]
