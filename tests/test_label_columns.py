@@ -9,6 +9,7 @@ import pytest
 from inference.detections import Detections
 from inference.reading.label_columns import bare_labels, label_and_value_columns, unlabelled
 from inference.reading.recipe import parse_recipe
+from inference.reading.tag_parts import one_tag_in_parts
 from inference.reading.types import BarcodeReading, FieldReading, OcrLine, TagReading
 from inference.reading.verdict import Verdict, judge
 
@@ -51,7 +52,7 @@ def detections(*boxes) -> Detections:
 
 def label_panel(index: int = 0, values: dict[str, str] | None = None) -> TagReading:
     # the heading 产品信息 cut at the fold leaves 产品 on this panel, which a reader may take for a product name
-    return tag(index, LABEL_PANEL, ("Vel", "产品", "品名", "款号", "颜色·", "规格", "面料…", "等级", "吊牌价"),
+    return tag(index, LABEL_PANEL, ("Vel", "品名", "产品", "款号", "颜色·", "规格", "面料…", "等级", "吊牌价"),
                {"product_name": "产品"} if values is None else values)
 
 
@@ -77,6 +78,9 @@ def test_a_tag_folded_between_labels_and_values_is_one_tag_judged_on_its_values(
     assert verdict.verdict is Verdict.OK, verdict.reasons
     count = next(c for c in verdict.checks if c.subject == "count:hangtag")
     assert count.read == "1 (one tag boxed in two parts)"
+    (joined,), taken = one_tag_in_parts(RECIPE, [label_panel(), value_panel()])
+    assert taken == 1 and joined.xyxy == (240.0, 220.0, 1040.0, 900.0) and joined.barcodes == (EAN,)
+    assert "产品" not in {line.text for line in joined.ocr_lines}  # the heading's fragment is no product name
     columns = label_and_value_columns(RECIPE, value_panel(0), label_panel(1))
     assert columns is not None and columns[1].fields["style_number"].value == "KX-09897-01"
 

@@ -3,8 +3,9 @@
 A tag folded in two and photographed half open, its rows running across the fold, shows its labels on one panel
 and their values on the other; the detector may outline each panel as a tag. Neither box is a tag on its own: one
 reads field labels with nothing after them, the other values with no label before them, and a tag prints its
-values after (or under) its labels. So two touching boxes split that way are one tag, its values the value
-column's.
+values after (or under) its labels. So two touching boxes split that way are one tag, read as its value column:
+the label column holds no value, and what else it reads (a heading cut at the fold, the brand's first letters) is
+no field's value.
 
 A second tag never splits so: whatever of it is in view reads its labels together with their values, and a tag
 that hides another's values shows its own labels; a frame of two tags stays two tags.

@@ -46,10 +46,11 @@ def one_tag_in_parts(recipe: Recipe, tags: Sequence[TagReading]) -> tuple[list[T
     if not touching(a.xyxy, b.xyxy) or _codes_apart(a, b):
         return tags, 0
     columns = label_and_value_columns(recipe, a, b)
-    if columns is not None:  # a label column and its values, folded apart: the values are the value column's
-        values = columns[1]
-        joined = join(a, b)
-        return [replace(joined, fields=dict(values.fields), summary=summarize(values.fields, joined.barcodes))], 1
+    if columns is not None:  # a label column and its values, folded apart: one tag, read as its value column
+        values, joined = columns[1], join(a, b)
+        return [replace(values, tag_index=joined.tag_index, xyxy=joined.xyxy, barcodes=joined.barcodes,
+                        summary=summarize(values.fields, joined.barcodes), notes=joined.notes,
+                        symbol_boxes=joined.symbol_boxes, focus=joined.focus, bars=joined.bars)], 1
     if _labelled(recipe, a) & _labelled(recipe, b):
         return tags, 0
     joined = join(a, b)
