@@ -5,7 +5,8 @@ then detects and tracks every frame it takes, the line's own thread reads each t
 each finished tag is journaled (one tag row, its crop archived) on the worker's thread before the window shows
 it: the banner says the last finished tag with its id, the strip the last tags in their verdict colours (kept
 across Stop and Start; emptied by a new job or Line → Clear the strip), and an NG tag (or NG and REVIEW, Line →
-"Hold on screen until acknowledged") stays on screen until someone acknowledges it, with an optional alarm. The Results dock then lists finished tags (verdict, fields read, the frame the verdict rests on)
+"Hold on screen until acknowledged") stays on screen until someone acknowledges it, with an optional alarm.
+The Results dock then lists finished tags (verdict, fields read, the frame the verdict rests on)
 instead of tracked frames; the frames stay in the journal. Settings live under line/ in the station's settings.
 """
 

@@ -18,7 +18,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-Box = tuple[float, float, float, float]
+from inference.tracking.boxes import (  # noqa: F401 - Box and touches_edge are imported from here too
+    Box, alike, centre, cut_sides, greedy_pairs, iou_matrix, overlap_1d, touches_edge)
+
+BELT_AGREE = 3  # moves (one tag's step between two looks) that must agree before the belt's speed counts as known
+BELT_MOVES_KEPT = 9  # the belt's speed is the median of this many last moves: one wrong match cannot steer it
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,9 @@ class _Track:
     hits: int = 1
     belt: np.ndarray | None = None  # the last step's (vx, vy) from the sides the frame's edge did not cut
     span: np.ndarray = field(default_factory=lambda: np.zeros(2))  # the widest and tallest it was seen (px)
+    # while the belt is unknown: the moves per frame (x, y) from a tag seen once before to this track's first box,
+    # in the same row; one of them may be this tag's own move, which its next move then repeats
+    guesses: tuple[np.ndarray, ...] = ()
 
     def predicted(self, frame: int) -> np.ndarray:
         return self.box + self.velocity * (frame - self.last_frame)
@@ -55,59 +62,13 @@ class _Track:
         step = max(1, frame - self.last_frame)
         moved = (box - self.box) / step
         self.velocity = moved if self.hits == 1 else 0.5 * self.velocity + 0.5 * moved
-        free = ~(_cut(self.box, frame_wh, edge_px) | _cut(box, frame_wh, edge_px))
+        free = ~(cut_sides(self.box, frame_wh, edge_px) | cut_sides(box, frame_wh, edge_px))
         vx = [moved[i] for i in (0, 2) if free[i]]
         vy = [moved[i] for i in (1, 3) if free[i]]
         self.belt = np.array([np.mean(vx) if vx else np.nan, np.mean(vy) if vy else np.nan])
         self.box, self.last_frame = box, frame
         self.span = np.maximum(self.span, box[2:] - box[:2])
         self.hits += 1
-
-
-def _cut(box: np.ndarray, frame_wh: tuple[int, int], edge_px: float) -> np.ndarray:
-    """Which of x1, y1, x2, y2 the frame's edge set (that side of the tag is out of view)."""
-    w, h = frame_wh
-    return np.array([box[0] <= edge_px, box[1] <= edge_px, box[2] >= w - edge_px, box[3] >= h - edge_px])
-
-
-def iou_matrix(a: np.ndarray, b: np.ndarray, *, of_smaller: np.ndarray | None = None) -> np.ndarray:
-    """Intersection over union; where `of_smaller` (rows x cols, bool) says so, over the smaller box instead:
-    a tag coming in at the edge shows a sliver that grows, and the sliver lies inside the next box."""
-    if len(a) == 0 or len(b) == 0:
-        return np.zeros((len(a), len(b)))
-    ix = np.clip(np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0]), 0, None)
-    iy = np.clip(np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1]), 0, None)
-    inter = ix * iy
-    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
-    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
-    union = area_a[:, None] + area_b[None, :] - inter
-    if of_smaller is not None:
-        union = np.where(of_smaller, np.minimum(area_a[:, None], area_b[None, :]), union)
-    return inter / np.maximum(union, 1e-9)
-
-
-def _greedy(overlap: np.ndarray, minimum: float) -> list[tuple[int, int]]:
-    """(row, col) pairs, best overlap first, each row and column once (a few tags per frame: greedy is exact
-    enough, and needs no solver)."""
-    pairs = []
-    if overlap.size == 0:
-        return pairs
-    rows, cols = set(), set()
-    for flat in np.argsort(-overlap, axis=None):
-        r, c = divmod(int(flat), overlap.shape[1])
-        if overlap[r, c] < minimum:
-            break
-        if r not in rows and c not in cols:
-            pairs.append((r, c))
-            rows.add(r)
-            cols.add(c)
-    return pairs
-
-
-def touches_edge(box: Box | np.ndarray, frame_wh: tuple[int, int], edge_px: float = 2.0) -> bool:
-    x1, y1, x2, y2 = (float(v) for v in box)
-    w, h = frame_wh
-    return x1 <= edge_px or y1 <= edge_px or x2 >= w - edge_px or y2 >= h - edge_px
 
 
 @dataclass(frozen=True)
@@ -133,9 +94,11 @@ class TagTracker:
         belt = settings.belt_px_per_frame
         self.belt_velocity = np.zeros(4) if belt is None else np.array([belt[0], belt[1], belt[0], belt[1]], float)
         self._belt_known = [belt is not None, belt is not None]
+        self._moves: tuple[deque[float], deque[float]] = (deque(maxlen=BELT_MOVES_KEPT), deque(maxlen=BELT_MOVES_KEPT))
         # How much of each of the last tags that left was in view when the detector last saw it: a track unseen
         # while predicted to show more than that is a detection gap (the tag comes back), not a tag gone.
         self._last_seen_shares: deque[float] = deque(maxlen=25)
+        self._left: deque[_Track] = deque(maxlen=8)  # the last tracks that ended: a tag's rest may still show
 
     @property
     def next_id(self) -> int:
@@ -157,32 +120,19 @@ class TagTracker:
         conf = np.asarray(confidence, np.float64).reshape(-1)
         ids: list[int | None] = [None] * len(boxes)
         tracks = list(self._tracks.values())
-        free_tracks = list(range(len(tracks)))
-        for stage in (conf >= s.high, (conf >= s.low) & (conf < s.high)):
-            dets = [i for i in np.flatnonzero(stage)]
-            if not dets or not free_tracks:
-                continue
-            w, h = self.frame_wh
-            predicted = np.array([tracks[t].predicted(frame) for t in free_tracks]).reshape(-1, 4)
-            predicted = np.clip(predicted, 0, [w, h, w, h])  # as the detector's boxes are: cut at the edge
-            at_edge = np.array([touches_edge(b, self.frame_wh, s.edge_px) for b in boxes[dets]])
-            overlap = iou_matrix(boxes[dets], predicted, of_smaller=at_edge[:, None] & np.ones(len(free_tracks), bool))
-            taken = []
-            for r, c in _greedy(overlap, s.match_iou):
-                track = tracks[free_tracks[c]]
-                track.update(boxes[dets[r]], frame, self.frame_wh, s.edge_px)
-                ids[dets[r]] = track.track_id
-                taken.append(free_tracks[c])
-            free_tracks = [t for t in free_tracks if t not in taken]
+        # Tracks that know their own speed go first, and the belt they show then moves the tags seen only once: a
+        # tag seen once stood where it was seen until the frame was over, and took the next tag's box there.
+        established = [t for t in range(len(tracks)) if tracks[t].hits > 1]
+        singles = [t for t in range(len(tracks)) if tracks[t].hits == 1]
+        self._by_overlap(frame, boxes, conf, ids, tracks, established)
+        learned = {tracks[t].track_id for t in range(len(tracks)) if tracks[t].last_frame == frame}
+        self._learn_belt([tracks[t].belt for t in range(len(tracks))
+                          if tracks[t].track_id in learned and tracks[t].belt is not None])
+        self._entering(frame, boxes, conf, ids, tracks, singles)
+        self._by_overlap(frame, boxes, conf, ids, tracks, singles)
+        free_tracks = established + singles
         self._by_distance(frame, boxes, conf, ids, tracks, free_tracks)
-        for i in np.flatnonzero(conf >= s.high):
-            if ids[i] is None:
-                track = _Track(self._next_id, boxes[i], frame, velocity=self.belt_velocity.copy(),
-                               span=boxes[i][2:] - boxes[i][:2])
-                self._tracks[track.track_id] = track
-                ids[i] = track.track_id
-                self._next_id += 1
-        self._learn_belt([t.belt for t in tracks if t.last_frame == frame and t.belt is not None])
+        guessed = self._chained(frame, boxes, conf, ids, tracks, free_tracks)
         ended = []
         for t in free_tracks:
             track = tracks[t]
@@ -191,17 +141,132 @@ class TagTracker:
             if self._gone(track, frame):
                 ended.append(track.track_id)
                 del self._tracks[track.track_id]
+                self._left.append(track)
                 seen = self._share_in_view(track, track.box)
                 if seen is not None:
                     self._last_seen_shares.append(seen)
+        for i in np.flatnonzero(conf >= s.high):
+            if ids[i] is None and not self._remainder(frame, boxes[i]):
+                track = _Track(self._next_id, boxes[i], frame, velocity=self.belt_velocity.copy(),
+                               span=boxes[i][2:] - boxes[i][:2], guesses=guessed.get(int(i), ()))
+                self._tracks[track.track_id] = track
+                ids[i] = track.track_id
+                self._next_id += 1
+        self._learn_belt([t.belt for t in tracks if t.last_frame == frame and t.belt is not None
+                          and t.track_id not in learned])
         return TrackUpdate(tuple(ids), tuple(ended))
+
+    def _remainder(self, frame: int, box: np.ndarray) -> bool:
+        """A box at the edge the belt carries tags out through, where a tag whose track has ended is now: the rest
+        of that tag on its way out, not a new one (tags come in through the other edge). Its track ended early (a
+        missed detection while leaving) and the box started a track of its own: a second verdict, "never seen
+        whole", for a tag already judged."""
+        if not self.belt_known:
+            return False
+        cut = cut_sides(box, self.frame_wh, self.settings.edge_px)
+        out = [cut[2] and self.belt_velocity[0] > 0, cut[3] and self.belt_velocity[1] > 0,
+               cut[0] and self.belt_velocity[0] < 0, cut[1] and self.belt_velocity[1] < 0]
+        if not any(out):
+            return False
+        w, h = self.frame_wh
+        for track in self._left:
+            there = track.box + self.belt_velocity * (frame - track.last_frame)
+            if self._out_of_view(there):
+                continue
+            there = np.clip(there, 0, [w, h, w, h])
+            if iou_matrix(box[None], there[None], of_smaller=np.ones((1, 1), bool))[0, 0] >= self.settings.match_iou:
+                return True
+        return False
+
+    def _by_overlap(self, frame: int, boxes: np.ndarray, conf: np.ndarray, ids: list, tracks: list[_Track],
+                    free_tracks: list[int]) -> None:
+        """ByteTrack's two stages: confident boxes, then weak ones, to the tracks whose predicted box they overlap
+        (a box at the frame's edge by the share of the smaller box). `free_tracks` loses the tracks matched."""
+        s = self.settings
+        w, h = self.frame_wh
+        for stage in (conf >= s.high, (conf >= s.low) & (conf < s.high)):
+            dets = [i for i in np.flatnonzero(stage) if ids[i] is None]
+            if not dets or not free_tracks:
+                continue
+            predicted = np.array([self._predicted(tracks[t], frame) for t in free_tracks]).reshape(-1, 4)
+            predicted = np.clip(predicted, 0, [w, h, w, h])  # as the detector's boxes are: cut at the edge
+            at_edge = np.array([touches_edge(b, self.frame_wh, s.edge_px) for b in boxes[dets]])
+            overlap = iou_matrix(boxes[dets], predicted, of_smaller=at_edge[:, None] & np.ones(len(free_tracks), bool))
+            taken = []
+            for r, c in greedy_pairs(overlap, s.match_iou):
+                track = tracks[free_tracks[c]]
+                track.update(boxes[dets[r]], frame, self.frame_wh, s.edge_px)
+                ids[dets[r]] = track.track_id
+                taken.append(free_tracks[c])
+            free_tracks[:] = [t for t in free_tracks if t not in taken]
+
+    def _predicted(self, track: _Track, frame: int) -> np.ndarray:
+        """Where the track's tag is at `frame`. A tag seen once has no speed of its own yet: it moves with the belt
+        at the speed known now, not the one known when it was first seen (none, on a line still learning it: the
+        track then stood where the tag came in, and took the next tag to come in there)."""
+        velocity = self.belt_velocity.copy() if track.hits == 1 and any(self._belt_known) else track.velocity.copy()
+        # A side the frame's edge cut stood still while the tag moved (a tag coming in kept x1 at 0): it moves as
+        # the side across from it does. Predicted standing still, the track stretched over the edge, and the next
+        # tag's sliver there overlapped it better than its own tag did.
+        cut = cut_sides(track.box, self.frame_wh, self.settings.edge_px)
+        for low, high in ((0, 2), (1, 3)):
+            if cut[low] and not cut[high]:
+                velocity[low] = velocity[high]
+            elif cut[high] and not cut[low]:
+                velocity[high] = velocity[low]
+        return track.box + velocity * (frame - track.last_frame)
+
+    def _entering(self, frame: int, boxes: np.ndarray, conf: np.ndarray, ids: list, tracks: list[_Track],
+                  free_tracks: list[int]) -> None:
+        """While the belt's speed is unknown: a tag seen once cut by an edge is coming in through it, so the belt
+        carries it away from that edge along its row. Its next confident box is the nearest one in the same row
+        further from that edge, however far a slow detector let it go; asked before overlaps, since the next tag
+        coming in overlaps the first one's box at the edge better than the first tag itself does. A detector that
+        saw each tag every 10 frames never saw one overlap its last box, never learned the belt (or learned it
+        backwards from the next tag's sliver), and gave the first tags a new id at each look (5 verdicts for one
+        tag). Once the belt is known on an axis, the overlaps and `_by_distance` follow it."""
+        s = self.settings
+        left = [i for i in np.flatnonzero(conf >= s.high) if ids[i] is None]
+        if not left or not free_tracks:
+            return
+        # a box that overlaps where another tag's track expects it is that tag's
+        expected = np.array([self._predicted(tracks[t], frame) for t in free_tracks]).reshape(-1, 4)
+        claimed = iou_matrix(boxes[left], expected) >= s.match_iou
+        pairs = []
+        for c, t in enumerate(free_tracks):
+            track = tracks[t]
+            if track.hits != 1:
+                continue
+            cut = cut_sides(track.box, self.frame_wh, s.edge_px)
+            for axis, (low_cut, high_cut) in ((0, (cut[0], cut[2])), (1, (cut[1], cut[3]))):
+                if self._belt_known[axis] or low_cut == high_cut:  # known, or not coming in through one edge
+                    continue
+                across = 1 - axis
+                for r, i in enumerate(left):
+                    box = boxes[i]
+                    if overlap_1d(track.box, box, across) < 0.7:  # another row of the belt
+                        continue
+                    if np.delete(claimed[r], c).any():
+                        continue
+                    ahead = (box[2 + axis] - track.box[2 + axis]) if low_cut else (track.box[axis] - box[axis])
+                    if ahead > 0:
+                        pairs.append((float(ahead), i, t))
+        used_i, used_t = set(), set()
+        for _, i, t in sorted(pairs):
+            if i in used_i or t in used_t:
+                continue
+            tracks[t].update(boxes[i], frame, self.frame_wh, s.edge_px)
+            ids[i] = tracks[t].track_id
+            used_i.add(i)
+            used_t.add(t)
+        free_tracks[:] = [t for t in free_tracks if t not in used_t]
 
     def _gone(self, track: _Track, frame: int) -> bool:
         """An unseen track has left: predicted out of the view, or leaving with less of it predicted in view than
         the detector saw of the last tags that left, or unseen for `lost_frames`. A tag leaving through an edge is
         missed more often than a whole one; ending its track at its first miss split a tag still half in view
         into two ids (two verdicts for one tag)."""
-        predicted = track.predicted(frame)
+        predicted = self._predicted(track, frame)
         if self._out_of_view(predicted):
             return True
         share = self._share_in_view(track, predicted)
@@ -239,19 +304,72 @@ class TagTracker:
         return float(self.belt_velocity[0]), float(self.belt_velocity[1])
 
     def _learn_belt(self, measured: list[np.ndarray]) -> None:
-        """The belt's speed from this frame's moves, each side the edge did not cut (an entering tag's front,
-        a leaving tag's back), so a detector that sees each tag only twice still learns it."""
-        if not measured:
+        """The belt's speed from the tags' moves, each side the edge did not cut (an entering tag's front, a leaving
+        tag's back). A belt moves every tag alike, so the speed is known once BELT_AGREE moves agree, and is the
+        median of the last moves: learned from the first move, and averaged, one wrong match (a tag at the edge
+        taken for the one before it) set the belt running backwards, and every tag after got two ids."""
+        if self.settings.belt_px_per_frame is not None:
             return
-        stack = np.array(measured)
+        for move in measured:
+            for axis in (0, 1):
+                if not np.isnan(move[axis]):
+                    self._moves[axis].append(float(move[axis]))
         for axis in (0, 1):
-            values = stack[:, axis][~np.isnan(stack[:, axis])]
-            if values.size:
-                v = float(np.mean(values))
-                old = self.belt_velocity[axis]
-                new = v if not self._belt_known[axis] else 0.6 * old + 0.4 * v
-                self.belt_velocity[axis] = self.belt_velocity[axis + 2] = new
-                self._belt_known[axis] = True
+            moves = np.array(self._moves[axis])
+            # the moves that agree with each move (within 2 px a frame, or 15 %): the largest such group is the belt
+            agree = np.abs(moves[:, None] - moves[None, :]) <= np.maximum(2.0, 0.15 * np.abs(moves))[:, None]
+            if moves.size == 0 or agree.sum(axis=1).max() < BELT_AGREE:
+                continue
+            self._belt_known[axis] = True
+            group = moves[agree[int(np.argmax(agree.sum(axis=1)))]]
+            self.belt_velocity[axis] = self.belt_velocity[axis + 2] = float(np.median(group))
+
+    def _chained(self, frame: int, boxes: np.ndarray, conf: np.ndarray, ids: list, tracks: list[_Track],
+                 free_tracks: list[int]) -> dict[int, tuple[np.ndarray, ...]]:
+        """While the belt's speed is unknown and the detector looks so seldom that a tag never overlaps its last
+        box: a tag moves at the belt's steady speed, so a move that repeats one of the moves guessed for it the
+        look before (from a tag seen once, in the same row, of the same size) is its own. The track follows the
+        box, and both moves teach the belt. Returns, for each box left unmatched, the moves it may have made (its
+        new track's guesses)."""
+        s = self.settings
+        left = [int(i) for i in np.flatnonzero(conf >= s.high) if ids[i] is None]
+        if not left or all(self._belt_known):
+            return {}
+        singles = [t for t in free_tracks if tracks[t].hits == 1]
+        matched = []
+        for t in singles:
+            track = tracks[t]
+            if not track.guesses:
+                continue
+            step = max(1, frame - track.last_frame)
+            best = None
+            for i in left:
+                if ids[i] is not None or not alike(track.box, boxes[i]):
+                    continue
+                move = (centre(boxes[i]) - centre(track.box)) / step
+                for guess in track.guesses:
+                    error = float(np.max(np.abs(move - guess)))
+                    if error <= max(2.0, 0.15 * float(np.max(np.abs(guess)))) and (best is None or error < best[0]):
+                        best = (error, i, move, guess)
+            if best is not None:
+                _, i, move, guess = best
+                track.update(boxes[i], frame, self.frame_wh, s.edge_px)
+                ids[i] = track.track_id
+                matched.append(t)
+                self._learn_belt([guess, move])
+        free_tracks[:] = [t for t in free_tracks if t not in matched]
+        guessed: dict[int, tuple[np.ndarray, ...]] = {}
+        for i in left:
+            if ids[i] is not None:
+                continue
+            moves = []
+            for t in free_tracks:
+                track = tracks[t]
+                if track.hits != 1 or not alike(track.box, boxes[i]):
+                    continue
+                moves.append((centre(boxes[i]) - centre(track.box)) / max(1, frame - track.last_frame))
+            guessed[i] = tuple(moves)
+        return guessed
 
     def _by_distance(self, frame: int, boxes: np.ndarray, conf: np.ndarray, ids: list, tracks: list[_Track],
                      free_tracks: list[int]) -> None:
@@ -265,7 +383,7 @@ class TagTracker:
         pairs = []
         for i in left:
             for t in free_tracks:
-                p = tracks[t].predicted(frame)
+                p = self._predicted(tracks[t], frame)
                 diag = float(np.hypot(p[2] - p[0], p[3] - p[1]))
                 dist = float(np.hypot((boxes[i][0] + boxes[i][2] - p[0] - p[2]) / 2, (boxes[i][1] + boxes[i][3] - p[1] - p[3]) / 2))
                 h_ratio = (boxes[i][3] - boxes[i][1]) / max(1e-6, p[3] - p[1])
