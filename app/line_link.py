@@ -176,8 +176,8 @@ class LineLink(QObject):
             self.hold_menu.addAction(action)
             self.hold_actions[value] = action
         self.hold_action = self.hold_menu.menuAction()
-        self.alarm_action = QAction("Alarm on NG (flash and beep)", w, checkable=True, checked=self.hold.alarm,
-                                    triggered=self.set_alarm)
+        self.alarm_action = QAction("Alarm when a tag is held (flash and beep)", w, checkable=True,
+                                    checked=self.hold.alarm, triggered=self.set_alarm)
         # a key, so a gloved operator need not reach for the mouse; a window action, so it works with the menu shut
         self.ack_action = QAction("Acknowledge held tags", w, shortcut=QKeySequence(ACKNOWLEDGE_KEY),
                                   triggered=lambda: self.model.acknowledge())
