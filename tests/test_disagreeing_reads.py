@@ -1,0 +1,49 @@
+"""A field read as another value is evidence of a misprint only where the reads agree on what was printed instead, or
+one of them is sure of it. Reads that each show a different other value, none surely, show a line read poorly: in
+15-px print a standards line 'GB/T 2664-2017 GB 18401-2010 C类' was read 'OB/T 2004-2017 …' at 84 % and
+'OE/T 2504-2017 …' at 83 %, and the good tag was judged NG (s6001 000034, the twenty-seventh session)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from inference.detections import Detections
+from inference.reading import TagReading, Verdict, judge, parse_recipe
+from inference.reading.evidence import _difference_key
+from inference.reading.fields import lines_from_text
+
+TAG = "品名：男士夹克\n货号：QL9018923\n{standard}\n号型：160/96B"
+RECIPE = '[fields]\nstandard = "GB/T 2664-2017"\n'
+
+
+def verdict_of(first: str, again: str, confidence: float = 0.84) -> Verdict:
+    detections = Detections(np.array([[10.0, 10.0, 200.0, 300.0]], dtype=np.float32), np.array([0.9], dtype=np.float32),
+                            np.array([0], dtype=np.int32), ("hangtag", "barcode", "qr_code"))
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0),
+                         ocr_lines=lines_from_text(TAG.format(standard=first), confidence),
+                         reread_lines=lines_from_text(TAG.format(standard=again), confidence))
+    return judge(parse_recipe(RECIPE), detections, [reading]).verdict
+
+
+def test_reads_showing_two_other_standards_unsurely_are_doubt():
+    assert verdict_of("产品标准：OB/T 2004-2017 O8 18401-2010", "产品标准：OE/T 2504-2017 E138401-2010") is Verdict.REVIEW
+
+
+def test_reads_agreeing_on_another_standard_are_a_difference_whatever_follows_its_year():
+    # the second standard on the line is read differently each time; the product standard itself the same
+    assert verdict_of("产品标准：GB/T 2660-2017 GB 18401-2010", "产品标准：GB/T 2660-2017 G8 1840I-2010") is Verdict.NG
+
+
+def test_a_sure_read_of_another_standard_is_a_difference_though_a_weaker_read_differs():
+    detections = Detections(np.array([[10.0, 10.0, 200.0, 300.0]], dtype=np.float32), np.array([0.9], dtype=np.float32),
+                            np.array([0], dtype=np.int32), ("hangtag", "barcode", "qr_code"))
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0),
+                         ocr_lines=lines_from_text(TAG.format(standard="产品标准：GB/T 2660-2017"), 0.99),
+                         reread_lines=lines_from_text(TAG.format(standard="产品标准：GB/T 2860-2017"), 0.84))
+    assert judge(parse_recipe(RECIPE), detections, [reading]).verdict is Verdict.NG
+
+
+def test_a_standards_difference_is_keyed_by_its_code_alone():
+    assert _difference_key("standard", "OB/T 2004-2017O 818401-2010") == "OB/T2004-2017"
+    assert _difference_key("standard", "FZ/T73020-2019") == "FZ/T73020-2019"
+    assert _difference_key("standard", "GB/T 2664.1-2017 x") == "GB/T2664.1-2017"
