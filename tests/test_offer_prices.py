@@ -97,3 +97,14 @@ def test_lines_are_placed_in_the_tags_frame_as_they_were_printed():
     assert placed.box == pytest.approx(box, abs=1e-6)
     (level,) = in_tag_frame([_line("¥199.00", box)], 0.0)
     assert level.box == box
+
+
+@pytest.mark.parametrize("turn", [33.0, -40.0])
+def test_on_a_turned_tag_the_offer_under_its_heading_is_no_price_charged(turn):
+    # twentysecond 000086 (promo_price, turned 33°): headings 折后价 | 吊牌价 boxed alone over cells ¥328.00 | ¥549.00;
+    # in frame boxes the retail price was taken for the offer and the offer passed a recipe naming it
+    lines = (_line("折后价", _turned((20.0, 0.0, 90.0, 25.0), turn)), _line("吊牌价", _turned((150.0, 1.0, 216.0, 26.0), turn)),
+             _line("¥328.00", _turned((3.0, 26.0, 113.0, 57.0), turn)), _line("¥549.00", _turned((126.0, 28.0, 243.0, 60.0), turn)))
+    assert price_check("¥549.00", lines, rotation=turn).verdict is Verdict.OK
+    check = price_check("¥328.00", lines, rotation=turn)
+    assert (check.verdict, check.read) == (Verdict.NG, "¥549.00")

@@ -122,7 +122,7 @@ def field_evidence(rule: FieldRule, tag: TagReading, texts: Sequence[Glyphs], re
     coded = _from_barcodes(rule, tag)
     if rule.expected is not None:
         printed = _expected(rule, texts, reads, labelled, len(reads) if line_reads is None else line_reads,
-                            tag.small_print_lines, tag.confirm_only_lines, tag.struck_prices)
+                            tag.small_print_lines, tag.confirm_only_lines, tag.struck_prices, tag.rotation)
         if printed.found in (Found.NEAR, Found.ABSENT):
             spotted = _spotted(rule, tag)
             if spotted is not None and spotted.confidence < rule.min_confidence \
@@ -300,10 +300,10 @@ def _labelled_otherwise(rule: FieldRule, hit, reads: Sequence[Sequence[OcrLine]]
 def _expected(rule: FieldRule, texts: Sequence[Glyphs], reads: Sequence[Sequence[OcrLine]],
               labelled: Sequence[Mapping[str, FieldReading]], line_reads: int,
               small_print: Sequence[OcrLine] = (), confirming: Sequence[OcrLine] = (),
-              struck: Sequence[Decimal] = ()) -> FieldEvidence:
+              struck: Sequence[Decimal] = (), turn_deg: float = 0.0) -> FieldEvidence:
     name, expected = rule.name, rule.expected or ""
     if name == "price":
-        return _price(rule, reads, labelled, line_reads, small_print, confirming, struck)
+        return _price(rule, reads, labelled, line_reads, small_print, confirming, struck, turn_deg)
     hit = search(_searchable(name, expected), texts, rule.min_confidence)
     if hit.found is Found.MATCH and name == "composition" and hit.line is not None \
             and other_part(hit.line.text, expected, _shell_elsewhere(reads)):
@@ -1268,7 +1268,7 @@ RAISED_CENTS = "printed as expected, its cents small and raised"
 
 
 def _small_print_price(expected: Decimal, small_print: Sequence[OcrLine], doubted: Sequence[_Amount],
-                       min_confidence: float, struck: Sequence[Decimal] = ()) -> _Amount | None:
+                       min_confidence: float, struck: Sequence[Decimal] = (), turn_deg: float = 0.0) -> _Amount | None:
     """The expected amount, as a price, in a line the small-print recognizer read (verify.py's last read), where
     the stock reads were in doubt: evidence one way only, as for the other fields. A read of the whole yuan
     ('¥1099') says nothing of cents printed small and raised: where a stock read ran the yuan and two more digits
@@ -1280,13 +1280,13 @@ def _small_print_price(expected: Decimal, small_print: Sequence[OcrLine], doubte
         return None
     found = [a for line in small_print for a in _amounts(line)
              if a.context and a.amount == expected and a.confidence >= min_confidence
-             and not (a.amount in struck or not struck and offered(line, a.start, small_print))]
+             and not (a.amount in struck or not struck and offered(line, a.start, small_print, turn_deg))]
     return max(found, key=lambda a: a.confidence, default=None)
 
 
 def _price(rule: FieldRule, reads: Sequence[Sequence[OcrLine]], labelled: Sequence[Mapping[str, FieldReading]],
            line_reads: int, small_print: Sequence[OcrLine] = (), confirming: Sequence[OcrLine] = (),
-           struck: Sequence[Decimal] = ()) -> FieldEvidence:
+           struck: Sequence[Decimal] = (), turn_deg: float = 0.0) -> FieldEvidence:
     """`struck`: amounts the tag prints struck through (a markdown's old price): neither the recipe's price nor
     evidence against it; where the tag strikes one, every other amount is a current price whatever its label (a
     markdown's 折后价 is the price charged), else an amount under an offer's label is no retail price (offer_prices)."""
@@ -1294,15 +1294,19 @@ def _price(rule: FieldRule, reads: Sequence[Sequence[OcrLine]], labelled: Sequen
     if expected is None:
         return FieldEvidence("price", Found.ABSENT)
     want_digits = str(int(expected))
+    # an amount a read shows under an offer's label is no price charged in the reader's own fields either (a heading
+    # row's label alone given the cell under its neighbour: twentysecond_other 000086's '吊牌价 / ¥328.00', the offer)
+    offers = set() if struck else {a.amount for read in reads for line in read for a in _amounts(line)
+                                   if offered(line, a.start, read, turn_deg)}
     per_read: list[tuple[Found, _Amount | None]] = []
     best_match: _Amount | None = None
     for read, fields in zip(reads, labelled):
         # a member's or an event's price beside the retail one is neither the recipe's price nor evidence against it
         everything = [a for line in read for a in _amounts(line)]
-        amounts = [a for a in everything if a.amount not in struck and (struck or not offered(a.line, a.start, read))]
+        amounts = [a for a in everything if a.amount not in struck and (struck or not offered(a.line, a.start, read, turn_deg))]
         reading = fields.get("price")
         amount = parse_price(reading.value) if reading is not None else None
-        if amount is not None and not any(a.amount == amount for a in everything) \
+        if amount is not None and not any(a.amount == amount for a in everything) and amount not in offers \
                 and not _not_charged(reading.raw, amount, struck):
             line = OcrLine(reading.raw or reading.value, reading.confidence, (0.0, 0.0, 0.0, 0.0))
             amounts.append(_Amount(amount, str(int(amount)), reading.confidence, True, line))
@@ -1348,10 +1352,10 @@ def _price(rule: FieldRule, reads: Sequence[Sequence[OcrLine]], labelled: Sequen
         # the amount a read was sure of ('￥329'), before what other reads left of it ('￥3290', its cents run on)
         _f, amount = max(seen, key=lambda fa: (fa[1].amount in shown, fa[1].confidence))
         return FieldEvidence("price", Found.DIFFERENT, f"¥{amount.amount:.2f}", amount.confidence, "ocr", "a price on the tag", amount.line.text)
-    small = _small_print_price(expected, small_print, [a for _f, a in seen], rule.min_confidence, struck)
+    small = _small_print_price(expected, small_print, [a for _f, a in seen], rule.min_confidence, struck, turn_deg)
     if small is not None:
         return FieldEvidence("price", Found.MATCH, rule.expected or "", small.confidence, "ocr", SMALL_PRINT_READ, small.line.text)
-    raised = _small_print_price(expected, confirming, [a for _f, a in seen], rule.min_confidence, struck)
+    raised = _small_print_price(expected, confirming, [a for _f, a in seen], rule.min_confidence, struck, turn_deg)
     if raised is not None:
         return FieldEvidence("price", Found.MATCH, rule.expected or "", raised.confidence, "ocr", RAISED_CENTS, raised.line.text)
     if seen:
