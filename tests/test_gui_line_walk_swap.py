@@ -1,5 +1,5 @@
 """A line engineer swaps the recipe mid-run (walked on conveyor recordings, 1280×720): the banner keeps the last
-finished tag, and the strip starts again with the new line (a new session, its ids from 1), never showing two tags #1."""
+finished tag, and the strip starts again with the new job, never mixing two jobs' tags."""
 
 from __future__ import annotations
 
@@ -33,13 +33,16 @@ def test_a_recipe_loaded_mid_line_leaves_the_last_tag_on_the_banner(qtbot, tmp_p
     assert window.banner.verdict.text() == "NG #8" and "size L" in window.banner.reasons.text()
 
 
-def test_the_strip_starts_again_with_a_new_line_not_when_ids_come_out_of_order(qtbot, tmp_path: Path):
+def test_the_strip_starts_again_with_a_new_job_not_when_ids_come_out_of_order(qtbot, tmp_path: Path):
+    """A new job (the recipe a tag was judged under) empties the strip; a new line alone (each Stop ends one) does
+    not: the strip kept emptying at every Stop/Start (test_line_hold_and_strip.py)."""
     window = per_tag_window(qtbot, tmp_path)
     link = window.line
-    old_job, next_job = ("inspector", 1), ("inspector", 2)
-    for tag_id, verdict, line in ((7, "OK", old_job), (8, "NG", old_job), (1, "OK", next_job), (2, "OK", next_job),
-                                  (4, "REVIEW", next_job), (3, "OK", next_job)):  # #4 passed unread before #3 was read
-        link._on_tag(RecentTag(tag_id, verdict, "price ≠" if verdict == "NG" else "", line=line))
+    old_job, next_job = ("/r/old.toml", "old job"), ("/r/next.toml", "next job")
+    for tag_id, verdict, job in ((7, "OK", old_job), (8, "NG", old_job), (1, "OK", next_job), (2, "OK", next_job),
+                                 (4, "REVIEW", next_job), (3, "OK", next_job)):  # #4 passed unread before #3 was read
+        line = ("inspector", 1 if job is old_job else 2)
+        link._on_tag(RecentTag(tag_id, verdict, "price ≠" if verdict == "NG" else "", line=line, job=job))
     assert [t.label for t in link.model.tags] == ["#1", "#2", "#4", "#3"]
     assert [t.label for t in link.model.held] == ["#8"]  # an NG tag of the old job still waits for its look
     assert [t.label for t in link.tag_rows.tags] == ["#7", "#8", "#1", "#2", "#4", "#3"]  # the Results dock keeps all
