@@ -4,20 +4,19 @@ a whole, '09#藏青' was 'color uncertain … expected 藏青' on good tags (the
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
-from inference.detections import Detections
 from inference.reading import TagReading, Verdict, judge, parse_recipe
 from inference.reading.evidence import _colour_name
 from inference.reading.fields import lines_from_text
+
+from tests.one_tag import one_tag
 
 TAG = "品名：男士夹克\n货号：QL9018923\n{colour}\n号型：160/96B\n成分：棉 60% 羊毛 40%"
 
 
 def verdict_of(colour: str, line: str) -> Verdict:
-    detections = Detections(np.array([[10.0, 10.0, 200.0, 300.0]], dtype=np.float32), np.array([0.9], dtype=np.float32),
-                            np.array([0], dtype=np.int32), ("hangtag", "barcode", "qr_code"))
+    detections = one_tag()
     text = TAG.format(colour=line)
     reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=lines_from_text(text, 0.98),
                          reread_lines=lines_from_text(text, 0.98))

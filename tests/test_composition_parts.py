@@ -4,21 +4,16 @@ down_fill tags passed a recipe holding the lining's content 4 times in 4)."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
-from inference.detections import Detections
 from inference.reading import OcrLine, TagReading, Verdict, judge, parse_recipe
 from inference.reading.evidence import other_part
 from inference.reading.fields import lines_from_text
 from inference.reading.types import SpottedField
 
+from tests.one_tag import one_tag
+
 TAG = "纤维含量：\n面料：再生纤维素纤维 60% 棉 40%\n里料：锦纶 100%\n填充物：白鸭绒\n含绒量 90%"
-
-
-def one_tag() -> Detections:
-    return Detections(np.array([[10.0, 10.0, 200.0, 300.0]], dtype=np.float32), np.array([0.9], dtype=np.float32),
-                      np.array([0], dtype=np.int32), ("hangtag", "barcode", "qr_code"))
 
 
 def verdict_of(composition: str, text: str = TAG, **kwargs):

@@ -7,20 +7,15 @@ twenty-fifth session's blend_lining set, 000073 and 000080: '48%莫代尔 47%棉
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
-from inference.detections import Detections
 from inference.reading import TagReading, Verdict, judge, parse_recipe
 from inference.reading.evidence import _components, other_part
 from inference.reading.fields import lines_from_text
 
+from tests.one_tag import one_tag
+
 RECIPE = "莫代尔 48% 棉 47% 氨纶 5%"
-
-
-def one_tag() -> Detections:
-    return Detections(np.array([[10.0, 10.0, 200.0, 300.0]], dtype=np.float32), np.array([0.9], dtype=np.float32),
-                      np.array([0], dtype=np.int32), ("hangtag", "barcode", "qr_code"))
 
 
 def verdict_of(composition: str, text: str):

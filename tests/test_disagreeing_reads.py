@@ -5,20 +5,19 @@ one of them is sure of it. Reads that each show a different other value, none su
 
 from __future__ import annotations
 
-import numpy as np
 
-from inference.detections import Detections
 from inference.reading import TagReading, Verdict, judge, parse_recipe
 from inference.reading.evidence import _difference_key
 from inference.reading.fields import lines_from_text
+
+from tests.one_tag import one_tag
 
 TAG = "品名：男士夹克\n货号：QL9018923\n{standard}\n号型：160/96B"
 RECIPE = '[fields]\nstandard = "GB/T 2664-2017"\n'
 
 
 def verdict_of(first: str, again: str, confidence: float = 0.84) -> Verdict:
-    detections = Detections(np.array([[10.0, 10.0, 200.0, 300.0]], dtype=np.float32), np.array([0.9], dtype=np.float32),
-                            np.array([0], dtype=np.int32), ("hangtag", "barcode", "qr_code"))
+    detections = one_tag()
     reading = TagReading(0, (10.0, 10.0, 200.0, 300.0),
                          ocr_lines=lines_from_text(TAG.format(standard=first), confidence),
                          reread_lines=lines_from_text(TAG.format(standard=again), confidence))
@@ -35,8 +34,7 @@ def test_reads_agreeing_on_another_standard_are_a_difference_whatever_follows_it
 
 
 def test_a_sure_read_of_another_standard_is_a_difference_though_a_weaker_read_differs():
-    detections = Detections(np.array([[10.0, 10.0, 200.0, 300.0]], dtype=np.float32), np.array([0.9], dtype=np.float32),
-                            np.array([0], dtype=np.int32), ("hangtag", "barcode", "qr_code"))
+    detections = one_tag()
     reading = TagReading(0, (10.0, 10.0, 200.0, 300.0),
                          ocr_lines=lines_from_text(TAG.format(standard="产品标准：GB/T 2660-2017"), 0.99),
                          reread_lines=lines_from_text(TAG.format(standard="产品标准：GB/T 2860-2017"), 0.84))

@@ -5,11 +5,11 @@ where some read shows every character of it as surely as the recipe asks."""
 
 from __future__ import annotations
 
-import numpy as np
 
-from inference.detections import Detections
 from inference.reading import TagReading, Verdict, judge, parse_recipe
 from inference.reading.types import OcrLine
+
+from tests.one_tag import one_tag
 
 BOX = (0.0, 0.0, 0.0, 0.0)
 
@@ -22,8 +22,7 @@ def line(text: str, weak: dict[int, float] | None = None) -> OcrLine:
 
 
 def verdict_of(size: str, first: OcrLine, again: OcrLine) -> tuple[Verdict, tuple[str, ...]]:
-    detections = Detections(np.array([[10.0, 10.0, 200.0, 300.0]], dtype=np.float32), np.array([0.9], dtype=np.float32),
-                            np.array([0], dtype=np.int32), ("hangtag", "barcode", "qr_code"))
+    detections = one_tag()
     others = (line("品名：女士针织衫"), line("货号：H8961"))
     reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=(*others, first), reread_lines=(*others, again))
     result = judge(parse_recipe(f'[fields]\nsize = "{size}"\nstyle_number = "H8961"\n'), detections, [reading])

@@ -4,18 +4,13 @@ tick_form tags (an empty box read 口, the ticked one read as nothing)."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
-from inference.detections import Detections
 from inference.reading import OcrLine, TagReading, Verdict, judge, parse_recipe
 from inference.reading.fields import lines_from_text
 from inference.reading.options import printed_options
 
-
-def one_tag() -> Detections:
-    return Detections(np.array([[10.0, 10.0, 200.0, 300.0]], dtype=np.float32), np.array([0.9], dtype=np.float32),
-                      np.array([0], dtype=np.int32), ("hangtag", "barcode", "qr_code"))
+from tests.one_tag import one_tag
 
 
 def verdict_of(fields: str, first: str, again: str | None = None, confidence: float = 0.98):
