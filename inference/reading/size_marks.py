@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+import re
 
 import cv2
 import numpy as np
@@ -71,6 +72,11 @@ ENTRY_PAD = 0.3
 REVERSED = 0.6
 # A run has at least this many entries.
 MIN_ENTRIES = 3
+# No 号型 girth (chest or waist, cm) is wider than this: a figure past it, or of four digits, ends in the body type's
+# letter read as the digit of its shape ('180/1048': 180/104B).
+MAX_GIRTH = 150
+_BODY_READ_AS_DIGIT = {"8": "B", "4": "A"}
+_GIRTH_RUN_ON = re.compile(r"(?<![\d/])(\d{2,3})/(\d{2,3})([84])(?![\dA-Z/])")
 # A chart may mark its column with a frame: the two rules either side of it drawn heavier than the grid's. Down the
 # chart's rows, a rule is where the columns' darkness (above the chart's paper) reaches FRAME_PEAK, taken out to
 # where it falls under FRAME_EDGE, at most MAX_FRAME_RULE print heights wide; its weight is the ink it holds (its
@@ -142,8 +148,10 @@ def marked_size(image: np.ndarray, rows: Sequence[Box], recognizer: TextRecogniz
     if ruled or any(_crossed(band) for band in measured.values()):
         measured = {k: _unruled(band) for k, band in measured.items()}
     glyphs: dict[int, float] = {}
-    for k, band in zip(measured, _on_the_tags_paper(list(measured.values()))):
-        found, parts = _entries(band, k)
+    sorted_out = [(k, band, _parts(band)) for k, band in zip(measured, _on_the_tags_paper(list(measured.values())))]
+    run_box = _run_box([(band, parts) for _k, band, parts in sorted_out])
+    for k, band, parts in sorted_out:
+        found = _entries(band, k, parts, run_box)
         entries.extend(dict.fromkeys(found))  # an entry marked whole is also a run of print: once
         bands[k], glyphs[k] = (band, parts.mark_mask), parts.text_h
     if len(entries) < MIN_ENTRIES:
@@ -499,10 +507,23 @@ class _Parts:
     text_h: float
 
 
-def _entries(band: _Band, k: int) -> tuple[list[_Entry], _Parts]:
-    """The row's entries (and its ink sorted, the marks round them among it): runs of the print's columns apart by
-    an entry gap, each with what marks it."""
-    parts = _parts(band)
+def _run_box(rows: Sequence[tuple[_Band, _Parts]]) -> tuple[int, int, int] | None:
+    """The check box the run prints before each size, from all its rows: its width, its height and its top below
+    the print's band (median over the boxes found); None where the run prints none. A row whose only box is the
+    marked one (a tick run out of it, the box no longer a box's shape) still has its box where the run's are."""
+    found = [(w, hh, y - band.core[0]) for band, parts in rows for _x, y, w, hh in parts.boxes]
+    if not found:
+        return None
+    w, hh, dy = np.median(np.array(found, np.float64), axis=0)
+    return int(round(w)), int(round(hh)), int(round(dy))
+
+
+def _entries(band: _Band, k: int, parts: _Parts, run_box: tuple[int, int, int] | None = None) -> list[_Entry]:
+    """The row's entries: runs of the print's columns apart by an entry gap (`parts`: its ink sorted, the marks
+    round them among it), each with what marks it; the check box before each is where the row's boxes sit, or, in a
+    row with none of its own, where the run's (`run_box`) sit."""
+    w, hh, dy = run_box or (0, 0, 0)
+    boxes = parts.boxes or ([] if run_box is None else [(-w, band.core[0] + dy, w, hh)])  # at no entry's start
     core, h = band.core, band.h
     slack = CORE_INSET * h
     dark, filled = band.dark[core[0] : core[1]], parts.filled_mask[core[0] : core[1]]
@@ -517,9 +538,9 @@ def _entries(band: _Band, k: int) -> tuple[list[_Entry], _Parts]:
         paper = ~band.ink[core[0] : core[1], a : b + 1]
         ground = float(dark[:, a : b + 1][paper].mean()) if paper.any() else 0.0
         out.append(_Entry(k, a, b + 1, float(dark[:, a : b + 1].mean()), float(filled[:, a : b + 1].mean()),
-                          _box_fill(band.ink, parts.boxes, a, parts.text_h),
+                          _box_fill(band.ink, boxes, a, parts.text_h),
                           float(above[a : b + 1].mean() + below[a : b + 1].mean()) / 2, ground))
-    return out, parts
+    return out
 
 
 def _with_options(gray: np.ndarray, entries: list[_Entry], bands: dict[int, tuple[_Band, np.ndarray]],
@@ -702,8 +723,15 @@ def _read_entry(band: _Band, marks: np.ndarray, entry: _Entry, recognizer: TextR
 
 def _digits_mended(text: str) -> str:
     """A 号型 read with a letter where its height or chest figure has a digit of that shape ('175/B4A': 8 read as
-    B) mended there only; the same length, so character confidences still line up."""
-    return hao_xing.digits_mended(halfwidth(text).upper())
+    B) mended there only, and one whose girth runs on into a figure no girth has ('180/1048', '165/888': the body
+    type B read as 8, A as 4) ending in that letter; the same length, so character confidences still line up."""
+    def body(match: re.Match) -> str:
+        height, girth, last = match.groups()
+        if len(girth + last) <= 3 and int(girth + last) <= MAX_GIRTH:
+            return match.group(0)  # a girth that may be printed so: its last figure is a digit
+        return f"{height}/{girth}{_BODY_READ_AS_DIGIT[last]}"
+
+    return _GIRTH_RUN_ON.sub(body, hao_xing.digits_mended(halfwidth(text).upper()))
 
 
 def _token_confidence(text: str, chars: Sequence[float], token: str) -> tuple[float, float]:
