@@ -28,6 +28,7 @@ from inference.reading.offer_prices import offered
 from inference.reading.options import PrintedOptions, marked_option
 from inference.reading.recipe import FieldRule, Recipe
 from inference.reading.repairs import FIBRES, GRADES, PARTS
+from inference.reading.size_rows import SIZE_ROW, named_sizes
 from inference.reading.types import FieldReading, OcrLine, TagReading
 
 BARCODE_CONFIDENCE = 0.995
@@ -114,7 +115,8 @@ def field_evidence(rule: FieldRule, tag: TagReading, texts: Sequence[Glyphs], re
     if name == "size" and rule.expected is not None:
         run = size_run([line for read in reads for line in read])
         if run:  # the expected size is found among them whether or not it is the one marked
-            return _marked_in_run(rule, tag) or FieldEvidence(name, Found.NEAR, " ".join(run), 0.0, "ocr", SIZE_RUN, " ".join(run))
+            return _marked_in_run(rule, tag) or _named_in_size_row(rule, reads) or FieldEvidence(
+                name, Found.NEAR, " ".join(run), 0.0, "ocr", SIZE_RUN, " ".join(run))
     if name in ("grade", "safety_category") and rule.expected is not None:
         options = marked_option(name, reads[:line_reads] if line_reads is not None else reads)
         if options:  # the expected option is printed whether or not it is the one marked
@@ -1011,6 +1013,19 @@ def _marked_in_run(rule: FieldRule, tag: TagReading) -> FieldEvidence | None:
     raw = f"{marked.read} (the marked entry of {marked.entries})"
     return FieldEvidence(rule.name, found, value, marked.typical if found is Found.MATCH else marked.confidence, "ocr",
                          MARKED_IN_RUN, raw)
+
+
+def _named_in_size_row(rule: FieldRule, reads: Sequence[Sequence[OcrLine]]) -> FieldEvidence | None:
+    """The recipe's size where size rows name it alone and none names another (size_rows.py); None otherwise."""
+    named = named_sizes(reads)
+    if not named or rule.expected is None:
+        return None
+    expected = field_key("size", rule.expected)
+    found = [compare(expected, field_key("size", size), confidence, rule.min_confidence) for size, confidence in named]
+    if Found.MATCH not in found or any(f is not Found.MATCH for f in found):
+        return None
+    confidence = max(c for _, c in named)
+    return FieldEvidence(rule.name, Found.MATCH, rule.expected, confidence, "ocr", SIZE_ROW, named[0][0])
 
 
 # A size printed as its letter and its 号型 together: 'S(160/84A)', '170/88B(L)', 'M 165/88A'.
