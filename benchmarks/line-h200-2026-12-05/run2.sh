@@ -14,9 +14,10 @@
 # The reader runs on PyTorch on the GPU (CUDA graphs per shape, warmed at open), the detector on ONNX Runtime's CPU
 # backend (the image's onnxruntime has no CUDA provider), frames preloaded as an industrial camera hands them over.
 #   bash benchmarks/line-h200-2026-12-05/run2.sh        (carry .whl24 .line24; OUT= where the JSON and log go;
-#   a dry run on a CPU: READER=onnxruntime-cpu LIMIT=60, with python3 and nvidia-smi stand-ins on the PATH)
+#   LINE_ARGS= more line-bench options, TAG= the JSON's and log's name; a dry run on a CPU: READER=onnxruntime-cpu
+#   LIMIT=60, with python3 and nvidia-smi stand-ins on the PATH)
 set -o pipefail
-O=${OUT:-/tmp/out}; mkdir -p $O; L=$O/line_gpu.log.txt
+O=${OUT:-/tmp/out}; mkdir -p $O; N=${TAG:-line_gpu}; L=$O/$N.log.txt
 python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site24 .whl24/*.whl || exit 1
 R=$PWD; T=/tmp/tree24
 rm -rf resources/ocr && mkdir -p resources/ocr && cp resources/models/ocr_rec_small_print.onnx resources/ocr/ || exit 1
@@ -40,5 +41,5 @@ cd $T
 python3 -c "import sys, torch, onnxruntime, cv2, numpy; print('python', sys.version.split()[0], 'torch', torch.__version__, 'ort', onnxruntime.__version__, 'cv2', cv2.__version__, 'numpy', numpy.__version__)" 2>&1 | tee -a $L
 S=""; for s in 1.25 0.6 0.45; do S="$S --source camera:$R/.line24/rec/s$s/line.mp4"; done
 timeout ${LIMIT:-480} python3 -m inference.cli line-bench --belt-px-per-s 914.3 --preload --reader-backend ${READER:-torch-cuda} \
-  --backend onnxruntime-cpu $S --json $O/line_gpu.json 2>&1 | grep -v "plugin EP" | tee -a $L | cut -c1-400
+  --backend onnxruntime-cpu ${LINE_ARGS:-} $S --json $O/$N.json 2>&1 | grep -v "plugin EP" | tee -a $L | cut -c1-400
 date -u | tee -a $L
