@@ -395,6 +395,8 @@ class InspectionWorker(QObject):
             self._end_session()
             self.source_finished.emit(desc)
             return False
+        if isinstance(self._inspector, PerTagInspector):  # a recording's tags are never timed out by the wall clock
+            self._inspector.live_source = bool(self._source is not None and self._source.live)
         if isinstance(item, Frame) and item.trigger_id is None and isinstance(self._inspector, PerTagInspector) \
                 and getattr(self._source, "one_item_per_frame", False):
             item = as_item(item)

@@ -39,7 +39,9 @@ class LineSettings:
     sharp_focus: float = SHARP_FOCUS  # a whole shot this sharp is read at once (no better one is worth waiting for)
     reread_after_leaving: bool = False  # a second try of a tag that left delays its verdict by a whole read
     max_reads: int = 3  # reads of one unresolved tag at most
-    timeout_s: float = 20.0  # a tag still in view this long gets its verdict anyway (a stopped belt)
+    # a tag still in view this long gets its verdict anyway (a stopped belt); None: never, for a recording played
+    # frame by frame, where a tag's wall time in view is how slow the station is, not the belt (station.py)
+    timeout_s: float | None = 20.0
     queue: int = 4  # tags waiting to be read at most (worker.ReadWorker)
     drain_s: float = 60.0  # at the end of a run, how long to wait for the reads still running
     # A tag that left waits this long at most for its read to start; then it is judged on the reads it has (none:
@@ -187,7 +189,7 @@ class LineInspector:
         for track_id in update.ended:
             self._leave(track_id, now)
         for state in list(self._live.values()):
-            if now - state.started_at > self.settings.timeout_s:
+            if self.settings.timeout_s is not None and now - state.started_at > self.settings.timeout_s:
                 state.timed_out = True
                 self._leave(state.track_id, now)
             else:

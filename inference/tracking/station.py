@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from inference.sources import FrameError
@@ -25,9 +26,16 @@ TRACKED = "tracked"
 
 
 class PerTagInspector:
-    def __init__(self, inspector: Any, settings: LineSettings = LineSettings(), first_tag_id: int = 1) -> None:
+    def __init__(self, inspector: Any, settings: LineSettings = LineSettings(), first_tag_id: int = 1, *,
+                 live_source: bool = True) -> None:
         self.inner = inspector
         self.settings = settings
+        # The worker says what the next line's frames come from. A live camera: a tag in view past settings.timeout_s
+        # is judged anyway (a stopped belt). A recording played frame by frame: never, as the station takes each frame
+        # when it is ready, and a tag's wall time in view is then how slow this machine is, not how the belt moved
+        # (a loaded machine judged both tags of a 4.8 s recording 'still in view when its time ran out'); a tag
+        # still in view at its end is judged by finish().
+        self.live_source = live_source
         self.listeners: list[TagListener] = []
         self.tags_given = 0
         self._line: LineInspector | None = None
@@ -131,8 +139,8 @@ class PerTagInspector:
     # -- inside -------------------------------------------------------------------------------------
     def _line_for(self) -> LineInspector | None:
         if self._line is None and self.inner.recipe is not None and self.inner.reader is not None:
-            self._line = LineInspector(None, self.inner.reader, self.inner.recipe, self.settings,
-                                       first_id=self.next_tag_id)
+            settings = self.settings if self.live_source else replace(self.settings, timeout_s=None)
+            self._line = LineInspector(None, self.inner.reader, self.inner.recipe, settings, first_id=self.next_tag_id)
             self.lines_started += 1
         return self._line
 
