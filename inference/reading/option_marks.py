@@ -24,6 +24,9 @@ OPTION_REACH = 3.5
 OPTION_HEIGHT = (0.6, 2.8)
 OPTION_ASPECT = (0.7, 1.45)
 ENCLOSED = 0.65
+# An option's centre lies over its entry's middle third, or within this many glyph heights of the entry's middle: a
+# size of one narrow letter (L, S) is narrower than its option, and its glyph's ink is not centred on its place.
+NARROW_REACH = 1 / 3
 # Its inside is what lies OPTION_INSIDE in from each side of its bounding box.
 OPTION_INSIDE = 0.25
 # A pixel this far from the paper (the print is 1) is ink; a hole's ground may be darker or lighter than the paper.
@@ -61,20 +64,24 @@ def option_fills(gray: np.ndarray, spans: Sequence[tuple[int, int]], rows: Seque
 def _option(gray: np.ndarray, span: tuple[int, int], row: tuple[int, int], h: float, side: str, paper: float,
             printed: float) -> tuple[float, int] | None:
     """The option over (or under) one entry, as its fill and its height: the closed mark nearest the print whose
-    centre lies over the entry's middle third, alone there; None where there is none."""
+    centre lies over the entry's middle third (within NARROW_REACH glyph heights of its middle, for an entry as
+    narrow as one letter), alone there; None where there is none."""
     x1, x2 = span
     if side == "over":
         top, bottom = max(0, int(row[0] - OPTION_REACH * h)), max(0, int(row[0]))
     else:
         top, bottom = min(gray.shape[0], int(row[1])), min(gray.shape[0], int(row[1] + OPTION_REACH * h))
     width = x2 - x1
-    left, right = max(0, int(x1 - 0.5 * width)), min(gray.shape[1], int(x2 + 0.5 * width))
+    # wide enough for the widest option, over an entry as narrow as one letter too (a cut one is no shape)
+    half = max(width, OPTION_HEIGHT[1] * OPTION_ASPECT[1] * h) / 2.0
+    left, right = max(0, int((x1 + x2) / 2.0 - half)), min(gray.shape[1], int((x1 + x2) / 2.0 + half))
     if bottom - top < OPTION_HEIGHT[0] * h or right <= left:
         return None
     window = np.clip((paper - gray[top:bottom, left:right].astype(np.float32)) / max(paper - printed, 1.0), -1.0, 1.0)
     ink = (np.abs(window) >= OPTION_INK).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    middle = (x1 + width / 3.0 - left, x2 - width / 3.0 - left)
+    reach = max(width / 6.0, NARROW_REACH * h)  # a one-letter size may be narrower than its option
+    middle = ((x1 + x2) / 2.0 - reach - left, (x1 + x2) / 2.0 + reach - left)
     marks = []
     for c in range(1, count):
         x, y, w, hh = (int(v) for v in stats[c][:4])

@@ -551,10 +551,29 @@ def _with_options(gray: np.ndarray, entries: list[_Entry], bands: dict[int, tupl
     for e in entries:
         band = bands[e.row][0]
         spans.append((band.left + e.x1, band.left + e.x2))
-        inset = int(CORE_INSET * band.h)
-        rows.append((band.top + band.core[0] - inset, band.top + band.core[1] + inset))
+        top, bottom = _print_rows(band, e)
+        rows.append((band.top + top, band.top + bottom))
     fills = option_fills(255 - gray if turned else gray, spans, rows, [glyphs[e.row] for e in entries], paper, printed)
     return [replace(e, option=float(f)) for e, f in zip(entries, fills)]
+
+
+def _print_rows(band: _Band, entry: _Entry) -> tuple[int, int]:
+    """The top and the bottom of an entry's own print (band rows): the ink in its columns, from the print's middle up
+    and down to the first row of paper. A text detector's box round a form's run may reach into the row of options
+    over (or under) the sizes; the options lie past the print, not past the box. Where the entry's columns show no
+    ink in the print's band, its box (without the slack the detector leaves)."""
+    inset = int(CORE_INSET * band.h)
+    fallback = (band.core[0] - inset, band.core[1] + inset)
+    inked = band.ink[:, entry.x1 : entry.x2].any(axis=1)
+    middle = [y for y in range(band.core[0], band.core[1]) if inked[y]]
+    if not middle:
+        return fallback
+    y0 = y1 = middle[len(middle) // 2]
+    while y0 > 0 and inked[y0 - 1]:
+        y0 -= 1
+    while y1 + 1 < len(inked) and inked[y1 + 1]:
+        y1 += 1
+    return y0, y1 + 1
 
 
 def _parts(band: _Band) -> _Parts:
