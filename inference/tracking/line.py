@@ -72,7 +72,6 @@ class _State:
     reads: list[Read] = field(default_factory=list)
     shot: Shot | None = None  # the sharpest whole shot since the last one sent to be read
     whole_frames: int = 0  # frames seen whole since the last shot sent
-    sent: int = 0
     gone_at: float | None = None
     timed_out: bool = False
 
@@ -103,6 +102,9 @@ class _InlineWorker:
 
     def cancel(self, track_id: int) -> bool:
         return False
+
+    def left(self, track_id: int) -> None:
+        pass
 
     def collect(self) -> list[tuple[int, Read]]:
         done, self._done = self._done, []
@@ -252,7 +254,7 @@ class LineInspector:
         if self.worker.reading:
             return False
         limit = self.settings.max_reads
-        return any(state.sent < limit and not self._settled(state) for state in self._live.values())
+        return any(len(state.reads) < limit and not self._settled(state) for state in self._live.values())
 
     @property
     def next_id(self) -> int:
@@ -314,7 +316,7 @@ class LineInspector:
         the next frame it sees is that far away); only while unresolved, one read of a tag at a time,
         `max_reads` at most, and a second try only while the tag is in view."""
         s = self.settings
-        if state.shot is None or self._settled(state) or state.sent >= s.max_reads:
+        if state.shot is None or self._settled(state) or len(state.reads) >= s.max_reads:
             return
         if self.worker.busy_with(state.track_id):
             return
@@ -323,8 +325,9 @@ class LineInspector:
         due = leaving or self._slow or state.whole_frames >= s.look_frames or state.shot.focus >= s.sharp_focus
         if not due:
             return
-        state.sent += 1
-        self.worker.submit(replace(state.shot, attempt=state.sent))
+        # a shot dropped from a full queue was never read: the tag's next one is still its first read, not a second
+        # try (the reader puts every first read before second tries and drops second tries first)
+        self.worker.submit(replace(state.shot, attempt=len(state.reads) + 1, leaving=leaving))
         state.shot, state.whole_frames = None, 0
 
     def _leave(self, track_id: int, now: float) -> None:
@@ -336,6 +339,7 @@ class LineInspector:
         self._leaving[track_id] = state
         if state.reads and not self.settings.reread_after_leaving:
             self.worker.cancel(track_id)  # a second try not started yet: the verdict goes with the reads it has
+        self.worker.left(track_id)  # its read still waiting goes before those of the tags in view
         self._schedule(state, leaving=True)
 
     def _collect(self) -> None:
