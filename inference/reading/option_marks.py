@@ -73,7 +73,7 @@ def _option(gray: np.ndarray, span: tuple[int, int], row: tuple[int, int], h: fl
         top, bottom = min(gray.shape[0], int(row[1])), min(gray.shape[0], int(row[1] + OPTION_REACH * h))
     width = x2 - x1
     # wide enough for the widest option, over an entry as narrow as one letter too (a cut one is no shape)
-    half = max(width, OPTION_HEIGHT[1] * OPTION_ASPECT[1] * h) / 2.0
+    half = max(width, OPTION_HEIGHT[1] * OPTION_ASPECT[1] * h / 2.0)
     left, right = max(0, int((x1 + x2) / 2.0 - half)), min(gray.shape[1], int((x1 + x2) / 2.0 + half))
     if bottom - top < OPTION_HEIGHT[0] * h or right <= left:
         return None

@@ -560,8 +560,9 @@ def _with_options(gray: np.ndarray, entries: list[_Entry], bands: dict[int, tupl
 def _print_rows(band: _Band, entry: _Entry) -> tuple[int, int]:
     """The top and the bottom of an entry's own print (band rows): the ink in its columns, from the print's middle up
     and down to the first row of paper. A text detector's box round a form's run may reach into the row of options
-    over (or under) the sizes; the options lie past the print, not past the box. Where the entry's columns show no
-    ink in the print's band, its box (without the slack the detector leaves)."""
+    over (or under) the sizes; the options lie past the print, not past the box. The print lies within its box (ink
+    climbing past it is an option or a rule touching the print), and where the entry's columns show no ink in the
+    print's band, it is its box (without the slack the detector leaves)."""
     inset = int(CORE_INSET * band.h)
     fallback = (band.core[0] - inset, band.core[1] + inset)
     inked = band.ink[:, entry.x1 : entry.x2].any(axis=1)
@@ -573,7 +574,7 @@ def _print_rows(band: _Band, entry: _Entry) -> tuple[int, int]:
         y0 -= 1
     while y1 + 1 < len(inked) and inked[y1 + 1]:
         y1 += 1
-    return y0, y1 + 1
+    return max(y0, fallback[0]), min(y1 + 1, fallback[1])
 
 
 def _parts(band: _Band) -> _Parts:
