@@ -74,3 +74,25 @@ def test_a_tag_whose_shot_was_dropped_in_view_is_read_first_as_it_leaves():
     finally:
         reader.gate.set()
         line.close()
+
+
+def test_a_tag_whose_only_shot_was_dropped_is_read_from_it_as_it_leaves():
+    """Tag 2 is seen whole once (frame 1); its shot waits, and tag 3's takes its place in the full queue. Tag 2 leaves
+    with no whole frame since: it is read once from the shot the queue dropped, not passed unread."""
+    reader = GatedReader()
+    line = LineInspector(None, reader, RECIPE, LineSettings(look_frames=1, queue=1))
+    a, b, c = (20, 100, 140, 260), (200, 100, 320, 260), (400, 100, 520, 260)
+    try:
+        line.step(0, frame_with([(a, "ok")], 0), detections_of([a]))
+        assert reader.started.wait(30)  # tag 1's read holds the reader
+        line.step(1, frame_with([(a, "ok"), (b, "ok")], 1), detections_of([a, b]))  # tag 2 queued
+        line.step(2, frame_with([(a, "ok"), (c, "ok")], 2), detections_of([a, c]))  # 3 drops 2 (2 unseen here)
+        assert line.worker.dropped == 1 and not line.worker.busy_with(2)
+        assert line.step(40, frame_with([(a, "ok"), (c, "ok")], 40), detections_of([a, c])) == []  # 2 is gone
+        reader.gate.set()
+        given = line.finish()
+        assert [(v.track_id, v.verdict, v.reads) for v in given if v.track_id == 2] == [(2, Verdict.OK, 1)]
+        assert reader.calls[1] == (1, tuple(float(v) for v in b))  # from its one shot, frame 1
+    finally:
+        reader.gate.set()
+        line.close()

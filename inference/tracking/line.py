@@ -72,6 +72,8 @@ class _State:
     reads: list[Read] = field(default_factory=list)
     shot: Shot | None = None  # the sharpest whole shot since the last one sent to be read
     whole_frames: int = 0  # frames seen whole since the last shot sent
+    sent_shot: Shot | None = None  # the last shot sent to be read: sent again as the tag leaves, if a full queue
+    # dropped it and the tag left unread with no whole shot since
     gone_at: float | None = None
     timed_out: bool = False
 
@@ -328,7 +330,7 @@ class LineInspector:
         # a shot dropped from a full queue was never read: the tag's next one is still its first read, not a second
         # try (the reader puts every first read before second tries and drops second tries first)
         self.worker.submit(replace(state.shot, attempt=len(state.reads) + 1, leaving=leaving))
-        state.shot, state.whole_frames = None, 0
+        state.sent_shot, state.shot, state.whole_frames = state.shot, None, 0
 
     def _leave(self, track_id: int, now: float) -> None:
         state = self._live.pop(track_id, None)
@@ -340,6 +342,8 @@ class LineInspector:
         if state.reads and not self.settings.reread_after_leaving:
             self.worker.cancel(track_id)  # a second try not started yet: the verdict goes with the reads it has
         self.worker.left(track_id)  # its read still waiting goes before those of the tags in view
+        if state.shot is None and not state.reads and not self.worker.busy_with(track_id):
+            state.shot = state.sent_shot  # its shot was dropped from a full queue: read once as it leaves
         self._schedule(state, leaving=True)
 
     def _collect(self) -> None:

@@ -2,7 +2,8 @@
 
 The queue holds at most one shot per tag (a newer best shot of the same tag replaces the waiting one) and at
 most `capacity` tags; when it is full a waiting shot is dropped (a second try first, else a tag still in view, the
-oldest first: that tag is read again from a later frame or as it leaves, or passes unread and becomes a REVIEW).
+oldest first, else the tag that left last: that tag is read again from a later frame or as it leaves, or passes
+unread and becomes a REVIEW).
 A tag's first read goes before any second try of another tag (a tag nobody has read yet has no verdict at all;
 one read unsure has at least a REVIEW); within each kind a tag that has left goes before a tag still in view (its
 verdict is awaited now; the one in view may still leave later), and then tags are read in the order they were
@@ -96,10 +97,11 @@ class ReadWorker:
     def _next_waiting(self, drop: bool = False) -> int:
         """The tag to read next (first reads first, tags that left first, then the oldest) or, to make room, the
         one to drop (a second try first, else a tag still in view, the oldest: a conveyor's oldest tag is the one
-        about to leave anyway, and is queued again as it leaves)."""
+        about to leave anyway, and is queued again as it leaves; else the tag that left last)."""
         order = list(self._waiting.items())  # oldest first; min() keeps the first of equals
-        if drop:
-            return min(order, key=lambda item: (item[1].attempt == 1, item[1].leaving))[0]
+        if drop:  # of tags that left, the newest: the older ones were queued first and have waited longest
+            ranked = [((shot.attempt == 1, shot.leaving, -k if shot.leaving else k), t) for k, (t, shot) in enumerate(order)]
+            return min(ranked)[1]
         return min(order, key=lambda item: (item[1].attempt > 1, not item[1].leaving))[0]
 
     def left(self, track_id: int) -> None:
