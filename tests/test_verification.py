@@ -587,6 +587,27 @@ def test_a_barcode_outside_every_tag_box_is_a_tag_the_detector_may_have_missed()
     assert judge(two, both, [tag("尺码：M")]).verdict is Verdict.OK
 
 
+def test_a_tag_box_grown_over_another_tags_barcode_does_not_hide_it() -> None:
+    """fifteenth_b 000093: two tags side by side, the detector boxed one and both barcodes; the reader grew the
+    boxed tag along the paper of both, and the second tag's barcode, in the grown box but read by nothing as the
+    first tag's, no longer counted as outside every tag: the frame was OK (a two-tags escape)."""
+    rules = parse_recipe('[counts]\nhangtag = 1\n[fields]\nsize = "M"\n')
+    boxes = np.array([[10, 10, 200, 300], [40, 200, 160, 258], [400, 200, 520, 258]], np.float32)
+    both = Detections(boxes, np.array([0.9, 0.9, 0.9], np.float32), np.array([0, 1, 1]), ("hangtag", "barcode", "qr_code"))
+    own = BarcodeReading("EAN-13", "6942282391039", True, (40.0, 200.0, 160.0, 258.0))
+    grown = TagReading(0, (10.0, 10.0, 600.0, 300.0), ocr_lines=lines_from_text("尺码：M"), barcodes=(own,),
+                       symbol_boxes=((40.0, 200.0, 160.0, 258.0),))
+    result = judge(rules, both, [grown])
+    assert result.verdict is Verdict.REVIEW
+    assert "outside every hangtag box" in result.reasons[0]
+    # the grown read decoded the code beyond the box as the tag's own: its own (a box that cut off the tag's foot)
+    read_there = BarcodeReading("EAN-13", "6942282391039", True, (400.0, 200.0, 520.0, 258.0))
+    assert judge(rules, both, [replace(grown, barcodes=(own, read_there))]).verdict is Verdict.OK
+    # a box that held no symbol, grown over one: the tag's own code, at the foot the detector cut off
+    alone = Detections(boxes[[0, 2]], np.array([0.9, 0.9], np.float32), np.array([0, 1]), ("hangtag", "barcode", "qr_code"))
+    assert judge(rules, alone, [replace(grown, barcodes=(), symbol_boxes=())]).verdict is Verdict.OK
+
+
 @pytest.mark.parametrize("text_px, told", [(15.0, "15"), (20.9, "20.9"), (21.0, ""), (None, "")])  # 20.9 is not '21 px'
 def test_fields_in_doubt_on_small_print_say_once_that_the_print_is_too_small_and_what_to_do(text_px, told) -> None:
     r = recipe('style_number = "B60965693"\ncolor = "黑色"\nsize = "170/92A"')

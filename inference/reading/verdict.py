@@ -20,7 +20,7 @@ from inference.reading.matching import Found, compare
 from inference.reading.normalize import code_key, ean13_check_ok, field_key, format_price, normalize_ean, parse_price
 from inference.reading.recipe import BarcodeRule, CountRule, FieldRule, Recipe
 from inference.reading.tag_parts import boxes_without_their_own, one_tag_in_parts
-from inference.reading.types import FIELD_LABELS_ZH, BarcodeReading, FieldReading, OcrLine, TagReading
+from inference.reading.types import FIELD_LABELS_ZH, BarcodeReading, Box, FieldReading, OcrLine, TagReading
 
 STYLE_CODE_FORMATS = ("Code128", "Code93", "Code39", "Code39Std", "Code39Ext")
 # Below this focus (variance of the Laplacian of the barcode area at the reader's fixed scale) bars blur together.
@@ -229,19 +229,29 @@ def _has_box(detections: Detections, box: tuple[float, float, float, float]) -> 
 
 
 def _unboxed_symbols(detections: Detections, readings: Sequence[TagReading], min_conf: float) -> int:
-    """Barcode and QR boxes whose centre lies in no tag box (the detector's, or the one the reader
-    grew it to). A frame read whole has no tag box to be outside of."""
+    """Barcode and QR boxes whose centre lies in no tag box: not the detector's, nor the one the reader grew it to
+    where the growth took the symbol in as the tag's own. A frame read whole has no tag box to be outside of."""
     if not len(detections) or any(tag.whole_frame for tag in readings):
         return 0
     tags = [tuple(float(v) for v in box) for box, label in zip(detections.xyxy, detections.labels) if label == "hangtag"]
-    tags += [tag.xyxy for tag in readings]
     out = 0
     for box, label, conf in zip(detections.xyxy, detections.labels, detections.confidence):
         if label not in ("barcode", "qr_code") or float(conf) < min_conf:
             continue
-        if not any(centre_inside([float(v) for v in box], tag) for tag in tags):
+        symbol = tuple(float(v) for v in box)
+        if not any(centre_inside(symbol, tag) for tag in tags) and not any(_grown_over_its_own(tag, symbol) for tag in readings):
             out += 1
     return out
+
+
+def _grown_over_its_own(tag: TagReading, symbol: Box) -> bool:
+    """Whether a symbol outside the detector's tag box is the tag's own, its box grown over it: a code the tag's
+    read decoded there, or the only symbol of a box that held none. A box that held its own code and was grown over
+    another symbol nothing read as the tag's has taken in what lies beside the tag: fifteenth_b 000093, two tags side
+    by side, the second not outlined; the first tag's box, grown along the paper of both, hid the second tag's EAN."""
+    if not centre_inside(symbol, tag.xyxy):
+        return False
+    return not tag.symbol_boxes or any(centre_inside(symbol, code.xyxy) or centre_inside(code.xyxy, symbol) for code in tag.barcodes)
 
 
 def _symbol_boxes(detections: Detections, min_conf: float) -> int:
