@@ -4,9 +4,10 @@ It renders the StationModel and nothing else (no copy of the state), so what it 
 station is doing. Job and lot used to show only in a 5-second status message.
 
 When the line is too narrow for every field (engineer mode at 1280 px leaves it ~810), the fields give way in a
-fixed order (`YIELDING`) and the job and lot, what the operator checks against the garment, go last: the recipe and
-source elide first, then the mode steps aside, then the engine elides. Every field's whole text stays in its tooltip
-and the whole line in the header's."""
+fixed order (`YIELDING`) and the job and lot, what the operator checks against the garment, go last: the mode steps
+aside first, then the source elides, then the recipe (the job's name, which the operator needs more than the mode
+label: at 1280 px in operator mode 'Recipe: ZEPHYRA 女士连衣裙 22H…' stood cut beside a whole 'Mode: operator'), then
+the engine elides. Every field's whole text stays in its tooltip and the whole line in the header's."""
 
 from __future__ import annotations
 
@@ -22,8 +23,9 @@ from app.widgets.elided_label import ElidedLabel
 FIELDS = ("recipe", "job", "lot", "source", "engine", "mode")
 # (fields, the width in Latin characters each may shrink to; 0 hides it), in the order they give way
 YIELDING: tuple[tuple[tuple[str, ...], int], ...] = (
-    (("recipe", "source"), 18),  # "Recipe: ZEPHYRA 女…" still says which recipe
     (("mode",), 0),  # the window title, the Mode menu and the docks say it too; "Mode: engin…" says nothing
+    (("source",), 18),  # the operator checks the tags against the recipe, not against the source's name
+    (("recipe",), 18),  # "Recipe: ZEPHYRA 女…" still says which recipe
     (("recipe", "source"), 12),
     (("engine",), 10),  # the status bar names the backend and precision too; "Engine: CPU F…" is a last resort
     (("job", "lot"), 10),
