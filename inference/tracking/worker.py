@@ -100,7 +100,8 @@ class ReadWorker:
         about to leave anyway, and is queued again as it leaves; else the tag that left last)."""
         order = list(self._waiting.items())  # oldest first; min() keeps the first of equals
         if drop:  # of tags that left, the newest: the older ones were queued first and have waited longest
-            ranked = [((shot.attempt == 1, shot.leaving, -k if shot.leaving else k), t) for k, (t, shot) in enumerate(order)]
+            ranked = [((shot.attempt == 1, shot.leaving, -k if shot.leaving else k), t)
+                      for k, (t, shot) in enumerate(order)]
             return min(ranked)[1]
         return min(order, key=lambda item: (item[1].attempt > 1, not item[1].leaving))[0]
 
