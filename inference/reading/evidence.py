@@ -312,7 +312,7 @@ def _expected(rule: FieldRule, texts: Sequence[Glyphs], reads: Sequence[Sequence
         # the lining's (or the filling's) content printed as the recipe's: the garment's own content is the shell's
         return FieldEvidence(name, Found.NEAR, expected, hit.confidence, "ocr", ANOTHER_PART, hit.line.text)
     if hit.found is Found.MATCH and name == "size" and _x_may_be_merged(field_key(name, expected)) \
-            and not _read_surely(fold(expected), texts, rule.min_confidence):
+            and _x_in_doubt(fold(expected), hit.text, texts, rule.min_confidence):
         hit = replace(hit, found=Found.NEAR)  # judged by what each read shows instead (_compare_value)
     if hit.found is Found.MATCH:
         against = _labelled_otherwise(rule, hit, reads, labelled) if len(fold(expected)) <= SHORT_VALUE_CHARS else None
@@ -407,6 +407,15 @@ def _x_may_be_merged(size: str) -> bool:
     reads), and an XL recipe's 'XL' read so is no more XL than XXL. Such a size is printed as expected only where some
     read shows every character of it surely."""
     return is_letter_size(size) and "X" in size
+
+
+def _x_in_doubt(pattern: str, matched: str, texts: Sequence[Glyphs], floor: float) -> bool:
+    """Whether a letter size matched as `matched` may be another by its Xs: a match forgiving an X dropped or added
+    (XXL matched on 'XL'), or the size read exactly but not every character of it surely in any read. A match
+    forgiving another slip with the Xs in place ('X8' for XS: S read 8) keeps its match."""
+    if matched.count("X") != pattern.count("X"):
+        return True
+    return matched == pattern and not _read_surely(pattern, texts, floor)
 
 
 def _read_surely(pattern: str, texts: Sequence[Glyphs], floor: float) -> bool:
