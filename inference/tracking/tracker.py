@@ -251,15 +251,7 @@ class TagTracker:
                     ahead = (box[2 + axis] - track.box[2 + axis]) if low_cut else (track.box[axis] - box[axis])
                     if ahead > 0:
                         pairs.append((float(ahead), i, t))
-        used_i, used_t = set(), set()
-        for _, i, t in sorted(pairs):
-            if i in used_i or t in used_t:
-                continue
-            tracks[t].update(boxes[i], frame, self.frame_wh, s.edge_px)
-            ids[i] = tracks[t].track_id
-            used_i.add(i)
-            used_t.add(t)
-        free_tracks[:] = [t for t in free_tracks if t not in used_t]
+        self._assign(sorted(pairs), frame, boxes, ids, tracks, free_tracks)
 
     def _gone(self, track: _Track, frame: int) -> bool:
         """An unseen track has left: predicted out of the view, or leaving with less of it predicted in view than
@@ -389,11 +381,17 @@ class TagTracker:
                 h_ratio = (boxes[i][3] - boxes[i][1]) / max(1e-6, p[3] - p[1])
                 if dist <= s.max_jump * diag and 0.6 <= h_ratio <= 1.67:
                     pairs.append((dist / max(diag, 1e-6), i, t))
+        self._assign(sorted(pairs), frame, boxes, ids, tracks, free_tracks)
+
+    def _assign(self, ranked: list[tuple[float, int, int]], frame: int, boxes: np.ndarray, ids: list,
+                tracks: list[_Track], free_tracks: list[int]) -> None:
+        """Greedy matching: each (cost, box, track) pair in `ranked` order whose box and track are both still free
+        updates that track with that box; `free_tracks` loses the tracks matched."""
         used_i, used_t = set(), set()
-        for _, i, t in sorted(pairs):
+        for _, i, t in ranked:
             if i in used_i or t in used_t:
                 continue
-            tracks[t].update(boxes[i], frame, self.frame_wh, s.edge_px)
+            tracks[t].update(boxes[i], frame, self.frame_wh, self.settings.edge_px)
             ids[i] = tracks[t].track_id
             used_i.add(i)
             used_t.add(t)
