@@ -16,6 +16,7 @@ import shutil
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 SIZES = ((1280, 720), (1920, 1080))
@@ -74,7 +75,7 @@ def differing_share(golden, candidate, *, block: int = 4, level: int = 40) -> fl
     return float((np.abs(grey(golden) - grey(candidate)) > level).mean())
 
 
-def _wait(app, condition, timeout_s: float) -> None:
+def wait_for(app, condition, timeout_s: float) -> None:
     deadline = time.monotonic() + timeout_s
     while not condition():
         if time.monotonic() > deadline:
@@ -83,8 +84,12 @@ def _wait(app, condition, timeout_s: float) -> None:
         time.sleep(0.01)
 
 
-def capture(out_dir: Path, sizes=SIZES, modes=MODES) -> list[Path]:
-    """Write every screenshot into `out_dir`; returns their paths."""
+@contextmanager
+def offscreen_station(prefix: str, source: str | None, job: tuple[str, str], size: tuple[int, int],
+                      settings_values: tuple[tuple[str, str], ...] = ()):
+    """The real window, offscreen, with the shipped detector and reader and the bundled sample recipe, `job` (name,
+    lot) set, shown at `size` once its pipeline is up; everything it keeps (settings given as `settings_values`,
+    journal, archive) in a temporary folder named with `prefix`. Yields (app, window, that folder)."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
@@ -94,9 +99,7 @@ def capture(out_dir: Path, sizes=SIZES, modes=MODES) -> list[Path]:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     register_fonts()
     apply_theme(app, False)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    written: list[Path] = []
-    with tempfile.TemporaryDirectory(prefix="hangtag-shots-") as tmp:
+    with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
         previous = os.environ.get("HANGTAG_DATA_DIR")
         os.environ["HANGTAG_DATA_DIR"] = str(Path(tmp) / "data")
         try:
@@ -105,35 +108,16 @@ def capture(out_dir: Path, sizes=SIZES, modes=MODES) -> list[Path]:
             from inference.resources import resource_path
 
             settings = StationSettings(QSettings(str(Path(tmp) / "station.ini"), QSettings.Format.IniFormat))
-            fixed = Path(tempfile.gettempdir()) / "hangtag-screenshots"  # the same path in every shot, every run
-            shutil.rmtree(fixed, ignore_errors=True)
-            source = make_source(fixed / "line-3 tags")
-            window = MainWindow(source=str(source), backend="onnxruntime-cpu", settings=settings,
+            for key, value in settings_values:
+                settings.set(key, value)
+            window = MainWindow(source=source, backend="onnxruntime-cpu", settings=settings,
                                 recipe=resource_path("recipes", "sample_090000022.toml"),
                                 journal_path=Path(tmp) / "journal.sqlite3", testing=True)
-            window.set_job(JOB, LOT)
-            window.resize(*sizes[0])
+            window.set_job(*job)
+            window.resize(*size)
             window.show()
-            _wait(app, lambda: window.pipeline is not None, 120)
-            window.start()
-            _wait(app, lambda: window.results.total >= len(STATES) and not window.source_bar.running, 300)
-            _wait(app, lambda: window.results.rowCount() == len(STATES), 5)
-            for size in sizes:
-                for mode in modes:
-                    window.resize(*size)  # the mode lays the docks out for the size: size, mode, size
-                    app.processEvents()
-                    window.modes.set_mode(mode)
-                    window.resize(*size)
-                    app.processEvents()
-                    for row, state in enumerate(STATES):
-                        window.show_result_at(row)
-                        window.table.selectRow(row)
-                        for _ in range(5):
-                            app.processEvents()
-                            time.sleep(0.02)
-                        path = out_dir / shot_name(mode, state, size)
-                        save_png(window.grab().toImage(), path)
-                        written.append(path)
+            wait_for(app, lambda: window.pipeline is not None, 120)
+            yield app, window, Path(tmp)
             window.close()
             app.processEvents()
         finally:
@@ -141,6 +125,35 @@ def capture(out_dir: Path, sizes=SIZES, modes=MODES) -> list[Path]:
                 os.environ.pop("HANGTAG_DATA_DIR", None)
             else:
                 os.environ["HANGTAG_DATA_DIR"] = previous
+
+
+def capture(out_dir: Path, sizes=SIZES, modes=MODES) -> list[Path]:
+    """Write every screenshot into `out_dir`; returns their paths."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    fixed = Path(tempfile.gettempdir()) / "hangtag-screenshots"  # the same path in every shot, every run
+    shutil.rmtree(fixed, ignore_errors=True)
+    source = make_source(fixed / "line-3 tags")
+    with offscreen_station("hangtag-shots-", str(source), (JOB, LOT), sizes[0]) as (app, window, _tmp):
+        window.start()
+        wait_for(app, lambda: window.results.total >= len(STATES) and not window.source_bar.running, 300)
+        wait_for(app, lambda: window.results.rowCount() == len(STATES), 5)
+        for size in sizes:
+            for mode in modes:
+                window.resize(*size)  # the mode lays the docks out for the size: size, mode, size
+                app.processEvents()
+                window.modes.set_mode(mode)
+                window.resize(*size)
+                app.processEvents()
+                for row, state in enumerate(STATES):
+                    window.show_result_at(row)
+                    window.table.selectRow(row)
+                    for _ in range(5):
+                        app.processEvents()
+                        time.sleep(0.02)
+                    path = out_dir / shot_name(mode, state, size)
+                    save_png(window.grab().toImage(), path)
+                    written.append(path)
     return written
 
 

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -41,15 +39,6 @@ def status_strings() -> dict[str, str]:
         "finished": "Finished camera replay /data/line-recordings/2026-12-05/夜班/line-3 女士连衣裙.avi",
         "error_journal": "⚠ JOURNAL: tag #1234 (REVIEW) was NOT recorded: database or disk is full",
     }
-
-
-def _wait(app, condition, timeout_s: float) -> None:
-    deadline = time.monotonic() + timeout_s
-    while not condition():
-        if time.monotonic() > deadline:
-            raise TimeoutError("the station did not reach the state to photograph in time")
-        app.processEvents()
-        time.sleep(0.01)
 
 
 def _settle(app) -> None:
@@ -85,35 +74,13 @@ def measure_label(label) -> dict:
 
 
 def walk(out_dir: Path, sizes: list[tuple[int, int]], source: str | None) -> list[dict]:
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtCore import QSettings
-    from PySide6.QtWidgets import QApplication
-
-    from app.screenshots import save_png
-    from app.theme import apply_theme, register_fonts
+    from app.screenshots import offscreen_station, save_png
     from inference.tracking.recent import RecentTag
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    register_fonts()
-    apply_theme(app, False)
     out_dir.mkdir(parents=True, exist_ok=True)
     rows: list[dict] = []
-    with tempfile.TemporaryDirectory(prefix="hangtag-walk-") as tmp:
-        os.environ["HANGTAG_DATA_DIR"] = str(Path(tmp) / "data")
-        from app.main_window import MainWindow
-        from app.settings import StationSettings
-        from inference.resources import resource_path
-
-        settings = StationSettings(QSettings(str(Path(tmp) / "station.ini"), QSettings.Format.IniFormat))
-        settings.set("line/per_tag", "1")
-        settings.set("line/hold", "NG+REVIEW")
-        window = MainWindow(source=source, backend="onnxruntime-cpu", settings=settings,
-                            recipe=resource_path("recipes", "sample_090000022.toml"),
-                            journal_path=Path(tmp) / "journal.sqlite3", testing=True)
-        window.set_job(JOB, LOT)
-        window.resize(*sizes[0])
-        window.show()
-        _wait(app, lambda: window.pipeline is not None, 120)
+    with offscreen_station("hangtag-walk-", source, (JOB, LOT), sizes[0],
+                           (("line/per_tag", "1"), ("line/hold", "NG+REVIEW"))) as (app, window, _tmp):
         link = window.line
         window._status_timer.stop()  # the counts as on a live line, held still for the photographs
         window._update_status()
@@ -143,8 +110,6 @@ def walk(out_dir: Path, sizes: list[tuple[int, int]], source: str | None) -> lis
                                      ("banner verdict", window.banner.verdict)):
                     rows.append({"size": f"{size[0]}x{size[1]}", "mode": mode, "where": where, "string": where,
                                  "png": f"{mode}_finished_{size[0]}x{size[1]}.png", **measure_label(label)})
-        window.close()
-        _settle(app)
     (out_dir / "walk.json").write_text(json.dumps(rows, ensure_ascii=False, indent=1), encoding="utf-8")
     return rows
 
