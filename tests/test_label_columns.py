@@ -3,11 +3,14 @@ on the value column's values; a second tag is never taken for a column."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from inference.detections import Detections
-from inference.reading.label_columns import bare_labels, label_and_value_columns, unlabelled
+from inference.reading.fields import lines_from_text
+from inference.reading.label_columns import bare_labels, label_and_value_columns, labels_alone, unlabelled
 from inference.reading.recipe import parse_recipe
 from inference.reading.tag_parts import one_tag_in_parts
 from inference.reading.types import BarcodeReading, FieldReading, OcrLine, TagReading
@@ -111,3 +114,29 @@ def test_a_panel_reading_a_value_after_a_label_is_no_label_column():
 def test_a_few_labels_are_no_label_column():
     few = tag(0, LABEL_PANEL, ("品名", "款号"), {})
     assert label_and_value_columns(RECIPE, few, value_panel()) is None
+
+
+def test_a_box_reading_only_field_labels_beside_the_tag_is_held_for_review_not_a_second_tag():
+    """p20 000072: a wide 合格证 boxed as its label column (品名 款号 颜色 … each alone on its line) and, apart, the rest
+    of it (price panel and code): judged NG for "2 hangtags". Labels with no value and no code are no tag of their own,
+    nor certainly none (a second tag's labels may show from under another): REVIEW, and nothing judged on them."""
+    recipe = parse_recipe('[counts]\nhangtag = 1\n[fields]\nproduct_name = "女士羊毛针织衫"\nstyle_number = "FS-159249"\n'
+                          'color = "藏青"\nprice = "¥339.00"\n')
+    labels = TagReading(1, (100.0, 150.0, 250.0, 590.0), ocr_lines=lines_from_text("品名\n款号\n颜色\n零售价"))
+    rest = TagReading(0, (400.0, 150.0, 990.0, 680.0), ocr_lines=lines_from_text("零售价：¥339.00\n品名：女士羊毛针织衫"),
+                      fields={"price": FieldReading("price", "¥339.00", 0.99, "ocr", "零售价：¥339.00")})
+    detections = Detections(np.array([rest.xyxy, labels.xyxy], np.float32), np.array([0.7, 0.3], np.float32),
+                            np.array([0, 0]), ("hangtag", "barcode", "qr_code"))
+    result = judge(recipe, detections, [rest, labels])
+    count = next(check for check in result.checks if check.subject == "count:hangtag")
+    assert count.verdict is Verdict.REVIEW and "box 2 reads only field labels" in count.reason
+    assert not any(reason.startswith("tag 2") for reason in result.reasons)
+    assert labels_alone(recipe, [rest, labels]) == [1]
+    # labels with a value after them, or a code, are a tag's own print: a second tag, NG
+    valued = replace(labels, ocr_lines=lines_from_text("品名：女士羊毛针织衫\n款号\n颜色\n零售价"))
+    assert labels_alone(recipe, [rest, valued]) == []
+    assert judge(recipe, detections, [rest, valued]).verdict is Verdict.NG
+    coded = replace(labels, barcodes=(BarcodeReading("EAN-13", "6951451204711", True, (120.0, 500.0, 240.0, 560.0)),))
+    assert labels_alone(recipe, [rest, coded]) == []
+    # alone in view, labels are all there is: no box to set them beside
+    assert labels_alone(recipe, [labels]) == []

@@ -60,3 +60,20 @@ def label_and_value_columns(recipe: Recipe, a: TagReading, b: TagReading) -> tup
         if values.ocr_lines and unlabelled(values.ocr_lines) and checked & set(values.fields):
             return labels, values
     return None
+
+
+def labels_alone(recipe: Recipe, tags: Sequence[TagReading]) -> list[int]:
+    """Tag indices of boxes that read only field labels — of at least half the recipe's checked fields, each with
+    nothing after it, no value of a checked field and no code — beside another box that reads more: a tag's label
+    column boxed apart from its values (p20 000072: a wide 合格证's label column boxed alone, its values and price
+    panel in the other box, judged NG for "2 hangtags"), or a second tag's labels showing from under another tag.
+    Neither is certainly a second tag, nor certainly none: the verdict holds them for review."""
+    checked = {rule.name for rule in recipe.fields if rule.expected is not None or rule.pattern is not None}
+    if not checked:
+        return []
+    found = []
+    for tag in tags:
+        fields, all_bare = bare_labels(tag.ocr_lines)
+        if all_bare and 2 * len(fields & checked) >= len(checked) and not tag.barcodes and not checked & set(tag.fields):
+            found.append(tag.tag_index)
+    return found if len(found) < len(tags) else []

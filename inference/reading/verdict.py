@@ -16,6 +16,7 @@ from inference.reading.evidence import (
     ANOTHER_PART, MARKED_IN_RUN, MARKED_OPTION, OPTIONS_LISTED, SIZE_RUN, FieldEvidence, gather, other_part,
 )
 from inference.reading.fields import extract_fields
+from inference.reading.label_columns import labels_alone
 from inference.reading.matching import Found, compare
 from inference.reading.normalize import code_key, ean13_check_ok, field_key, format_price, normalize_ean, parse_price
 from inference.reading.recipe import BarcodeRule, CountRule, FieldRule, Recipe
@@ -39,6 +40,7 @@ PATTERN_HINT = "set the tag aside; if the print is right, correct the recipe's p
 
 # A tag count's reading where boxes over another tag's carried nothing of their own (held for review, not NG).
 NOTHING_OF_ITS_OWN = "with nothing of its own"
+LABELS_ALONE = "with labels alone"
 # The source of a barcode check made on the digits read under bars nothing decoded: OCR, like a field's.
 PRINTED_UNDER_BARS = "printed under the bars"
 
@@ -80,11 +82,14 @@ def judge(recipe: Recipe, detections: Detections, readings: Sequence[TagReading]
     read = [tag for tag in readings if tag.is_tag]
     tags, joined = one_tag_in_parts(recipe, read)
     ownless = boxes_without_their_own(recipe, tags) if len(tags) > 1 else []
-    checks: list[Check] = [_count_check(rule, detections, readings, recipe, joined, ownless) for rule in recipe.counts]
+    alone = labels_alone(recipe, tags) if len(tags) > 1 else []
+    checks: list[Check] = [_count_check(rule, detections, readings, recipe, joined, ownless, alone) for rule in recipe.counts]
     if any(check.subject == "count:hangtag" and NOTHING_OF_ITS_OWN in check.read for check in checks):
         # the boxes with nothing of their own are held for review as boxes; their print is the tag's they lie over
         dropped = {box for box, _over in ownless}
         tags = [tag for tag in tags if tag.tag_index not in dropped]
+    if any(check.subject == "count:hangtag" and LABELS_ALONE in check.read for check in checks):
+        tags = [tag for tag in tags if tag.tag_index not in alone]  # labels with no value: nothing to check on them
     many = len(tags) > 1
     for tag in tags:
         prefix = f"tag {tag.tag_index + 1}: " if many else ""
@@ -288,9 +293,10 @@ def _one_tag_in_view(recipe: Recipe, detections: Detections, whole: TagReading) 
 
 
 def _count_check(rule: CountRule, detections: Detections, readings: Sequence[TagReading], recipe: Recipe,
-                 joined: int = 0, ownless: Sequence[tuple[int, int]] = ()) -> Check:
+                 joined: int = 0, ownless: Sequence[tuple[int, int]] = (), alone: Sequence[int] = ()) -> Check:
     """`joined`: detector boxes that were parts of a tag outlined in two (tag_parts.py), not tags of their own;
-    `ownless`: boxes over another tag's that carry nothing of their own (tag_parts.boxes_without_their_own)."""
+    `ownless`: boxes over another tag's that carry nothing of their own (tag_parts.boxes_without_their_own);
+    `alone`: boxes that read only field labels (label_columns.labels_alone)."""
     n, source = _observed_count(rule.class_name, detections, readings, recipe.min_detection_confidence)
     if rule.class_name == "hangtag" and joined:
         n = max(0, n - joined)
@@ -343,6 +349,12 @@ def _count_check(rule: CountRule, detections: Detections, readings: Sequence[Tag
                      f"{n} hangtags boxed, expected {expected}, but {pairs} {nothing} own (no code, few of a "
                      "tag's fields, none the box under it does not read): the same tag boxed twice, or a second tag hidden under it?"
                      " Check it by hand")
+    if rule.class_name == "hangtag" and n > rule.max and alone and rule.min <= n - len(alone) <= rule.max:
+        which = ", ".join(f"box {index + 1}" for index in alone)
+        return Check(subject, None, expected, f"{n} ({len(alone)} {LABELS_ALONE})", None, source, Verdict.REVIEW,
+                     f"{n} hangtags boxed, expected {expected}, but {which} {'reads' if len(alone) == 1 else 'read'} only"
+                     " field labels with nothing after them (no value, no code): a tag's label column boxed apart, or a"
+                     " second tag's labels showing from under another? Check it by hand")
     found = f"no {_plural(rule.class_name, 1)}" if n == 0 else f"{n} {_plural(rule.class_name, n)}"
     return Check(subject, None, expected, str(n), None, source, Verdict.NG, f"{found}, expected {expected}")
 
