@@ -56,21 +56,30 @@ def curled(art: TagArt, bend_rad: float, start_rad: float, distance_px: float, s
     projected x, its height shrunk about the card's middle by the perspective scale (horizontal print bows), the
     side turning away foreshortened, and the lamp (from the front) darkens the surface by `shade` × (1 - cos θ).
     The codes' boxes follow their warped outline; the smallest print shrinks with the smallest scale it meets."""
-    h, w = art.rgba.shape[:2]
+    w = art.rgba.shape[1]
     theta, x_of, scale_of = curl_map(w, bend_rad, start_rad, distance_px)
+    return warped_across(art, x_of, scale_of, lambda s: 1.0 - shade * (1.0 - np.cos(theta(s))), np.array([0.0, w]))
+
+
+def warped_across(art: TagArt, x_of, scale_of, light_of, scale_at: np.ndarray) -> TagArt:
+    """`art` with each column at arc length s moved to `x_of(s)` and its height shrunk about the card's middle by
+    `scale_of(s)` (a card bent or folded along vertical lines, seen in perspective), lit by `light_of(s)` per
+    column; the codes' boxes follow their warped outline, and the smallest print shrinks by the smallest scale at
+    `scale_at`. `x_of` must rise with s."""
+    h, w = art.rgba.shape[:2]
     s = np.linspace(0.0, w, 4 * w + 1)
     xs = x_of(s)
     x0 = float(xs.min())
     out_w = int(np.ceil(float(xs.max()) - x0))
     cy = (h - 1) / 2.0
-    # inverse map: each output column back to its arc length (x' rises with s while |θ| < π/2)
+    # inverse map: each output column back to its arc length
     s_of_col = np.interp(np.arange(out_w) + 0.5 + x0, xs, s)
     k = scale_of(s_of_col)
     rows = np.arange(h, dtype=np.float64)[:, None]
     map_x = np.broadcast_to(s_of_col[None, :] - 0.5, (h, out_w)).astype(np.float32)
     map_y = (cy + (rows - cy) / k[None, :]).astype(np.float32)
     warped = cv2.remap(art.rgba, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-    light = 1.0 - shade * (1.0 - np.cos(theta(s_of_col)))
+    light = light_of(s_of_col)
     rgb = warped[..., :3].astype(np.float32) * light[None, :, None]
     rgba = np.dstack([np.clip(rgb + 0.5, 0, 255).astype(np.uint8), warped[..., 3]])
 
@@ -82,7 +91,7 @@ def curled(art: TagArt, bend_rad: float, start_rad: float, distance_px: float, s
         ys = np.concatenate([cy + (y1 - cy) * kk, cy + (y2 - cy) * kk])
         return (float(px.min()), float(ys.min()), float(px.max()), float(ys.max()))
 
-    smallest = art.smallest_print_px * float(scale_of(np.array([0.0, w])).min())
+    smallest = art.smallest_print_px * float(scale_of(scale_at).min())
     return TagArt(rgba, dict(art.fields), tuple(SymbolArt(c.format, c.text, moved(c.box)) for c in art.barcodes),
                   tuple(SymbolArt(c.format, c.text, moved(c.box)) for c in art.qr), smallest)
 

@@ -23,14 +23,14 @@ from __future__ import annotations
 
 import math
 
-import cv2
 import numpy as np
 
-from training.tagsets.canvas import Card, Color, SymbolArt, TagArt
+from training.tagsets.canvas import Card, Color, TagArt
 from training.tagsets.eighth_designs import width_mm
 from training.tagsets.fonts import font_names
 from training.tagsets.layout import BLACK, ean_block, money, pick
 from training.tagsets.seventeenth_designs import unit_lines
+from training.tagsets.sixth_designs import warped_across
 from training.tagsets.values import TagValues
 
 HANGUL_FACES = ("wqy-zenhei", "wqy-microhei")  # the AR PL faces hold no Hangul
@@ -193,38 +193,16 @@ def fold_map(width_px: int, fold_px: float, left_rad: float, right_rad: float, d
 def folded(art: TagArt, fold_px: float, left_rad: float, right_rad: float, distance_px: float,
            gains: tuple[float, float]) -> TagArt:
     """`art` folded along `fold_px` and photographed half open (see `fold_map`): each column lands at its projected
-    x, its height shrunk about the card's middle by the perspective scale, each panel lit by its own gain; the
-    codes' boxes follow their warped outline; the smallest print shrinks with the smallest scale it meets."""
-    h, w = art.rgba.shape[:2]
+    x, its height shrunk about the card's middle by the perspective scale, each panel lit by its own gain and the
+    crease shaded (sixth_designs.warped_across)."""
+    w = art.rgba.shape[1]
     x_of, scale_of = fold_map(w, fold_px, left_rad, right_rad, distance_px)
-    s = np.linspace(0.0, w, 4 * w + 1)
-    xs = x_of(s)
-    x0 = float(xs.min())
-    out_w = int(np.ceil(float(xs.max()) - x0))
-    cy = (h - 1) / 2.0
-    s_of_col = np.interp(np.arange(out_w) + 0.5 + x0, xs, s)
-    k = scale_of(s_of_col)
-    rows = np.arange(h, dtype=np.float64)[:, None]
-    map_x = np.broadcast_to(s_of_col[None, :] - 0.5, (h, out_w)).astype(np.float32)
-    map_y = (cy + (rows - cy) / k[None, :]).astype(np.float32)
-    warped = cv2.remap(art.rgba, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-    light = np.where(s_of_col < fold_px, gains[0], gains[1])
-    near = np.clip(1.0 - np.abs(s_of_col - fold_px) / (0.04 * w), 0.0, 1.0)
-    light = light * (1.0 - 0.18 * near ** 2)  # the crease's shadow
-    rgb = warped[..., :3].astype(np.float32) * light[None, :, None]
-    rgba = np.dstack([np.clip(rgb + 0.5, 0, 255).astype(np.uint8), warped[..., 3]])
 
-    def moved(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
-        x1, y1, x2, y2 = box
-        ss = np.linspace(x1, x2, 64)
-        kk = scale_of(ss)
-        px = x_of(ss) - x0
-        ys = np.concatenate([cy + (y1 - cy) * kk, cy + (y2 - cy) * kk])
-        return (float(px.min()), float(ys.min()), float(px.max()), float(ys.max()))
+    def light(s: np.ndarray) -> np.ndarray:
+        near = np.clip(1.0 - np.abs(s - fold_px) / (0.04 * w), 0.0, 1.0)
+        return np.where(s < fold_px, gains[0], gains[1]) * (1.0 - 0.18 * near ** 2)  # the crease's shadow
 
-    smallest = art.smallest_print_px * float(scale_of(np.array([fold_px])).min())
-    return TagArt(rgba, dict(art.fields), tuple(SymbolArt(c.format, c.text, moved(c.box)) for c in art.barcodes),
-                  tuple(SymbolArt(c.format, c.text, moved(c.box)) for c in art.qr), smallest)
+    return warped_across(art, x_of, scale_of, light, np.array([fold_px]))
 
 
 def fold_across(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
