@@ -45,3 +45,26 @@ def test_a_standards_difference_is_keyed_by_its_code_alone():
     assert _difference_key("standard", "OB/T 2004-2017O 818401-2010") == "OB/T2004-2017"
     assert _difference_key("standard", "FZ/T73020-2019") == "FZ/T73020-2019"
     assert _difference_key("standard", "GB/T 2664.1-2017 x") == "GB/T2664.1-2017"
+
+
+STYLE = "品名：儿童卫衣\n款号：{code}\n尺码：155/88A"
+STYLE_RECIPE = '[fields]\nstyle_number = "FS-39937"\n'
+
+
+def style_verdict(small_print: str | None) -> Verdict:
+    """FS-39937 in a thin face, read FS-39987 surely twice by the stock recognizer (twentyfourth_b 000010)."""
+    stock = lines_from_text(STYLE.format(code="FS-39987"), 0.97)
+    small = lines_from_text(STYLE.format(code=small_print), 0.86) if small_print else ()
+    reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=stock, reread_lines=stock, small_print_lines=small)
+    return judge(parse_recipe(STYLE_RECIPE), one_tag(), [reading]).verdict
+
+
+def test_a_second_recognizer_showing_another_character_where_the_reads_differ_leaves_doubt():
+    assert style_verdict(None) is Verdict.NG  # the stock reads alone agree surely: a misprint
+    assert style_verdict("F8-39967") is Verdict.REVIEW  # the small-print read shows a third character there
+    assert style_verdict("FS-39937") is Verdict.OK  # the expected value read whole is evidence for it, as before
+
+
+def test_a_second_recognizer_reading_the_misprint_alike_leaves_it_standing():
+    assert style_verdict("F8-39987") is Verdict.NG  # it differs elsewhere, not where the misprint is
+    assert style_verdict("FS-3998") is Verdict.NG  # a line it did not read whole says nothing of the character

@@ -361,13 +361,36 @@ def _expected(rule: FieldRule, texts: Sequence[Glyphs], reads: Sequence[Sequence
     agreed = bool(shown) or len({_difference_key(name, cand.value) for _, cand in different}) <= 1
     if different and agreed and len(bearing) == len(verdicts) and confirmed >= line_reads:
         _found, cand = max(different, key=lambda fc: fc[1].confidence)
-        return FieldEvidence(name, Found.DIFFERENT, cand.value, cand.confidence, "barcode" if "barcode" in cand.how else "ocr", cand.how, cand.raw)
+        if not _second_recognizer_disputes(name, expected, cand, small_print):
+            return FieldEvidence(name, Found.DIFFERENT, cand.value, cand.confidence, "barcode" if "barcode" in cand.how else "ocr", cand.how, cand.raw)
     if verdicts:
         _found, cand = max(verdicts, key=lambda fc: fc[1].confidence)
         return FieldEvidence(name, Found.NEAR, cand.value, cand.confidence, "ocr", cand.how, cand.raw)
     if hit.found is Found.NEAR:
         return FieldEvidence(name, Found.NEAR, hit.text, hit.confidence, "ocr", "close to the expected text", hit.line.text if hit.line else "")
     return FieldEvidence(name, Found.ABSENT)
+
+
+def _second_recognizer_disputes(name: str, expected: str, cand: _Candidate, small_print: Sequence[OcrLine]) -> bool:
+    """Whether the small-print recognizer, reading the field whole after its label, shows another character where
+    the stock reads' value departs from the expected one. Two reads of one crop by one network err alike; a second
+    network that reads the same line whole and does not show the misprinted character there leaves the character
+    unknown, not another (twentyfourth_b 000010: FS-39937 in a thin face read FS-39987 at 96 % and 97 % by the stock
+    recognizer, its runner-up 3 and 6, and F8-39967 by the small-print one): doubt, not a misprint. A misprint it
+    reads as the stock reads do, or a line it did not read whole, leaves the difference standing."""
+    if not small_print or cand.how == "barcode" or "barcode" in cand.how:
+        return False
+    want, got = field_key(name, expected), field_key(name, cand.value)
+    if len(want) != len(got):
+        return False
+    departs = [i for i, (a, b) in enumerate(zip(want, got)) if a != b]
+    if not departs:
+        return False
+    for other in _candidates(name, small_print, extract_fields(small_print), expected):
+        key = field_key(name, other.value)
+        if other.how == "after its label" and len(key) == len(got) and any(key[i] != got[i] for i in departs):
+            return True
+    return False
 
 
 def _difference_key(name: str, value: str) -> str:
