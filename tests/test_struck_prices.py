@@ -152,6 +152,29 @@ def test_bold_figures_run_together_up_to_their_decimal_point_are_not_struck():
     assert strike(bold) is None
 
 
+@pytest.mark.parametrize("fixture", ["bold_figures_bottoms_touching.png", "bold_figures_bottoms_touching_2.png",
+                                     "bold_figures_tops_in_a_slanted_row.png"])
+def test_bold_figures_touching_along_their_edges_are_not_struck(fixture):
+    # twentyfourth_b 000021, 000024 (吊牌价：¥888.00 / ¥99.00 in heavy print, blurred, the figures' bottoms touching in
+    # one row) and 000030 (零售价：¥99元 turned a little, the figures' tops in one slanted row): no tag of the design
+    # strikes a price. Along such an edge the only stretches where the "line" is alone are the joints between
+    # figures, each about as long as a stroke is thick; a strike shows itself alone over more than twice its thickness
+    crop = cv2.imread(str(FIXTURES / fixture), cv2.IMREAD_GRAYSCALE)
+    assert strike(crop) is None
+
+
+@pytest.mark.parametrize("weight", [3, 4])
+def test_a_strike_through_heavy_figures_is_still_a_strike(weight):
+    # the same heavy figures as above, struck through their middle by a line of their own stroke weight
+    image = np.full((44, 200), 255, np.uint8)
+    cv2.putText(image, "888.00", (8, 34), cv2.FONT_HERSHEY_SIMPLEX, 1.1, 0, weight, cv2.LINE_AA)
+    image = cv2.GaussianBlur(image, (0, 0), 0.8)
+    assert strike(image) is None
+    cv2.line(image, (4, 22), (140, 22), 0, weight - 1, cv2.LINE_AA)
+    found = strike(image)
+    assert found is not None and found.x1 - found.x0 > 100 and abs(found.y - 22) <= 2
+
+
 def test_the_old_price_struck_on_a_generated_markdown_tag_is_found_and_the_new_one_is_not():
     # eleventh 000028 (sale_reprice, nominal, turned 21°, motion blur 1.2 px): 原價 ¥3799.00 struck in grey under the
     # composition's table rule, 現價 ¥2999.00 in bold; the tag warped upright from its truth quad (248 × 467 px),

@@ -28,6 +28,10 @@ MAX_BREAK_PX = 1
 # The line must bridge at least this many columns where it is the only ink (the gaps between figures): a figure's
 # own stroke never does.
 MIN_BRIDGES = 3
+# ... and, in all, at least this many times its own thickness: a line shows itself alone, paper above and below it,
+# over stretches longer than it is thick. Where bold figures blurred together touch (their bottoms or tops in a
+# row), each joint is about as long as a stroke is thick, so the "line" along their edge bridges only joints.
+MIN_BRIDGED_THICKNESSES = 2.0
 # A line is tried where it runs at least this many times the crop's height, and is a strike where it runs at least
 # MIN_LENGTH times the figures' height (three figures or more): the crop's height holds margins and rules round them.
 CANDIDATE_LENGTH = 1.0
@@ -172,7 +176,7 @@ def _through_middle(ink: np.ndarray, x0: int, x1: int, line_y: np.ndarray) -> bo
             return False
     in_band = (rows >= top) & (rows <= bottom)
     bridges = int((~(figures & in_band).any(axis=0)).sum())
-    return bridges >= MIN_BRIDGES
+    return bridges >= max(MIN_BRIDGES, MIN_BRIDGED_THICKNESSES * thickness)
 
 
 def _thickness(ink: np.ndarray, columns: np.ndarray, line_y: np.ndarray) -> float:
