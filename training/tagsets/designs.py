@@ -1,8 +1,8 @@
-"""Seventy-six hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs, fifth_designs,
+"""Seventy-nine hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs, fifth_designs,
 sixth_designs, seventh_designs, eighth_designs, ninth_designs, tenth_designs, eleventh_designs, twelfth_designs,
 thirteenth_designs, fourteenth_designs, fifteenth_designs, sixteenth_designs, seventeenth_designs, eighteenth_designs,
-nineteenth_designs, twentieth_designs, twentyfirst_designs, twentysecond_designs, twentythird_designs and
-twentyfourth_designs),
+nineteenth_designs, twentieth_designs, twentyfirst_designs, twentysecond_designs, twentythird_designs,
+twentyfourth_designs and twentyfifth_designs),
 each from a common
 Chinese retail convention; none shares layout with training.synth.
 
@@ -48,6 +48,7 @@ from training.tagsets.twentyfirst_designs import (blend_lining, blend_values, co
                                                   grouped_style_values)
 from training.tagsets.twentysecond_designs import promo_price, standards_line, twin_codes
 from training.tagsets.twentythird_designs import halftone_photo, letterpress, reverse_cells
+from training.tagsets.twentyfifth_designs import half_shadow, shoe_tag, shoe_values, steep_angle
 from training.tagsets.twentyfourth_designs import east_asia_export, fold_across, size_conversion
 from training.tagsets.values import TagValues
 
@@ -382,6 +383,11 @@ DESIGNS: dict[str, Design] = {
     "size_conversion": size_conversion,
     "fold_across": fold_across,
     "east_asia_export": east_asia_export,
+    # added on 2026-12-05 (twenty-eighth session), after the reader had been developed against all seventy-six: a shoe's
+    # tag (a shoe size or mm, materials by part, no safety class), a card partly in a shadow, a card seen at a steep angle
+    "shoe_tag": shoe_tag,
+    "half_shadow": half_shadow,
+    "steep_angle": steep_angle,
 }
 # The symbology each design carries, so a recipe and a defect know what the barcode encodes.
 BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_price_block": "EAN-13",
@@ -408,12 +414,13 @@ BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_p
               "vertical_name": "EAN-13", "punched_size": "EAN-13", "run_on_text": "EAN-13",
               "reverse_cells": "EAN-13", "halftone_photo": "EAN-13", "letterpress": "EAN-13",
               "promo_price": "EAN-13", "standards_line": "EAN-13", "twin_codes": "EAN-13",
-              "size_conversion": "EAN-13", "fold_across": "EAN-13", "east_asia_export": "EAN-13"}
+              "size_conversion": "EAN-13", "fold_across": "EAN-13", "east_asia_export": "EAN-13",
+              "shoe_tag": "EAN-13", "half_shadow": "EAN-13", "steep_angle": "EAN-13"}
 # Cards the photograph shows turned a half turn (the tag hung by its hole upside down), besides the scene's tilt.
 HUNG_UPSIDE_DOWN = {"hung_upside_down"}
 # Designs whose jobs draw values of their own from the job's generator (a size system and the product names,
 # fibres and standards that go with it), after its style seed.
 JOB_VALUES: dict[str, Callable[[np.random.Generator, TagValues], TagValues]] = {
     "kids_height": kids_values, "jeans_waist": jeans_values, "bra_cup": bra_values,
-    "grouped_style": grouped_style_values, "blend_lining": blend_values}
+    "grouped_style": grouped_style_values, "blend_lining": blend_values, "shoe_tag": shoe_values}
 HAS_QR = {"kraft_stamped", "stacked_labels", "logo_face", "dense_tag", "qr_first", "hologram_seal"}
