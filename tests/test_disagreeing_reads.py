@@ -68,3 +68,11 @@ def test_a_second_recognizer_showing_another_character_where_the_reads_differ_le
 def test_a_second_recognizer_reading_the_misprint_alike_leaves_it_standing():
     assert style_verdict("F8-39987") is Verdict.NG  # it differs elsewhere, not where the misprint is
     assert style_verdict("FS-3998") is Verdict.NG  # a line it did not read whole says nothing of the character
+
+
+def test_another_code_differing_in_several_places_stands_where_the_second_recognizer_bears_out_one():
+    stock = lines_from_text(STYLE.format(code="FS-21987"), 0.97)  # 9, 3 -> 2, 1 (expected FS-39937)
+    for small, verdict in (("FS-21967", Verdict.NG), ("FS-36967", Verdict.REVIEW)):
+        reading = TagReading(0, (10.0, 10.0, 200.0, 300.0), ocr_lines=stock, reread_lines=stock,
+                             small_print_lines=lines_from_text(STYLE.format(code=small), 0.86))
+        assert judge(parse_recipe(STYLE_RECIPE), one_tag(), [reading]).verdict is verdict, small

@@ -373,11 +373,13 @@ def _expected(rule: FieldRule, texts: Sequence[Glyphs], reads: Sequence[Sequence
 
 def _second_recognizer_disputes(name: str, expected: str, cand: _Candidate, small_print: Sequence[OcrLine]) -> bool:
     """Whether the small-print recognizer, reading the field whole after its label, shows another character where
-    the stock reads' value departs from the expected one. Two reads of one crop by one network err alike; a second
-    network that reads the same line whole and does not show the misprinted character there leaves the character
-    unknown, not another (twentyfourth_b 000010: FS-39937 in a thin face read FS-39987 at 96 % and 97 % by the stock
-    recognizer, its runner-up 3 and 6, and F8-39967 by the small-print one): doubt, not a misprint. A misprint it
-    reads as the stock reads do, or a line it did not read whole, leaves the difference standing."""
+    the stock reads' value departs from the expected one — at every such place. Two reads of one crop by one network
+    err alike; a second network that reads the same line whole and shows none of the misprinted characters leaves
+    them unknown, not others (twentyfourth_b 000010: FS-39937 in a thin face read FS-39987 at 96 % and 97 % by the
+    stock recognizer, its runner-ups 3 and 6, and F8-39967 by the small-print one): doubt, not a misprint. A misprint
+    it reads as the stock reads do at one place at least (another code differs in several), or a line it did not
+    read whole, leaves the difference standing. So the small-print read may hold a difference in doubt, never make
+    one, and never pass a value."""
     if not small_print or cand.how == "barcode" or "barcode" in cand.how:
         return False
     want, got = field_key(name, expected), field_key(name, cand.value)
@@ -388,7 +390,7 @@ def _second_recognizer_disputes(name: str, expected: str, cand: _Candidate, smal
         return False
     for other in _candidates(name, small_print, extract_fields(small_print), expected):
         key = field_key(name, other.value)
-        if other.how == "after its label" and len(key) == len(got) and any(key[i] != got[i] for i in departs):
+        if other.how == "after its label" and len(key) == len(got) and all(key[i] != got[i] for i in departs):
             return True
     return False
 

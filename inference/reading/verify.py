@@ -68,7 +68,8 @@ def verify(tag: TagReading, recipe: Recipe, crops: LineCrops, upright: Upright, 
     says. A line a matched field was found on, and no field in doubt, is not read again. The
     posteriors are dropped when done: they serve verification only. Fields still in doubt after that are read once
     more by `rereader` where given (the recognizer fine-tuned for small print): evidence that a field is printed as
-    expected, never that it differs, so the fine-tune can settle a doubt but neither make nor hide a difference.
+    expected, never that it differs, so the fine-tune can settle a doubt but never make a difference (where it reads
+    every character of a difference otherwise, the difference is held in doubt: evidence.py).
     On a tag read turned a quarter (`stood`: its lines stood on end), a letter size is also read from its glyphs
     turned back (`_with_turned_sizes`)."""
     tag = _with_marked_size(tag, recipe, crops, upright, recognizer)
