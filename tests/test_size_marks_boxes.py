@@ -10,7 +10,7 @@ import pytest
 
 from inference.reading.ocr.models import find_ocr_models
 from inference.reading.ocr.recognizer import TextRecognizer
-from inference.reading.size_marks import _digits_mended, marked_size
+from inference.reading.size_marks import _cell_reads_other, _digits_mended, _read_twice, marked_size
 
 FONT = cv2.FONT_HERSHEY_SIMPLEX
 SCALE, THICK = 0.75, 2
@@ -62,3 +62,14 @@ def test_a_girth_run_on_into_its_body_type_is_mended_to_the_letter():
     assert _digits_mended("160/104") == "160/104"  # a girth that may be printed so keeps its figures
     assert _digits_mended("160/148") == "160/148"
     assert _digits_mended("175/96B 180/1048") == "175/96B 180/104B"
+
+
+def test_a_cells_own_read_run_on_into_its_body_type_is_the_marked_entrys_size():
+    """twentyfourth 000041 (size_conversion): the tinted row's 170/96B read 170/968 on its own and in its cell's first
+    read; the marked entry's read is mended to 170/96B, and the cell's read, mended alike, names the same size, not
+    another (nor the same size twice with its neighbour 175/1008)."""
+    reads = ["165/92B", "M L", "170/968", "175/1008", "XXL", "180/104B", "3XL", "185/1088"]
+    assert not _cell_reads_other(reads, 2, "170/96B")
+    assert not _read_twice(reads, "170/96B")
+    assert _cell_reads_other(reads, 3, "170/96B")  # its neighbour's cell names another size, mended or not
+    assert _read_twice(reads + ["170/96B"], "170/96B")

@@ -323,7 +323,7 @@ def _cell_reads_other(reads: Sequence[str], row: int, token: str) -> bool:
     its cell read XXL)."""
     if row >= len(reads):
         return False
-    named = size_tokens(reads[row])
+    named = size_tokens(_digits_mended(reads[row]))  # mended as the marked entry's own read is ('170/968': 170/96B)
     return len(named) == 1 and named[0] != token and (hao_xing.parse(named[0]) is None) == (hao_xing.parse(token) is None)
 
 
@@ -331,7 +331,7 @@ def _read_twice(reads: Sequence[str], token: str) -> bool:
     """Whether the run's rows (a size's labelled line left out: it names the garment's size, not the run's) read
     `token` twice (fifteenth_b 000132: its cells read L, XL, XL, 3XL; the bold XXL, its Xs run together, read XL)."""
     unlabelled = [text for text in reads if not any(name == "size" for name, *_ in split_labeled(text))]
-    return sum(size_tokens(text).count(token) for text in unlabelled) >= 2
+    return sum(size_tokens(_digits_mended(text)).count(token) for text in unlabelled) >= 2
 
 
 def _light_on_dark(gray: np.ndarray, rows: Sequence[Box]) -> bool:
