@@ -4,6 +4,7 @@
     records.py    TagTrack (what is known about one tag so far) and TagVerdict (its one final answer)
     worker.py     the reading worker: OCR beside detection, a bounded queue where a tag's newest best shot wins
     line.py       LineInspector: detect, read each tag's best fully-inside shot, judge it when it leaves
+    symbols.py    LoneSymbols: a barcode / QR code that crossed on no tag's outline is a tag the detector missed
     pace.py       DetectionPace: how often a live line detects (seldom while the reader is busy)
     reader_share.py  ReaderShare: the share of a core the reading thread got over its last reads
     triggered.py  TriggeredInspector: one frame per trigger, one verdict per trigger id

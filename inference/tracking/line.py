@@ -9,10 +9,17 @@ Reading runs on the worker's thread. When the tracker says the tag left (or its 
 it is still running, its verdict is final: the best evidence over its reads (records.best_evidence). A second
 try still waiting when the tag leaves is dropped (it would only delay a verdict that already has a read); a tag
 that left unread is read once from its best shot, and a tag that left with no whole shot at all is a REVIEW.
+A symbol (barcode, QR code) that crossed the view on no tag's outline is a tag the detector did not outline: it gets
+a REVIEW row when it leaves (symbols.py).
+
+A tag that left waits for its read; given `on_verdict`, its verdict goes there from the reading thread the moment
+that read lands, not at the next frame the loop steps (a detection on a loaded CPU is 0.1-1 s: BENCHMARKS, issue
+18, "where a leaving tag's verdict waits"). Without it, verdicts come only from `step`, `follow` and `finish`.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -23,13 +30,14 @@ import numpy as np
 
 from inference.detections import Detections, centre_inside
 from inference.errors import ConfigError
-from inference.reading.verdict import SHARP_FOCUS
+from inference.reading.verdict import SHARP_FOCUS, Verdict
 from inference.tracking.pace import DetectionPace
 from inference.tracking.records import UNREAD, UNREAD_BUSY, Read, TagTrack, TagVerdict, unread_because, verdict_of
+from inference.tracking.symbols import SYMBOLS, LoneSymbol, LoneSymbols, lone_reason
 from inference.tracking.tracker import TagTracker, TrackerSettings, touches_edge
 from inference.tracking.worker import ReadWorker, Shot, read_shot
 
-SYMBOLS = ("barcode", "qr_code")
+VerdictListener = Callable[[TagVerdict], None]
 READ_CUT_SHORT = "its read was still running when the run ended (the station closed or stopped): check this tag by hand"
 
 
@@ -50,6 +58,7 @@ class LineSettings:
     # None: every read is waited for.
     read_wait_s: float | None = None
     edge_px: float = 2.0
+    lone_symbol_looks: int = 3  # a symbol on no tag's outline in this many looks is a tag (symbols.LoneSymbols)
     tracker: TrackerSettings = field(default_factory=TrackerSettings)
     pace: DetectionPace = field(default_factory=DetectionPace)  # how often a live line's detector runs
 
@@ -139,11 +148,14 @@ def tag_focus(image: np.ndarray, box, symbol_boxes) -> float:
 
 
 class LineInspector:
-    """Not thread-safe: `step` and `finish` are called from one detection loop."""
+    """`step`, `follow` and `finish` are called from one detection loop. With `on_verdict` (and `threaded`), a tag
+    that left waiting for its read gets its verdict on the reading thread as the read lands: `on_verdict` is then
+    called from that thread, each verdict once, either there or returned by the loop's calls."""
 
     def __init__(self, detect: Callable[[np.ndarray], Detections] | None, reader: Any, recipe: Any,
                  settings: LineSettings = LineSettings(), *, threaded: bool = True,
-                 clock: Callable[[], float] = time.monotonic, first_id: int = 1) -> None:
+                 clock: Callable[[], float] = time.monotonic, first_id: int = 1,
+                 on_verdict: VerdictListener | None = None) -> None:
         if recipe is None:
             raise NoRecipeError("the line needs a job's recipe", expected="a recipe (--recipe JOB.toml)",
                                 found="none", hint="teach or load the job's recipe, then start the line")
@@ -151,8 +163,15 @@ class LineInspector:
         self.recipe = recipe
         self.settings = settings
         self.clock = clock
-        self.worker = ReadWorker(reader, recipe, settings.queue) if threaded else _InlineWorker(reader, recipe)
+        self.on_verdict = on_verdict
+        # the loop's calls and a landing read change the same tags: one at a time (re-entrant: step -> _finalize)
+        self._lock = threading.RLock()
+        self._landed = False  # a read landed while the loop held the lock: the loop looks again as it lets go
+        woken = self._read_landed if on_verdict is not None else None
+        self.worker = (ReadWorker(reader, recipe, settings.queue, on_read=woken) if threaded
+                       else _InlineWorker(reader, recipe))
         self.tracker: TagTracker | None = None
+        self.symbols: LoneSymbols | None = None
         self.first_id = first_id
         self.frames = 0
         self._live: dict[int, _State] = {}
@@ -175,12 +194,20 @@ class LineInspector:
     def step(self, frame: int, image: np.ndarray, detections: Detections | None = None) -> list[TagVerdict]:
         """One frame (its source index, the image, and its detections when the caller already has them);
         returns the verdicts of tags that became final at this frame."""
+        if detections is None:
+            detections = self.detect(image)  # outside the lock: a read landing meanwhile gives its verdict at once
+        with self._lock:
+            verdicts = self._step(frame, image, detections)
+        self._after_lock()
+        return verdicts
+
+    def _step(self, frame: int, image: np.ndarray, detections: Detections) -> list[TagVerdict]:
         now = self.clock()
         self._stepped = (frame, now)
-        if detections is None:
-            detections = self.detect(image)
         if self.tracker is None:
-            self.tracker = TagTracker((image.shape[1], image.shape[0]), self.settings.tracker, self.first_id)
+            frame_wh = (image.shape[1], image.shape[0])
+            self.tracker = TagTracker(frame_wh, self.settings.tracker, self.first_id)
+            self.symbols = LoneSymbols(frame_wh, self.settings.tracker, self.settings.lone_symbol_looks)
         self.frames += 1
         self._slow = self._previous_frame is not None and frame - self._previous_frame >= self.settings.look_frames
         self._previous_frame = frame
@@ -198,7 +225,10 @@ class LineInspector:
                 self._leave(state.track_id, now)
             else:
                 self._schedule(state, leaving=False)
-        return self._finalize(wait_s=0.0)
+        marks = np.flatnonzero(np.array([label in SYMBOLS for label in detections.labels], dtype=bool))
+        lone = self.symbols.update(frame, image, detections.xyxy[marks], detections.confidence[marks],
+                                   [detections.labels[j] for j in marks], self.tracker.outlines(frame))
+        return self._finalize(wait_s=0.0) + self._lone_verdicts(lone)
 
     def follow(self, frame: int) -> list[TagVerdict]:
         """A frame the paced detector skips (`detection_due` said no): with the belt's speed known, the tags it has
@@ -206,11 +236,14 @@ class LineInspector:
         not at the next detection. Costs no detection and no image."""
         if self.tracker is None:
             return []
-        now = self.clock()
-        self._collect()
-        for track_id in self.tracker.expire(frame):
-            self._leave(track_id, now)
-        return self._finalize(wait_s=0.0)
+        with self._lock:
+            now = self.clock()
+            self._collect()
+            for track_id in self.tracker.expire(frame):
+                self._leave(track_id, now)
+            verdicts = self._finalize(wait_s=0.0) + self._lone_verdicts(self.symbols.expire(frame))
+        self._after_lock()
+        return verdicts
 
     def finish(self, drain_s: float | None = None, cause: str | None = None) -> list[TagVerdict]:
         """The stream ended: every tag still in view leaves now. The reads still running are waited for, `drain_s`
@@ -218,13 +251,17 @@ class LineInspector:
         reads it has (REVIEW when none) and saying so: a tag is never dropped for want of time. `cause` (the line was
         stopped, the station closed): a tag in view that was never read says that, not "the frame's edge cut it"
         or "the reader was busy", which were not why."""
-        now = self.clock()
-        if self.tracker is not None:
-            self.tracker.end_all()
-        in_view = set(self._live)
-        for track_id in in_view:
-            self._leave(track_id, now)
-        verdicts = self._finalize(wait_s=self.settings.drain_s if drain_s is None else drain_s) + self._cut_short()
+        with self._lock:
+            now = self.clock()
+            lone: list[LoneSymbol] = []
+            if self.tracker is not None:
+                self.tracker.end_all()
+                lone = self.symbols.end_all()
+            in_view = set(self._live)
+            for track_id in in_view:
+                self._leave(track_id, now)
+            verdicts = (self._finalize(wait_s=self.settings.drain_s if drain_s is None else drain_s)
+                        + self._cut_short() + self._lone_verdicts(lone))
         if cause is None:
             return verdicts
         return [replace(v, reasons=(unread_because(cause),) + v.reasons[1:])
@@ -238,6 +275,8 @@ class LineInspector:
         if self._stepped is None:
             return True
         last_frame, last_at = self._stepped
+        with self._lock:
+            self._collect()  # a read that landed settles its tag now: no detection is needed to learn it
         return self.settings.pace.due(shot_wanted=self._shot_wanted(), seconds_since=self.clock() - last_at,
                                       frames_since=frame - last_frame, whole_frames=self._whole_frames(),
                                       reader_share=self.worker.cpu_share)
@@ -265,7 +304,8 @@ class LineInspector:
 
     def tracks(self) -> tuple[TagTrack, ...]:
         """The tags in view (and those waiting for a read before their verdict), as plain records."""
-        return tuple(s.record() for s in (*self._live.values(), *self._leaving.values()))
+        with self._lock:  # a landing read may judge a leaving tag meanwhile
+            return tuple(s.record() for s in (*self._live.values(), *self._leaving.values()))
 
     def hurry(self, seconds: float) -> None:
         """Thread-safe: a `finish` waiting for reads (now or later) gives up on them within `seconds` from now."""
@@ -392,3 +432,29 @@ class LineInspector:
             reasons = verdict.reasons if verdict.reads else ()  # "the reader was busy" would not say why
             out.append(replace(verdict, reasons=reasons + (READ_CUT_SHORT,)))
         return out
+
+    def _lone_verdicts(self, lone: list[LoneSymbol]) -> list[TagVerdict]:
+        """A symbol that crossed on no tag's outline: a tag the detector did not outline, one REVIEW row, unread."""
+        return [TagVerdict(self.tracker.take_id(), Verdict.REVIEW, (lone_reason(s.label),), s.looks, s.first_frame,
+                           s.last_frame, s.last_box, None, None, 0, 0.0, crop=s.crop) for s in lone]
+
+    # -- a read landing (the reading thread) ------------------------------------------------------------
+    def _read_landed(self) -> None:
+        """The worker's thread, after each read: the tags that left and waited for it get their verdicts now. When
+        the loop holds the lock, it looks again as it lets go (`_after_lock`): never waited for here, since the loop
+        may be waiting for this thread's next read (finish)."""
+        self._landed = True
+        if not self._lock.acquire(blocking=False):
+            return
+        try:
+            self._landed = False
+            self._collect()
+            verdicts = self._finalize(wait_s=0.0) if self._leaving else []
+        finally:
+            self._lock.release()
+        for verdict in verdicts:
+            self.on_verdict(verdict)
+
+    def _after_lock(self) -> None:
+        if self._landed and self.on_verdict is not None:
+            self._read_landed()

@@ -2,10 +2,12 @@
 
 The worker calls `inspect(frame)` as it does for per-frame inspection. Here each frame is only detected and
 tracked (its FrameResult carries the boxes and no per-frame verdict: the tags in it are not finished yet), and
-each tag's one verdict goes to the `on_tag` listeners, on the worker's thread, when the tag leaves. Reading runs
-on the line's own reading thread, so the worker's frame rate is the detector's. On a live source the worker first
-offers each frame to `follow`: while the line is paced (its reader busy, every tag in view read) a frame is not
-detected, the belt's speed carries the tags, and the worker shows and journals nothing for it.
+each tag's one verdict goes to the `listeners` when the tag leaves: on the worker's thread, or, for a tag that left
+waiting for its read, on the line's reading thread the moment that read lands (one listener call at a time, each
+verdict once). Reading runs on the line's own reading thread, so the worker's frame rate is the detector's. On a
+live source the worker first offers each frame to `follow`: while the line is paced (its reader busy, every tag in
+view read) a frame is not detected, the belt's speed carries the tags, and the worker shows and journals nothing
+for it.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ class PerTagInspector:
         self._line: LineInspector | None = None
         self._last_index: int | None = None
         self._lock = threading.Lock()  # finish() may come from another thread than inspect()
+        self._delivering = threading.Lock()  # verdicts come from the worker's and the reading thread
         self._draining: LineInspector | None = None  # the line whose finish() is waiting for its reads
         self.frames_followed = 0
         self.lines_started = 0  # (this inspector, this) names the line whose tags the strip shows
@@ -89,14 +92,16 @@ class PerTagInspector:
             return self.inner.inspect(item, should_stop)
         result = self.pipeline.process(item.image, source_name=item.name, source_path=item.path, index=item.index,
                                        decode_ms=item.decode_ms)
+        verdicts: list[TagVerdict] = []
         with self._lock:
             if self._last_index is not None and item.index <= self._last_index:  # the source started again
-                self._deliver(self._finish_locked())
+                verdicts += self._finish_locked()
             self._last_index = item.index
             line = self._line_for()
             if line is not None:
-                self._deliver(line.step(item.index, item.image, result.detections))
+                verdicts += line.step(item.index, item.image, result.detections)
                 result = result.with_(verdict=TRACKED)
+        self._deliver(verdicts)  # not under the lock: a listener may ask tags_in_view
         return result
 
     def follow(self, item: Any) -> bool:
@@ -140,7 +145,8 @@ class PerTagInspector:
     def _line_for(self) -> LineInspector | None:
         if self._line is None and self.inner.recipe is not None and self.inner.reader is not None:
             settings = self.settings if self.live_source else replace(self.settings, timeout_s=None)
-            self._line = LineInspector(None, self.inner.reader, self.inner.recipe, settings, first_id=self.next_tag_id)
+            self._line = LineInspector(None, self.inner.reader, self.inner.recipe, settings, first_id=self.next_tag_id,
+                                       on_verdict=lambda verdict: self._deliver([verdict]))
             self.lines_started += 1
         return self._line
 
@@ -157,7 +163,8 @@ class PerTagInspector:
             line.close(timeout_s=30.0 if drain_s is None else 0.0)  # a read given up on is not waited for again
 
     def _deliver(self, verdicts: list[TagVerdict]) -> None:
-        for verdict in verdicts:
-            self.tags_given += 1
-            for listener in self.listeners:
-                listener(verdict)
+        with self._delivering:
+            for verdict in verdicts:
+                self.tags_given += 1
+                for listener in self.listeners:
+                    listener(verdict)

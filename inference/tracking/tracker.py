@@ -109,6 +109,18 @@ class TagTracker:
     def live_ids(self) -> tuple[int, ...]:
         return tuple(self._tracks)
 
+    def take_id(self) -> int:
+        """A tag id for a tag the line counted without a track of this tracker (LoneSymbols): ids go on as one
+        sequence, so no two rows of a line share one."""
+        self._next_id += 1
+        return self._next_id - 1
+
+    def outlines(self, frame: int) -> list[np.ndarray]:
+        """Where each tag this tracker follows is at `frame`: its box when it was seen there, else where its track
+        expects it (the detector missed it), cut at the frame's edge as the detector's boxes are."""
+        w, h = self.frame_wh
+        return [np.clip(self._predicted(track, frame), 0, [w, h, w, h]) for track in self._tracks.values()]
+
     @property
     def belt_known(self) -> bool:
         """The belt's speed was given or learned on both axes: tags seen seldom can be followed."""

@@ -14,9 +14,11 @@ shot was dropped while in view was queued again as it left behind the first read
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -26,6 +28,8 @@ from inference.detections import Detections
 from inference.reading.verdict import FrameVerdict, Verdict
 from inference.tracking.reader_share import ReaderShare
 from inference.tracking.records import Read, judge_read
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -66,10 +70,15 @@ def read_shot(reader: Any, recipe: Any, shot: Shot) -> Read:
 
 
 class ReadWorker:
-    """Owns a thread that reads shots with one TagReader (not thread-safe: used by this thread only)."""
+    """Owns a thread that reads shots with one TagReader (not thread-safe: used by this thread only). `on_read`
+    is called on that thread after each read lands (the line gives a tag that left its verdict then); a fault in it
+    is logged and counted (`on_read_faults`), and the thread goes on reading."""
 
-    def __init__(self, reader: Any, recipe: Any, capacity: int = 4) -> None:
+    def __init__(self, reader: Any, recipe: Any, capacity: int = 4,
+                 on_read: Callable[[], None] | None = None) -> None:
         self.reader = reader
+        self.on_read = on_read
+        self.on_read_faults = 0
         self.recipe = recipe
         self.capacity = capacity
         self.dropped = 0
@@ -171,6 +180,12 @@ class ReadWorker:
                 self._done.append((track_id, read))
                 self._reading = None
                 self._cond.notify_all()
+            if self.on_read is not None:
+                try:
+                    self.on_read()
+                except Exception:  # a listener's fault must not stop the reading of every tag after it
+                    self.on_read_faults += 1
+                    log.exception("after a read of tag %s, its verdict could not be given", track_id)
 
     def hurry(self, seconds: float) -> None:
         """Thread-safe: every wait for a read (`wait_for`, one running now included) ends within `seconds` from
