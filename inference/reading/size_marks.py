@@ -430,13 +430,26 @@ def _ink(band: np.ndarray, first: np.ndarray, core: tuple[int, int], h: float) -
 def _unruled(band: _Band) -> _Band:
     """The row without its table's ruling (a size chart's grid): a thin straight stroke across the band's whole
     height, or a thin level one at least RULE_SPAN print heights long, or one that runs out of the band's side (a
-    grid's line goes on past the text box; a line under an entry stops at the entry's ends, inside its row's box).
-    Rules part cells, they mark none (a ring's sides bow; a filled box is thick)."""
+    grid's line goes on past the text box; a line under an entry stops at the entry's ends, inside its row's box), and
+    the pieces of a level line that touch such a rule (a rule a little slanted, broken where it steps a row). Rules
+    part cells, they mark none (a ring's sides bow; a filled box is thick)."""
     wide = band.ink.shape[1]
     rules = _vertical_rules(band)
     walls = _runs(rules.any(axis=0))
-    for x, w, line in _level_lines(band):
-        if w >= RULE_SPAN * band.h or x == 0 or x + w >= wide:
+    level = _level_lines(band)
+    ruled = [w >= RULE_SPAN * band.h or x == 0 or x + w >= wide for x, w, _line in level]
+    grown = True
+    while grown:  # a rule slanting across the band breaks where it steps: its pieces touching a rule are the rule
+        grown = False
+        across = np.zeros(band.ink.shape, bool)
+        for (_x, _w, line), is_rule in zip(level, ruled):
+            across |= line if is_rule else False
+        near = cv2.dilate(across.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+        for i, (_x, _w, line) in enumerate(level):
+            if not ruled[i] and (line & near).any():
+                ruled[i] = grown = True
+    for (_x, _w, line), is_rule in zip(level, ruled):
+        if is_rule:
             rules |= line
     return replace(band, ink=band.ink & ~rules, solid=band.solid & ~rules, walls=walls)
 
@@ -462,9 +475,12 @@ def _level_lines(band: _Band) -> list[tuple[int, int, np.ndarray]]:
     thick = max(3, int(round(MAX_RULE_THICKNESS * h)))
     gap = _rule_gap(h)
     bridged = cv2.morphologyEx(cv2.dilate(ink.astype(np.uint8), np.ones((3, 1), np.uint8)), cv2.MORPH_CLOSE, np.ones((1, gap), np.uint8))
-    level = _thin(_opened(bridged, (1, max(3, min(int(MIN_SIDE_RULE * h), wide)))), (thick, 1))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(level.astype(np.uint8), connectivity=8)
-    return [(int(stats[c][0]), int(stats[c][2]), (labels == c) & ink) for c in range(1, count)]
+    # thin in the ink itself, column by column: a rule a little slanted spans more rows across the band than it is
+    # thick, and the bridging above makes every stroke two rows thicker
+    level = _thin(_opened(bridged, (1, max(3, min(int(MIN_SIDE_RULE * h), wide)))) & ink, (thick, 1))
+    joined = cv2.morphologyEx(cv2.dilate(level.astype(np.uint8), np.ones((3, 1), np.uint8)), cv2.MORPH_CLOSE, np.ones((1, gap), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    return [(int(stats[c][0]), int(stats[c][2]), (labels == c) & level) for c in range(1, count)]
 
 
 def _rule_gap(h: float) -> int:
