@@ -52,3 +52,17 @@ def test_reads_of_the_row_that_disagree_confirm_nothing():
 def test_without_a_size_row_the_run_is_still_doubt():
     result, reasons = verdict("品名：打底衫\n" + TABLE, "165/84Y")
     assert result is Verdict.REVIEW and "prints a run of sizes" in reasons[0]
+
+
+def test_reads_naming_the_same_size_confirm_it_though_one_doubted_a_character():
+    """twentyfourth_b 000024: the row `尺码：165/80Y` read with its 5 at 54 % in the first read and at 99 % in the
+    second; the reads agree on the size, and the surer one confirms it."""
+    row = "尺码：165/80Y"
+    doubted = OcrLine(row, 0.9, (0.0, 0.0, 0.0, 0.0), tuple(0.54 if ch == "5" else 1.0 for ch in row))
+    sure = OcrLine(row, 0.99, (0.0, 0.0, 0.0, 0.0), tuple(0.99 for _ in row))
+    table = lines_from_text(TABLE.replace("165/84Y", "165/80Y"), 0.99)
+    recipe = parse_recipe('[counts]\nhangtag = 1\n[fields]\nsize = "165/80Y"\n')
+    reading = TagReading(0, TAG_BOX, ocr_lines=(doubted, *table), reread_lines=(sure, *table))
+    assert judge(recipe, one_tag(), [reading]).verdict is Verdict.OK
+    alone = TagReading(0, TAG_BOX, ocr_lines=(doubted, *table), reread_lines=(doubted, *table))
+    assert judge(recipe, one_tag(), [alone]).verdict is Verdict.REVIEW  # never read surely: still doubt
