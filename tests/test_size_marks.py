@@ -21,7 +21,7 @@ from inference.reading.ocr.models import find_ocr_models
 from inference.reading.ocr.recognizer import TextRecognizer
 from inference.reading.reader import TagReader
 from inference.reading.recipe import load_recipe
-from inference.reading.size_marks import _digits_mended, _thin, marked_size
+from inference.reading.size_marks import size_read_mended, _thin, marked_size
 from inference.reading.types import MarkedSize, OcrLine, TagReading
 from tests.tagset_photos import generated_photos
 
@@ -148,10 +148,10 @@ def test_a_run_marking_another_size_is_ng_with_the_run_named_and_its_own_size_is
 
 
 def test_a_hao_xing_read_with_a_letter_for_a_digit_is_mended_only_in_its_figures():
-    assert _digits_mended("175/B4A") == "175/84A"  # 8 read as B in a moved crop (fifth set 000030)
-    assert _digits_mended("1O0/84A") == "100/84A"
-    assert _digits_mended("170/92B") == "170/92B"  # B the body type, not a digit
-    assert _digits_mended("■2XL") == "■2XL"
+    assert size_read_mended("175/B4A") == "175/84A"  # 8 read as B in a moved crop (fifth set 000030)
+    assert size_read_mended("1O0/84A") == "100/84A"
+    assert size_read_mended("170/92B") == "170/92B"  # B the body type, not a digit
+    assert size_read_mended("■2XL") == "■2XL"
 
 
 def test_one_size_read_three_ways_is_no_run_but_a_series_is():

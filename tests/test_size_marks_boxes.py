@@ -10,7 +10,7 @@ import pytest
 
 from inference.reading.ocr.models import find_ocr_models
 from inference.reading.ocr.recognizer import TextRecognizer
-from inference.reading.size_marks import _cell_reads_other, _digits_mended, _read_twice, marked_size
+from inference.reading.size_marks import _cell_reads_other, size_read_mended, _read_twice, marked_size
 
 FONT = cv2.FONT_HERSHEY_SIMPLEX
 SCALE, THICK = 0.75, 2
@@ -56,12 +56,12 @@ def test_a_tick_in_a_rows_only_box_marks_its_size(recognizer):
 
 
 def test_a_girth_run_on_into_its_body_type_is_mended_to_the_letter():
-    assert _digits_mended("180/1048") == "180/104B"  # p20 000018: B read as 8 after a three-figure chest
-    assert _digits_mended("165/888") == "165/88B"  # no girth is 888 cm
-    assert _digits_mended("160/1044") == "160/104A"
-    assert _digits_mended("160/104") == "160/104"  # a girth that may be printed so keeps its figures
-    assert _digits_mended("160/148") == "160/148"
-    assert _digits_mended("175/96B 180/1048") == "175/96B 180/104B"
+    assert size_read_mended("180/1048") == "180/104B"  # p20 000018: B read as 8 after a three-figure chest
+    assert size_read_mended("165/888") == "165/88B"  # no girth is 888 cm
+    assert size_read_mended("160/1044") == "160/104A"
+    assert size_read_mended("160/104") == "160/104"  # a girth that may be printed so keeps its figures
+    assert size_read_mended("160/148") == "160/148"
+    assert size_read_mended("175/96B 180/1048") == "175/96B 180/104B"
 
 
 def test_a_cells_own_read_run_on_into_its_body_type_is_the_marked_entrys_size():

@@ -29,6 +29,7 @@ def verdict(first: str, expected: str, again: str | None = None) -> tuple[Verdic
     ("尺码：S M L", None),  # a run after the label
     ("号型：175/96A 颜色：黑色", None),  # two fields on the line
     ("尺码 号型 US EU UK", None),
+    ("尺码：185/884", "185/88A"),  # the body type run on into the girth, read as the digit of its shape, mended
 ])
 def test_a_size_row_names_one_size_after_its_label_and_colon(text, size):
     found = named_size(OcrLine(text, 0.98, (0.0, 0.0, 1.0, 1.0)))
@@ -66,3 +67,10 @@ def test_reads_naming_the_same_size_confirm_it_though_one_doubted_a_character():
     assert judge(recipe, one_tag(), [reading]).verdict is Verdict.OK
     alone = TagReading(0, TAG_BOX, ocr_lines=(doubted, *table), reread_lines=(doubted, *table))
     assert judge(recipe, one_tag(), [alone]).verdict is Verdict.REVIEW  # never read surely: still doubt
+
+
+def test_a_row_read_with_its_body_type_as_a_digit_agrees_with_its_reads_that_show_the_letter():
+    """twentyfourth 000076: the first read gave `尺码：185/884` (A read as 4), the second and the small-print reads
+    `尺码：185/88A`; no girth is 884 cm, so the reads agree on 185/88A."""
+    table = TABLE.replace("165/84Y", "185/88A")
+    assert verdict("尺码：185/884\n" + table, "185/88A", again="尺码：185/88A\n" + table) == (Verdict.OK, ())

@@ -187,7 +187,7 @@ def marked_size(image: np.ndarray, rows: Sequence[Box], recognizer: TextRecogniz
         read = _read_entry(*bands[entry.row], entry, recognizer)
         if read is None:
             continue
-        text = _digits_mended(read[0])
+        text = size_read_mended(read[0])
         tokens = size_tokens(text)
         if len(tokens) == 1:
             if letter is not None and (hao_xing.parse(tokens[0]) is None) != letter:
@@ -284,7 +284,7 @@ def _column_cell(gray: np.ndarray, rows: Sequence[Box], reads: Sequence[str], tu
         recognized = recognizer.recognize([cv2.cvtColor(np.ascontiguousarray(crop), cv2.COLOR_GRAY2BGR)], squeeze=1.0)
         if not recognized or not recognized[0].text:
             return None
-        text = _digits_mended(recognized[0].text)
+        text = size_read_mended(recognized[0].text)
         named = size_tokens(text)
         if len(named) != 1 or (hao_xing.parse(named[0]) is None) != letter:
             return None
@@ -323,7 +323,7 @@ def _cell_reads_other(reads: Sequence[str], row: int, token: str) -> bool:
     its cell read XXL)."""
     if row >= len(reads):
         return False
-    named = size_tokens(_digits_mended(reads[row]))  # mended as the marked entry's own read is ('170/968': 170/96B)
+    named = size_tokens(size_read_mended(reads[row]))  # mended as the marked entry's own read is ('170/968': 170/96B)
     return len(named) == 1 and named[0] != token and (hao_xing.parse(named[0]) is None) == (hao_xing.parse(token) is None)
 
 
@@ -331,7 +331,7 @@ def _read_twice(reads: Sequence[str], token: str) -> bool:
     """Whether the run's rows (a size's labelled line left out: it names the garment's size, not the run's) read
     `token` twice (fifteenth_b 000132: its cells read L, XL, XL, 3XL; the bold XXL, its Xs run together, read XL)."""
     unlabelled = [text for text in reads if not any(name == "size" for name, *_ in split_labeled(text))]
-    return sum(size_tokens(_digits_mended(text)).count(token) for text in unlabelled) >= 2
+    return sum(size_tokens(size_read_mended(text)).count(token) for text in unlabelled) >= 2
 
 
 def _light_on_dark(gray: np.ndarray, rows: Sequence[Box]) -> bool:
@@ -757,7 +757,7 @@ def _read_entry(band: _Band, marks: np.ndarray, entry: _Entry, recognizer: TextR
     return found.text, tuple(chars)
 
 
-def _digits_mended(text: str) -> str:
+def size_read_mended(text: str) -> str:
     """A 号型 read with a letter where its height or chest figure has a digit of that shape ('175/B4A': 8 read as
     B) mended there only, and one whose girth runs on into a figure no girth has ('180/1048', '165/888': the body
     type B read as 8, A as 4) ending in that letter; the same length, so character confidences still line up."""

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from inference.reading.labels import split_labeled
 from inference.reading.letter_sizes import size_tokens
 from inference.reading.normalize import halfwidth
+from inference.reading.size_marks import size_read_mended
 from inference.reading.types import OcrLine
 
 SIZE_ROW = "the one size its own labelled row names, beside a run of sizes"
@@ -30,7 +31,7 @@ def named_size(line: OcrLine) -> tuple[str, float] | None:
     if len(labelled) != 1 or labelled[0][0] != "size":
         return None
     start = labelled[0][1]
-    value = halfwidth(text[start:]).upper()
+    value = size_read_mended(halfwidth(text[start:]).upper())  # as a run's entry is: '185/884' is 185/88A
     if ":" not in halfwidth(text[labelled[0][2]:start]) + value[:2]:
         return None
     tokens = size_tokens(value)
