@@ -304,7 +304,9 @@ class LineLink(QObject):
             window.banner.show_verdict("—", ["one verdict per frame: waiting for the next frame"])
 
     def _journal_and_show(self, verdict, inspector: PerTagInspector | None = None) -> None:
-        """On the worker's thread: journal the tag row (before it is shown), then hand it to the window."""
+        """On the worker's thread, or on the reading thread where a leaving tag's verdict waited for its read (the
+        station calls its listeners one at a time, apart from its detection step): journal the tag row (before it is
+        shown), then hand it to the window through a queued signal."""
         tag = RecentTag.of(verdict)
         if inspector is not None and tag.trigger_id is None:  # read here, on the thread that starts lines
             # a new recipe finishes the old job's tags before it takes over: inspector.recipe is still theirs

@@ -92,3 +92,22 @@ def test_a_preloaded_replay_of_nothing_says_what_to_do(tmp_path):
 
     with pytest.raises(HangtagError, match="regenerate"):
         PreloadedReplay(str(tmp_path / "missing.avi"))
+
+
+def test_a_row_about_a_part_of_a_tag_is_matched_to_that_tag_and_nothing_else():
+    """A lone symbol's row (the barcode of a tag the detector never outlined) overlaps its tag's box by IoU ~0.1: it is
+    that tag's row where its box lies inside the tag's, and no tag's where it lies on none."""
+    from types import SimpleNamespace
+
+    from inference.cli.line_bench import match_verdict
+
+    truth = {"tags": [{"id": 1, "by_frame": {7: (100.0, 0.0, 400.0, 300.0)}},
+                      {"id": 2, "by_frame": {7: (600.0, 0.0, 900.0, 300.0)}}]}
+
+    def row(box):
+        return SimpleNamespace(read_frame=None, read_box=None, last_frame=7, last_box=box)
+
+    assert match_verdict(truth, row((120.0, 200.0, 220.0, 260.0)))["id"] == 1  # a barcode on tag 1
+    assert match_verdict(truth, row((610.0, 10.0, 890.0, 290.0)))["id"] == 2  # a tag box: by IoU as before
+    assert match_verdict(truth, row((450.0, 200.0, 550.0, 260.0))) is None  # between the tags: about neither
+    assert match_verdict(truth, row((350.0, 200.0, 450.0, 260.0))) is None  # half on tag 1: not inside it

@@ -32,11 +32,12 @@ from pathlib import Path
 import numpy as np
 
 from inference.cli.common import add_model_options, pipeline_from
-from inference.detections import iou
+from inference.detections import intersection, iou
 from inference.errors import ConfigError
 from inference.tracking.pace import DetectionPace
 
 MATCH_IOU = 0.3
+ON_TAG = 0.8  # a verdict's box this much inside a tag's box, with no tag box like it, is about that tag
 READER_BACKENDS = ("onnxruntime-cpu", "onnxruntime-cuda", "torch-cuda")
 LATENCY_P95_TARGET_S = 1.0
 
@@ -121,6 +122,16 @@ def match_verdict(truth: dict, verdict) -> dict | None:
         box = tag["by_frame"].get(int(frame))
         if box is not None and (overlap := iou(box, seen)) >= best_iou:
             best, best_iou = tag, overlap
+    if best is not None:
+        return best
+    # a row whose box is a part of a tag (a lone symbol's: the barcode of a tag the detector did not outline) is
+    # about the tag it lies on
+    area = max(1e-9, (seen[2] - seen[0]) * (seen[3] - seen[1]))
+    best_share = ON_TAG
+    for tag in truth["tags"]:
+        box = tag["by_frame"].get(int(frame))
+        if box is not None and (share := intersection(box, seen) / area) >= best_share:
+            best, best_share = tag, share
     return best
 
 
@@ -278,7 +289,9 @@ def run_recording(inspector, spec: str, truth: dict, look_frames: int, stride: i
     verdicts: list[tuple[object, float]] = []
     detect_ms: list[float] = []
     step_cpu_s, followed = 0.0, 0
-    with LineInspector.around(inspector, settings) as line:
+    # a tag that left waiting for its read: its verdict comes on the reading thread as the read lands
+    woken = lambda verdict: verdicts.append((verdict, time.perf_counter()))  # noqa: E731 - list.append is atomic
+    with LineInspector.around(inspector, settings, on_verdict=woken) as line:
         load_before, cpu_before = os.getloadavg()[0], _cpu_s()
         newest = _Newest(source, stride)
         started = time.perf_counter()
