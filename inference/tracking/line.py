@@ -181,7 +181,8 @@ class LineInspector:
         self._slow = False  # the detector skips look_frames or more between its frames: waiting buys nothing
         self.reads_given_up = 0  # waiting reads of tags that left, dropped after `read_wait_s`
         self._stepped: tuple[int, float] | None = None  # the last detected frame and when its step began
-        self._whole_span = 0.0  # the longest whole tag seen along the belt (px): how long a tag stays whole
+        self._whole_span = (0.0, 0.0)  # the widest and tallest whole tag seen (px): with the belt's speed, how
+        # long a tag stays whole
 
     @classmethod
     def around(cls, inspector: Any, settings: LineSettings = LineSettings(), **options: Any) -> LineInspector:
@@ -282,13 +283,18 @@ class LineInspector:
                                       reader_share=self.worker.cpu_share)
 
     def _whole_frames(self) -> float | None:
-        """Source frames a tag stays wholly in view, from the belt's given speed and the tags seen whole so far."""
-        belt = self.settings.tracker.belt_px_per_frame
-        if belt is None or self.tracker is None or self._whole_span <= 0:
+        """Source frames a tag stays wholly in view, from the belt's speed and the tags seen whole so far. The speed
+        given, or else learned from the tags (the tracker's, once its moves agree): a line whose belt nobody entered
+        detected on every frame it could for the whole run, and the reader, which every verdict waits for, got 0.12
+        of a core against 0.18 with the speed given (BENCHMARKS, issue 18, twenty-eighth session, helper line2)."""
+        belt = None if self.tracker is None else self.tracker.belt
+        if belt is None:
+            return None  # not known yet: every frame it can, so the tags' moves teach it
+        along = 0 if abs(belt[0]) >= abs(belt[1]) else 1
+        speed, span = abs(belt[along]), self._whole_span[along]
+        if speed <= 0 or span <= 0:
             return None
-        speed = max(abs(belt[0]), abs(belt[1]))
-        extent = self.tracker.frame_wh[0] if abs(belt[0]) >= abs(belt[1]) else self.tracker.frame_wh[1]
-        return max(0.0, extent - self._whole_span) / speed if speed > 0 else None
+        return max(0.0, self.tracker.frame_wh[along] - span) / speed
 
     def _shot_wanted(self) -> bool:
         """A tag in view still needs a read, and the reader is free to start it at once."""
@@ -336,9 +342,7 @@ class LineInspector:
         symbols = [j for j, label in enumerate(detections.labels)
                    if label in SYMBOLS and centre_inside(detections.xyxy[j], box)]
         focus = tag_focus(image, box, [tuple(detections.xyxy[j]) for j in symbols])
-        belt = self.settings.tracker.belt_px_per_frame
-        along = 0 if belt is None or abs(belt[0]) >= abs(belt[1]) else 1
-        self._whole_span = max(self._whole_span, box[2 + along] - box[along])
+        self._whole_span = (max(self._whole_span[0], box[2] - box[0]), max(self._whole_span[1], box[3] - box[1]))
         state.fully_inside = True
         state.whole_frames += 1
         if state.best_focus is None or focus > state.best_focus:

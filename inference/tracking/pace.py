@@ -9,8 +9,10 @@ every tag in view read or being read, nothing in view) it only follows the tags 
 `whole_looks` detections in the time a tag is wholly in view (the belt's speed and the tags' size say how
 many frames that is), so a tag the reader is too busy for is still seen whole to be read later. With the
 belt's speed given, one detection a second keeps each tag's id (BENCHMARKS, issue 18, third pass). Without
-it the detector runs as when looking for a shot: a speed learned from tags seen every 10th frame split three
-tags in four into several ids in that pass.
+it the detector runs as when looking for a shot until the tags' moves, seen on every frame, agree on the belt's
+speed (the tracker's BELT_AGREE), and then follows by that learned speed: a speed learned from tags seen every 10th
+frame split three tags in four into several ids in that pass, and a line that never followed a learned belt left its
+reader 0.12 of a core, and its NG tags' verdicts 1.3-2 s late (twenty-eighth session, helper line2).
 
 Until the run's first read has finished the detector runs at full rate whatever the setting: following during it
 let one track take the first two tags (one duplicated, one missed) at 0.6 s spacing in 8 of 12 runs, none of 12
@@ -55,8 +57,8 @@ class DetectionPace:
             reader_share: float | None) -> bool:
         """Is the frame `frames_since` source frames (`seconds_since` s) after the last detected one worth
         detecting? `shot_wanted`: a tag in view waits for a read the free reader could start now; `whole_frames`:
-        how many frames a tag stays wholly in view at the belt's given speed (None: not known); `reader_share`: the
-        share of a core the reader got over its last reads (None: no read finished yet)."""
+        how many frames a tag stays wholly in view at the belt's speed, given or learned (None: not known yet);
+        `reader_share`: the share of a core the reader got over its last reads (None: no read finished yet)."""
         if self.shot_fps is not None and seconds_since < 1.0 / self.shot_fps:
             return False
         if shot_wanted or whole_frames is None or self.whole_looks is None or not self.starved(reader_share):

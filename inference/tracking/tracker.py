@@ -126,6 +126,14 @@ class TagTracker:
         """The belt's speed was given or learned on both axes: tags seen seldom can be followed."""
         return all(self._belt_known)
 
+    @property
+    def belt(self) -> tuple[float, float] | None:
+        """The belt's (x, y) speed in px per source frame once it is known, given or learned (BELT_AGREE moves
+        agreed on both axes); None before. A learned speed goes on following the tags' last moves."""
+        if not self.belt_known:
+            return None
+        return float(self.belt_velocity[0]), float(self.belt_velocity[1])
+
     def update(self, frame: int, xyxy: np.ndarray, confidence: np.ndarray) -> TrackUpdate:
         s = self.settings
         boxes = np.asarray(xyxy, np.float64).reshape(-1, 4)
