@@ -97,3 +97,28 @@ def test_the_rest_of_a_tag_leaving_after_its_track_ended_is_not_a_new_tag():
     assert rest.ids == (None,) and tracker.live_ids == ()
     coming_in = tracker.update(6, np.array([[0, 100, 40, 600]], float), np.array([0.9]))  # the other edge: a tag
     assert coming_in.ids[0] is not None
+
+
+def test_a_paced_detector_missing_a_tag_in_one_look_keeps_its_id_on_a_known_belt():
+    """Looks every 16 frames (more than lost_frames); the tag rides the frame's bottom edge, its box weak, and the
+    look at frame 16 misses it. The belt says it is wholly in view along the belt there, so it is the same tag at
+    frame 32: one id."""
+    tracker = TagTracker((W, H), TrackerSettings(belt_px_per_frame=(20.0, 0.0)))
+    first = tracker.update(0, np.array([[100, 400, 423, 720]], float), np.array([0.6]))
+    assert tracker.update(16, np.zeros((0, 4)), np.zeros(0)).ended == ()
+    again = tracker.update(32, np.array([[740, 400, 1063, 720]], float), np.array([0.6]))
+    assert again.ids == first.ids and again.ended == ()
+
+
+def test_a_tag_missed_in_two_looks_running_has_gone_though_the_belt_says_it_is_in_view():
+    tracker = TagTracker((W, H), TrackerSettings(belt_px_per_frame=(20.0, 0.0)))
+    first = tracker.update(0, np.array([[100, 400, 423, 720]], float), np.array([0.6]))
+    assert tracker.update(16, np.zeros((0, 4)), np.zeros(0)).ended == ()
+    assert tracker.update(20, np.zeros((0, 4)), np.zeros(0)).ended == first.ids  # predicted at 500..823
+
+
+def test_a_track_missed_once_on_a_belt_of_no_known_speed_ends_after_lost_frames():
+    """Without the belt's speed, where the tag is after a miss is a guess: the first look past lost_frames ends it."""
+    tracker = TagTracker((W, H))
+    first = tracker.update(0, np.array([[100, 400, 423, 720]], float), np.array([0.6]))
+    assert tracker.update(16, np.zeros((0, 4)), np.zeros(0)).ended == first.ids

@@ -23,6 +23,7 @@ from inference.tracking.boxes import (  # noqa: F401 - Box and touches_edge are 
 
 BELT_AGREE = 3  # moves (one tag's step between two looks) that must agree before the belt's speed counts as known
 BELT_MOVES_KEPT = 9  # the belt's speed is the median of this many last moves: one wrong match cannot steer it
+LOST_LOOKS = 2  # on a moving belt of known speed, a track in view ends only once this many looks missed it
 
 
 @dataclass(frozen=True)
@@ -31,9 +32,10 @@ class TrackerSettings:
     # a tag the frame's edge cuts scores 0.3, and it must become a track, to be counted)
     low: float = 0.1  # boxes between low and high only continue tracks (ByteTrack's second stage)
     match_iou: float = 0.2  # overlap with a track's predicted box needed to continue it
-    lost_frames: int = 15  # frames (source index) a track may go unseen before it ends; one whose box is
-    # predicted out of the view ends at once, and so does one leaving through an edge once less of it is
-    # predicted in view than the detector was seeing of the last tags that left (below that it cannot see it).
+    lost_frames: int = 15  # frames (source index) a track may go unseen before it ends (on a moving belt, and
+    # LOST_LOOKS looks: a paced detector looks every 13-16 frames, and one miss of a weak box split a tag); one
+    # whose box is predicted out of the view ends at once, and so does one leaving through an edge once less of it
+    # is predicted in view than the detector was seeing of the last tags that left (below that it cannot see it).
     edge_px: float = 2.0  # a box this close to the frame's edge touches it
     max_jump: float = 0.75  # last chance for a confident box: centre within this share of the track's diagonal
     # The belt's speed as the line knows it (px per source frame, x then y; + is rightwards/down), or None to
@@ -54,6 +56,7 @@ class _Track:
     # while the belt is unknown: the moves per frame (x, y) from a tag seen once before to this track's first box,
     # in the same row; one of them may be this tag's own move, which its next move then repeats
     guesses: tuple[np.ndarray, ...] = ()
+    missed: int = 0  # looks since it was last seen that did not see it
 
     def predicted(self, frame: int) -> np.ndarray:
         return self.box + self.velocity * (frame - self.last_frame)
@@ -66,7 +69,7 @@ class _Track:
         vx = [moved[i] for i in (0, 2) if free[i]]
         vy = [moved[i] for i in (1, 3) if free[i]]
         self.belt = np.array([np.mean(vx) if vx else np.nan, np.mean(vy) if vy else np.nan])
-        self.box, self.last_frame = box, frame
+        self.box, self.last_frame, self.missed = box, frame, 0
         self.span = np.maximum(self.span, box[2:] - box[:2])
         self.hits += 1
 
@@ -158,6 +161,7 @@ class TagTracker:
             track = tracks[t]
             if track.track_id not in self._tracks:
                 continue
+            track.missed += 1
             if self._gone(track, frame):
                 ended.append(track.track_id)
                 del self._tracks[track.track_id]
@@ -275,16 +279,27 @@ class TagTracker:
 
     def _gone(self, track: _Track, frame: int) -> bool:
         """An unseen track has left: predicted out of the view, or leaving with less of it predicted in view than
-        the detector saw of the last tags that left, or unseen for `lost_frames`. A tag leaving through an edge is
-        missed more often than a whole one; ending its track at its first miss split a tag still half in view
-        into two ids (two verdicts for one tag)."""
+        the detector saw of the last tags that left, or unseen for `lost_frames` (on a moving belt of known speed, a
+        tag predicted wholly in view along the belt: and LOST_LOOKS looks). A tag leaving through an edge is
+        missed more often than a whole one; ending its track at its first miss split a tag still half in view into two
+        ids (two verdicts for one tag). So did ending a track after `lost_frames` alone on a paced detector, which
+        looks once in more frames than that: a tag riding the frame's edge, its box weak, missed in one look, got a
+        second id at the next (s1.25 #13, BENCHMARKS, issue 18, twenty-eighth session, helper line2)."""
         predicted = self._predicted(track, frame)
         if self._out_of_view(predicted):
             return True
         share = self._share_in_view(track, predicted)
         if share is not None and self._last_seen_shares and share < float(np.median(self._last_seen_shares)):
             return True
-        return frame - track.last_frame >= self.settings.lost_frames
+        if frame - track.last_frame < self.settings.lost_frames:
+            return False
+        # On a moving belt of known speed, a tag predicted wholly in view along the belt is where the belt says: one
+        # look that missed it is a weak box (a tag riding the edge beside the belt), not a tag gone.
+        belt = self.belt
+        if belt is None or not any(belt) or track.missed >= LOST_LOOKS:
+            return True
+        along = 0 if abs(belt[0]) >= abs(belt[1]) else 1
+        return not (predicted[along] >= 0 and predicted[along + 2] <= self.frame_wh[along])
 
     def _share_in_view(self, track: _Track, box: np.ndarray) -> float | None:
         """How much of the tag `box` leaves in view along the edge its last box touched while moving towards it
