@@ -7,7 +7,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from inference.reading.size_marks import _band, _parts, _unruled
+from inference.reading.size_marks import _band, _clear_both_sides, _parts, _unruled
 
 FONT = cv2.FONT_HERSHEY_SIMPLEX
 
@@ -41,3 +41,18 @@ def test_a_line_under_a_size_alone_is_still_a_mark():
     cv2.line(image, (34, 42), (78, 43), 0, 2)
     band = _unruled(_band(cv2.GaussianBlur(image, (3, 3), 0.6), (22.0, 16.0, 92.0, 40.0), False))
     assert _parts(band).mark_mask.any()
+
+
+def test_the_tops_of_bold_glyphs_run_together_are_no_rule():
+    # p20 000004: a bold 号型 in a ruled row, '165/92B', its glyphs' tops run together into one level stroke; their
+    # strokes go on down from it, where a rule has paper right under it
+    ink = np.zeros((24, 60), bool)
+    ink[6:9, 2:58] = True  # the tops, run together
+    for x in range(4, 58, 8):
+        ink[9:18, x : x + 3] = True  # each glyph's stroke going on down
+    tops = np.zeros_like(ink)
+    tops[6:9, 2:58] = True
+    assert not _clear_both_sides(ink, tops)
+    rule = np.zeros_like(ink)
+    rule[20:22, :] = True
+    assert _clear_both_sides(ink | rule, rule)

@@ -96,6 +96,8 @@ MIN_SIDE_RULE = 2.0
 RULE_GAP = 0.15
 # A rule is at most this share of the print's height thick (a filled box is thicker).
 MAX_RULE_THICKNESS = 0.3
+# A rule has paper right above and below it in at least this share of its columns (glyphs or walls crossing it aside).
+RULE_CLEAR = 0.5
 
 @dataclass(frozen=True)
 class _Entry:
@@ -480,7 +482,22 @@ def _level_lines(band: _Band) -> list[tuple[int, int, np.ndarray]]:
     level = _thin(_opened(bridged, (1, max(3, min(int(MIN_SIDE_RULE * h), wide)))) & ink, (thick, 1))
     joined = cv2.morphologyEx(cv2.dilate(level.astype(np.uint8), np.ones((3, 1), np.uint8)), cv2.MORPH_CLOSE, np.ones((1, gap), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
-    return [(int(stats[c][0]), int(stats[c][2]), (labels == c) & level) for c in range(1, count)]
+    lines = [(int(stats[c][0]), int(stats[c][2]), (labels == c) & level) for c in range(1, count)]
+    return [line for line in lines if _clear_both_sides(ink, line[2])]
+
+
+def _clear_both_sides(ink: np.ndarray, line: np.ndarray) -> bool:
+    """Whether a level stroke has paper right above and right below it along most of its length: a rule does, the
+    tops or the feet of bold glyphs run together along a line of text do not (their strokes go on down or up)."""
+    columns = np.flatnonzero(line.any(axis=0))
+    if len(columns) == 0:
+        return False
+    rows = np.arange(line.shape[0])[:, None]
+    top = np.where(line[:, columns], rows, line.shape[0]).min(axis=0)
+    bottom = np.where(line[:, columns], rows, -1).max(axis=0)
+    above = (top == 0) | ~ink[np.maximum(top - 1, 0), columns]
+    below = (bottom == line.shape[0] - 1) | ~ink[np.minimum(bottom + 1, line.shape[0] - 1), columns]
+    return float((above & below).mean()) >= RULE_CLEAR
 
 
 def _rule_gap(h: float) -> int:
