@@ -46,13 +46,20 @@ def test_a_line_under_a_size_alone_is_still_a_mark():
 def test_the_tops_of_bold_glyphs_run_together_are_no_rule():
     # p20 000004: a bold 号型 in a ruled row, '165/92B', its glyphs' tops run together into one level stroke; their
     # strokes go on down from it, where a rule has paper right under it
-    ink = np.zeros((24, 60), bool)
+    # (the tops and the feet, each run together, were one level stroke: ink from the one to the other in a column is
+    # as tall as the glyphs, where a rule is as thin as it is printed)
+    ink = np.zeros((26, 60), bool)
     ink[6:9, 2:58] = True  # the tops, run together
+    ink[15:18, 2:58] = True  # the feet, run together
     for x in range(4, 58, 8):
-        ink[9:18, x : x + 3] = True  # each glyph's stroke going on down
-    tops = np.zeros_like(ink)
-    tops[6:9, 2:58] = True
-    assert not _clear_both_sides(ink, tops)
+        ink[9:15, x : x + 3] = True  # each glyph's strokes between them
+    slab = np.zeros_like(ink)
+    slab[6:9, 2:58] = slab[15:18, 2:58] = True
+    assert not _clear_both_sides(ink, slab, 5)
     rule = np.zeros_like(ink)
-    rule[20:22, :] = True
-    assert _clear_both_sides(ink | rule, rule)
+    rule[21:23, :] = True
+    assert _clear_both_sides(ink | rule, rule, 5)
+    slanted = np.zeros_like(ink)
+    for x in range(60):
+        slanted[20 + x // 20 : 22 + x // 20, x] = True  # steps a row every 20 columns
+    assert _clear_both_sides(ink | slanted, slanted, 5)

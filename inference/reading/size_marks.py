@@ -483,12 +483,13 @@ def _level_lines(band: _Band) -> list[tuple[int, int, np.ndarray]]:
     joined = cv2.morphologyEx(cv2.dilate(level.astype(np.uint8), np.ones((3, 1), np.uint8)), cv2.MORPH_CLOSE, np.ones((1, gap), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
     lines = [(int(stats[c][0]), int(stats[c][2]), (labels == c) & level) for c in range(1, count)]
-    return [line for line in lines if _clear_both_sides(ink, line[2])]
+    return [line for line in lines if _clear_both_sides(ink, line[2], thick)]
 
 
-def _clear_both_sides(ink: np.ndarray, line: np.ndarray) -> bool:
-    """Whether a level stroke has paper right above and right below it along most of its length: a rule does, the
-    tops or the feet of bold glyphs run together along a line of text do not (their strokes go on down or up)."""
+def _clear_both_sides(ink: np.ndarray, line: np.ndarray, thick: int) -> bool:
+    """Whether a level stroke is one thin stroke (at most `thick` rows in each column) with paper right above and
+    right below it, along most of its length: a rule is, the tops or the feet of bold glyphs run together along a line
+    of text are not (their strokes go on down or up from them)."""
     columns = np.flatnonzero(line.any(axis=0))
     if len(columns) == 0:
         return False
@@ -497,7 +498,7 @@ def _clear_both_sides(ink: np.ndarray, line: np.ndarray) -> bool:
     bottom = np.where(line[:, columns], rows, -1).max(axis=0)
     above = (top == 0) | ~ink[np.maximum(top - 1, 0), columns]
     below = (bottom == line.shape[0] - 1) | ~ink[np.minimum(bottom + 1, line.shape[0] - 1), columns]
-    return float((above & below).mean()) >= RULE_CLEAR
+    return float((above & below & (bottom - top < thick)).mean()) >= RULE_CLEAR
 
 
 def _rule_gap(h: float) -> int:
