@@ -147,3 +147,41 @@ def test_a_lone_symbol_the_belt_carried_out_gets_its_row_on_a_followed_frame():
     last_box = barcode_on(next(v for f, v in frames if f == symbol_frames[3])[0][0])
     out_at = symbol_frames[3] + int(np.ceil((W - last_box[0]) / speed))  # its box wholly past the right edge
     assert next(iter(given_at.values())) == out_at
+
+
+def test_a_paced_line_looks_again_at_once_at_a_symbol_on_no_tags_outline_until_it_is_known_a_tag():
+    """With the belt's speed known and nothing waiting for the reader, the detector follows (2 looks in the frames a
+    tag is whole). A symbol on no tag's outline is a tag only once seen over MIN_LOOKS looks, more than the pace
+    gives it (the top-edge tag of the s1.25 recording had no row in one live run): so while one is in view with
+    fewer looks, every frame is worth detecting, and the pace returns once it has them."""
+    from inference.tracking import DetectionPace
+    from inference.tracking.symbols import MIN_LOOKS
+    from tests.test_tracking import GatedReader
+
+    reader = GatedReader()
+    reader.gate.set()  # reads land at once
+    settings = LineSettings(sharp_focus=1.0, pace=DetectionPace(whole_looks=2.0),
+                            tracker=TrackerSettings(belt_px_per_frame=(20.0, 0.0)))
+    frames = edge_riding_line(n_tags=2, edge_tag=1)
+    first_symbol = next(f for f, v in frames for box, _, tag in v if tag == 1 and in_view(barcode_on(box)))
+    line = LineInspector(None, reader, RECIPE, settings)
+    try:
+        def step(frame, visible):
+            tags = [box for box, _, tag in visible if tag != 1]
+            symbols = [barcode_on(box) for box, _, _ in visible if in_view(barcode_on(box))]
+            line.step(frame, draw(visible, frame), detections(tags, symbols))
+
+        for frame, visible in frames[:first_symbol - 20]:  # tag 0 comes in, is read and settled
+            step(frame, visible)
+        assert line.worker.wait_for(1, 30)
+        step(*frames[first_symbol - 19])
+        assert not line.detection_due(first_symbol - 18)  # following: nothing wants a look
+        step(*frames[first_symbol])
+        looks = 1
+        while looks < MIN_LOOKS:
+            assert line.detection_due(first_symbol + looks)
+            step(*frames[first_symbol + looks])
+            looks += 1
+        assert not line.detection_due(first_symbol + looks)  # known a tag: the pace returns
+    finally:
+        line.close()

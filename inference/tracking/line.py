@@ -271,14 +271,17 @@ class LineInspector:
 
     def detection_due(self, frame: int) -> bool:
         """Is this live frame (its source index) worth detecting (`step`), or only following (`follow`)? Often
-        while a tag waits for a read the free reader could start, or while the reader gets the CPU it needs; seldom
-        while its reads wait for CPU (settings.pace)."""
+        while a tag waits for a read the free reader could start, or a symbol on no tag's outline for the looks that
+        tell it is a tag (symbols.LoneSymbols.undecided), or while the reader gets the CPU it needs; seldom while its
+        reads wait for CPU (settings.pace)."""
         if self._stepped is None:
             return True
         last_frame, last_at = self._stepped
         with self._lock:
             self._collect()  # a read that landed settles its tag now: no detection is needed to learn it
-        return self.settings.pace.due(shot_wanted=self._shot_wanted(), seconds_since=self.clock() - last_at,
+        # a symbol on no tag's outline wants its looks as a tag waiting for the free reader wants its shot
+        wanted = self._shot_wanted() or (self.symbols is not None and self.symbols.undecided())
+        return self.settings.pace.due(shot_wanted=wanted, seconds_since=self.clock() - last_at,
                                       frames_since=frame - last_frame, whole_frames=self._whole_frames(),
                                       reader_share=self.worker.cpu_share)
 

@@ -83,6 +83,15 @@ class LoneSymbols:
                 symbol.crop = image[max(0, y1):min(h, y2 + 1), max(0, x1):min(w, x2 + 1)].copy()
         return self._left(update.ended)
 
+    def undecided(self) -> bool:
+        """A symbol in view on no tag's outline so far has fewer than `min_looks` looks: whether it is a tag the
+        detector did not outline is known only after more. A paced detector takes 2 looks in the frames a tag is
+        whole, one every 16-20 frames at s1.25, and the top-edge tag's barcode is in view for 44: 2-3 looks, and it
+        had no row in one live run (BENCHMARKS, issue 18, twenty-eighth session, helper line2). So the line looks on
+        every frame while this holds."""
+        live = set(self.tracker.live_ids)
+        return any(not s.on_tag and s.looks < self.min_looks for i, s in self._symbols.items() if i in live)
+
     def expire(self, frame: int) -> list[LoneSymbol]:
         """A frame the paced detector skipped: symbols the belt carried wholly out of the view leave at it."""
         return self._left(self.tracker.expire(frame))
