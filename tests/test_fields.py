@@ -102,6 +102,16 @@ def test_value_on_the_next_line() -> None:
     assert fields["size"] == "XL"
 
 
+@pytest.mark.parametrize("leaders", ["……………………", "........", "・・・・ ", "⋯⋯"])
+def test_a_label_alones_leaders_run_on_to_its_value_on_the_next_line_are_not_the_value(leaders: str) -> None:
+    """A tag folded between its labels and their values: '颜色。' on one panel, '……………橙色' across the fold. The
+    leaders part label and value as a colon does (twentyfourth_b 000002: a planted wrong colour read as
+    '………橙色' was no colour at all, REVIEW instead of NG)."""
+    fields = fields_of(f"颜色。\n{leaders}橙色\n款号\n.....MT7404-01")
+    assert fields["color"] == "橙色"
+    assert fields["style_number"] == "MT7404-01"
+
+
 @pytest.mark.parametrize("caption", ["6 906850 561811", "6906850561811"])
 def test_a_label_whose_value_is_hidden_does_not_take_the_codes_caption_under_it(caption: str) -> None:
     """A thumb over a price's value leaves '吊牌价：' alone on its line, the EAN-13's digits under it: they are the

@@ -34,6 +34,10 @@ _LABELLED = re.compile(r"^[\u4e00-\u9fffA-Za-z /()]{1,12}\s*:\s*\S")
 # An EAN-13's printed caption ('6 906850 561811'): under a label whose value is hidden or unread it is the code's
 # digits, never that label's value (a price of 690685, a size, a colour).
 _EAN_CAPTION = re.compile(r"^\s*\d\s?\d{6}\s?\d{6}\s*$")
+# A label alone on its line takes the next line as its value; where the label's dotted leaders ran on to that line
+# ('颜色' / '……………橙色': a tag folded between its labels and their values), they part the two as a colon does and
+# are no part of the value (labels.py: leaders written as dots, ellipses or middle dots).
+_LEADING_LEADERS = re.compile(r"^[.…‥⋯・･．·。\s]{2,}")
 _PRICE_SIGN = re.compile(r"[¥￥]|RMB|CNY", re.IGNORECASE)
 _PLAIN_TAG_WORDS = ("合格证", "产品合格证", "CERTIFICATE", "QC PASSED", "检验合格")
 # Labels, as a value would read: a row of column heads over an unlabelled line of values ('颜色 SIZE 货号' over
@@ -164,7 +168,8 @@ def _merge_split_lines(segments: list[_Segment]) -> list[_Segment]:
                 and (seg.name == "ean13" or not _EAN_CAPTION.match(halfwidth(segments[i + 1].value)))):
             nxt = segments[i + 1]
             consumed.add(i + 1)
-            seg = _Segment(seg.name, nxt.value, nxt.confidence, f"{seg.raw} / {nxt.raw}", seg.label_exact, seg.line_index)
+            seg = _Segment(seg.name, _LEADING_LEADERS.sub("", nxt.value), nxt.confidence, f"{seg.raw} / {nxt.raw}",
+                           seg.label_exact, seg.line_index)
         elif (seg.name in _WRAPPING and i + 1 < len(segments) and segments[i + 1].name == "?"
               and not _EAN_CAPTION.match(halfwidth(segments[i + 1].value))
               and not _valid(seg.name, _value_of(seg.name, seg.value))
