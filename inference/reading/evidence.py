@@ -104,7 +104,25 @@ def _gather(recipe: Recipe, tag: TagReading) -> dict[str, FieldEvidence]:
     if tag.fields:  # what the reader (or the VLM) reported counts as a read of its own
         reads.append(())
         labelled.append(dict(tag.fields))
+    labelled = forgiven_labels_yield(labelled)
     return {rule.name: field_evidence(rule, tag, texts, reads, labelled, line_reads) for rule in recipe.fields}
+
+
+def forgiven_labels_yield(labelled: Sequence[Mapping[str, FieldReading]]) -> list[dict[str, FieldReading]]:
+    """Each read's fields, less those read after a label matched only with one character forgiven where another read
+    of the tag found the field after one of its labels read exactly: the forgiven label is another's misread (a
+    lining's 里料 read 塑料, one character off 面料, where another read has the upper's 帮面 line)."""
+    exact = {name for fields in labelled for name, reading in fields.items() if _label_exactness(name, reading.raw)}
+    return [{name: reading for name, reading in fields.items()
+             if name not in exact or _label_exactness(name, reading.raw) is not False} for fields in labelled]
+
+
+def _label_exactness(name: str, raw: str) -> bool | None:
+    """Whether the line a field was read from carries one of the field's labels exactly (True), only one forgiven
+    a character (False), or none (None: a value standing without its label, a VLM's report)."""
+    found = [part.exact for text in raw.split(" / ") for part in line_parts(halfwidth(text))
+             if part.labelled and part.field == name]
+    return any(found) if found else None
 
 
 def field_evidence(rule: FieldRule, tag: TagReading, texts: Sequence[Glyphs], reads: Sequence[Sequence[OcrLine]],

@@ -317,6 +317,7 @@ def _extract_cached(lines: tuple[OcrLine, ...]) -> dict[str, FieldReading]:
         normalized.append(OcrLine(half if len(half) == len(text) else text, line.confidence, line.box, line.char_confidences, line.char_alternatives))
     segments = _merge_split_lines(_segments(normalized))
     found: dict[str, FieldReading] = {}
+    exact: dict[str, bool] = {}  # whether the field's reading in `found` followed its label read exactly
     for seg in segments:
         if seg.name in (None, "?"):
             continue
@@ -324,8 +325,13 @@ def _extract_cached(lines: tuple[OcrLine, ...]) -> dict[str, FieldReading]:
         if reading is None:
             continue
         previous = found.get(seg.name)
-        if previous is None or reading.confidence > previous.confidence:
+        # A label matched only with one character forgiven is another label misread as often as the field's own
+        # (a shoe's lining 里料 read 塑料, one character off 面料): where another line carries one of the field's
+        # labels exactly, that line is the field's, however surely the forgiven one was read.
+        if previous is None or (seg.label_exact and not exact[seg.name]) \
+                or (seg.label_exact == exact[seg.name] and reading.confidence > previous.confidence):
             found[seg.name] = reading
+            exact[seg.name] = seg.label_exact
     _unlabeled(segments, found)
     _brand(segments, normalized, found)
     return found
