@@ -49,12 +49,14 @@ class Levelled:
 
 
 def level_tag(image_bgr: np.ndarray, tag_box: Box, symbols: TagSymbols, barcode_boxes: Sequence[Box] = (), qr_boxes: Sequence[Box] = (),
-              upright: Upright | None = None) -> Levelled:
+              upright: Upright | None = None, tag_ground: np.ndarray | None = None) -> Levelled:
     """The tag warped upright by the symbol stage's turn, or where its paper's four edges show and that crop does
     not hold them or they turn the tag otherwise, cut round that outline; then levelled by its printed lines;
     `barcode_boxes` (frame pixels) give the bars' height to the zones of the codes they hold, and
     with `qr_boxes` keep the symbols out of the levelling. `upright`: that first warp made already
-    (`make_upright(image_bgr, tag_box, symbols.turn)`, while the symbols were decoded)."""
+    (`make_upright(image_bgr, tag_box, symbols.turn)`, while the symbols were decoded). `tag_ground`: where the box
+    was grown past the tag's first crop, that crop's corners (frame pixels): without the paper's outline, only the
+    print on it levels the tag (the grown box took in what lies round the tag, whose rows run their own way)."""
     sure, codes = symbols.sure, list(symbols.codes)
     if upright is None or upright.angle_deg != symbols.turn:
         upright = make_upright(image_bgr, tag_box, symbols.turn)
@@ -75,7 +77,7 @@ def level_tag(image_bgr: np.ndarray, tag_box: Box, symbols: TagSymbols, barcode_
                                    size=outline.size)
     zones = symbol_zones(codes, upright, barcode_boxes)
     symbols_seen = _symbol_areas(zones, upright, (*barcode_boxes, *qr_boxes))
-    levelled = level_by_lines(upright, symbols_seen, None if outline is None else outline.corners)
+    levelled = level_by_lines(upright, symbols_seen, tag_ground if outline is None else outline.corners)
     if levelled is not upright:
         upright, zones = levelled, symbol_zones(codes, levelled, barcode_boxes)
     return Levelled(upright, tuple(codes), sure, tuple(zones), outline)

@@ -376,7 +376,8 @@ class TagReader:
 
         t = time.perf_counter_ns()
         warped = warps.get(symbols.turn)
-        level = level_tag(image_bgr, tag_box, symbols, barcode_boxes, qr_boxes, upright=warped.result() if warped is not None else None)
+        level = level_tag(image_bgr, tag_box, symbols, barcode_boxes, qr_boxes, upright=warped.result() if warped is not None else None,
+                          tag_ground=first.tag_ground() if first is not None else None)
         timings["rectify"] = _ms(t)
 
         vocab = vocabulary(recipe) if recipe is not None else ""
@@ -403,7 +404,8 @@ class TagReader:
             if bigger is not None:
                 first_ms = _ms(start)  # this read's own time: the grown read's is in its own total
                 again = self.read_tag(image_bgr, bigger, barcode_boxes, qr_boxes, tag_index, recipe, grown=grown + 1,
-                                      first=FirstRead(upright, pieces, frozenset(cut)), neighbours=neighbours)
+                                      first=FirstRead(upright, pieces, frozenset(cut), first.tag_ground() if first is not None else None),
+                                      neighbours=neighbours)
                 waste = {"ocr_det": read.det_ms, "ocr_rec": read.rec_ms, "total": first_ms}
                 timings = {k: v + waste.get(k, 0.0) for k, v in again.timings_ms.items()}
                 why = "printed lines ran into its edge" if cut else "the tag's paper ran on past it"

@@ -51,6 +51,19 @@ class FirstRead:
     # may be cut, and the grown read's are taken there. None cut (the box grew because the paper ran on): every
     # line the first read saw stands. Every side where not said (a caller that knows no better).
     cut: frozenset[str] = frozenset(("left", "right", "top", "bottom"))
+    # The ground the first, ungrown crop covered (its four corners, frame pixels) where this read is itself of a grown
+    # box (a box grown twice); None: this read's own crop.
+    ground: np.ndarray | None = None
+
+    def tag_ground(self) -> np.ndarray:
+        """The four corners (frame pixels) of the first, ungrown crop: the tag's own print, which alone tells a grown
+        crop's tilt (what the grown box took in round the tag, a receipt's or a printed sheet's rows, lies otherwise)."""
+        if self.ground is not None:
+            return self.ground
+        h, w = self.upright.image.shape[:2]
+        corners = np.array([[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]], np.float64)
+        inverse = cv2.invertAffineTransform(self.upright.matrix)
+        return corners @ inverse[:, :2].T + inverse[:, 2]
 
     def merged_into(self, grown: Pieces, upright: Upright) -> Pieces:
         """The first read's lines that did not run into its edge, and the grown read's lines none of
