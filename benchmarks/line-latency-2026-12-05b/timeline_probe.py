@@ -7,9 +7,11 @@ also records every detection step (start, duration, whether the belt's speed was
 its truth tag as line-bench matches verdicts, and every time is given relative to when the tag fully left the view
 (the source's delivery of the frame after its last visible one): negative is before it left.
 
-Usage, from a tree copy (nice -n 10, one run at a time):
+Usage, from a tree copy (nice -n 10, one run at a time; PYTHONPATH=. or the venv's editable install runs
+/work/main's code, not the copy's):
 
-    python benchmarks/line-latency-2026-12-05b/timeline_probe.py camera:REC/line.avi OUT.json [--belt-px-per-s V]
+    PYTHONPATH=. python benchmarks/line-latency-2026-12-05b/timeline_probe.py camera:REC/line.avi OUT.json \
+        [--belt-px-per-s V]
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ def main() -> None:
         return events.setdefault(track_id, {"sent": [], "reads": [], "seen": []})
 
     submit, read_shot = worker_module.ReadWorker.submit, worker_module.read_shot
-    leave, seen, step = line_module.LineInspector._leave, line_module.LineInspector._seen, line_module.LineInspector.step
+    inspector_class = line_module.LineInspector
+    leave, seen, step = inspector_class._leave, inspector_class._seen, inspector_class.step
     verdict_of = line_module.verdict_of
     lines: list = []
 
