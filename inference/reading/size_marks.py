@@ -443,10 +443,11 @@ def _unruled(band: _Band) -> _Band:
     grown = True
     while grown:  # a rule slanting across the band breaks where it steps: its pieces touching a rule are the rule
         grown = False
-        across = np.zeros(band.ink.shape, bool)
+        across = np.zeros(band.ink.shape, np.uint8)
         for (_x, _w, line), is_rule in zip(level, ruled):
-            across |= line if is_rule else False
-        near = cv2.dilate(across.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+            if is_rule:
+                across[line] = 1
+        near = cv2.dilate(across, np.ones((3, 3), np.uint8)).astype(bool)
         for i, (_x, _w, line) in enumerate(level):
             if not ruled[i] and (line & near).any():
                 ruled[i] = grown = True
