@@ -41,3 +41,13 @@ def test_a_forgiven_label_in_one_read_yields_to_the_label_read_exactly_in_anothe
     assert kept[0]["composition"].value == "头品牛龙羊"
     assert "composition" not in kept[1]
     assert kept[1]["style_number"].value == "4972324"  # no read has 款号 exactly: the forgiven one stands
+
+
+def test_one_line_whose_label_one_read_misread_stays_a_read_of_that_line():
+    """fifteenth_b 000070: `资号：N6373338` in both line reads (款号 misread), the reader's own report `款号：N6373338`
+    exactly: the line reads still each show the code (a wrong recipe's N637330B is NG only where each read shows
+    the difference)."""
+    first = extract_fields(_lines([("资号：N6373338", 0.87)]))
+    reported = extract_fields(_lines([("款号：N6373338", 0.99)]))
+    kept = forgiven_labels_yield([first, reported])
+    assert kept[0]["style_number"].value == "N6373338"

@@ -110,11 +110,22 @@ def _gather(recipe: Recipe, tag: TagReading) -> dict[str, FieldEvidence]:
 
 def forgiven_labels_yield(labelled: Sequence[Mapping[str, FieldReading]]) -> list[dict[str, FieldReading]]:
     """Each read's fields, less those read after a label matched only with one character forgiven where another read
-    of the tag found the field after one of its labels read exactly: the forgiven label is another's misread (a
-    lining's 里料 read 塑料, one character off 面料, where another read has the upper's 帮面 line)."""
-    exact = {name for fields in labelled for name, reading in fields.items() if _label_exactness(name, reading.raw)}
+    of the tag found the field, with another value, after one of its labels read exactly: the forgiven label is
+    another line's misread (a lining's 里料 read 塑料, one character off 面料, where another read has the upper's 帮面
+    line). The same value after both is one line whose label one read misread (资号 and 款号 before one code): it stays,
+    a read of that line as good as the other."""
+    exact: dict[str, set[str]] = {}
+    for fields in labelled:
+        for name, reading in fields.items():
+            if _label_exactness(name, reading.raw):
+                exact.setdefault(name, set()).add(_value_key(reading.value))
     return [{name: reading for name, reading in fields.items()
-             if name not in exact or _label_exactness(name, reading.raw) is not False} for fields in labelled]
+             if name not in exact or _label_exactness(name, reading.raw) is not False
+             or _value_key(reading.value) in exact[name]} for fields in labelled]
+
+
+def _value_key(value: str) -> str:
+    return squash(halfwidth(value)).upper()
 
 
 def _label_exactness(name: str, raw: str) -> bool | None:
