@@ -21,7 +21,7 @@ from inference.reading.ocr.models import find_ocr_models
 from inference.reading.ocr.recognizer import TextRecognizer
 from inference.reading.reader import TagReader
 from inference.reading.recipe import load_recipe
-from inference.reading.size_marks import size_read_mended, _thin, marked_size
+from inference.reading.size_marks import _thin, marked_size, size_read_mended
 from inference.reading.types import MarkedSize, OcrLine, TagReading
 from tests.tagset_photos import generated_photos
 

@@ -10,7 +10,7 @@ import pytest
 
 from inference.reading.ocr.models import find_ocr_models
 from inference.reading.ocr.recognizer import TextRecognizer
-from inference.reading.size_marks import _cell_reads_other, size_read_mended, _read_twice, marked_size
+from inference.reading.size_marks import _cell_reads_other, _read_twice, marked_size, size_read_mended
 
 FONT = cv2.FONT_HERSHEY_SIMPLEX
 SCALE, THICK = 0.75, 2
