@@ -163,10 +163,56 @@ def spot_fields(rules: Sequence[FieldRule], lines: Sequence[OcrLine], rivals_too
                                         sum(s.total for s in spots), line))  # type: ignore[union-attr]
                 break
         else:
-            rival = _rival_shown(rule, lines, posteriors) if rivals_too else None
+            shown = _fewer_digits_shown if rule.name == "price" else _rival_shown
+            rival = shown(rule, lines, posteriors) if rivals_too else None
             if rival is not None:
                 out.append(rival)
     return tuple(out)
+
+
+# An amount as a price prints it: yuan, a point (or a comma), two cents.
+_AMOUNT = re.compile(r"(?<![\d.,])(\d+)[.,](\d{2})(?!\d)")
+
+
+def _fewer_digits_shown(rule: FieldRule, lines: Sequence[OcrLine], posteriors: Sequence[Posteriors | None]
+                        ) -> SpottedField | None:
+    """Where a price is read as the expected one with a repeated digit written fewer times ('88.00' where ¥888.00 is
+    expected): a CTC recognizer writes a digit printed twice once where it misses the blank between them, so such a
+    read is doubt (evidence.py) — unless the line's own posteriors show the amount read surely and leave no room for
+    the lost digit: the expected amount placed anywhere on any line costs RIVAL_MARGIN more than the read one, or
+    cannot be placed within RIVAL_REACH (no step between the glyphs where a blank was likely at all). Then the tag
+    prints the other amount (a line's planted ¥88.00 read as such at every look, on a tag that should say ¥888.00),
+    as a spotted value of its own (`expected` holds it)."""
+    amount = parse_price(rule.expected or "")
+    if amount is None:
+        return None
+    want, cents = f"{amount:.2f}".split(".")
+    field_alphabet = alphabet(rule)
+    for line, post in zip(lines, posteriors):
+        if post is None:
+            continue
+        for found in _AMOUNT.finditer(halfwidth(line.text)):
+            digits = found.group(1)
+            if found.group(2) != cents or not _repeats_shortened(want, digits):
+                continue
+            hit = best_spot(f"{digits}.{cents}", [post], field_alphabet)
+            if hit is None or not hit.supported or hit.confidence < rule.min_confidence:
+                continue
+            room = [s for s in (best_spot(form, posteriors, field_alphabet, RIVAL_REACH) for form in _price_forms(amount))
+                    if s is not None]
+            if all(s.total - hit.total >= RIVAL_MARGIN for s in room):
+                return SpottedField(rule.name, f"¥{int(digits)}.{cents}", hit.confidence, hit.total, line.text)
+    return None
+
+
+def _repeats_shortened(want: str, read: str) -> bool:
+    """Whether `read` is `want` with one or more runs of a repeated digit written fewer times, none dropped
+    ('88' of '888', '129' of '1299'; not '99' of '1199': a run lost whole is no merge)."""
+    def runs(digits: str) -> list[tuple[str, int]]:
+        return [(m.group(0)[0], len(m.group(0))) for m in re.finditer(r"(\d)\1*", digits)]
+    mine, theirs = runs(want), runs(read)
+    return (len(read) < len(want) and [d for d, _ in mine] == [d for d, _ in theirs]
+            and all(n <= m for (_, m), (_, n) in zip(mine, theirs)))
 
 
 def _rival_shown(rule: FieldRule, lines: Sequence[OcrLine], posteriors: Sequence[Posteriors | None]) -> SpottedField | None:
