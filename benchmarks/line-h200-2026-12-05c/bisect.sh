@@ -23,7 +23,7 @@ run_at() {  # run_at INDEX -> prints "good" or "bad"
   ln -sfn $R/resources $T/resources
   (cd $T && PYTHONPATH=/tmp/site24:$T PYTHONUNBUFFERED=1 timeout 120 python3 -m inference.cli line-bench --belt-px-per-s 914.3 \
     --preload --reader-backend torch-cuda --backend onnxruntime-cpu --source camera:$R/.line24/rec/$REC/line.mp4 \
-    --json $B/$rev.json 2>&1 | grep -v "plugin EP" | head -3 >> $L)
+    --json $B/$rev.json 2>&1 | grep -v "plugin EP" | cut -c1-400 >> $L)
   python3 - $rev $B/$rev.json $ID $J <<'PY'
 import json, sys
 rev, path, tag, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
