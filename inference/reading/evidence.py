@@ -409,7 +409,7 @@ def _second_recognizer_disputes(name: str, expected: str, cand: _Candidate, smal
     it reads as the stock reads do at one place at least (another code differs in several), or a line it did not
     read whole, leaves the difference standing. So the small-print read may hold a difference in doubt, never make
     one, and never pass a value."""
-    if not small_print or cand.how == "barcode" or "barcode" in cand.how:
+    if not small_print or "barcode" in cand.how:
         return False
     want, got = field_key(name, expected), field_key(name, cand.value)
     if len(want) != len(got):

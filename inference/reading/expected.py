@@ -188,6 +188,7 @@ def _fewer_digits_shown(rule: FieldRule, lines: Sequence[OcrLine], posteriors: S
         return None
     want, cents = f"{amount:.2f}".split(".")
     field_alphabet = alphabet(rule)
+    room: list[Spot] | None = None  # the expected amount's best placements on any line: one search, asked once
     for line, post in zip(lines, posteriors):
         if post is None:
             continue
@@ -198,8 +199,9 @@ def _fewer_digits_shown(rule: FieldRule, lines: Sequence[OcrLine], posteriors: S
             hit = best_spot(f"{digits}.{cents}", [post], field_alphabet)
             if hit is None or not hit.supported or hit.confidence < rule.min_confidence:
                 continue
-            room = [s for s in (best_spot(form, posteriors, field_alphabet, RIVAL_REACH) for form in _price_forms(amount))
-                    if s is not None]
+            if room is None:
+                room = [s for s in (best_spot(form, posteriors, field_alphabet, RIVAL_REACH)
+                                    for form in _price_forms(amount)) if s is not None]
             if all(s.total - hit.total >= RIVAL_MARGIN for s in room):
                 return SpottedField(rule.name, f"¥{int(digits)}.{cents}", hit.confidence, hit.total, line.text)
     return None

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from inference.reading.labels import LABELS, LinePart, line_parts
+from inference.reading.labels import LABELS, LEADERS, LinePart, line_parts
 
 from inference.reading.normalize import (
     ean13_check_ok,
@@ -36,8 +36,8 @@ _LABELLED = re.compile(r"^[\u4e00-\u9fffA-Za-z /()]{1,12}\s*:\s*\S")
 _EAN_CAPTION = re.compile(r"^\s*\d\s?\d{6}\s?\d{6}\s*$")
 # A label alone on its line takes the next line as its value; where the label's dotted leaders ran on to that line
 # ('颜色' / '……………橙色': a tag folded between its labels and their values), they part the two as a colon does and
-# are no part of the value (labels.py: leaders written as dots, ellipses or middle dots).
-_LEADING_LEADERS = re.compile(r"^[.…‥⋯・･．·。\s]{2,}")
+# are no part of the value (labels.LEADERS: leaders written as ellipses or middle dots; and plain dots).
+_LEADING_LEADERS = re.compile(rf"^[.·。\s{LEADERS}]{{2,}}")
 _PRICE_SIGN = re.compile(r"[¥￥]|RMB|CNY", re.IGNORECASE)
 _PLAIN_TAG_WORDS = ("合格证", "产品合格证", "CERTIFICATE", "QC PASSED", "检验合格")
 # Labels, as a value would read: a row of column heads over an unlabelled line of values ('颜色 SIZE 货号' over

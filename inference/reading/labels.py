@@ -128,8 +128,8 @@ _CLOSERS = "】]〕」"
 _BULLET = re.compile(r"^(?:[^\w\s]|\d|[oO]){1,2}\s+")
 # Dotted leaders run from a label to a value set flush right ('品名 ........ 衬衫', '款号……ZS2023C'): the
 # recognizer writes them as dots, ellipses or middle dots. They part a label from its value as a colon does.
-_LEADERS = "…‥⋯・･．"
-_SEPARATORS = ":：;；.·。 \t" + _LEADERS + _CLOSERS
+LEADERS = "…‥⋯・･．"
+_SEPARATORS = ":：;；.·。 \t" + LEADERS + _CLOSERS
 _LABELS_LONGEST_FIRST = sorted(LABELS, key=len, reverse=True)
 # A label matches only where its first character stands (spaces are allowed only between its
 # characters), so each position is tried against the labels starting with that character alone.
@@ -147,7 +147,7 @@ for _k, (_label, _n) in enumerate(_CJK_LABELS):
     _CJK_BY_FIRST[_label[0]] = _CJK_BY_FIRST.get(_label[0], frozenset()) | {_k}
     _CJK_BY_SECOND[_label[1]] = _CJK_BY_SECOND.get(_label[1], frozenset()) | {_k}
 _NONE: frozenset[int] = frozenset()
-_COLONS = (":", "：", *_CLOSERS, *_LEADERS)
+_COLONS = (":", "：", *_CLOSERS, *LEADERS)
 # Labels of numbers no recipe checks, each one character off a field's label (批号 off 货号, 款号 and 型号): a tag
 # prints a batch, carton, waybill or serial number under its own label beside the style number's, so such a label
 # read whole is that number's, not a misread of the style number's.
