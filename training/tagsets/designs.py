@@ -1,8 +1,8 @@
-"""Seventy-nine hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs, fifth_designs,
+"""Eighty-two hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs, fifth_designs,
 sixth_designs, seventh_designs, eighth_designs, ninth_designs, tenth_designs, eleventh_designs, twelfth_designs,
 thirteenth_designs, fourteenth_designs, fifteenth_designs, sixteenth_designs, seventeenth_designs, eighteenth_designs,
 nineteenth_designs, twentieth_designs, twentyfirst_designs, twentysecond_designs, twentythird_designs,
-twentyfourth_designs and twentyfifth_designs),
+twentyfourth_designs, twentyfifth_designs and twentysixth_designs),
 each from a common
 Chinese retail convention; none shares layout with training.synth.
 
@@ -50,6 +50,7 @@ from training.tagsets.twentysecond_designs import promo_price, standards_line, t
 from training.tagsets.twentythird_designs import halftone_photo, letterpress, reverse_cells
 from training.tagsets.twentyfifth_designs import half_shadow, shoe_tag, shoe_values, steep_angle
 from training.tagsets.twentyfourth_designs import east_asia_export, fold_across, size_conversion
+from training.tagsets.twentysixth_designs import euro_export, ribbon_wrinkle, slanted_face
 from training.tagsets.values import TagValues
 
 
@@ -388,6 +389,12 @@ DESIGNS: dict[str, Design] = {
     "shoe_tag": shoe_tag,
     "half_shadow": half_shadow,
     "steep_angle": steep_angle,
+    # added on 2026-12-05 (twenty-ninth session), after the reader had been developed against all seventy-nine: an
+    # export tag with the colour and fibres in four European languages, values overprinted by a thermal-transfer
+    # printer with a worn ribbon and dead head elements, a slanted face throughout
+    "euro_export": euro_export,
+    "ribbon_wrinkle": ribbon_wrinkle,
+    "slanted_face": slanted_face,
 }
 # The symbology each design carries, so a recipe and a defect know what the barcode encodes.
 BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_price_block": "EAN-13",
@@ -415,7 +422,8 @@ BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_p
               "reverse_cells": "EAN-13", "halftone_photo": "EAN-13", "letterpress": "EAN-13",
               "promo_price": "EAN-13", "standards_line": "EAN-13", "twin_codes": "EAN-13",
               "size_conversion": "EAN-13", "fold_across": "EAN-13", "east_asia_export": "EAN-13",
-              "shoe_tag": "EAN-13", "half_shadow": "EAN-13", "steep_angle": "EAN-13"}
+              "shoe_tag": "EAN-13", "half_shadow": "EAN-13", "steep_angle": "EAN-13",
+              "euro_export": "EAN-13", "ribbon_wrinkle": "EAN-13", "slanted_face": "EAN-13"}
 # Cards the photograph shows turned a half turn (the tag hung by its hole upside down), besides the scene's tilt.
 HUNG_UPSIDE_DOWN = {"hung_upside_down"}
 # Designs whose jobs draw values of their own from the job's generator (a size system and the product names,
