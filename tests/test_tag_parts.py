@@ -30,8 +30,14 @@ EAN = BarcodeReading("EAN-13", "6901234567892", True, (330, 300, 520, 360))
 LEFT, RIGHT = (0.0, 0.0, 300.0, 600.0), (296.0, 4.0, 590.0, 604.0)  # two panels meeting at the fold
 
 
-def part(index: int, box, values: dict[str, str], barcodes=()) -> TagReading:
-    fields = {name: FieldReading(name, value, 0.97, "ocr", value) for name, value in values.items()}
+LABELS = {"product_name": "品名", "style_number": "款号", "color": "颜色", "price": "零售价", "grade": "等级",
+          "composition": "成分", "size": "号型", "safety_category": "安全类别"}
+
+
+def part(index: int, box, values: dict[str, str], barcodes=(), unlabelled=()) -> TagReading:
+    """A box's reading, each field read after its own label on its line (`unlabelled`: read with no label)."""
+    fields = {name: FieldReading(name, value, 0.97, "ocr", value if name in unlabelled else f"{LABELS[name]}：{value}")
+              for name, value in values.items()}
     return TagReading(index, box, fields, tuple(barcodes))
 
 
@@ -62,6 +68,21 @@ def test_a_row_of_one_part_read_after_the_other_parts_label_repeats_nothing():
     assert one_tag_in_parts(recipe, [left, right])[1] == 1
     left = part(0, LEFT, {"product_name": "羊毛针织衫", "style_number": "AB2301-05", "composition": "棉 100%"})
     assert one_tag_in_parts(recipe, [left, right])[1] == 0  # a fibre content on each: two tags
+
+
+def test_values_one_part_holds_without_their_labels_are_the_other_parts_rows_running_on():
+    """A wide tag boxed in two: the left box reads the labelled rows, 号型 with the first sizes of a printed run and
+    安全类别 with the standard alone; the right box holds the run's marked size and the class 'C类' without their
+    labels (p20 000036, NG for '2 hangtags' and 165/76Y). Values read with no label are no second tag's."""
+    recipe = parse_recipe(RECIPE_TEXT.replace('grade = "一等品"', 'size = "185/92Y"\nsafety_category = "GB 18401-2010 C类"'))
+    left = part(0, LEFT, {"product_name": "羊毛针织衫", "style_number": "AB2301-05", "color": "藏青", "size": "165/76Y",
+                          "safety_category": "GB 18401-2010"})
+    right = part(1, RIGHT, {"price": "¥259.00", "size": "185/92Y", "safety_category": "GB 18401-2010 C类"}, barcodes=(EAN,),
+                 unlabelled=("size", "safety_category"))
+    assert one_tag_in_parts(recipe, [left, right])[1] == 1
+    # the same values each read after its own label: a second tag printing its own rows
+    right = part(1, RIGHT, {"price": "¥259.00", "size": "185/92Y", "safety_category": "GB 18401-2010 C类"}, barcodes=(EAN,))
+    assert one_tag_in_parts(recipe, [left, right])[1] == 0
 
 
 def test_a_wrong_value_on_either_part_still_makes_the_tag_ng():

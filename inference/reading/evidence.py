@@ -18,7 +18,7 @@ from inference.reading import hao_xing
 from inference.reading.barcodes import product_ean
 from inference.reading.fibre_table import matching_part
 from inference.reading.fields import extract_fields
-from inference.reading.labels import LABELS, line_parts, split_labeled
+from inference.reading.labels import LABELS, label_exactness, line_parts, split_labeled
 from inference.reading.letter_sizes import IN_TEXT as LETTER_SIZE_IN_TEXT
 from inference.reading.letter_sizes import is_letter_size, size_tokens
 from inference.reading.matching import SURE_SINGLE, Found, Glyphs, compare, fold, haystacks, mixed_case, search
@@ -117,23 +117,15 @@ def forgiven_labels_yield(labelled: Sequence[Mapping[str, FieldReading]]) -> lis
     exact: dict[str, set[str]] = {}
     for fields in labelled:
         for name, reading in fields.items():
-            if _label_exactness(name, reading.raw):
+            if label_exactness(name, reading.raw):
                 exact.setdefault(name, set()).add(_value_key(reading.value))
     return [{name: reading for name, reading in fields.items()
-             if name not in exact or _label_exactness(name, reading.raw) is not False
+             if name not in exact or label_exactness(name, reading.raw) is not False
              or _value_key(reading.value) in exact[name]} for fields in labelled]
 
 
 def _value_key(value: str) -> str:
     return squash(halfwidth(value)).upper()
-
-
-def _label_exactness(name: str, raw: str) -> bool | None:
-    """Whether the line a field was read from carries one of the field's labels exactly (True), only one forgiven
-    a character (False), or none (None: a value standing without its label, a VLM's report)."""
-    found = [part.exact for text in raw.split(" / ") for part in line_parts(halfwidth(text))
-             if part.labelled and part.field == name]
-    return any(found) if found else None
 
 
 def field_evidence(rule: FieldRule, tag: TagReading, texts: Sequence[Glyphs], reads: Sequence[Sequence[OcrLine]],

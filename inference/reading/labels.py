@@ -11,6 +11,8 @@ import re
 from collections.abc import Mapping
 from typing import NamedTuple
 
+from inference.reading.normalize import halfwidth
+
 # Label text → field name; None marks labels of lines we deliberately skip (inspector, address …).
 LABELS: Mapping[str, str | None] = {
     "品名": "product_name",
@@ -299,6 +301,20 @@ def line_parts(text: str) -> list[LinePart]:
         end = labeled[k + 1][2] if k + 1 < len(labeled) else len(text)
         parts.append(LinePart(name, True, label_start, value_start, end, exact))
     return parts
+
+
+def label_exactness(name: str, raw: str) -> bool | None:
+    """Whether the line a field was read from carries one of the field's labels exactly (True), only one forgiven
+    a character (False), or none (None: a value standing without its label, a VLM's report). `raw` is the line as
+    the field was read from it, a label's line and its value's next line joined by ' / '."""
+    found = [part.exact for text in raw.split(" / ") for part in line_parts(halfwidth(text))
+             if part.labelled and part.field == name]
+    return any(found) if found else None
+
+
+def carries_label(name: str, raw: str) -> bool:
+    """Whether the line a field was read from carries one of the field's labels, exactly or forgiven a character."""
+    return label_exactness(name, raw) is not None
 
 
 _THEN_SLASH = re.compile(r"\s*(?:[A-Za-z][A-Za-z.]{0,11}\s*)?[/|]\s*")

@@ -22,6 +22,7 @@ from inference.detections import intersection
 from inference.reading.evidence import another_fields_value, fits_grammar, gather
 from inference.reading.fields import extract_fields
 from inference.reading.label_columns import label_and_value_columns
+from inference.reading.labels import carries_label
 from inference.reading.lines import Box
 from inference.reading.matching import Found
 from inference.reading.recipe import Recipe
@@ -51,7 +52,7 @@ def one_tag_in_parts(recipe: Recipe, tags: Sequence[TagReading]) -> tuple[list[T
         return [replace(values, tag_index=joined.tag_index, xyxy=joined.xyxy, barcodes=joined.barcodes,
                         summary=summarize(values.fields, joined.barcodes), notes=joined.notes,
                         symbol_boxes=joined.symbol_boxes, focus=joined.focus, bars=joined.bars)], 1
-    if _labelled(recipe, a) & _labelled(recipe, b):
+    if _after_their_labels(recipe, a) & _after_their_labels(recipe, b):
         return tags, 0
     joined = join(a, b)
     if _verified(recipe, joined) <= max(_verified(recipe, a), _verified(recipe, b)):
@@ -131,6 +132,14 @@ def _labelled(recipe: Recipe, tag: TagReading) -> set[str]:
     fields = tag.fields or extract_fields(tag.ocr_lines)  # a reading made from its lines alone parses them here
     return {name for name, reading in fields.items()
             if reading.source == "ocr" and name in checked and _of_its_kind(name, reading.value)}
+
+
+def _after_their_labels(recipe: Recipe, tag: TagReading) -> set[str]:
+    """The checked fields this box reads on a line that carries the field's own label: what each of two tags prints,
+    each after its own labels. A value this box holds without its label — the marked size of a run whose 规格 stands in
+    the other box, a class '10 C类' cut from its 安全类别 — is the other part's row running on, no second tag's."""
+    fields = tag.fields or extract_fields(tag.ocr_lines)
+    return {name for name in _labelled(recipe, tag) if carries_label(name, fields[name].raw)}
 
 
 def _of_its_kind(name: str, value: str) -> bool:
