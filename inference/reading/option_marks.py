@@ -113,12 +113,15 @@ def enclosed(shape: np.ndarray) -> float:
 
 def _beside(stats: np.ndarray, mark: int, span: tuple[int, int], h: float) -> bool:
     """Whether other ink of a glyph's size (not a speck, not a table's rule) stands beside the mark over the entry's
-    columns: then the mark is a glyph of a word, not an option."""
-    _x, y, _w, hh = (int(v) for v in stats[mark][:4])
+    columns: then the mark is a glyph of a word, not an option. Ink inside the mark's outline is no neighbour: it is
+    what marks the option (a radio button's dot, a tick, a stamp's blot apart from the ring)."""
+    x, y, w, hh = (int(v) for v in stats[mark][:4])
     for c in range(1, len(stats)):
         cx, cy, cw, ch = (int(v) for v in stats[c][:4])
         if c == mark or max(cw, ch) < 0.3 * h or max(cw, ch) > OPTION_HEIGHT[1] * h:
             continue
+        if x < cx and cx + cw < x + w and y < cy and cy + ch < y + hh:
+            continue  # inside the option: its mark
         if cy < y + hh and cy + ch > y and cx <= span[1] and cx + cw >= span[0]:
             return True
     return False

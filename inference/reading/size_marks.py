@@ -24,6 +24,7 @@ from inference.reading.labels import split_labeled
 from inference.reading.letter_sizes import size_rank, size_tokens
 from inference.reading.normalize import halfwidth
 from inference.reading.option_marks import enclosed, option_fills
+from inference.reading.size_series import placed_size, well_formed
 from inference.reading.ocr.recognizer import TextRecognizer
 from inference.reading.types import Box, MarkedSize
 
@@ -184,28 +185,35 @@ def marked_size(image: np.ndarray, rows: Sequence[Box], recognizer: TextRecogniz
         return None
     marked = [replace(parts[0], x1=min(e.x1 for e in parts), x2=max(e.x2 for e in parts), solid=max(e.solid for e in parts))
               for _row, parts in sorted(in_rows.items())]
-    found: list[tuple[str, str, tuple[float, ...]]] = []
+    found: list[tuple[str, str, float, float]] = []  # (size, as read, weakest character, mean character)
     for entry in marked:
         read = _read_entry(*bands[entry.row], entry, recognizer)
-        if read is None:
-            continue
-        text = size_read_mended(read[0])
+        text = size_read_mended(read[0]) if read is not None else ""
         tokens = size_tokens(text)
-        if len(tokens) == 1:
-            if letter is not None and (hao_xing.parse(tokens[0]) is None) != letter:
-                continue  # the column's size in the other system (its 号型 under a letter): not the recipe's answer
-            if _cell_reads_other(reads, entry.row, tokens[0]) or _read_twice(reads, tokens[0]):
-                return None
-            found.append((tokens[0], text, read[1]))
+        if len(tokens) == 1 and letter is not None and (hao_xing.parse(tokens[0]) is None) != letter:
+            continue  # the column's size in the other system (its 号型 under a letter): not the recipe's answer
+        if len(tokens) == 1 and well_formed(tokens[0]) and not _cell_reads_other(reads, entry.row, tokens[0]) \
+                and not _read_twice(reads, tokens[0]):
+            found.append((tokens[0], text, *_token_confidence(text, read[1], tokens[0])))
+            continue
+        # misread (a bold or reversed entry, its counters filled in: '175/96Y' read '175/06T', no size printed so, or
+        # another than its line's read): the size its place in the run's order names, where its reads bear that out
+        # (size_series.py)
+        placed = None if letter else placed_size(rows, [size_read_mended(r) for r in reads], entry.row,
+                                                 [text] + ([size_read_mended(reads[entry.row])] if entry.row < len(reads) else []))
+        if placed is not None:
+            found.append((placed.value, f"{placed.read} (at {placed.value}'s place in the run's order)", placed.support,
+                          placed.support))
+        elif len(tokens) == 1:
+            return None  # read as another size than its cell's own read, or as one the run prints twice
     if not found and letter is not None and marked:  # the column's mark shows only in its other system's lines
         lo = min(bands[e.row][0].left + e.x1 for e in marked)
         hi = max(bands[e.row][0].left + e.x2 for e in marked)
         cell = _column_cell(gray, rows, reads, turned, (lo, hi), set(in_rows), letter, recognizer)
-        found = [cell] if cell is not None else []
+        found = [(cell[0], cell[1], *_token_confidence(cell[1], cell[2], cell[0]))] if cell is not None else []
     if len({r[0] for r in found}) != 1:
         return None  # no size read in the column, or two of one system: no answer
-    token, text, chars = found[0]
-    weakest, typical = _token_confidence(text, chars, token)
+    token, text, weakest, typical = found[0]
     return MarkedSize(token, weakest, typical, standout, lead, len(entries), text)
 
 
@@ -728,15 +736,20 @@ def _entry_gap(gaps: np.ndarray, h: float) -> float:
 
 def _scores(entries: Sequence[_Entry]) -> np.ndarray:
     """How far each entry stands out: its robust z in the measure it stands out most in. Check boxes count only
-    where most entries have one (a run printed with a box before every size)."""
+    where most entries have one (a run printed with a box before every size). Where the run prints an option over
+    (or under) its sizes, the ink past the print is the options', not a ring or a line under one entry: an empty
+    option inside one entry's taller text box (p20 000057: '规格 165/76Y' boxed with the ring over it) is no mark."""
     scores = np.zeros(len(entries))
     boxed = np.array([e.box for e in entries])
+    options = np.array([e.option for e in entries])
+    printed_options = bool(np.isfinite(options).any())  # option_fills measured them only where the run prints options
     measures = [(np.array([e.solid for e in entries]), SOLID_FLOOR), (np.array([e.filled for e in entries]), FILLED_FLOOR),
-                (np.array([e.margins for e in entries]), MARGIN_FLOOR), (np.array([e.ground for e in entries]), GROUND_FLOOR)]
+                (np.array([e.ground for e in entries]), GROUND_FLOOR)]
+    if not printed_options:
+        measures.append((np.array([e.margins for e in entries]), MARGIN_FLOOR))
     if np.isfinite(boxed).sum() >= max(MIN_ENTRIES, 0.6 * len(entries)) and np.nanmedian(boxed) <= EMPTY_BOX:
         measures.append((np.where(np.isfinite(boxed), boxed, np.nanmedian(boxed)), BOX_FLOOR))
-    options = np.array([e.option for e in entries])
-    if np.isfinite(options).any():  # option_fills measured them only where the run prints options
+    if printed_options:
         measures.append((np.where(np.isfinite(options), options, np.nanmedian(options)), BOX_FLOOR))
     for v, floor in measures:
         spread = max(1.4826 * float(np.median(np.abs(v - np.median(v)))), floor)
