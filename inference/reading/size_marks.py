@@ -181,6 +181,10 @@ def marked_size(image: np.ndarray, rows: Sequence[Box], recognizer: TextRecogniz
         for i in column:
             if scores[i] >= MIN_STANDOUT:
                 in_rows.setdefault(entries[i].row, []).append(entries[i])
+    elif (ruled or any(_crossed(band) for band, _marks in bands.values())) \
+            and (row_framed := _framed_row(gray, {k: band for k, (band, _marks) in bands.items()}, turned)) is not None:
+        in_rows[row_framed[0]] = [e for e in entries if e.row == row_framed[0]]  # a chart's row framed by heavier rules
+        standout, lead = row_framed[1], 0.0
     else:
         return None
     marked = [replace(parts[0], x1=min(e.x1 for e in parts), x2=max(e.x2 for e in parts), solid=max(e.solid for e in parts))
@@ -241,6 +245,42 @@ def _framed_column(gray: np.ndarray, bands: Sequence[_Band], turned: bool,
     grid = float(np.percentile(weight, 25))
     held = [(at[i][1], at[i + 1][0], min(weight[i], weight[i + 1]) / grid) for i in range(len(rules) - 1)
             if heavy[i] and heavy[i + 1] and any(at[i][1] < (a + b) / 2 < at[i + 1][0] for a, b in spans)]
+    return held[0] if len(held) == 1 else None
+
+
+def _framed_row(gray: np.ndarray, bands: dict[int, _Band], turned: bool) -> tuple[int, float] | None:
+    """The one row of a ruled chart's column of sizes that heavier rules than the grid's frame, above and below it (a
+    chart marks the garment's row so, as it may a column): its row's key in `bands` and how much heavier the lighter
+    of its two rules is than the grid's; None where the column shows no such pair holding exactly one of its rows.
+    Down the chart, a rule is measured as across it (`_rules_across`), over the column's width (a rule crosses it
+    whole; a line of print is wider down the chart than any rule is thick)."""
+    if len(bands) < MIN_ENTRIES:
+        return None
+    h = float(np.median([b.h for b in bands.values()]))
+    x0 = max(0, min(b.left for b in bands.values()))
+    x1 = min(gray.shape[1], max(b.left + b.gray.shape[1] for b in bands.values()))
+    y0 = max(0, min(b.top + b.core[0] for b in bands.values()) - int(round(h)))
+    y1 = min(gray.shape[0], max(b.top + b.core[1] for b in bands.values()) + int(round(h)))
+    strip = gray[y0:y1, x0:x1].astype(np.float32)
+    if turned:
+        strip = 255.0 - strip
+    first = next(iter(bands.values()))
+    profile = _darkness(strip, first.paper, first.printed).mean(axis=1)
+    profile = profile - np.median(profile)
+    prints = [(b.top + b.core[0] - y0, b.top + b.core[1] - y0) for b in bands.values()]
+    # a narrow dark band across a row's own print is its print (bold glyphs' strokes run together), not a rule
+    rules = [r for r in _rules_across(profile, h) if not any(r[0] < bottom and r[1] > top for top, bottom in prints)]
+    if len(rules) < MIN_RULES:
+        return None
+    weight = np.array([w for _a, _b, w in rules])
+    grid = float(np.percentile(weight, 25))
+    heavy = weight >= FRAME_HEAVIER * grid
+    middles = {k: b.top + (b.core[0] + b.core[1]) / 2 - y0 for k, b in bands.items()}
+    held = []
+    for i in range(len(rules) - 1):
+        inside = [k for k, m in middles.items() if rules[i][1] < m < rules[i + 1][0]]
+        if heavy[i] and heavy[i + 1] and len(inside) == 1:
+            held.append((inside[0], float(min(weight[i], weight[i + 1]) / grid)))
     return held[0] if len(held) == 1 else None
 
 
