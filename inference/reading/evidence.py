@@ -587,6 +587,8 @@ def _compare_value(name: str, expected: str, cand: _Candidate, min_conf: float) 
             # two letter sizes, each a value of the field: a merged or lost X is a slip only until every read (the
             # unsqueezed re-read too, which keeps repeated letters apart) shows the other size surely
             return Found.DIFFERENT if cand.confidence >= SURE_DIFFERENCE else Found.NEAR
+        if body_type_read_as_digit(want, "".join(got.split())):
+            return Found.NEAR  # '160/884' for 160/88A: the expected size, its body type read as a digit
         if _surely_other_hao_xing(want, "".join(cand.value.split()), cand.chars):
             return Found.DIFFERENT
     if name == "grade":
@@ -934,6 +936,18 @@ def _surely_other_hao_xing(expected: str, read: str, chars: Sequence[float]) -> 
     if want is None or got is None or len(want.group(0)) != len(got.group(0)) or want.group(0) == got.group(0):
         return False
     return _surely_differs(want.group(0), got.group(0), chars)
+
+
+def body_type_read_as_digit(expected: str, read: str) -> bool:
+    """Whether a 号型 read is the expected one's height and girth with a digit where its body type letter is
+    ('160/884' for 160/88A, '180/1048' for 180/104B): an A's apex and bar read as a 4 (slanted or small print), a B
+    as an 8. No chest or waist girth runs to a third digit past the expected's two (nor a fourth past three), so the
+    read is the expected size with its letter misread: doubt, never another size. A size printed with another body
+    type read as a letter ('160/88B'), or another height or girth, is judged as before."""
+    parsed = hao_xing.parse(expected)
+    if parsed is None or not parsed[2] or len(read) != len(expected):
+        return False
+    return read[:-1] == expected[:-1] and read[-1].isdigit()
 
 
 def _surely_differs(expected: str, read: str, chars: Sequence[float]) -> bool:
