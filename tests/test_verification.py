@@ -12,6 +12,7 @@ from inference.detections import Detections
 from inference.reading import BarcodeReading, FieldReading, OcrLine, TagReading, Verdict, judge, parse_recipe
 from inference.reading.fields import lines_from_text
 from inference.reading.matching import Found, compare, fold, haystacks, search
+from inference.reading.verdict import Check
 
 
 def tag(text: str, confidence: float = 0.97, **kwargs) -> TagReading:
@@ -242,6 +243,29 @@ def test_a_missed_tag_read_whole_needs_only_the_values_the_recipe_names() -> Non
     other = parse_recipe('[counts]\nhangtag = 1\nbarcode = 1\n[fields]\nsize = "170/92A"\ncolor = "黑色"\n'
                          'brand = "LANXI"\n')
     assert {c.subject: c for c in judge(other, bars, [whole]).checks}["count:hangtag"].verdict is Verdict.REVIEW
+
+
+def test_a_heading_boxed_as_a_barcode_is_print_not_a_second_tags_code() -> None:
+    """p20 000052: a tag read whole and right, its one EAN decoded, held at REVIEW because the detector also boxed the
+    bold heading 产品合格证 as a barcode (0.52): two barcodes in view, one more than one tag prints. A symbol box
+    nothing decodes in, inside a line read surely as words, is the tag's print; one where no words were read, or
+    where the words were read unsurely, still counts as a symbol."""
+    names = ("hangtag", "barcode", "qr_code")
+    bars = Detections(np.array([[300, 300, 420, 360], [40, 30, 150, 60]], np.float32), np.array([0.9, 0.52], np.float32),
+                      np.array([1, 1]), names)
+    rules = parse_recipe('[counts]\nhangtag = 1\nbarcode = 1\n[fields]\nsize = "170/92A"\ncolor = "黑色"\n')
+    code = (BarcodeReading("EAN-13", "6901234567892", True, (302.0, 302.0, 418.0, 358.0)),)
+
+    def whole(heading_confidence: float) -> TagReading:
+        heading = OcrLine("产品合格证", heading_confidence, (30.0, 24.0, 170.0, 66.0))
+        return TagReading(0, (0.0, 0.0, 640.0, 480.0), barcodes=code, whole_frame=True,
+                          ocr_lines=(heading, *lines_from_text("颜色：黑色\n号型：170/92A")))
+
+    def count(reading: TagReading) -> Check:
+        return {c.subject: c for c in judge(rules, bars, [reading]).checks}["count:hangtag"]
+
+    assert count(whole(0.99)).read == "1 (read, no box)" and count(whole(0.99)).verdict is Verdict.OK
+    assert count(whole(0.6)).verdict is Verdict.REVIEW  # words read unsurely: maybe bars after all
 
 
 def test_no_tag_box_but_a_barcode_box_in_view_is_review_not_a_missing_tag() -> None:

@@ -266,6 +266,20 @@ def _symbol_boxes(detections: Detections, min_conf: float) -> int:
     return sum(kept.count(name) for name in ("barcode", "qr_code") if name in kept.class_names)
 
 
+# A line the reader read as words, surely: Chinese characters at this confidence are no bars misread.
+WORDS_READ_SURELY = 0.9
+
+
+def _print_not_symbol(box: Box, whole: TagReading) -> bool:
+    """Whether a symbol box nothing was decoded in lies within a line the reader read surely as two or more Chinese
+    characters: a bold heading (产品合格证) boxed as a barcode is the tag's print, not a second tag's code (p20
+    000052: one tag read whole and right held at REVIEW for two barcodes in view)."""
+    if any(centre_inside(code.xyxy, box) or centre_inside(box, code.xyxy) for code in whole.barcodes):
+        return False
+    return any(line.confidence >= WORDS_READ_SURELY and sum("\u4e00" <= ch <= "\u9fff" for ch in line.text) >= 2
+               and within(box, line.box, slack=0.1 * (line.box[3] - line.box[1])) for line in whole.ocr_lines)
+
+
 def _one_tag_in_view(recipe: Recipe, detections: Detections, whole: TagReading) -> bool:
     """Whether a frame read whole shows exactly one of the job's tags: every value the recipe
     names verified on it, no more symbols in view than the recipe's counts allow one tag, and the
@@ -282,7 +296,9 @@ def _one_tag_in_view(recipe: Recipe, detections: Detections, whole: TagReading) 
     for count in symbols:
         if count.class_name in detections.class_names and len(detections):
             seen = detections[detections.confidence >= recipe.min_detection_confidence]
-            if seen.count(count.class_name) > count.max:
+            boxes = [tuple(map(float, box)) for box, cls in zip(seen.xyxy, seen.class_id)
+                     if seen.class_names[int(cls)] == count.class_name]
+            if sum(1 for box in boxes if not _print_not_symbol(box, whole)) > count.max:
                 return False
     style = next((r for r in recipe.fields if r.name == "style_number" and r.expected), None)
     if style is not None:
