@@ -399,3 +399,23 @@ def test_the_expected_size_spotted_on_another_line_is_no_read_where_its_labelled
     labelled = OcrLine("尺码：L", 0.97, (0, 0, 1, 1), posteriors=read(sure("L"), "XLMS"))
     assert [s.expected for s in spot_fields(r.fields, lines=[logo])] == ["M"]
     assert spot_fields(r.fields, lines=[labelled, logo]) == ()
+
+
+def test_a_standard_wrapped_after_its_code_is_spotted_in_its_two_pieces() -> None:
+    """twentieth 000000: '执行标准：FZ/T' at a line's end, '81007-2022' on the next (a narrow column): the standard is
+    printed whole, in two pieces. A number printed nowhere on the tag (another job's standard) is not spotted."""
+    charset = ("", *"0123456789-/FZT标准执行：", " ")
+
+    def line(text: str) -> OcrLine:
+        probs = np.zeros((2 * len(text), len(charset)), np.float32)
+        for t, ch in enumerate(text):
+            probs[2 * t, charset.index(ch)], probs[2 * t + 1, 0] = 0.98, 0.98
+        probs[:, 0] += np.maximum(0.0, 1.0 - probs.sum(axis=1))
+        return OcrLine(text, 0.98, (0, 0, 1, 1), posteriors=PosteriorTable(charset, "0123456789-/FZT").take(probs, probs.argmax(axis=1)))
+
+    rules = recipe('standard = "FZ/T 81007-2022"').fields
+    assert forms(rules[0]) == [("FZ/T 81007-2022",), ("FZ/T", "81007-2022")]
+    wrapped = [line("执行标准：FZ/T"), line("81007-2022")]
+    assert [s.name for s in spot_fields(rules, wrapped)] == ["standard"]
+    other = recipe('standard = "FZ/T 73043-2021"').fields
+    assert spot_fields(other, wrapped) == ()

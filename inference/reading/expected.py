@@ -57,6 +57,10 @@ def forms(rule: FieldRule) -> list[tuple[str, ...]]:
         letter = re.search(r"([ABC])\s*类", text)
         if letter and f"{letter.group(1)}类" != text:
             out.append((f"{letter.group(1)}类",))
+    elif rule.name == "standard":
+        code = _STANDARD_CODE.match(text)
+        if code:  # its code at one line's end, its number wrapped onto the next ('执行标准：FZ/T' / '81007-2022')
+            out.append((code.group(1), code.group(2)))
     elif rule.name not in ("style_number", "ean13"):
         units = tuple(_UNIT.findall(text))
         if len(units) > 1:
@@ -64,6 +68,8 @@ def forms(rule: FieldRule) -> list[tuple[str, ...]]:
     return out
 
 
+# A standard as printed: its code (GB, GB/T, FZ/T, QB/T) and its number with the year.
+_STANDARD_CODE = re.compile(r"^([A-Z]{2}(?:/[A-Z])?)\s+(\d[\d.]*-\d{4})$")
 # Letter sizes, smallest first: a size's rivals are the others (none that it holds: L is in XL).
 LETTER_SIZES = ("XXS", "XS", "S", "M", "L", "XL", "XXL", "2XL", "XXXL", "3XL", "4XL", "5XL", "6XL")
 # The same size written two ways is no rival of itself.
