@@ -35,7 +35,7 @@ GIRTHS = (40, 150)
 # A column's cells are evenly spaced: a gap between two boxed ones is a whole number of spacings, give or take this.
 UNEVEN = 0.3
 # The marked entry's read may differ from its size in at most this share of the size's characters (bold print's
-# filled counters: '160/96Y' read '100/00T', three of seven).
+# filled counters: '160/96Y' read '100/00Y', three of seven).
 MAX_SLIPS = 1 / 2
 
 
@@ -74,8 +74,8 @@ def run_places(rows: Sequence[Box], reads: Sequence[str], row: int) -> tuple[lis
     for n, k in enumerate(order):
         if n and spacing > 0:
             steps = (centres[n] - centres[n - 1]) / spacing
-            if abs(steps - round(steps)) > UNEVEN:
-                return None  # not a run's even spacing: no place to count
+            if abs(steps - round(steps)) > UNEVEN or round(steps) < 1:
+                return None  # not a run's even spacing (or two boxes in one cell): no place to count
             places.extend([None] * (int(round(steps)) - 1))  # a cell the text detector did not box keeps its place
         sizes = _sizes(reads[k])
         if k == row:
@@ -83,6 +83,8 @@ def run_places(rows: Sequence[Box], reads: Sequence[str], row: int) -> tuple[lis
                 return None  # the marked entry is one of several in its row's read: its place is not known
             at = len(places)
             places.append(sizes[0] if sizes else None)
+        elif down:
+            places.append(sizes[0] if len(sizes) == 1 else None)  # a column's cell holds one size
         else:
             places.extend(sizes or [None])
     return places, at
