@@ -384,7 +384,7 @@ class TagReader:
         read = read_lines(self.detector, self.recognizer, level.upright, level.zones, ambiguous=not level.sure,
                           vocabulary=vocab, read_printed_ean=self.read_printed_ean,
                           needed=first.lines_used if first is not None else None,  # a grown read only adds to the first
-                          paper=level.outline)
+                          paper=level.outline, small_print=self.rereader)
         upright, pieces = read.upright, read.pieces
         if read.stood:
             notes.append("printed lines stood on end in the crop (a code up the tag's side, or a tag turned by its "
