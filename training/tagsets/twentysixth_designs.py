@@ -13,7 +13,7 @@ seventy-nine is:
   (ink density falling across the head, 55-100 %), a **wrinkle in the ribbon** (one or two narrow diagonal voids with
   a faint margin, across the values), and one to three **dead head elements** (a one-dot white line along the feed,
   top to bottom through every value it crosses; an operator keeps printing while the code still scans, so never
-  through the code);
+  through the code, which spans most of the card: they fall in the margins, through the right end of a long value);
 - `slanted_face`: a brand tag **set in a slanted face throughout** (斜体: the design program shears a face that has no
   italic, 10-16°, Chinese included), labels and values alike, condensed (长体, 0.8-0.9) on half the jobs, the brand
   bold; the EAN-13's digits upright, as the code's own print.
