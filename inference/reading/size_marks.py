@@ -142,7 +142,9 @@ def marked_size(image: np.ndarray, rows: Sequence[Box], recognizer: TextRecogniz
     print; or a rule crosses a row) the rules are taken out of each row before its marks are measured. `reads`:
     each row's own read, where known: a marked entry read on its own as another size than its cell's own read (a
     cell boxed alone, one size) is no answer — the same print read two ways; so is a size the rows read twice (a run
-    prints each size once: one of the two is misread, and it may be the marked one)."""
+    prints each size once: one of the two is misread, and it may be the marked one), and a size no tag prints
+    ('175/06T'). There, a 号型 marked is the one its place in the run's order names, where its reads bear it out
+    (size_series.py); where no entry stands out, a chart's row framed by heavier rules is marked (`_framed_row`)."""
     gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     turned = _light_on_dark(gray, rows)
     entries: list[_Entry] = []
@@ -203,8 +205,8 @@ def marked_size(image: np.ndarray, rows: Sequence[Box], recognizer: TextRecogniz
         # misread (a bold or reversed entry, its counters filled in: '175/96Y' read '175/06T', no size printed so, or
         # another than its line's read): the size its place in the run's order names, where its reads bear that out
         # (size_series.py)
-        placed = None if letter else placed_size(rows, [size_read_mended(r) for r in reads], entry.row,
-                                                 [text] + ([size_read_mended(reads[entry.row])] if entry.row < len(reads) else []))
+        own = [text] + ([size_read_mended(reads[entry.row])] if entry.row < len(reads) else [])
+        placed = None if letter else placed_size(rows, [size_read_mended(r) for r in reads], entry.row, own)
         if placed is not None:
             found.append((placed.value, f"{placed.read} (at {placed.value}'s place in the run's order)", placed.support,
                           placed.support))
