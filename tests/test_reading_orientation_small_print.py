@@ -65,11 +65,12 @@ class Recognizer:
         return out
 
 
-def read(crop: np.ndarray, small_print: Recognizer | None, row_h: int = ROW_H):
+def read(crop: np.ndarray, small_print: Recognizer | None, row_h: int = ROW_H, stock: Recognizer | None = None):
     frame = np.full((crop.shape[0] + 60, crop.shape[1] + 60, 3), 120, np.uint8)
     frame[30:30 + crop.shape[0], 30:30 + crop.shape[1]] = crop
     upright = make_upright(frame, (30.0, 30.0, 30.0 + crop.shape[1], 30.0 + crop.shape[0]), 0.0, margin=0.0)
-    return read_lines(RowsDetector(row_h), Recognizer(up=0.40, down=0.42), upright, [], ambiguous=True, small_print=small_print)
+    stock = stock or Recognizer(up=0.40, down=0.42)
+    return read_lines(RowsDetector(row_h), stock, upright, [], ambiguous=True, small_print=small_print)
 
 
 def test_a_small_print_tag_read_upright_stays_upright():
@@ -95,3 +96,10 @@ def test_print_the_station_reads_surely_is_turned_by_the_stock_recognizer_alone(
     lines = read(tag_crop(upside_down=False), small, row_h=PITCH - 2)  # lines 22 px high: not small print
     assert small.calls == 0
     assert abs(lines.upright.angle_deg) == 180.0  # as before: the stock recognizer's hair of a difference decides
+
+
+def test_stock_reads_that_tell_up_from_down_decide_alone():
+    small = Recognizer(up=0.3, down=0.9)  # it would turn the tag: it is not asked
+    lines = read(tag_crop(upside_down=False), small, stock=Recognizer(up=0.55, down=0.40))
+    assert small.calls == 0
+    assert lines.upright.angle_deg == 0.0
