@@ -50,8 +50,11 @@ Box = tuple[float, float, float, float]
 CONFIRM_GROW_PX = 3.5
 # A tag the detector missed is read this many times its symbols' extent beyond them on every side.
 ANCHOR_SPAN = 1.0
-# A tag box cut short grows at most this many times (each a read of the tag; a tag twice its box's size needs two).
-MAX_GROWTHS = 2
+# A tag box cut short grows at most this many times (each a read of the tag; a tag twice its box's size needs two,
+# a box round a third of the tag three). Beside another tag's box, at most twice: two boxes of one tag, each grown
+# over the whole of it, would read as two tags with the same rows.
+MAX_GROWTHS = 3
+MAX_GROWTHS_BESIDE_ANOTHER = 2
 # A tag box with this share of its area inside another tag box is that tag's own panel, not a second tag.
 NESTED_SHARE = 0.85
 # A box with this share of its area over another tag's box, reading none of the job's values (nothing as expected,
@@ -397,7 +400,7 @@ class TagReader:
         readings = tuple(BarcodeReading(c.format, c.text, c.valid_checksum, c.xyxy, module_width(c)) for c in level.codes)
         fields, merge_notes = merge_barcodes(extract_fields(lines), readings)
         fields_ms = _ms(t)
-        if grown < MAX_GROWTHS and level.outline is None and not verified_whole(recipe, lines, fields, readings):
+        if grown < (MAX_GROWTHS_BESIDE_ANOTHER if neighbours else MAX_GROWTHS) and level.outline is None and not verified_whole(recipe, lines, fields, readings):
             # (a tag whose paper outline shows is read from a crop that holds all of it: past its edges lies only what is round it)
             cut = cut_sides(upright, crops.boxes, pieces.recognized)
             bigger = grown_box(tag_box, upright, cut | paper_sides(upright.image, crops.boxes), image_bgr.shape[:2], neighbours)

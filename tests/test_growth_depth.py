@@ -1,0 +1,42 @@
+"""A tag box round a third of its tag grows three times, to the whole tag; beside another tag's box, twice.
+
+p20's punched_size cards: the detector boxed the right third of a wide card (its price panel and code), the reader
+grew the box twice and still left the label rows at the far side out: six fields "not found" on a card printed in
+30 px lines. Two boxes of one tag, each grown over the whole of it, would each read its rows (two tags, NG), so a
+box beside another tag's box grows at most twice."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from inference.reading.reader import MAX_GROWTHS, MAX_GROWTHS_BESIDE_ANOTHER
+
+synth = pytest.importorskip("training.synth", reason="the generator lives in a source checkout, not in a bundle")
+pytest.importorskip("cv2")
+
+
+@functools.lru_cache(maxsize=None)
+def reader():
+    from inference.reading.reader import TagReader
+
+    return TagReader.open(precision="fp32")
+
+
+def _growths(reading) -> int:
+    return sum("tag box grown" in note for note in reading.notes)
+
+
+def test_a_box_round_a_third_of_the_tag_grows_to_read_all_of_it_and_beside_another_box_stops_at_two() -> None:
+    assert (MAX_GROWTHS, MAX_GROWTHS_BESIDE_ANOTHER) == (3, 2)
+    tag = synth.render_tag(9_500_012, px_per_mm=6.0, back_side=False)
+    boxes = tag.xyxy.astype(float)
+    x1, y1, x2, y2 = boxes[tag.class_id == 0][0]
+    symbols = [tuple(b) for b in boxes[tag.class_id == 1]]
+    whole = reader().read_tag(tag.image, (x1, y1, x2, y2), symbols)
+    cut = (x1, y2 - 0.35 * (y2 - y1), x2, y2)  # the box round the bottom third: price and code
+    alone = reader().read_tag(tag.image, cut, symbols)
+    assert _growths(alone) == 3 and set(alone.fields) == set(whole.fields)
+    beside = reader().read_tag(tag.image, cut, symbols, neighbours=((0.0, 0.0, 5.0, 5.0),))
+    assert _growths(beside) == 2 and "product_name" not in beside.fields  # the top row stays out: REVIEW, not two tags
