@@ -400,7 +400,8 @@ class TagReader:
         readings = tuple(BarcodeReading(c.format, c.text, c.valid_checksum, c.xyxy, module_width(c)) for c in level.codes)
         fields, merge_notes = merge_barcodes(extract_fields(lines), readings)
         fields_ms = _ms(t)
-        if grown < (MAX_GROWTHS_BESIDE_ANOTHER if neighbours else MAX_GROWTHS) and level.outline is None and not verified_whole(recipe, lines, fields, readings):
+        growths = MAX_GROWTHS_BESIDE_ANOTHER if neighbours else MAX_GROWTHS
+        if grown < growths and level.outline is None and not verified_whole(recipe, lines, fields, readings):
             # (a tag whose paper outline shows is read from a crop that holds all of it: past its edges lies only what is round it)
             cut = cut_sides(upright, crops.boxes, pieces.recognized)
             bigger = grown_box(tag_box, upright, cut | paper_sides(upright.image, crops.boxes), image_bgr.shape[:2], neighbours)
