@@ -97,6 +97,18 @@ def test_a_reading_without_an_outline_says_so_and_old_records_draw_nothing() -> 
     assert np.array_equal(annotate_frame(frame, DETS, "NG", tags=[plain.to_record()]), before)
 
 
+def test_a_tag_read_from_a_grown_box_without_an_outline_is_drawn_round_that_box() -> None:
+    """p20 000047: the detector boxed the right third of a wide card, the reader grew the box over the whole card and
+    judged it OK; the view showed only the detector's third. Where no paper outline was found, the grown box the tag
+    was read from is drawn in its verdict's colour; a tag read from the detector's own box draws nothing more."""
+    grown = replace(TagReading(0, (20.0, 30.0, 300.0, 220.0)), notes=("tag box grown: printed lines ran into its edge",))
+    ((corners, verdict),) = paper_outlines([grown.to_record()], [], "OK")
+    assert verdict == "OK" and corners.tolist() == [[20, 30], [300, 30], [300, 220], [20, 220]]
+    assert paper_outlines([TagReading(0, (20.0, 30.0, 300.0, 220.0)).to_record()], [], "OK") == []
+    outlined = replace(grown, paper=TURNED)  # an outline found: it is drawn, not the box
+    assert paper_outlines([outlined.to_record()], [], "OK")[0][0].tolist() == [list(p) for p in TURNED]
+
+
 @pytest.mark.parametrize("checks, frame, expected", [
     ([], "", ""),  # no recipe: nothing judged
     ([], "OK", "OK"),

@@ -45,9 +45,9 @@ Paper = tuple[np.ndarray, str]  # a tag's paper corners (4, 2) in frame pixels, 
 
 def tag_papers(result) -> list[Paper]:
     """The read tags' paper outlines with the verdict each is drawn in, as the reports draw them
-    (`annotate.paper_outlines`); none where the reader found no outline."""
+    (`annotate.paper_outlines`): where the reader found none, the box it grew to read the tag, if it grew one."""
     verdict, _, checks = verdict_parts(getattr(result, "verdict", None))
-    tags = [{"tag_index": t.tag_index, "paper": t.paper, "rejected": t.rejected}
+    tags = [{"tag_index": t.tag_index, "paper": t.paper, "rejected": t.rejected, "xyxy": t.xyxy, "notes": t.notes}
             for t in getattr(result, "readings", None) or ()]
     return paper_outlines(tags, checks, verdict)
 

@@ -39,7 +39,7 @@ from inference.reading.summary import merge_barcodes, summarize
 from inference.reading.symbols import flipped_turn, focus_of, read_symbols  # noqa: F401 (focus_of: still imported from here by callers)
 from inference.reading.tag_extent import FirstRead, cut_sides, grown_box, paper_sides
 from inference.reading.text_lines import LineCrops, join_rows, read_lines
-from inference.reading.types import BarcodeReading, FieldReading, OcrLine, TagReading
+from inference.reading.types import GROWN_NOTE, BarcodeReading, FieldReading, OcrLine, TagReading
 from inference.reading.verdict import Check, Verdict, compared_code, judge_tag
 from inference.reading.verify import verify
 
@@ -413,7 +413,7 @@ class TagReader:
                 waste = {"ocr_det": read.det_ms, "ocr_rec": read.rec_ms, "total": first_ms}
                 timings = {k: v + waste.get(k, 0.0) for k, v in again.timings_ms.items()}
                 why = "printed lines ran into its edge" if cut else "the tag's paper ran on past it"
-                return replace(again, timings_ms=timings, notes=again.notes + (f"tag box grown: {why}",))
+                return replace(again, timings_ms=timings, notes=again.notes + (f"{GROWN_NOTE}: {why}",))
         timings["ocr_det"] = read.det_ms
         timings["ocr_rec"] = read.rec_ms
         focus, bars = symbols.focus(barcode_boxes), symbols.bars(barcode_boxes, level.codes)

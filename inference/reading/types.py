@@ -51,6 +51,11 @@ SOURCES: tuple[str, ...] = ("ocr", "barcode", "vlm")
 Box = tuple[float, float, float, float]
 
 
+# A reading's note when its tag was read from a box grown past the detector's (reader.py); the views and reports
+# outline that box where no paper outline was found.
+GROWN_NOTE = "tag box grown"
+
+
 @dataclass(frozen=True)
 class FieldReading:
     """One field of one tag. `value` is normalized (half-width, canonical price, upper-case codes)."""

@@ -13,6 +13,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from inference.reading.types import GROWN_NOTE
 from inference.resources import font_path
 
 # BGR. Verdict colors match the GUI's: green OK, red NG, amber REVIEW, grey when nothing was judged.
@@ -64,12 +65,18 @@ def tag_verdict(tag_index: int, checks: Iterable[Mapping], verdict: str) -> str:
 
 def paper_outlines(tags: Iterable[Mapping], checks: Iterable[Mapping], verdict: str) -> list[tuple[np.ndarray, str]]:
     """Each tag's paper outline (corners in frame pixels, as `TagReading.to_record()` gives them under "paper") with
-    the verdict to draw it in. Journals written before outlines were recorded have no "paper": nothing is drawn,
-    and nothing is drawn for a box the reader rejected as no tag."""
+    the verdict to draw it in; where the reader found no outline but read the tag from a box it grew past the
+    detector's (a box round a third of a wide card), that box, so the operator sees what the verdict read and not
+    only the detector's part of it. Journals written before outlines were recorded have no "paper": nothing is
+    drawn, and nothing is drawn for a box the reader rejected as no tag."""
     checks = list(checks)
     out = []
     for i, tag in enumerate(tags):
         corners = tag.get("paper") or ()
+        box = tag.get("xyxy") or ()
+        if len(corners) != 4 and len(box) == 4 and any(str(n).startswith(GROWN_NOTE) for n in tag.get("notes") or ()):
+            x1, y1, x2, y2 = (float(v) for v in box)
+            corners = ((x1, y1), (x2, y1), (x2, y2), (x1, y2))
         if len(corners) == 4 and not tag.get("rejected"):
             out.append((np.asarray(corners, np.float64).reshape(4, 2), tag_verdict(tag.get("tag_index", i), checks, verdict)))
     return out
