@@ -65,7 +65,8 @@ FULL_BOX = 0.9
 BOX_INSIDE = 0.25
 # A solid part this many times as wide as high is a box a size is reversed out of (its letters blurred shut).
 REVERSED_WIDTH = 1.5
-# Check boxes are a run's own when most of them are empty inside (at most this share of ink): a glyph is not.
+# Check boxes are a run's own when a box's shape is found at most entries' starts and most of them are empty inside
+# (ink crosses at most this share of the inside's lines): a glyph is not.
 EMPTY_BOX = 0.15
 # An entry is read with this share of the print's height round it; one darker than this on the whole is reversed
 # out of a filled box and read turned over.
@@ -111,6 +112,18 @@ class _Entry:
     margins: float  # share of its columns a ring or a line marks above and below the print (ring ~0.8, line under ~0.5)
     ground: float  # how dark the paper between its strokes is (plain paper ~0; a tinted cell of a chart ~0.2-0.3)
     option: float = float("nan")  # how full the form's option mark over or under it is (option_marks.py; NaN: none)
+    box_found: bool = False  # a box's shape was found at its start (not only placed where the run's boxes sit)
+
+
+@dataclass(frozen=True)
+class _RunBox:
+    """The check box a run prints before each size: its size, its top below the print's band, its outline's
+    thickness (pixels)."""
+
+    w: int
+    h: int
+    dy: int
+    outline: int
 
 
 @dataclass(frozen=True)
@@ -592,23 +605,44 @@ class _Parts:
     text_h: float
 
 
-def _run_box(rows: Sequence[tuple[_Band, _Parts]]) -> tuple[int, int, int] | None:
-    """The check box the run prints before each size, from all its rows: its width, its height and its top below
-    the print's band (median over the boxes found); None where the run prints none. A row whose only box is the
-    marked one (a tick run out of it, the box no longer a box's shape) still has its box where the run's are."""
-    found = [(w, hh, y - band.core[0]) for band, parts in rows for _x, y, w, hh in parts.boxes]
+def _run_box(rows: Sequence[tuple[_Band, _Parts]]) -> _RunBox | None:
+    """The check box the run prints before each size, from all its rows: its width, its height, its top below the
+    print's band and its outline's thickness (medians over the hollow boxes found: bold print's counters blurred
+    shut are box-shaped blots); None where the run prints none. A row
+    whose only box is the marked one (a tick run out of it, the box no longer a box's shape) still has its box where
+    the run's are."""
+    found = [(w, hh, y - band.core[0], _outline(band.ink[y : y + hh, x : x + w]))
+             for band, parts in rows for x, y, w, hh in parts.boxes]
+    hollow = [box for box in found if 2 * box[3] < min(box[0], box[1])]  # an empty box, not a glyph's blot
+    found = hollow or found
     if not found:
         return None
-    w, hh, dy = np.median(np.array(found, np.float64), axis=0)
-    return int(round(w)), int(round(hh)), int(round(dy))
+    w, hh, dy, outline = np.median(np.array(found, np.float64), axis=0)
+    return _RunBox(int(round(w)), int(round(hh)), int(round(dy)), max(1, int(round(outline))))
 
 
-def _entries(band: _Band, k: int, parts: _Parts, run_box: tuple[int, int, int] | None = None) -> list[_Entry]:
+def _outline(shape: np.ndarray) -> float:
+    """How thick a box's outline is: the longest ink run in from a side across its middle (blur and the pixel grid
+    thicken its sides unequally, and round its inside corners; a tick run into a side lengthens that one, which the
+    run's median over its boxes leaves out). Blur thickens a thin outline to a third of a small box."""
+    h, w = shape.shape
+    if h < 3 or w < 3:
+        return 1.0
+    middle_row, middle_col = shape[h // 2], shape[:, w // 2]
+
+    def run_in(line: np.ndarray) -> int:
+        paper = np.flatnonzero(~line)
+        return int(paper[0]) if len(paper) else len(line)
+
+    return float(max(run_in(middle_row), run_in(middle_row[::-1]), run_in(middle_col), run_in(middle_col[::-1])))
+
+
+def _entries(band: _Band, k: int, parts: _Parts, run_box: _RunBox | None = None) -> list[_Entry]:
     """The row's entries: runs of the print's columns apart by an entry gap (`parts`: its ink sorted, the marks
     round them among it), each with what marks it; the check box before each is where the row's boxes sit, or, in a
     row with none of its own, where the run's (`run_box`) sit."""
-    w, hh, dy = run_box or (0, 0, 0)
-    boxes = parts.boxes or ([] if run_box is None else [(-w, band.core[0] + dy, w, hh)])  # at no entry's start
+    placed = [] if run_box is None else [(-run_box.w, band.core[0] + run_box.dy, run_box.w, run_box.h)]
+    boxes = parts.boxes or placed  # at no entry's start
     core, h = band.core, band.h
     slack = CORE_INSET * h
     dark, filled = band.dark[core[0] : core[1]], parts.filled_mask[core[0] : core[1]]
@@ -622,9 +656,9 @@ def _entries(band: _Band, k: int, parts: _Parts, run_box: tuple[int, int, int] |
             continue
         paper = ~band.ink[core[0] : core[1], a : b + 1]
         ground = float(dark[:, a : b + 1][paper].mean()) if paper.any() else 0.0
-        out.append(_Entry(k, a, b + 1, float(dark[:, a : b + 1].mean()), float(filled[:, a : b + 1].mean()),
-                          _box_fill(band.ink, boxes, a, parts.text_h),
-                          float(above[a : b + 1].mean() + below[a : b + 1].mean()) / 2, ground))
+        box, box_found = _box_fill(band.ink, boxes, a, parts.text_h, run_box, band.core[0])
+        out.append(_Entry(k, a, b + 1, float(dark[:, a : b + 1].mean()), float(filled[:, a : b + 1].mean()), box,
+                          float(above[a : b + 1].mean() + below[a : b + 1].mean()) / 2, ground, box_found=box_found))
     return out
 
 
@@ -734,18 +768,35 @@ def _framed(shape: np.ndarray) -> bool:
     return all(side.mean() >= FRAMED for side in sides)
 
 
-def _box_fill(ink: np.ndarray, boxes: Sequence[tuple[int, int, int, int]], start: int, text_h: float) -> float:
-    """How much ink fills the inside of the check box at an entry's start (empty: ~0, ticked: some, filled: ~1).
+def _box_fill(ink: np.ndarray, boxes: Sequence[tuple[int, int, int, int]], start: int, text_h: float,
+              run_box: _RunBox | None = None, core_top: int = 0) -> tuple[float, bool]:
+    """How far ink crosses the inside of the check box at an entry's start: the share of the inside's columns, or
+    of its rows where fewer, that hold ink (empty: ~0; ticked or crossed: most, however thin the stroke is printed
+    (a tick inks a quarter of a small box's inside, yet crosses it side to side); filled: 1; a speck or a stroke
+    along one side: a few).
     Where a row prints boxes, each entry's is where the row's boxes sit, so a tick that runs out of its box (and
-    makes the box another shape) is still looked for inside it."""
+    makes the box another shape) is still looked for inside it; where the run's box is known, a box not found at the
+    entry's start is the run's size at the run's height. The inside is what lies within the run's outline (a small
+    box's blurred outline fills a third of it each side: measured so, an empty box would read a third full), at
+    least BOX_INSIDE in from each side. Also whether a box's shape was found at the entry's start."""
     if not boxes:
-        return float("nan")
+        return float("nan"), False
     lead = [b for b in boxes if abs(b[0] - start) <= 0.3 * text_h]
-    side, y = int(np.median([b[2] for b in boxes])), int(np.median([b[1] for b in boxes]))
-    x, y, w, hh = lead[0] if lead else (start, y, side, side)
-    dx, dy = max(1, int(round(BOX_INSIDE * w))), max(1, int(round(BOX_INSIDE * hh)))
+    if lead:
+        x, y, w, hh = lead[0]
+    elif run_box is not None:
+        x, y, w, hh = start, core_top + run_box.dy, run_box.w, run_box.h
+    else:
+        side, y = int(np.median([b[2] for b in boxes])), int(np.median([b[1] for b in boxes]))
+        x, w, hh = start, side, side
+    x, y = max(0, x), max(0, y)
+    outline = run_box.outline if run_box is not None else 0
+    dx = max(1, int(round(BOX_INSIDE * w)), outline)
+    dy = max(1, int(round(BOX_INSIDE * hh)), outline)
     inside = ink[y + dy : y + hh - dy, x + dx : x + w - dx]
-    return float(inside.mean()) if inside.size else float("nan")
+    if not inside.size:
+        return float("nan"), False
+    return float(min(inside.any(axis=0).mean(), inside.any(axis=1).mean())), bool(lead)
 
 
 def _print_spans(band: np.ndarray, h: float) -> list[tuple[int, int]]:
@@ -789,7 +840,8 @@ def _scores(entries: Sequence[_Entry]) -> np.ndarray:
                 (np.array([e.ground for e in entries]), GROUND_FLOOR)]
     if not printed_options:
         measures.append((np.array([e.margins for e in entries]), MARGIN_FLOOR))
-    if np.isfinite(boxed).sum() >= max(MIN_ENTRIES, 0.6 * len(entries)) and np.nanmedian(boxed) <= EMPTY_BOX:
+    found = np.array([e.box_found for e in entries])
+    if found.sum() >= max(MIN_ENTRIES, 0.6 * len(entries)) and np.median(boxed[found]) <= EMPTY_BOX:
         measures.append((np.where(np.isfinite(boxed), boxed, np.nanmedian(boxed)), BOX_FLOOR))
     if printed_options:
         measures.append((np.where(np.isfinite(options), options, np.nanmedian(options)), BOX_FLOOR))
