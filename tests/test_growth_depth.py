@@ -40,3 +40,20 @@ def test_a_box_round_a_third_of_the_tag_grows_to_read_all_of_it_and_beside_anoth
     assert _growths(alone) == 3 and set(alone.fields) == set(whole.fields)
     beside = reader().read_tag(tag.image, cut, symbols, neighbours=((0.0, 0.0, 5.0, 5.0),))
     assert _growths(beside) == 2 and "product_name" not in beside.fields  # the top row stays out: REVIEW, not two tags
+
+
+def test_a_third_growth_runs_one_way_only() -> None:
+    """s6001 000004: a tag boxed right on a sheet of receipts grew twice, found print running out on its left and its
+    right, and a third growth both ways took in the receipts' rows: colour and grade lost. A wide card boxed at one
+    end runs on one way; print running out on two sides after two growths is what lies round the tag. Here three
+    cards side by side, the box a strip down the middle one: print runs out on both sides at every growth."""
+    import numpy as np
+
+    tag = synth.render_tag(9_500_011, px_per_mm=6.0, back_side=False)
+    w = tag.image.shape[1]
+    image = np.concatenate([tag.image] * 3, axis=1)
+    boxes = tag.xyxy.astype(float)
+    x1, y1, x2, y2 = boxes[tag.class_id == 0][0]
+    symbols = [(b[0] + w, b[1], b[2] + w, b[3]) for b in boxes[tag.class_id == 1]]
+    strip = (w + x1 + 0.35 * (x2 - x1), y1, w + x1 + 0.65 * (x2 - x1), y2)
+    assert _growths(reader().read_tag(image, strip, symbols)) == 2

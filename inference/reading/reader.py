@@ -52,7 +52,10 @@ CONFIRM_GROW_PX = 3.5
 ANCHOR_SPAN = 1.0
 # A tag box cut short grows at most this many times (each a read of the tag; a tag twice its box's size needs two,
 # a box round a third of the tag three). Beside another tag's box, at most twice: two boxes of one tag, each grown
-# over the whole of it, would read as two tags with the same rows.
+# over the whole of it, would read as two tags with the same rows. The third growth runs towards one side only: a
+# wide card boxed at one end runs on one way (p20's punched_size, three times 'left'), while print running out on
+# two sides after two growths is what lies round the tag (s6001 000004, a tag boxed right on a sheet of receipts,
+# lost its colour and grade to a third growth both ways over the receipts' rows).
 MAX_GROWTHS = 3
 MAX_GROWTHS_BESIDE_ANOTHER = 2
 # A tag box with this share of its area inside another tag box is that tag's own panel, not a second tag.
@@ -404,7 +407,10 @@ class TagReader:
         if grown < growths and level.outline is None and not verified_whole(recipe, lines, fields, readings):
             # (a tag whose paper outline shows is read from a crop that holds all of it: past its edges lies only what is round it)
             cut = cut_sides(upright, crops.boxes, pieces.recognized)
-            bigger = grown_box(tag_box, upright, cut | paper_sides(upright.image, crops.boxes), image_bgr.shape[:2], neighbours)
+            sides = cut | paper_sides(upright.image, crops.boxes)
+            if grown >= MAX_GROWTHS_BESIDE_ANOTHER and len(sides) > 1:
+                sides = set()  # a third growth runs one way only: a tag boxed at one end (see MAX_GROWTHS)
+            bigger = grown_box(tag_box, upright, sides, image_bgr.shape[:2], neighbours)
             if bigger is not None:
                 first_ms = _ms(start)  # this read's own time: the grown read's is in its own total
                 again = self.read_tag(image_bgr, bigger, barcode_boxes, qr_boxes, tag_index, recipe, grown=grown + 1,
