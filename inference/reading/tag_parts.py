@@ -28,7 +28,7 @@ from inference.reading.matching import Found
 from inference.reading.recipe import Recipe
 from inference.reading.repairs import FIBRES, GRADES
 from inference.reading.summary import summarize
-from inference.reading.types import TagReading
+from inference.reading.types import FieldReading, TagReading
 
 # The boxes touch or overlap: the gap between them at most this share of the smaller box's shorter side (two tags
 # laid apart do not touch; a turned booklet's two boxes, and loose ones, overlap).
@@ -128,9 +128,13 @@ def _labelled(recipe: Recipe, tag: TagReading) -> set[str]:
     """The recipe's checked fields (an expected value or a pattern) read after their labels on this box as a value
     of their kind: what a tag of the job prints once. A brand or heading taken for an unchecked field, or a colour
     line parsed as a grade ('醋色浅灰'), tells nothing."""
+    return set(_labelled_readings(recipe, tag))
+
+
+def _labelled_readings(recipe: Recipe, tag: TagReading) -> dict[str, FieldReading]:
     checked = {rule.name for rule in recipe.fields if rule.expected is not None or rule.pattern is not None}
     fields = tag.fields or extract_fields(tag.ocr_lines)  # a reading made from its lines alone parses them here
-    return {name for name, reading in fields.items()
+    return {name: reading for name, reading in fields.items()
             if reading.source == "ocr" and name in checked and _of_its_kind(name, reading.value)}
 
 
@@ -138,8 +142,7 @@ def _after_their_labels(recipe: Recipe, tag: TagReading) -> set[str]:
     """The checked fields this box reads on a line that carries the field's own label: what each of two tags prints,
     each after its own labels. A value this box holds without its label — the marked size of a run whose 规格 stands in
     the other box, a class '10 C类' cut from its 安全类别 — is the other part's row running on, no second tag's."""
-    fields = tag.fields or extract_fields(tag.ocr_lines)
-    return {name for name in _labelled(recipe, tag) if carries_label(name, fields[name].raw)}
+    return {name for name, reading in _labelled_readings(recipe, tag).items() if carries_label(name, reading.raw)}
 
 
 def _of_its_kind(name: str, value: str) -> bool:

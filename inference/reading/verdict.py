@@ -296,9 +296,8 @@ def _one_tag_in_view(recipe: Recipe, detections: Detections, whole: TagReading) 
     for count in symbols:
         if count.class_name in detections.class_names and len(detections):
             seen = detections[detections.confidence >= recipe.min_detection_confidence]
-            boxes = [tuple(map(float, box)) for box, cls in zip(seen.xyxy, seen.class_id)
-                     if seen.class_names[int(cls)] == count.class_name]
-            if sum(1 for box in boxes if not _print_not_symbol(box, whole)) > count.max:
+            boxes = seen.of_class(count.class_name).xyxy
+            if sum(1 for box in boxes if not _print_not_symbol(tuple(map(float, box)), whole)) > count.max:
                 return False
     style = next((r for r in recipe.fields if r.name == "style_number" and r.expected), None)
     if style is not None:
