@@ -1,8 +1,8 @@
-"""Eighty-two hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs, fifth_designs,
+"""Eighty-five hangtag designs (seven here, three each in fresh_designs, third_designs, fourth_designs, fifth_designs,
 sixth_designs, seventh_designs, eighth_designs, ninth_designs, tenth_designs, eleventh_designs, twelfth_designs,
 thirteenth_designs, fourteenth_designs, fifteenth_designs, sixteenth_designs, seventeenth_designs, eighteenth_designs,
 nineteenth_designs, twentieth_designs, twentyfirst_designs, twentysecond_designs, twentythird_designs,
-twentyfourth_designs, twentyfifth_designs and twentysixth_designs),
+twentyfourth_designs, twentyfifth_designs, twentysixth_designs and twentyseventh_designs),
 each from a common
 Chinese retail convention; none shares layout with training.synth.
 
@@ -51,6 +51,7 @@ from training.tagsets.twentythird_designs import halftone_photo, letterpress, re
 from training.tagsets.twentyfifth_designs import half_shadow, shoe_tag, shoe_values, steep_angle
 from training.tagsets.twentyfourth_designs import east_asia_export, fold_across, size_conversion
 from training.tagsets.twentysixth_designs import euro_export, ribbon_wrinkle, slanted_face
+from training.tagsets.twentyseventh_designs import big_numerals, clear_film, metallic_board
 from training.tagsets.values import TagValues
 
 
@@ -395,6 +396,12 @@ DESIGNS: dict[str, Design] = {
     "euro_export": euro_export,
     "ribbon_wrinkle": ribbon_wrinkle,
     "slanted_face": slanted_face,
+    # added on 2026-12-06 (thirtieth session), after the reader had been developed against all eighty-two: one dark
+    # ink straight on silver or gold metallised board, the size printed huge as the design with the rest in small
+    # print, a clear tamper-evident film stuck over the price or the size
+    "metallic_board": metallic_board,
+    "big_numerals": big_numerals,
+    "clear_film": clear_film,
 }
 # The symbology each design carries, so a recipe and a defect know what the barcode encodes.
 BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_price_block": "EAN-13",
@@ -423,7 +430,8 @@ BARCODE_OF = {"vertical_classic": "EAN-13", "dark_bilingual": "Code128", "wide_p
               "promo_price": "EAN-13", "standards_line": "EAN-13", "twin_codes": "EAN-13",
               "size_conversion": "EAN-13", "fold_across": "EAN-13", "east_asia_export": "EAN-13",
               "shoe_tag": "EAN-13", "half_shadow": "EAN-13", "steep_angle": "EAN-13",
-              "euro_export": "EAN-13", "ribbon_wrinkle": "EAN-13", "slanted_face": "EAN-13"}
+              "euro_export": "EAN-13", "ribbon_wrinkle": "EAN-13", "slanted_face": "EAN-13",
+              "metallic_board": "EAN-13", "big_numerals": "EAN-13", "clear_film": "EAN-13"}
 # Cards the photograph shows turned a half turn (the tag hung by its hole upside down), besides the scene's tilt.
 HUNG_UPSIDE_DOWN = {"hung_upside_down"}
 # Designs whose jobs draw values of their own from the job's generator (a size system and the product names,
