@@ -5,12 +5,13 @@ eighty-two is:
 - `metallic_board`: a tag printed in one dark ink **straight on silver or gold metallised board** (银卡纸/金卡纸, the
   stock Chinese tag printers sell for premium lines): the board is a mirror, so it is bright only where it catches
   the lamp (a broad band at the light's angle) and takes the dim room's grey elsewhere, with a brushed grain along
-  one direction; the ink, a film on the mirror, stays dark but picks up a little of the band. Print stands 55–120
-  levels off the board, least where the board is dark. The EAN-13 on an **opaque white underprint** (printers lay
-  white under a code on metallised board so a scanner sees contrast);
+  one direction; the ink, a film on the mirror, stays dark but picks up a little of the band. Print stands 40–190
+  levels off the board (grey mean), least where a gold board faces the room. The EAN-13 on an **opaque white
+  underprint** (printers lay white under a code on metallised board so a scanner sees contrast);
 - `big_numerals`: a fashion brand's tag whose **size is the design**: printed huge (a letter size set 26–32 mm to the
-  em, its capitals about 20 mm high; a 号型 across the card's width, up to 14 mm) in a bold face, in ink or the brand's colour, without a label; every
-  other field in **small print** (2.2–2.5 mm, labels in grey) under it, the price a little larger;
+  em, its capitals about 20 mm high; a 号型 across the card's width, up to 14 mm) in a bold face, in ink or the
+  brand's colour, without a label; every other field in **small print** (2.2–2.5 mm, labels in grey) under it, the
+  price a little larger;
 - `clear_film`: a colon-row tag with a **clear tamper-evident film** (防调包透明保护贴, 30–46 × 10–18 mm, rounded
   corners, ±4°) stuck over the price row or the size row, as shops and brands seal a price against relabelling:
   the values under it show through a faint warm haze, a **gloss band** across the film (18–38 % white at its peak),
@@ -192,7 +193,8 @@ def lay_film(card: Card, cover: np.ndarray, rng: np.random.Generator, border: Co
     rim = np.clip(-facing, 0, 1) * 2.0
     off = max(1, int(round(0.2 * px)))
     shadow = np.clip(np.roll(cover, (int(round(off * dy)), int(round(off * dx))), axis=(0, 1)) - cover, 0, 1)
-    shadow = Image.fromarray((shadow * 255.0 + 0.5).astype(np.uint8)).filter(ImageFilter.GaussianBlur(max(0.6, 0.12 * px)))
+    shadow = Image.fromarray((shadow * 255.0 + 0.5).astype(np.uint8))
+    shadow = shadow.filter(ImageFilter.GaussianBlur(max(0.6, 0.12 * px)))
     shadow = np.asarray(shadow, np.float32) / 255.0
     pixels = pixels * (1.0 - 0.28 * shadow[..., None])
     pixels = pixels + (255.0 - pixels) * np.clip(rim, 0, 0.7)[..., None]
@@ -216,6 +218,18 @@ def lay_film(card: Card, cover: np.ndarray, rng: np.random.Generator, border: Co
         card.draw = ImageDraw.Draw(card.image)
 
 
+def film_spot(target: tuple[float, float, float, float], card_w: float, code_top: float,
+              rng: np.random.Generator) -> tuple[tuple[float, float], tuple[float, float], float]:
+    """Where a film is stuck over the value printed in `target` (mm): its centre near the value's, inside the card's
+    width, its lowest corner, turned up to 4°, at least 1 mm above the code (`code_top`); (centre, size, angle)."""
+    fw, fh = float(rng.uniform(30.0, 46.0)), float(rng.uniform(10.0, 18.0))
+    dx, dy, angle = float(rng.uniform(-4, 4)), float(rng.uniform(-2, 2)), float(rng.uniform(-4, 4))
+    reach = (fw * abs(np.sin(np.deg2rad(angle))) + fh * np.cos(np.deg2rad(angle))) / 2  # half its turned height
+    cx = min(max((target[0] + target[2]) / 2 + dx, fw / 2 + 1.5), card_w - fw / 2 - 1.5)
+    cy = min((target[1] + target[3]) / 2 + dy, code_top - 1.0 - reach)
+    return (cx, cy), (fw, fh), angle
+
+
 def clear_film(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
     """A vertical colon-row tag (54×98 mm) with a clear tamper-evident film stuck over the price row or the size
     row; never over the code."""
@@ -237,12 +251,8 @@ def clear_film(style_seed: int, v: TagValues, px_per_mm: float) -> TagArt:
     boxes["price"] = (5 + used + 0.6, y + 0.2, 5 + used + 0.6 + width, y + 0.2 + 4.6 * 1.15)
     code_top = 80.0
     ean_block(card, v.ean13, 8.0, code_top, w - 16.0, 10.0, ink, value_face)
-    target = boxes["price" if rng.random() < 0.6 else "size"]
-    fw, fh = float(rng.uniform(30.0, 46.0)), float(rng.uniform(10.0, 18.0))
-    cx = min(max((target[0] + target[2]) / 2 + float(rng.uniform(-4, 4)), fw / 2 + 1.5), w - fw / 2 - 1.5)
-    cy = min((target[1] + target[3]) / 2 + float(rng.uniform(-2, 2)), code_top - 2.5 - fh / 2)
-    cover = film_cover((card.image.height, card.image.width), px_per_mm, (cx, cy), (fw, fh),
-                       float(rng.uniform(-4, 4)), 1.5)
+    centre, size, angle = film_spot(boxes["price" if rng.random() < 0.6 else "size"], w, code_top, rng)
+    cover = film_cover((card.image.height, card.image.width), px_per_mm, centre, size, angle, 1.5)
     lay_film(card, cover, rng, pick(rng, FILM_BORDERS) if rng.random() < 0.5 else None)
     fields = {name: value for _, value, name in rows}
     fields.update(price=price, brand=v.brand, ean13=v.ean13)
