@@ -803,9 +803,41 @@ def _safety_class(text: str) -> str:
 _COLOUR_WORD = re.compile(r"^[\u4e00-\u9fff]{1,3}色$|^(?:藏青|卡其|米白|酒红|墨绿|杏|驼|咖啡|军绿|宝蓝|浅灰|深灰|花灰|黑|白|红|蓝|灰|绿|黄|紫|粉|棕)$")
 
 
+# Fields a recipe names in words. An export tag prints them again in European languages under their own labels
+# ('COLOUR / COULEUR / FARBE' over 'NAVY / MARINE / MARINEBLAU', 'COMPOSITION' over '95% COTTON 5% ELASTANE'): a
+# translation of the value the recipe names in Chinese characters, never a read of it, for it or against it.
+_TRANSLATED = ("product_name", "color", "composition")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_LATIN_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def in_another_language(name: str, expected: str, value: str) -> bool:
+    """Whether `value`, read after a label of field `name`, is that field in another language than the recipe's: Latin
+    words without a Chinese character, where the recipe names the field in Chinese characters."""
+    return (name in _TRANSLATED and bool(_CJK.search(expected)) and not _CJK.search(value)
+            and bool(_LATIN_WORD.search(value)))
+
+
+def _in_recipes_language(name: str, expected: str, lines: Sequence[OcrLine], reading: FieldReading | None) -> FieldReading | None:
+    """The field read after its label, in the recipe's language: where the labelled value is a translation (an export
+    tag's European lines read more surely than its Chinese row), the field as the read's other lines give it."""
+    if reading is None or not expected or not in_another_language(name, expected, reading.value):
+        return reading
+    own = [line for line in lines if not _gave(line.text, reading.raw) and not _gave(halfwidth(line.text), reading.raw)]
+    if len(own) == len(lines):
+        return None
+    other = extract_fields(tuple(own)).get(name)
+    return None if other is None or in_another_language(name, expected, other.value) else other
+
+
+def _gave(text: str, raw: str) -> bool:
+    """Whether a line is the one a field was read from, or one of the two a label over its value joins ('L / V')."""
+    return raw == text or raw.startswith(f"{text} / ") or raw.endswith(f" / {text}")
+
+
 def _candidates(name: str, lines: Sequence[OcrLine], labelled: Mapping[str, FieldReading], expected: str = "") -> list[_Candidate]:
     out: list[_Candidate] = []
-    reading = labelled.get(name)
+    reading = _in_recipes_language(name, expected, lines, labelled.get(name))
     if reading is not None and reading.source != "barcode":  # what bars carry is weighed apart from the print
         line = next((line for line in lines if reading.raw in (line.text, halfwidth(line.text))), None)
         typical = float(line.confidence) if line is not None else reading.confidence
@@ -1018,18 +1050,34 @@ RIVAL_SHOWN = "another size of the series, shown surely where the expected one i
 
 def size_run(lines: Sequence[OcrLine]) -> tuple[str, ...]:
     """The sizes a tag prints as a run (MIN_RUN_SIZES or more different letter sizes, or 号型), in reading order;
-    () where it prints one size (a 号型 with its letter size is one)."""
+    () where it prints one size (a 号型 with its letter size is one). A 号型 of a run stands whole (run_entries)."""
     letters: dict[str, None] = {}
     numeric: dict[str, None] = {}
     for line in lines:
         text = halfwidth(line.text).upper()
         letters.update((token, None) for token in LETTER_SIZE_IN_TEXT.findall(text))
-        numeric.update((m.group(1), None) for m in hao_xing.IN_TEXT.finditer(squash(text)))
+        numeric.update((token, None) for token in run_entries(text))
     numeric = dict.fromkeys(_apart(tuple(numeric)))
     for found in (letters, numeric):
         if len(found) >= MIN_RUN_SIZES:
             return tuple(found)
     return ()
+
+
+def run_entries(text: str) -> list[str]:
+    """The 号型 a line (half-width, upper case) prints as entries a run could hold: each standing whole. A 号型's
+    girth may be followed by one digit, its body type read as one ('175/1008': a B read as an 8, as a run's small
+    cells often are); two digits or more running on past it make a longer number, no size ('执行标准 108/1 2853-3':
+    a standard's number whose spaces fell out, 108/128 and 53 after it)."""
+    squashed = squash(text)
+    out = []
+    for match in hao_xing.IN_TEXT.finditer(squashed):
+        token = match.group(1)
+        after = squashed[match.end(1) : match.end(1) + 2]
+        if token[-1].isdigit() and len(after) == 2 and after.isdigit():
+            continue
+        out.append(token)
+    return out
 
 
 def run_like(lines: Sequence[OcrLine]) -> bool:

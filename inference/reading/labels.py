@@ -8,6 +8,7 @@ half of a bilingual label ('货号 Style No.：') skipped however it was misread
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 from typing import NamedTuple
 
@@ -106,6 +107,39 @@ LABELS: Mapping[str, str | None] = {
     "条码": "ean13",
     "条形码": "ean13",
     "EAN": "ean13",
+    # The words European buyers' labels use beside the Chinese and English ones (export tags print one field's label
+    # in several languages: '货号 / REF. / RÉF.', '尺码 / SIZE / TAILLE / GRÖSSE / TALLA'), each only as the label of
+    # the field it names. A line's letters are matched without their accents ('RÉF.' as REF, 'GRÖSSE' as GROSSE:
+    # _plain_upper), as the recognizer often reads them.
+    "REF": "style_number",
+    "REFERENCE": "style_number",
+    "REFERENCIA": "style_number",
+    "REFERENZ": "style_number",
+    "RIF": "style_number",
+    "ART.-NR": "style_number",
+    "ART-NR": "style_number",
+    "ART.NR": "style_number",
+    "ART. NR": "style_number",
+    "ARTIKELNR": "style_number",
+    "ARTIKEL-NR": "style_number",
+    "ARTIKELNUMMER": "style_number",
+    "TAILLE": "size",
+    "GROSSE": "size",
+    "GROESSE": "size",
+    "TALLA": "size",
+    "TAGLIA": "size",
+    "COULEUR": "color",
+    "FARBE": "color",
+    "COLORE": "color",
+    "ZUSAMMENSETZUNG": "composition",
+    "COMPOSICION": "composition",
+    "COMPOSIZIONE": "composition",
+    "MATIERE": "composition",
+    "MATERIALE": "composition",
+    "PRIX": "price",
+    "PREIS": "price",
+    "PRECIO": "price",
+    "PREZZO": "price",
     "检验员": None,
     "检验": None,
     "检验号": None,
@@ -156,11 +190,27 @@ _COLONS = (":", "：", *_CLOSERS, *LEADERS)
 OTHER_NUMBER_LABELS = frozenset({"批号", "箱号", "单号", "序号"})
 
 
+def _plain_upper(text: str) -> str:
+    """`text` in upper case, each Latin letter without its accent ('Réf.' → 'REF.', 'Größe' → 'GRÖßE' → 'GROßE'),
+    character for character: the same length, so an index into it is one into `text`."""
+    out = []
+    for ch in text:
+        up = ch.upper()
+        if len(up) != 1:
+            up = ch
+        if not up.isascii() and up.isalpha():
+            base = unicodedata.normalize("NFKD", up)
+            if base[:1].isascii() and all(unicodedata.combining(mark) for mark in base[1:]):
+                up = base[0]
+        out.append(up)
+    return "".join(out)
+
+
 def _label_at(text: str, start: int, require_colon: bool, upper: str | None = None) -> tuple[str, int, bool] | None:
     """(label, end index after separators, exact) for a label starting at `start`, else None.
-    `upper`: text.upper(), where the caller tries many positions of one line."""
+    `upper`: _plain_upper(text), where the caller tries many positions of one line."""
     if upper is None:
-        upper = text.upper()
+        upper = _plain_upper(text)
     for label in _LABELS_BY_FIRST.get(upper[start : start + 1], ()):
         end = _match_label(upper, start, label)
         if end is not None:
@@ -170,7 +220,10 @@ def _label_at(text: str, start: int, require_colon: bool, upper: str | None = No
             if label.isascii() and after.isascii() and after.isalpha():  # 'SIZES', but 'SIZE尺码' is a label and its twin
                 continue
             value_start = _skip_separators(text, _skip_english_label(text, _skip_chinese_label(text, upper, end)))
-            return label, _skip_twin_label(text, upper, value_start, LABELS[label], label.isascii()), True
+            value_start = _skip_twin_label(text, upper, value_start, LABELS[label], label.isascii())
+            if any(ch in ":：" for ch in text[end:value_start]):
+                return label, value_start, True  # a colon closes a label: what follows is its value
+            return label, _skip_label_run(text, upper, value_start, LABELS[label]), True
     return _fuzzy_label_at(text, start)
 
 
@@ -378,6 +431,130 @@ def _skip_twin_label(text: str, upper: str, index: int, field: str | None, engli
     return index
 
 
+# Between the languages of one label: a slash, a bar, a middle dot or spaces ('尺码 / SIZE / TAILLE', '颜色·COLOUR',
+# 'REF.  RÉF.'); a word of letters (accented or not) with the dots and hyphens of its abbreviation ('ART.-NR.').
+_RUN_GAP = re.compile(r"[\s/|｜·・•]*")
+_RUN_WORD = re.compile(r"[A-Za-z\u00C0-\u024F]+(?:[.\-]+[A-Za-z\u00C0-\u024F]+)*\.?")
+_RUN_SEPARATORS = _TWIN_SEPARATORS + "｜·・•"
+
+
+def _folded(word: str) -> str:
+    """A label word as its letters alone: upper case, accents, dots and hyphens dropped ('Réf.' → 'REF',
+    'Art.-Nr.' → 'ARTNR'), so a word read without its accent is the same word."""
+    plain = "".join(ch for ch in unicodedata.normalize("NFKD", word) if not unicodedata.combining(ch))
+    return "".join(ch for ch in plain.upper() if ch.isalpha())
+
+
+def _is_cjk(label: str) -> bool:
+    return any(ord(ch) >= 0x2E80 for ch in label)
+
+
+# Each field's Latin label words, folded: ('REF', 'REFERENCE', 'ARTNR', …) for the style number.
+_LATIN_WORDS: dict[str, frozenset[str]] = {}
+for _label, _field in LABELS.items():
+    if _field is not None and not _is_cjk(_label):  # no CJK character: a Latin label
+        _LATIN_WORDS[_field] = _LATIN_WORDS.get(_field, frozenset()) | {_folded(_label)}
+
+
+def _one_edit_apart(a: str, b: str) -> bool:
+    """Whether two words are at most one letter apart (changed, dropped or added)."""
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b)) <= 1
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
+def _same_fields_word(word: str, field: str) -> bool:
+    """Whether a word, read after one of `field`'s labels, is that field's label in another language: one of its Latin
+    label words, or one letter off one of at least three letters (an accented letter the recognizer lost or turned
+    into another: 'RÉF.' read 'RF.', 'GRÖSSE' read 'GR0SSE')."""
+    folded = _folded(word)
+    words = _LATIN_WORDS.get(field, frozenset())
+    return folded in words or (len(folded) >= 2 and any(len(w) >= 3 and _one_edit_apart(folded, w) for w in words))
+
+
+def _skip_label_run(text: str, upper: str, index: int, field: str | None) -> int:
+    """Export tags head a field with one label written in several languages ('货号 / REF. / RÉF.', 'SIZE / TAILLE /
+    GRÖSSE / TALLA', 'Art.-Nr. / 款号'), the value after the run or on the line under it: the words after a field's
+    label (at `index`) that are the same field's label in another language are that label too, not its value. A
+    run holding another field's label ('货号 / 颜色': two fields' labels over their values) is no one label: it is left
+    as read. Returns where the value starts (the line's end where the run is a label alone)."""
+    if field is None:
+        return index
+    at = index
+    value_start = index
+    while at < len(text):
+        start = _RUN_GAP.match(text, at).end()
+        if start >= len(text):
+            break
+        cjk = next((label for label in _LABELS_BY_FIRST.get(upper[start : start + 1], ()) if _is_cjk(label)
+                    and _match_label(upper, start, label) is not None), None)
+        if cjk is not None and cjk not in _PART_LABELS:
+            if LABELS[cjk] != field:
+                return index if LABELS[cjk] is not None else value_start
+            at = _match_label(upper, start, cjk) or start
+        else:
+            word = _RUN_WORD.match(text, start)
+            if word is None or not _same_fields_word(word.group(0), field):
+                if word is not None and any(_folded(word.group(0)) in words
+                                            for other, words in _LATIN_WORDS.items() if other != field):
+                    return index
+                break
+            at = word.end()
+        value_start = at
+        while value_start < len(text) and text[value_start] in _RUN_SEPARATORS:
+            value_start += 1
+    return value_start
+
+
+# The parts of a line that is one label in several languages: its languages parted by slashes, bars, middle dots
+# or wide spaces.
+_RUN_PARTS = re.compile(r"\s*[/|｜·・•]\s*|\s{2,}")
+# A part of such a line read beyond knowing (its Chinese words in 5 px grey print: '尺码' read 'R码', '光码', 'DO'; a
+# language's word two letters off: 'TALE'): so many characters at most.
+MAX_UNREAD_PART = 6
+MIN_RUN_WORDS = 2
+
+
+def label_run_alone(text: str) -> str | None:
+    """The field a line heads where it is one field's label in several languages alone, some of its parts unread (the
+    Chinese, printed smallest or greyest, most often): 'R码/SIZE/TAILLE/ TALLA', 'DO/REF./ART.NR.', '= / REF. /
+    REF.'. At least MIN_RUN_WORDS of its parts, the last among them and more than the others, are that field's Latin
+    label words (one letter forgiven: 'SIE', 'ROSSE'); no part is another field's, and none of the others is longer
+    than MAX_UNREAD_PART or holds a code's digits. None where it is no such line; where it is one, its value is on the
+    line under it."""
+    parts = [part for part in _RUN_PARTS.split(text.strip()) if part]
+    if len(parts) < MIN_RUN_WORDS:
+        return None
+    fields = [_label_word_field(part) for part in parts]
+    named = {field for field in fields if field is not None}
+    if len(named) != 1 or fields[-1] is None:
+        return None
+    field = named.pop()
+    unread = [part for part, found in zip(parts, fields) if found is None]
+    words = len(parts) - len(unread)
+    if words < MIN_RUN_WORDS or words <= len(unread) or any(
+            len(part) > MAX_UNREAD_PART or (len(part) > 2 and re.search(r"\d", part)) for part in unread):
+        return None  # a part too long for a misread word, or a code's digits: a value, not a label's part
+    if any(_folded(part) in others for part in unread for other, others in _LATIN_WORDS.items() if other != field):
+        return None
+    return field
+
+
+def _label_word_field(part: str) -> str | None:
+    """The field whose Latin label word `part` is (one letter forgiven where it has three or more), else None; None
+    also where it is a word of two fields."""
+    if not _RUN_WORD.fullmatch(part):
+        return None
+    exact = {field for field, words in _LATIN_WORDS.items() if _folded(part) in words}
+    if exact:
+        return exact.pop() if len(exact) == 1 else None
+    near = {field for field in _LATIN_WORDS if _same_fields_word(part, field)} if len(_folded(part)) >= 3 else set()
+    return near.pop() if len(near) == 1 else None
+
+
 def _skip_separators(text: str, index: int) -> int:
     while index < len(text) and text[index] in _SEPARATORS:
         index += 1
@@ -387,7 +564,7 @@ def _skip_separators(text: str, index: int) -> int:
 def split_labeled(text: str) -> list[tuple[str | None, int, int, bool]]:
     """(field, value start, label start, exact) for every label in a line, in order."""
     found: list[tuple[str | None, int, int, bool]] = []
-    upper = text.upper()
+    upper = _plain_upper(text)
     first = 1 if text[:1] in _OPENERS else 0
     hit = _label_at(text, first, require_colon=False, upper=upper)
     start = 0
@@ -396,6 +573,8 @@ def split_labeled(text: str) -> list[tuple[str | None, int, int, bool]]:
         hit = _label_at(text, start, require_colon=False, upper=upper)
     if hit is not None:
         found.append((LABELS[hit[0]], hit[1], start, hit[2]))
+    elif (field := label_run_alone(text)) is not None:
+        return [(field, len(text), 0, False)]
     index = found[0][1] if found else 0
     while index < len(text):
         if index > 0 and (text[index - 1] in " \t" + _OPENERS or (found and index > found[-1][1])):
