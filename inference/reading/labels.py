@@ -2,7 +2,8 @@
 
 Labels are matched longest first, spaces between their characters allowed ('颜 色'), with one
 wrong character forgiven when the rest of the label and its colon are there, and with the English
-half of a bilingual label ('货号 Style No.：') skipped however it was misread.
+half of a bilingual label ('货号 Style No.：') skipped however it was misread. An export tag's label written in
+several languages ('尺码 / SIZE / TAILLE / GRÖSSE / TALLA') is one label (_skip_label_run, label_run_alone).
 """
 
 from __future__ import annotations
@@ -193,12 +194,14 @@ OTHER_NUMBER_LABELS = frozenset({"批号", "箱号", "单号", "序号"})
 def _plain_upper(text: str) -> str:
     """`text` in upper case, each Latin letter without its accent ('Réf.' → 'REF.', 'Größe' → 'GRÖßE' → 'GROßE'),
     character for character: the same length, so an index into it is one into `text`."""
+    if text.isascii():
+        return text.upper()
     out = []
     for ch in text:
         up = ch.upper()
         if len(up) != 1:
             up = ch
-        if not up.isascii() and up.isalpha():
+        if "\u00c0" <= up <= "\u024f":  # a Latin letter with an accent (CJK and the rest are left as they are)
             base = unicodedata.normalize("NFKD", up)
             if base[:1].isascii() and all(unicodedata.combining(mark) for mark in base[1:]):
                 up = base[0]
