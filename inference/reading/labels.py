@@ -521,13 +521,13 @@ MAX_UNREAD_PART = 6
 MIN_RUN_WORDS = 2
 
 
-def label_run_alone(text: str) -> str | None:
+def label_run_alone(text: str) -> tuple[str, bool] | None:
     """The field a line heads where it is one field's label in several languages alone, some of its parts unread (the
     Chinese, printed smallest or greyest, most often): 'R码/SIZE/TAILLE/ TALLA', 'DO/REF./ART.NR.', '= / REF. /
     REF.'. At least MIN_RUN_WORDS of its parts, the last among them and more than the others, are that field's Latin
     label words (one letter forgiven: 'SIE', 'ROSSE'); no part is another field's, and none of the others is longer
-    than MAX_UNREAD_PART or holds a code's digits. None where it is no such line; where it is one, its value is on the
-    line under it."""
+    than MAX_UNREAD_PART or holds a code's digits. (field, exact) where it is one — its value on the line under it —,
+    exact where MIN_RUN_WORDS of its words are read letter for letter; None where it is no such line."""
     parts = [part for part in _RUN_PARTS.split(text.strip()) if part]
     if len(parts) < MIN_RUN_WORDS:
         return None
@@ -543,7 +543,8 @@ def label_run_alone(text: str) -> str | None:
         return None  # a part too long for a misread word, or a code's digits: a value, not a label's part
     if any(_folded(part) in others for part in unread for other, others in _LATIN_WORDS.items() if other != field):
         return None
-    return field
+    exact = sum(_folded(part) in _LATIN_WORDS[field] for part, found in zip(parts, fields) if found == field)
+    return field, exact >= MIN_RUN_WORDS
 
 
 def _label_word_field(part: str) -> str | None:
@@ -576,8 +577,8 @@ def split_labeled(text: str) -> list[tuple[str | None, int, int, bool]]:
         hit = _label_at(text, start, require_colon=False, upper=upper)
     if hit is not None:
         found.append((LABELS[hit[0]], hit[1], start, hit[2]))
-    elif (field := label_run_alone(text)) is not None:
-        return [(field, len(text), 0, False)]
+    elif (run := label_run_alone(text)) is not None:
+        return [(run[0], len(text), 0, run[1])]
     index = found[0][1] if found else 0
     while index < len(text):
         if index > 0 and (text[index - 1] in " \t" + _OPENERS or (found and index > found[-1][1])):
