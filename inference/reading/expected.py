@@ -268,12 +268,29 @@ def _spot_unit(rule: FieldRule, unit: str, lines: Sequence[OcrLine], posteriors:
     off the field's own line where that line reads another of its values (`_elsewhere`)."""
     hit = best_spot(unit, posteriors, alphabet(rule))
     if hit is not None and hit.supported:
-        return None if _elsewhere(rule, unit, hit, lines) else hit
+        return None if _elsewhere(rule, unit, hit, lines) or _lone_letter_unseen(rule, unit, hit, lines) else hit
     others = rivals(rule, unit) if rivals_too else []
     if not others:
         return None
     hit = likeliest_of_its_kind(unit, others, posteriors, alphabet(rule))
-    return None if hit is not None and _elsewhere(rule, unit, hit, lines, others) else hit
+    if hit is not None and (_elsewhere(rule, unit, hit, lines, others) or _lone_letter_unseen(rule, unit, hit, lines)):
+        return None
+    return hit
+
+
+def _lone_letter_unseen(rule: FieldRule, unit: str, hit: Spot, lines: Sequence[OcrLine]) -> bool:
+    """Whether `hit`, a one-letter size (S, M, L) spotted less surely than the recipe asks, stands where the line read
+    no letter or digit at all: the recognizer saw a glyph of another script there (a small XL read 短, the L a 5 %
+    second guess under it). One letter is the whole value, and the glyph it hides under may be two letters or more:
+    the posteriors that allow L there had no room for the X they lost, so they cannot tell L from XL (twentyseventh_b
+    000036: XL printed, a recipe's L passed). Doubt, not a pass; a multi-letter size, or one read surely, is spotted
+    as before."""
+    if rule.name != "size" or len(keyword(unit)) != 1 or hit.confidence >= rule.min_confidence:
+        return False
+    text = halfwidth(lines[hit.line_index].text)
+    values = [text[part.value_start : part.end] for part in line_parts(text) if part.labelled and part.field == "size"]
+    read = "".join(values) if values else text
+    return not any(ch.isascii() and ch.isalnum() for ch in read)
 
 
 def _elsewhere(rule: FieldRule, unit: str, hit: Spot, lines: Sequence[OcrLine], others: Sequence[str] | None = None) -> bool:
