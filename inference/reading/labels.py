@@ -8,6 +8,7 @@ several languages ('尺码 / SIZE / TAILLE / GRÖSSE / TALLA') is one label (_sk
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -194,8 +195,9 @@ OTHER_NUMBER_LABELS = frozenset({"批号", "箱号", "单号", "序号"})
 def _plain_upper(text: str) -> str:
     """`text` in upper case, each Latin letter without its accent ('Réf.' → 'REF.', 'Größe' → 'GRÖßE' → 'GROßE'),
     character for character: the same length, so an index into it is one into `text`."""
-    if text.isascii():
-        return text.upper()
+    upper = text.upper()
+    if len(upper) == len(text) and not any("\u00c0" <= ch <= "\u024f" for ch in upper):
+        return upper  # no accented Latin letter (an ASCII line, a Chinese one)
     out = []
     for ch in text:
         up = ch.upper()
@@ -441,6 +443,7 @@ _RUN_WORD = re.compile(r"[A-Za-z\u00C0-\u024F]+(?:[.\-]+[A-Za-z\u00C0-\u024F]+)*
 _RUN_SEPARATORS = _TWIN_SEPARATORS + "｜·・•"
 
 
+@functools.lru_cache(maxsize=4096)
 def _folded(word: str) -> str:
     """A label word as its letters alone: upper case, accents, dots and hyphens dropped ('Réf.' → 'REF',
     'Art.-Nr.' → 'ARTNR'), so a word read without its accent is the same word."""
@@ -547,6 +550,7 @@ def label_run_alone(text: str) -> tuple[str, bool] | None:
     return field, exact >= MIN_RUN_WORDS
 
 
+@functools.lru_cache(maxsize=4096)
 def _label_word_field(part: str) -> str | None:
     """The field whose Latin label word `part` is (one letter forgiven where it has three or more), else None; None
     also where it is a word of two fields."""
