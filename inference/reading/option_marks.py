@@ -37,6 +37,10 @@ OPTION_SHARE = 0.6
 MIN_OPTIONS = 3
 ALIKE = 0.25
 EMPTY_OPTION = 0.15
+# The marked option may show another outline than its empty siblings (a hole punched wider than its ring, the hole's
+# lit edge lighter than the ring; ink blotted past it): a filled one sitting in the options' row (its middle within
+# ALIKE of their height from theirs) is one of them within this share of their height.
+MARKED_ALIKE = 0.5
 
 
 def option_fills(gray: np.ndarray, spans: Sequence[tuple[int, int]], rows: Sequence[tuple[int, int]],
@@ -53,17 +57,26 @@ def option_fills(gray: np.ndarray, spans: Sequence[tuple[int, int]], rows: Seque
         heights = np.array([m[1] for m in marks if m is not None])
         if len(heights) < max(MIN_OPTIONS, OPTION_SHARE * len(spans)):
             continue
-        fills = np.array([np.nan if m is None or abs(m[1] - np.median(heights)) > ALIKE * np.median(heights) else m[0]
-                          for m in marks])
+        typical, middle = float(np.median(heights)), float(np.median([m[2] for m in marks if m is not None]))
+        fills = np.array([m[0] if m is not None and _alike(m, typical, middle) else np.nan for m in marks])
         have = np.isfinite(fills)
         if have.sum() >= max(MIN_OPTIONS, OPTION_SHARE * len(spans)) and np.median(fills[have]) <= EMPTY_OPTION:
             return fills
     return none
 
 
+def _alike(mark: tuple[float, int, float], typical: float, middle: float) -> bool:
+    """Whether an option (fill, height, middle row) is one of the run's, whose options are `typical` high with their
+    middles on row `middle`: as high as they are, or filled and in their row (`MARKED_ALIKE`)."""
+    fill, height, centre = mark
+    off = abs(height - typical)
+    return off <= ALIKE * typical or (fill > EMPTY_OPTION and off <= MARKED_ALIKE * typical
+                                      and abs(centre - middle) <= ALIKE * typical)
+
+
 def _option(gray: np.ndarray, span: tuple[int, int], row: tuple[int, int], h: float, side: str, paper: float,
-            printed: float) -> tuple[float, int] | None:
-    """The option over (or under) one entry, as its fill and its height: the closed mark nearest the print whose
+            printed: float) -> tuple[float, int, float] | None:
+    """The option over (or under) one entry, as its fill, its height and its middle row: the closed mark nearest the print whose
     centre lies over the entry's middle third (within NARROW_REACH glyph heights of its middle, for an entry as
     narrow as one letter), alone there; None where there is none."""
     x1, x2 = span
@@ -99,7 +112,7 @@ def _option(gray: np.ndarray, span: tuple[int, int], row: tuple[int, int], h: fl
         return None
     dx, dy = max(1, int(round(OPTION_INSIDE * w))), max(1, int(round(OPTION_INSIDE * hh)))
     inside = window[y + dy : y + hh - dy, x + dx : x + w - dx]
-    return (float(np.abs(inside).mean()), hh) if inside.size else None
+    return (float(np.abs(inside).mean()), hh, top + y + hh / 2.0) if inside.size else None
 
 
 def enclosed(shape: np.ndarray) -> float:

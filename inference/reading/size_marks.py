@@ -100,6 +100,10 @@ RULE_GAP = 0.15
 MAX_RULE_THICKNESS = 0.3
 # A rule has paper right above and below it in at least this share of its columns (glyphs or walls crossing it aside).
 RULE_CLEAR = 0.5
+# A cell's wall may stop at its row's own rules, short of the band's margins: a thin upright stroke across the print's
+# own band that goes on, up and down its column, to the band's edge or into a level stroke this many print heights
+# wide (a rule) is a wall too. A glyph's stroke ends in paper or a serif.
+WALL_RULE_WIDTH = 2.0
 
 @dataclass(frozen=True)
 class _Entry:
@@ -571,12 +575,46 @@ def _rule_gap(h: float) -> int:
 
 
 def _vertical_rules(band: _Band) -> np.ndarray:
-    """Thin strokes across the band's whole height: a table's vertical rules."""
+    """Thin upright strokes across the band's whole height, or across the print's band and on to rules at both ends (a
+    cell's wall that stops at its row's rules: p20 000069, a punched run's walls read as entries '1' between its
+    sizes): a table's vertical rules."""
     tall = band.ink.shape[0]
     if tall < 3:
         return np.zeros(band.ink.shape, bool)
     thick = max(3, int(round(MAX_RULE_THICKNESS * band.h)))
-    return _thin(_opened(band.ink, (tall, 1)), (1, thick))
+    whole = _thin(_opened(band.ink, (tall, 1)), (1, thick))
+    top, bottom = band.core
+    if bottom - top < 3:
+        return whole
+    across = np.zeros_like(band.ink)
+    across[top:bottom] = _thin(_opened(band.ink[top:bottom], (bottom - top, 1)), (1, thick))
+    wide = max(3, int(round(WALL_RULE_WIDTH * band.h)))
+    for x in np.flatnonzero(across.any(axis=0) & ~whole.any(axis=0)):
+        up, down = _to_a_rule(band.ink, x, top - 1, -1, wide, thick), _to_a_rule(band.ink, x, bottom, 1, wide, thick)
+        if up is not None and down is not None:  # the wall's columns, from the rule over the row to the one under it
+            lo, hi = max(0, x - 1), min(band.ink.shape[1], x + 2)
+            whole[up : down + 1, lo:hi] |= _thin(band.ink[up : down + 1, lo:hi], (1, thick))
+    return whole
+
+
+def _to_a_rule(ink: np.ndarray, x: int, y: int, step: int, wide: int, thick: int) -> int | None:
+    """Following the stroke in column `x` from row `y` (the print band's edge) out of the band one way (`step`), a
+    column aside at most per row (a wall printed a little slanted): the row where, after running thin with paper
+    beside it, it meets the band's edge or a level stroke `wide` px long (a rule); None where it ends in paper or in a
+    solid part first (a filled box's edge is no rule: its inside is no wall)."""
+    beside_paper = False
+    while 0 <= y < ink.shape[0]:
+        row = ink[y]
+        x = next((c for c in (x, x - 1, x + 1) if 0 <= c < len(row) and row[c]), -1)
+        if x < 0:
+            return None
+        left = x - (np.flatnonzero(~row[:x][::-1])[:1].tolist() or [x])[0]
+        right = x + (np.flatnonzero(~row[x:])[:1].tolist() or [len(row) - x])[0]
+        if right - left >= wide:
+            return y if beside_paper else None
+        beside_paper = beside_paper or right - left < thick
+        y += step
+    return y - step if beside_paper else None
 
 
 def _opened(mask: np.ndarray, kernel: tuple[int, int]) -> np.ndarray:
