@@ -33,11 +33,16 @@ def test_a_misread_marked_cell_takes_the_size_its_place_in_the_column_names():
 
 
 def test_a_read_nearer_another_size_of_the_run_places_nothing():
-    """Twentyfourth 000008: the marked cell read '195/80R', two slips from 155/80Y and four from 175/96Y, the size at
-    its place: the read does not bear the place out."""
+    """Twentyfourth 000008: the marked cell read '195/80R' on its own, four slips from 175/96Y, the size at its place,
+    and from 160/84Y, its sibling misread '100/61Y': the read does not bear the place out. 155/80Y, two slips from it,
+    is no rival: the first place reads it whole, and a run prints each size once. With the marked line's own read
+    '175/00T' (three slips from 175/96Y, more from every rival) the place is borne out."""
     reads = ["155/80Y", "100/61Y", "165/88Y", "170/92Y", "175/00T"]
     assert placed_size(column(5), reads, 4, ["195/80R"]) is None
-    assert placed_size(column(5), reads, 4, ["195/80R", "175/00T"]) is None
+    placed = placed_size(column(5), reads, 4, ["195/80R", "175/00T"])
+    assert placed is not None and placed.value == "175/96Y" and placed.read == "175/00T"
+    # where no place reads 155/80Y whole, it stays the nearer rival
+    assert placed_size(column(5), ["150/00Y", "160/84Y", "165/88Y", "170/92Y", "175/00T"], 4, ["195/80R"]) is None
 
 
 def test_siblings_that_fit_no_series_place_nothing():

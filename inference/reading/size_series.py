@@ -7,7 +7,8 @@ the marked entry itself is misread: a bold or reversed entry is the run's hardes
 in: '175/96Y' read '175/06T'), its plain siblings the easiest. Two readings must agree before the place names the
 size: the series (at least MIN_SUPPORT siblings read as it predicts, more than read as another well-formed size),
 and the marked entry's own reads, which must lie no nearer any other size of the run than the size at its place,
-within the recognizer's slips (at most half its characters apart, look-alikes folded). A run's entries are evenly
+within the recognizer's slips (at most half its characters apart, look-alikes folded) — a size read whole at its own
+place is no rival: a run prints each size once. A run's entries are evenly
 spaced down a chart's column: a gap of two spacings is a cell the text detector did not box, and keeps its place.
 """
 
@@ -126,13 +127,16 @@ def placed_size(rows: Sequence[Box], reads: Sequence[str], row: int, entry_reads
     if series is None:
         return None
     value, support, every = series
-    nearest: list[tuple[int, str, str]] = []  # (slips, size, read) over every read and every size of the run
+    # a run prints each size once: one read whole at its own place is that entry's, no rival of the marked one's
+    rivals = [size for p, size in enumerate(every)
+              if p == at or places[p] is None or fold("".join(places[p].split())) != fold(size)]
+    nearest: list[tuple[int, str, str]] = []  # (slips, size, read) over every read and every rival size of the run
     for read in entry_reads:
         text = "".join(read.split())
         tokens = size_tokens(text)
         text = tokens[0] if len(tokens) == 1 else text
         if text:
-            nearest += [(_distance(fold(text), fold(size)), size, read) for size in every]
+            nearest += [(_distance(fold(text), fold(size)), size, read) for size in rivals]
     if not nearest:
         return None
     least = min(n[0] for n in nearest)
