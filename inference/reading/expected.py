@@ -265,7 +265,8 @@ def _where_apart(hit: Spot, expected: str) -> float:
 def _spot_unit(rule: FieldRule, unit: str, lines: Sequence[OcrLine], posteriors: Sequence[Posteriors | None],
                rivals_too: bool) -> Spot | None:
     """A unit supported alone, or (`rivals_too`) as the likeliest of its closed vocabulary's values there; neither
-    off the field's own line where that line reads another of its values (`_elsewhere`)."""
+    off the field's own line where that line reads another of its values (`_elsewhere`), nor a lone letter only
+    second-guessed under a glyph of another script (`_lone_letter_unseen`)."""
     hit = best_spot(unit, posteriors, alphabet(rule))
     if hit is not None and hit.supported:
         return None if _elsewhere(rule, unit, hit, lines) or _lone_letter_unseen(rule, unit, hit, lines) else hit
