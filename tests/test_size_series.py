@@ -139,3 +139,15 @@ def test_a_size_read_as_printed_stays_the_answer():
     image, boxes = chart_column("170/92Y")
     found = marked_size(image, boxes, MisreadingRecognizer("170/92Y"), letter=False, reads=RUN)
     assert found is not None and found.value == "170/92Y" and found.read == "170/92Y"
+
+
+def test_a_size_line_far_over_the_chart_is_no_place_of_its_column():
+    """Twentyfourth 000075: '尺码：185/88A' printed eight rows over a chart of 165/72A … 185/88A whose marked last row
+    reads '165/80A'. Counted as the column's first place (eight cells the detector 'missed' between), it fitted no
+    series and the place stood at 3 of 4; it is no place of the run, and the chart alone names 185/88A."""
+    rows = [(100.0, 40.0, 180.0, 58.0)] + [(100.0, 208.0 + 19 * i, 160.0, 224.0 + 19 * i) for i in range(5)]
+    reads = ["尺码:185/88A", "165/72A", "170/76A", "175/80A", "180/84A", "165/80A"]
+    placed = placed_size(rows, reads, 5, ["185/", "165/80A"])
+    assert placed is not None and placed.value == "185/88A" and placed.support == 1.0
+    places, at = run_places(rows, reads, 5)
+    assert at == 4 and places[0] == "165/72A"

@@ -35,6 +35,9 @@ MIN_SUPPORT = 2
 GIRTHS = (40, 150)
 # A column's cells are evenly spaced: a gap between two boxed ones is a whole number of spacings, give or take this.
 UNEVEN = 0.3
+# A gap of more than this many spacings is no cell the text detector missed but the column's end: what lies past it
+# (a size line printed over the chart, '尺码：185/88A' eight rows up) is no place of the run.
+MAX_CELL_GAP = 3
 # The marked entry's read may differ from its size in at most this share of the size's characters (bold print's
 # filled counters: '160/96Y' read '100/00Y', three of seven).
 MAX_SLIPS = 1 / 2
@@ -70,6 +73,11 @@ def run_places(rows: Sequence[Box], reads: Sequence[str], row: int) -> tuple[lis
     # a column's cells are evenly spaced (a line's boxes are not: one may hold a label before its size)
     centres = [(rows[k][1] + rows[k][3]) / 2 for k in order]
     spacing = float(np.median(np.diff(centres))) if down else 0.0
+    if spacing > 0:
+        first, last = _column_around(centres, spacing, order.index(row))
+        order, centres = order[first : last + 1], centres[first : last + 1]
+        if len(order) < 2:
+            return None
     places: list[str | None] = []
     at = -1
     for n, k in enumerate(order):
@@ -151,6 +159,17 @@ def well_formed(token: str) -> bool:
     GB/T 1335 (or none). '175/06T' is a misread, whatever reads it twice."""
     parts = hao_xing.parse(token)
     return parts is None or (GIRTHS[0] <= parts[1] <= GIRTHS[1] and parts[2] in ("",) + hao_xing.BODY_TYPES)
+
+
+def _column_around(centres: Sequence[float], spacing: float, at: int) -> tuple[int, int]:
+    """The first and last of the stacked rows (centres top to bottom) that are one column with row `at`: no gap
+    between neighbours wider than MAX_CELL_GAP spacings."""
+    first = last = at
+    while first > 0 and centres[first] - centres[first - 1] <= MAX_CELL_GAP * spacing:
+        first -= 1
+    while last + 1 < len(centres) and centres[last + 1] - centres[last] <= MAX_CELL_GAP * spacing:
+        last += 1
+    return first, last
 
 
 def _sizes(read: str) -> list[str]:
