@@ -38,6 +38,20 @@ def test_one_digit_after_the_girth_is_a_body_type_read_as_a_digit():
     assert len(size_run(chart)) >= 3
 
 
+def test_marks_read_as_digits_after_a_space_leave_the_entry_whole():
+    """p20 000004 (punched_size, 22 px): the run's rings read as digits between the entries, '155/8481 8160/88' for
+    155/84B ○ 160/88B. Counted as a longer number, the first read held two entries, no run: the marked size was never
+    looked for, and the tag, its size verified before, was held for review."""
+    assert run_entries("155/8481 8160/88") == ["155/848"]
+    first = lines_from_text("规格\n155/8481 8160/88\n8165/92B1 B170/968\n175/100B")
+    assert len(size_run(first)) == 3
+
+
+def test_entries_parted_by_spaces_are_found_apart():
+    assert run_entries("110/56 120/60") == ["110/56", "120/60"]  # squashed, '110/56120/60' holds no entry whole
+    assert size_run(lines_from_text("110/56 120/60\n130/64 140/68")) == ("110/56", "120/60", "130/64", "140/68")
+
+
 def test_printed_runs_are_still_runs():
     assert size_run(lines_from_text("155/80A 160/84A\n165/88A 170/92A")) == ("155/80A", "160/84A", "165/88A", "170/92A")
     assert size_run(lines_from_text("155/80A\n160/84A\n165/88A")) == ("155/80A", "160/84A", "165/88A")

@@ -10,7 +10,7 @@ different value is NG evidence only when every read of it (the first and the re-
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 
@@ -1067,13 +1067,28 @@ def size_run(lines: Sequence[OcrLine]) -> tuple[str, ...]:
 def run_entries(text: str) -> list[str]:
     """The 号型 a line (half-width, upper case) prints as entries a run could hold: each standing whole. A 号型's
     girth may be followed by one digit, its body type read as one ('175/1008': a B read as an 8, as a run's small
-    cells often are); two digits or more running on past it make a longer number, no size ('执行标准 108/1 2853-3':
-    a standard's number whose spaces fell out, 108/128 and 53 after it)."""
-    squashed = squash(text)
+    cells often are), or by a space and whatever the run prints next ('155/8481 8160/88': rings or boxes read as
+    digits between the entries); two digits or more running on past it, with no space between, make a longer number,
+    no size ('执行标准 108/1 2853-3': a standard's number whose spaces fell out, 108/128 and 53 after it). A 号型 is
+    looked for with the line's spaces dropped ('1 65/88A') and with those around its slash alone ('110/56 120/60',
+    whose squashed '110/56120/60' reads no entry whole)."""
+    kept = [k for k, ch in enumerate(text) if not ch.isspace()]
+    squashed = "".join(text[k] for k in kept)
+    slashed = _AROUND_SLASH.sub("/", text)
+    found = _whole_entries(squashed, lambda end: text[kept[end - 1] + 1 :]) + _whole_entries(slashed, lambda end: slashed[end:])
+    return list(dict.fromkeys(found))
+
+
+_AROUND_SLASH = re.compile(r"\s*/\s*")
+
+
+def _whole_entries(form: str, printed_after: Callable[[int], str]) -> list[str]:
+    """The 号型 of one form of a line that stand whole; `printed_after(end)`: the line as printed after a token that
+    ends at `end` in the form."""
     out = []
-    for match in hao_xing.IN_TEXT.finditer(squashed):
+    for match in hao_xing.IN_TEXT.finditer(form):
         token = match.group(1)
-        after = squashed[match.end(1) : match.end(1) + 2]
+        after = printed_after(match.end(1))[:2]
         if token[-1].isdigit() and len(after) == 2 and after.isdigit():
             continue
         out.append(token)
