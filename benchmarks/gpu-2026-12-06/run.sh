@@ -15,18 +15,7 @@ show() { grep -v "^\s*$" | grep -v "plugin EP" | tee -a $L | cut -c1-700; }
 python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site06 .gb06/whl/*.whl || exit 1
 rm -rf $T && mkdir -p $T /tmp/gb && tar xzf .gb06/head.tgz -C $T && tar xzf .gb06/tagset.tgz -C /tmp/gb || exit 1
 rm -rf resources/ocr && mkdir -p resources/ocr && cp resources/models/ocr_rec_small_print.onnx resources/ocr/ || exit 1
-python3 - .gb06/ocr resources/ocr <<'PY' || exit 1
-import hashlib, json, lzma, pathlib, shutil, sys
-src, dst = map(pathlib.Path, sys.argv[1:])
-for f in src.iterdir():
-    with (lzma.open(f) if f.suffix == ".xz" else open(f, "rb")) as i, open(dst / f.name.removesuffix(".xz"), "wb") as o:
-        shutil.copyfileobj(i, o)
-meta = json.loads((dst / "manifest.json").read_text())
-for part in ("det", "rec", "reread"):
-    found = hashlib.sha256((dst / meta[part]["file"]).read_bytes()).hexdigest()
-    assert found == meta[part]["sha256"], f"{part}: expected sha256 {meta[part]['sha256']}, found {found}"
-print("OCR models as the manifest lists them:", ", ".join(meta[p]["sha256"][:8] for p in ("det", "rec", "reread")))
-PY
+python3 benchmarks/carried_ocr.py .gb06/ocr resources/ocr || exit 1  # the pair carried xz-compressed
 ln -sfn $R/resources $T/resources
 export PYTHONPATH=/tmp/site06:$T PYTHONUNBUFFERED=1
 cd $T

@@ -21,18 +21,7 @@ O=${OUT:-/tmp/out}; mkdir -p $O; N=${TAG:-line_gpu}; L=$O/$N.log.txt
 python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site24 .whl24/*.whl || exit 1
 R=$PWD; T=/tmp/tree24
 rm -rf resources/ocr && mkdir -p resources/ocr && cp resources/models/ocr_rec_small_print.onnx resources/ocr/ || exit 1
-python3 - .line24/ocr resources/ocr <<'PY' || exit 1
-import hashlib, json, lzma, pathlib, shutil, sys
-src, dst = map(pathlib.Path, sys.argv[1:])
-for f in src.iterdir():  # the pair is carried xz-compressed (2.4 MB less of the 64 MiB a call carries)
-    with (lzma.open(f) if f.suffix == ".xz" else open(f, "rb")) as i, open(dst / f.name.removesuffix(".xz"), "wb") as o:
-        shutil.copyfileobj(i, o)
-meta = json.loads((dst / "manifest.json").read_text())
-for part in ("det", "rec", "reread"):
-    found = hashlib.sha256((dst / meta[part]["file"]).read_bytes()).hexdigest()
-    assert found == meta[part]["sha256"], f"{part}: expected sha256 {meta[part]['sha256']}, found {found}"
-print("OCR pair and reread as the manifest lists them:", ", ".join(meta[p]["sha256"][:8] for p in ("det", "rec", "reread")))
-PY
+python3 benchmarks/carried_ocr.py .line24/ocr resources/ocr || exit 1  # the pair carried xz-compressed
 rm -rf $T && mkdir -p $T && tar xzf .line24/tree.tgz -C $T && ln -s $R/resources $T/resources || exit 1
 export PYTHONPATH=/tmp/site24:$T PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee -a $L
