@@ -28,6 +28,7 @@ from inference.reading.offer_prices import offered
 from inference.reading.options import PrintedOptions, marked_option
 from inference.reading.recipe import FieldRule, Recipe
 from inference.reading.repairs import FIBRES, GRADES, PARTS
+from inference.reading.rival_reads import rival_size_read_surely
 from inference.reading.size_rows import SIZE_ROW, named_sizes
 from inference.reading.types import FieldReading, OcrLine, TagReading
 
@@ -149,9 +150,12 @@ def field_evidence(rule: FieldRule, tag: TagReading, texts: Sequence[Glyphs], re
         if printed.found in (Found.NEAR, Found.ABSENT):
             spotted = _spotted(rule, tag)
             if spotted is not None and spotted.confidence < rule.min_confidence \
-                    and _small_print_shows_another(rule, tag, spotted.raw):
-                # the stock reads' doubts barely allow the expected value, the small-print read shows another: doubt
-                # (neither a pass nor, while the posteriors allow the expected value, a rival's difference)
+                    and (_small_print_shows_another(rule, tag, spotted.raw)
+                         or name == "size" and rival_size_read_surely(rule.expected, rule.min_confidence,
+                                                                      (*tag.ocr_lines, *tag.reread_lines))):
+                # the stock reads' doubts barely allow the expected value, the small-print read (or, for a size, a
+                # read where it differs: rival_reads.py) shows another: doubt (neither a pass nor, while the
+                # posteriors allow the expected value, a rival's difference)
                 return printed
             printed = spotted or _rival_spotted(rule, tag) or printed
         if name == "safety_category" and printed.found is Found.MATCH:
