@@ -193,9 +193,10 @@ def test_brand_is_the_tallest_line_above_the_fields_not_a_stray_mark() -> None:
     assert extract_fields(lines)["brand"].value == "HALCYON"
 
 
-@pytest.mark.parametrize("big", ["175/96A", "¥129.00", "0.00"])
+@pytest.mark.parametrize("big", ["175/96A", "¥129.00", "0.00", "XS", "xxl", "3XL"])
 def test_a_size_or_price_printed_large_above_the_fields_is_not_the_brand(big: str) -> None:
-    """Set 5150's big_size_corner tags print the size in the largest type, above a brand in smaller type."""
+    """Set 5150's big_size_corner tags print the size in the largest type, above a brand in smaller type; the
+    twenty-seventh set's big_numerals print a letter size 20 mm high (the window's tag line began 'XS 休闲短袖')."""
     lines = (
         OcrLine(big, 0.99, (100, 0, 250, 50)),
         OcrLine("KOVA", 0.99, (0, 60, 80, 85)),

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from inference.reading.labels import LABELS, LEADERS, LinePart, line_parts
+from inference.reading.letter_sizes import is_letter_size
 
 from inference.reading.normalize import (
     ean13_check_ok,
@@ -290,8 +291,8 @@ def _brand(segments: Sequence[_Segment], lines: Sequence[OcrLine], found: dict[s
         text = halfwidth(seg.value)
         if len(text.replace(" ", "")) < 2 or any(word in text.upper() for word in _PLAIN_TAG_WORDS) or len(text) > 24:
             continue
-        if sum(ch.isdigit() for ch in text) >= sum(ch.isalpha() for ch in text):
-            continue  # a name is words: a size printed large (175/96A) or a price on a sticker is not the brand
+        if sum(ch.isdigit() for ch in text) >= sum(ch.isalpha() for ch in text) or is_letter_size(text.strip().upper()):
+            continue  # a name is words: a size printed large (175/96A, XS) or a price on a sticker is not the brand
         x1, y1, x2, y2 = lines[seg.line_index].box
         candidates.append((y2 - y1, seg))
     if candidates:
