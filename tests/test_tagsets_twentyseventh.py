@@ -9,35 +9,19 @@ import pytest
 from PIL import Image, ImageFilter
 
 from tests.tagset_groups import (assert_every_font_prints, check_defects_planted_where_the_truth_says,
-                                 check_one_seed_one_card, source_characters)
-from tests.test_tagsets import assert_recipes_describe_the_correct_tags, price_amount, truth_rows
+                                 check_deterministic_with_one_ean, check_one_seed_one_card, printed_cards,
+                                 source_characters)
+from tests.test_tagsets import price_amount
 from training.tagsets import DESIGNS
-from training.tagsets.canvas import MIN_PRINT_MM
 from training.tagsets.twentyseventh_designs import ROOM_TONE, board_tone, film_cover, film_spot, lay_film
 from training.tagsets.values import random_values
-from training.tagsets.writer import generate
 
 TWENTYSEVENTH = ("metallic_board", "big_numerals", "clear_film")
 JUDGED = ("product_name", "style_number", "color", "size", "composition", "grade", "standard", "safety_category")
 
 
 def test_twentyseventh_designs_are_deterministic_and_their_recipes_describe_the_printed_fields(tmp_path):
-    names = ("000000.jpg", "000013.jpg", "000029.jpg")
-    for run in ("a", "b"):
-        generate(tmp_path / run, 30, 271, defect_share=0.0, designs=list(TWENTYSEVENTH))
-    assert (tmp_path / "a" / "truth.jsonl").read_bytes() == (tmp_path / "b" / "truth.jsonl").read_bytes()
-    for name in names:
-        assert (tmp_path / "a" / "images" / name).read_bytes() == (tmp_path / "b" / "images" / name).read_bytes()
-    assert_recipes_describe_the_correct_tags(tmp_path / "a")
-    rows = truth_rows(tmp_path / "a")
-    assert {r["design"] for r in rows} == set(TWENTYSEVENTH)
-    for row in rows:
-        (tag,) = row["tags"]
-        assert set(tag["fields"]) >= set(JUDGED) | {"price"}, row["design"]
-        assert [c["format"] for c in tag["barcodes"]] == ["EAN-13"] and tag["qr"] == []
-        assert tag["barcodes"][0]["text"] == tag["fields"]["ean13"]
-        if row["bucket"] == "nominal":
-            assert row["condition"]["smallest_print_px"] >= 5.0, (row["image"], row["design"])
+    check_deterministic_with_one_ean(tmp_path, TWENTYSEVENTH, 271)
 
 
 def test_twentyseventh_designs_plant_every_defect_kind_where_the_truth_says_and_count_no_qr_code(tmp_path):
@@ -46,14 +30,9 @@ def test_twentyseventh_designs_plant_every_defect_kind_where_the_truth_says_and_
 
 @pytest.mark.parametrize("seed", range(1, 21))
 def test_each_design_prints_the_recipes_values_and_its_price(seed):
-    values = random_values(np.random.default_rng(seed))
-    for design in TWENTYSEVENTH:
-        art = DESIGNS[design](seed, values, 10.0)
-        assert art.smallest_print_px >= MIN_PRINT_MM * 10.0, (design, seed)
-        for name in JUDGED:
-            assert art.fields[name] == getattr(values, name), (design, seed, name)
-        assert price_amount(art.fields["price"]) == price_amount(values.price)
-        assert art.fields["ean13"] == values.ean13
+    for design, art, values in printed_cards(TWENTYSEVENTH, seed, JUDGED):
+        assert price_amount(art.fields["price"]) == price_amount(values.price), (design, seed)
+        assert art.fields["ean13"] == values.ean13, (design, seed)
 
 
 @pytest.mark.parametrize("design", TWENTYSEVENTH)
