@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from inference.reading import hao_xing
 from inference.reading.letter_sizes import is_letter_size, size_tokens
 from inference.reading.normalize import halfwidth
+from inference.reading.size_series import well_formed
 from inference.reading.types import OcrLine
 
 
@@ -34,14 +35,9 @@ def rival_size_read_surely(expected: str, min_confidence: float, lines: Sequence
             at = text.find(token, start)
             start = at + len(token)
             if token == want or len(token) != len(want) or is_letter_size(token) != letter \
-                    or (not letter and not _well_formed(token)):
+                    or not well_formed(token):
                 continue
             differing = [line.char_confidences[at + i] for i, (a, b) in enumerate(zip(token, want)) if a != b]
             if differing and min(differing) >= min_confidence:
                 return token
     return None
-
-
-def _well_formed(token: str) -> bool:
-    parts = hao_xing.parse(token)
-    return parts is not None and 40 <= parts[1] <= 150 and parts[2] in ("",) + hao_xing.BODY_TYPES
