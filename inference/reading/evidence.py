@@ -22,8 +22,8 @@ from inference.reading.labels import LABELS, label_exactness, line_parts, split_
 from inference.reading.letter_sizes import IN_TEXT as LETTER_SIZE_IN_TEXT
 from inference.reading.letter_sizes import is_letter_size, size_tokens
 from inference.reading.matching import SURE_SINGLE, Found, Glyphs, compare, fold, haystacks, mixed_case, search
-from inference.reading.normalize import (code_key, field_key, foreign_amount, halfwidth, normalize_ean, normalize_field,
-                                         normalize_standard, parse_price, squash)
+from inference.reading.normalize import (code_key, edit_distance, field_key, foreign_amount, halfwidth, normalize_ean,
+                                         normalize_field, normalize_standard, parse_price, squash)
 from inference.reading.offer_prices import offered
 from inference.reading.options import PrintedOptions, marked_option
 from inference.reading.recipe import FieldRule, Recipe
@@ -1118,19 +1118,9 @@ def _apart(tokens: Sequence[str]) -> list[str]:
     characters at least (160/84A, 165/88A)."""
     kept: list[str] = []
     for token in tokens:
-        if not any(_one_edit(token, other) for other in kept):
+        if not any(edit_distance(token, other) <= 1 for other in kept):
             kept.append(token)
     return kept
-
-
-def _one_edit(a: str, b: str) -> bool:
-    """Whether two strings are at most one character apart (changed, dropped or added)."""
-    if len(a) == len(b):
-        return sum(x != y for x, y in zip(a, b)) <= 1
-    if abs(len(a) - len(b)) != 1:
-        return False
-    short, long = (a, b) if len(a) < len(b) else (b, a)
-    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
 def _marked_in_run(rule: FieldRule, tag: TagReading) -> FieldEvidence | None:

@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from inference.reading.normalize import halfwidth
+from inference.reading.normalize import edit_distance, halfwidth
 
 # Label text → field name; None marks labels of lines we deliberately skip (inspector, address …).
 LABELS: Mapping[str, str | None] = {
@@ -462,23 +462,13 @@ for _label, _field in LABELS.items():
         _LATIN_WORDS[_field] = _LATIN_WORDS.get(_field, frozenset()) | {_folded(_label)}
 
 
-def _one_edit_apart(a: str, b: str) -> bool:
-    """Whether two words are at most one letter apart (changed, dropped or added)."""
-    if abs(len(a) - len(b)) > 1:
-        return False
-    if len(a) == len(b):
-        return sum(x != y for x, y in zip(a, b)) <= 1
-    short, long = (a, b) if len(a) < len(b) else (b, a)
-    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
-
-
 def _same_fields_word(word: str, field: str) -> bool:
     """Whether a word, read after one of `field`'s labels, is that field's label in another language: one of its Latin
     label words, or one letter off one of at least three letters (an accented letter the recognizer lost or turned
     into another: 'RÉF.' read 'RF.', 'GRÖSSE' read 'GR0SSE')."""
     folded = _folded(word)
     words = _LATIN_WORDS.get(field, frozenset())
-    return folded in words or (len(folded) >= 2 and any(len(w) >= 3 and _one_edit_apart(folded, w) for w in words))
+    return folded in words or (len(folded) >= 2 and any(len(w) >= 3 and abs(len(folded) - len(w)) <= 1 and edit_distance(folded, w) <= 1 for w in words))
 
 
 def _skip_label_run(text: str, upper: str, index: int, field: str | None) -> int:

@@ -23,6 +23,7 @@ import numpy as np
 from inference.reading import hao_xing
 from inference.reading.letter_sizes import size_tokens
 from inference.reading.matching import fold
+from inference.reading.normalize import edit_distance
 from inference.reading.types import Box
 
 # A run's step from one entry to the next: its height by 5 cm (children's by 10), its girth by 4 or 2 cm, both
@@ -144,7 +145,7 @@ def placed_size(rows: Sequence[Box], reads: Sequence[str], row: int, entry_reads
         tokens = size_tokens(text)
         text = tokens[0] if len(tokens) == 1 else text
         if text:
-            nearest += [(_distance(fold(text), fold(size)), size, read) for size in rivals]
+            nearest += [(edit_distance(fold(text), fold(size)), size, read) for size in rivals]
     if not nearest:
         return None
     least = min(n[0] for n in nearest)
@@ -179,14 +180,3 @@ def _sizes(read: str) -> list[str]:
 def _overlap(a: tuple[float, float], b: tuple[float, float]) -> bool:
     """Whether two spans overlap over most of the narrower (entries of one column)."""
     return min(a[1], b[1]) - max(a[0], b[0]) >= 0.5 * min(a[1] - a[0], b[1] - b[0])
-
-
-def _distance(a: str, b: str) -> int:
-    """Characters changed, dropped or added between two strings (Levenshtein)."""
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i]
-        for j, cb in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        previous = current
-    return previous[-1]
